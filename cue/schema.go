@@ -1,0 +1,619 @@
+// Package schema embeds the CUE definitions of every kind, compiles them
+// once per run, and validates parsed documents against them, mapping each
+// violation back to the offending data node.
+package schema
+
+import (
+	"embed"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	cueerrors "cuelang.org/go/cue/errors"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+//go:embed *.cue
+var files embed.FS
+
+var (
+	once     sync.Once
+	compiled cue.Value
+	loadErr  error
+	defCache sync.Map // name -> cue.Value
+)
+
+// Compile compiles the embedded definitions (once per process). The result
+// is shared read-only by all workers; cuelang.org/go documents shared values
+// as safe for concurrent use from v0.17.0.
+func Compile() error {
+	once.Do(func() {
+		src, err := combined()
+		if err != nil {
+			loadErr = err
+			return
+		}
+		v := cuecontext.New().CompileBytes(src, cue.Filename("resumelint-schema.cue"))
+		if v.Err() != nil {
+			loadErr = fmt.Errorf("compiling embedded schema: %w", v.Err())
+			return
+		}
+		compiled = v
+	})
+	return loadErr
+}
+
+// combined joins the embedded files into one package source; the files
+// share one scope (common definitions live in common.cue) and use no imports.
+func combined() ([]byte, error) {
+	entries, err := files.ReadDir(".")
+	if err != nil {
+		return nil, err
+	}
+	var sb strings.Builder
+	sb.WriteString("package schema\n")
+	for _, e := range entries {
+		b, err := files.ReadFile(e.Name())
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range strings.SplitAfter(string(b), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "package ") {
+				sb.WriteString("\n")
+				continue
+			}
+			sb.WriteString(line)
+		}
+		sb.WriteString("\n")
+	}
+	return []byte(sb.String()), nil
+}
+
+// Def returns a compiled definition such as "#ResumptionV2".
+func Def(name string) (cue.Value, error) {
+	if err := Compile(); err != nil {
+		return cue.Value{}, err
+	}
+	if v, ok := defCache.Load(name); ok {
+		return v.(cue.Value), nil
+	}
+	v := compiled.LookupPath(cue.ParsePath(name))
+	if !v.Exists() {
+		return cue.Value{}, fmt.Errorf("schema has no definition %s", name)
+	}
+	defCache.Store(name, v)
+	return v, nil
+}
+
+// Source returns the embedded CUE sources, for export.
+func Source() (map[string][]byte, error) {
+	out := map[string][]byte{}
+	entries, err := files.ReadDir(".")
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		b, err := files.ReadFile(e.Name())
+		if err != nil {
+			return nil, err
+		}
+		out[e.Name()] = b
+	}
+	return out, nil
+}
+
+// Violation is one schema problem at a data node.
+type Violation struct {
+	Node    *yaml.Node // the offending node (value, or the mapping for a missing key)
+	Key     *yaml.Node // for an unknown key: the key node
+	Path    []string   // the data path, relative to the validated root
+	Message string
+}
+
+// Options tune validation.
+type Options struct {
+	// Prefix is prepended to paths in messages ("resumption").
+	Prefix string
+	// Template accepts {PLACEHOLDER} strings wherever a string is expected.
+	Template bool
+}
+
+// Validate checks root against the named definition. It returns one
+// violation per offending node, in document order.
+func Validate(def string, root *yaml.Node, opt Options) ([]Violation, error) {
+	d, err := Def(def)
+	if err != nil {
+		return nil, err
+	}
+	data := ToValue(root)
+	removed := map[string]bool{}
+	seen := map[string]bool{}
+	var out []Violation
+	for pass := 0; pass < 4; pass++ {
+		// A fresh context per validation: values built in it are dropped
+		// with it, so memory stays flat however many files a run checks.
+		ctx := cuecontext.New()
+		dv := ctx.Encode(data)
+		if dv.Err() != nil {
+			return nil, dv.Err()
+		}
+		verr := d.Unify(dv).Validate(cue.Concrete(true))
+		if verr == nil {
+			break
+		}
+		groups := group(verr, removed)
+		for _, g := range groups {
+			g.def = d
+		}
+		more := false
+		for _, g := range groups {
+			v, ok := g.violation(root, opt)
+			if !ok {
+				continue
+			}
+			k := strings.Join(v.Path, "\x00") + "\x00" + v.Message
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, v)
+			// Errors inside a mapping can hide its other errors: drop the
+			// offending key and validate again to find the rest.
+			if !g.required && len(g.path) > 0 && removeAt(data, g.path) {
+				removed[strings.Join(g.path, "\x00")] = true
+				more = true
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Node, out[j].Node
+		if out[i].Key != nil {
+			a = out[i].Key
+		}
+		if out[j].Key != nil {
+			b = out[j].Key
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	return out, nil
+}
+
+type errItem struct {
+	format string
+	args   []any
+}
+
+type errGroup struct {
+	path     []string
+	required bool     // missing required keys (path is the parent)
+	missing  []string // their names
+	items    []errItem
+	def      cue.Value
+}
+
+// group turns CUE's error list into one group per data path; missing
+// required fields are grouped by their parent mapping.
+func group(err error, removed map[string]bool) []*errGroup {
+	var order []string
+	byKey := map[string]*errGroup{}
+	for _, e := range cueerrors.Errors(err) {
+		p := e.Path()
+		if len(p) > 0 && strings.HasPrefix(p[0], "#") {
+			p = p[1:]
+		}
+		format, args := e.Msg()
+		if format == "field is required but not present" || strings.HasPrefix(format, "incomplete value") {
+			if len(p) == 0 || removed[strings.Join(p, "\x00")] {
+				continue
+			}
+			parent := p[:len(p)-1]
+			k := "req\x00" + strings.Join(parent, "\x00")
+			g := byKey[k]
+			if g == nil {
+				g = &errGroup{path: append([]string(nil), parent...), required: true}
+				byKey[k] = g
+				order = append(order, k)
+			}
+			name := p[len(p)-1]
+			if !contains(g.missing, name) {
+				g.missing = append(g.missing, name)
+			}
+			continue
+		}
+		k := strings.Join(p, "\x00")
+		g := byKey[k]
+		if g == nil {
+			g = &errGroup{path: append([]string(nil), p...)}
+			byKey[k] = g
+			order = append(order, k)
+		}
+		g.items = append(g.items, errItem{format, args})
+	}
+	out := make([]*errGroup, 0, len(order))
+	for _, k := range order {
+		out = append(out, byKey[k])
+	}
+	return out
+}
+
+func contains(s []string, x string) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// DisplayPath renders a data path as resumption.events[0].trigger.
+func DisplayPath(prefix string, p []string) string {
+	var sb strings.Builder
+	sb.WriteString(prefix)
+	for _, s := range p {
+		if _, err := strconv.Atoi(s); err == nil {
+			sb.WriteString("[" + s + "]")
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte('.')
+		}
+		sb.WriteString(s)
+	}
+	return sb.String()
+}
+
+var placeholderRe = func(s string) bool {
+	if len(s) < 3 || s[0] != '{' || s[len(s)-1] != '}' {
+		return false
+	}
+	for i, r := range s[1 : len(s)-1] {
+		if !(r >= 'A' && r <= 'Z' || r == '_' || (i > 0 && r >= '0' && r <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+// IsPlaceholder reports a whole-value template placeholder like {UPDATED_TIMESTAMP}.
+func IsPlaceholder(s string) bool { return placeholderRe(s) }
+
+func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
+	n, key, matched := node.Lookup(root, g.path)
+	where := DisplayPath(opt.Prefix, g.path)
+	if g.required {
+		if matched < len(g.path) {
+			return Violation{}, false // the parent itself is missing: reported there
+		}
+		sort.Strings(g.missing)
+		noun := "key"
+		if len(g.missing) > 1 {
+			noun = "keys"
+		}
+		if where == "" {
+			where = "document"
+		}
+		return Violation{Node: n, Path: g.path, Message: fmt.Sprintf("%s: missing required %s %s", where, noun, strings.Join(g.missing, ", "))}, true
+	}
+	if matched < len(g.path) {
+		return Violation{}, false
+	}
+	for _, it := range g.items {
+		if it.format == "field not allowed" {
+			name := g.path[len(g.path)-1]
+			parent := DisplayPath(opt.Prefix, g.path[:len(g.path)-1])
+			if parent == "" {
+				parent = "the top level"
+			}
+			return Violation{Node: n, Key: key, Path: g.path, Message: fmt.Sprintf("%s: unknown key %q (not part of the schema at %s)", where, name, parent)}, true
+		}
+	}
+	if opt.Template && node.IsString(n) && IsPlaceholder(n.Value) {
+		allTypes := true
+		for _, it := range g.items {
+			if !strings.Contains(it.format, "mismatched types") && !strings.Contains(it.format, "errors in empty disjunction") {
+				allTypes = false
+			}
+		}
+		if !allTypes {
+			return Violation{}, false
+		}
+	}
+	return Violation{Node: n, Path: g.path, Message: where + ": " + describe(g.items, n, enumOrder(g.def, g.path))}, true
+}
+
+// describe renders a group of CUE errors for one node as one sentence.
+func describe(items []errItem, n *yaml.Node, order []string) string {
+	found := Show(n)
+	var alts []string
+	var types []string
+	var others []string
+	for _, it := range items {
+		switch {
+		case strings.Contains(it.format, "errors in empty disjunction"):
+			continue
+		case strings.HasPrefix(it.format, "conflicting values") && strings.Contains(it.format, "mismatched types"):
+			if len(it.args) >= 4 {
+				// args: a, b, typeA, typeB; one side is the data.
+				want := fmt.Sprint(it.args[3])
+				if fmt.Sprint(it.args[0]) != found && fmt.Sprint(it.args[1]) == found {
+					want = fmt.Sprint(it.args[2])
+				}
+				if lit := fmt.Sprint(it.args[1]); isLiteral(lit) && fmt.Sprint(it.args[0]) == found {
+					alts = append(alts, lit)
+					continue
+				}
+				if lit := fmt.Sprint(it.args[0]); isLiteral(lit) && fmt.Sprint(it.args[1]) == found {
+					alts = append(alts, lit)
+					continue
+				}
+				types = append(types, typeName(want))
+			}
+		case strings.HasPrefix(it.format, "conflicting values"):
+			if len(it.args) >= 2 {
+				a, b := fmt.Sprint(it.args[0]), fmt.Sprint(it.args[1])
+				if a == found {
+					alts = append(alts, b)
+				} else {
+					alts = append(alts, a)
+				}
+			}
+		case strings.HasPrefix(it.format, "invalid value") && len(it.args) >= 2:
+			bound := fmt.Sprint(it.args[1])
+			if strings.HasPrefix(bound, "=~") {
+				others = append(others, fmt.Sprintf("%s does not match the pattern %s", found, strings.TrimPrefix(bound, "=~")))
+			} else {
+				others = append(others, fmt.Sprintf("%s is out of range (must be %s)", found, bound))
+			}
+		default:
+			others = append(others, fmt.Sprintf(it.format, it.args...))
+		}
+	}
+	if len(others) > 0 {
+		return others[0]
+	}
+	if len(alts) > 0 && len(types) == 0 {
+		alts = uniq(alts)
+		if len(order) == len(alts) {
+			alts = order
+		}
+		for i, a := range alts {
+			if uq, err := strconv.Unquote(a); err == nil {
+				alts[i] = uq
+			}
+		}
+		return fmt.Sprintf("%s is not one of %s", found, strings.Join(alts, ", "))
+	}
+	for _, a := range alts {
+		types = append(types, typeName(literalType(a)))
+	}
+	types = uniq(types)
+	if len(types) == 0 {
+		return found + " is not valid here"
+	}
+	msg := fmt.Sprintf("expected %s, found %s", orList(types), node.Kind(n))
+	if node.IsScalar(n) && !node.IsNull(n) {
+		msg += " " + found
+	}
+	if contains(types, "a string") && (n.ShortTag() == "!!float" || n.ShortTag() == "!!int") {
+		msg += fmt.Sprintf(" (write it in quotes: \"%s\")", n.Value)
+	}
+	return msg
+}
+
+// enumOrder returns the literal alternatives of the schema at a data path,
+// in the order the schema lists them, so messages read like the seeds.
+func enumOrder(def cue.Value, path []string) []string {
+	v := def
+	for _, sel := range path {
+		var next cue.Value
+		if _, err := strconv.Atoi(sel); err == nil {
+			next = v.LookupPath(cue.MakePath(cue.AnyIndex))
+		} else {
+			for _, c := range []cue.Selector{cue.Str(sel).Required(), cue.Str(sel).Optional(), cue.Str(sel), cue.AnyString} {
+				if next = v.LookupPath(cue.MakePath(c)); next.Exists() {
+					break
+				}
+			}
+		}
+		if !next.Exists() {
+			return nil
+		}
+		v = next
+	}
+	op, args := v.Eval().Expr()
+	if op != cue.OrOp {
+		return nil
+	}
+	var out []string
+	for _, a := range args {
+		s := fmt.Sprint(a)
+		if !isLiteral(s) {
+			return nil
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func isLiteral(s string) bool {
+	return strings.HasPrefix(s, "\"") || s == "true" || s == "false" || s == "null" || isNumber(s)
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+func literalType(s string) string {
+	switch {
+	case strings.HasPrefix(s, "\""):
+		return "string"
+	case s == "true" || s == "false":
+		return "bool"
+	case s == "null":
+		return "null"
+	}
+	return "number"
+}
+
+func typeName(t string) string {
+	switch t {
+	case "string":
+		return "a string"
+	case "int":
+		return "an integer"
+	case "float", "number":
+		return "a number"
+	case "bool":
+		return "a boolean"
+	case "null":
+		return "null"
+	case "struct":
+		return "a mapping"
+	case "list":
+		return "a list"
+	}
+	return t
+}
+
+func orList(s []string) string {
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+func uniq(s []string) []string {
+	var out []string
+	for _, x := range s {
+		if !contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Show renders a node's value the way CUE prints it, for messages.
+func Show(n *yaml.Node) string {
+	n = node.Resolve(n)
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	switch n.ShortTag() {
+	case "!!str", "!!timestamp", "!!binary":
+		return strconv.Quote(n.Value)
+	case "!!null":
+		return "null"
+	case "!!float":
+		if f, ok := node.Float(n); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return n.Value
+		}
+	}
+	return n.Value
+}
+
+// ToValue converts a node tree to plain Go values for CUE. Timestamps stay
+// their source text; merge keys are applied; aliases are expanded (the
+// loader has already bounded their expansion).
+func ToValue(n *yaml.Node) any {
+	n = node.Resolve(n)
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Value == "<<" && k.ShortTag() == "!!merge" {
+				if mv, ok := ToValue(v).(map[string]any); ok {
+					for kk, vv := range mv {
+						if _, exists := m[kk]; !exists {
+							m[kk] = vv
+						}
+					}
+				}
+				continue
+			}
+			m[k.Value] = ToValue(v)
+		}
+		return m
+	case yaml.SequenceNode:
+		l := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			l[i] = ToValue(c)
+		}
+		return l
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return nil
+		case "!!bool":
+			b, _ := node.Bool(n)
+			return b
+		case "!!int":
+			if i, ok := node.Int(n); ok {
+				return i
+			}
+			if f, ok := node.Float(n); ok {
+				return f
+			}
+			return n.Value
+		case "!!float":
+			if f, ok := node.Float(n); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
+				return f
+			}
+			return n.Value
+		}
+		return n.Value
+	}
+	return nil
+}
+
+// removeAt deletes the map entry at path from a ToValue tree; it returns
+// false when the path's parent is not a mapping.
+func removeAt(v any, path []string) bool {
+	cur := v
+	for i, sel := range path {
+		last := i == len(path)-1
+		switch c := cur.(type) {
+		case map[string]any:
+			if last {
+				if _, ok := c[sel]; ok {
+					delete(c, sel)
+					return true
+				}
+				return false
+			}
+			cur = c[sel]
+		case []any:
+			idx, err := strconv.Atoi(sel)
+			if err != nil || idx < 0 || idx >= len(c) || last {
+				return false
+			}
+			cur = c[idx]
+		default:
+			return false
+		}
+	}
+	return false
+}

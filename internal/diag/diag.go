@@ -1,0 +1,115 @@
+// Package diag defines findings: what resumelint reports, where, and how
+// severe it is. Every other package produces or consumes these.
+package diag
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Severity orders findings for --fail-on and for output.
+type Severity int
+
+const (
+	SevOff Severity = iota
+	SevWarning
+	SevError
+)
+
+func (s Severity) String() string {
+	switch s {
+	case SevError:
+		return "error"
+	case SevWarning:
+		return "warning"
+	}
+	return "off"
+}
+
+// ParseSeverity accepts the names used in flags and configuration.
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(s) {
+	case "error":
+		return SevError, nil
+	case "warning", "warn":
+		return SevWarning, nil
+	case "off", "none":
+		return SevOff, nil
+	}
+	return SevOff, fmt.Errorf("unknown severity %q (want error, warning or off)", s)
+}
+
+// Applicability says when a fix may be applied.
+type Applicability string
+
+const (
+	FixNone   Applicability = ""
+	FixSafe   Applicability = "safe"
+	FixUnsafe Applicability = "unsafe"
+)
+
+// Pos is a 1-based line and column (columns count characters, as the YAML
+// parser does). Zero means unknown.
+type Pos struct {
+	Line, Col int
+}
+
+// Related is a secondary position that explains a finding (the other side
+// of an inconsistency).
+type Related struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+// TextEdit replaces Length bytes at Offset with NewText.
+type TextEdit struct {
+	Offset  int
+	Length  int
+	NewText string
+}
+
+// Fix is a set of edits to one file (or a rename of it).
+type Fix struct {
+	Applicability Applicability
+	Description   string
+	Edits         []TextEdit
+	RenameTo      string // non-empty: the file is renamed to this path
+}
+
+// Finding is one reported problem.
+type Finding struct {
+	Code     string
+	Name     string
+	Severity Severity
+	Path     string // relative to the working directory, '/'-separated
+	Start    Pos
+	End      Pos
+	Message  string
+	Related  []Related
+	Fix      *Fix
+	// Fingerprint is a stable identity of the offending node's content and
+	// document path, used by baselines and SARIF partialFingerprints.
+	NodePath string
+	// Secret marks the Start..End range of the source line as a credential:
+	// reports never print it.
+	Secret bool
+}
+
+// Less orders findings by path, line, column, code (the documented order).
+func Less(a, b *Finding) bool {
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	if a.Start.Line != b.Start.Line {
+		return a.Start.Line < b.Start.Line
+	}
+	if a.Start.Col != b.Start.Col {
+		return a.Start.Col < b.Start.Col
+	}
+	if a.Code != b.Code {
+		return a.Code < b.Code
+	}
+	return a.Message < b.Message
+}

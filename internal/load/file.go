@@ -1,0 +1,238 @@
+package load
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/resumelint/resumelint/internal/diag"
+)
+
+// Limits bound what a hostile input can cost (RL003).
+type Limits struct {
+	MaxFileSize int64 // bytes; larger files are refused before reading
+	MaxDepth    int   // nesting of mappings and sequences
+	MaxLineLen  int   // bytes in one line
+	MaxNodes    int   // nodes after alias expansion
+}
+
+// DefaultLimits are the SPEC §3.1 RL003 defaults.
+var DefaultLimits = Limits{
+	MaxFileSize: 8 << 20,
+	MaxDepth:    256,
+	MaxLineLen:  1 << 20,
+	MaxNodes:    1_000_000,
+}
+
+// File is one input file: where it is and its bytes.
+type File struct {
+	Path     string // display path, relative to the working directory, '/'-separated
+	OSPath   string // path to open
+	Kind     Kind
+	Template bool
+	Explicit bool // named on the command line
+	Data     []byte
+
+	lineStarts []int
+}
+
+// LineStarts returns the byte offset of the start of each line (index 0 is line 1).
+func (f *File) LineStarts() []int {
+	if f.lineStarts == nil {
+		ls := []int{0}
+		for i, b := range f.Data {
+			if b == '\n' {
+				ls = append(ls, i+1)
+			}
+		}
+		f.lineStarts = ls
+	}
+	return f.lineStarts
+}
+
+// Line returns the text of a 1-based line without its line ending.
+func (f *File) Line(n int) string {
+	ls := f.LineStarts()
+	if n < 1 || n > len(ls) {
+		return ""
+	}
+	start := ls[n-1]
+	end := len(f.Data)
+	if n < len(ls) {
+		end = ls[n] - 1
+	}
+	if end > start && f.Data[end-1] == '\r' {
+		end--
+	}
+	if end < start {
+		return ""
+	}
+	return string(f.Data[start:end])
+}
+
+// Offset converts a 1-based line and character column to a byte offset.
+func (f *File) Offset(p diag.Pos) int {
+	ls := f.LineStarts()
+	if p.Line < 1 {
+		return 0
+	}
+	if p.Line > len(ls) {
+		return len(f.Data)
+	}
+	off := ls[p.Line-1]
+	for c := 1; c < p.Col && off < len(f.Data); c++ {
+		if f.Data[off] == '\n' {
+			break
+		}
+		_, w := utf8.DecodeRune(f.Data[off:])
+		off += w
+	}
+	return off
+}
+
+// Problem is a finding produced while loading (codes RL001–RL004, RL310).
+func Problem(f *File, code string, pos diag.Pos, format string, args ...any) diag.Finding {
+	if pos.Line == 0 {
+		pos = diag.Pos{Line: 1, Col: 1}
+	}
+	return diag.Finding{Code: code, Path: f.Path, Start: pos, End: pos, Message: fmt.Sprintf(format, args...)}
+}
+
+// Read loads a file's bytes after checking its type and size, so a FIFO,
+// a device or a huge file is reported instead of blocking or exhausting
+// memory. It returns false when the content must not be parsed.
+func Read(f *File, lim Limits) ([]diag.Finding, bool) {
+	fi, err := os.Stat(f.OSPath)
+	if err != nil {
+		return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
+	}
+	if !fi.Mode().IsRegular() {
+		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "not a regular file (%s); not read", modeName(fi.Mode()))}, false
+	}
+	if lim.MaxFileSize > 0 && fi.Size() > lim.MaxFileSize {
+		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "file is %s, larger than the limit of %s; not read", human(fi.Size()), human(lim.MaxFileSize))}, false
+	}
+	fh, err := os.Open(f.OSPath)
+	if err != nil {
+		return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
+	}
+	defer fh.Close()
+	// Re-check on the open handle: the path may have been swapped.
+	if fi2, err := fh.Stat(); err != nil || !fi2.Mode().IsRegular() {
+		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "not a regular file; not read")}, false
+	}
+	limit := lim.MaxFileSize
+	if limit <= 0 {
+		limit = 1 << 62
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, limit+1))
+	if err != nil {
+		return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
+	}
+	if int64(len(data)) > limit {
+		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "file is larger than the limit of %s; not read", human(lim.MaxFileSize))}, false
+	}
+	f.Data = data
+	return CheckBytes(f, lim)
+}
+
+// CheckBytes applies the encoding (RL004) and line-length (RL003) checks to
+// f.Data. A byte-order mark is reported and stripped; invalid UTF-8 and NUL
+// bytes stop parsing.
+func CheckBytes(f *File, lim Limits) ([]diag.Finding, bool) {
+	var out []diag.Finding
+	if bytes.HasPrefix(f.Data, []byte{0xEF, 0xBB, 0xBF}) {
+		out = append(out, Problem(f, "RL004", diag.Pos{Line: 1, Col: 1}, "file starts with a UTF-8 byte-order mark; save it without one"))
+		f.Data = f.Data[3:]
+		f.lineStarts = nil
+	} else if bytes.HasPrefix(f.Data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(f.Data, []byte{0xFE, 0xFF}) {
+		return append(out, Problem(f, "RL004", diag.Pos{Line: 1, Col: 1}, "file is UTF-16 encoded; resumelint reads UTF-8 only")), false
+	}
+	if i := bytes.IndexByte(f.Data, 0); i >= 0 {
+		return append(out, Problem(f, "RL004", f.posOf(i), "file contains a NUL byte (binary data?); not parsed")), false
+	}
+	if !utf8.Valid(f.Data) {
+		i := firstInvalidUTF8(f.Data)
+		return append(out, Problem(f, "RL004", f.posOf(i), "invalid UTF-8 byte 0x%02x; not parsed", f.Data[i])), false
+	}
+	if lim.MaxLineLen > 0 {
+		ls := f.LineStarts()
+		for n, start := range ls {
+			end := len(f.Data)
+			if n+1 < len(ls) {
+				end = ls[n+1]
+			}
+			if end-start > lim.MaxLineLen {
+				return append(out, Problem(f, "RL003", diag.Pos{Line: n + 1, Col: 1}, "line %d is %s long, over the limit of %s; not parsed", n+1, human(int64(end-start)), human(int64(lim.MaxLineLen)))), false
+			}
+		}
+	}
+	return out, true
+}
+
+func (f *File) posOf(off int) diag.Pos {
+	ls := f.LineStarts()
+	line := sort.Search(len(ls), func(i int) bool { return ls[i] > off })
+	start := ls[line-1]
+	col := 1
+	for i := start; i < off; {
+		_, w := utf8.DecodeRune(f.Data[i:off])
+		i += w
+		col++
+	}
+	return diag.Pos{Line: line, Col: col}
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, w := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && w == 1 {
+			return i
+		}
+		i += w
+	}
+	return 0
+}
+
+func unwrapPathErr(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+func modeName(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "special file"
+}
+
+func human(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20:
+		if n%(1<<20) == 0 {
+			return fmt.Sprintf("%d MiB", n>>20)
+		}
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		if n%(1<<10) == 0 {
+			return fmt.Sprintf("%d KiB", n>>10)
+		}
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,330 @@
+package load
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+)
+
+// JSONError is a syntax error at a position.
+type JSONError struct {
+	Pos diag.Pos
+	Msg string
+}
+
+func (e *JSONError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Col, e.Msg) }
+
+// DuplicateKey records a repeated key in a JSON object.
+type DuplicateKey struct {
+	Key         string
+	Pos, First  diag.Pos
+}
+
+// ParseJSON parses one JSON value into a yaml.Node tree, so rules and schema
+// validation see JSON and YAML the same way, with line:column on every node.
+// Unlike encoding/json it reports repeated keys instead of keeping the last.
+// firstLine offsets the line numbers (for JSONL, each line is parsed alone).
+func ParseJSON(data []byte, firstLine int, maxDepth int) (*yaml.Node, []DuplicateKey, error) {
+	p := &jsonParser{data: data, line: firstLine, lineStart: 0, maxDepth: maxDepth}
+	if p.maxDepth <= 0 {
+		p.maxDepth = DefaultLimits.MaxDepth
+	}
+	p.skipWS()
+	if p.pos >= len(p.data) {
+		return nil, nil, p.errf("empty document: expected a JSON value")
+	}
+	n, err := p.value(0)
+	if err != nil {
+		return nil, p.dups, err
+	}
+	p.skipWS()
+	if p.pos < len(p.data) {
+		return nil, p.dups, p.errf("unexpected %s after the JSON value", p.describe())
+	}
+	return n, p.dups, nil
+}
+
+type jsonParser struct {
+	data      []byte
+	pos       int
+	line      int
+	lineStart int
+	maxDepth  int
+	dups      []DuplicateKey
+}
+
+func (p *jsonParser) cur() diag.Pos {
+	return diag.Pos{Line: p.line, Col: utf8.RuneCount(p.data[p.lineStart:p.pos]) + 1}
+}
+
+func (p *jsonParser) errf(format string, args ...any) error {
+	return &JSONError{Pos: p.cur(), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *jsonParser) describe() string {
+	if p.pos >= len(p.data) {
+		return "end of input"
+	}
+	r, _ := utf8.DecodeRune(p.data[p.pos:])
+	return strconv.QuoteRune(r)
+}
+
+func (p *jsonParser) skipWS() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\r':
+			p.pos++
+		case '\n':
+			p.pos++
+			p.line++
+			p.lineStart = p.pos
+		default:
+			return
+		}
+	}
+}
+
+// DepthError is returned when nesting exceeds the limit (RL003).
+type DepthError struct{ JSONError }
+
+func (p *jsonParser) value(depth int) (*yaml.Node, error) {
+	if p.pos >= len(p.data) {
+		return nil, p.errf("unexpected end of input: expected a value")
+	}
+	start := p.cur()
+	switch c := p.data[p.pos]; {
+	case c == '{' || c == '[':
+		if depth >= p.maxDepth {
+			return nil, &DepthError{JSONError{Pos: start, Msg: fmt.Sprintf("nesting deeper than %d levels", p.maxDepth)}}
+		}
+		if c == '{' {
+			return p.object(start, depth)
+		}
+		return p.array(start, depth)
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: yaml.DoubleQuotedStyle, Line: start.Line, Column: start.Col}, nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number(start)
+	default:
+		for _, lit := range [...]struct{ word, tag string }{{"true", "!!bool"}, {"false", "!!bool"}, {"null", "!!null"}} {
+			if strings.HasPrefix(string(p.data[p.pos:min(len(p.data), p.pos+5)]), lit.word) {
+				p.pos += len(lit.word)
+				return &yaml.Node{Kind: yaml.ScalarNode, Tag: lit.tag, Value: lit.word, Line: start.Line, Column: start.Col}, nil
+			}
+		}
+		return nil, p.errf("unexpected %s: expected a JSON value", p.describe())
+	}
+}
+
+func (p *jsonParser) object(start diag.Pos, depth int) (*yaml.Node, error) {
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle, Line: start.Line, Column: start.Col}
+	p.pos++ // {
+	seen := map[string]diag.Pos{}
+	p.skipWS()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return n, nil
+	}
+	for {
+		p.skipWS()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return nil, p.errf("unexpected %s: expected a string key", p.describe())
+		}
+		kpos := p.cur()
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		if first, ok := seen[k]; ok {
+			p.dups = append(p.dups, DuplicateKey{Key: k, Pos: kpos, First: first})
+		} else {
+			seen[k] = kpos
+		}
+		p.skipWS()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, p.errf("unexpected %s: expected ':' after key %q", p.describe(), k)
+		}
+		p.pos++
+		p.skipWS()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		kn := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k, Style: yaml.DoubleQuotedStyle, Line: kpos.Line, Column: kpos.Col}
+		n.Content = append(n.Content, kn, v)
+		p.skipWS()
+		if p.pos >= len(p.data) {
+			return nil, p.errf("unexpected end of input: object opened at line %d is not closed", start.Line)
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			return n, nil
+		default:
+			return nil, p.errf("unexpected %s: expected ',' or '}'", p.describe())
+		}
+	}
+}
+
+func (p *jsonParser) array(start diag.Pos, depth int) (*yaml.Node, error) {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: start.Line, Column: start.Col}
+	p.pos++ // [
+	p.skipWS()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return n, nil
+	}
+	for {
+		p.skipWS()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		n.Content = append(n.Content, v)
+		p.skipWS()
+		if p.pos >= len(p.data) {
+			return nil, p.errf("unexpected end of input: array opened at line %d is not closed", start.Line)
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			return n, nil
+		default:
+			return nil, p.errf("unexpected %s: expected ',' or ']'", p.describe())
+		}
+	}
+}
+
+func (p *jsonParser) number(start diag.Pos) (*yaml.Node, error) {
+	i := p.pos
+	isFloat := false
+	if p.data[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		s := i
+		for i < len(p.data) && p.data[i] >= '0' && p.data[i] <= '9' {
+			i++
+		}
+		return i - s
+	}
+	if i < len(p.data) && p.data[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		p.pos = i
+		return nil, p.errf("invalid number: expected a digit")
+	}
+	if i < len(p.data) && p.data[i] == '.' {
+		isFloat = true
+		i++
+		if digits() == 0 {
+			p.pos = i
+			return nil, p.errf("invalid number: expected a digit after '.'")
+		}
+	}
+	if i < len(p.data) && (p.data[i] == 'e' || p.data[i] == 'E') {
+		isFloat = true
+		i++
+		if i < len(p.data) && (p.data[i] == '+' || p.data[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			p.pos = i
+			return nil, p.errf("invalid number: expected a digit in the exponent")
+		}
+	}
+	text := string(p.data[p.pos:i])
+	p.pos = i
+	tag := "!!int"
+	if isFloat {
+		tag = "!!float"
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: text, Line: start.Line, Column: start.Col}, nil
+}
+
+func (p *jsonParser) str() (string, error) {
+	p.pos++ // opening quote
+	var sb strings.Builder
+	for {
+		if p.pos >= len(p.data) {
+			return "", p.errf("unexpected end of input in a string")
+		}
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			return sb.String(), nil
+		case c == '\\':
+			if p.pos+1 >= len(p.data) {
+				return "", p.errf("unexpected end of input in a string escape")
+			}
+			e := p.data[p.pos+1]
+			p.pos += 2
+			switch e {
+			case '"', '\\', '/':
+				sb.WriteByte(e)
+			case 'b':
+				sb.WriteByte('\b')
+			case 'f':
+				sb.WriteByte('\f')
+			case 'n':
+				sb.WriteByte('\n')
+			case 'r':
+				sb.WriteByte('\r')
+			case 't':
+				sb.WriteByte('\t')
+			case 'u':
+				r, err := p.hex4()
+				if err != nil {
+					return "", err
+				}
+				if utf16.IsSurrogate(r) && p.pos+1 < len(p.data) && p.data[p.pos] == '\\' && p.data[p.pos+1] == 'u' {
+					p.pos += 2
+					r2, err := p.hex4()
+					if err != nil {
+						return "", err
+					}
+					r = utf16.DecodeRune(r, r2)
+				}
+				sb.WriteRune(r)
+			default:
+				p.pos--
+				return "", p.errf("invalid escape '\\%c' in a string", e)
+			}
+		case c < 0x20:
+			if c == '\n' {
+				return "", p.errf("line break inside a string (missing closing quote?)")
+			}
+			return "", p.errf("control character 0x%02x in a string must be escaped", c)
+		default:
+			sb.WriteByte(c)
+			p.pos++
+		}
+	}
+}
+
+func (p *jsonParser) hex4() (rune, error) {
+	if p.pos+4 > len(p.data) {
+		return 0, p.errf("invalid \\u escape")
+	}
+	v, err := strconv.ParseUint(string(p.data[p.pos:p.pos+4]), 16, 32)
+	if err != nil {
+		return 0, p.errf("invalid \\u escape")
+	}
+	p.pos += 4
+	return rune(v), nil
+}

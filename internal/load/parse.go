@@ -1,0 +1,312 @@
+package load
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+)
+
+// Document is a parsed file. Root is the top-level value (for Markdown, the
+// front matter mapping) with file-relative positions on every node.
+type Document struct {
+	File *File
+	Root *yaml.Node
+
+	// Markdown with front matter.
+	FrontMatter bool
+	BodyLine    int // first line of the body
+	Body        string
+
+	// JSONL: one entry per non-blank line.
+	Lines []JSONLine
+}
+
+// JSONLine is one line of a JSONL file: a value or the error that line gave.
+type JSONLine struct {
+	Line int
+	Node *yaml.Node
+	Err  *JSONError
+}
+
+// Parse parses f.Data by its format. Problems (RL001–RL003, RL310) are
+// returned as findings; Root is nil when the file could not be parsed.
+func Parse(f *File, format Format, lim Limits) (*Document, []diag.Finding) {
+	doc := &Document{File: f}
+	var out []diag.Finding
+	switch format {
+	case FormatYAML:
+		n, fs := parseYAML(f, f.Data, 0, lim)
+		doc.Root, out = n, fs
+	case FormatJSON:
+		n, dups, err := ParseJSON(f.Data, 1, lim.MaxDepth)
+		out = append(out, dupFindings(f, dups)...)
+		if err != nil {
+			out = append(out, jsonErrFinding(f, err))
+		} else {
+			doc.Root = n
+		}
+	case FormatMarkdown:
+		out = parseFrontMatter(f, doc, lim)
+	case FormatJSONL:
+		out = parseJSONL(f, doc, lim)
+	}
+	return doc, out
+}
+
+// Format is how a file's bytes are structured.
+type Format int
+
+const (
+	FormatYAML Format = iota
+	FormatJSON
+	FormatMarkdown
+	FormatJSONL
+)
+
+// FormatOf returns the format of a file kind or artifact name.
+func FormatOf(k Kind, name string) Format {
+	switch {
+	case k == KindOrchestration:
+		return FormatYAML
+	case k == KindResumeContext:
+		return FormatMarkdown
+	case strings.HasSuffix(name, ".jsonl"):
+		return FormatJSONL
+	case strings.HasSuffix(name, ".md"):
+		return FormatMarkdown
+	case strings.HasSuffix(name, ".yaml"), strings.HasSuffix(name, ".yml"):
+		return FormatYAML
+	}
+	return FormatJSON
+}
+
+func jsonErrFinding(f *File, err error) diag.Finding {
+	var de *DepthError
+	if errors.As(err, &de) {
+		return Problem(f, "RL003", de.Pos, "%s", de.Msg)
+	}
+	var je *JSONError
+	if errors.As(err, &je) {
+		return Problem(f, "RL001", je.Pos, "invalid JSON: %s", je.Msg)
+	}
+	return Problem(f, "RL001", diag.Pos{}, "invalid JSON: %v", err)
+}
+
+func dupFindings(f *File, dups []DuplicateKey) []diag.Finding {
+	var out []diag.Finding
+	for _, d := range dups {
+		fd := Problem(f, "RL002", d.Pos, "key %q is repeated (first at line %d); readers disagree on which value wins", d.Key, d.First.Line)
+		fd.Related = []diag.Related{{Path: f.Path, Line: d.First.Line, Column: d.First.Col, Message: "first occurrence of " + strconv.Quote(d.Key)}}
+		out = append(out, fd)
+	}
+	return out
+}
+
+var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parseYAML parses one YAML document; lineOffset is added to every line
+// (front matter starts below its opening ---).
+func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Node, out []diag.Finding) {
+	defer func() {
+		if r := recover(); r != nil {
+			root = nil
+			out = append(out, Problem(f, "RL001", diag.Pos{Line: lineOffset + 1, Col: 1}, "YAML parser failed: %v", r))
+		}
+	}()
+	var n yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&n); err != nil {
+		if err == io.EOF {
+			return nil, nil // empty document
+		}
+		msg := err.Error()
+		pos := diag.Pos{Line: lineOffset + 1, Col: 1}
+		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+			l, _ := strconv.Atoi(m[1])
+			pos.Line = l + lineOffset
+			msg = m[2]
+		} else {
+			msg = strings.TrimPrefix(msg, "yaml: ")
+		}
+		if strings.Contains(msg, "exceeded max depth") {
+			return nil, []diag.Finding{Problem(f, "RL003", pos, "YAML nesting deeper than the parser's limit")}
+		}
+		return nil, []diag.Finding{Problem(f, "RL001", pos, "invalid YAML: %s", msg)}
+	}
+	if lineOffset != 0 {
+		shiftLines(&n, lineOffset, map[*yaml.Node]bool{})
+	}
+	root = &n
+	if n.Kind == yaml.DocumentNode {
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		root = n.Content[0]
+	}
+	if fs := checkTree(f, root, lim); len(fs) > 0 {
+		out = append(out, fs...)
+		for _, x := range fs {
+			if x.Code == "RL003" {
+				return nil, out
+			}
+		}
+	}
+	return root, out
+}
+
+func shiftLines(n *yaml.Node, off int, seen map[*yaml.Node]bool) {
+	if n == nil || seen[n] {
+		return
+	}
+	seen[n] = true
+	n.Line += off
+	for _, c := range n.Content {
+		shiftLines(c, off, seen)
+	}
+}
+
+// checkTree enforces depth and alias-expansion limits and finds repeated
+// mapping keys. It counts the expanded size with memoisation, so an alias
+// bomb costs linear time to detect.
+func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
+	var out []diag.Finding
+	memo := map[*yaml.Node]int{}
+	var tooDeep *yaml.Node
+	var walk func(n *yaml.Node, depth int) int
+	walk = func(n *yaml.Node, depth int) int {
+		if n == nil || tooDeep != nil {
+			return 0
+		}
+		if depth > lim.MaxDepth {
+			tooDeep = n
+			return 0
+		}
+		if v, ok := memo[n]; ok {
+			return v
+		}
+		memo[n] = 0 // cycle guard
+		size := 1
+		switch n.Kind {
+		case yaml.AliasNode:
+			size = walk(n.Alias, depth)
+		case yaml.MappingNode:
+			var seen map[string]*yaml.Node
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind == yaml.ScalarNode && k.Value != "<<" {
+					if seen == nil {
+						seen = map[string]*yaml.Node{}
+					}
+					if first, ok := seen[k.Value]; ok {
+						fd := Problem(f, "RL002", diag.Pos{Line: k.Line, Col: k.Column}, "key %q is repeated (first at line %d); YAML readers disagree on which value wins", k.Value, first.Line)
+						fd.Related = []diag.Related{{Path: f.Path, Line: first.Line, Column: first.Column, Message: "first occurrence of " + strconv.Quote(k.Value)}}
+						out = append(out, fd)
+					} else {
+						seen[k.Value] = k
+					}
+				}
+				size += walk(k, depth+1) + walk(n.Content[i+1], depth+1)
+				if size > lim.MaxNodes {
+					size = lim.MaxNodes + 1
+				}
+			}
+		default:
+			for _, c := range n.Content {
+				size += walk(c, depth+1)
+				if size > lim.MaxNodes {
+					size = lim.MaxNodes + 1
+				}
+			}
+		}
+		memo[n] = size
+		return size
+	}
+	total := walk(root, 0)
+	if tooDeep != nil {
+		return append(out, Problem(f, "RL003", diag.Pos{Line: tooDeep.Line, Col: tooDeep.Column}, "nesting deeper than %d levels; not checked", lim.MaxDepth))
+	}
+	if lim.MaxNodes > 0 && total > lim.MaxNodes {
+		return append(out, Problem(f, "RL003", diag.Pos{Line: root.Line, Col: root.Column}, "YAML aliases expand to more than %d nodes (an alias bomb?); not checked", lim.MaxNodes))
+	}
+	return out
+}
+
+// parseFrontMatter splits Markdown into YAML front matter and body (RL310).
+func parseFrontMatter(f *File, doc *Document, lim Limits) []diag.Finding {
+	data := f.Data
+	first, rest, _ := bytes.Cut(data, []byte("\n"))
+	if strings.TrimRight(string(first), " \t\r") != "---" {
+		doc.Body = string(data)
+		doc.BodyLine = 1
+		return []diag.Finding{Problem(f, "RL310", diag.Pos{Line: 1, Col: 1}, "no YAML front matter: the file must start with a line '---'")}
+	}
+	off := len(first) + 1
+	line := 2
+	for len(rest) > 0 || off < len(data) {
+		ln, next, found := bytes.Cut(rest, []byte("\n"))
+		t := strings.TrimRight(string(ln), " \t\r")
+		if t == "---" || t == "..." {
+			doc.FrontMatter = true
+			fm := data[len(first)+1 : off]
+			root, out := parseYAML(f, fm, 1, lim)
+			if root != nil && root.Kind != yaml.MappingNode {
+				out = append(out, Problem(f, "RL310", diag.Pos{Line: root.Line, Col: root.Column}, "front matter is not a mapping of keys to values"))
+				root = nil
+			}
+			doc.Root = root
+			doc.BodyLine = line + 1
+			doc.Body = string(next)
+			return out
+		}
+		if !found {
+			break
+		}
+		off += len(ln) + 1
+		rest = next
+		line++
+	}
+	return []diag.Finding{Problem(f, "RL310", diag.Pos{Line: 1, Col: 1}, "front matter opened at line 1 is not closed by a line '---'")}
+}
+
+// parseJSONL parses each non-blank line as JSON; a bad line is recorded and
+// the rest of the file still counts (seed 003: parse what is readable).
+func parseJSONL(f *File, doc *Document, lim Limits) []diag.Finding {
+	var out []diag.Finding
+	data := f.Data
+	line := 1
+	for len(data) > 0 {
+		ln, next, _ := bytes.Cut(data, []byte("\n"))
+		if len(bytes.TrimSpace(ln)) > 0 {
+			n, dups, err := ParseJSON(ln, line, lim.MaxDepth)
+			out = append(out, dupFindings(f, dups)...)
+			jl := JSONLine{Line: line, Node: n}
+			if err != nil {
+				var je *JSONError
+				var de *DepthError
+				switch {
+				case errors.As(err, &de):
+					jl.Err = &de.JSONError
+				case errors.As(err, &je):
+					jl.Err = je
+				default:
+					jl.Err = &JSONError{Pos: diag.Pos{Line: line, Col: 1}, Msg: err.Error()}
+				}
+			}
+			doc.Lines = append(doc.Lines, jl)
+		}
+		data = next
+		line++
+	}
+	return out
+}
+
+// String renders a parse position for messages.
+func (p JSONLine) String() string { return fmt.Sprintf("line %d", p.Line) }

@@ -1,0 +1,214 @@
+// Package node has small helpers over yaml.Node trees, which carry every
+// parsed document (YAML and JSON alike) with positions.
+package node
+
+import (
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+)
+
+// Resolve follows aliases.
+func Resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// Get returns the key and value nodes of key in mapping m (the last one if
+// the key repeats, as most readers do), or nils.
+func Get(m *yaml.Node, key string) (k, v *yaml.Node) {
+	m = Resolve(m)
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	for i := len(m.Content) - 2; i >= 0; i -= 2 {
+		if m.Content[i].Value == key && m.Content[i].Kind == yaml.ScalarNode {
+			return m.Content[i], Resolve(m.Content[i+1])
+		}
+	}
+	return nil, nil
+}
+
+// Val returns the value node of key in m, or nil.
+func Val(m *yaml.Node, key string) *yaml.Node {
+	_, v := Get(m, key)
+	return v
+}
+
+// Has reports whether mapping m has key.
+func Has(m *yaml.Node, key string) bool {
+	k, _ := Get(m, key)
+	return k != nil
+}
+
+// Pairs calls fn for each key/value of a mapping, in order.
+func Pairs(m *yaml.Node, fn func(k, v *yaml.Node)) {
+	m = Resolve(m)
+	if m == nil || m.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		fn(m.Content[i], Resolve(m.Content[i+1]))
+	}
+}
+
+// IsMap, IsSeq, IsScalar and IsNull classify a node (after aliases).
+func IsMap(n *yaml.Node) bool { n = Resolve(n); return n != nil && n.Kind == yaml.MappingNode }
+func IsSeq(n *yaml.Node) bool { n = Resolve(n); return n != nil && n.Kind == yaml.SequenceNode }
+func IsScalar(n *yaml.Node) bool {
+	n = Resolve(n)
+	return n != nil && n.Kind == yaml.ScalarNode
+}
+func IsNull(n *yaml.Node) bool {
+	n = Resolve(n)
+	return n == nil || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null")
+}
+
+// IsString reports a string scalar; an unquoted YAML timestamp counts as its
+// text, as resumelint treats timestamps as strings.
+func IsString(n *yaml.Node) bool {
+	n = Resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return false
+	}
+	t := n.ShortTag()
+	return t == "!!str" || t == "!!timestamp" || t == "!!binary"
+}
+
+// Str returns a string scalar's value and whether it is one.
+func Str(n *yaml.Node) (string, bool) {
+	if !IsString(n) {
+		return "", false
+	}
+	return Resolve(n).Value, true
+}
+
+// Int returns an integer scalar's value.
+func Int(n *yaml.Node) (int64, bool) {
+	n = Resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
+	return v, err == nil
+}
+
+// Float returns a numeric scalar's value (int or float).
+func Float(n *yaml.Node) (float64, bool) {
+	n = Resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return 0, false
+	}
+	switch n.ShortTag() {
+	case "!!int":
+		i, ok := Int(n)
+		return float64(i), ok
+	case "!!float":
+		v, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+		return v, err == nil
+	}
+	return 0, false
+}
+
+// Bool returns a boolean scalar's value.
+func Bool(n *yaml.Node) (bool, bool) {
+	n = Resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
+		return false, false
+	}
+	var b bool
+	if err := n.Decode(&b); err != nil {
+		return false, false
+	}
+	return b, true
+}
+
+// Pos returns a node's position.
+func Pos(n *yaml.Node) diag.Pos {
+	if n == nil {
+		return diag.Pos{Line: 1, Col: 1}
+	}
+	return diag.Pos{Line: n.Line, Col: n.Column}
+}
+
+// Lookup walks a path of mapping keys and sequence indexes ("0", "1", …)
+// from n. It returns the deepest node reached, the key node of the last
+// mapping step taken, and how many path elements were matched.
+func Lookup(n *yaml.Node, path []string) (last, key *yaml.Node, matched int) {
+	cur := Resolve(n)
+	for i, sel := range path {
+		switch {
+		case cur != nil && cur.Kind == yaml.MappingNode:
+			k, v := Get(cur, sel)
+			if k == nil {
+				return cur, key, i
+			}
+			cur, key = v, k
+		case cur != nil && cur.Kind == yaml.SequenceNode:
+			idx, err := strconv.Atoi(sel)
+			if err != nil || idx < 0 || idx >= len(cur.Content) {
+				return cur, key, i
+			}
+			cur, key = Resolve(cur.Content[idx]), nil
+		default:
+			return cur, key, i
+		}
+	}
+	return cur, key, len(path)
+}
+
+// Kind names a node's type for messages ("a mapping", "a string", …).
+func Kind(n *yaml.Node) string {
+	n = Resolve(n)
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	switch n.ShortTag() {
+	case "!!str":
+		return "a string"
+	case "!!int":
+		return "an integer"
+	case "!!float":
+		return "a number"
+	case "!!bool":
+		return "a boolean"
+	case "!!null":
+		return "null"
+	case "!!timestamp":
+		return "a timestamp"
+	}
+	return "a value"
+}
+
+// Walk visits every node under n once (aliases are not followed).
+func Walk(n *yaml.Node, fn func(n, parentKey *yaml.Node)) {
+	var rec func(n, pk *yaml.Node)
+	rec = func(n, pk *yaml.Node) {
+		if n == nil {
+			return
+		}
+		fn(n, pk)
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				rec(n.Content[i+1], n.Content[i])
+			}
+		case yaml.SequenceNode, yaml.DocumentNode:
+			for _, c := range n.Content {
+				rec(c, pk)
+			}
+		}
+	}
+	rec(n, nil)
+}
