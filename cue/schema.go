@@ -166,9 +166,11 @@ func Validate(def string, root *yaml.Node, opt Options) ([]Violation, error) {
 			out = append(out, v)
 			// Errors inside a mapping can hide its other errors: drop the
 			// offending key and validate again to find the rest.
-			if !g.required && len(g.path) > 0 && removeAt(data, g.path) {
-				removed[strings.Join(g.path, "\x00")] = true
-				more = true
+			if !g.required {
+				if rp := mapEntryPrefix(data, g.path); rp != nil && removeAt(data, rp) {
+					removed[strings.Join(rp, "\x00")] = true
+					more = true
+				}
 			}
 		}
 		if !more {
@@ -302,10 +304,14 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 		if len(g.missing) > 1 {
 			noun = "keys"
 		}
-		if where == "" {
-			where = "document"
+		msg := fmt.Sprintf("missing required %s %s", noun, strings.Join(g.missing, ", "))
+		if where != "" {
+			msg = where + ": " + msg
 		}
-		return Violation{Node: n, Path: g.path, Message: fmt.Sprintf("%s: missing required %s %s", where, noun, strings.Join(g.missing, ", "))}, true
+		if key != nil {
+			n = key // the mapping's own key line reads better than its first child's
+		}
+		return Violation{Node: n, Path: g.path, Message: msg}, true
 	}
 	if matched < len(g.path) {
 		return Violation{}, false
@@ -314,10 +320,11 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 		if it.format == "field not allowed" {
 			name := g.path[len(g.path)-1]
 			parent := DisplayPath(opt.Prefix, g.path[:len(g.path)-1])
+			msg := fmt.Sprintf("unknown key %q in %s", name, parent)
 			if parent == "" {
-				parent = "the top level"
+				msg = fmt.Sprintf("unknown key %q at the top level", name)
 			}
-			return Violation{Node: n, Key: key, Path: g.path, Message: fmt.Sprintf("%s: unknown key %q (not part of the schema at %s)", where, name, parent)}, true
+			return Violation{Node: n, Key: key, Path: g.path, Message: msg}, true
 		}
 	}
 	if opt.Template && node.IsString(n) && IsPlaceholder(n.Value) {
@@ -587,6 +594,32 @@ func ToValue(n *yaml.Node) any {
 		return n.Value
 	}
 	return nil
+}
+
+// mapEntryPrefix returns the longest prefix of path that ends at a mapping
+// entry: removing that entry hides the error without shifting list indexes.
+func mapEntryPrefix(v any, path []string) []string {
+	best := -1
+	cur := v
+	for i, sel := range path {
+		switch c := cur.(type) {
+		case map[string]any:
+			best = i
+			cur = c[sel]
+		case []any:
+			idx, err := strconv.Atoi(sel)
+			if err != nil || idx < 0 || idx >= len(c) {
+				return nil
+			}
+			cur = c[idx]
+		default:
+			return nil
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return path[:best+1]
 }
 
 // removeAt deletes the map entry at path from a ToValue tree; it returns

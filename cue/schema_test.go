@@ -63,13 +63,13 @@ compaction_events:
 func TestValidateMessages(t *testing.T) {
 	tests := []struct {
 		name, edit, want string
-		line, col   int
+		line, col        int
 	}{
 		{"valid", "", "", 0, 0},
 		{"enum", `workflow_status: "ACTIVE"=>workflow_status: "COMPLETED"`, `resumption.recovery_state.workflow_status: "COMPLETED" is not one of ACTIVE, PAUSED, COMPLETE, FAILED, CANCELLED`, 5, 20},
 		{"deep enum", `trigger: "auto"=>trigger: scheduled`, `resumption.compaction_events.events[0].trigger: "scheduled" is not one of auto, manual`, 36, 16},
-		{"missing", "  updated_at: 2026-02-17T12:34:56Z\n=>", `resumption.recovery_state: missing required key updated_at`, 2, 3},
-		{"unknown", "decision_log: []=>decision_log: []\nnotes: x", `resumption.notes: unknown key "notes" (not part of the schema at resumption)`, 30, 1},
+		{"missing", "  updated_at: 2026-02-17T12:34:56Z\n=>", `resumption.recovery_state: missing required key updated_at`, 1, 1},
+		{"unknown", "decision_log: []=>decision_log: []\nnotes: x", `unknown key "notes" in resumption`, 30, 1},
 		{"range", "0.642=>1.642", `resumption.recovery_state.context_fill_at_update: 1.642 is out of range (must be <=1)`, 8, 27},
 		{"type", "current_phase: 3=>current_phase: \"three\"", `resumption.recovery_state.current_phase: expected an integer, found a string "three"`, 3, 18},
 	}
@@ -108,5 +108,29 @@ func TestValidateMessages(t *testing.T) {
 				t.Errorf("got %d:%d %q\nwant %d:%d %q", n.Line, n.Column, v.Message, tc.line, tc.col, tc.want)
 			}
 		})
+	}
+}
+
+// CUE reports a struct's missing keys only when nothing else failed; the
+// validator must still find them next to other errors.
+func TestValidateFindsMaskedErrors(t *testing.T) {
+	src := strings.Replace(validV2, `gates_completed: ["qg-1"]`, `gates_completed: [{id: qg-1}]`, 1)
+	src = strings.Replace(src, "  updated_at: 2026-02-17T12:34:56Z\n", "", 1)
+	src = strings.Replace(src, "  unresolved_defects: []\n", "  unresolved_defects: []\n  open_defects: 0\n", 1)
+	vs, err := Validate("#ResumptionV2", parse(t, src), Options{Prefix: "resumption"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range vs {
+		got = append(got, v.Message)
+	}
+	want := []string{
+		"resumption.recovery_state: missing required key updated_at",
+		"resumption.quality_trajectory.gates_completed[0]: expected a string, found a mapping",
+		`unknown key "open_defects" in resumption.defect_summary`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

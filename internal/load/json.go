@@ -22,8 +22,8 @@ func (e *JSONError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Pos.Line,
 
 // DuplicateKey records a repeated key in a JSON object.
 type DuplicateKey struct {
-	Key         string
-	Pos, First  diag.Pos
+	Key        string
+	Pos, First diag.Pos
 }
 
 // ParseJSON parses one JSON value into a yaml.Node tree, so rules and schema

@@ -1,0 +1,319 @@
+// Package cli is resumelint's command line: it parses arguments, runs the
+// command and returns the exit code, so tests can drive it in-process.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/engine"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/report"
+	"github.com/resumelint/resumelint/internal/rules"
+	"github.com/resumelint/resumelint/internal/version"
+)
+
+// Exit codes (SPEC §4).
+const (
+	ExitOK       = 0
+	ExitFindings = 1
+	ExitUsage    = 2
+	ExitInternal = 3
+)
+
+// Command holds the process's streams and environment.
+type Command struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	Cwd            string
+}
+
+// Main runs resumelint with args (without the program name).
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := &Command{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
+	return c.Main(args)
+}
+
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+const usage = `resumelint checks the state files AI-agent workflows keep to resume work.
+
+Usage:
+  resumelint [lint] [flags] [PATH|GLOB ...]   lint (default: the repository here)
+  resumelint rules [--format json]             list every rule
+  resumelint explain RULE                      print a rule's documentation
+  resumelint version                           print the version
+
+Run 'resumelint lint -h' for the lint flags.
+`
+
+// Main dispatches a subcommand and converts errors to exit codes.
+func (c *Command) Main(args []string) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(c.Stderr, "resumelint: internal error: %v\n", r)
+			code = ExitInternal
+		}
+	}()
+	if c.Getenv == nil {
+		c.Getenv = os.Getenv
+	}
+	if c.Cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			fmt.Fprintf(c.Stderr, "resumelint: %v\n", err)
+			return ExitUsage
+		}
+		c.Cwd = wd
+	}
+	cmd, rest := "lint", args
+	if len(args) > 0 {
+		switch {
+		case subcommands[args[0]] != nil:
+			cmd, rest = args[0], args[1:]
+		case args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help":
+			fmt.Fprint(c.Stdout, usage)
+			return ExitOK
+		case args[0] == "-version" || args[0] == "--version":
+			cmd, rest = "version", args[1:]
+		}
+	}
+	code, err := subcommands[cmd](c, rest)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		fmt.Fprintf(c.Stderr, "resumelint: %v\n", err)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return ExitUsage
+		}
+		return ExitUsage
+	}
+	return code
+}
+
+// subcommands maps a command name to its implementation; each command
+// lives in its own file and registers itself in init.
+var subcommands = map[string]func(c *Command, args []string) (int, error){
+	"lint":    (*Command).lint,
+	"rules":   (*Command).rules,
+	"explain": (*Command).explain,
+	"version": func(c *Command, _ []string) (int, error) {
+		fmt.Fprintf(c.Stdout, "resumelint %s\n", version.String())
+		return ExitOK, nil
+	},
+}
+
+// parseInterspersed lets flags follow positional arguments, as users of
+// linters expect ("resumelint lint . --format json").
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+type lintFlags struct {
+	format, failOn, now, color, stdinName string
+	jobs                                  int
+	quiet                                 bool
+	enable, disable                       string
+}
+
+func (c *Command) lint(args []string) (int, error) {
+	var lf lintFlags
+	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
+	fs.SetOutput(c.Stderr)
+	fs.StringVar(&lf.format, "format", "text", "output format: text or json")
+	fs.StringVar(&lf.failOn, "fail-on", "error", "lowest severity that fails the run: error or warning")
+	fs.StringVar(&lf.now, "now", "", "the current time for time-based rules (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
+	fs.StringVar(&lf.color, "color", "auto", "colour the text output: auto, always or never (NO_COLOR is honoured)")
+	fs.StringVar(&lf.stdinName, "stdin-filename", "", "the name of the file read from stdin when PATH is -")
+	fs.IntVar(&lf.jobs, "jobs", 0, "number of parallel workers (default: all CPUs)")
+	fs.BoolVar(&lf.quiet, "quiet", false, "print findings only, no summary")
+	fs.StringVar(&lf.enable, "enable", "", "run only these rules (comma-separated codes or names)")
+	fs.StringVar(&lf.disable, "disable", "", "turn these rules off (comma-separated codes or names)")
+	paths, err := parseInterspersed(fs, args)
+	if err != nil {
+		return ExitUsage, err
+	}
+	if lf.format != "text" && lf.format != "json" {
+		return ExitUsage, usagef("unknown --format %q (want text or json)", lf.format)
+	}
+	failOn, err := diag.ParseSeverity(lf.failOn)
+	if err != nil || failOn == diag.SevOff {
+		return ExitUsage, usagef("unknown --fail-on %q (want error or warning)", lf.failOn)
+	}
+	now, err := c.nowTime(lf.now)
+	if err != nil {
+		return ExitUsage, err
+	}
+	if lf.jobs < 0 {
+		return ExitUsage, usagef("--jobs must be positive")
+	}
+	settings := engine.Settings{
+		Opts: rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd},
+		Jobs: lf.jobs, Severity: map[string]diag.Severity{},
+	}
+	if lf.enable != "" {
+		settings.Only = map[string]bool{}
+		for _, name := range splitList(lf.enable) {
+			r := rules.Lookup(name)
+			if r == nil {
+				return ExitUsage, usagef("--enable: unknown rule %q (see 'resumelint rules')", name)
+			}
+			settings.Only[r.Code] = true
+		}
+	}
+	for _, name := range splitList(lf.disable) {
+		r := rules.Lookup(name)
+		if r == nil {
+			return ExitUsage, usagef("--disable: unknown rule %q (see 'resumelint rules')", name)
+		}
+		settings.Severity[r.Code] = diag.SevOff
+	}
+
+	var extra []*load.File
+	var rest []string
+	for _, p := range paths {
+		if p != "-" {
+			rest = append(rest, p)
+			continue
+		}
+		if lf.stdinName == "" {
+			return ExitUsage, usagef("reading from stdin (-) needs --stdin-filename NAME to tell the file's kind")
+		}
+		data, err := io.ReadAll(io.LimitReader(c.Stdin, load.DefaultLimits.MaxFileSize+1))
+		if err != nil {
+			return ExitUsage, fmt.Errorf("reading stdin: %w", err)
+		}
+		f := &load.File{Path: strings.TrimPrefix(lf.stdinName, "./"), OSPath: lf.stdinName, Data: data, Explicit: true, Template: load.IsTemplate(lf.stdinName)}
+		f.Kind = load.NewClassifier().FileKind(f.Path)
+		if f.Kind == load.KindUnknown {
+			return ExitUsage, usagef("--stdin-filename %q matches no file kind", lf.stdinName)
+		}
+		if int64(len(data)) > load.DefaultLimits.MaxFileSize {
+			f.Data = nil
+		}
+		extra = append(extra, f)
+	}
+	var disc *load.Discovery
+	if len(rest) > 0 || len(extra) == 0 {
+		disc, err = load.Discover(rest, load.DiscoverOptions{Cwd: c.Cwd})
+		if err != nil {
+			return ExitUsage, err
+		}
+		if len(disc.Missing) > 0 {
+			return ExitUsage, usagef("no such file, folder or matching glob: %s", strings.Join(disc.Missing, ", "))
+		}
+	} else {
+		disc = &load.Discovery{}
+	}
+	res := engine.Run(disc, extra, settings)
+
+	in := &report.Input{Findings: res.Findings, Sources: res.Sources, Checked: res.Checked, Version: version.String(), Quiet: lf.quiet,
+		Color: c.useColor(lf.color)}
+	switch lf.format {
+	case "json":
+		err = report.JSON(c.Stdout, in)
+	default:
+		err = report.Text(c.Stdout, in)
+	}
+	if err != nil {
+		return ExitInternal, err
+	}
+	if res.Internal > 0 {
+		return ExitInternal, nil
+	}
+	for _, f := range res.Findings {
+		if f.Severity >= failOn {
+			return ExitFindings, nil
+		}
+	}
+	return ExitOK, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// nowTime resolves --now, then SOURCE_DATE_EPOCH, then the clock.
+func (c *Command) nowTime(flagVal string) (time.Time, error) {
+	if flagVal != "" {
+		t, err := time.Parse(time.RFC3339, flagVal)
+		if err != nil {
+			return time.Time{}, usagef("--now %q is not an RFC 3339 timestamp (e.g. 2026-02-20T21:00:00Z)", flagVal)
+		}
+		return t, nil
+	}
+	if s := c.Getenv("SOURCE_DATE_EPOCH"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return time.Time{}, usagef("SOURCE_DATE_EPOCH %q is not a number of seconds", s)
+		}
+		return time.Unix(n, 0).UTC(), nil
+	}
+	return time.Now(), nil
+}
+
+func (c *Command) useColor(mode string) bool {
+	switch mode {
+	case "always":
+		return c.Getenv("NO_COLOR") == ""
+	case "never":
+		return false
+	}
+	if c.Getenv("NO_COLOR") != "" || c.Getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := c.Stdout.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// repoRoot is the top of the git work tree containing dir, or dir itself.
+// It reads .git markers instead of running git, so a one-file run stays fast.
+func repoRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}

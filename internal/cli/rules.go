@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/resumelint/resumelint/docs"
+	"github.com/resumelint/resumelint/internal/rules"
+)
+
+type ruleJSON struct {
+	Code     string   `json:"code"`
+	Name     string   `json:"name"`
+	Severity string   `json:"severity"`
+	Fix      string   `json:"fix"`
+	Kinds    []string `json:"kinds"`
+	Summary  string   `json:"summary"`
+	Doc      string   `json:"doc"`
+}
+
+func (c *Command) rules(args []string) (int, error) {
+	fset := flag.NewFlagSet("rules", flag.ContinueOnError)
+	fset.SetOutput(c.Stderr)
+	format := fset.String("format", "text", "output format: text or json")
+	if _, err := parseInterspersed(fset, args); err != nil {
+		return ExitUsage, err
+	}
+	all := rules.All()
+	switch *format {
+	case "json":
+		out := []ruleJSON{}
+		for _, r := range all {
+			kinds := []string{}
+			for _, k := range r.Kinds {
+				kinds = append(kinds, string(k))
+			}
+			out = append(out, ruleJSON{Code: r.Code, Name: r.Name, Severity: r.Severity.String(), Fix: string(r.Fix), Kinds: kinds, Summary: r.Summary, Doc: "docs/rules/" + r.Code + ".md"})
+		}
+		enc := json.NewEncoder(c.Stdout)
+		enc.SetIndent("", "  ")
+		return ExitOK, enc.Encode(out)
+	case "text":
+		tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "CODE\tNAME\tSEVERITY\tFIX\tSUMMARY")
+		for _, r := range all {
+			fix := string(r.Fix)
+			if fix == "" {
+				fix = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Code, r.Name, r.Severity, fix, r.Summary)
+		}
+		return ExitOK, tw.Flush()
+	}
+	return ExitUsage, usagef("unknown --format %q (want text or json)", *format)
+}
+
+func (c *Command) explain(args []string) (int, error) {
+	if len(args) != 1 {
+		return ExitUsage, usagef("usage: resumelint explain RULE (a code like RL107 or a name like stale-resumption)")
+	}
+	r := rules.Lookup(args[0])
+	if r == nil {
+		return ExitUsage, usagef("unknown rule %q (see 'resumelint rules')", args[0])
+	}
+	page, err := fs.ReadFile(docs.Rules, "rules/"+r.Code+".md")
+	if err != nil {
+		return ExitInternal, fmt.Errorf("no documentation page for %s", r.Code)
+	}
+	text := string(page)
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	_, err = fmt.Fprint(c.Stdout, text)
+	return ExitOK, err
+}

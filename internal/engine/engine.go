@@ -1,0 +1,385 @@
+// Package engine runs a lint: it loads every unit once, runs the rules that
+// apply to it on a worker pool, and returns the findings in the documented
+// order, whatever the number of workers.
+package engine
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/rules"
+)
+
+// Settings configure a run.
+type Settings struct {
+	Opts rules.Options
+	Jobs int
+	// Severity overrides by rule code; SevOff disables a rule.
+	Severity map[string]diag.Severity
+	// Only, when non-empty, limits the run to these codes.
+	Only map[string]bool
+	// PostFile, when set, sees each file's findings before they are kept
+	// (inline suppressions, baselines). f is nil for findings of a folder
+	// unit that name no file.
+	PostFile func(f *load.File, fs []diag.Finding) []diag.Finding
+}
+
+// Result is what a run found.
+type Result struct {
+	Findings []diag.Finding
+	// Sources holds the files that have findings, for source snippets.
+	Sources map[string]*load.File
+	// Checked counts the files and folders looked at.
+	Checked int
+	// Internal counts internal failures (a recovered panic): exit code 3.
+	Internal int
+}
+
+// InternalCode marks a finding about resumelint's own failure.
+const InternalCode = "RL000"
+
+type unit struct {
+	file   *load.File
+	folder *load.Folder
+	stdin  bool
+}
+
+type unitResult struct {
+	findings []diag.Finding
+	files    []*load.File
+	internal int
+}
+
+// Run lints the discovered units. extra are files already read (stdin).
+func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
+	var units []unit
+	for _, f := range extra {
+		units = append(units, unit{file: f, stdin: true})
+	}
+	for _, f := range d.Files {
+		units = append(units, unit{file: f})
+	}
+	for _, f := range d.Folders {
+		units = append(units, unit{folder: f})
+	}
+	results := make([]unitResult, len(units))
+	index := rules.NewIndex()
+	// Phase 1: every kind but orchestration (they publish facts such as
+	// checkpoint ids); phase 2: orchestration files, which look them up.
+	var first, second []int
+	for i, u := range units {
+		if u.file != nil && u.file.Kind == load.KindOrchestration {
+			second = append(second, i)
+		} else {
+			first = append(first, i)
+		}
+	}
+	s.pool(first, func(i int) { results[i] = s.runUnit(units[i], index) })
+	s.pool(second, func(i int) { results[i] = s.runUnit(units[i], index) })
+
+	res := &Result{Sources: map[string]*load.File{}, Checked: len(units)}
+	for _, r := range results {
+		res.Findings = append(res.Findings, r.findings...)
+		res.Internal += r.internal
+		for _, f := range r.files {
+			res.Sources[f.Path] = f
+		}
+	}
+	// Phase 3: cross-file rules over the whole index.
+	var repo []diag.Finding
+	for _, r := range rules.All() {
+		if r.Finalize == nil || !s.enabled(r) {
+			continue
+		}
+		func() {
+			defer func() {
+				if e := recover(); e != nil {
+					res.Internal++
+					repo = append(repo, diag.Finding{Code: InternalCode, Name: "internal-error", Severity: diag.SevError,
+						Message: fmt.Sprintf("internal error in rule %s %s: %v (please report this)", r.Code, r.Name, e)})
+				}
+			}()
+			r.Finalize(rules.NewRepoPass(r, &s.Opts, index, &repo))
+		}()
+	}
+	byPath := map[string][]diag.Finding{}
+	var order []string
+	for _, fd := range repo {
+		if _, ok := byPath[fd.Path]; !ok {
+			order = append(order, fd.Path)
+		}
+		byPath[fd.Path] = append(byPath[fd.Path], fd)
+	}
+	sort.Strings(order)
+	for _, path := range order {
+		fs := byPath[path]
+		src := res.Sources[path]
+		if src == nil && path != "" {
+			src = sourceFor(s.Opts.Cwd, path, s.Opts.Limits)
+		}
+		var kept []diag.Finding
+		for i := range fs {
+			if s.finish(&fs[i]) {
+				kept = append(kept, fs[i])
+			}
+		}
+		if s.PostFile != nil {
+			kept = s.PostFile(src, kept)
+		}
+		if len(kept) > 0 && src != nil {
+			res.Sources[path] = src
+		}
+		res.Findings = append(res.Findings, kept...)
+	}
+
+	for _, f := range d.Unknown {
+		res.Checked++
+		fd := diag.Finding{Code: rules.UnknownKind.Code, Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
+			Message: "resumelint cannot tell this file's kind from its name; it checks ORCHESTRATION*.yaml, .jerry/checkpoints/*.json, precompact_state.json, resume-context.md/_resume.md, bundle folders and .agent-memory runs"}
+		if s.finish(&fd) {
+			res.Findings = append(res.Findings, fd)
+		}
+	}
+	sort.SliceStable(res.Findings, func(i, j int) bool { return diag.Less(&res.Findings[i], &res.Findings[j]) })
+	return res
+}
+
+// finish fills a finding's name and severity from the catalog and applies
+// the run's severity settings; it returns false when the rule is off.
+func (s *Settings) finish(fd *diag.Finding) bool {
+	if fd.Code == InternalCode {
+		return true
+	}
+	r := rules.Lookup(fd.Code)
+	if r == nil {
+		return true
+	}
+	if len(s.Only) > 0 && !s.Only[r.Code] {
+		return false
+	}
+	fd.Name = r.Name
+	if fd.Severity == diag.SevOff {
+		fd.Severity = r.Severity
+	}
+	if sev, ok := s.Severity[r.Code]; ok {
+		if sev == diag.SevOff {
+			return false
+		}
+		fd.Severity = sev
+	}
+	return true
+}
+
+func (s *Settings) enabled(r *rules.Rule) bool {
+	if len(s.Only) > 0 && !s.Only[r.Code] {
+		return false
+	}
+	sev, ok := s.Severity[r.Code]
+	return !ok || sev != diag.SevOff
+}
+
+// pool runs fn over idx on the configured number of workers.
+func (s *Settings) pool(idx []int, fn func(int)) {
+	jobs := s.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	if jobs > len(idx) {
+		jobs = len(idx)
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for _, i := range idx {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// sourceFor reads a file named by a finding of a cross-file rule, for its
+// snippet (and suppression comments).
+func sourceFor(cwd, path string, lim load.Limits) *load.File {
+	osPath := path
+	if !filepath.IsAbs(osPath) {
+		osPath = filepath.Join(cwd, filepath.FromSlash(path))
+	}
+	f := &load.File{Path: path, OSPath: osPath}
+	if _, ok := load.Read(f, lim); !ok {
+		return nil
+	}
+	return f
+}
+
+func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
+	var raw []diag.Finding
+	var files []*load.File
+	pass := func(p *rules.Pass, r *rules.Rule, path string) {
+		defer func() {
+			if e := recover(); e != nil {
+				out.internal++
+				raw = append(raw, diag.Finding{Code: InternalCode, Name: "internal-error", Severity: diag.SevError, Path: path,
+					Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
+					Message: fmt.Sprintf("internal error in rule %s %s: %v (please report this with the file)", r.Code, r.Name, e)})
+				_ = debug.Stack
+			}
+		}()
+		r.Run(p)
+	}
+	lim := s.Opts.Limits
+	switch {
+	case u.file != nil:
+		f := u.file
+		files = append(files, f)
+		ok := true
+		if !u.stdin {
+			var probs []diag.Finding
+			probs, ok = load.Read(f, lim)
+			raw = append(raw, probs...)
+		} else {
+			var probs []diag.Finding
+			probs, ok = load.CheckBytes(f, lim)
+			raw = append(raw, probs...)
+		}
+		if !ok {
+			break
+		}
+		doc, probs := load.Parse(f, load.FormatOf(f.Kind, f.Path), lim)
+		raw = append(raw, probs...)
+		if doc.Root == nil && f.Kind != load.KindOrchestration {
+			break
+		}
+		for _, r := range rules.All() {
+			if r.Run == nil || !r.AppliesTo(f.Kind) || !s.enabled(r) {
+				continue
+			}
+			p := rules.NewPass(r, &s.Opts, &raw)
+			p.Doc = doc
+			p.Index = index
+			pass(p, r, f.Path)
+		}
+	case u.folder != nil && u.folder.Kind == load.KindBundle:
+		b, probs := load.LoadBundle(u.folder, lim)
+		raw = append(raw, probs...)
+		for _, d := range b.Artifacts {
+			files = append(files, d.File)
+		}
+		for _, r := range rules.All() {
+			if r.Run == nil || !r.AppliesTo(load.KindBundle) || !s.enabled(r) {
+				continue
+			}
+			p := rules.NewPass(r, &s.Opts, &raw)
+			p.Bundle = b
+			p.Index = index
+			pass(p, r, u.folder.Path)
+		}
+	case u.folder != nil && u.folder.Kind == load.KindAgentRun:
+		run, probs := load.LoadAgentRun(u.folder, lim)
+		raw = append(raw, probs...)
+		if run.TaskGraph != nil {
+			files = append(files, run.TaskGraph.File)
+		}
+		for _, d := range run.Events {
+			files = append(files, d.File)
+		}
+		for _, r := range rules.All() {
+			if r.Run == nil || !r.AppliesTo(load.KindAgentRun) || !s.enabled(r) {
+				continue
+			}
+			p := rules.NewPass(r, &s.Opts, &raw)
+			p.Run = run
+			p.Index = index
+			pass(p, r, u.folder.Path)
+		}
+	}
+	redact(raw, files)
+	byPath := map[string][]diag.Finding{}
+	for i := range raw {
+		if s.finish(&raw[i]) {
+			byPath[raw[i].Path] = append(byPath[raw[i].Path], raw[i])
+		}
+	}
+	known := map[string]*load.File{}
+	for _, f := range files {
+		known[f.Path] = f
+	}
+	paths := make([]string, 0, len(byPath))
+	for p := range byPath {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		fs := byPath[p]
+		if s.PostFile != nil {
+			fs = s.PostFile(known[p], fs)
+		}
+		if len(fs) > 0 {
+			out.findings = append(out.findings, fs...)
+			if f := known[p]; f != nil {
+				out.files = append(out.files, f)
+			}
+		}
+	}
+	// Files without findings still get PostFile (unused suppressions).
+	if s.PostFile != nil {
+		for _, f := range files {
+			if _, ok := byPath[f.Path]; !ok {
+				if fs := s.PostFile(f, nil); len(fs) > 0 {
+					out.findings = append(out.findings, fs...)
+					out.files = append(out.files, f)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// redact removes every secret RL005 located from the messages of all
+// findings of the same file, so no output format can print one (CUE's
+// messages quote offending values).
+func redact(fs []diag.Finding, files []*load.File) {
+	byPath := map[string]*load.File{}
+	for _, f := range files {
+		byPath[f.Path] = f
+	}
+	secrets := map[string][]string{}
+	for _, fd := range fs {
+		if !fd.Secret {
+			continue
+		}
+		f := byPath[fd.Path]
+		if f == nil {
+			continue
+		}
+		line := []rune(f.Line(fd.Start.Line))
+		a, b := fd.Start.Col-1, fd.End.Col-1
+		if a >= 0 && b <= len(line) && a < b {
+			secrets[fd.Path] = append(secrets[fd.Path], string(line[a:b]))
+		}
+	}
+	for i := range fs {
+		for _, sec := range secrets[fs[i].Path] {
+			if len(sec) >= 6 {
+				fs[i].Message = strings.ReplaceAll(fs[i].Message, sec, "****")
+				// A JSON-escaped or quoted rendering may differ; mask the
+				// distinctive middle too.
+				fs[i].Message = strings.ReplaceAll(fs[i].Message, sec[3:len(sec)-2], "****")
+			}
+		}
+	}
+}

@@ -1,0 +1,262 @@
+package load
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Folder is a folder-kind unit (bundle or agent run) and the files found in it.
+type Folder struct {
+	Kind     Kind
+	Path     string // display path
+	OSPath   string
+	Explicit bool
+	Files    []*File // files discovered inside, not yet read
+}
+
+// Discovery is what a run will check.
+type Discovery struct {
+	Files   []*File   // single-file kinds
+	Folders []*Folder // bundles and agent runs
+	Unknown []*File   // explicit files of no kind (RL009)
+	Missing []string  // explicit paths that do not exist
+}
+
+// DiscoverOptions control discovery.
+type DiscoverOptions struct {
+	Cwd        string
+	Classifier *Classifier
+	// NoGit walks folders even inside a git work tree.
+	NoGit bool
+}
+
+var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true}
+
+// Discover expands command-line paths (files, folders, doublestar globs)
+// into the units to check. With no paths it checks the working directory.
+func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
+	if opt.Classifier == nil {
+		opt.Classifier = NewClassifier()
+	}
+	if opt.Cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		opt.Cwd = wd
+	}
+	d := &discoverer{opt: opt, files: map[string]*File{}, folders: map[string]*Folder{}, out: &Discovery{}}
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	for _, a := range args {
+		osPath := a
+		if !filepath.IsAbs(osPath) {
+			osPath = filepath.Join(opt.Cwd, a)
+		}
+		fi, err := os.Stat(osPath)
+		switch {
+		case err == nil && fi.IsDir():
+			d.dir(osPath)
+		case err == nil || isSpecialLstat(osPath):
+			d.add(osPath, true)
+		case hasMeta(a):
+			matches, gerr := doublestar.FilepathGlob(osPath, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
+			if gerr != nil && !errors.Is(gerr, fs.ErrPermission) {
+				matches, _ = doublestar.FilepathGlob(osPath, doublestar.WithFilesOnly())
+			}
+			for _, m := range matches {
+				if !d.skipped(m) {
+					d.add(m, false)
+				}
+			}
+		default:
+			d.out.Missing = append(d.out.Missing, a)
+		}
+	}
+	for _, f := range d.files {
+		d.out.Files = append(d.out.Files, f)
+	}
+	for _, f := range d.folders {
+		sort.Slice(f.Files, func(i, j int) bool { return f.Files[i].Path < f.Files[j].Path })
+		d.out.Folders = append(d.out.Folders, f)
+	}
+	sort.Slice(d.out.Files, func(i, j int) bool { return d.out.Files[i].Path < d.out.Files[j].Path })
+	sort.Slice(d.out.Folders, func(i, j int) bool { return d.out.Folders[i].Path < d.out.Folders[j].Path })
+	sort.Slice(d.out.Unknown, func(i, j int) bool { return d.out.Unknown[i].Path < d.out.Unknown[j].Path })
+	return d.out, nil
+}
+
+func isSpecialLstat(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
+}
+
+func hasMeta(s string) bool { return strings.ContainsAny(s, "*?[{") }
+
+type discoverer struct {
+	opt     DiscoverOptions
+	files   map[string]*File
+	folders map[string]*Folder
+	out     *Discovery
+	seenRel map[string]bool
+}
+
+// Display turns an OS path into the '/'-separated path shown to users,
+// relative to the working directory when possible.
+func Display(cwd, osPath string) string {
+	if rel, err := filepath.Rel(cwd, osPath); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(osPath)
+}
+
+func (d *discoverer) skipped(osPath string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(osPath), "/") {
+		if skipDirs[part] {
+			return true
+		}
+	}
+	return false
+}
+
+// dir lists a folder's files: through git when it is in a work tree (so
+// ignored files are skipped), by walking otherwise.
+func (d *discoverer) dir(osDir string) {
+	if !d.opt.NoGit {
+		if list, ok := gitFiles(osDir); ok {
+			for _, rel := range list {
+				p := filepath.Join(osDir, filepath.FromSlash(rel))
+				if d.skippedRel(rel) {
+					continue
+				}
+				if _, err := os.Lstat(p); err != nil {
+					continue // deleted in the work tree
+				}
+				d.add(p, false)
+			}
+			return
+		}
+	}
+	_ = filepath.WalkDir(osDir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if e != nil && e.IsDir() && p != osDir {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if e.IsDir() {
+			if p != osDir && skipDirs[e.Name()] {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		d.add(p, false)
+		return nil
+	})
+}
+
+func (d *discoverer) skippedRel(rel string) bool {
+	for _, part := range strings.Split(rel, "/") {
+		if skipDirs[part] {
+			return true
+		}
+	}
+	return false
+}
+
+// gitFiles lists tracked and untracked, not ignored files under dir.
+func gitFiles(dir string) ([]string, bool) {
+	cmd := exec.Command("git", "-C", dir, "ls-files", "-co", "--exclude-standard", "-z", "--", ".")
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	if err := cmd.Run(); err != nil {
+		return nil, false
+	}
+	var out []string
+	for _, p := range bytes.Split(stdout.Bytes(), []byte{0}) {
+		if len(p) > 0 {
+			out = append(out, string(p))
+		}
+	}
+	return out, true
+}
+
+// add classifies one path. Explicit files of no kind are kept for RL009;
+// others of no kind are ignored.
+func (d *discoverer) add(osPath string, explicit bool) {
+	osPath = filepath.Clean(osPath)
+	disp := Display(d.opt.Cwd, osPath)
+	c := d.opt.Classifier
+	if !explicit && c.Excluded(disp) {
+		return
+	}
+	if f, ok := d.files[osPath]; ok {
+		f.Explicit = f.Explicit || explicit
+		return
+	}
+	slash := filepath.ToSlash(osPath)
+	if runDir, ok := RunDir(slash); ok {
+		d.folder(KindAgentRun, filepath.FromSlash(runDir), explicit).addFile(osPath, disp)
+		return
+	}
+	if k := c.FileKind(disp); k != KindUnknown || c.FileKind(slash) != KindUnknown {
+		if k == KindUnknown {
+			k = c.FileKind(slash)
+		}
+		d.files[osPath] = &File{Path: disp, OSPath: osPath, Kind: k, Template: IsTemplate(disp), Explicit: explicit}
+		return
+	}
+	if _, ok := c.BundleDir(slash); ok {
+		d.folder(KindBundle, filepath.Dir(osPath), explicit).addFile(osPath, disp)
+		return
+	}
+	base := path.Base(slash)
+	if base == "TASK_SPEC.json" || base == "VALIDATOR_VERSION" {
+		// A bundle artifact that is not itself a marker: the folder is a
+		// bundle when a marker sits next to it.
+		dir := filepath.Dir(osPath)
+		if exists(filepath.Join(dir, "STATUS.json")) || exists(filepath.Join(dir, "OUTPUT_HASHES.json")) {
+			d.folder(KindBundle, dir, explicit).addFile(osPath, disp)
+			return
+		}
+	}
+	if explicit {
+		d.out.Unknown = append(d.out.Unknown, &File{Path: disp, OSPath: osPath, Kind: KindUnknown, Explicit: true})
+	}
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+func (d *discoverer) folder(k Kind, osDir string, explicit bool) *Folder {
+	osDir = filepath.Clean(osDir)
+	f, ok := d.folders[osDir]
+	if !ok {
+		f = &Folder{Kind: k, Path: Display(d.opt.Cwd, osDir), OSPath: osDir}
+		d.folders[osDir] = f
+	}
+	f.Explicit = f.Explicit || explicit
+	return f
+}
+
+func (f *Folder) addFile(osPath, disp string) {
+	for _, x := range f.Files {
+		if x.OSPath == osPath {
+			return
+		}
+	}
+	f.Files = append(f.Files, &File{Path: disp, OSPath: osPath, Kind: f.Kind})
+}

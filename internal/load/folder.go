@@ -1,0 +1,112 @@
+package load
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/resumelint/resumelint/internal/diag"
+)
+
+// Bundle is a loaded SPECTRUM-02 bundle folder (seed 002).
+type Bundle struct {
+	Folder *Folder
+	// Artifacts holds the parsed required artifacts by file name; a
+	// missing artifact has no entry, one that failed to parse has a
+	// Document with a nil Root.
+	Artifacts map[string]*Document
+	// Entries are the names directly inside the folder (for forbidden
+	// artifacts), folders with a trailing '/'.
+	Entries []string
+}
+
+// LoadBundle reads and parses the bundle's required artifacts.
+func LoadBundle(f *Folder, lim Limits) (*Bundle, []diag.Finding) {
+	b := &Bundle{Folder: f, Artifacts: map[string]*Document{}}
+	var out []diag.Finding
+	for _, name := range BundleArtifacts {
+		p := filepath.Join(f.OSPath, name)
+		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
+		file := &File{Path: joinDisplay(f.Path, name), OSPath: p, Kind: KindBundle}
+		probs, ok := Read(file, lim)
+		out = append(out, probs...)
+		doc := &Document{File: file}
+		if ok {
+			var ps []diag.Finding
+			doc, ps = Parse(file, FormatJSON, lim)
+			out = append(out, ps...)
+		}
+		b.Artifacts[name] = doc
+	}
+	if ents, err := os.ReadDir(f.OSPath); err == nil {
+		for _, e := range ents {
+			n := e.Name()
+			if e.IsDir() {
+				n += "/"
+			}
+			b.Entries = append(b.Entries, n)
+		}
+	}
+	return b, out
+}
+
+// AgentRun is a loaded run folder under .agent-memory/runs/ (seed 003).
+type AgentRun struct {
+	Folder    *Folder
+	ID        string
+	TaskGraph *Document // nil when the file does not exist
+	Events    []*Document
+	// Artifacts present at the top of the run folder (plan.md, prd.md, …).
+	Present map[string]bool
+}
+
+// LoadAgentRun reads the task graph and every events file of a run.
+func LoadAgentRun(f *Folder, lim Limits) (*AgentRun, []diag.Finding) {
+	r := &AgentRun{Folder: f, ID: path.Base(f.Path), Present: map[string]bool{}}
+	var out []diag.Finding
+	if ents, err := os.ReadDir(f.OSPath); err == nil {
+		for _, e := range ents {
+			r.Present[e.Name()] = true
+		}
+	}
+	if r.Present["task-graph.json"] {
+		file := &File{Path: joinDisplay(f.Path, "task-graph.json"), OSPath: filepath.Join(f.OSPath, "task-graph.json"), Kind: KindAgentRun}
+		probs, ok := Read(file, lim)
+		out = append(out, probs...)
+		doc := &Document{File: file}
+		if ok {
+			var ps []diag.Finding
+			doc, ps = Parse(file, FormatJSON, lim)
+			out = append(out, ps...)
+		}
+		r.TaskGraph = doc
+	}
+	files := append([]*File(nil), f.Files...)
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	for _, file := range files {
+		if !strings.HasSuffix(file.Path, ".jsonl") {
+			continue
+		}
+		probs, ok := Read(file, lim)
+		out = append(out, probs...)
+		doc := &Document{File: file}
+		if ok {
+			var ps []diag.Finding
+			doc, ps = Parse(file, FormatJSONL, lim)
+			out = append(out, ps...)
+		}
+		r.Events = append(r.Events, doc)
+	}
+	return r, out
+}
+
+func joinDisplay(dir, name string) string {
+	if dir == "." || dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}

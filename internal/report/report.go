@@ -1,0 +1,195 @@
+// Package report renders findings: text for people, JSON for programs
+// (SARIF and GitHub workflow commands for CI).
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fatih/color"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+// Input is everything a renderer needs.
+type Input struct {
+	Findings []diag.Finding
+	Sources  map[string]*load.File
+	Checked  int
+	Version  string
+	Color    bool
+	Quiet    bool // no summary line
+}
+
+// Summary counts findings.
+type Summary struct {
+	Files    int `json:"files"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Fixable  int `json:"fixable"`
+}
+
+// Summarize counts the findings of in.
+func Summarize(in *Input) Summary {
+	s := Summary{Files: in.Checked}
+	for _, f := range in.Findings {
+		switch f.Severity {
+		case diag.SevError:
+			s.Errors++
+		case diag.SevWarning:
+			s.Warnings++
+		}
+		if f.Fix != nil && f.Fix.Applicability == diag.FixSafe {
+			s.Fixable++
+		}
+	}
+	return s
+}
+
+// Text writes path:line:col: severity: message [CODE name], the source
+// line and a caret under the column, then a summary.
+func Text(w io.Writer, in *Input) error {
+	paint := func(attrs ...color.Attribute) func(string) string {
+		c := color.New(attrs...)
+		if in.Color {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		return func(s string) string { return c.Sprint(s) }
+	}
+	bold, red, yellow, gray, green := paint(color.Bold), paint(color.FgRed, color.Bold), paint(color.FgYellow, color.Bold), paint(color.FgHiBlack), paint(color.FgGreen)
+	masks := secretMasks(in.Findings)
+	var sb strings.Builder
+	for _, f := range in.Findings {
+		sev := f.Severity.String()
+		if f.Severity == diag.SevError {
+			sev = red(sev)
+		} else {
+			sev = yellow(sev)
+		}
+		fmt.Fprintf(&sb, "%s: %s: %s %s\n", bold(fmt.Sprintf("%s:%d:%d", f.Path, f.Start.Line, f.Start.Col)), sev, f.Message, gray("["+f.Code+" "+f.Name+"]"))
+		if src := in.Sources[f.Path]; src != nil && f.Start.Line > 0 {
+			line := []rune(src.Line(f.Start.Line))
+			for _, m := range masks[maskKey{f.Path, f.Start.Line}] {
+				for i := m[0]; i < m[1] && i < len(line); i++ {
+					if i >= 0 {
+						line[i] = '*'
+					}
+				}
+			}
+			if len(line) > 200 {
+				line = line[:200]
+			}
+			num := fmt.Sprint(f.Start.Line)
+			pad := strings.Repeat(" ", len(num))
+			fmt.Fprintf(&sb, "%s %s\n", pad, gray("|"))
+			fmt.Fprintf(&sb, "%s %s %s\n", gray(num), gray("|"), string(line))
+			var caret strings.Builder
+			for i := 0; i < f.Start.Col-1 && i < len(line); i++ {
+				if line[i] == '\t' {
+					caret.WriteByte('\t')
+				} else {
+					caret.WriteByte(' ')
+				}
+			}
+			width := 1
+			if f.End.Line == f.Start.Line && f.End.Col > f.Start.Col {
+				width = f.End.Col - f.Start.Col
+			}
+			caret.WriteString(green("^" + strings.Repeat("~", width-1)))
+			fmt.Fprintf(&sb, "%s %s %s\n", pad, gray("|"), caret.String())
+		}
+	}
+	if !in.Quiet {
+		s := Summarize(in)
+		units := plural(s.Files, "file", "files")
+		if s.Errors+s.Warnings == 0 {
+			fmt.Fprintf(&sb, "No problems found in %s.\n", units)
+		} else {
+			fmt.Fprintf(&sb, "Found %s (%s, %s) in %s.", plural(s.Errors+s.Warnings, "problem", "problems"),
+				plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"), units)
+			if s.Fixable > 0 {
+				fmt.Fprintf(&sb, " %d fixable with `resumelint fix`.", s.Fixable)
+			}
+			sb.WriteString("\n")
+		}
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+type maskKey struct {
+	path string
+	line int
+}
+
+// secretMasks returns the character ranges (0-based, end exclusive) of
+// secrets per line, so no snippet prints one.
+func secretMasks(fs []diag.Finding) map[maskKey][][2]int {
+	out := map[maskKey][][2]int{}
+	for _, f := range fs {
+		if f.Secret {
+			k := maskKey{f.Path, f.Start.Line}
+			out[k] = append(out[k], [2]int{f.Start.Col - 1, f.End.Col - 1})
+		}
+	}
+	return out
+}
+
+// JSONFinding is one finding in the JSON output (docs/json-output.md).
+type JSONFinding struct {
+	Code      string         `json:"code"`
+	Name      string         `json:"name"`
+	Severity  string         `json:"severity"`
+	Path      string         `json:"path"`
+	Line      int            `json:"line"`
+	Column    int            `json:"column"`
+	EndLine   int            `json:"end_line"`
+	EndColumn int            `json:"end_column"`
+	Message   string         `json:"message"`
+	Fix       *JSONFix       `json:"fix"`
+	Related   []diag.Related `json:"related"`
+}
+
+// JSONFix says whether and how a finding can be fixed.
+type JSONFix struct {
+	Applicability string `json:"applicability"`
+}
+
+// JSONDoc is the whole JSON output.
+type JSONDoc struct {
+	Version  string        `json:"version"`
+	Findings []JSONFinding `json:"findings"`
+	Summary  Summary       `json:"summary"`
+}
+
+// JSON writes one JSON document.
+func JSON(w io.Writer, in *Input) error {
+	doc := JSONDoc{Version: in.Version, Findings: []JSONFinding{}, Summary: Summarize(in)}
+	for _, f := range in.Findings {
+		jf := JSONFinding{Code: f.Code, Name: f.Name, Severity: f.Severity.String(), Path: f.Path,
+			Line: f.Start.Line, Column: f.Start.Col, EndLine: f.End.Line, EndColumn: f.End.Col,
+			Message: f.Message, Related: f.Related}
+		if jf.Related == nil {
+			jf.Related = []diag.Related{}
+		}
+		if f.Fix != nil {
+			jf.Fix = &JSONFix{Applicability: string(f.Fix.Applicability)}
+		}
+		doc.Findings = append(doc.Findings, jf)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}

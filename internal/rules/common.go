@@ -1,0 +1,294 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/cue"
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// Rules that apply to every kind (SPEC §3.1).
+
+var (
+	ParseError = &Rule{Code: "RL001", Name: "parse-error", Severity: diag.SevError, Family: "common",
+		Summary: "YAML, JSON, JSONL or front matter that does not parse"}
+	DuplicateKey = &Rule{Code: "RL002", Name: "duplicate-key", Severity: diag.SevError, Family: "common",
+		Summary: "a mapping repeats a key"}
+	InputLimits = &Rule{Code: "RL003", Name: "input-limits", Severity: diag.SevError, Family: "common",
+		Summary: "file too large, alias expansion or nesting beyond the limits, a line too long, or not a regular file"}
+	Encoding = &Rule{Code: "RL004", Name: "encoding", Severity: diag.SevError, Family: "common",
+		Summary: "not UTF-8, a NUL byte, or a byte-order mark"}
+	SecretLeak = &Rule{Code: "RL005", Name: "secret-leak", Severity: diag.SevError, Family: "common",
+		Summary: "a value that looks like a credential (never printed)", Run: runSecrets}
+	TimestampFormat = &Rule{Code: "RL006", Name: "timestamp-format", Severity: diag.SevWarning, Family: "common",
+		Summary: "a timestamp that is not RFC 3339 with a zone", Run: runTimestampFormat}
+	FutureTimestamp = &Rule{Code: "RL008", Name: "future-timestamp", Severity: diag.SevError, Family: "common",
+		Summary: "a timestamp later than now plus 5 minutes", Run: runFutureTimestamp}
+	UnknownKind = &Rule{Code: "RL009", Name: "unknown-kind", Severity: diag.SevWarning, Family: "common",
+		Summary: "an explicitly named file that matches no kind"}
+)
+
+func init() {
+	Register(ParseError, DuplicateKey, InputLimits, Encoding, SecretLeak, TimestampFormat, FutureTimestamp, UnknownKind)
+}
+
+// ---- timestamps -------------------------------------------------------------
+
+// IsTimestampKey reports keys whose values are timestamps in the seeds'
+// formats (created_at, updated_at, timestamp, last_updated, …).
+func IsTimestampKey(k string) bool {
+	switch k {
+	case "timestamp", "last_updated", "last_activity", "workflow_started", "updated":
+		return true
+	}
+	return strings.HasSuffix(k, "_at")
+}
+
+var (
+	rfc3339Zone = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$`)
+	zoneless    = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$`)
+	dateOnly    = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+)
+
+// ParseTimestamp parses the timestamp forms seen in real files. zone is
+// false when the text carries no zone (then UTC is assumed).
+func ParseTimestamp(s string) (t time.Time, zone bool, ok bool) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05.999999999Z07:00"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true, true
+		}
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, false, true
+		}
+	}
+	return time.Time{}, false, false
+}
+
+// timestampNodes yields every scalar under a timestamp-named key.
+func timestampNodes(root *yaml.Node, fn func(key, val *yaml.Node)) {
+	node.Walk(root, func(n, pk *yaml.Node) {
+		if pk == nil || n.Kind != yaml.ScalarNode || !IsTimestampKey(pk.Value) || node.IsNull(n) {
+			return
+		}
+		fn(pk, n)
+	})
+}
+
+func docRoots(p *Pass) []*load.Document {
+	switch {
+	case p.Doc != nil:
+		return []*load.Document{p.Doc}
+	case p.Bundle != nil:
+		var out []*load.Document
+		for _, name := range load.BundleArtifacts {
+			if d := p.Bundle.Artifacts[name]; d != nil {
+				out = append(out, d)
+			}
+		}
+		return out
+	case p.Run != nil:
+		var out []*load.Document
+		if p.Run.TaskGraph != nil {
+			out = append(out, p.Run.TaskGraph)
+		}
+		return append(out, p.Run.Events...)
+	}
+	return nil
+}
+
+// eachTree calls fn for every parsed tree of the unit (JSONL: each line).
+func eachTree(p *Pass, fn func(d *load.Document, root *yaml.Node)) {
+	for _, d := range docRoots(p) {
+		if d.Root != nil {
+			fn(d, d.Root)
+		}
+		for _, l := range d.Lines {
+			if l.Node != nil {
+				fn(d, l.Node)
+			}
+		}
+	}
+}
+
+func runTimestampFormat(p *Pass) {
+	eachTree(p, func(d *load.Document, root *yaml.Node) {
+		timestampNodes(root, func(k, v *yaml.Node) {
+			s, ok := node.Str(v)
+			if !ok {
+				return // a number or a list where a timestamp belongs is the schema's to report
+			}
+			if d.File.Template && schema.IsPlaceholder(s) {
+				return
+			}
+			switch {
+			case rfc3339Zone.MatchString(s):
+			case zoneless.MatchString(s):
+				p.Report(d.File, v, "%s %q has no time zone; write it in RFC 3339 with a zone, e.g. %q", k.Value, s, suggestZone(s))
+			case dateOnly.MatchString(s):
+				p.Report(d.File, v, "%s %q is a date without a time; write a full RFC 3339 timestamp, e.g. %q", k.Value, s, s+"T00:00:00Z")
+			default:
+				if _, _, ok := ParseTimestamp(s); !ok {
+					p.Report(d.File, v, "%s %q is not an RFC 3339 timestamp (expected e.g. \"2026-02-20T21:00:00Z\")", k.Value, s)
+				}
+			}
+		})
+	})
+}
+
+func suggestZone(s string) string {
+	s = strings.Replace(s, " ", "T", 1)
+	if strings.Count(s, ":") == 1 {
+		s += ":00"
+	}
+	return s + "Z"
+}
+
+func runFutureTimestamp(p *Pass) {
+	limit := p.Opts.Now.Add(5 * time.Minute)
+	eachTree(p, func(d *load.Document, root *yaml.Node) {
+		timestampNodes(root, func(k, v *yaml.Node) {
+			s, ok := node.Str(v)
+			if !ok {
+				return
+			}
+			t, _, ok := ParseTimestamp(s)
+			if !ok || !t.After(limit) {
+				return
+			}
+			p.Report(d.File, v, "%s %s is in the future (now is %s); a clock or a hand edit is wrong", k.Value, s, p.Opts.Now.UTC().Format(time.RFC3339))
+		})
+	})
+}
+
+// ---- secrets ----------------------------------------------------------------
+
+type secretPattern struct {
+	what string
+	re   *regexp.Regexp
+}
+
+var secretPatterns = []secretPattern{
+	{"an AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+	{"a GitHub token", regexp.MustCompile(`\b(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{30,}\b`)},
+	{"a GitHub fine-grained token", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,}\b`)},
+	{"an Anthropic API key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`)},
+	{"an API secret key (sk-…)", regexp.MustCompile(`\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}`)},
+	{"a Slack token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
+	{"a PEM private key", regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`)},
+	{"a JSON Web Token", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	{"a bearer token", regexp.MustCompile(`\bBearer\s+[A-Za-z0-9._~+/=-]{20,}`)},
+}
+
+var secretKeyRe = regexp.MustCompile(`(?i)(token|secret|passw(or)?d|pwd|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth)`)
+
+// Entropy returns the Shannon entropy of s in bits per character.
+func Entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	counts := map[rune]int{}
+	n := 0
+	for _, r := range s {
+		counts[r]++
+		n++
+	}
+	var h float64
+	for _, c := range counts {
+		p := float64(c) / float64(n)
+		h -= p * math.Log2(p)
+	}
+	return h
+}
+
+func looksLikePlaceholder(s string) bool {
+	l := strings.ToLower(s)
+	return strings.ContainsAny(s, "{}<>$*") || strings.Contains(l, "example") || strings.Contains(l, "xxxx") ||
+		strings.Contains(l, "redacted") || strings.Contains(l, "changeme") || strings.Contains(l, "your")
+}
+
+// SecretSpan is a located credential; only its position and kind leave
+// the rule, never its text.
+type SecretSpan struct {
+	Line, Col, EndCol int
+	What              string
+}
+
+// FindSecrets scans a file's text for credential patterns, and its trees
+// for high-entropy values under secret-named keys.
+func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
+	var out []SecretSpan
+	seen := map[[2]int]bool{}
+	ls := f.LineStarts()
+	for i := range ls {
+		line := f.Line(i + 1)
+		if len(line) < 16 {
+			continue
+		}
+		for _, sp := range secretPatterns {
+			for _, m := range sp.re.FindAllStringIndex(line, -1) {
+				if looksLikePlaceholder(line[m[0]:m[1]]) {
+					continue
+				}
+				col := len([]rune(line[:m[0]])) + 1
+				k := [2]int{i + 1, col}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				out = append(out, SecretSpan{Line: i + 1, Col: col, EndCol: col + len([]rune(line[m[0]:m[1]])), What: sp.what})
+			}
+		}
+	}
+	for _, t := range trees {
+		node.Walk(t, func(n, pk *yaml.Node) {
+			if pk == nil || !node.IsString(n) || !secretKeyRe.MatchString(pk.Value) {
+				return
+			}
+			s := n.Value
+			if len(s) < 16 || strings.ContainsAny(s, " \t\n") || looksLikePlaceholder(s) || Entropy(s) < 3.5 {
+				return
+			}
+			k := [2]int{n.Line, n.Column}
+			if seen[k] {
+				return
+			}
+			seen[k] = true
+			end := EndOf(f, n)
+			out = append(out, SecretSpan{Line: n.Line, Col: n.Column, EndCol: end.Col, What: fmt.Sprintf("a high-entropy value under %q", pk.Value)})
+		})
+	}
+	return out
+}
+
+func runSecrets(p *Pass) {
+	for _, d := range docRoots(p) {
+		if d.File.Data == nil {
+			continue
+		}
+		var trees []*yaml.Node
+		if d.Root != nil {
+			trees = append(trees, d.Root)
+		}
+		for _, l := range d.Lines {
+			if l.Node != nil {
+				trees = append(trees, l.Node)
+			}
+		}
+		for _, s := range FindSecrets(d.File, trees) {
+			fd := p.ReportAt(d.File, diag.Pos{Line: s.Line, Col: s.Col}, diag.Pos{Line: s.Line, Col: s.EndCol},
+				"%s is stored here (value hidden); remove it from the file and rotate the credential", s.What)
+			fd.Secret = true
+		}
+	}
+}

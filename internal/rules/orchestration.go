@@ -1,0 +1,216 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// ORCHESTRATION.yaml `resumption:` structure (SPEC §3.2, seeds 000 and 001).
+
+var orch = []load.Kind{load.KindOrchestration}
+
+var (
+	ResumptionMissing = &Rule{Code: "RL100", Name: "resumption-missing", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "no `resumption:` mapping", Run: runResumptionMissing}
+	ResumptionV1 = &Rule{Code: "RL101", Name: "resumption-v1", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+		Summary: "a v1.0 section (last_checkpoint/current_state/next_step at the top of resumption)", Run: runResumptionV1}
+	ResumptionSchema = &Rule{Code: "RL102", Name: "resumption-schema", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "a violation of #ResumptionV2 (or #ResumptionV1 for a v1.0 section)", Run: runResumptionSchema}
+	DecisionsAlias = &Rule{Code: "RL103", Name: "decisions-alias", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+		Summary: "`decisions:` instead of `decision_log:`", Run: runDecisionsAlias}
+	TemplatePlaceholder = &Rule{Code: "RL114", Name: "template-placeholder", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "a {PLACEHOLDER} left in a non-template file", Run: runTemplatePlaceholder}
+	MixedVersion = &Rule{Code: "RL115", Name: "mixed-version", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "both v1.0 top-level fields and recovery_state present", Run: runMixedVersion}
+)
+
+func init() {
+	Register(ResumptionMissing, ResumptionV1, ResumptionSchema, DecisionsAlias, TemplatePlaceholder, MixedVersion)
+}
+
+// V1Fields are the legacy fields whose presence at the top of resumption
+// marks a v1.0 section (seed 001 §Current State Analysis).
+var V1Fields = []string{"last_checkpoint", "current_state", "next_step"}
+
+// V1Movable are the v1.0 fields that move into recovery_state (seed 000
+// §V1.0 to V2.0 Field Mapping).
+var V1Movable = []string{"last_checkpoint", "current_state", "next_step", "cross_session_portable", "ephemeral_references"}
+
+// Resumption describes a file's resumption section once, for every rule.
+type Resumption struct {
+	Key, Node     *yaml.Node // the `resumption` key and its mapping
+	V1Keys        []*yaml.Node
+	RecoveryState *yaml.Node
+}
+
+// Version returns "v1", "v2" or "mixed".
+func (r *Resumption) Version() string {
+	switch {
+	case len(r.V1Keys) > 0 && r.RecoveryState != nil:
+		return "mixed"
+	case len(r.V1Keys) > 0:
+		return "v1"
+	}
+	return "v2"
+}
+
+// ResumptionOf returns the resumption section of an orchestration file, or
+// nil when there is none (RL100 reports that).
+func ResumptionOf(p *Pass) *Resumption {
+	if r, ok := p.Facts["resumption"]; ok {
+		res, _ := r.(*Resumption)
+		return res
+	}
+	var res *Resumption
+	if p.Doc != nil && node.IsMap(p.Doc.Root) {
+		k, v := node.Get(p.Doc.Root, "resumption")
+		if k != nil && node.IsMap(v) {
+			res = &Resumption{Key: k, Node: v}
+			for _, f := range V1Fields {
+				if kk, _ := node.Get(v, f); kk != nil {
+					res.V1Keys = append(res.V1Keys, kk)
+				}
+			}
+			if rk, rv := node.Get(v, "recovery_state"); rk != nil {
+				res.RecoveryState = rv
+				if res.RecoveryState == nil {
+					res.RecoveryState = rk
+				}
+			}
+		}
+	}
+	p.Facts["resumption"] = res
+	return res
+}
+
+func runResumptionMissing(p *Pass) {
+	d := p.Doc
+	if d == nil || d.Root == nil {
+		if d != nil && d.Root == nil && len(d.File.Data) > 0 && strings.TrimSpace(string(d.File.Data)) != "" {
+			return // did not parse: RL001 said so
+		}
+		if d != nil {
+			p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "the file is empty: it has no `resumption:` section")
+		}
+		return
+	}
+	if !requireMapping(p, d, "ORCHESTRATION.yaml") {
+		return
+	}
+	k, v := node.Get(d.Root, "resumption")
+	switch {
+	case k == nil:
+		p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "no `resumption:` section: a fresh session has nothing to resume from (seed 001 §Enhanced Resumption Schema)")
+	case !node.IsMap(v):
+		p.Report(d.File, k, "`resumption:` must be a mapping, found %s", node.Kind(v))
+	}
+}
+
+func runResumptionV1(p *Pass) {
+	r := ResumptionOf(p)
+	if r == nil || r.Version() != "v1" {
+		return
+	}
+	names := make([]string, len(r.V1Keys))
+	for i, k := range r.V1Keys {
+		names[i] = k.Value
+	}
+	p.Report(p.Doc.File, r.Key, "resumption is a v1.0 section (%s at its top); v2.0 keeps them in recovery_state with six more sub-sections (seed 000 §Backward Compatibility Rules)", strings.Join(names, ", "))
+}
+
+func runMixedVersion(p *Pass) {
+	r := ResumptionOf(p)
+	if r == nil || r.Version() != "mixed" {
+		return
+	}
+	for _, k := range r.V1Keys {
+		p.Report(p.Doc.File, k, "v1.0 field %s sits next to recovery_state; move it into recovery_state (seed 000 §V1.0 to V2.0 Field Mapping)", k.Value)
+	}
+}
+
+func runDecisionsAlias(p *Pass) {
+	r := ResumptionOf(p)
+	if r == nil {
+		return
+	}
+	k, _ := node.Get(r.Node, "decisions")
+	if k == nil {
+		return
+	}
+	if node.Has(r.Node, "decision_log") {
+		p.Report(p.Doc.File, k, "both `decisions:` and `decision_log:` are present; merge the entries into `decision_log:` (the canonical name)")
+		return
+	}
+	p.Report(p.Doc.File, k, "`decisions:` is the seed-001 draft name; the canonical sub-section is `decision_log:` (seed 000 §Update Semantics)")
+}
+
+func runResumptionSchema(p *Pass) {
+	r := ResumptionOf(p)
+	if r == nil {
+		return
+	}
+	if r.Version() == "v1" {
+		validate(p, p.Doc.File, "#ResumptionV1", r.Node, "resumption")
+		return
+	}
+	// Validate a view of the section: v1 fields (RL115) and the decisions
+	// alias (RL103) have their own rules, so they must not cascade here.
+	view := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: r.Node.Line, Column: r.Node.Column}
+	hasLog := node.Has(r.Node, "decision_log")
+	node.Pairs(r.Node, func(k, v *yaml.Node) {
+		if r.Version() == "mixed" && contains(V1Movable, k.Value) {
+			return
+		}
+		if k.Value == "decisions" {
+			if hasLog {
+				return
+			}
+			nk := *k
+			nk.Value = "decision_log"
+			k = &nk
+		}
+		view.Content = append(view.Content, k, v)
+	})
+	validate(p, p.Doc.File, "#ResumptionV2", view, "resumption")
+}
+
+func contains(s []string, x string) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// A placeholder is {UPPER_SNAKE} of two or more characters; single letters
+// such as iteration-{N} are deliberate path patterns in real files.
+var placeholderInText = regexp.MustCompile(`\{[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\}`)
+
+// patternKey marks values that are patterns by design (iteration_pattern,
+// id_format, …), where braces name a variable rather than a blank.
+var patternKey = regexp.MustCompile(`(?i)(pattern|format|template)$`)
+
+func runTemplatePlaceholder(p *Pass) {
+	d := p.Doc
+	if d == nil || d.Root == nil || d.File.Template {
+		return
+	}
+	node.Walk(d.Root, func(n, pk *yaml.Node) {
+		if !node.IsString(n) || (pk != nil && patternKey.MatchString(pk.Value)) {
+			return
+		}
+		for _, m := range placeholderInText.FindAllString(n.Value, -1) {
+			if len(m) > 3 {
+				p.Report(d.File, n, "template placeholder %s was never filled in (only *.template.* files may hold placeholders)", m)
+				return
+			}
+		}
+	})
+}
