@@ -1,0 +1,444 @@
+// Package agentrun derives the state of an agent run under
+// .agent-memory/runs/<run-id>/ (seed 003) from its task graph and event
+// logs: each task's state, the runnable tasks and the phase. The RL5xx
+// rules and `resumelint status` share it, so a report and a lint of the
+// same run never disagree.
+//
+// Decisions where seed 003 is silent:
+//
+//   - Events are applied in timestamp order, ties by file order (files by
+//     path, then line). Only files under events/ are read (seed 003 step 3,
+//     `events/**/*.jsonl`); a .jsonl elsewhere in the run is misplaced
+//     (RL504) and does not change state.
+//   - A task's state is set by its latest event (started → in_progress,
+//     completed → done, failed → failed, blocked → blocked), except that
+//     done is final: events after a task_completed are anomalies (RL505)
+//     and are ignored, so a finished task is never run twice.
+//   - Runnable (step 5): every dependency done, the task not done and not
+//     blocked. That includes in_progress tasks (an interrupted task is
+//     resumed) and failed ones (retried), as the seed's three conditions
+//     say; reports tell the three apart. A dependency on a task that is not
+//     in the graph is never satisfied.
+//   - Phase (step 6): 0 when the run has neither prd.md, plan.md nor a task
+//     graph with tasks; 1 when it has prd.md or plan.md but no task yet;
+//     2 while any task is not done; 3 when every task is done. Phase 4
+//     (memory consolidation) leaves no artifact that seed 003 names, so it
+//     is never derived; a run in phase 3 is complete.
+//   - A run is complete when its task graph has tasks and all are done;
+//     every other run is incomplete.
+package agentrun
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// State is a task's derived state (seed 003 §Resume Checklist step 4).
+type State string
+
+const (
+	Pending    State = "pending"
+	InProgress State = "in_progress"
+	Done       State = "done"
+	Failed     State = "failed"
+	Blocked    State = "blocked"
+)
+
+// Event types of seed 003 step 4.
+const (
+	TaskStarted   = "task_started"
+	TaskCompleted = "task_completed"
+	TaskFailed    = "task_failed"
+	TaskBlocked   = "task_blocked"
+)
+
+// EventTypes lists the event types in the order the seed gives them.
+var EventTypes = []string{TaskStarted, TaskCompleted, TaskFailed, TaskBlocked}
+
+// Task is one entry of task-graph.json.
+type Task struct {
+	ID     string
+	Title  string
+	Deps   []string
+	IDNode *yaml.Node
+	Index  int // position in the graph's tasks list
+}
+
+// Event is one valid line of an events file.
+type Event struct {
+	Type      string
+	TypeNode  *yaml.Node
+	TaskID    string
+	TaskNode  *yaml.Node
+	Timestamp string
+	TimeNode  *yaml.Node
+	Time      time.Time
+	Actor     string
+	ActorNode *yaml.Node
+	Doc       *load.Document
+	Line      int
+	Seq       int // file order across the run
+}
+
+// Skipped is a line that is not a valid event (seed 003 §Edge Cases:
+// "parse what is readable, warn user").
+type Skipped struct {
+	Doc    *load.Document
+	Line   int
+	Col    int
+	Node   *yaml.Node // nil when the line is not JSON
+	Reason string
+}
+
+// Run is the derived state of one run folder.
+type Run struct {
+	Src   *load.AgentRun
+	ID    string
+	Tasks []*Task // graph order, first occurrence of each id
+	ByID  map[string]*Task
+	// Events holds the valid events of events/**/*.jsonl in state order.
+	Events  []*Event
+	Skipped []Skipped
+	States  map[string]State
+	// LastEvent is the latest event; LastCompleted the latest
+	// task_completed of a graph task. Either may be nil.
+	LastEvent, LastCompleted *Event
+	HasGraph                 bool
+}
+
+// Derive computes a run's state. It never fails: what cannot be read is
+// skipped and listed in Skipped.
+func Derive(src *load.AgentRun) *Run {
+	r := &Run{Src: src, ID: src.ID, ByID: map[string]*Task{}, States: map[string]State{}}
+	if src.TaskGraph != nil && src.TaskGraph.Root != nil {
+		r.HasGraph = true
+		for i, t := range TaskNodes(src.TaskGraph.Root) {
+			task := parseTask(t, i)
+			if task == nil || r.ByID[task.ID] != nil {
+				continue
+			}
+			r.Tasks = append(r.Tasks, task)
+			r.ByID[task.ID] = task
+			r.States[task.ID] = Pending
+		}
+	}
+	seq := 0
+	for _, d := range src.Events {
+		if !InEventsDir(src, d) {
+			continue
+		}
+		for _, l := range d.Lines {
+			if l.Err != nil {
+				r.Skipped = append(r.Skipped, Skipped{Doc: d, Line: l.Line, Col: l.Err.Pos.Col, Reason: "not valid JSON: " + l.Err.Msg})
+				continue
+			}
+			ev, reason, at := CheckEvent(l.Node)
+			if reason != "" {
+				r.Skipped = append(r.Skipped, Skipped{Doc: d, Line: l.Line, Col: node.Pos(at).Col, Node: at, Reason: reason})
+				continue
+			}
+			ev.Doc, ev.Line, ev.Seq = d, l.Line, seq
+			seq++
+			r.Events = append(r.Events, ev)
+		}
+	}
+	sort.SliceStable(r.Events, func(i, j int) bool { return r.Events[i].Time.Before(r.Events[j].Time) })
+	for _, e := range r.Events {
+		r.apply(e)
+	}
+	if n := len(r.Events); n > 0 {
+		r.LastEvent = r.Events[n-1]
+	}
+	return r
+}
+
+// apply moves a task's state by one event (done is final).
+func (r *Run) apply(e *Event) {
+	st, ok := r.States[e.TaskID]
+	if !ok || st == Done {
+		return
+	}
+	r.States[e.TaskID] = Transition(e.Type)
+	if e.Type == TaskCompleted {
+		r.LastCompleted = e
+	}
+}
+
+// Transition is the state an event type puts a task in.
+func Transition(typ string) State {
+	switch typ {
+	case TaskStarted:
+		return InProgress
+	case TaskCompleted:
+		return Done
+	case TaskFailed:
+		return Failed
+	case TaskBlocked:
+		return Blocked
+	}
+	return Pending
+}
+
+// TaskNodes returns the entries of a task graph's `tasks` list.
+func TaskNodes(root *yaml.Node) []*yaml.Node {
+	ts := node.Val(root, "tasks")
+	if !node.IsSeq(ts) {
+		return nil
+	}
+	return ts.Content
+}
+
+// DepNodes returns a task's dependency list: `depends_on`, or its alias
+// `dependencies` (RL501 reports a task with both).
+func DepNodes(t *yaml.Node) []*yaml.Node {
+	v := node.Val(t, "depends_on")
+	if v == nil {
+		v = node.Val(t, "dependencies")
+	}
+	if !node.IsSeq(v) {
+		return nil
+	}
+	return v.Content
+}
+
+func parseTask(t *yaml.Node, i int) *Task {
+	idNode := node.Val(t, "id")
+	id, ok := node.Str(idNode)
+	if !ok {
+		return nil
+	}
+	task := &Task{ID: id, IDNode: idNode, Index: i}
+	task.Title, _ = node.Str(node.Val(t, "title"))
+	for _, d := range DepNodes(t) {
+		if s, ok := node.Str(d); ok {
+			task.Deps = append(task.Deps, s)
+		}
+	}
+	return task
+}
+
+// RelPath is a file's path inside the run folder, '/'-separated.
+func RelPath(src *load.AgentRun, d *load.Document) string {
+	if rel, err := filepath.Rel(src.Folder.OSPath, d.File.OSPath); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return d.File.Path
+}
+
+// InEventsDir reports whether an events file lies under events/, where
+// seed 003 step 3 reads them.
+func InEventsDir(src *load.AgentRun, d *load.Document) bool {
+	return strings.HasPrefix(RelPath(src, d), "events/")
+}
+
+// ActorDir returns the actor folder of a well-placed events file
+// (events/<actor-id>/<name>.jsonl), or "" for any other location.
+func ActorDir(src *load.AgentRun, d *load.Document) string {
+	parts := strings.Split(RelPath(src, d), "/")
+	if len(parts) != 3 || parts[0] != "events" || parts[1] == "" {
+		return ""
+	}
+	return parts[1]
+}
+
+// CheckEvent checks a line's value against #Event (cue/agentrun.cue) in Go:
+// the common case costs no CUE evaluation. It accepts exactly what #Event
+// accepts, except for the alias pair #Event leaves optional: it requires
+// `event` or `type`, and the same value when both are given (which one
+// wins would be undefined). reason is empty for a valid event; otherwise
+// at is the offending node.
+func CheckEvent(n *yaml.Node) (ev *Event, reason string, at *yaml.Node) {
+	n = node.Resolve(n)
+	if !node.IsMap(n) {
+		return nil, "an event must be a JSON object, found " + node.Kind(n), n
+	}
+	ev = &Event{}
+	ek, evn := node.Get(n, "event")
+	tk, tyn := node.Get(n, "type")
+	for _, p := range []struct{ k, v *yaml.Node }{{ek, evn}, {tk, tyn}} {
+		if p.k == nil {
+			continue
+		}
+		s, ok := node.Str(p.v)
+		if !ok || !isEventType(s) {
+			return nil, p.k.Value + ": " + show(p.v) + " is not one of " + strings.Join(EventTypes, ", "), p.v
+		}
+		if ev.TypeNode != nil && s != ev.Type {
+			return nil, "event " + show(ev.TypeNode) + " and its alias type " + show(p.v) + " disagree; keep one", p.k
+		}
+		ev.Type, ev.TypeNode = s, p.v
+	}
+	if ev.TypeNode == nil {
+		return nil, "missing required key event (or its alias type)", n
+	}
+	tid, tv := node.Get(n, "task_id")
+	if tid == nil {
+		return nil, "missing required key task_id", n
+	}
+	if ev.TaskID, reason = strField("task_id", tv); reason != "" {
+		return nil, reason, tv
+	}
+	ev.TaskNode = tv
+	tsk, tsv := node.Get(n, "timestamp")
+	if tsk == nil {
+		return nil, "missing required key timestamp", n
+	}
+	if ev.Timestamp, reason = strField("timestamp", tsv); reason != "" {
+		return nil, reason, tsv
+	}
+	if !datePrefix(ev.Timestamp) {
+		return nil, "timestamp: " + show(tsv) + " is not a timestamp (expected e.g. \"2026-02-20T21:00:00Z\")", tsv
+	}
+	ev.TimeNode, ev.Time = tsv, ParseTime(ev.Timestamp)
+	if ak, av := node.Get(n, "actor"); ak != nil {
+		if ev.Actor, reason = strField("actor", av); reason != "" {
+			return nil, reason, av
+		}
+		ev.ActorNode = av
+	}
+	return ev, "", nil
+}
+
+func strField(name string, v *yaml.Node) (string, string) {
+	s, ok := node.Str(v)
+	if !ok {
+		return "", name + ": expected a string, found " + node.Kind(v)
+	}
+	return s, ""
+}
+
+func show(n *yaml.Node) string {
+	if s, ok := node.Str(n); ok {
+		return `"` + s + `"`
+	}
+	if node.IsScalar(n) {
+		return n.Value
+	}
+	return node.Kind(n)
+}
+
+func isEventType(s string) bool {
+	for _, t := range EventTypes {
+		if s == t {
+			return true
+		}
+	}
+	return false
+}
+
+// datePrefix mirrors #Timestamp: the text starts with YYYY-MM-DD.
+func datePrefix(s string) bool {
+	if len(s) < 10 {
+		return false
+	}
+	for i := 0; i < 10; i++ {
+		c := s[i]
+		if i == 4 || i == 7 {
+			if c != '-' {
+				return false
+			}
+		} else if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseTime reads the timestamp forms seen in event logs; a zone-less time
+// is taken as UTC, and text that is only a valid date prefix gives that day.
+func ParseTime(s string) time.Time {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05Z07:00", "2006-01-02T15:04:05.999999999", "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t
+		}
+	}
+	if len(s) >= 10 {
+		if t, err := time.Parse("2006-01-02", s[:10]); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+// State returns a task's state (Pending for an unknown id).
+func (r *Run) State(id string) State {
+	if s, ok := r.States[id]; ok {
+		return s
+	}
+	return Pending
+}
+
+// Count returns the tasks done and the tasks in the graph.
+func (r *Run) Count() (done, total int) {
+	for _, t := range r.Tasks {
+		if r.States[t.ID] == Done {
+			done++
+		}
+	}
+	return done, len(r.Tasks)
+}
+
+// Runnable returns the tasks whose dependencies are all done and that are
+// neither done nor blocked, in task-graph order (seed 003 step 5).
+func (r *Run) Runnable() []*Task {
+	var out []*Task
+	for _, t := range r.Tasks {
+		if r.IsRunnable(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// IsRunnable applies step 5 to one task.
+func (r *Run) IsRunnable(t *Task) bool {
+	st := r.States[t.ID]
+	if st == Done || st == Blocked {
+		return false
+	}
+	for _, d := range t.Deps {
+		if r.ByID[d] == nil || r.States[d] != Done {
+			return false
+		}
+	}
+	return true
+}
+
+// InState returns the tasks in state s, in task-graph order.
+func (r *Run) InState(s State) []*Task {
+	var out []*Task
+	for _, t := range r.Tasks {
+		if r.States[t.ID] == s {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Complete reports whether every task of a non-empty graph is done.
+func (r *Run) Complete() bool {
+	done, total := r.Count()
+	return total > 0 && done == total
+}
+
+// Phase derives seed 003 step 6's phase (see the package comment).
+func (r *Run) Phase() int {
+	done, total := r.Count()
+	switch {
+	case total > 0 && done == total:
+		return 3
+	case total > 0:
+		return 2
+	case r.Src.Present["prd.md"] || r.Src.Present["plan.md"]:
+		return 1
+	}
+	return 0
+}
