@@ -57,10 +57,19 @@ type jsonParser struct {
 	lineStart int
 	maxDepth  int
 	dups      []DuplicateKey
+
+	// colAt and col cache the character count from lineStart to colAt, so
+	// positions on a long single-line document cost linear time overall.
+	colAt, col int
 }
 
 func (p *jsonParser) cur() diag.Pos {
-	return diag.Pos{Line: p.line, Col: utf8.RuneCount(p.data[p.lineStart:p.pos]) + 1}
+	if p.colAt < p.lineStart || p.colAt > p.pos {
+		p.colAt, p.col = p.lineStart, 0
+	}
+	p.col += utf8.RuneCount(p.data[p.colAt:p.pos])
+	p.colAt = p.pos
+	return diag.Pos{Line: p.line, Col: p.col + 1}
 }
 
 func (p *jsonParser) errf(format string, args ...any) error {
@@ -293,12 +302,17 @@ func (p *jsonParser) str() (string, error) {
 					return "", err
 				}
 				if utf16.IsSurrogate(r) && p.pos+1 < len(p.data) && p.data[p.pos] == '\\' && p.data[p.pos+1] == 'u' {
+					next := p.pos
 					p.pos += 2
 					r2, err := p.hex4()
 					if err != nil {
 						return "", err
 					}
-					r = utf16.DecodeRune(r, r2)
+					if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
+						r = pair
+					} else {
+						p.pos = next // not a pair: the second escape stands alone
+					}
 				}
 				sb.WriteRune(r)
 			default:
