@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/rules"
+)
+
+// A rule that panics on one file: the panic becomes an internal-error
+// finding naming the file and the rule, and the other files are still
+// linted. The rule is registered only in this test binary.
+var panicky = &rules.Rule{Code: "RL999", Name: "test-panic", Severity: diag.SevError, Kinds: []load.Kind{load.KindCheckpoint},
+	Summary: "test only", Run: func(p *rules.Pass) {
+		if strings.Contains(p.Doc.File.Path, "cx-002") {
+			var m map[string]int
+			m["boom"]++ // nil map write: a real runtime panic
+		}
+	}}
+
+func init() { rules.Register(panicky) }
+
+func TestPanicInRuleIsContained(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"cx-001", "cx-002", "cx-003"} {
+		p := filepath.Join(dir, ".jerry", "checkpoints", name+".json")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		// cx-001 and cx-003 carry a schema error that must still be found.
+		if err := os.WriteFile(p, []byte(`{"checkpoint_id": "`+name+`", "created_at": "2026-02-20T10:00:00Z"}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Run(d, nil, Settings{Opts: rules.Options{Now: time.Now(), Limits: load.DefaultLimits, Cwd: dir, RepoRoot: dir}, Jobs: 2})
+	if res.Internal != 1 {
+		t.Fatalf("internal failures = %d, want 1", res.Internal)
+	}
+	var internal, schema []string
+	for _, f := range res.Findings {
+		switch f.Code {
+		case InternalCode:
+			internal = append(internal, f.Path+": "+f.Message)
+		case "RL201":
+			schema = append(schema, f.Path)
+		}
+	}
+	if len(internal) != 1 || !strings.Contains(internal[0], "cx-002") || !strings.Contains(internal[0], "RL999 test-panic") {
+		t.Errorf("internal findings = %q", internal)
+	}
+	if len(schema) != 3 {
+		t.Errorf("schema findings on %v, want all three files", schema)
+	}
+}
+
+// Output order must not depend on the number of workers.
+func TestDeterministicOrder(t *testing.T) {
+	dir := t.TempDir()
+	for i := 0; i < 40; i++ {
+		p := filepath.Join(dir, "p"+string(rune('a'+i%26))+string(rune('a'+i/26)), "precompact_state.json")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(`{"confidence": "sure", "detection_method": "guess", "timestamp": "2026-02-20"}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	render := func(jobs int) string {
+		d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, NoGit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := Run(d, nil, Settings{Opts: rules.Options{Now: time.Now(), Limits: load.DefaultLimits, Cwd: dir, RepoRoot: dir}, Jobs: jobs})
+		var sb strings.Builder
+		for _, f := range res.Findings {
+			sb.WriteString(f.Path + " " + f.Code + " " + f.Message + "\n")
+		}
+		return sb.String()
+	}
+	one := render(1)
+	if one == "" {
+		t.Fatal("no findings")
+	}
+	for i := 0; i < 3; i++ {
+		if got := render(8); got != one {
+			t.Fatalf("order differs between 1 and 8 workers:\n%s\nvs\n%s", one, got)
+		}
+	}
+}
