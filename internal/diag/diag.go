@@ -89,9 +89,11 @@ type Finding struct {
 	Message  string
 	Related  []Related
 	Fix      *Fix
-	// Fingerprint is a stable identity of the offending node's content and
-	// document path, used by baselines and SARIF partialFingerprints.
+	// NodePath and NodeHash are a stable identity of the offending node:
+	// its path in the document and a hash of its content. Baselines and
+	// SARIF partialFingerprints use them instead of the line (Fingerprint).
 	NodePath string
+	NodeHash string
 	// Secret marks the Start..End range of the source line as a credential:
 	// reports never print it.
 	Secret bool

@@ -29,6 +29,10 @@ type Settings struct {
 	// (inline suppressions, baselines). f is nil for findings of a folder
 	// unit that name no file.
 	PostFile func(f *load.File, fs []diag.Finding) []diag.Finding
+	// PostRun, when set, is called once after every PostFile call; its
+	// findings (RL007: suppressions that hid nothing across all of them)
+	// join the result, files gives their sources for snippets.
+	PostRun func() (fs []diag.Finding, files []*load.File)
 }
 
 // Result is what a run found.
@@ -147,6 +151,19 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 			res.Findings = append(res.Findings, fd)
 		}
 	}
+	if s.PostRun != nil {
+		fs, files := s.PostRun()
+		for _, f := range files {
+			if res.Sources[f.Path] == nil {
+				res.Sources[f.Path] = f
+			}
+		}
+		for i := range fs {
+			if s.finish(&fs[i]) {
+				res.Findings = append(res.Findings, fs[i])
+			}
+		}
+	}
 	sort.SliceStable(res.Findings, func(i, j int) bool { return diag.Less(&res.Findings[i], &res.Findings[j]) })
 	return res
 }
@@ -229,6 +246,7 @@ func sourceFor(cwd, path string, lim load.Limits) *load.File {
 func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 	var raw []diag.Finding
 	var files []*load.File
+	var docs []*load.Document
 	pass := func(p *rules.Pass, r *rules.Rule, path string) {
 		defer func() {
 			if e := recover(); e != nil {
@@ -261,6 +279,7 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 		}
 		doc, probs := load.Parse(f, load.FormatOf(f.Kind, f.Path), lim)
 		raw = append(raw, probs...)
+		docs = append(docs, doc)
 		if doc.Root == nil && f.Kind != load.KindOrchestration {
 			break
 		}
@@ -278,6 +297,7 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 		raw = append(raw, probs...)
 		for _, d := range b.Artifacts {
 			files = append(files, d.File)
+			docs = append(docs, d)
 		}
 		for _, r := range rules.All() {
 			if r.Run == nil || !r.AppliesTo(load.KindBundle) || !s.enabled(r) {
@@ -293,9 +313,11 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 		raw = append(raw, probs...)
 		if run.TaskGraph != nil {
 			files = append(files, run.TaskGraph.File)
+			docs = append(docs, run.TaskGraph)
 		}
 		for _, d := range run.Events {
 			files = append(files, d.File)
+			docs = append(docs, d)
 		}
 		for _, r := range rules.All() {
 			if r.Run == nil || !r.AppliesTo(load.KindAgentRun) || !s.enabled(r) {
@@ -307,6 +329,7 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 			pass(p, r, u.folder.Path)
 		}
 	}
+	annotate(raw, docs)
 	redact(raw, files)
 	byPath := map[string][]diag.Finding{}
 	for i := range raw {

@@ -1,0 +1,39 @@
+package diag
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+)
+
+var (
+	lineRefRe = regexp.MustCompile(`(?i)\b(?:lines?|col(?:umn)?s?)\s+\d+(?:\s*(?:-|–|,|and|to)\s*\d+)*`)
+	digitsRe  = regexp.MustCompile(`[0-9]+`)
+)
+
+// StableMessage strips line references and numbers from a message, so a
+// finding whose message names a line keeps its identity when lines move.
+func StableMessage(msg string) string {
+	msg = lineRefRe.ReplaceAllString(msg, "line")
+	return digitsRe.ReplaceAllString(msg, "0")
+}
+
+// Fingerprint identifies a finding without its line: the code, the given
+// path (callers pass a repository-relative one), and the offending node's
+// document path and content hash when the engine located the node, else
+// the message without numbers. Baselines and SARIF partialFingerprints use it.
+func Fingerprint(f *Finding, path string) string {
+	h := sha256.New()
+	h.Write([]byte(f.Code))
+	h.Write([]byte{0})
+	h.Write([]byte(path))
+	h.Write([]byte{0})
+	if f.NodePath != "" || f.NodeHash != "" {
+		h.Write([]byte(f.NodePath))
+		h.Write([]byte{0})
+		h.Write([]byte(f.NodeHash))
+	} else {
+		h.Write([]byte(StableMessage(f.Message)))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
