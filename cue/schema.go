@@ -115,6 +115,13 @@ type Violation struct {
 	Key     *yaml.Node // for an unknown key: the key node
 	Path    []string   // the data path, relative to the validated root
 	Message string
+
+	// collection marks "expected X, found a mapping/list": with a
+	// disjunction such as string | {path, priority}, CUE also reports the
+	// mapping arm's errors inside the node, and those are the root cause.
+	collection bool
+	// unknown marks an unknown key: nothing under it is reported again.
+	unknown bool
 }
 
 // Options tune validation.
@@ -177,6 +184,7 @@ func Validate(def string, root *yaml.Node, opt Options) ([]Violation, error) {
 			break
 		}
 	}
+	out = dropShadowed(out)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i].Node, out[j].Node
 		if out[i].Key != nil {
@@ -191,6 +199,51 @@ func Validate(def string, root *yaml.Node, opt Options) ([]Violation, error) {
 		return a.Column < b.Column
 	})
 	return out, nil
+}
+
+// dropShadowed removes a collection's kind mismatch when violations inside
+// that collection exist (they say what is wrong with it), and anything
+// reported under an unknown key (the key is the one finding).
+func dropShadowed(vs []Violation) []Violation {
+	kept := vs[:0:0]
+	for i, v := range vs {
+		shadowed := false
+		for j, w := range vs {
+			if j == i {
+				continue
+			}
+			if v.collection && under(w.Path, v.Path) || w.unknown && under(v.Path, w.Path) {
+				shadowed = true
+				break
+			}
+		}
+		if !shadowed {
+			kept = append(kept, v)
+		}
+	}
+	return kept
+}
+
+// under reports whether path p lies strictly below path q.
+func under(p, q []string) bool {
+	if len(p) <= len(q) {
+		return false
+	}
+	for i := range q {
+		if p[i] != q[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func onlyTypeErrors(items []errItem) bool {
+	for _, it := range items {
+		if !strings.Contains(it.format, "mismatched types") && !strings.Contains(it.format, "errors in empty disjunction") {
+			return false
+		}
+	}
+	return len(items) > 0
 }
 
 type errItem struct {
@@ -212,10 +265,7 @@ func group(err error, removed map[string]bool) []*errGroup {
 	var order []string
 	byKey := map[string]*errGroup{}
 	for _, e := range cueerrors.Errors(err) {
-		p := e.Path()
-		if len(p) > 0 && strings.HasPrefix(p[0], "#") {
-			p = p[1:]
-		}
+		p := dataPath(e.Path())
 		format, args := e.Msg()
 		if format == "field is required but not present" || strings.HasPrefix(format, "incomplete value") {
 			if len(p) == 0 || removed[strings.Join(p, "\x00")] {
@@ -251,6 +301,25 @@ func group(err error, removed map[string]bool) []*errGroup {
 	return out
 }
 
+// dataPath turns a CUE error path into data keys: it drops the definition
+// name and unquotes labels CUE quotes (keys such as "qg-1" or
+// "out/report.csv"), which would otherwise match no data node.
+func dataPath(p []string) []string {
+	if len(p) > 0 && strings.HasPrefix(p[0], "#") {
+		p = p[1:]
+	}
+	out := make([]string, len(p))
+	for i, s := range p {
+		if len(s) >= 2 && s[0] == '"' {
+			if u, err := strconv.Unquote(s); err == nil {
+				s = u
+			}
+		}
+		out[i] = s
+	}
+	return out
+}
+
 func contains(s []string, x string) bool {
 	for _, y := range s {
 		if y == x {
@@ -267,6 +336,10 @@ func DisplayPath(prefix string, p []string) string {
 	for _, s := range p {
 		if _, err := strconv.Atoi(s); err == nil {
 			sb.WriteString("[" + s + "]")
+			continue
+		}
+		if strings.ContainsFunc(s, func(r rune) bool { return r == '.' || r == '/' || r == ' ' || r == '[' || r == '"' }) {
+			sb.WriteString("[" + strconv.Quote(s) + "]") // a path-like key: hashes["out/report.csv"]
 			continue
 		}
 		if sb.Len() > 0 {
@@ -318,13 +391,25 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 	}
 	for _, it := range g.items {
 		if it.format == "field not allowed" {
-			name := g.path[len(g.path)-1]
-			parent := DisplayPath(opt.Prefix, g.path[:len(g.path)-1])
+			// Next to another error CUE may place this at the unknown
+			// field's list elements (old_log[0]); the key is the field.
+			path := g.path
+			for len(path) > 1 && isIndex(path[len(path)-1]) {
+				if parent, _, _ := node.Lookup(root, path[:len(path)-1]); !node.IsSeq(parent) {
+					break
+				}
+				path = path[:len(path)-1]
+			}
+			if len(path) < len(g.path) {
+				n, key, _ = node.Lookup(root, path)
+			}
+			name := path[len(path)-1]
+			parent := DisplayPath(opt.Prefix, path[:len(path)-1])
 			msg := fmt.Sprintf("unknown key %q in %s", name, parent)
 			if parent == "" {
 				msg = fmt.Sprintf("unknown key %q at the top level", name)
 			}
-			return Violation{Node: n, Key: key, Path: g.path, Message: msg}, true
+			return Violation{Node: n, Key: key, Path: path, Message: msg, unknown: true}, true
 		}
 	}
 	if opt.Template && node.IsString(n) && IsPlaceholder(n.Value) {
@@ -338,7 +423,9 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 			return Violation{}, false
 		}
 	}
-	return Violation{Node: n, Path: g.path, Message: where + ": " + describe(g.items, n, enumOrder(g.def, g.path))}, true
+	v := Violation{Node: n, Path: g.path, Message: where + ": " + describe(g.items, n, enumOrder(g.def, g.path))}
+	v.collection = (node.IsMap(n) || node.IsSeq(n)) && onlyTypeErrors(g.items)
+	return v, true
 }
 
 // describe renders a group of CUE errors for one node as one sentence.
@@ -355,14 +442,14 @@ func describe(items []errItem, n *yaml.Node, order []string) string {
 			if len(it.args) >= 4 {
 				// args: a, b, typeA, typeB; one side is the data.
 				want := fmt.Sprint(it.args[3])
-				if fmt.Sprint(it.args[0]) != found && fmt.Sprint(it.args[1]) == found {
+				if fmt.Sprint(it.args[3]) == cueKind(n) || !sameValue(fmt.Sprint(it.args[0]), found) && sameValue(fmt.Sprint(it.args[1]), found) {
 					want = fmt.Sprint(it.args[2])
 				}
-				if lit := fmt.Sprint(it.args[1]); isLiteral(lit) && fmt.Sprint(it.args[0]) == found {
+				if lit := fmt.Sprint(it.args[1]); isLiteral(lit) && sameValue(fmt.Sprint(it.args[0]), found) {
 					alts = append(alts, lit)
 					continue
 				}
-				if lit := fmt.Sprint(it.args[0]); isLiteral(lit) && fmt.Sprint(it.args[1]) == found {
+				if lit := fmt.Sprint(it.args[0]); isLiteral(lit) && sameValue(fmt.Sprint(it.args[1]), found) {
 					alts = append(alts, lit)
 					continue
 				}
@@ -453,6 +540,46 @@ func enumOrder(def cue.Value, path []string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// cueKind names the CUE kind of a data node as CUE's errors do.
+func cueKind(n *yaml.Node) string {
+	n = node.Resolve(n)
+	switch {
+	case n == nil:
+		return ""
+	case n.Kind == yaml.MappingNode:
+		return "struct"
+	case n.Kind == yaml.SequenceNode:
+		return "list"
+	}
+	switch n.ShortTag() {
+	case "!!int":
+		return "int"
+	case "!!float":
+		return "float"
+	case "!!bool":
+		return "bool"
+	case "!!null":
+		return "null"
+	}
+	return "string"
+}
+
+// sameValue reports whether CUE's rendering of a value is the data value
+// shown as found; CUE prints the YAML number 1.0 as 1.
+func sameValue(cueText, found string) bool {
+	if cueText == found {
+		return true
+	}
+	a, errA := strconv.ParseFloat(cueText, 64)
+	b, errB := strconv.ParseFloat(found, 64)
+	return errA == nil && errB == nil && a == b
+}
+
+func isIndex(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
 }
 
 func isLiteral(s string) bool {
