@@ -62,12 +62,17 @@ var (
 // false when the text carries no zone (then UTC is assumed).
 func ParseTimestamp(s string) (t time.Time, zone bool, ok bool) {
 	s = strings.TrimSpace(s)
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05.999999999Z07:00"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, true, true
-		}
+	// RFC 3339 allows a lowercase t and z, and real files use a space.
+	if len(s) > 10 && (s[10] == 't' || s[10] == ' ') {
+		s = s[:10] + "T" + s[11:]
 	}
-	for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02"} {
+	if strings.HasSuffix(s, "z") {
+		s = s[:len(s)-1] + "Z"
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, true, true
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, false, true
 		}
@@ -128,17 +133,20 @@ func runTimestampFormat(p *Pass) {
 			if !ok {
 				return // a number or a list where a timestamp belongs is the schema's to report
 			}
-			if d.File.Template && schema.IsPlaceholder(s) {
-				return
+			if schema.IsPlaceholder(s) && (d.File.Template || d.File.Kind == load.KindOrchestration) {
+				return // a template's blank, or RL114's finding
 			}
+			_, _, parsed := ParseTimestamp(s)
 			switch {
+			case !parsed && (rfc3339Zone.MatchString(s) || zoneless.MatchString(s) || dateOnly.MatchString(s)):
+				p.Report(d.File, v, "%s %q is not a real date and time (a month, day, hour, minute or second out of range)", k.Value, s)
 			case rfc3339Zone.MatchString(s):
 			case zoneless.MatchString(s):
 				p.Report(d.File, v, "%s %q has no time zone; write it in RFC 3339 with a zone, e.g. %q", k.Value, s, suggestZone(s))
 			case dateOnly.MatchString(s):
 				p.Report(d.File, v, "%s %q is a date without a time; write a full RFC 3339 timestamp, e.g. %q", k.Value, s, s+"T00:00:00Z")
 			default:
-				if _, _, ok := ParseTimestamp(s); !ok {
+				if !parsed {
 					p.Report(d.File, v, "%s %q is not an RFC 3339 timestamp (expected e.g. \"2026-02-20T21:00:00Z\")", k.Value, s)
 				}
 			}

@@ -206,7 +206,8 @@ func EndOf(f *load.File, n *yaml.Node) diag.Pos {
 				if (c == ',' || c == ']' || c == '}') && n.Style&yaml.FlowStyle == 0 && isFlow(line, start) {
 					break
 				}
-				if c == ':' && end+1 < len(line) && line[end+1] == ' ' && n.Style == 0 && isFlow(line, start) {
+				// ": " or a final ':' ends a plain scalar in any context (a key).
+				if c == ':' && (end+1 == len(line) || line[end+1] == ' ' || line[end+1] == '\t') && n.Style == 0 {
 					break
 				}
 				end++
