@@ -1,0 +1,410 @@
+// Package gitbase reads a repository's files as they were at a base
+// revision (--base REF, SPEC §3.7) and lists what changed since then.
+//
+// It runs only git, with fixed arguments: REF is resolved once to a commit
+// hash, the change list comes from one `git diff` and one `git ls-files`,
+// and file contents come from one long-lived `git cat-file --batch` that
+// is started on the first read. Files that the diff does not name are
+// identical at base and in the work tree and are never read from git.
+package gitbase
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Status says how a path changed between base and the work tree.
+type Status byte
+
+const (
+	Added     Status = 'A' // new in the index
+	Modified  Status = 'M'
+	Deleted   Status = 'D'
+	Renamed   Status = 'R' // Path is the new name, OldPath the base name
+	Copied    Status = 'C' // a new file copied from OldPath; it has no base
+	TypeChg   Status = 'T'
+	Untracked Status = '?' // not known to git: new at head
+)
+
+// Change is one path that differs between base and the work tree.
+type Change struct {
+	Status  Status
+	Path    string // repository path at head ('/'-separated); the base path for Deleted
+	OldPath string // Renamed and Copied: the path at base
+}
+
+// File is a work-tree file's version at base.
+type File struct {
+	// Exists is false when the file is new at head (no base version).
+	Exists bool
+	// Unchanged means the base version is byte-identical to the work-tree
+	// file; Data is then not read.
+	Unchanged bool
+	// Path is the repository path at base (the old name after a rename).
+	Path string
+	Data []byte
+}
+
+// ErrTooLarge is returned for a base version larger than the read limit.
+var ErrTooLarge = errors.New("base version larger than the read limit")
+
+// Repo is a work tree and the commit it is compared against.
+type Repo struct {
+	Root   string // OS path of the top of the work tree
+	Ref    string // REF as the user wrote it
+	Commit string // the full hash REF resolved to
+	// MaxSize bounds a base version read into memory (0: no bound).
+	MaxSize int64
+
+	changes []Change
+	byPath  map[string]*Change // head paths (and base paths of deletions)
+	unsaved map[string]bool    // head files whose content is not the work tree's (stdin)
+	ignored []string           // ignored files, and folders with a trailing '/'
+
+	mu     sync.Mutex
+	cat    *exec.Cmd
+	catIn  io.WriteCloser
+	catOut *bufio.Reader
+	catErr error
+}
+
+// Open finds the work tree containing dir, resolves ref to a commit and
+// reads the list of changes since it. A bad REF, a folder outside a work
+// tree or a missing git are errors with a message for the user.
+func Open(dir, ref string) (*Repo, error) {
+	if ref == "" || strings.HasPrefix(ref, "-") || strings.ContainsAny(ref, "\x00\n") {
+		return nil, fmt.Errorf("--base %q is not a revision", ref)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, fmt.Errorf("--base needs git, which was not found: %v", err)
+	}
+	top, err := gitOut(dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, fmt.Errorf("--base needs a git work tree, and %s is not in one", dir)
+	}
+	r := &Repo{Root: filepath.FromSlash(strings.TrimRight(string(top), "\r\n")), Ref: ref, MaxSize: 8 << 20}
+	commit, err := gitOut(r.Root, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	if err != nil || len(bytes.TrimSpace(commit)) == 0 {
+		shallow, _ := gitOut(r.Root, "rev-parse", "--is-shallow-repository")
+		hint := ""
+		if strings.TrimSpace(string(shallow)) == "true" {
+			hint = " (this clone is shallow: fetch the base first, e.g. actions/checkout with fetch-depth: 0)"
+		}
+		return nil, fmt.Errorf("--base %q does not name a commit in %s%s", ref, r.Root, hint)
+	}
+	r.Commit = strings.TrimSpace(string(commit))
+	if err := r.readChanges(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// gitOut runs git in dir with fixed arguments and returns its stdout. The
+// environment keeps git from taking optional locks or asking for anything.
+func gitOut(dir string, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "core.fsmonitor=false"}, args...)...)
+	cmd.Env = gitEnv()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			return nil, err
+		}
+		return nil, fmt.Errorf("git %s: %s", args[0], msg)
+	}
+	return stdout.Bytes(), nil
+}
+
+func gitEnv() []string {
+	return append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+}
+
+// readChanges lists the paths that differ between the commit and the work
+// tree (renames followed), plus untracked files, which are new at head.
+func (r *Repo) readChanges() error {
+	out, err := gitOut(r.Root, "diff", "--name-status", "-z", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules", r.Commit, "--")
+	if err != nil {
+		return fmt.Errorf("listing changes since %s: %v", r.Ref, err)
+	}
+	r.byPath = map[string]*Change{}
+	fields := bytes.Split(out, []byte{0})
+	for i := 0; i < len(fields); {
+		st := string(fields[i])
+		i++
+		if st == "" {
+			continue
+		}
+		switch st[0] {
+		case 'R', 'C':
+			if i+1 >= len(fields) {
+				return fmt.Errorf("listing changes since %s: truncated rename record", r.Ref)
+			}
+			r.changes = append(r.changes, Change{Status: Status(st[0]), OldPath: string(fields[i]), Path: string(fields[i+1])})
+			i += 2
+		default:
+			if i >= len(fields) {
+				return fmt.Errorf("listing changes since %s: truncated record", r.Ref)
+			}
+			r.changes = append(r.changes, Change{Status: Status(st[0]), Path: string(fields[i])})
+			i++
+		}
+	}
+	untracked, err := gitOut(r.Root, "ls-files", "--others", "--exclude-standard", "-z", "--full-name")
+	if err != nil {
+		return fmt.Errorf("listing untracked files: %v", err)
+	}
+	for _, p := range bytes.Split(untracked, []byte{0}) {
+		if len(p) > 0 {
+			r.changes = append(r.changes, Change{Status: Untracked, Path: string(p)})
+		}
+	}
+	// Ignored files are neither in the diff nor untracked; they never
+	// existed at base. Ignored folders come as one "dir/" entry each.
+	ignored, err := gitOut(r.Root, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z", "--full-name")
+	if err != nil {
+		return fmt.Errorf("listing ignored files: %v", err)
+	}
+	for _, p := range bytes.Split(ignored, []byte{0}) {
+		if len(p) > 0 {
+			r.ignored = append(r.ignored, string(p))
+		}
+	}
+	sort.SliceStable(r.changes, func(i, j int) bool { return r.changes[i].Path < r.changes[j].Path })
+	for i := range r.changes {
+		c := &r.changes[i]
+		// A deleted path that is untracked at head (git rm --cached) keeps
+		// its deletion record; the untracked entry is the head file.
+		if old, ok := r.byPath[c.Path]; ok && old.Status == Deleted && c.Status == Untracked {
+			c.Status, c.OldPath = Modified, ""
+		}
+		r.byPath[c.Path] = c
+	}
+	return nil
+}
+
+// Changes returns every change since base, ordered by path.
+func (r *Repo) Changes() []Change { return r.changes }
+
+// ChangeOf returns the change recorded for a repository path, or nil.
+func (r *Repo) ChangeOf(rel string) *Change { return r.byPath[rel] }
+
+// Rel converts an OS path to the repository path git uses ('/'-separated),
+// or returns false when the path lies outside the work tree.
+func (r *Repo) Rel(osPath string) (string, bool) {
+	abs, err := filepath.Abs(osPath)
+	if err != nil {
+		return "", false
+	}
+	if rel, ok := relUnder(r.Root, abs); ok {
+		return rel, true
+	}
+	// The work tree may have been reached through a symbolic link.
+	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		return relUnder(r.Root, filepath.Join(real, filepath.Base(abs)))
+	}
+	return "", false
+}
+
+func relUnder(root, abs string) (string, bool) {
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// OSPath converts a repository path to an OS path in the work tree.
+func (r *Repo) OSPath(rel string) string { return filepath.Join(r.Root, filepath.FromSlash(rel)) }
+
+// MarkUnsaved records that the head content of osPath is not the work
+// tree's (it was read from stdin), so Lookup reads its base version even
+// when the work-tree file equals it.
+func (r *Repo) MarkUnsaved(osPath string) {
+	if rel, ok := r.Rel(osPath); ok {
+		if r.unsaved == nil {
+			r.unsaved = map[string]bool{}
+		}
+		r.unsaved[rel] = true
+	}
+}
+
+// Changed reports whether the work-tree file osPath differs from base
+// (modified, renamed, added or untracked).
+func (r *Repo) Changed(osPath string) bool {
+	rel, ok := r.Rel(osPath)
+	if !ok {
+		return true
+	}
+	c := r.byPath[rel]
+	return (c != nil && c.Status != Deleted) || r.unsaved[rel]
+}
+
+// Lookup returns the base version of the work-tree file osPath. Safe for
+// concurrent use.
+func (r *Repo) Lookup(osPath string) (File, error) {
+	rel, ok := r.Rel(osPath)
+	if !ok {
+		return File{}, nil // outside the work tree: nothing at base
+	}
+	return r.LookupRel(rel)
+}
+
+// LookupRel is Lookup by repository path.
+func (r *Repo) LookupRel(rel string) (File, error) {
+	c := r.byPath[rel]
+	base := rel
+	switch {
+	case c == nil && !r.unsaved[rel]:
+		// Not named by the diff: identical at base, unless git ignores
+		// it (then it was never committed).
+		if r.isIgnored(rel) {
+			return File{}, nil
+		}
+		return File{Exists: true, Unchanged: true, Path: rel}, nil
+	case c == nil:
+	case c.Status == Added || c.Status == Copied || c.Status == Untracked:
+		return File{}, nil
+	case c.Status == Renamed:
+		base = c.OldPath
+	}
+	data, found, err := r.read(base)
+	if err != nil || !found {
+		return File{Path: base}, err
+	}
+	return File{Exists: true, Path: base, Data: data}, nil
+}
+
+func (r *Repo) isIgnored(rel string) bool {
+	for _, ig := range r.ignored {
+		if rel == ig || strings.HasSuffix(ig, "/") && strings.HasPrefix(rel, ig) {
+			return true
+		}
+	}
+	return false
+}
+
+// read fetches a blob of the base commit through the batch process.
+func (r *Repo) read(rel string) ([]byte, bool, error) {
+	spec := r.Commit + ":" + rel
+	if strings.ContainsAny(rel, "\n\r") {
+		return r.readOnce(spec)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.startCat(); err != nil {
+		return nil, false, err
+	}
+	if _, err := io.WriteString(r.catIn, spec+"\n"); err != nil {
+		return nil, false, r.catFailed(err)
+	}
+	header, err := r.catOut.ReadString('\n')
+	if err != nil {
+		return nil, false, r.catFailed(err)
+	}
+	if header == spec+" missing\n" || header == spec+" ambiguous\n" {
+		return nil, false, nil
+	}
+	f := strings.Fields(header)
+	if len(f) != 3 {
+		return nil, false, r.catFailed(fmt.Errorf("unexpected reply %q", strings.TrimSpace(header)))
+	}
+	size, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil || size < 0 {
+		return nil, false, r.catFailed(fmt.Errorf("unexpected reply %q", strings.TrimSpace(header)))
+	}
+	isBlob := f[1] == "blob"
+	tooLarge := r.MaxSize > 0 && size > r.MaxSize
+	if !isBlob || tooLarge {
+		if _, err := io.CopyN(io.Discard, r.catOut, size+1); err != nil {
+			return nil, false, r.catFailed(err)
+		}
+		if !isBlob {
+			return nil, false, nil // a folder (or submodule) at base
+		}
+		return nil, true, ErrTooLarge
+	}
+	data := make([]byte, size+1)
+	if _, err := io.ReadFull(r.catOut, data); err != nil {
+		return nil, false, r.catFailed(err)
+	}
+	return data[:size], true, nil
+}
+
+// startCat starts `git cat-file --batch` once; later reads reuse it.
+func (r *Repo) startCat() error {
+	if r.catErr != nil {
+		return r.catErr
+	}
+	if r.cat != nil {
+		return nil
+	}
+	cmd := exec.Command("git", "-C", r.Root, "cat-file", "--batch")
+	cmd.Env = gitEnv()
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return r.catFailed(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return r.catFailed(err)
+	}
+	if err := cmd.Start(); err != nil {
+		return r.catFailed(err)
+	}
+	r.cat, r.catIn, r.catOut = cmd, in, bufio.NewReaderSize(out, 64<<10)
+	return nil
+}
+
+func (r *Repo) catFailed(err error) error {
+	if r.catErr == nil {
+		r.catErr = fmt.Errorf("reading files at %s with git cat-file: %v", r.Ref, err)
+	}
+	return r.catErr
+}
+
+// readOnce reads one blob with its own git process, for paths the batch
+// protocol cannot carry (a line break in the name).
+func (r *Repo) readOnce(spec string) ([]byte, bool, error) {
+	if _, err := gitOut(r.Root, "cat-file", "-e", spec); err != nil {
+		return nil, false, nil
+	}
+	typ, err := gitOut(r.Root, "cat-file", "-t", spec)
+	if err != nil || strings.TrimSpace(string(typ)) != "blob" {
+		return nil, false, nil
+	}
+	data, err := gitOut(r.Root, "cat-file", "blob", spec)
+	if err != nil {
+		return nil, false, err
+	}
+	if r.MaxSize > 0 && int64(len(data)) > r.MaxSize {
+		return nil, true, ErrTooLarge
+	}
+	return data, true, nil
+}
+
+// Close stops the batch process.
+func (r *Repo) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cat == nil {
+		return nil
+	}
+	r.catIn.Close()
+	err := r.cat.Wait()
+	r.cat = nil
+	if r.catErr == nil {
+		r.catErr = errors.New("closed")
+	}
+	return err
+}
