@@ -112,6 +112,21 @@ func dupFindings(f *File, dups []DuplicateKey) []diag.Finding {
 
 var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// yamlParserProblems are the messages of go-yaml's parser stage, whose
+// "line N" is 0-based; its scanner stage reports 1-based lines.
+var yamlParserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
+}
+
 // parseYAML parses one YAML document; lineOffset is added to every line
 // (front matter starts below its opening ---).
 func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Node, out []diag.Finding) {
@@ -127,19 +142,16 @@ func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Nod
 		if err == io.EOF {
 			return nil, nil // empty document
 		}
-		msg := err.Error()
-		pos := diag.Pos{Line: lineOffset + 1, Col: 1}
-		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
-			l, _ := strconv.Atoi(m[1])
-			pos.Line = l + lineOffset
-			msg = m[2]
-		} else {
-			msg = strings.TrimPrefix(msg, "yaml: ")
-		}
-		if strings.Contains(msg, "exceeded max depth") {
-			return nil, []diag.Finding{Problem(f, "RL003", pos, "YAML nesting deeper than the parser's limit")}
-		}
-		return nil, []diag.Finding{Problem(f, "RL001", pos, "invalid YAML: %s", msg)}
+		return nil, []diag.Finding{yamlErrFinding(f, data, err, lineOffset, "invalid YAML: ")}
+	}
+	// A second document is ignored by readers that load one (and rejected
+	// by others), so what they see is not what the file says.
+	var extra yaml.Node
+	switch err := dec.Decode(&extra); {
+	case err == nil:
+		out = append(out, Problem(f, "RL001", diag.Pos{Line: extra.Line + lineOffset, Col: 1}, "a second YAML document starts here (after '---'); the file must hold one document"))
+	case err != io.EOF:
+		out = append(out, yamlErrFinding(f, data, err, lineOffset, "invalid YAML in a second document (after '---'): "))
 	}
 	if lineOffset != 0 {
 		shiftLines(&n, lineOffset, map[*yaml.Node]bool{})
@@ -147,7 +159,7 @@ func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Nod
 	root = &n
 	if n.Kind == yaml.DocumentNode {
 		if len(n.Content) == 0 {
-			return nil, nil
+			return nil, out
 		}
 		root = n.Content[0]
 	}
@@ -160,6 +172,31 @@ func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Nod
 		}
 	}
 	return root, out
+}
+
+// yamlErrFinding turns a go-yaml error into a finding at the line it names.
+func yamlErrFinding(f *File, data []byte, err error, lineOffset int, prefix string) diag.Finding {
+	msg := err.Error()
+	pos := diag.Pos{Line: lineOffset + 1, Col: 1}
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+		l, _ := strconv.Atoi(m[1])
+		msg = m[2]
+		if yamlParserProblems[msg] {
+			l++ // go-yaml numbers parser (not scanner) errors from 0
+		}
+		// An error at the end of input points at the last line, not
+		// at the empty one after the final line break.
+		if last := bytes.Count(data, []byte("\n")); l > last && len(data) > 0 && data[len(data)-1] == '\n' {
+			l = max(last, 1)
+		}
+		pos.Line = l + lineOffset
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	if strings.Contains(msg, "exceeded max depth") {
+		return Problem(f, "RL003", pos, "YAML nesting deeper than the parser's limit")
+	}
+	return Problem(f, "RL001", pos, "%s%s", prefix, msg)
 }
 
 func shiftLines(n *yaml.Node, off int, seen map[*yaml.Node]bool) {
@@ -185,8 +222,8 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 		if n == nil || tooDeep != nil {
 			return 0
 		}
-		if depth > lim.MaxDepth {
-			tooDeep = n
+		if depth >= lim.MaxDepth && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) {
+			tooDeep = n // the same count as JSON: at most MaxDepth nested collections
 			return 0
 		}
 		if v, ok := memo[n]; ok {
@@ -257,6 +294,9 @@ func parseFrontMatter(f *File, doc *Document, lim Limits) []diag.Finding {
 			doc.FrontMatter = true
 			fm := data[len(first)+1 : off]
 			root, out := parseYAML(f, fm, 1, lim)
+			if root == nil && len(out) == 0 {
+				out = append(out, Problem(f, "RL310", diag.Pos{Line: 1, Col: 1}, "the front matter between the '---' lines is empty"))
+			}
 			if root != nil && root.Kind != yaml.MappingNode {
 				out = append(out, Problem(f, "RL310", diag.Pos{Line: root.Line, Col: root.Column}, "front matter is not a mapping of keys to values"))
 				root = nil
