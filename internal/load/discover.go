@@ -2,7 +2,6 @@ package load
 
 import (
 	"bytes"
-	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -70,12 +69,14 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 		case err == nil || isSpecialLstat(osPath):
 			d.add(osPath, true)
 		case hasMeta(a):
-			matches, gerr := doublestar.FilepathGlob(osPath, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
-			if gerr != nil && !errors.Is(gerr, fs.ErrPermission) {
-				matches, _ = doublestar.FilepathGlob(osPath, doublestar.WithFilesOnly())
-			}
+			// Symlinks are not followed (a link to a parent folder would
+			// loop) and unreadable folders are skipped. Skipped folder
+			// names count only below the pattern's literal base, so a
+			// checkout under .../vendor/... still matches.
+			base, _ := doublestar.SplitPattern(filepath.ToSlash(osPath))
+			matches, _ := doublestar.FilepathGlob(osPath, doublestar.WithFilesOnly(), doublestar.WithNoFollow())
 			for _, m := range matches {
-				if !d.skipped(m) {
+				if rel, err := filepath.Rel(filepath.FromSlash(base), m); err != nil || !d.skipped(rel) {
 					d.add(m, false)
 				}
 			}

@@ -165,6 +165,9 @@ func CheckBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 			end := len(f.Data)
 			if n+1 < len(ls) {
 				end = ls[n+1] - 1 // the line break is not part of the line
+				if end > start && f.Data[end-1] == '\r' {
+					end--
+				}
 			}
 			if end-start > lim.MaxLineLen {
 				return append(out, Problem(f, "RL003", diag.Pos{Line: n + 1, Col: 1}, "line %d is %s long, over the limit of %s; not parsed", n+1, human(int64(end-start)), human(int64(lim.MaxLineLen)))), false

@@ -1,0 +1,356 @@
+package load
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
+	"time"
+)
+
+// tree writes files (slash-separated paths relative to dir) with small
+// contents and returns dir.
+func tree(t *testing.T, dir string, paths ...string) string {
+	t.Helper()
+	for _, p := range paths {
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(p)), "{}\n")
+	}
+	return dir
+}
+
+// discovered summarises a discovery as sorted "kind path" lines.
+func discovered(d *Discovery) []string {
+	var out []string
+	for _, f := range d.Files {
+		out = append(out, string(f.Kind)+" "+f.Path)
+	}
+	for _, f := range d.Folders {
+		out = append(out, string(f.Kind)+" "+f.Path+"/")
+	}
+	for _, f := range d.Unknown {
+		out = append(out, "unknown "+f.Path)
+	}
+	for _, m := range d.Missing {
+		out = append(out, "missing "+m)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// discoverQuick runs Discover and fails the test if it does not return
+// in time (a symlink loop must not hang discovery).
+func discoverQuick(t *testing.T, args []string, opt DiscoverOptions) *Discovery {
+	t.Helper()
+	type result struct {
+		d   *Discovery
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		d, err := Discover(args, opt)
+		done <- result{d, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			t.Fatalf("Discover(%v): %v", args, r.err)
+		}
+		return r.d
+	case <-time.After(30 * time.Second):
+		t.Fatalf("Discover(%v) did not return", args)
+	}
+	return nil
+}
+
+var sampleTree = []string{
+	"ORCHESTRATION.yaml",
+	"proj/ORCHESTRATION_v2.yaml",
+	"proj/ORCHESTRATION.template.yaml",
+	"proj/notes.md",
+	".jerry/checkpoints/cx-001-checkpoint.json",
+	".jerry/state.json",
+	"00-system/.cache/precompact_state.json",
+	"02-projects/07-x/01-planning/resume-context.md",
+	"02-projects/07-x/01-planning/steps.md",
+	"02-projects/02-old/_resume.md",
+	"bundles/b1/TASK_SPEC.json",
+	"bundles/b1/STATUS.json",
+	"bundles/b1/OUTPUT_HASHES.json",
+	"bundles/b1/out/result.txt",
+	"bundles/only-spec/TASK_SPEC.json",
+	".agent-memory/runs/2026-02-20-001/plan.md",
+	".agent-memory/runs/2026-02-20-001/task-graph.json",
+	".agent-memory/runs/2026-02-20-001/events/planner/0001.jsonl",
+	"node_modules/pkg/ORCHESTRATION.yaml",
+	"vendor/x/STATUS.json",
+	"sub/node_modules/ORCHESTRATION.yaml",
+}
+
+var sampleWant = []string{
+	"agent-run .agent-memory/runs/2026-02-20-001/",
+	"bundle bundles/b1/",
+	"checkpoint .jerry/checkpoints/cx-001-checkpoint.json",
+	"orchestration ORCHESTRATION.yaml",
+	"orchestration proj/ORCHESTRATION.template.yaml",
+	"orchestration proj/ORCHESTRATION_v2.yaml",
+	"precompact-state 00-system/.cache/precompact_state.json",
+	"resume-context 02-projects/02-old/_resume.md",
+	"resume-context 02-projects/07-x/01-planning/resume-context.md",
+}
+
+func TestDiscoverWalk(t *testing.T) {
+	dir := tree(t, t.TempDir(), sampleTree...)
+	writeFile(t, filepath.Join(dir, ".git", "ORCHESTRATION.yaml"), "a: 1\n")
+	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true})
+	if got := discovered(d); !reflect.DeepEqual(got, sampleWant) {
+		t.Errorf("got\n%q\nwant\n%q", got, sampleWant)
+	}
+	// Kinds, template mode and folder contents.
+	for _, f := range d.Files {
+		if f.Template != (f.Path == "proj/ORCHESTRATION.template.yaml") {
+			t.Errorf("%s: template = %v", f.Path, f.Template)
+		}
+		if f.Explicit {
+			t.Errorf("%s: explicit", f.Path)
+		}
+	}
+	for _, f := range d.Folders {
+		var names []string
+		for _, x := range f.Files {
+			names = append(names, x.Path)
+		}
+		var want []string
+		switch f.Kind {
+		case KindBundle:
+			want = []string{"bundles/b1/OUTPUT_HASHES.json", "bundles/b1/STATUS.json", "bundles/b1/TASK_SPEC.json"}
+		case KindAgentRun:
+			want = []string{".agent-memory/runs/2026-02-20-001/events/planner/0001.jsonl", ".agent-memory/runs/2026-02-20-001/plan.md", ".agent-memory/runs/2026-02-20-001/task-graph.json"}
+		}
+		if !reflect.DeepEqual(names, want) {
+			t.Errorf("%s files = %q, want %q", f.Path, names, want)
+		}
+	}
+}
+
+func TestDiscoverGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := tree(t, t.TempDir(), sampleTree...)
+	tree(t, dir, "build/ORCHESTRATION.yaml", "proj/scratch/ORCHESTRATION.yaml")
+	writeFile(t, filepath.Join(dir, ".gitignore"), "build/\nscratch/\n")
+	cmd := exec.Command("git", "init", "-q", dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir})
+	if got := discovered(d); !reflect.DeepEqual(got, sampleWant) {
+		t.Errorf("ignored files must be skipped: got\n%q\nwant\n%q", got, sampleWant)
+	}
+	// Without git the ignored files are found.
+	d = discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true})
+	got := discovered(d)
+	if !contains(got, "orchestration build/ORCHESTRATION.yaml") || !contains(got, "orchestration proj/scratch/ORCHESTRATION.yaml") {
+		t.Errorf("NoGit walk: %q", got)
+	}
+	// A file named explicitly is checked even when git ignores it.
+	d = discoverQuick(t, []string{"build/ORCHESTRATION.yaml"}, DiscoverOptions{Cwd: dir})
+	if got := discovered(d); !reflect.DeepEqual(got, []string{"orchestration build/ORCHESTRATION.yaml"}) || !d.Files[0].Explicit {
+		t.Errorf("explicit ignored file: %q", got)
+	}
+	// A subfolder of the work tree is listed through git, paths stay
+	// relative to the working directory.
+	d = discoverQuick(t, []string{"proj"}, DiscoverOptions{Cwd: dir})
+	if got := discovered(d); !reflect.DeepEqual(got, []string{"orchestration proj/ORCHESTRATION.template.yaml", "orchestration proj/ORCHESTRATION_v2.yaml"}) {
+		t.Errorf("subfolder: %q", got)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestDiscoverSymlinkLoop(t *testing.T) {
+	dir := tree(t, t.TempDir(), "a/ORCHESTRATION.yaml")
+	for _, l := range []struct{ target, link string }{{".", "loop"}, {"..", "a/up"}, {"a", "a/self"}} {
+		if err := os.Symlink(l.target, filepath.Join(dir, filepath.FromSlash(l.link))); err != nil {
+			t.Skipf("symlink: %v", err)
+		}
+	}
+	want := []string{"orchestration a/ORCHESTRATION.yaml"}
+	if got := discovered(discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true})); !reflect.DeepEqual(got, want) {
+		t.Errorf("walk: %q", got)
+	}
+	if got := discovered(discoverQuick(t, []string{"**/ORCHESTRATION.yaml"}, DiscoverOptions{Cwd: dir, NoGit: true})); len(got) == 0 || got[0] != want[0] {
+		t.Errorf("glob: %q", got)
+	}
+	if _, err := exec.LookPath("git"); err == nil {
+		if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err == nil {
+			if got := discovered(discoverQuick(t, nil, DiscoverOptions{Cwd: dir})); !reflect.DeepEqual(got, want) {
+				t.Errorf("git: %q", got)
+			}
+		} else {
+			t.Logf("git init: %v %s", err, out)
+		}
+	}
+}
+
+func TestDiscoverExplicit(t *testing.T) {
+	dir := tree(t, t.TempDir(), "README.md", "notes/STATE.json", "node_modules/x/ORCHESTRATION.yaml", "ORCHESTRATION.yaml")
+	d := discoverQuick(t, []string{"README.md", "notes/STATE.json", "node_modules/x/ORCHESTRATION.yaml", "ORCHESTRATION.yaml", "./ORCHESTRATION.yaml", "nothing-here.yaml"}, DiscoverOptions{Cwd: dir, NoGit: true})
+	want := []string{
+		"missing nothing-here.yaml",
+		"orchestration ORCHESTRATION.yaml",
+		"orchestration node_modules/x/ORCHESTRATION.yaml", // named: checked even in a skipped folder
+		"unknown README.md",
+		"unknown notes/STATE.json",
+	}
+	if got := discovered(d); !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+	for _, f := range append(d.Files, d.Unknown...) {
+		if !f.Explicit {
+			t.Errorf("%s not explicit", f.Path)
+		}
+	}
+	// Absolute paths outside the working directory keep a usable display path.
+	other := tree(t, t.TempDir(), "ORCHESTRATION.yaml")
+	d = discoverQuick(t, []string{filepath.Join(other, "ORCHESTRATION.yaml")}, DiscoverOptions{Cwd: dir, NoGit: true})
+	if len(d.Files) != 1 || d.Files[0].OSPath != filepath.Join(other, "ORCHESTRATION.yaml") || filepath.Base(d.Files[0].Path) != "ORCHESTRATION.yaml" {
+		t.Errorf("outside cwd: %+v", d.Files)
+	}
+}
+
+func TestDiscoverFolders(t *testing.T) {
+	dir := tree(t, t.TempDir(),
+		"b/STATUS.json",                  // a marker alone makes a bundle
+		"c/OUTPUT_HASHES.json",           // so does the other one
+		"c/TASK_SPEC.json",               // and a spec next to a marker joins it
+		"d/TASK_SPEC.json",               // a spec alone is no bundle
+		"e/.agent-memory/runs/r1/prd.md", // any file makes a run folder
+		"e/.agent-memory/runs/notes.md",  // not inside a run
+		"f/my.agent-memory/runs/r2/plan.md",
+	)
+	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true})
+	want := []string{"agent-run e/.agent-memory/runs/r1/", "bundle b/", "bundle c/"}
+	if got := discovered(d); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// Naming one artifact of a bundle or run checks that folder.
+	d = discoverQuick(t, []string{"c/TASK_SPEC.json", "e/.agent-memory/runs/r1/prd.md"}, DiscoverOptions{Cwd: dir, NoGit: true})
+	if got := discovered(d); !reflect.DeepEqual(got, []string{"agent-run e/.agent-memory/runs/r1/", "bundle c/"}) {
+		t.Errorf("explicit artifacts: %q", got)
+	}
+	for _, f := range d.Folders {
+		if !f.Explicit {
+			t.Errorf("%s not explicit", f.Path)
+		}
+	}
+	// A folder named on the command line is walked.
+	d = discoverQuick(t, []string{"c"}, DiscoverOptions{Cwd: dir, NoGit: true})
+	if got := discovered(d); !reflect.DeepEqual(got, []string{"bundle c/"}) {
+		t.Errorf("folder argument: %q", got)
+	}
+}
+
+func TestDiscoverGlobs(t *testing.T) {
+	dir := tree(t, t.TempDir(), sampleTree...)
+	cases := []struct {
+		glob string
+		want []string
+	}{
+		{"**/ORCHESTRATION*.yaml", []string{"orchestration ORCHESTRATION.yaml", "orchestration proj/ORCHESTRATION.template.yaml", "orchestration proj/ORCHESTRATION_v2.yaml"}},
+		{"proj/*.yaml", []string{"orchestration proj/ORCHESTRATION.template.yaml", "orchestration proj/ORCHESTRATION_v2.yaml"}},
+		{"**/*.json", []string{
+			"agent-run .agent-memory/runs/2026-02-20-001/",
+			"bundle bundles/b1/",
+			"checkpoint .jerry/checkpoints/cx-001-checkpoint.json",
+			"precompact-state 00-system/.cache/precompact_state.json",
+		}},
+		{"02-projects/{07-x/01-planning/resume-context,02-old/_resume}.md", []string{"resume-context 02-projects/02-old/_resume.md", "resume-context 02-projects/07-x/01-planning/resume-context.md"}},
+		{"nomatch/**/*.yaml", nil},
+	}
+	for _, c := range cases {
+		d := discoverQuick(t, []string{c.glob}, DiscoverOptions{Cwd: dir, NoGit: true})
+		if got := discovered(d); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s:\ngot  %q\nwant %q", c.glob, got, c.want)
+		}
+	}
+}
+
+// Skipped folder names count below the pattern's base only: a checkout
+// that itself lives under a vendor/ folder is linted, and a pattern that
+// names node_modules explicitly looks there.
+func TestDiscoverGlobSkippedBase(t *testing.T) {
+	root := t.TempDir()
+	dir := tree(t, filepath.Join(root, "vendor", "repo"), "ORCHESTRATION.yaml", "node_modules/m/ORCHESTRATION.yaml")
+	d := discoverQuick(t, []string{"**/ORCHESTRATION.yaml"}, DiscoverOptions{Cwd: dir, NoGit: true})
+	if got := discovered(d); !reflect.DeepEqual(got, []string{"orchestration ORCHESTRATION.yaml"}) {
+		t.Errorf("under vendor/: %q", got)
+	}
+	d = discoverQuick(t, []string{"node_modules/**/ORCHESTRATION.yaml"}, DiscoverOptions{Cwd: dir, NoGit: true})
+	if got := discovered(d); !reflect.DeepEqual(got, []string{"orchestration node_modules/m/ORCHESTRATION.yaml"}) {
+		t.Errorf("explicit node_modules pattern: %q", got)
+	}
+	d = discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true})
+	if got := discovered(d); !reflect.DeepEqual(got, []string{"orchestration ORCHESTRATION.yaml"}) {
+		t.Errorf("walk under vendor/: %q", got)
+	}
+}
+
+func TestDiscoverExclude(t *testing.T) {
+	dir := tree(t, t.TempDir(), sampleTree...)
+	c := NewClassifier()
+	c.Exclude = []string{"proj/**", "**/_resume.md"}
+	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true, Classifier: c})
+	got := discovered(d)
+	if contains(got, "orchestration proj/ORCHESTRATION_v2.yaml") || contains(got, "resume-context 02-projects/02-old/_resume.md") || !contains(got, "orchestration ORCHESTRATION.yaml") {
+		t.Errorf("exclude: %q", got)
+	}
+	// Excludes do not apply to files named explicitly.
+	d = discoverQuick(t, []string{"proj/ORCHESTRATION_v2.yaml"}, DiscoverOptions{Cwd: dir, NoGit: true, Classifier: c})
+	if len(d.Files) != 1 {
+		t.Errorf("explicit excluded file: %q", discovered(d))
+	}
+}
+
+func TestClassifier(t *testing.T) {
+	c := NewClassifier()
+	for p, want := range map[string]Kind{
+		"ORCHESTRATION.yaml":                             KindOrchestration,
+		"a/b/ORCHESTRATION_feat.yaml":                    KindOrchestration,
+		"ORCHESTRATION.template.yaml":                    KindOrchestration,
+		"ORCHESTRATION.yml":                              KindUnknown,
+		".jerry/checkpoints/cx-036.json":                 KindCheckpoint,
+		".jerry/checkpoints/old/cx-036.json":             KindUnknown,
+		"x/precompact_state.json":                        KindPrecompact,
+		"02-projects/07-x/01-planning/resume-context.md": KindResumeContext,
+		"_resume.md":                                     KindResumeContext,
+		"resume.md":                                      KindUnknown,
+	} {
+		if got := c.FileKind(p); got != want {
+			t.Errorf("FileKind(%s) = %q, want %q", p, got, want)
+		}
+	}
+	for p, want := range map[string]string{
+		".agent-memory/runs/r1/plan.md":            ".agent-memory/runs/r1",
+		"x/.agent-memory/runs/r1/events/a/1.jsonl": "x/.agent-memory/runs/r1",
+		".agent-memory/runs/plan.md":               "",
+		"x.agent-memory/runs/r1/plan.md":           "",
+	} {
+		got, ok := RunDir(p)
+		if got != want || ok != (want != "") {
+			t.Errorf("RunDir(%s) = %q %v, want %q", p, got, ok, want)
+		}
+	}
+	if !IsTemplate("a/ORCHESTRATION.template.yaml") || IsTemplate("template/ORCHESTRATION.yaml") {
+		t.Error("IsTemplate")
+	}
+}
