@@ -15,6 +15,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/resumelint/resumelint/internal/bundle"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/load"
@@ -55,6 +56,7 @@ const usage = `resumelint checks the state files AI-agent workflows keep to resu
 
 Usage:
   resumelint [lint] [flags] [PATH|GLOB ...]   lint (default: the repository here)
+  resumelint bundle verify [flags] DIR ...     SPECTRUM-02 verdicts: ACCEPT or REJECT
   resumelint rules [--format json]             list every rule
   resumelint explain RULE                      print a rule's documentation
   resumelint version                           print the version
@@ -145,13 +147,16 @@ type lintFlags struct {
 	jobs                                  int
 	quiet                                 bool
 	enable, disable                       string
+	bundleBase                            string
 }
 
 func (c *Command) lint(args []string) (int, error) {
 	var lf lintFlags
+	var cf configFlags
 	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
 	fs.SetOutput(c.Stderr)
-	fs.StringVar(&lf.format, "format", "text", "output format: text or json")
+	cf.register(fs)
+	fs.StringVar(&lf.format, "format", "text", "output format: text, json, sarif or github")
 	fs.StringVar(&lf.failOn, "fail-on", "error", "lowest severity that fails the run: error or warning")
 	fs.StringVar(&lf.now, "now", "", "the current time for time-based rules (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
 	fs.StringVar(&lf.color, "color", "auto", "colour the text output: auto, always or never (NO_COLOR is honoured)")
@@ -160,12 +165,13 @@ func (c *Command) lint(args []string) (int, error) {
 	fs.BoolVar(&lf.quiet, "quiet", false, "print findings only, no summary")
 	fs.StringVar(&lf.enable, "enable", "", "run only these rules (comma-separated codes or names)")
 	fs.StringVar(&lf.disable, "disable", "", "turn these rules off (comma-separated codes or names)")
+	fs.StringVar(&lf.bundleBase, "bundle-base", "", "what bundle hashes keys are relative to: bundle (the bundle folder, default) or repo (the repository root)")
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
 		return ExitUsage, err
 	}
-	if lf.format != "text" && lf.format != "json" {
-		return ExitUsage, usagef("unknown --format %q (want text or json)", lf.format)
+	if lf.format != "text" && lf.format != "json" && lf.format != "sarif" && lf.format != "github" {
+		return ExitUsage, usagef("unknown --format %q (want text, json, sarif or github)", lf.format)
 	}
 	failOn, err := diag.ParseSeverity(lf.failOn)
 	if err != nil || failOn == diag.SevOff {
@@ -178,9 +184,22 @@ func (c *Command) lint(args []string) (int, error) {
 	if lf.jobs < 0 {
 		return ExitUsage, usagef("--jobs must be positive")
 	}
+	if lf.bundleBase != "" {
+		if _, err := bundle.ParseBase(lf.bundleBase); err != nil {
+			return ExitUsage, usagef("--bundle-base: %v", err)
+		}
+	}
 	settings := engine.Settings{
-		Opts: rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd},
+		Opts: rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd,
+			Bundle: rules.BundleOptions{Base: lf.bundleBase}},
 		Jobs: lf.jobs, Severity: map[string]diag.Severity{},
+	}
+	lc, err := c.setupConfig(&cf, &settings)
+	if err != nil {
+		return ExitUsage, err
+	}
+	if lc.cfg.FailOn != diag.SevOff && !flagGiven(fs, "fail-on") {
+		failOn = lc.cfg.FailOn
 	}
 	if lf.enable != "" {
 		settings.Only = map[string]bool{}
@@ -190,6 +209,9 @@ func (c *Command) lint(args []string) (int, error) {
 				return ExitUsage, usagef("--enable: unknown rule %q (see 'resumelint rules')", name)
 			}
 			settings.Only[r.Code] = true
+			if sev, ok := settings.Severity[r.Code]; ok && sev == diag.SevOff {
+				delete(settings.Severity, r.Code) // the flag wins over the configuration
+			}
 		}
 	}
 	for _, name := range splitList(lf.disable) {
@@ -215,7 +237,7 @@ func (c *Command) lint(args []string) (int, error) {
 			return ExitUsage, fmt.Errorf("reading stdin: %w", err)
 		}
 		f := &load.File{Path: strings.TrimPrefix(lf.stdinName, "./"), OSPath: lf.stdinName, Data: data, Explicit: true, Template: load.IsTemplate(lf.stdinName)}
-		f.Kind = load.NewClassifier().FileKind(f.Path)
+		f.Kind = lc.kindOf(f.Path)
 		if f.Kind == load.KindUnknown {
 			return ExitUsage, usagef("--stdin-filename %q matches no file kind", lf.stdinName)
 		}
@@ -226,10 +248,11 @@ func (c *Command) lint(args []string) (int, error) {
 	}
 	var disc *load.Discovery
 	if len(rest) > 0 || len(extra) == 0 {
-		disc, err = load.Discover(rest, load.DiscoverOptions{Cwd: c.Cwd})
+		disc, err = load.Discover(rest, load.DiscoverOptions{Cwd: c.Cwd, Classifier: lc.classifier})
 		if err != nil {
 			return ExitUsage, err
 		}
+		lc.cfg.Filter(disc, lc.root, c.Cwd)
 		if len(disc.Missing) > 0 {
 			return ExitUsage, usagef("no such file, folder or matching glob: %s", strings.Join(disc.Missing, ", "))
 		}
@@ -237,12 +260,19 @@ func (c *Command) lint(args []string) (int, error) {
 		disc = &load.Discovery{}
 	}
 	res := engine.Run(disc, extra, settings)
+	if err := c.applyBaseline(&cf, lc, res); err != nil {
+		return ExitUsage, err
+	}
 
 	in := &report.Input{Findings: res.Findings, Sources: res.Sources, Checked: res.Checked, Version: version.String(), Quiet: lf.quiet,
 		Color: c.useColor(lf.color)}
 	switch lf.format {
 	case "json":
 		err = report.JSON(c.Stdout, in)
+	case "sarif":
+		err = report.SARIF(c.Stdout, in, lc.rel)
+	case "github":
+		err = report.GitHub(c.Stdout, in, lc.rel)
 	default:
 		err = report.Text(c.Stdout, in)
 	}

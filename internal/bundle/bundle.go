@@ -1,0 +1,579 @@
+// Package bundle decides whether a SPECTRUM-02 resume bundle may be trusted
+// (seed 002 §3, SPEC §3.5). The decision is a pure function of the bundle's
+// three artifacts and the bytes of its declared outputs: `resumelint bundle
+// verify` prints it and the lint rules RL401–RL406 report it, so the two can
+// never disagree.
+package bundle
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// Code is a rejection code of seed 002 §5, or one of SPEC §3.5's
+// extensions.
+type Code string
+
+// The codes in procedure order (seed 002 §3.1): a verdict lists its codes
+// in this order. The artifacts must exist before they are parsed, parsed
+// before their fields are compared, and a `hashes` key must be a safe path
+// before the file it names is looked up and hashed.
+const (
+	BundleIncomplete        Code = "BUNDLE_INCOMPLETE"
+	ArtifactInvalid         Code = "ARTIFACT_INVALID" // ext.
+	StatusNotSuccess        Code = "STATUS_NOT_SUCCESS"
+	Cmp01NotPass            Code = "CMP01_NOT_PASS"
+	ValidatorUnsupported    Code = "VALIDATOR_UNSUPPORTED"
+	ValidatorBuildIDMissing Code = "VALIDATOR_BUILD_ID_MISSING"
+	ValidatorBuildMismatch  Code = "VALIDATOR_BUILD_MISMATCH"
+	PathInvalid             Code = "PATH_INVALID" // ext.
+	OutputMissing           Code = "OUTPUT_MISSING"
+	HashMismatch            Code = "HASH_MISMATCH"
+
+	// ForbiddenArtifact is a note, never part of a verdict (002 §6.1).
+	ForbiddenArtifact Code = "FORBIDDEN_ARTIFACT" // ext.
+)
+
+// Codes lists every rejection code in procedure order.
+var Codes = []Code{BundleIncomplete, ArtifactInvalid, StatusNotSuccess, Cmp01NotPass, ValidatorUnsupported,
+	ValidatorBuildIDMissing, ValidatorBuildMismatch, PathInvalid, OutputMissing, HashMismatch}
+
+func rank(c Code) int {
+	for i, x := range Codes {
+		if x == c {
+			return i
+		}
+	}
+	return len(Codes)
+}
+
+// Verdicts.
+const (
+	Accept = "ACCEPT"
+	Reject = "REJECT"
+)
+
+// Verdict is the decision on one bundle.
+type Verdict struct {
+	Path    string // the bundle folder as the user named it
+	Verdict string // Accept or Reject
+	// Codes holds each failing code once, in procedure order.
+	Codes []Code
+	// Problems explains every failing check, in procedure order.
+	Problems []Problem
+	// Notes are observations that do not take part in the decision.
+	Notes []Note
+}
+
+// Problem is one failing check.
+type Problem struct {
+	Code    Code
+	File    string // the artifact it concerns ("OUTPUT_HASHES.json"); empty for the bundle as a whole
+	Key     string // the `hashes` key or expected output it concerns
+	Message string
+
+	// Doc and Node locate the problem for lint findings (Node may be nil:
+	// the start of Doc's file). Doc is nil when no artifact exists.
+	Doc  *load.Document
+	Node *yaml.Node
+	// Related is a secondary position (the other side of a comparison).
+	Related *Related
+	// Schema marks a violation of the artifact's CUE definition, which the
+	// linter reports under RL402 instead of the rejection code's rule.
+	Schema bool
+}
+
+// Related is a position in another artifact.
+type Related struct {
+	Doc     *load.Document
+	Node    *yaml.Node
+	Message string
+}
+
+// Note is an observation about the bundle that never changes its verdict.
+type Note struct {
+	Code    Code
+	Path    string // relative to the bundle folder, '/'-separated; folders end in '/'
+	Pattern string // the forbidden pattern it matched
+	Message string
+}
+
+// Base values: what `hashes` keys are relative to.
+const (
+	BaseBundle = "bundle" // the bundle folder (default)
+	BaseRepo   = "repo"   // the repository root
+)
+
+// Options configure verification. Start from DefaultOptions.
+type Options struct {
+	Base     string // BaseBundle or BaseRepo
+	RepoRoot string // OS path of the repository root, for BaseRepo
+	// Semvers are the supported validator_semver values.
+	Semvers []string
+	// Forbidden are the patterns of artifacts seed 002 §2.3 forbids.
+	Forbidden []string
+	// Strict compares validator_build_id with ExpectBuildID.
+	Strict        bool
+	ExpectBuildID string
+	// Jobs is the number of files hashed in parallel (0: all CPUs).
+	Jobs   int
+	Limits load.Limits
+	// Progress, when set, counts the bytes and files to hash and hashed.
+	Progress *Progress
+}
+
+// DefaultSemvers are the validator versions supported out of the box.
+var DefaultSemvers = []string{"1.0.0", "1.0.1", "1.1.0"}
+
+// DefaultOptions is the configuration every entry point starts from.
+func DefaultOptions() Options {
+	return Options{
+		Base:      BaseBundle,
+		Semvers:   append([]string(nil), DefaultSemvers...),
+		Forbidden: append([]string(nil), DefaultForbidden...),
+		Limits:    load.DefaultLimits,
+	}
+}
+
+// ParseBase checks a --bundle-base or bundle.base value.
+func ParseBase(s string) (string, error) {
+	switch s {
+	case BaseBundle, BaseRepo:
+		return s, nil
+	}
+	return "", fmt.Errorf("unknown bundle base %q (want bundle or repo)", s)
+}
+
+// Progress counts hashing work; every field is updated atomically, so a
+// progress display may read it while verification runs.
+type Progress struct {
+	TotalFiles, TotalBytes atomic.Int64
+	DoneFiles, DoneBytes   atomic.Int64
+}
+
+// Verify loads the bundle in folder f and decides on it.
+func Verify(f *load.Folder, o Options) *Verdict {
+	b, probs := load.LoadBundle(f, o.limits())
+	return Check(b, probs, o)
+}
+
+// VerifyDir verifies the bundle in dir, shown as dir.
+func VerifyDir(dir string, o Options) *Verdict {
+	return Verify(&load.Folder{Kind: load.KindBundle, Path: dir, OSPath: dir}, o)
+}
+
+func (o *Options) limits() load.Limits {
+	if o.Limits == (load.Limits{}) {
+		return load.DefaultLimits
+	}
+	return o.Limits
+}
+
+// Check decides on a loaded bundle. loadProblems are the loader's findings
+// (they explain why an artifact could not be read); nil is fine.
+func Check(b *load.Bundle, loadProblems []diag.Finding, o Options) *Verdict {
+	if o.Base != BaseRepo {
+		o.Base = BaseBundle
+	} else if o.RepoRoot == "" {
+		o.RepoRoot = "."
+	}
+	c := &checker{b: b, o: o, why: map[string]string{}}
+	for _, fd := range loadProblems {
+		if fd.Code == "RL002" {
+			continue // duplicate keys are looked at where they matter
+		}
+		if _, ok := c.why[fd.Path]; !ok {
+			c.why[fd.Path] = fd.Message
+		}
+	}
+	c.run()
+	v := &Verdict{Path: b.Folder.Path, Verdict: Accept, Problems: c.problems, Notes: c.notes}
+	sort.SliceStable(v.Problems, func(i, j int) bool { return rank(v.Problems[i].Code) < rank(v.Problems[j].Code) })
+	seen := map[Code]bool{}
+	for _, p := range v.Problems {
+		if !seen[p.Code] {
+			seen[p.Code] = true
+			v.Codes = append(v.Codes, p.Code)
+		}
+	}
+	if len(v.Problems) > 0 {
+		v.Verdict = Reject
+	}
+	return v
+}
+
+type checker struct {
+	b        *load.Bundle
+	o        Options
+	why      map[string]string // display path → the loader's reason it was not parsed
+	problems []Problem
+	notes    []Note
+}
+
+func (c *checker) add(p Problem) { c.problems = append(c.problems, p) }
+
+const (
+	taskSpec     = "TASK_SPEC.json"
+	statusFile   = "STATUS.json"
+	outputHashes = "OUTPUT_HASHES.json"
+)
+
+func (c *checker) run() {
+	// Step 0: the required artifacts (002 §2.1).
+	var present *load.Document
+	for _, name := range load.BundleArtifacts {
+		if d := c.b.Artifacts[name]; d != nil && present == nil {
+			present = d
+		}
+	}
+	for _, name := range load.BundleArtifacts {
+		if c.b.Artifacts[name] == nil {
+			p := Problem{Code: BundleIncomplete, File: name, Doc: present,
+				Message: fmt.Sprintf("the bundle has no %s; a SPECTRUM-02 bundle holds TASK_SPEC.json, STATUS.json and OUTPUT_HASHES.json (seed 002 §2.1)", name)}
+			if present != nil {
+				p.Node = present.Root
+			}
+			c.add(p)
+		}
+	}
+	// Step 1: STATUS.json.
+	if st := c.object(statusFile); st != nil {
+		c.enum(st, "status", "success", StatusNotSuccess, []string{"success", "failure", "error"})
+		c.enum(st, "cmp01", "pass", Cmp01NotPass, []string{"pass", "fail"})
+	}
+	// Step 2: the validator, then step 3: the outputs.
+	oh := c.object(outputHashes)
+	if oh != nil {
+		c.validator(oh)
+	}
+	var entries []entry
+	hashesOK := false
+	if oh != nil {
+		entries, hashesOK = c.hashEntries(oh)
+	}
+	if hashesOK {
+		c.expectedOutputs(oh, entries)
+	}
+	c.outputs(entries)
+	c.forbidden(entries)
+}
+
+// object returns an artifact's parsed top-level mapping, or nil after
+// reporting why it cannot be read (nil also when it is missing: step 0
+// reported that).
+func (c *checker) object(name string) *load.Document {
+	d := c.b.Artifacts[name]
+	if d == nil {
+		return nil
+	}
+	if d.Root == nil {
+		why := c.why[d.File.Path]
+		if why == "" {
+			why = "it is empty or not JSON"
+		}
+		c.add(Problem{Code: ArtifactInvalid, File: name, Doc: d, Message: fmt.Sprintf("%s cannot be read: %s", name, why)})
+		return nil
+	}
+	if !node.IsMap(d.Root) {
+		c.add(Problem{Code: ArtifactInvalid, File: name, Doc: d, Node: d.Root, Schema: true,
+			Message: fmt.Sprintf("%s must be a JSON object, found %s", name, node.Kind(d.Root))})
+		return nil
+	}
+	return d
+}
+
+// field returns the value of a key the procedure reads. A key given twice
+// is ambiguous (readers disagree on which value wins), so it is invalid.
+func (c *checker) field(d *load.Document, key string) (k, v *yaml.Node, ok bool) {
+	var first *yaml.Node
+	for i := 0; i+1 < len(d.Root.Content); i += 2 {
+		kn := d.Root.Content[i]
+		if kn.Value != key {
+			continue
+		}
+		if first != nil {
+			c.add(Problem{Code: ArtifactInvalid, File: path.Base(d.File.Path), Doc: d, Node: kn,
+				Message: fmt.Sprintf("%s is given twice (lines %d and %d); readers disagree on which value wins, so the bundle cannot be trusted", key, first.Line, kn.Line)})
+			return nil, nil, false
+		}
+		first = kn
+		k, v = kn, node.Resolve(d.Root.Content[i+1])
+	}
+	return k, v, true
+}
+
+// enum checks a status field: a value of its enum other than want fails
+// with code; anything else is an invalid artifact.
+func (c *checker) enum(d *load.Document, key, want string, code Code, allowed []string) {
+	k, v, ok := c.field(d, key)
+	if !ok {
+		return
+	}
+	name := path.Base(d.File.Path)
+	if k == nil {
+		c.add(Problem{Code: ArtifactInvalid, File: name, Doc: d, Node: d.Root, Schema: true,
+			Message: fmt.Sprintf("%s is missing; the verdict needs %s: %q", key, key, want)})
+		return
+	}
+	s, isStr := node.Str(v)
+	if !isStr || !contains(allowed, s) {
+		c.add(Problem{Code: ArtifactInvalid, File: name, Doc: d, Node: v, Schema: true,
+			Message: fmt.Sprintf("%s is %s, not one of %s", key, show(v), strings.Join(allowed, ", "))})
+		return
+	}
+	if s == want {
+		return
+	}
+	msg := fmt.Sprintf("%s is %q, not %q: the run did not pass", key, s, want)
+	if key == "status" {
+		if e := errorSummary(d); e != "" {
+			msg += " (" + e + ")"
+		}
+	}
+	c.add(Problem{Code: code, File: name, Doc: d, Node: v, Message: msg})
+}
+
+// errorSummary quotes STATUS.json's error object for a rejection message.
+func errorSummary(d *load.Document) string {
+	e := node.Val(d.Root, "error")
+	if !node.IsMap(e) {
+		return ""
+	}
+	code, _ := node.Str(node.Val(e, "code"))
+	msg, _ := node.Str(node.Val(e, "message"))
+	switch {
+	case code != "" && msg != "":
+		return "error " + code + ": " + clip(msg, 120)
+	case code != "":
+		return "error " + code
+	case msg != "":
+		return "error: " + clip(msg, 120)
+	}
+	return ""
+}
+
+func (c *checker) validator(d *load.Document) {
+	// validator_semver must be a supported version (002 §3.1 step 2).
+	if k, v, ok := c.field(d, "validator_semver"); ok {
+		s, isStr := node.Str(v)
+		switch {
+		case k == nil:
+			c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Doc: d, Node: d.Root, Schema: true,
+				Message: "validator_semver is missing, so the hashes are bound to no validator version"})
+		case !isStr:
+			c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Doc: d, Node: v, Schema: true,
+				Message: fmt.Sprintf("validator_semver is %s; write the version as a string, e.g. %q", show(v), suggestSemver(v))})
+		case !contains(c.o.Semvers, s):
+			c.add(Problem{Code: ValidatorUnsupported, File: outputHashes, Doc: d, Node: v,
+				Message: fmt.Sprintf("validator_semver %q is not a supported validator version (supported: %s; set bundle.supported_validator_semvers to change)", s, strings.Join(c.o.Semvers, ", "))})
+		}
+	}
+	// validator_build_id must be present and not empty; in strict mode it
+	// must be the expected build.
+	k, v, ok := c.field(d, "validator_build_id")
+	if !ok {
+		return
+	}
+	s, isStr := node.Str(v)
+	switch {
+	case k == nil:
+		c.add(Problem{Code: ValidatorBuildIDMissing, File: outputHashes, Doc: d, Node: d.Root, Schema: true,
+			Message: "validator_build_id is missing; it must name the validator build (a git commit or file hash, e.g. \"git:abc1234\")"})
+	case node.IsNull(v):
+		c.add(Problem{Code: ValidatorBuildIDMissing, File: outputHashes, Doc: d, Node: v, Schema: true,
+			Message: "validator_build_id is null; it must name the validator build (e.g. \"git:abc1234\")"})
+	case !isStr:
+		c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Doc: d, Node: v, Schema: true,
+			Message: fmt.Sprintf("validator_build_id is %s, not a string", show(v))})
+	case strings.TrimSpace(s) == "":
+		c.add(Problem{Code: ValidatorBuildIDMissing, File: outputHashes, Doc: d, Node: v,
+			Message: "validator_build_id is empty; it must name the validator build (e.g. \"git:abc1234\")"})
+	case c.o.Strict && s != c.o.ExpectBuildID:
+		c.add(Problem{Code: ValidatorBuildMismatch, File: outputHashes, Doc: d, Node: v,
+			Message: fmt.Sprintf("validator_build_id %q is not the expected build %q (strict mode): re-validate the outputs with the current validator", s, c.o.ExpectBuildID)})
+	}
+}
+
+// entry is one `hashes` key and its declared digest.
+type entry struct {
+	key     string
+	keyNode *yaml.Node
+	valNode *yaml.Node
+	want    string // lowercase hex, 64 digits; empty when the value is invalid
+}
+
+// hashEntries reads `hashes` in key order. ok is false when there is no
+// usable mapping.
+func (c *checker) hashEntries(d *load.Document) (out []entry, ok bool) {
+	k, v, ok := c.field(d, "hashes")
+	if !ok {
+		return nil, false
+	}
+	switch {
+	case k == nil:
+		c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Doc: d, Node: d.Root, Schema: true,
+			Message: "hashes is missing, so no output can be verified" + flatHint(d)})
+		return nil, false
+	case !node.IsMap(v):
+		c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Doc: d, Node: v, Schema: true,
+			Message: fmt.Sprintf("hashes is %s; it must map each output path to \"sha256:<64 hex digits>\"", show(v))})
+		return nil, false
+	}
+	count := map[string]int{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		count[v.Content[i].Value]++
+	}
+	// A key given twice is ambiguous: it is verified against neither digest.
+	first := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		kn, vn := v.Content[i], node.Resolve(v.Content[i+1])
+		if count[kn.Value] > 1 {
+			if f, seen := first[kn.Value]; !seen {
+				first[kn.Value] = kn
+			} else if f != nil {
+				c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Key: kn.Value, Doc: d, Node: kn,
+					Message: fmt.Sprintf("hashes key %q is given twice (lines %d and %d); readers disagree on which digest wins", kn.Value, f.Line, kn.Line)})
+				first[kn.Value] = nil
+			}
+			continue
+		}
+		e := entry{key: kn.Value, keyNode: kn, valNode: vn}
+		if s, isStr := node.Str(vn); isStr && isDigest(s) {
+			e.want = s[len("sha256:"):]
+		} else {
+			c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Key: kn.Value, Doc: d, Node: vn, Schema: true,
+				Message: fmt.Sprintf("hash of %q is %s; write it as \"sha256:\" followed by 64 lowercase hex digits", kn.Value, show(vn))})
+		}
+		out = append(out, e)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out, true
+}
+
+// flatHint recognises an older layout that maps paths to digests at the
+// top level, without "hashes".
+func flatHint(d *load.Document) string {
+	flat := false
+	node.Pairs(d.Root, func(_, v *yaml.Node) {
+		s, _ := node.Str(v)
+		if isDigest(s) || isDigest("sha256:"+s) {
+			flat = true
+		}
+	})
+	if !flat {
+		return ""
+	}
+	return " (the top level maps paths to digests, an older layout: move those entries under \"hashes\" and write each digest as \"sha256:<hex>\")"
+}
+
+// isDigest reports "sha256:" followed by 64 lowercase hex digits.
+func isDigest(s string) bool {
+	const prefix = "sha256:"
+	if len(s) != len(prefix)+64 || !strings.HasPrefix(s, prefix) {
+		return false
+	}
+	for i := len(prefix); i < len(s); i++ {
+		ch := s[i]
+		if (ch < '0' || ch > '9') && (ch < 'a' || ch > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// expectedOutputs reports each TASK_SPEC expected output that `hashes`
+// does not cover: nothing would prove it was produced (SPEC §3.5 RL401).
+// A TASK_SPEC without a readable expected_outputs list adds nothing to the
+// decision; RL402 reports its shape.
+func (c *checker) expectedOutputs(oh *load.Document, entries []entry) {
+	ts := c.b.Artifacts[taskSpec]
+	if ts == nil || !node.IsMap(ts.Root) {
+		return
+	}
+	list := node.Val(ts.Root, "expected_outputs")
+	if !node.IsSeq(list) {
+		return
+	}
+	have := map[string]bool{}
+	for _, e := range entries {
+		have[path.Clean(e.key)] = true
+	}
+	// Keys dropped as invalid still count as declared: the manifest names
+	// them, and their own problem rejects the bundle.
+	_, hv, _ := c.fieldQuiet(oh, "hashes")
+	node.Pairs(hv, func(k, _ *yaml.Node) { have[path.Clean(k.Value)] = true })
+	for _, it := range list.Content {
+		s, ok := node.Str(it)
+		if !ok || s == "" {
+			continue
+		}
+		if have[path.Clean(s)] {
+			continue
+		}
+		c.add(Problem{Code: BundleIncomplete, File: taskSpec, Key: s, Doc: ts, Node: it,
+			Message: fmt.Sprintf("expected output %q has no entry in OUTPUT_HASHES.json hashes, so nothing proves it was produced", s),
+			Related: &Related{Doc: oh, Node: hv, Message: "the hashes that should list it"}})
+	}
+}
+
+// fieldQuiet is field without reporting duplicates.
+func (c *checker) fieldQuiet(d *load.Document, key string) (k, v *yaml.Node, ok bool) {
+	k, v = node.Get(d.Root, key)
+	return k, v, k != nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// show renders a value for a message: strings quoted, others by kind.
+func show(n *yaml.Node) string {
+	n = node.Resolve(n)
+	if n == nil {
+		return "missing"
+	}
+	if n.Kind == yaml.ScalarNode {
+		if s, ok := node.Str(n); ok {
+			return strconv.Quote(clip(s, 80))
+		}
+		if node.IsNull(n) {
+			return "null"
+		}
+		return node.Kind(n) + " (" + clip(n.Value, 40) + ")"
+	}
+	return node.Kind(n)
+}
+
+func suggestSemver(n *yaml.Node) string {
+	v := node.Resolve(n).Value
+	switch strings.Count(v, ".") {
+	case 0:
+		return v + ".0.0"
+	case 1:
+		return v + ".0"
+	}
+	return v
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

@@ -1,0 +1,194 @@
+package bundle
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Forbidden artifacts (seed 002 §2.3): things a bundle must not carry. They
+// are reported as notes, never as rejection codes, because the verdict must
+// not depend on them (002 §6.1, §7 item 5).
+
+// DefaultForbidden are the name patterns of seed 002 §2.3, matched
+// case-insensitively against every name inside the bundle folder. A
+// pattern ending in "/" matches folders only; one with another "/" matches
+// the path relative to the bundle folder; any other matches the base name.
+var DefaultForbidden = []string{
+	"logs/", "*.log", // execution logs
+	"tmp/",                    // the run's ephemeral workspace
+	"*transcript*",            // chat transcripts
+	"*reasoning*",             // reasoning traces
+	"*restore*", "*snapshot*", // restoration snapshots
+	"EXECUTION_ORDER*", // execution-order metadata
+	"*.dump", "debug*", // debug dumps
+	"checkpoint*", "*.ckpt", // checkpoint files
+}
+
+// forbiddenWhat names what each default pattern is meant to catch.
+var forbiddenWhat = map[string]string{
+	"logs/":            "execution logs",
+	"*.log":            "an execution log",
+	"tmp/":             "an ephemeral workspace",
+	"*transcript*":     "a chat transcript",
+	"*reasoning*":      "a reasoning trace",
+	"*restore*":        "a restoration snapshot",
+	"*snapshot*":       "a restoration snapshot",
+	"EXECUTION_ORDER*": "execution-order metadata",
+	"*.dump":           "a debug dump",
+	"debug*":           "a debug dump",
+	"checkpoint*":      "a checkpoint file",
+	"*.ckpt":           "a checkpoint file",
+}
+
+// maxWalk bounds the names looked at for forbidden artifacts, so a bundle
+// folder that is a whole repository costs a bounded walk.
+const maxWalk = 100_000
+
+type pattern struct {
+	orig    string
+	glob    string // lowercased, without a trailing "/"
+	dirOnly bool
+	full    bool // matched against the relative path
+}
+
+// ValidatePatterns reports the first malformed forbidden pattern.
+func ValidatePatterns(pats []string) error {
+	for _, p := range pats {
+		g := strings.ToLower(strings.TrimSuffix(p, "/"))
+		if g == "" || !doublestar.ValidatePattern(g) {
+			return fmt.Errorf("forbidden artifact pattern %q is not a valid glob", p)
+		}
+	}
+	return nil
+}
+
+func compilePatterns(pats []string) []pattern {
+	out := make([]pattern, 0, len(pats))
+	for _, p := range pats {
+		g := strings.ToLower(strings.TrimSuffix(p, "/"))
+		if g == "" || !doublestar.ValidatePattern(g) {
+			continue
+		}
+		out = append(out, pattern{orig: p, glob: g, dirOnly: strings.HasSuffix(p, "/"), full: strings.Contains(g, "/")})
+	}
+	return out
+}
+
+func (p *pattern) match(rel string, isDir bool) bool {
+	if p.dirOnly && !isDir {
+		return false
+	}
+	subject := strings.ToLower(path.Base(rel))
+	if p.full {
+		subject = strings.ToLower(rel)
+	}
+	ok, _ := doublestar.Match(p.glob, subject)
+	return ok
+}
+
+// forbidden walks the bundle folder (without following links) and notes
+// every forbidden artifact. Declared outputs are outputs, not artifacts:
+// they and the folders holding them are exempt.
+func (c *checker) forbidden(entries []entry) {
+	pats := compilePatterns(c.o.Forbidden)
+	if len(pats) == 0 {
+		return
+	}
+	declared := map[string]bool{}
+	holds := map[string]bool{}
+	for _, e := range entries {
+		rel, ok := c.bundleRel(e.key)
+		if !ok {
+			continue
+		}
+		declared[rel] = true
+		for d := path.Dir(rel); d != "." && d != "/"; d = path.Dir(d) {
+			holds[d] = true
+		}
+	}
+	dir := c.b.Folder.OSPath
+	seen := 0
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if p == dir {
+			return nil
+		}
+		if seen++; seen > maxWalk {
+			return fs.SkipAll
+		}
+		if err != nil {
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		rel, rerr := filepath.Rel(dir, p)
+		if rerr != nil {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		isDir := d.IsDir()
+		if isDir && d.Name() == ".git" {
+			return fs.SkipDir
+		}
+		if declared[rel] || (isDir && holds[rel]) || (!strings.Contains(rel, "/") && isArtifact(rel)) {
+			return nil
+		}
+		for i := range pats {
+			if !pats[i].match(rel, isDir) {
+				continue
+			}
+			shown := rel
+			if isDir {
+				shown += "/"
+			}
+			what := forbiddenWhat[pats[i].orig]
+			if what == "" {
+				what = "a forbidden artifact"
+			}
+			c.notes = append(c.notes, Note{Code: ForbiddenArtifact, Path: shown, Pattern: pats[i].orig,
+				Message: fmt.Sprintf("%s looks like %s (pattern %q), which seed 002 §2.3 forbids in a bundle", shown, what, pats[i].orig)})
+			if isDir {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		return nil
+	})
+}
+
+func isArtifact(name string) bool {
+	return name == taskSpec || name == statusFile || name == outputHashes
+}
+
+// bundleRel returns a declared output's path relative to the bundle folder,
+// when it lies inside it.
+func (c *checker) bundleRel(key string) (string, bool) {
+	if lexicalProblem(key) != "" {
+		return "", false
+	}
+	if c.o.Base != BaseRepo || c.o.RepoRoot == "" {
+		return path.Clean(key), true
+	}
+	abs, err := filepath.Abs(filepath.Join(c.o.RepoRoot, filepath.FromSlash(key)))
+	if err != nil {
+		return "", false
+	}
+	folder, err := filepath.Abs(c.b.Folder.OSPath)
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(folder, abs)
+	if err != nil {
+		return "", false
+	}
+	rel = filepath.ToSlash(rel)
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false
+	}
+	return rel, true
+}

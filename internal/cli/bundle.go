@@ -1,0 +1,288 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"github.com/resumelint/resumelint/internal/bundle"
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+// `resumelint bundle verify`: SPECTRUM-02 verdicts (seed 002 §3, SPEC §3.5).
+
+func init() { subcommands["bundle"] = (*Command).bundle }
+
+const bundleUsage = `Usage: resumelint bundle verify [flags] DIR ...
+
+Decides, for each SPECTRUM-02 bundle folder, whether a resuming agent may
+trust it (seed 002 §3): ACCEPT, or REJECT with the rejection codes.
+Exit code 0 only if every bundle is accepted.
+
+Flags:
+`
+
+func (c *Command) bundle(args []string) (int, error) {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprint(c.Stdout, bundleUsage)
+		newVerifyFlags(c.Stdout).fs.PrintDefaults()
+		return ExitOK, nil
+	}
+	if len(args) == 0 || args[0] != "verify" {
+		return ExitUsage, usagef("usage: resumelint bundle verify [flags] DIR ... (see 'resumelint bundle -h')")
+	}
+	return c.bundleVerify(args[1:])
+}
+
+type verifyFlags struct {
+	fs                          *flag.FlagSet
+	strict, expectBuildIDGiven  bool
+	expectBuildID, format, base string
+	jobs                        int
+}
+
+func newVerifyFlags(out io.Writer) *verifyFlags {
+	vf := &verifyFlags{fs: flag.NewFlagSet("bundle verify", flag.ContinueOnError)}
+	fs := vf.fs
+	fs.SetOutput(out)
+	fs.BoolVar(&vf.strict, "strict", false, "also reject a validator_build_id other than --expect-build-id (VALIDATOR_BUILD_MISMATCH)")
+	fs.StringVar(&vf.expectBuildID, "expect-build-id", "", "the current validator build id, for --strict (e.g. git:abc1234)")
+	fs.StringVar(&vf.format, "format", "text", "output format: text or json")
+	fs.StringVar(&vf.base, "bundle-base", bundle.DefaultOptions().Base, "what hashes keys are relative to: bundle (the bundle folder) or repo (the repository root)")
+	fs.IntVar(&vf.jobs, "jobs", 0, "number of files hashed in parallel (default: all CPUs)")
+	return vf
+}
+
+func (c *Command) bundleVerify(args []string) (int, error) {
+	vf := newVerifyFlags(c.Stderr)
+	dirs, err := parseInterspersed(vf.fs, args)
+	if err != nil {
+		return ExitUsage, err
+	}
+	vf.fs.Visit(func(f *flag.Flag) {
+		if f.Name == "expect-build-id" {
+			vf.expectBuildIDGiven = true
+		}
+	})
+	switch {
+	case vf.format != "text" && vf.format != "json":
+		return ExitUsage, usagef("unknown --format %q (want text or json)", vf.format)
+	case vf.strict && strings.TrimSpace(vf.expectBuildID) == "":
+		return ExitUsage, usagef("--strict needs --expect-build-id ID, the build id the bundle must have been validated with")
+	case vf.expectBuildIDGiven && !vf.strict:
+		return ExitUsage, usagef("--expect-build-id is only compared in strict mode; add --strict")
+	case vf.jobs < 0:
+		return ExitUsage, usagef("--jobs must be positive")
+	case len(dirs) == 0:
+		return ExitUsage, usagef("usage: resumelint bundle verify [flags] DIR ... (name at least one bundle folder)")
+	}
+	base, err := bundle.ParseBase(vf.base)
+	if err != nil {
+		return ExitUsage, usagef("--bundle-base: %v", err)
+	}
+	opts := bundle.DefaultOptions()
+	opts.Base = base
+	opts.RepoRoot = repoRoot(c.Cwd)
+	opts.Strict = vf.strict
+	opts.ExpectBuildID = vf.expectBuildID
+	opts.Jobs = vf.jobs
+	opts.Progress = &bundle.Progress{}
+
+	// Every folder must be a bundle before any is verified.
+	var folders []*load.Folder
+	var bad []string
+	for _, d := range dirs {
+		osPath := d
+		if !filepath.IsAbs(osPath) {
+			osPath = filepath.Join(c.Cwd, d)
+		}
+		if why := notBundle(osPath); why != "" {
+			bad = append(bad, fmt.Sprintf("%s %s", d, why))
+			continue
+		}
+		folders = append(folders, &load.Folder{Kind: load.KindBundle, Path: filepath.ToSlash(filepath.Clean(d)), OSPath: osPath, Explicit: true})
+	}
+	if len(bad) > 0 {
+		return ExitUsage, usagef("%s", strings.Join(bad, "; "))
+	}
+
+	stop := c.startProgress(opts.Progress)
+	verdicts := make([]*bundle.Verdict, len(folders))
+	for i, f := range folders {
+		verdicts[i] = bundle.Verify(f, opts)
+	}
+	stop()
+
+	if vf.format == "json" {
+		err = writeVerdictsJSON(c.Stdout, verdicts)
+	} else {
+		err = writeVerdictsText(c.Stdout, verdicts)
+	}
+	if err != nil {
+		return ExitInternal, err
+	}
+	for _, v := range verdicts {
+		if v.Verdict != bundle.Accept {
+			return ExitFindings, nil
+		}
+	}
+	return ExitOK, nil
+}
+
+// notBundle says why a path cannot be verified, or returns "".
+func notBundle(osPath string) string {
+	fi, err := os.Stat(osPath)
+	switch {
+	case err != nil && os.IsNotExist(err):
+		return "does not exist"
+	case err != nil:
+		return fmt.Sprintf("cannot be read: %v", err)
+	case !fi.IsDir():
+		return "is not a folder; bundle verify takes bundle folders (the folder holding STATUS.json and OUTPUT_HASHES.json)"
+	}
+	for _, marker := range []string{"STATUS.json", "OUTPUT_HASHES.json"} {
+		if _, err := os.Lstat(filepath.Join(osPath, marker)); err == nil {
+			return ""
+		}
+	}
+	return "is not a bundle: it holds neither STATUS.json nor OUTPUT_HASHES.json"
+}
+
+func writeVerdictsText(w io.Writer, vs []*bundle.Verdict) error {
+	var sb strings.Builder
+	for _, v := range vs {
+		if v.Verdict == bundle.Accept {
+			fmt.Fprintf(&sb, "ACCEPT %s\n", v.Path)
+		} else {
+			codes := make([]string, len(v.Codes))
+			for i, c := range v.Codes {
+				codes[i] = string(c)
+			}
+			fmt.Fprintf(&sb, "REJECT %s: %s\n", v.Path, strings.Join(codes, ", "))
+		}
+		for _, p := range v.Problems {
+			if p.File != "" {
+				fmt.Fprintf(&sb, "  %s %s: %s\n", p.Code, p.File, p.Message)
+			} else {
+				fmt.Fprintf(&sb, "  %s: %s\n", p.Code, p.Message)
+			}
+		}
+		for _, n := range v.Notes {
+			fmt.Fprintf(&sb, "  note %s: %s; it takes no part in the verdict\n", n.Code, n.Message)
+		}
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// The JSON form of SPEC §3.5, plus `details` (every failing check, in
+// procedure order); documented in docs/bundle-verify.md.
+type verdictsJSON struct {
+	Bundles []verdictJSON `json:"bundles"`
+}
+
+type verdictJSON struct {
+	Path    string       `json:"path"`
+	Verdict string       `json:"verdict"`
+	Codes   []string     `json:"codes"`
+	Notes   []noteJSON   `json:"notes"`
+	Details []detailJSON `json:"details"`
+}
+
+type noteJSON struct {
+	Code    string `json:"code"`
+	Path    string `json:"path"`
+	Pattern string `json:"pattern"`
+	Message string `json:"message"`
+}
+
+type detailJSON struct {
+	Code    string `json:"code"`
+	File    string `json:"file,omitempty"`
+	Key     string `json:"key,omitempty"`
+	Message string `json:"message"`
+}
+
+func writeVerdictsJSON(w io.Writer, vs []*bundle.Verdict) error {
+	out := verdictsJSON{Bundles: []verdictJSON{}}
+	for _, v := range vs {
+		j := verdictJSON{Path: v.Path, Verdict: v.Verdict, Codes: []string{}, Notes: []noteJSON{}, Details: []detailJSON{}}
+		for _, c := range v.Codes {
+			j.Codes = append(j.Codes, string(c))
+		}
+		for _, n := range v.Notes {
+			j.Notes = append(j.Notes, noteJSON{Code: string(n.Code), Path: n.Path, Pattern: n.Pattern, Message: n.Message})
+		}
+		for _, p := range v.Problems {
+			j.Details = append(j.Details, detailJSON{Code: string(p.Code), File: p.File, Key: p.Key, Message: p.Message})
+		}
+		out.Bundles = append(out.Bundles, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// startProgress draws a progress bar on stderr while outputs are hashed,
+// only on a terminal, never in CI, and only once the run has taken about a
+// second. The returned function stops it and clears the line.
+func (c *Command) startProgress(p *bundle.Progress) (stop func()) {
+	f, ok := c.Stderr.(*os.File)
+	if !ok || !(isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) || c.inCI() || c.Getenv("TERM") == "dumb" {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		select {
+		case <-done:
+			return
+		case <-time.After(time.Second):
+		}
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			fmt.Fprintf(f, "\r\x1b[Kverifying: %d/%d files, %s of %s hashed", p.DoneFiles.Load(), p.TotalFiles.Load(),
+				sizeText(p.DoneBytes.Load()), sizeText(p.TotalBytes.Load()))
+			select {
+			case <-done:
+				fmt.Fprint(f, "\r\x1b[K")
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
+// inCI reports a CI environment (the CI variable most providers set).
+func (c *Command) inCI() bool {
+	v := strings.ToLower(c.Getenv("CI"))
+	return v != "" && v != "false" && v != "0"
+}
+
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
