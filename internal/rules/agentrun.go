@@ -1,17 +1,112 @@
 package rules
 
 import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/cue"
+	"github.com/resumelint/resumelint/internal/agentrun"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
-// Agent runs under .agent-memory/runs/ (SPEC §3.6, seed 003).
+// Agent runs under .agent-memory/runs/ (SPEC §3.6, seed 003). Task state
+// is derived by internal/agentrun, which `resumelint status` shares.
 
-var TaskGraphSchema = &Rule{Code: "RL501", Name: "task-graph-schema", Severity: diag.SevError, Kinds: []load.Kind{load.KindAgentRun}, Family: "agentrun",
-	Summary: "task-graph.json violating #TaskGraph", Run: runTaskGraphSchema}
+var runKinds = []load.Kind{load.KindAgentRun}
 
-func init() { Register(TaskGraphSchema) }
+var (
+	TaskGraphSchema = &Rule{Code: "RL501", Name: "task-graph-schema", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
+		Summary: "task-graph.json violating #TaskGraph", Run: runTaskGraphSchema}
+	TaskGraphDeps = &Rule{Code: "RL502", Name: "task-graph-deps", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
+		Summary: "a duplicate task id, a dependency on an unknown task, or a dependency cycle", Run: runTaskGraphDeps}
+	EventCorrupt = &Rule{Code: "RL503", Name: "event-corrupt", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
+		Summary: "an events line that is not a valid #Event (the rest of the file still counts)", Run: runEventCorrupt}
+	EventLocation = &Rule{Code: "RL504", Name: "event-location", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
+		Summary: "an events file outside events/<actor-id>/, or an event whose actor differs from its folder", Run: runEventLocation}
+	EventSequence = &Rule{Code: "RL505", Name: "event-sequence", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
+		Summary: "events out of order: finished before started, after completion, time going back, unknown task, dependencies not done", Run: runEventSequence}
+	RunArtifacts = &Rule{Code: "RL506", Name: "run-artifacts", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
+		Summary: "task events without plan.md or task-graph.json", Run: runRunArtifacts}
+	RunStale = &Rule{Code: "RL507", Name: "run-stale", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
+		Summary: "an incomplete run whose last event is older than staleness.run_max_age", Run: runRunStale}
+	MultipleIncompleteRuns = &Rule{Code: "RL508", Name: "multiple-incomplete-runs", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
+		Summary: "more than one incomplete run under one .agent-memory/runs/", Run: publishRun, Finalize: reportIncompleteRuns}
+)
+
+func init() {
+	Register(TaskGraphSchema, TaskGraphDeps, EventCorrupt, EventLocation, EventSequence, RunArtifacts, RunStale, MultipleIncompleteRuns)
+}
+
+// DefaultRunMaxAge is staleness.run_max_age when not configured.
+const DefaultRunMaxAge = 14 * 24 * time.Hour
+
+// perFileCap bounds the findings one rule reports per events file; the rest
+// are counted in one summary finding, so a garbage file of 300,000 lines
+// costs a handful of findings, not 300,000.
+const perFileCap = 5
+
+// capped reports up to perFileCap findings per file and remembers the rest.
+type capped struct {
+	p     *Pass
+	n     map[string]int
+	more  map[string]*overflow
+	order []string
+}
+
+type overflow struct {
+	f     *load.File
+	at    diag.Pos
+	lines []int
+	count int
+}
+
+func newCapped(p *Pass) *capped {
+	return &capped{p: p, n: map[string]int{}, more: map[string]*overflow{}}
+}
+
+// room reports whether another finding fits for f; when not, the line is
+// counted for the summary.
+func (c *capped) room(f *load.File, line, col int) bool {
+	if c.n[f.Path] < perFileCap {
+		c.n[f.Path]++
+		return true
+	}
+	o := c.more[f.Path]
+	if o == nil {
+		o = &overflow{f: f, at: diag.Pos{Line: line, Col: col}}
+		c.more[f.Path] = o
+		c.order = append(c.order, f.Path)
+	}
+	o.count++
+	if len(o.lines) < 10 {
+		o.lines = append(o.lines, line)
+	}
+	return false
+}
+
+// flush reports one summary per file that overflowed; what names the
+// problem in the plural ("lines … are not valid events").
+func (c *capped) flush(format string) {
+	for _, p := range c.order {
+		o := c.more[p]
+		ls := make([]string, len(o.lines))
+		for i, l := range o.lines {
+			ls[i] = fmt.Sprint(l)
+		}
+		list := strings.Join(ls, ", ")
+		if o.count > len(o.lines) {
+			list += ", …"
+		}
+		c.p.ReportAt(o.f, o.at, diag.Pos{}, format, o.count, list)
+	}
+}
 
 func runTaskGraphSchema(p *Pass) {
 	d := p.Run.TaskGraph
@@ -22,15 +117,515 @@ func runTaskGraphSchema(p *Pass) {
 		return
 	}
 	validate(p, d.File, "#TaskGraph", d.Root, "")
-	tasks := node.Val(d.Root, "tasks")
-	if !node.IsSeq(tasks) {
-		return
-	}
-	for _, t := range tasks.Content {
+	for _, t := range agentrun.TaskNodes(d.Root) {
 		dk, _ := node.Get(t, "depends_on")
 		ak, _ := node.Get(t, "dependencies")
 		if dk != nil && ak != nil {
 			p.Report(d.File, ak, "task has both `depends_on` and its alias `dependencies`; keep one list")
+		}
+	}
+}
+
+// ---- RL502 ------------------------------------------------------------------
+
+type graphTask struct {
+	id       string
+	idNode   *yaml.Node
+	deps     []int        // indexes into the unique tasks
+	depNodes []*yaml.Node // the dependency entries, parallel to deps
+}
+
+func runTaskGraphDeps(p *Pass) {
+	d := p.Run.TaskGraph
+	if d == nil || d.Root == nil || !node.IsMap(d.Root) {
+		return
+	}
+	nodes := agentrun.TaskNodes(d.Root)
+	first := map[string]*yaml.Node{}
+	var tasks []*graphTask
+	index := map[string]int{}
+	var order []string
+	for _, t := range nodes {
+		idNode := node.Val(t, "id")
+		id, ok := node.Str(idNode)
+		if !ok {
+			continue // RL501
+		}
+		if f, dup := first[id]; dup {
+			fd := p.Report(d.File, idNode, "task id %q is repeated (first at line %d); which task a dependency on it means is undefined: give each task its own id", id, f.Line)
+			fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: f.Line, Column: f.Column, Message: "first task with id " + id})
+			continue
+		}
+		first[id] = idNode
+		index[id] = len(tasks)
+		order = append(order, id)
+		tasks = append(tasks, &graphTask{id: id, idNode: idNode})
+	}
+	// Dependencies of the first task of each id.
+	seen := map[string]bool{}
+	for _, t := range nodes {
+		id, ok := node.Str(node.Val(t, "id"))
+		if !ok || seen[id] {
+			continue
+		}
+		seen[id] = true
+		gt := tasks[index[id]]
+		for _, dn := range agentrun.DepNodes(t) {
+			dep, ok := node.Str(dn)
+			if !ok {
+				continue
+			}
+			j, known := index[dep]
+			if !known {
+				p.Report(d.File, dn, "task %q depends on %q, which is not a task of this graph (%s); it can never become runnable", id, dep, listIDs(order))
+				continue
+			}
+			gt.deps = append(gt.deps, j)
+			gt.depNodes = append(gt.depNodes, dn)
+		}
+	}
+	for _, cyc := range cycles(tasks) {
+		start := tasks[cyc[0]]
+		names := make([]string, 0, len(cyc)+1)
+		for _, i := range cyc {
+			names = append(names, tasks[i].id)
+		}
+		names = append(names, start.id)
+		at := start.idNode
+		next := start.id
+		if len(cyc) > 1 {
+			next = tasks[cyc[1]].id
+		}
+		for k, j := range start.deps {
+			if tasks[j].id == next {
+				at = start.depNodes[k]
+				break
+			}
+		}
+		var fd *diag.Finding
+		if len(cyc) == 1 {
+			fd = p.Report(d.File, at, "task %q depends on itself; it can never become runnable", start.id)
+		} else {
+			fd = p.Report(d.File, at, "dependency cycle %s (→ reads \"depends on\"); none of these tasks can ever become runnable: remove one of the dependencies", strings.Join(names, " → "))
+		}
+		for _, i := range cyc[1:] {
+			t := tasks[i]
+			fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: t.idNode.Line, Column: t.idNode.Column, Message: "task " + t.id + " is in the cycle"})
+		}
+	}
+}
+
+func listIDs(ids []string) string {
+	if len(ids) == 0 {
+		return "the graph has no task ids"
+	}
+	if len(ids) > 8 {
+		return "ids: " + strings.Join(ids[:8], ", ") + ", …"
+	}
+	return "ids: " + strings.Join(ids, ", ")
+}
+
+// cycles finds the strongly connected components of the dependency graph
+// (Tarjan's algorithm, iterative so a long chain cannot overflow the
+// stack) and returns one cycle through each cyclic component, starting at
+// its first task in graph order. Linear in tasks plus dependencies.
+func cycles(tasks []*graphTask) [][]int {
+	n := len(tasks)
+	idx := make([]int, n)
+	low := make([]int, n)
+	on := make([]bool, n)
+	for i := range idx {
+		idx[i] = -1
+	}
+	var stack []int
+	var comps [][]int
+	counter := 0
+	type frame struct{ v, e int }
+	for s := 0; s < n; s++ {
+		if idx[s] >= 0 {
+			continue
+		}
+		calls := []frame{{s, 0}}
+		idx[s], low[s] = counter, counter
+		counter++
+		stack = append(stack, s)
+		on[s] = true
+		for len(calls) > 0 {
+			top := len(calls) - 1
+			v := calls[top].v
+			if e := calls[top].e; e < len(tasks[v].deps) {
+				calls[top].e++
+				w := tasks[v].deps[e]
+				if idx[w] < 0 {
+					idx[w], low[w] = counter, counter
+					counter++
+					stack = append(stack, w)
+					on[w] = true
+					calls = append(calls, frame{w, 0})
+				} else if on[w] && idx[w] < low[v] {
+					low[v] = idx[w]
+				}
+				continue
+			}
+			calls = calls[:top]
+			if top > 0 {
+				u := calls[top-1].v
+				if low[v] < low[u] {
+					low[u] = low[v]
+				}
+			}
+			if low[v] == idx[v] {
+				var comp []int
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					on[w] = false
+					comp = append(comp, w)
+					if w == v {
+						break
+					}
+				}
+				comps = append(comps, comp)
+			}
+		}
+	}
+	var out [][]int
+	for _, comp := range comps {
+		start := comp[0]
+		in := map[int]bool{}
+		for _, v := range comp {
+			in[v] = true
+			if v < start {
+				start = v
+			}
+		}
+		if c := cycleThrough(tasks, start, in); c != nil {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}
+
+// cycleThrough finds a shortest path from start back to start inside one
+// component (breadth-first), or nil when start is alone and acyclic.
+func cycleThrough(tasks []*graphTask, start int, in map[int]bool) []int {
+	parent := map[int]int{start: -1}
+	queue := []int{start}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, w := range tasks[v].deps {
+			if w == start {
+				var path []int
+				for x := v; x >= 0; x = parent[x] {
+					path = append(path, x)
+				}
+				for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+					path[i], path[j] = path[j], path[i]
+				}
+				return path
+			}
+			if _, ok := parent[w]; !ok && in[w] {
+				parent[w] = v
+				queue = append(queue, w)
+			}
+		}
+	}
+	return nil
+}
+
+// ---- RL503 ------------------------------------------------------------------
+
+func runEventCorrupt(p *Pass) {
+	c := newCapped(p)
+	for _, d := range p.Run.Events {
+		for _, l := range d.Lines {
+			if l.Err != nil {
+				if c.room(d.File, l.Line, l.Err.Pos.Col) {
+					p.ReportAt(d.File, diag.Pos{Line: l.Line, Col: l.Err.Pos.Col}, diag.Pos{},
+						"line %d is not valid JSON (%s); it was skipped, the rest of the file still counts", l.Line, l.Err.Msg)
+				}
+				continue
+			}
+			_, reason, at := agentrun.CheckEvent(l.Node)
+			if reason == "" {
+				continue
+			}
+			if !c.room(d.File, l.Line, node.Pos(at).Col) {
+				continue
+			}
+			// Only the few reported lines pay for CUE's wording.
+			msgs := []string{}
+			if vs, err := schema.Validate("#Event", l.Node, schema.Options{}); err == nil {
+				for _, v := range vs {
+					msgs = append(msgs, v.Message)
+					if len(msgs) == 1 {
+						at = v.Node
+						if v.Key != nil {
+							at = v.Key
+						}
+					}
+				}
+			}
+			if len(msgs) == 0 {
+				msgs = append(msgs, reason)
+			}
+			p.Report(d.File, at, "line %d is not a valid event (%s); it was skipped, the rest of the file still counts", l.Line, strings.Join(msgs, "; "))
+		}
+	}
+	c.flush("%d more lines of this file are not valid events (lines %s); they were skipped")
+}
+
+// ---- RL504 ------------------------------------------------------------------
+
+func runEventLocation(p *Pass) {
+	src := p.Run
+	for _, d := range src.Events {
+		rel := agentrun.RelPath(src, d)
+		actor := agentrun.ActorDir(src, d)
+		if actor == "" {
+			msg := "events file %s is not in events/<actor-id>/; seed 003 keeps one append-only log folder per actor (§Event Discipline)"
+			if !agentrun.InEventsDir(src, d) {
+				msg += ", and a resuming agent reads only events/**/*.jsonl, so these events are ignored"
+			}
+			p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, msg, rel)
+			continue
+		}
+		// One finding per foreign actor name and file.
+		type group struct {
+			first *yaml.Node
+			count int
+		}
+		groups := map[string]*group{}
+		var names []string
+		for _, l := range d.Lines {
+			if l.Node == nil {
+				continue
+			}
+			ev, reason, _ := agentrun.CheckEvent(l.Node)
+			if reason != "" || ev.ActorNode == nil || ev.Actor == actor {
+				continue
+			}
+			g := groups[ev.Actor]
+			if g == nil {
+				g = &group{first: ev.ActorNode}
+				groups[ev.Actor] = g
+				names = append(names, ev.Actor)
+			}
+			g.count++
+		}
+		for _, name := range names {
+			g := groups[name]
+			extra := ""
+			if g.count > 1 {
+				extra = fmt.Sprintf(" (%d events of this file)", g.count)
+			}
+			p.Report(d.File, g.first, "actor %q differs from the folder this log is in, events/%s/%s; each actor appends to its own folder: move the events to events/%s/ or correct the actor", name, actor, extra, name)
+		}
+	}
+}
+
+// ---- RL505 ------------------------------------------------------------------
+
+func runEventSequence(p *Pass) {
+	r := agentrun.Derive(p.Run)
+	c := newCapped(p)
+	issue := func(e *agentrun.Event, at *yaml.Node, format string, args ...any) {
+		if c.room(e.Doc.File, e.Line, node.Pos(at).Col) {
+			p.Report(e.Doc.File, at, format, args...)
+		}
+	}
+	// Time going back inside one append-only file, in file order.
+	byFile := append([]*agentrun.Event(nil), r.Events...)
+	sort.Slice(byFile, func(i, j int) bool { return byFile[i].Seq < byFile[j].Seq })
+	prev := map[*load.Document]*agentrun.Event{}
+	for _, e := range byFile {
+		if pe := prev[e.Doc]; pe != nil && e.Time.Before(pe.Time) {
+			issue(e, e.TimeNode, "timestamp %s is earlier than the event before it (line %d, %s); an append-only log only moves forward", e.Timestamp, pe.Line, pe.Timestamp)
+		}
+		prev[e.Doc] = e
+	}
+	// Task lifecycles, in state order.
+	state := map[string]agentrun.State{}
+	started := map[string]bool{}
+	completed := map[string]*agentrun.Event{}
+	unknown := map[string]int{}
+	var unknownFirst []*agentrun.Event
+	for _, e := range r.Events {
+		t := r.ByID[e.TaskID]
+		if t == nil {
+			if r.HasGraph {
+				if unknown[e.TaskID] == 0 {
+					unknownFirst = append(unknownFirst, e)
+				}
+				unknown[e.TaskID]++
+			}
+			continue
+		}
+		if ce := completed[t.ID]; ce != nil {
+			issue(e, e.TypeNode, "%s for task %q after its task_completed (%s:%d); a completed task stays done and this event is ignored", e.Type, t.ID, ce.Doc.File.Path, ce.Line)
+			continue
+		}
+		switch e.Type {
+		case agentrun.TaskStarted:
+			for _, dep := range t.Deps {
+				if r.ByID[dep] == nil {
+					continue // RL502
+				}
+				if st := stateOr(state, dep); st != agentrun.Done {
+					issue(e, e.TypeNode, "task %q started at %s before its dependency %q was done (it was %s then)", t.ID, e.Timestamp, dep, strings.ReplaceAll(string(st), "_", " "))
+				}
+			}
+			started[t.ID] = true
+		default:
+			if !started[t.ID] {
+				issue(e, e.TypeNode, "%s for task %q, which was never started (no task_started before it)", e.Type, t.ID)
+			}
+		}
+		state[t.ID] = agentrun.Transition(e.Type)
+		if e.Type == agentrun.TaskCompleted {
+			completed[t.ID] = e
+		}
+	}
+	for _, e := range unknownFirst {
+		n := unknown[e.TaskID]
+		more := ""
+		if n > 1 {
+			more = fmt.Sprintf(" (%d events)", n)
+		}
+		issue(e, e.TaskNode, "event for task %q, which is not in task-graph.json%s; its state cannot be derived: add the task to the graph or correct the id", e.TaskID, more)
+	}
+	c.flush("%d more event-sequence problems in this file (lines %s)")
+}
+
+func stateOr(m map[string]agentrun.State, id string) agentrun.State {
+	if s, ok := m[id]; ok {
+		return s
+	}
+	return agentrun.Pending
+}
+
+// ---- RL506 ------------------------------------------------------------------
+
+func runRunArtifacts(p *Pass) {
+	r := agentrun.Derive(p.Run)
+	if len(r.Events) == 0 {
+		return
+	}
+	var missing []string
+	for _, name := range []string{"plan.md", "task-graph.json"} {
+		if !p.Run.Present[name] {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	first := r.Events[0]
+	for _, e := range r.Events {
+		if e.Seq < first.Seq {
+			first = e
+		}
+	}
+	p.Report(first.Doc.File, first.TypeNode, "run %s has %d task events but no %s; task state is derived against the plan's task graph: re-run the step that produces %s (seed 003 §Edge Cases: missing artifact)",
+		r.ID, len(r.Events), strings.Join(missing, " and no "), strings.Join(missing, " and "))
+}
+
+// ---- RL507 ------------------------------------------------------------------
+
+func runRunStale(p *Pass) {
+	r := agentrun.Derive(p.Run)
+	if r.Complete() || r.LastEvent == nil {
+		return
+	}
+	maxAge := p.Opts.RunMaxAge
+	if maxAge <= 0 {
+		maxAge = DefaultRunMaxAge
+	}
+	age := p.Opts.Now.Sub(r.LastEvent.Time)
+	if age <= maxAge {
+		return
+	}
+	done, total := r.Count()
+	e := r.LastEvent
+	p.Report(e.Doc.File, e.TimeNode, "run %s is incomplete (%d/%d tasks done) and its last event, %s, is %s old, more than staleness.run_max_age (%s); review it before resuming, or finish or remove it (seed 003 §Edge Cases: very old run)",
+		r.ID, done, total, e.Timestamp, ageInDays(age), ageInDays(maxAge))
+}
+
+func ageInDays(d time.Duration) string {
+	n := int(d / (24 * time.Hour))
+	if n == 1 {
+		return "1 day"
+	}
+	if n >= 1 {
+		return fmt.Sprintf("%d days", n)
+	}
+	return d.Round(time.Minute).String()
+}
+
+// ---- RL508 ------------------------------------------------------------------
+
+// RunFact is what each run publishes for RL508.
+type RunFact struct {
+	RunsDir    string // display path of the runs/ folder
+	ID         string
+	Path       string // a file of the run to report at
+	Incomplete bool
+	Phase      int
+	Done       int
+	Total      int
+	Last       string // timestamp of the last event, "" without events
+}
+
+const runFactKey = "agentrun.run"
+
+func publishRun(p *Pass) {
+	r := agentrun.Derive(p.Run)
+	f := RunFact{RunsDir: path.Dir(p.Run.Folder.Path), ID: r.ID, Incomplete: !r.Complete(), Phase: r.Phase()}
+	f.Done, f.Total = r.Count()
+	if r.LastEvent != nil {
+		f.Last = r.LastEvent.Timestamp
+	}
+	switch {
+	case p.Run.TaskGraph != nil:
+		f.Path = p.Run.TaskGraph.File.Path
+	case len(p.Run.Events) > 0:
+		f.Path = p.Run.Events[0].File.Path
+	case len(p.Run.Folder.Files) > 0:
+		f.Path = p.Run.Folder.Files[0].Path
+	default:
+		f.Path = p.Run.Folder.Path
+	}
+	p.Index.Publish(runFactKey, f)
+}
+
+func reportIncompleteRuns(p *RepoPass) {
+	byDir := map[string][]RunFact{}
+	for _, x := range p.Index.Facts(runFactKey) {
+		f, ok := x.(RunFact)
+		if ok && f.Incomplete {
+			byDir[f.RunsDir] = append(byDir[f.RunsDir], f)
+		}
+	}
+	for dir, runs := range byDir {
+		if len(runs) < 2 {
+			continue
+		}
+		sort.Slice(runs, func(i, j int) bool { return runs[i].ID < runs[j].ID })
+		desc := make([]string, len(runs))
+		for i, r := range runs {
+			last := "no events"
+			if r.Last != "" {
+				last = "last event " + r.Last
+			}
+			desc[i] = fmt.Sprintf("%s (phase %d, %d/%d tasks done, %s)", r.ID, r.Phase, r.Done, r.Total, last)
+		}
+		fd := p.ReportAt(runs[0].Path, diag.Pos{Line: 1, Col: 1}, diag.Pos{},
+			"%d incomplete runs under %s/: %s; a resuming agent has to ask which one to continue (seed 003 §Resume Entry Points): finish or remove the ones that are abandoned",
+			len(runs), dir, strings.Join(desc, "; "))
+		for _, r := range runs[1:] {
+			fd.Related = append(fd.Related, diag.Related{Path: r.Path, Line: 1, Column: 1, Message: "incomplete run " + r.ID})
 		}
 	}
 }

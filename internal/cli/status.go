@@ -1,0 +1,411 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/resumelint/resumelint/internal/agentrun"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/rules"
+)
+
+// `resumelint status [RUN_DIR]`: the resume report of an agent run (SPEC
+// §3.6, seed 003 §Resume Reporting Template). Task state comes from
+// internal/agentrun, the same derivation the RL5xx rules use.
+//
+// Output formats: text (the seed's template), json (the same as data) and
+// mermaid (the task graph with each task's state as a class). Mermaid is
+// printed raw, without a ```mermaid fence: it can be piped into a .mmd file
+// or the Mermaid CLI as is, and wrapping it for a Markdown comment is one
+// line of shell, while a fence would have to be stripped everywhere else.
+
+func init() { subcommands["status"] = (*Command).status }
+
+const statusRule = "═══════════════════════════════════════════════════════════"
+
+func (c *Command) status(args []string) (int, error) {
+	fset := flag.NewFlagSet("status", flag.ContinueOnError)
+	fset.SetOutput(c.Stderr)
+	format := fset.String("format", "text", "output format: text, json or mermaid")
+	nowFlag := fset.String("now", "", "the current time for the staleness warning (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
+	fset.Usage = func() {
+		fmt.Fprintf(c.Stderr, "Usage: resumelint status [--format text|json|mermaid] [RUN_DIR]\n\nWithout RUN_DIR, the only incomplete run under .agent-memory/runs/ is reported.\n\n")
+		fset.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fset, args)
+	if err != nil {
+		return ExitUsage, err
+	}
+	switch *format {
+	case "text", "json", "mermaid":
+	default:
+		return ExitUsage, usagef("unknown --format %q (want text, json or mermaid)", *format)
+	}
+	if len(pos) > 1 {
+		return ExitUsage, usagef("status takes one RUN_DIR, got %d", len(pos))
+	}
+	now, err := c.nowTime(*nowFlag)
+	if err != nil {
+		return ExitUsage, err
+	}
+
+	var run *agentrun.Run
+	runsDir := ""
+	if len(pos) == 1 {
+		dir := pos[0]
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(c.Cwd, dir)
+		}
+		fi, err := os.Stat(dir)
+		if err != nil || !fi.IsDir() {
+			return ExitUsage, usagef("%s is not a run folder (expected .agent-memory/runs/<run-id>/)", pos[0])
+		}
+		if looksLikeRunsDir(dir) {
+			runsDir = dir
+		} else {
+			run = c.loadRun(dir)
+		}
+	} else {
+		runsDir = c.findRunsDir()
+		if runsDir == "" {
+			return ExitUsage, usagef("no .agent-memory/runs/ folder here (%s); name a run folder: resumelint status RUN_DIR", c.Cwd)
+		}
+	}
+	if run == nil {
+		var code int
+		run, code, err = c.pickRun(runsDir, *format)
+		if run == nil {
+			return code, err
+		}
+	}
+	rep := newStatusReport(run, now)
+	switch *format {
+	case "json":
+		enc := json.NewEncoder(c.Stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(rep)
+	case "mermaid":
+		err = writeMermaid(c.Stdout, run, rep)
+	default:
+		err = writeStatusText(c.Stdout, rep)
+	}
+	if err != nil {
+		return ExitInternal, err
+	}
+	return ExitOK, nil
+}
+
+// findRunsDir looks for .agent-memory/runs/ in the working directory, then
+// at the top of the repository.
+func (c *Command) findRunsDir() string {
+	for _, base := range []string{c.Cwd, repoRoot(c.Cwd)} {
+		d := filepath.Join(base, ".agent-memory", "runs")
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return d
+		}
+	}
+	return ""
+}
+
+// looksLikeRunsDir tells a runs/ folder (given as RUN_DIR) from a run.
+func looksLikeRunsDir(dir string) bool {
+	if filepath.Base(dir) != "runs" {
+		return false
+	}
+	for _, marker := range []string{"task-graph.json", "events", "plan.md", "prd.md"} {
+		if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// loadRun reads one run folder as the linter does.
+func (c *Command) loadRun(dir string) *agentrun.Run {
+	f := &load.Folder{Kind: load.KindAgentRun, Path: load.Display(c.Cwd, dir), OSPath: dir, Explicit: true}
+	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if e.IsDir() {
+			if p != dir && (e.Name() == ".git" || e.Name() == "node_modules") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		f.Files = append(f.Files, &load.File{Path: load.Display(c.Cwd, p), OSPath: p, Kind: load.KindAgentRun})
+		return nil
+	})
+	sort.Slice(f.Files, func(i, j int) bool { return f.Files[i].Path < f.Files[j].Path })
+	ar, _ := load.LoadAgentRun(f, load.DefaultLimits)
+	return agentrun.Derive(ar)
+}
+
+// pickRun chooses the run to report among the runs of runsDir: the only
+// incomplete one. Several (seed 003: "ask user which run to resume") or
+// none is exit code 2, with the list on stdout.
+func (c *Command) pickRun(runsDir, format string) (*agentrun.Run, int, error) {
+	ents, err := os.ReadDir(runsDir)
+	if err != nil {
+		return nil, ExitUsage, fmt.Errorf("reading %s: %w", load.Display(c.Cwd, runsDir), err)
+	}
+	var incomplete, complete []*agentrun.Run
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		r := c.loadRun(filepath.Join(runsDir, e.Name()))
+		if r.Complete() {
+			complete = append(complete, r)
+		} else {
+			incomplete = append(incomplete, r)
+		}
+	}
+	disp := load.Display(c.Cwd, runsDir)
+	switch len(incomplete) {
+	case 1:
+		return incomplete[0], ExitOK, nil
+	case 0:
+		if len(complete) == 0 {
+			return nil, ExitUsage, usagef("no run under %s/: a fresh start", disp)
+		}
+		return nil, ExitUsage, usagef("no incomplete run under %s/ (%d complete); nothing to resume, or name one: resumelint status %s/<run-id>", disp, len(complete), disp)
+	}
+	if format == "json" {
+		type entry struct {
+			RunID        string  `json:"run_id"`
+			RunDir       string  `json:"run_dir"`
+			Phase        int     `json:"phase"`
+			TasksDone    int     `json:"tasks_done"`
+			TasksTotal   int     `json:"tasks_total"`
+			LastActivity *string `json:"last_activity"`
+		}
+		out := struct {
+			Error string  `json:"error"`
+			Runs  []entry `json:"runs"`
+		}{Error: "several incomplete runs: name the one to resume"}
+		for _, r := range incomplete {
+			done, total := r.Count()
+			out.Runs = append(out.Runs, entry{r.ID, r.Src.Folder.Path, r.Phase(), done, total, lastActivity(r)})
+		}
+		enc := json.NewEncoder(c.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return nil, ExitInternal, err
+		}
+	} else {
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "Incomplete runs under %s/:\n", disp)
+		for _, r := range incomplete {
+			done, total := r.Count()
+			last := "none"
+			if l := lastActivity(r); l != nil {
+				last = *l
+			}
+			fmt.Fprintf(&sb, "- %s: phase %d, %d/%d tasks complete, last activity %s\n", r.ID, r.Phase(), done, total, last)
+		}
+		if _, err := io.WriteString(c.Stdout, sb.String()); err != nil {
+			return nil, ExitInternal, err
+		}
+	}
+	return nil, ExitUsage, usagef("%d incomplete runs: name the one to resume, e.g. resumelint status %s", len(incomplete), incomplete[0].Src.Folder.Path)
+}
+
+func lastActivity(r *agentrun.Run) *string {
+	if r.LastEvent == nil {
+		return nil
+	}
+	s := r.LastEvent.Timestamp
+	return &s
+}
+
+// statusTask is a task in the JSON report.
+type statusTask struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	State string `json:"state"`
+}
+
+type statusCompleted struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	Timestamp string `json:"timestamp"`
+}
+
+type statusSkipped struct {
+	Path   string `json:"path"`
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+}
+
+// statusReport is the report of one run, in the shape of SPEC §3.6.
+type statusReport struct {
+	RunID         string           `json:"run_id"`
+	RunDir        string           `json:"run_dir"`
+	Phase         int              `json:"phase"`
+	TasksDone     int              `json:"tasks_done"`
+	TasksTotal    int              `json:"tasks_total"`
+	LastActivity  *string          `json:"last_activity"`
+	LastCompleted *statusCompleted `json:"last_completed"`
+	Runnable      []statusTask     `json:"runnable"`
+	Blocked       []statusTask     `json:"blocked"`
+	Failed        []statusTask     `json:"failed"`
+	SkippedLines  []statusSkipped  `json:"skipped_lines"`
+	// Stale is set when the run is incomplete and its last event is older
+	// than staleness.run_max_age (seed 003 §Edge Cases: very old run).
+	Stale    bool     `json:"stale"`
+	Warnings []string `json:"-"`
+}
+
+func tasksOf(r *agentrun.Run, ts []*agentrun.Task) []statusTask {
+	out := []statusTask{}
+	for _, t := range ts {
+		out = append(out, statusTask{ID: t.ID, Title: t.Title, State: string(r.State(t.ID))})
+	}
+	return out
+}
+
+func newStatusReport(r *agentrun.Run, now time.Time) *statusReport {
+	rep := &statusReport{RunID: r.ID, RunDir: r.Src.Folder.Path, Phase: r.Phase(), LastActivity: lastActivity(r),
+		Runnable: tasksOf(r, r.Runnable()), Blocked: tasksOf(r, r.InState(agentrun.Blocked)), Failed: tasksOf(r, r.InState(agentrun.Failed)),
+		SkippedLines: []statusSkipped{}}
+	rep.TasksDone, rep.TasksTotal = r.Count()
+	if e := r.LastCompleted; e != nil {
+		rep.LastCompleted = &statusCompleted{ID: e.TaskID, Title: r.ByID[e.TaskID].Title, Timestamp: e.Timestamp}
+	}
+	for _, s := range r.Skipped {
+		rep.SkippedLines = append(rep.SkippedLines, statusSkipped{Path: s.Doc.File.Path, Line: s.Line, Reason: s.Reason})
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("skipped %s:%d (%s)", s.Doc.File.Path, s.Line, s.Reason))
+	}
+	if !r.Complete() && r.LastEvent != nil {
+		if age := now.Sub(r.LastEvent.Time); age > rules.DefaultRunMaxAge {
+			rep.Stale = true
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("the last event is %d days old (staleness.run_max_age is 14 days): review the run before resuming it",
+				int(age/(24*time.Hour))))
+		}
+	}
+	return rep
+}
+
+func label(id, title string) string {
+	if title == "" {
+		return id
+	}
+	return id + " - " + title
+}
+
+// nextActions renders seed 003 §Resume Checklist step 6 for the report.
+func nextActions(rep *statusReport) []string {
+	var out []string
+	switch rep.Phase {
+	case 0:
+		return []string{"Phase 0: write prd.md (the run has no PRD, plan or task graph yet)"}
+	case 1:
+		return []string{"Phase 1: continue the PRD/plan, or wait for its approval (no tasks in task-graph.json yet)"}
+	case 3:
+		return []string{"All tasks done: re-run cleanup/PR prep (phase 3), then memory consolidation (phase 4)"}
+	}
+	for _, t := range rep.Runnable {
+		switch agentrun.State(t.State) {
+		case agentrun.InProgress:
+			out = append(out, "Resume "+label(t.ID, t.Title)+" (in progress)")
+		case agentrun.Failed:
+			out = append(out, "Retry "+label(t.ID, t.Title)+" (failed)")
+		default:
+			out = append(out, "Start "+label(t.ID, t.Title))
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "No task is runnable: every remaining task is blocked or waits on a task that is not done")
+	}
+	for _, t := range rep.Blocked {
+		out = append(out, "Blocked: "+label(t.ID, t.Title))
+	}
+	return out
+}
+
+func writeStatusText(w io.Writer, rep *statusReport) error {
+	var sb strings.Builder
+	last := "none"
+	if rep.LastActivity != nil {
+		last = *rep.LastActivity
+	}
+	completed := "none"
+	if lc := rep.LastCompleted; lc != nil {
+		completed = label(lc.ID, lc.Title)
+	}
+	fmt.Fprintf(&sb, "%s\nRESUMING RUN: %s\n\nCurrent State:\n", statusRule, rep.RunID)
+	fmt.Fprintf(&sb, "- Phase: %d\n- Tasks: %d/%d complete\n- Last activity: %s\n- Last completed: %s\n", rep.Phase, rep.TasksDone, rep.TasksTotal, last, completed)
+	if len(rep.Warnings) > 0 {
+		sb.WriteString("\nWarnings:\n")
+		for _, x := range rep.Warnings {
+			sb.WriteString("- " + x + "\n")
+		}
+	}
+	sb.WriteString("\nNext Action:\n")
+	for _, a := range nextActions(rep) {
+		sb.WriteString("- " + a + "\n")
+	}
+	fmt.Fprintf(&sb, "\nContinuing...\n%s\n", statusRule)
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// mermaidClasses style each state; a pending task whose dependencies are
+// done is drawn as runnable.
+var mermaidClasses = []string{
+	"classDef done fill:#d3f9d8,stroke:#2b8a3e,color:#1b4332",
+	"classDef in_progress fill:#d0ebff,stroke:#1971c2,color:#0b3a66",
+	"classDef failed fill:#ffe3e3,stroke:#c92a2a,color:#5c0a0a",
+	"classDef blocked fill:#fff3bf,stroke:#e67700,color:#5c3a00",
+	"classDef runnable fill:#ffffff,stroke:#2b8a3e,stroke-width:3px,color:#1b4332",
+	"classDef pending fill:#f1f3f5,stroke:#868e96,color:#343a40",
+}
+
+// mermaidText escapes a label for a quoted Mermaid node.
+func mermaidText(s string) string {
+	return strings.NewReplacer(`"`, "#quot;", "\n", " ", "\r", " ").Replace(s)
+}
+
+func writeMermaid(w io.Writer, r *agentrun.Run, rep *statusReport) error {
+	var sb strings.Builder
+	sb.WriteString("flowchart TD\n")
+	fmt.Fprintf(&sb, "    %%%% run %s: phase %d, %d/%d tasks complete\n", mermaidText(rep.RunID), rep.Phase, rep.TasksDone, rep.TasksTotal)
+	for _, s := range rep.SkippedLines {
+		fmt.Fprintf(&sb, "    %%%% skipped %s:%d (%s)\n", s.Path, s.Line, mermaidText(s.Reason))
+	}
+	ids := map[string]string{}
+	for i, t := range r.Tasks {
+		ids[t.ID] = fmt.Sprintf("t%d", i)
+	}
+	if len(r.Tasks) == 0 {
+		sb.WriteString("    empty[\"no tasks in task-graph.json\"]:::pending\n")
+	}
+	for _, t := range r.Tasks {
+		class := string(r.State(t.ID))
+		if r.State(t.ID) == agentrun.Pending && r.IsRunnable(t) {
+			class = "runnable"
+		}
+		fmt.Fprintf(&sb, "    %s[\"%s\"]:::%s\n", ids[t.ID], mermaidText(label(t.ID, t.Title)), class)
+	}
+	for _, t := range r.Tasks {
+		for _, d := range t.Deps {
+			if from, ok := ids[d]; ok {
+				fmt.Fprintf(&sb, "    %s --> %s\n", from, ids[t.ID])
+			}
+		}
+	}
+	for _, cd := range mermaidClasses {
+		sb.WriteString("    " + cd + "\n")
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}

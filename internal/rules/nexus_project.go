@@ -1,0 +1,477 @@
+package rules
+
+import (
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// Nexus-style project folders (SPEC §3.4, seed 004): the rules that look
+// past one file, at the 02-projects/<id>/ folder around it.
+
+var (
+	PrecompactProject = &Rule{Code: "RL304", Name: "precompact-project", Severity: diag.SevWarning, Kinds: precompactKind, Family: "nexus",
+		Summary: "active_project_id with no 02-projects/<id>/ folder, or none with 01-planning/resume-context.md", Run: runPrecompactProject}
+	LegacyResumeFilename = &Rule{Code: "RL313", Name: "legacy-resume-filename", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+		Summary: "a _resume.md file (an error when resume-context.md exists too)", Run: runLegacyResumeFilename}
+	FilesToLoad = &Rule{Code: "RL314", Name: "files-to-load", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
+		Summary: "a files_to_load entry that is missing, absolute, outside the project folder, or repeated", Run: runFilesToLoad}
+	NoDuplication = &Rule{Code: "RL317", Name: "no-duplication", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+		Summary: "the body repeats 5 or more consecutive non-blank lines of a files_to_load file", Run: runNoDuplication}
+	ProjectIDFolder = &Rule{Code: "RL318", Name: "project-id-folder", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
+		Summary: "project_id differs from the enclosing 02-projects/<id>/ folder", Run: runProjectIDFolder}
+	ProgressVsSteps = &Rule{Code: "RL319", Name: "progress-vs-steps", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+		Summary: "progress N differs from the checked items of 01-planning/steps.md", Run: runProgressVsSteps}
+)
+
+func init() {
+	Register(PrecompactProject, LegacyResumeFilename, FilesToLoad, NoDuplication, ProjectIDFolder, ProgressVsSteps)
+}
+
+// Project is the project folder of a resume file: the parent of
+// 01-planning/, or the folder of a resume file that sits directly in
+// 02-projects/<id>/ (where older projects kept _resume.md).
+type Project struct {
+	Dir      string // OS path
+	Disp     string // display path, '/'-separated
+	FolderID string // <id> when the folder is 02-projects/<id>, else ""
+}
+
+// absPathOf returns a file's absolute OS path (stdin files carry the name
+// given on the command line, relative to the working directory).
+func absPathOf(p *Pass, f *load.File) string {
+	if filepath.IsAbs(f.OSPath) {
+		return f.OSPath
+	}
+	return filepath.Join(p.Opts.Cwd, f.OSPath)
+}
+
+// ProjectOf locates the project folder of a resume file, or nil.
+func ProjectOf(p *Pass, f *load.File) *Project {
+	dir := filepath.Dir(absPathOf(p, f))
+	var proj string
+	switch {
+	case filepath.Base(dir) == "01-planning":
+		proj = filepath.Dir(dir)
+	case filepath.Base(filepath.Dir(dir)) == "02-projects":
+		proj = dir
+	default:
+		return nil
+	}
+	pr := &Project{Dir: proj, Disp: load.Display(p.Opts.Cwd, proj)}
+	if filepath.Base(filepath.Dir(proj)) == "02-projects" {
+		pr.FolderID = filepath.Base(proj)
+	}
+	return pr
+}
+
+// display is the path shown for a file inside the project folder.
+func (pr *Project) display(rel string) string {
+	if pr.Disp == "." || pr.Disp == "" {
+		return rel
+	}
+	return pr.Disp + "/" + rel
+}
+
+func folderExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+func regularFileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// ---- RL304 --------------------------------------------------------------------
+
+// nexusRoot finds the folder holding 02-projects/ at or above dir, not
+// climbing past the repository root (or 32 levels outside a repository).
+// top is the last folder looked at.
+func nexusRoot(dir, repoRoot string) (root, top string) {
+	inRepo := repoRoot != "" && (dir == repoRoot || strings.HasPrefix(dir, repoRoot+string(filepath.Separator)))
+	for i := 0; i < 32; i++ {
+		if folderExists(filepath.Join(dir, "02-projects")) {
+			return dir, dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir || (inRepo && dir == repoRoot) {
+			break
+		}
+		dir = parent
+	}
+	return "", dir
+}
+
+func runPrecompactProject(p *Pass) {
+	pc := PrecompactOf(p.Doc)
+	if pc == nil {
+		return
+	}
+	idNode := node.Val(pc.View, "active_project_id")
+	id, ok := node.Str(idNode)
+	if !ok || id == "" || id == "." || id == ".." || strings.ContainsAny(id, `/\`) {
+		return // null (no project detected), or a malformed id: RL301
+	}
+	f := p.Doc.File
+	start := filepath.Dir(absPathOf(p, f))
+	root, top := nexusRoot(start, p.Opts.RepoRoot)
+	if root == "" {
+		p.Report(f, idNode, "active_project_id %q: no 02-projects/ folder in %s or above it (searched up to %s), so SessionStart cannot load 02-projects/%s/01-planning/resume-context.md", id, load.Display(p.Opts.Cwd, start), load.Display(p.Opts.Cwd, top), id)
+		return
+	}
+	projDir := filepath.Join(root, "02-projects", id)
+	projDisp := load.Display(p.Opts.Cwd, projDir)
+	if !folderExists(projDir) {
+		p.Report(f, idNode, "active_project_id %q names no project: %s/ does not exist, so a resumed session loads no project; correct the id or restore the folder", id, projDisp)
+		return
+	}
+	rc := filepath.Join(projDir, "01-planning", "resume-context.md")
+	if regularFileExists(rc) {
+		return
+	}
+	for _, legacy := range []string{filepath.Join(projDir, "01-planning", "_resume.md"), filepath.Join(projDir, "_resume.md")} {
+		if regularFileExists(legacy) {
+			p.Report(f, idNode, "project %s has no 01-planning/resume-context.md, only the legacy %s, which SessionStart does not read; rename it (RL313)", projDisp, load.Display(p.Opts.Cwd, legacy))
+			return
+		}
+	}
+	p.Report(f, idNode, "project %s has no 01-planning/resume-context.md, so a resumed session gets no loading manifest; write one (seed 004 §resume-context.md Structure)", projDisp)
+}
+
+// ---- RL313 --------------------------------------------------------------------
+
+func runLegacyResumeFilename(p *Pass) {
+	f := p.Doc.File
+	if path.Base(f.Path) != "_resume.md" {
+		return
+	}
+	target := filepath.Join(filepath.Dir(absPathOf(p, f)), "resume-context.md")
+	if pr := ProjectOf(p, f); pr != nil {
+		target = filepath.Join(pr.Dir, "01-planning", "resume-context.md")
+	}
+	disp := load.Display(p.Opts.Cwd, target)
+	if regularFileExists(target) {
+		fd := p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "legacy _resume.md next to %s: SessionStart reads only resume-context.md, so this file is stale or a second truth; move what is still needed into resume-context.md and delete this file", disp)
+		fd.Severity = diag.SevError
+		fd.Related = append(fd.Related, diag.Related{Path: disp, Line: 1, Column: 1, Message: "the resume file SessionStart reads"})
+		return
+	}
+	p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "_resume.md is the legacy name (seed 004: \"resume-context.md (NOT _resume.md)\"); SessionStart loads 02-projects/<id>/01-planning/resume-context.md: rename this file to %s", disp)
+}
+
+// ---- RL314 --------------------------------------------------------------------
+
+// loadEntry is one files_to_load entry that names a file of the project.
+type loadEntry struct {
+	rel  string // cleaned, '/'-separated, relative to the project folder
+	node *yaml.Node
+}
+
+// cleanEntry normalises a files_to_load entry; problem is set for an entry
+// that cannot name a file inside the project folder.
+func cleanEntry(s string) (rel, problem string) {
+	norm := strings.ReplaceAll(strings.TrimSpace(s), `\`, "/")
+	switch {
+	case norm == "":
+		return "", "is empty"
+	case strings.HasPrefix(norm, "/") || strings.HasPrefix(norm, "~") || (len(norm) >= 2 && norm[1] == ':' && isASCIILetter(norm[0])):
+		return "", "is an absolute path; entries are relative to the project folder"
+	}
+	rel = path.Clean(norm)
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", "leaves the project folder; SessionStart loads this project's files only"
+	}
+	return rel, ""
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// filesToLoad returns the well-formed entries of files_to_load.
+func filesToLoad(root *yaml.Node) []loadEntry {
+	var out []loadEntry
+	v := node.Val(root, "files_to_load")
+	if !node.IsSeq(v) {
+		return nil
+	}
+	for _, e := range v.Content {
+		s, ok := node.Str(e)
+		if !ok {
+			continue
+		}
+		if rel, problem := cleanEntry(s); problem == "" {
+			out = append(out, loadEntry{rel: rel, node: e})
+		}
+	}
+	return out
+}
+
+func runFilesToLoad(p *Pass) {
+	d := p.Doc
+	if d == nil || !node.IsMap(d.Root) {
+		return
+	}
+	v := node.Val(d.Root, "files_to_load")
+	if !node.IsSeq(v) {
+		return // RL311
+	}
+	pr := ProjectOf(p, d.File)
+	first := map[string]*yaml.Node{}
+	for _, e := range v.Content {
+		s, ok := node.Str(e)
+		if !ok {
+			continue // RL311
+		}
+		rel, problem := cleanEntry(s)
+		if problem != "" {
+			p.Report(d.File, e, "files_to_load entry %q %s", s, problem)
+			continue
+		}
+		if f := first[rel]; f != nil {
+			fd := p.Report(d.File, e, "files_to_load lists %q twice (first at line %d); remove the repeat", s, f.Line)
+			fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: f.Line, Column: f.Column, Message: "first entry"})
+			continue
+		}
+		first[rel] = e
+		if pr == nil || d.File.Template {
+			continue
+		}
+		full := filepath.Join(pr.Dir, filepath.FromSlash(rel))
+		fi, err := os.Stat(full)
+		switch {
+		case err != nil:
+			p.Report(d.File, e, "files_to_load entry %q does not exist in the project folder (looked for %s); a resumed session cannot load it: correct the path or remove the entry", s, pr.display(rel))
+		case fi.IsDir():
+			p.Report(d.File, e, "files_to_load entry %q is a folder (%s/); list the files to load", s, pr.display(rel))
+		}
+	}
+}
+
+// ---- RL317 --------------------------------------------------------------------
+
+// dupWindow is the number of consecutive non-blank lines that count as
+// duplicated content (SPEC §3.4).
+const dupWindow = 5
+
+// textLine is a non-blank line, normalised (runs of white space are one
+// space) and hashed.
+type textLine struct {
+	line int
+	text string
+	hash uint64
+}
+
+func hashLine(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// textLines returns the non-blank lines of text, numbered from first.
+func textLines(text string, first int) []textLine {
+	var out []textLine
+	n := first
+	for _, l := range strings.Split(text, "\n") {
+		if norm := strings.Join(strings.Fields(l), " "); norm != "" {
+			out = append(out, textLine{line: n, text: norm, hash: hashLine(norm)})
+		}
+		n++
+	}
+	return out
+}
+
+// windowHash combines the hashes of dupWindow lines starting at i.
+func windowHash(ls []textLine, i int) uint64 {
+	var h uint64
+	for _, l := range ls[i : i+dupWindow] {
+		h = h*1099511628211 ^ l.hash
+	}
+	return h
+}
+
+type windowRef struct {
+	file int // index into the loaded files
+	at   int // index of the window's first line
+}
+
+type loadedFile struct {
+	disp  string
+	lines []textLine
+}
+
+// runNoDuplication finds runs of 5 or more lines the body shares with a
+// files_to_load file. Every 5-line window of the loaded files goes into a
+// map; the body's windows are looked up and a hit is extended line by
+// line: linear in the size of the body plus the loaded files.
+func runNoDuplication(p *Pass) {
+	d := p.Doc
+	if d == nil || !node.IsMap(d.Root) || !d.FrontMatter {
+		return
+	}
+	body := textLines(d.Body, d.BodyLine)
+	if len(body) < dupWindow {
+		return
+	}
+	pr := ProjectOf(p, d.File)
+	if pr == nil {
+		return
+	}
+	lim := p.Opts.Limits
+	if lim.MaxFileSize == 0 {
+		lim = load.DefaultLimits
+	}
+	self := filepath.Clean(absPathOf(p, d.File))
+	var files []loadedFile
+	index := map[uint64]windowRef{}
+	seen := map[string]bool{}
+	for _, e := range filesToLoad(d.Root) {
+		full := filepath.Join(pr.Dir, filepath.FromSlash(e.rel))
+		if seen[full] || full == self {
+			continue
+		}
+		seen[full] = true
+		lf := &load.File{Path: pr.display(e.rel), OSPath: full}
+		if _, ok := load.Read(lf, lim); !ok {
+			continue // missing or unreadable: RL314
+		}
+		ls := textLines(string(lf.Data), 1)
+		fi := len(files)
+		files = append(files, loadedFile{disp: lf.Path, lines: ls})
+		for i := 0; i+dupWindow <= len(ls); i++ {
+			h := windowHash(ls, i)
+			if _, ok := index[h]; !ok {
+				index[h] = windowRef{file: fi, at: i}
+			}
+		}
+	}
+	if len(index) == 0 {
+		return
+	}
+	for i := 0; i+dupWindow <= len(body); {
+		ref, ok := index[windowHash(body, i)]
+		if !ok || !sameLines(body[i:i+dupWindow], files[ref.file].lines[ref.at:ref.at+dupWindow]) {
+			i++
+			continue
+		}
+		src := files[ref.file].lines
+		k := dupWindow
+		for i+k < len(body) && ref.at+k < len(src) && body[i+k].text == src[ref.at+k].text {
+			k++
+		}
+		from, to := body[i].line, body[i+k-1].line
+		sFrom, sTo := src[ref.at].line, src[ref.at+k-1].line
+		fd := p.ReportAt(d.File, diag.Pos{Line: from, Col: 1}, diag.Pos{}, "lines %d–%d repeat %d lines of %s (its lines %d–%d); resume-context.md is a loading manifest, not a summary (seed 004 §Core Principle): the file is already in files_to_load, so delete the copy",
+			from, to, k, files[ref.file].disp, sFrom, sTo)
+		fd.Related = append(fd.Related, diag.Related{Path: files[ref.file].disp, Line: sFrom, Column: 1, Message: "the original lines"})
+		i += k
+	}
+}
+
+func sameLines(a, b []textLine) bool {
+	for i := range a {
+		if a[i].text != b[i].text {
+			return false
+		}
+	}
+	return true
+}
+
+// ---- RL318 --------------------------------------------------------------------
+
+func runProjectIDFolder(p *Pass) {
+	d := p.Doc
+	if d == nil || !node.IsMap(d.Root) {
+		return
+	}
+	pr := ProjectOf(p, d.File)
+	if pr == nil || pr.FolderID == "" {
+		return
+	}
+	v := node.Val(d.Root, "project_id")
+	id, ok := node.Str(v)
+	if !ok || id == pr.FolderID {
+		return
+	}
+	p.Report(d.File, v, "project_id %q differs from the project folder it is in, %s/; SessionStart finds this file through the folder name (02-projects/{active_project_id}/…): set project_id to %q", id, pr.Disp, pr.FolderID)
+}
+
+// ---- RL319 --------------------------------------------------------------------
+
+// countChecked counts the checked task items (- [x]) of a Markdown file,
+// outside fenced code blocks.
+func countChecked(data []byte) int {
+	n := 0
+	fence := ""
+	for _, l := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case fence != "":
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			continue
+		case strings.HasPrefix(t, "```"):
+			fence = "```"
+			continue
+		case strings.HasPrefix(t, "~~~"):
+			fence = "~~~"
+			continue
+		}
+		if len(t) >= 5 && (t[0] == '-' || t[0] == '*' || t[0] == '+') {
+			rest := strings.TrimLeft(t[1:], " \t")
+			if len(rest) < len(t)-1 && (strings.HasPrefix(rest, "[x]") || strings.HasPrefix(rest, "[X]")) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func runProgressVsSteps(p *Pass) {
+	d := p.Doc
+	if d == nil || !node.IsMap(d.Root) {
+		return
+	}
+	done, total, pn, ok := ProgressOf(d.Root)
+	if !ok {
+		return
+	}
+	pr := ProjectOf(p, d.File)
+	if pr == nil {
+		return
+	}
+	sf := &load.File{Path: pr.display("01-planning/steps.md"), OSPath: filepath.Join(pr.Dir, "01-planning", "steps.md")}
+	lim := p.Opts.Limits
+	if lim.MaxFileSize == 0 {
+		lim = load.DefaultLimits
+	}
+	if !regularFileExists(sf.OSPath) {
+		return
+	}
+	if _, ok := load.Read(sf, lim); !ok {
+		return
+	}
+	checked := countChecked(sf.Data)
+	if checked == done {
+		return
+	}
+	fd := p.Report(d.File, pn, "progress says %d tasks complete but %s has %s; steps.md is updated on every task completion (seed 004), so update progress to %q",
+		done, sf.Path, countNoun(checked, "checked item (- [x])", "checked items (- [x])"), fmt.Sprintf("%d/%d tasks complete", checked, total))
+	fd.Related = append(fd.Related, diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "01-planning/steps.md"})
+}
+
+func countNoun(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
