@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -294,9 +295,44 @@ func runSecrets(p *Pass) {
 			}
 		}
 		for _, s := range FindSecrets(d.File, trees) {
+			if secretAllowed(p.Opts.SecretAllow, d.File, s) {
+				continue
+			}
 			fd := p.ReportAt(d.File, diag.Pos{Line: s.Line, Col: s.Col}, diag.Pos{Line: s.Line, Col: s.EndCol},
 				"%s is stored here (value hidden); remove it from the file and rotate the credential", s.What)
 			fd.Secret = true
 		}
 	}
+}
+
+// allowRes caches the compiled secrets.allow regexes (validated when the
+// configuration was read), so no file compiles one.
+var allowRes sync.Map // pattern -> *regexp.Regexp
+
+// secretAllowed reports whether a located secret's value matches one of
+// the configured secrets.allow regexes.
+func secretAllowed(allow []string, f *load.File, s SecretSpan) bool {
+	if len(allow) == 0 {
+		return false
+	}
+	line := []rune(f.Line(s.Line))
+	a, b := s.Col-1, s.EndCol-1
+	if a < 0 || b > len(line) || a >= b {
+		return false
+	}
+	val := strings.Trim(string(line[a:b]), `"'`)
+	for _, pat := range allow {
+		re, ok := allowRes.Load(pat)
+		if !ok {
+			c, err := regexp.Compile(pat)
+			if err != nil {
+				continue
+			}
+			re, _ = allowRes.LoadOrStore(pat, c)
+		}
+		if re.(*regexp.Regexp).MatchString(val) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/resumelint/resumelint/internal/config"
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/engine"
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+// configFlags are the lint flags of SPEC §7: configuration and baselines.
+type configFlags struct {
+	config, baseline, writeBaseline string
+}
+
+func (cf *configFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&cf.config, "config", "", "configuration file (default: .resumelint.yaml at the repository root)")
+	fs.StringVar(&cf.baseline, "baseline", "", "hide the findings recorded in this baseline file")
+	fs.StringVar(&cf.writeBaseline, "write-baseline", "", "record today's findings in this baseline file (they are then hidden)")
+}
+
+// lintConfig is a run's configuration and the filters built from it.
+type lintConfig struct {
+	cfg        *config.Config
+	root, cwd  string
+	classifier *load.Classifier
+	filter     *config.Filter
+}
+
+// setupConfig reads the configuration (--config, else the repository
+// root's) and applies it to settings before the flags are applied, so
+// flags win. It installs the suppression filter as the engine's hooks.
+func (c *Command) setupConfig(cf *configFlags, s *engine.Settings) (*lintConfig, error) {
+	lc := &lintConfig{cfg: &config.Config{}, root: s.Opts.RepoRoot, cwd: c.Cwd}
+	osPath := cf.config
+	if osPath != "" && !filepath.IsAbs(osPath) {
+		osPath = filepath.Join(c.Cwd, osPath)
+	}
+	if osPath == "" {
+		osPath = config.Find(lc.root)
+	}
+	if osPath != "" {
+		cfg, err := config.Load(osPath, load.Display(c.Cwd, osPath))
+		if err != nil {
+			var ce *config.Error
+			if errors.As(err, &ce) {
+				return nil, usagef("%s", strings.ReplaceAll(ce.Error(), "\n", "\nresumelint: "))
+			}
+			return nil, usagef("%v", err)
+		}
+		lc.cfg = cfg
+	}
+	lc.cfg.Apply(s)
+	lc.classifier = lc.cfg.Classifier(lc.root)
+	lc.filter = config.NewFilter(lc.cfg, lc.root, c.Cwd)
+	lc.filter.Active = func(code string) bool {
+		if len(s.Only) > 0 && !s.Only[code] {
+			return false
+		}
+		sev, ok := s.Severity[code]
+		return !ok || sev != diag.SevOff
+	}
+	s.PostFile = lc.filter.PostFile
+	s.PostRun = lc.filter.PostRun
+	return lc, nil
+}
+
+// kindOf classifies a file named on stdin by its name and by its path in
+// the repository (configured globs are anchored there).
+func (lc *lintConfig) kindOf(name string) load.Kind {
+	if k := lc.classifier.FileKind(name); k != load.KindUnknown {
+		return k
+	}
+	abs := name
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(lc.cwd, name)
+	}
+	return lc.classifier.FileKind(filepath.ToSlash(abs))
+}
+
+// rel maps a display path to a repository-relative one (baselines, SARIF
+// and GitHub annotations name files from the repository root).
+func (lc *lintConfig) rel(p string) string { return config.RootRel(lc.root, lc.cwd, p) }
+
+// applyBaseline writes --write-baseline and then hides what --baseline (or
+// the baseline just written) records.
+func (c *Command) applyBaseline(cf *configFlags, lc *lintConfig, res *engine.Result) error {
+	read := cf.baseline
+	if cf.writeBaseline != "" {
+		osPath := cf.writeBaseline
+		if !filepath.IsAbs(osPath) {
+			osPath = filepath.Join(c.Cwd, osPath)
+		}
+		b := config.NewBaseline(res.Findings, lc.rel)
+		if err := b.Write(osPath); err != nil {
+			return err
+		}
+		noun := "findings"
+		if len(b.Entries) == 1 {
+			noun = "finding"
+		}
+		fmt.Fprintf(c.Stderr, "resumelint: wrote %d %s to %s\n", len(b.Entries), noun, load.Display(c.Cwd, osPath))
+		read = cf.writeBaseline
+	}
+	if read == "" {
+		return nil
+	}
+	osPath := read
+	if !filepath.IsAbs(osPath) {
+		osPath = filepath.Join(c.Cwd, osPath)
+	}
+	b, err := config.ReadBaseline(osPath, load.Display(c.Cwd, osPath))
+	if err != nil {
+		return err
+	}
+	res.Findings, _ = b.Filter(res.Findings, lc.rel)
+	return nil
+}
+
+// flagGiven reports whether a flag was set on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}

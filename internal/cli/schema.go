@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/encoding/jsonschema"
+
+	schema "github.com/resumelint/resumelint/cue"
+)
+
+func init() { subcommands["schema"] = (*Command).schema }
+
+// schemaExport is one JSON Schema `resumelint schema export` writes.
+type schemaExport struct {
+	name  string // KIND argument and file name
+	def   string // CUE definition
+	title string
+}
+
+// schemaExports lists every exported schema, one per kind (a bundle has
+// three artifacts, an agent run a task graph and event lines).
+var schemaExports = []schemaExport{
+	{"orchestration", "#OrchestrationFile", "ORCHESTRATION.yaml (the resumption section; other keys are open)"},
+	{"checkpoint", "#CheckpointFile", "checkpoint file (.jerry/checkpoints/*.json), seed or runtime form"},
+	{"precompact-state", "#PrecompactState", "precompact_state.json"},
+	{"resume-context", "#ResumeContext", "resume-context.md front matter"},
+	{"bundle-task-spec", "#TaskSpec", "SPECTRUM-02 bundle TASK_SPEC.json"},
+	{"bundle-status", "#Status", "SPECTRUM-02 bundle STATUS.json"},
+	{"bundle-output-hashes", "#OutputHashes", "SPECTRUM-02 bundle OUTPUT_HASHES.json"},
+	{"task-graph", "#TaskGraph", "agent run task-graph.json"},
+	{"event", "#Event", "one line of an agent run's events/<actor>/*.jsonl"},
+	{"config", "#Config", ".resumelint.yaml"},
+}
+
+// SchemaID is the $id of an exported schema.
+func SchemaID(name string) string {
+	return "https://github.com/resumelint/resumelint/schemas/" + name + ".schema.json"
+}
+
+func (c *Command) schema(args []string) (int, error) {
+	names := make([]string, len(schemaExports))
+	for i, e := range schemaExports {
+		names[i] = e.name
+	}
+	usageText := "usage: resumelint schema export [--out DIR] [KIND]\nKIND: " + strings.Join(names, ", ") + ", or bundle (its three artifacts)"
+	if len(args) == 0 || args[0] != "export" {
+		return ExitUsage, usagef("%s", usageText)
+	}
+	fs := flag.NewFlagSet("schema export", flag.ContinueOnError)
+	fs.SetOutput(c.Stderr)
+	out := fs.String("out", "", "write KIND.schema.json files into DIR (every kind when KIND is not given)")
+	rest, err := parseInterspersed(fs, args[1:])
+	if err != nil {
+		return ExitUsage, err
+	}
+	var sel []schemaExport
+	switch {
+	case len(rest) > 1:
+		return ExitUsage, usagef("%s", usageText)
+	case len(rest) == 0:
+		sel = schemaExports
+	default:
+		for _, e := range schemaExports {
+			if e.name == rest[0] || rest[0] == "bundle" && strings.HasPrefix(e.name, "bundle-") {
+				sel = append(sel, e)
+			}
+		}
+		if len(sel) == 0 {
+			return ExitUsage, usagef("unknown schema %q\n%s", rest[0], usageText)
+		}
+	}
+	if *out == "" && len(sel) != 1 {
+		return ExitUsage, usagef("several schemas: name one KIND to print it, or write them all with --out DIR\n%s", usageText)
+	}
+	for _, e := range sel {
+		data, err := exportSchema(e)
+		if err != nil {
+			return ExitInternal, err
+		}
+		if *out == "" {
+			_, err = c.Stdout.Write(data)
+			return ExitOK, err
+		}
+		dir := *out
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(c.Cwd, dir)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return ExitUsage, err
+		}
+		p := filepath.Join(dir, e.name+".schema.json")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return ExitUsage, err
+		}
+		fmt.Fprintln(c.Stdout, filepath.ToSlash(filepath.Join(*out, e.name+".schema.json")))
+	}
+	return ExitOK, nil
+}
+
+// exportSchema generates the JSON Schema (draft 2020-12) of one CUE
+// definition, with an $id and a title.
+func exportSchema(e schemaExport) ([]byte, error) {
+	v, err := schema.Def(e.def)
+	if err != nil {
+		return nil, err
+	}
+	expr, err := jsonschema.Generate(v, &jsonschema.GenerateConfig{})
+	if err != nil {
+		return nil, fmt.Errorf("generating the %s schema: %w", e.name, err)
+	}
+	if st, ok := expr.(*ast.StructLit); ok {
+		head := []ast.Decl{
+			&ast.Field{Label: ast.NewString("$id"), Value: ast.NewString(SchemaID(e.name))},
+			&ast.Field{Label: ast.NewString("title"), Value: ast.NewString("resumelint: " + e.title)},
+		}
+		at := 0
+		if len(st.Elts) > 0 {
+			at = 1 // after $schema
+		}
+		st.Elts = append(st.Elts[:at], append(head, st.Elts[at:]...)...)
+	}
+	jv := v.Context().BuildExpr(expr)
+	if jv.Err() != nil {
+		return nil, fmt.Errorf("generating the %s schema: %w", e.name, jv.Err())
+	}
+	data, err := json.MarshalIndent(jv, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("generating the %s schema: %w", e.name, err)
+	}
+	return append(data, '\n'), nil
+}

@@ -1,0 +1,128 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/engine"
+)
+
+// BaselineVersion is the format version written by WriteBaseline.
+const BaselineVersion = 1
+
+// Baseline records findings by fingerprint (code, repository-relative
+// path, the node's document path and content; never the line), so a
+// repository can adopt the gate for new problems while old ones remain.
+type Baseline struct {
+	Version int             `json:"version"`
+	Entries []BaselineEntry `json:"entries"`
+}
+
+// BaselineEntry is one recorded finding; Message is for the reader.
+type BaselineEntry struct {
+	Code        string `json:"code"`
+	Path        string `json:"path"`
+	Fingerprint string `json:"fingerprint"`
+	Message     string `json:"message"`
+}
+
+// NewBaseline records fs; rel maps a display path to a repository-relative one.
+func NewBaseline(fs []diag.Finding, rel func(string) string) *Baseline {
+	b := &Baseline{Version: BaselineVersion, Entries: []BaselineEntry{}}
+	for i := range fs {
+		if fs[i].Code == engine.InternalCode {
+			continue
+		}
+		p := rel(fs[i].Path)
+		b.Entries = append(b.Entries, BaselineEntry{Code: fs[i].Code, Path: p, Fingerprint: diag.Fingerprint(&fs[i], p), Message: fs[i].Message})
+	}
+	sort.SliceStable(b.Entries, func(i, j int) bool {
+		a, c := b.Entries[i], b.Entries[j]
+		if a.Path != c.Path {
+			return a.Path < c.Path
+		}
+		if a.Code != c.Code {
+			return a.Code < c.Code
+		}
+		return a.Fingerprint < c.Fingerprint
+	})
+	return b
+}
+
+// Write saves the baseline atomically (a temporary file, then a rename).
+func (b *Baseline) Write(osPath string) error {
+	data, err := json.MarshalIndent(b, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	tmp, err := os.CreateTemp(filepath.Dir(osPath), ".resumelint-baseline-*")
+	if err != nil {
+		return fmt.Errorf("writing baseline: %w", err)
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), osPath)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing baseline: %w", werr)
+	}
+	return nil
+}
+
+// ReadBaseline loads a baseline written by Write.
+func ReadBaseline(osPath, display string) (*Baseline, error) {
+	data, err := os.ReadFile(osPath)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read baseline %s: %w", display, unwrap(err))
+	}
+	var b Baseline
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&b); err != nil {
+		return nil, fmt.Errorf("baseline %s is not a resumelint baseline: %v", display, err)
+	}
+	if b.Version != BaselineVersion {
+		return nil, fmt.Errorf("baseline %s has version %d; this resumelint reads version %d (write it again with --write-baseline)", display, b.Version, BaselineVersion)
+	}
+	return &b, nil
+}
+
+func unwrap(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// Filter drops the findings the baseline records. Each entry hides one
+// finding: if a file now has two findings where the baseline has one, the
+// second shows.
+func (b *Baseline) Filter(fs []diag.Finding, rel func(string) string) (kept []diag.Finding, hidden int) {
+	budget := map[string]int{}
+	for _, e := range b.Entries {
+		budget[e.Code+"\x00"+e.Path+"\x00"+e.Fingerprint]++
+	}
+	kept = make([]diag.Finding, 0, len(fs))
+	for i := range fs {
+		p := rel(fs[i].Path)
+		k := fs[i].Code + "\x00" + p + "\x00" + diag.Fingerprint(&fs[i], p)
+		if budget[k] > 0 {
+			budget[k]--
+			hidden++
+			continue
+		}
+		kept = append(kept, fs[i])
+	}
+	return kept, hidden
+}

@@ -1,0 +1,412 @@
+// Package config reads .resumelint.yaml (SPEC §7) and applies it to a run,
+// and holds the filters a run's findings pass through: inline suppressions
+// (suppress.go), the configuration's ignore list, and baselines
+// (baseline.go).
+package config
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"go.yaml.in/yaml/v3"
+
+	schema "github.com/resumelint/resumelint/cue"
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/engine"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+	"github.com/resumelint/resumelint/internal/rules"
+)
+
+// FileName is the configuration looked for at the repository root.
+const FileName = ".resumelint.yaml"
+
+// Config is a validated .resumelint.yaml. Paths and globs in it are
+// relative to the repository root.
+type Config struct {
+	Path        string // display path of the file read; "" when there is none
+	Kinds       map[load.Kind]KindConfig
+	Exclude     []string
+	Severity    map[string]diag.Severity // by rule code
+	MaxAge      time.Duration
+	RunMaxAge   time.Duration
+	Bundle      rules.BundleOptions
+	SecretAllow []string
+	Ignore      []Ignore
+	FailOn      diag.Severity // SevOff when not set
+}
+
+// KindConfig replaces a kind's discovery globs and adds excludes.
+type KindConfig struct {
+	Globs   []string
+	Exclude []string
+}
+
+// Ignore hides findings of files matching Path; Codes nil means every rule.
+type Ignore struct {
+	Path  string
+	Codes map[string]bool
+}
+
+// Problem is one configuration error at a position of the file.
+type Problem struct {
+	Path      string
+	Line, Col int
+	Message   string
+}
+
+func (p Problem) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s", p.Path, p.Line, p.Col, p.Message)
+}
+
+// Error lists every problem of a configuration file (exit code 2).
+type Error struct{ Problems []Problem }
+
+func (e *Error) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Find returns the OS path of the configuration at the repository root,
+// or "" when there is none.
+func Find(root string) string {
+	p := filepath.Join(root, FileName)
+	if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+		return p
+	}
+	return ""
+}
+
+// Load reads and validates a configuration file against #Config, then
+// checks what the schema cannot (rule names, regexes, globs, durations).
+// display is the path used in error messages.
+func Load(osPath, display string) (*Config, error) {
+	f := &load.File{Path: display, OSPath: osPath}
+	probs, ok := load.Read(f, load.DefaultLimits)
+	var doc *load.Document
+	if ok {
+		var ps []diag.Finding
+		doc, ps = load.Parse(f, load.FormatYAML, load.DefaultLimits)
+		probs = append(probs, ps...)
+	}
+	l := &loader{f: f, cfg: &Config{Path: display, Kinds: map[load.Kind]KindConfig{}, Severity: map[string]diag.Severity{}}}
+	for _, p := range probs {
+		l.errs = append(l.errs, Problem{Path: display, Line: p.Start.Line, Col: p.Start.Col, Message: p.Message})
+	}
+	if len(l.errs) > 0 {
+		return nil, &Error{l.errs}
+	}
+	if doc.Root == nil {
+		return l.cfg, nil // empty file
+	}
+	vs, err := schema.Validate("#Config", doc.Root, schema.Options{})
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range vs {
+		n := v.Node
+		if v.Key != nil {
+			n = v.Key
+		}
+		l.errorf(n, "%s", v.Message)
+	}
+	if len(l.errs) == 0 {
+		l.decode(doc.Root)
+	}
+	if len(l.errs) > 0 {
+		sort.SliceStable(l.errs, func(i, j int) bool {
+			a, b := l.errs[i], l.errs[j]
+			return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+		})
+		return nil, &Error{l.errs}
+	}
+	return l.cfg, nil
+}
+
+type loader struct {
+	f    *load.File
+	cfg  *Config
+	errs []Problem
+}
+
+func (l *loader) errorf(n *yaml.Node, format string, args ...any) {
+	p := node.Pos(n)
+	l.errs = append(l.errs, Problem{Path: l.f.Path, Line: p.Line, Col: p.Col, Message: fmt.Sprintf(format, args...)})
+}
+
+// strings returns a list of strings the schema already checked.
+func (l *loader) strings(n *yaml.Node, glob bool) []string {
+	var out []string
+	if !node.IsSeq(n) {
+		return nil
+	}
+	for _, c := range node.Resolve(n).Content {
+		s, _ := node.Str(c)
+		if glob && !doublestar.ValidatePattern(s) {
+			l.errorf(c, "%q is not a valid glob pattern", s)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// decode fills the Config from a tree that satisfies #Config.
+func (l *loader) decode(root *yaml.Node) {
+	c := l.cfg
+	node.Pairs(root, func(k, v *yaml.Node) {
+		switch k.Value {
+		case "kinds":
+			node.Pairs(v, func(kk, kv *yaml.Node) {
+				c.Kinds[load.Kind(kk.Value)] = KindConfig{Globs: l.strings(node.Val(kv, "globs"), true), Exclude: l.strings(node.Val(kv, "exclude"), true)}
+			})
+		case "exclude":
+			c.Exclude = l.strings(v, true)
+		case "rules":
+			node.Pairs(v, func(rk, rv *yaml.Node) {
+				r := rules.Lookup(rk.Value)
+				if r == nil {
+					l.errorf(rk, "rules: no rule is called %q (see `resumelint rules`)", rk.Value)
+					return
+				}
+				sev, _ := diag.ParseSeverity(rv.Value)
+				c.Severity[r.Code] = sev
+			})
+		case "staleness":
+			node.Pairs(v, func(sk, sv *yaml.Node) {
+				d, err := ParseDuration(sv.Value)
+				if err != nil {
+					l.errorf(sv, "staleness.%s: %v", sk.Value, err)
+					return
+				}
+				if sk.Value == "max_age" {
+					c.MaxAge = d
+				} else {
+					c.RunMaxAge = d
+				}
+			})
+		case "bundle":
+			if b := node.Val(v, "base"); b != nil {
+				c.Bundle.Base = b.Value
+			}
+			c.Bundle.Semvers = l.strings(node.Val(v, "supported_validator_semvers"), false)
+			c.Bundle.Forbidden = l.strings(node.Val(v, "forbidden"), true)
+		case "secrets":
+			allow := node.Val(v, "allow")
+			for i, s := range l.strings(allow, false) {
+				if _, err := regexp.Compile(s); err != nil {
+					l.errorf(node.Resolve(allow).Content[i], "secrets.allow: %q is not a valid regular expression: %v", s, regexpReason(err))
+					continue
+				}
+				c.SecretAllow = append(c.SecretAllow, s)
+			}
+		case "ignore":
+			for _, e := range node.Resolve(v).Content {
+				pn := node.Val(e, "path")
+				if !doublestar.ValidatePattern(pn.Value) {
+					l.errorf(pn, "ignore: %q is not a valid glob pattern", pn.Value)
+					continue
+				}
+				ig := Ignore{Path: pn.Value}
+				if rs := node.Val(e, "rules"); node.IsSeq(rs) && len(node.Resolve(rs).Content) > 0 {
+					ig.Codes = map[string]bool{}
+					for _, rn := range node.Resolve(rs).Content {
+						r := rules.Lookup(rn.Value)
+						if r == nil {
+							l.errorf(rn, "ignore: no rule is called %q (see `resumelint rules`)", rn.Value)
+							continue
+						}
+						ig.Codes[r.Code] = true
+					}
+				}
+				c.Ignore = append(c.Ignore, ig)
+			}
+		case "fail_on":
+			c.FailOn, _ = diag.ParseSeverity(v.Value)
+		}
+	})
+}
+
+func regexpReason(err error) string {
+	return strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+}
+
+var dayRe = regexp.MustCompile(`([0-9]+)d`)
+
+// ParseDuration reads Go durations plus days: "72h", "14d", "1d12h".
+func ParseDuration(s string) (time.Duration, error) {
+	var bad error
+	conv := dayRe.ReplaceAllStringFunc(s, func(m string) string {
+		n, err := strconv.ParseInt(strings.TrimSuffix(m, "d"), 10, 64)
+		if err != nil || n > 100000 {
+			bad = fmt.Errorf("%q is too long a duration", s)
+			return m
+		}
+		return strconv.FormatInt(n*24, 10) + "h"
+	})
+	if bad != nil {
+		return 0, bad
+	}
+	d, err := time.ParseDuration(conv)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration (e.g. 72h, 14d, 1d12h)", s)
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("%q must be longer than zero", s)
+	}
+	return d, nil
+}
+
+// Apply puts the configuration into run settings; flags are applied after
+// it, so they win.
+func (c *Config) Apply(s *engine.Settings) {
+	if s.Severity == nil {
+		s.Severity = map[string]diag.Severity{}
+	}
+	for code, sev := range c.Severity {
+		s.Severity[code] = sev
+	}
+	if c.MaxAge > 0 {
+		s.Opts.MaxAge = c.MaxAge
+	}
+	if c.RunMaxAge > 0 {
+		s.Opts.RunMaxAge = c.RunMaxAge
+	}
+	if c.Bundle.Base != "" && s.Opts.Bundle.Base == "" { // --bundle-base wins
+		s.Opts.Bundle.Base = c.Bundle.Base
+	}
+	if c.Bundle.Semvers != nil {
+		s.Opts.Bundle.Semvers = c.Bundle.Semvers
+	}
+	if c.Bundle.Forbidden != nil {
+		s.Opts.Bundle.Forbidden = c.Bundle.Forbidden
+	}
+	s.Opts.SecretAllow = append(s.Opts.SecretAllow, c.SecretAllow...)
+}
+
+// Classifier returns the discovery classifier with the configured globs.
+// Globs that do not start with **/ are anchored at the repository root, so
+// they mean the same from any working directory.
+func (c *Config) Classifier(root string) *load.Classifier {
+	cl := load.NewClassifier()
+	for k, kc := range c.Kinds {
+		if kc.Globs == nil {
+			continue
+		}
+		g := make([]string, len(kc.Globs))
+		for i, p := range kc.Globs {
+			g[i] = anchor(root, p)
+		}
+		cl.Globs[k] = g
+	}
+	return cl
+}
+
+func anchor(root, pattern string) string {
+	if strings.HasPrefix(pattern, "**/") || pattern == "**" {
+		return pattern
+	}
+	r := filepath.ToSlash(root)
+	var sb strings.Builder
+	for _, ch := range r {
+		if strings.ContainsRune(`*?[]{}\`, ch) {
+			sb.WriteByte('\\')
+		}
+		sb.WriteRune(ch)
+	}
+	return strings.TrimSuffix(sb.String(), "/") + "/" + strings.TrimPrefix(pattern, "./")
+}
+
+// Filter drops the discovered files and folders that the global or their
+// kind's excludes match (paths relative to the repository root). Named
+// files are dropped too: pre-commit passes every changed file by name.
+func (c *Config) Filter(d *load.Discovery, root, cwd string) {
+	if len(c.Exclude) == 0 && !c.hasKindExcludes() {
+		return
+	}
+	excluded := func(k load.Kind, p string) bool {
+		rel := RootRel(root, cwd, p)
+		return matchAny(c.Exclude, rel) || matchAny(c.Kinds[k].Exclude, rel)
+	}
+	files := d.Files[:0]
+	for _, f := range d.Files {
+		if !excluded(f.Kind, f.Path) {
+			files = append(files, f)
+		}
+	}
+	d.Files = files
+	folders := d.Folders[:0]
+	for _, f := range d.Folders {
+		if !excluded(f.Kind, f.Path) {
+			folders = append(folders, f)
+		}
+	}
+	d.Folders = folders
+	unknown := d.Unknown[:0]
+	for _, f := range d.Unknown {
+		if !matchAny(c.Exclude, RootRel(root, cwd, f.Path)) {
+			unknown = append(unknown, f)
+		}
+	}
+	d.Unknown = unknown
+}
+
+func (c *Config) hasKindExcludes() bool {
+	for _, k := range c.Kinds {
+		if len(k.Exclude) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ignored reports whether the ignore list hides a finding.
+func (c *Config) ignored(fd *diag.Finding, rel string) bool {
+	for _, ig := range c.Ignore {
+		if (ig.Codes == nil || ig.Codes[fd.Code]) && matchAny([]string{ig.Path}, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchAny(patterns []string, p string) bool {
+	for _, pat := range patterns {
+		if ok, _ := doublestar.Match(pat, p); ok {
+			return true
+		}
+		// A folder pattern covers what is inside it.
+		if ok, _ := doublestar.Match(strings.TrimSuffix(pat, "/")+"/**", p); ok && !strings.HasSuffix(pat, "**") {
+			return true
+		}
+	}
+	return false
+}
+
+// RootRel turns a display path (relative to cwd) into a path relative to
+// the repository root; paths outside the root stay as they are.
+func RootRel(root, cwd, p string) string {
+	if root == "" || root == cwd || p == "" {
+		return p
+	}
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(cwd, filepath.FromSlash(p))
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return path.Clean(filepath.ToSlash(rel))
+}

@@ -1,0 +1,142 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/engine"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/rules"
+)
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), FileName)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoadApplies(t *testing.T) {
+	p := writeConfig(t, `
+kinds:
+  orchestration: {globs: ["state/ORCH.yaml"], exclude: ["archive/**"]}
+exclude: ["vendor-docs/**"]
+rules: {RL107: warning, no-duplication: off}
+staleness: {max_age: 3d, run_max_age: 36h}
+bundle: {base: repo, supported_validator_semvers: ["1.0.0"], forbidden: ["logs/**"]}
+secrets: {allow: ["^sk-test-"]}
+ignore:
+  - {path: "fixtures/**/*.json", rules: [RL005, secret-leak]}
+  - {path: "old/**"}
+fail_on: warning
+`)
+	cfg, err := Load(p, ".resumelint.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := engine.Settings{}
+	cfg.Apply(&s)
+	if s.Severity["RL107"] != diag.SevWarning || s.Severity["RL317"] != diag.SevOff {
+		t.Errorf("severities = %v", s.Severity)
+	}
+	if s.Opts.MaxAge != 72*time.Hour || s.Opts.RunMaxAge != 36*time.Hour {
+		t.Errorf("max ages = %v, %v", s.Opts.MaxAge, s.Opts.RunMaxAge)
+	}
+	if s.Opts.Bundle.Base != "repo" || len(s.Opts.Bundle.Semvers) != 1 || s.Opts.Bundle.Forbidden[0] != "logs/**" {
+		t.Errorf("bundle = %+v", s.Opts.Bundle)
+	}
+	if len(s.Opts.SecretAllow) != 1 || cfg.FailOn != diag.SevWarning {
+		t.Errorf("secrets %v, fail_on %v", s.Opts.SecretAllow, cfg.FailOn)
+	}
+	if cfg.Ignore[0].Codes["RL005"] != true || len(cfg.Ignore[0].Codes) != 1 || cfg.Ignore[1].Codes != nil {
+		t.Errorf("ignore = %+v", cfg.Ignore)
+	}
+	cl := cfg.Classifier("/repo")
+	if cl.FileKind("/repo/state/ORCH.yaml") != load.KindOrchestration || cl.FileKind("/repo/ORCHESTRATION.yaml") != load.KindUnknown {
+		t.Errorf("globs not anchored at the root: %v", cl.Globs[load.KindOrchestration])
+	}
+	// --bundle-base given on the command line wins.
+	s2 := engine.Settings{Opts: rules.Options{Bundle: rules.BundleOptions{Base: "bundle"}}}
+	cfg.Apply(&s2)
+	if s2.Opts.Bundle.Base != "bundle" {
+		t.Errorf("the flag lost to the configuration: %q", s2.Opts.Bundle.Base)
+	}
+}
+
+func TestLoadErrorsHavePositions(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{"rulez: {}\n", `.resumelint.yaml:1:1: unknown key "rulez" at the top level`},
+		{"rules:\n  RL107: loud\n", `.resumelint.yaml:2:10: rules.RL107: "loud" is not one of error, warning, off`},
+		{"rules:\n  RL999: off\n", `.resumelint.yaml:2:3: rules: no rule is called "RL999"`},
+		{"staleness:\n  max_age: 3 days\n", `.resumelint.yaml:2:12: staleness.max_age: "3 days" does not match the pattern`},
+		{"secrets:\n  allow: [\"(sk-\"]\n", `.resumelint.yaml:2:11: secrets.allow: "(sk-" is not a valid regular expression: missing closing )`},
+		{"ignore:\n  - rules: [RL005]\n", `.resumelint.yaml:2:5: ignore[0]: missing required key path`},
+		{"kinds:\n  agent-run: {globs: [\"x\"]}\n", `unknown key "globs" in kinds.agent-run`},
+		{"fail_on: info\n", `.resumelint.yaml:1:10: fail_on: "info" is not one of error, warning`},
+		{"rules: [\n", `.resumelint.yaml:`},
+		{"a: 1\na: 2\n", `.resumelint.yaml:2:1: key "a" is repeated`},
+	}
+	for _, c := range cases {
+		_, err := Load(writeConfig(t, c.text), ".resumelint.yaml")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+func TestEmptyConfig(t *testing.T) {
+	cfg, err := Load(writeConfig(t, "# nothing configured yet\n"), ".resumelint.yaml")
+	if err != nil || cfg == nil {
+		t.Fatalf("empty config: %v", err)
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	for in, want := range map[string]time.Duration{"72h": 72 * time.Hour, "14d": 14 * 24 * time.Hour, "1d12h": 36 * time.Hour, "90m": 90 * time.Minute} {
+		if got, err := ParseDuration(in); err != nil || got != want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0h", "3 days", "999999999999d"} {
+		if _, err := ParseDuration(in); err == nil {
+			t.Errorf("ParseDuration(%q) accepted", in)
+		}
+	}
+}
+
+func TestFilterExcludes(t *testing.T) {
+	cfg := &Config{Exclude: []string{"archive"}, Kinds: map[load.Kind]KindConfig{load.KindCheckpoint: {Exclude: []string{"**/cx-9*.json"}}}}
+	d := &load.Discovery{
+		Files: []*load.File{
+			{Path: "archive/ORCHESTRATION.yaml", Kind: load.KindOrchestration},
+			{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration},
+			{Path: ".jerry/checkpoints/cx-901.json", Kind: load.KindCheckpoint},
+			{Path: ".jerry/checkpoints/cx-001.json", Kind: load.KindCheckpoint},
+		},
+		Folders: []*load.Folder{{Path: "archive/run1", Kind: load.KindBundle}},
+	}
+	cfg.Filter(d, "/repo", "/repo")
+	var got []string
+	for _, f := range d.Files {
+		got = append(got, f.Path)
+	}
+	if strings.Join(got, " ") != "ORCHESTRATION.yaml .jerry/checkpoints/cx-001.json" || len(d.Folders) != 0 {
+		t.Errorf("kept %v and %d folders", got, len(d.Folders))
+	}
+}
+
+func TestRootRel(t *testing.T) {
+	root := filepath.FromSlash("/repo")
+	if got := RootRel(root, filepath.Join(root, "sub"), "a/b.yaml"); got != "sub/a/b.yaml" {
+		t.Errorf("RootRel = %q", got)
+	}
+	if got := RootRel(root, root, "../x.yaml"); got != "../x.yaml" {
+		t.Errorf("outside the root: %q", got)
+	}
+}
