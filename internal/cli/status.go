@@ -29,6 +29,9 @@ import (
 
 func init() { subcommands["status"] = (*Command).status }
 
+// skippedPerFile is how many skipped lines of one events file a report names.
+const skippedPerFile = 5
+
 const statusRule = "═══════════════════════════════════════════════════════════"
 
 func (c *Command) status(args []string) (int, error) {
@@ -258,7 +261,10 @@ type statusReport struct {
 	Runnable      []statusTask     `json:"runnable"`
 	Blocked       []statusTask     `json:"blocked"`
 	Failed        []statusTask     `json:"failed"`
-	SkippedLines  []statusSkipped  `json:"skipped_lines"`
+	// SkippedLines names the first lines of each events file that were
+	// skipped as not valid events; SkippedTotal counts them all.
+	SkippedLines []statusSkipped `json:"skipped_lines"`
+	SkippedTotal int             `json:"skipped_total"`
 	// Stale is set when the run is incomplete and its last event is older
 	// than staleness.run_max_age (seed 003 §Edge Cases: very old run).
 	Stale    bool     `json:"stale"`
@@ -281,9 +287,28 @@ func newStatusReport(r *agentrun.Run, now time.Time) *statusReport {
 	if e := r.LastCompleted; e != nil {
 		rep.LastCompleted = &statusCompleted{ID: e.TaskID, Title: r.ByID[e.TaskID].Title, Timestamp: e.Timestamp}
 	}
+	// A few skipped lines per file are named; the rest are counted, so a
+	// garbage log does not bury the report.
+	perFile := map[string]int{}
+	more := map[string][]int{}
+	var moreOrder []string
 	for _, s := range r.Skipped {
-		rep.SkippedLines = append(rep.SkippedLines, statusSkipped{Path: s.Doc.File.Path, Line: s.Line, Reason: s.Reason})
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("skipped %s:%d (%s)", s.Doc.File.Path, s.Line, s.Reason))
+		path := s.Doc.File.Path
+		rep.SkippedTotal++
+		if perFile[path] < skippedPerFile {
+			perFile[path]++
+			rep.SkippedLines = append(rep.SkippedLines, statusSkipped{Path: path, Line: s.Line, Reason: s.Reason})
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("skipped %s:%d (%s)", path, s.Line, s.Reason))
+			continue
+		}
+		if more[path] == nil {
+			moreOrder = append(moreOrder, path)
+		}
+		more[path] = append(more[path], s.Line)
+	}
+	for _, path := range moreOrder {
+		ls := more[path]
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("skipped %d more lines of %s that are not valid events (from line %d on)", len(ls), path, ls[0]))
 	}
 	if !r.Complete() && r.LastEvent != nil {
 		if age := now.Sub(r.LastEvent.Time); age > rules.DefaultRunMaxAge {
