@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Output paths (seed 002 §2.2: "posix-style relative paths"). A key is
@@ -71,6 +72,9 @@ func resolve(baseReal, key string) resolution {
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return resolution{code: OutputMissing, why: "does not exist"}
+		}
+		if errors.Is(err, syscall.ENOTDIR) {
+			return resolution{code: OutputMissing, why: "does not exist: part of its path is a file, not a folder"}
 		}
 		return resolution{code: OutputMissing, why: "cannot be resolved: " + plainErr(err)}
 	}
