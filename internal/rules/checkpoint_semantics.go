@@ -1,0 +1,386 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// Checkpoint files: their content against itself, their name, and their
+// merge into the ORCHESTRATION.yaml of their workflow (SPEC §3.3 RL202–RL207;
+// seed 001 §Checkpoint Data Design).
+
+var ckpt = []load.Kind{load.KindCheckpoint}
+
+var (
+	CheckpointName = &Rule{Code: "RL202", Name: "checkpoint-name", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+		Summary: "file name is not <id>-checkpoint.json or <id>.json for its event_id/checkpoint_id", Run: runCheckpointName}
+	CheckpointAck = &Rule{Code: "RL203", Name: "checkpoint-ack", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+		Summary: "acknowledged and acknowledged_at disagree, or acknowledged before written", Run: runCheckpointAck}
+	CheckpointContext = &Rule{Code: "RL204", Name: "checkpoint-context", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+		Summary: "context fill that is not tokens/window, outside [0,1], or of another tier", Run: runCheckpointContext}
+	CheckpointPhases = &Rule{Code: "RL205", Name: "checkpoint-phases", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+		Summary: "orchestration_state phase lists that overlap, or a current phase, gate or score that does not fit", Run: runCheckpointPhases}
+	// CheckpointMerge publishes the index facts (checkpoints and
+	// orchestration files) in Run and reports from them in Finalize.
+	CheckpointMerge = &Rule{Code: "RL206", Name: "checkpoint-merge", Severity: diag.SevWarning,
+		Kinds: []load.Kind{load.KindCheckpoint, load.KindOrchestration}, Family: "checkpoint",
+		Summary: "a checkpoint no compaction event of its workflow references, or still unacknowledged after a later update",
+		Run:     publishMergeFacts, Finalize: finalizeCheckpointMerge}
+	CheckpointFiles = &Rule{Code: "RL207", Name: "checkpoint-files", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+		Summary: "recovery_instructions.files_to_read paths that resolve nowhere", Run: runCheckpointFiles}
+)
+
+func init() {
+	Register(CheckpointName, CheckpointAck, CheckpointContext, CheckpointPhases, CheckpointMerge, CheckpointFiles)
+}
+
+// checkpointIDRe is #CheckpointID; other ids are the schema rule's (RL201).
+var checkpointIDRe = regexp.MustCompile(`^cx-\d{3}$`)
+
+func checkpointRoot(p *Pass) *yaml.Node {
+	if p.Doc == nil || !node.IsMap(p.Doc.Root) {
+		return nil
+	}
+	return p.Doc.Root
+}
+
+// ---- RL202 checkpoint-name --------------------------------------------------
+
+func runCheckpointName(p *Pass) {
+	root := checkpointRoot(p)
+	if root == nil {
+		return
+	}
+	for _, k := range []string{"event_id", "checkpoint_id"} {
+		v := node.Val(root, k)
+		if v == nil {
+			continue
+		}
+		id, ok := node.Str(v)
+		if !ok || !checkpointIDRe.MatchString(id) {
+			return
+		}
+		base := path.Base(p.Doc.File.Path)
+		if base != id+"-checkpoint.json" && base != id+".json" {
+			p.Report(p.Doc.File, v, "file name %s does not match %s %s: name it %s-checkpoint.json or %s.json, the names the compaction alert and checkpoint_file use (seed 001 §Checkpoint File Format)", base, k, id, id, id)
+		}
+		return
+	}
+}
+
+// ---- RL203 checkpoint-ack ---------------------------------------------------
+
+func runCheckpointAck(p *Pass) {
+	root := checkpointRoot(p)
+	md := node.Val(root, "metadata")
+	if !node.IsMap(md) {
+		return
+	}
+	f := p.Doc.File
+	av := node.Val(md, "acknowledged")
+	ack, ok := node.Bool(av)
+	if !ok {
+		return
+	}
+	atk, atv := node.Get(md, "acknowledged_at")
+	atNull := atk == nil || node.IsNull(atv)
+	if ack && atNull {
+		p.Report(f, av, "acknowledged is true but acknowledged_at is %s: record when the re-orientation merged this checkpoint (seed 001 §Checkpoint File Lifecycle, step 11)", map[bool]string{true: "missing", false: "null"}[atk == nil])
+		return
+	}
+	if !ack && !atNull {
+		if s, ok := node.Str(atv); ok {
+			fd := p.Report(f, atv, "acknowledged_at %s is set but acknowledged is false (line %d): set acknowledged: true, or clear acknowledged_at", s, av.Line)
+			fd.Related = append(fd.Related, relatedAt(f, av, "metadata.acknowledged"))
+		}
+		return
+	}
+	at, as, _, ok1 := timeOf(atv)
+	tv := node.Val(root, "timestamp")
+	t, ts, _, ok2 := timeOf(tv)
+	if ack && ok1 && ok2 && at.Before(t) {
+		fd := p.Report(f, atv, "acknowledged_at %s is before the checkpoint's timestamp %s (line %d): it cannot have been acknowledged before it was written", as, ts, tv.Line)
+		fd.Related = append(fd.Related, relatedAt(f, tv, "timestamp"))
+	}
+}
+
+// ---- RL204 checkpoint-context -----------------------------------------------
+
+// tierRange is a tier's fill interval [lo, hi).
+type tierRange struct{ lo, hi float64 }
+
+// Seed 001 §Integration with Detection System names four levels; the
+// runtime writer (checkpoint_id files) uses five with other bounds. A tier
+// matches when its fill lies in its interval on either scale.
+var (
+	seedTiers = map[string]tierRange{"LOW": {0, 0.60}, "WARNING": {0.60, 0.80}, "CRITICAL": {0.80, 0.90}, "COMPACTION": {0.90, math.Inf(1)}}
+	runTiers  = map[string]tierRange{"NOMINAL": {0, 0.55}, "LOW": {0.55, 0.70}, "WARNING": {0.70, 0.80}, "CRITICAL": {0.80, 0.88}, "EMERGENCY": {0.88, math.Inf(1)}}
+)
+
+func seedTierOf(fill float64) string {
+	for _, t := range []string{"LOW", "WARNING", "CRITICAL", "COMPACTION"} {
+		if r := seedTiers[t]; fill >= r.lo && fill < r.hi {
+			return t
+		}
+	}
+	return "COMPACTION"
+}
+
+func runCheckpointContext(p *Pass) {
+	cs := node.Val(checkpointRoot(p), "context_state")
+	if !node.IsMap(cs) {
+		return
+	}
+	f := p.Doc.File
+	fillKey, tokKey, winKey := "estimated_fill_before_compaction", "estimated_tokens_used", "context_window_size"
+	if node.Has(cs, "fill_percentage") {
+		fillKey, tokKey, winKey = "fill_percentage", "token_count", "context_window"
+	}
+	fv := node.Val(cs, fillKey)
+	fill, ok := node.Float(fv)
+	if !ok {
+		return
+	}
+	if fill < 0 || fill > 1 {
+		p.Report(f, fv, "%s %s is outside [0, 1]: it is the fraction of the context window in use (0.886 = 88.6%%)", fillKey, fv.Value)
+		return
+	}
+	tv, wv := node.Val(cs, tokKey), node.Val(cs, winKey)
+	tokens, ok1 := node.Int(tv)
+	window, ok2 := node.Int(wv)
+	if ok1 && ok2 && window > 0 {
+		ratio := float64(tokens) / float64(window)
+		if math.Abs(fill-ratio) > 0.005+1e-12 {
+			fd := p.Report(f, fv, "%s %s does not match %s / %s = %d / %d = %.4g (tolerance ±0.005)", fillKey, fv.Value, tokKey, winKey, tokens, window, ratio)
+			fd.Related = append(fd.Related, relatedAt(f, tv, tokKey), relatedAt(f, wv, winKey))
+		}
+	}
+	trv := node.Val(cs, "tier")
+	tier, ok := node.Str(trv)
+	if !ok {
+		return
+	}
+	w := statusWord(tier)
+	sr, inSeed := seedTiers[w]
+	rr, inRun := runTiers[w]
+	switch {
+	case !inSeed && !inRun:
+		p.Report(f, trv, "tier %q is not a context tier: LOW, WARNING, CRITICAL, COMPACTION (seed 001 §Integration with Detection System), or the runtime writer's NOMINAL, LOW, WARNING, CRITICAL, EMERGENCY", tier)
+	case inSeed && fill >= sr.lo && fill < sr.hi, inRun && fill >= rr.lo && fill < rr.hi:
+	default:
+		fd := p.Report(f, trv, "tier %q does not match %s %s, which is %s (seed 001 §Integration with Detection System: LOW < 0.60 ≤ WARNING < 0.80 ≤ CRITICAL < 0.90 ≤ COMPACTION)", tier, fillKey, fv.Value, seedTierOf(fill))
+		fd.Related = append(fd.Related, relatedAt(f, fv, fillKey))
+	}
+}
+
+// ---- RL205 checkpoint-phases ------------------------------------------------
+
+func intList(n *yaml.Node) ([]int64, []*yaml.Node, bool) {
+	if !node.IsSeq(n) {
+		return nil, nil, false
+	}
+	var out []int64
+	for _, c := range n.Content {
+		x, ok := node.Int(c)
+		if !ok {
+			return nil, nil, false
+		}
+		out = append(out, x)
+	}
+	return out, n.Content, true
+}
+
+func runCheckpointPhases(p *Pass) {
+	st := node.Val(checkpointRoot(p), "orchestration_state")
+	if !node.IsMap(st) {
+		return
+	}
+	f := p.Doc.File
+	names := []string{"phases_complete", "phases_in_progress", "phases_remaining"}
+	type list struct {
+		vals  []int64
+		nodes []*yaml.Node
+		ok    bool
+	}
+	lists := make([]list, len(names))
+	for i, k := range names {
+		v, ns, ok := intList(node.Val(st, k))
+		lists[i] = list{v, ns, ok}
+	}
+	for i := range names {
+		for j := i + 1; j < len(names); j++ {
+			if !lists[i].ok || !lists[j].ok {
+				continue
+			}
+			for b, y := range lists[j].vals {
+				for a, x := range lists[i].vals {
+					if x == y {
+						fd := p.Report(f, lists[j].nodes[b], "phase %d is in both %s (line %d) and %s: a phase is complete, in progress or remaining, never two of them", y, names[i], lists[i].nodes[a].Line, names[j])
+						fd.Related = append(fd.Related, relatedAt(f, lists[i].nodes[a], names[i]))
+						break
+					}
+				}
+			}
+		}
+	}
+	cpv := node.Val(st, "current_phase")
+	ws, _ := node.Str(node.Val(st, "workflow_status"))
+	if cur, ok := node.Int(cpv); ok && lists[1].ok {
+		in := false
+		for _, x := range lists[1].vals {
+			in = in || x == cur
+		}
+		switch canonWorkflowStatus(ws) {
+		case "COMPLETE", "FAILED", "CANCELLED":
+			in = true
+		}
+		if !in {
+			pv := node.Val(st, "phases_in_progress")
+			fd := p.Report(f, cpv, "current_phase %d is not in phases_in_progress %s (line %d)", cur, flowList(lists[1].vals), pv.Line)
+			fd.Related = append(fd.Related, relatedAt(f, pv, "orchestration_state.phases_in_progress"))
+		}
+	}
+	gk, gv := node.Get(st, "current_gate")
+	ik, iv := node.Get(st, "current_gate_iteration")
+	if gk != nil && ik != nil {
+		gate, gateSet := node.Str(gv)
+		iter, iterSet := node.Int(iv)
+		switch {
+		case gateSet && node.IsNull(iv):
+			p.Report(f, iv, "current_gate_iteration is null while current_gate is %s (line %d): both are set during a gate, both null between gates", gate, gv.Line)
+		case iterSet && node.IsNull(gv):
+			p.Report(f, iv, "current_gate_iteration is %d while current_gate is null (line %d): both are set during a gate, both null between gates", iter, gv.Line)
+		}
+	}
+	if sv := node.Val(st, "current_gate_score"); sv != nil {
+		if s, ok := node.Float(sv); ok && (s < 0 || s > 1) {
+			p.Report(f, sv, "current_gate_score %s is outside [0, 1]", sv.Value)
+		}
+	}
+}
+
+func flowList(vs []int64) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = fmt.Sprint(v)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// ---- RL206 checkpoint-merge -------------------------------------------------
+
+// publishMergeFacts runs on checkpoint files (phase 1) and orchestration
+// files (phase 2) and records what Finalize and RL112 look up.
+func publishMergeFacts(p *Pass) {
+	if p.Doc == nil || p.Index == nil {
+		return
+	}
+	switch p.Doc.File.Kind {
+	case load.KindCheckpoint:
+		if cf := CheckpointFactOf(p.Opts, p.Doc.File, p.Doc.Root); cf != nil {
+			p.Index.Publish(FactCheckpoints, cf)
+			p.Index.Publish(CheckpointKey(cf.OSPath), cf)
+		}
+	case load.KindOrchestration:
+		if of := OrchestrationFactOf(p); of != nil {
+			p.Index.Publish(FactOrchestrations, of)
+		}
+	}
+}
+
+func finalizeCheckpointMerge(p *RepoPass) {
+	var cps []*CheckpointFact
+	for _, x := range p.Index.Facts(FactCheckpoints) {
+		if cf, ok := x.(*CheckpointFact); ok {
+			cps = append(cps, cf)
+		}
+	}
+	var orchs []*OrchestrationFact
+	for _, x := range p.Index.Facts(FactOrchestrations) {
+		if of, ok := x.(*OrchestrationFact); ok {
+			orchs = append(orchs, of)
+		}
+	}
+	sort.Slice(cps, func(i, j int) bool { return cps[i].Path < cps[j].Path })
+	sort.Slice(orchs, func(i, j int) bool { return orchs[i].Path < orchs[j].Path })
+	refs := map[string][]*OrchestrationFact{}
+	byWorkflow := map[string][]*OrchestrationFact{}
+	for _, of := range orchs {
+		for _, ev := range of.Events {
+			if ev.Resolved != "" {
+				refs[ev.Resolved] = append(refs[ev.Resolved], of)
+			}
+		}
+		if of.WorkflowID != "" {
+			byWorkflow[strings.ToLower(of.WorkflowID)] = append(byWorkflow[strings.ToLower(of.WorkflowID)], of)
+		}
+	}
+	for _, cp := range cps {
+		owners := byWorkflow[strings.ToLower(cp.WorkflowID)]
+		if cp.WorkflowID == "" {
+			owners = nil
+		}
+		if len(refs[cp.OSPath]) == 0 && len(owners) > 0 {
+			var where []string
+			var rel []diag.Related
+			for _, of := range owners {
+				where = append(where, of.Path)
+				rel = append(rel, diag.Related{Path: of.Path, Line: of.EventsAt.Start.Line, Column: of.EventsAt.Start.Col, Message: "compaction_events of workflow " + cp.WorkflowID})
+			}
+			at := cp.IDAt
+			if at.Start.Line == 0 {
+				at = Span{Start: diag.Pos{Line: 1, Col: 1}}
+			}
+			fd := p.ReportAt(cp.Path, at.Start, at.End, "no compaction event of %s (workflow %s) references this checkpoint: its data was never merged into the resumption section (seed 001 §Checkpoint File Lifecycle, step 10)", strings.Join(where, ", "), cp.WorkflowID)
+			fd.Related = rel
+		}
+		if !cp.HasAck || cp.Acknowledged || cp.Time.IsZero() {
+			continue
+		}
+		cands := append(append([]*OrchestrationFact(nil), refs[cp.OSPath]...), owners...)
+		sort.SliceStable(cands, func(i, j int) bool { return cands[i].Path < cands[j].Path })
+		for _, of := range cands {
+			if of.UpdatedAt.IsZero() || !of.UpdatedAt.After(cp.Time) {
+				continue
+			}
+			fd := p.ReportAt(cp.Path, cp.AckAt.Start, cp.AckAt.End, "acknowledged is still false, but %s's recovery_state.updated_at %s is later than this checkpoint (%s): merge it and set acknowledged: true (seed 001 §Checkpoint File Lifecycle, step 11)", of.Path, of.UpdatedAtText, cp.TimeText)
+			fd.Related = append(fd.Related, diag.Related{Path: of.Path, Line: of.UpdatedAtAt.Start.Line, Column: of.UpdatedAtAt.Start.Col, Message: "recovery_state.updated_at"})
+			break
+		}
+	}
+}
+
+// ---- RL207 checkpoint-files -------------------------------------------------
+
+func runCheckpointFiles(p *Pass) {
+	ri := node.Val(checkpointRoot(p), "recovery_instructions")
+	ft := node.Val(ri, "files_to_read")
+	if !node.IsSeq(ft) {
+		return
+	}
+	f := p.Doc.File
+	res := ResolverOf(p)
+	for i, e := range ft.Content {
+		pv := e
+		if node.IsMap(e) {
+			pv = node.Val(e, "path")
+		}
+		s, ok := node.Str(pv)
+		if !ok || strings.TrimSpace(s) == "" || strings.HasPrefix(strings.TrimSpace(s), "~") {
+			continue
+		}
+		if _, ok := res.Resolve(s); !ok {
+			p.Report(f, pv, "recovery_instructions.files_to_read[%d] %q resolves nowhere: tried %s", i, s, res.Tried())
+		}
+	}
+}

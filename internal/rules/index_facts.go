@@ -1,0 +1,195 @@
+package rules
+
+import (
+	"path/filepath"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// Facts checkpoint and orchestration files publish into the Index, so
+// RL112 can tell which event a checkpoint_file holds without reopening it
+// and RL206 can tell which checkpoints no ORCHESTRATION.yaml has merged.
+// They are small values, never parsed trees.
+
+const (
+	// FactCheckpoints lists every checkpoint file of the run (*CheckpointFact).
+	FactCheckpoints = "checkpoints"
+	// FactOrchestrations lists every orchestration file of the run (*OrchestrationFact).
+	FactOrchestrations = "orchestrations"
+)
+
+// CheckpointKey is the key one checkpoint is also published under: its
+// absolute OS path, which is what a resolved checkpoint_file yields.
+func CheckpointKey(osPath string) string { return "checkpoint@" + osPath }
+
+// Span is a finding's start and end on one line.
+type Span struct{ Start, End diag.Pos }
+
+func spanOf(f *load.File, n *yaml.Node) Span {
+	if n == nil {
+		return Span{Start: diag.Pos{Line: 1, Col: 1}}
+	}
+	return Span{Start: node.Pos(n), End: EndOf(f, n)}
+}
+
+// CheckpointFact is what a checkpoint file tells the rest of the run.
+type CheckpointFact struct {
+	Path   string // display path
+	OSPath string // absolute
+	ID     string // event_id (seed form) or checkpoint_id (runtime form); "" if malformed
+	IDAt   Span
+	// Time is `timestamp` (seed form) or `created_at` (runtime form).
+	Time     time.Time
+	TimeText string
+	// HasAck is false for the runtime form, which records no acknowledgement.
+	HasAck       bool
+	Acknowledged bool
+	AckAt        Span
+	// WorkflowID is orchestration_state.workflow_id, or the runtime form's
+	// resumption_state.workflow_id / workflow.id; "" when the file names none.
+	WorkflowID string
+}
+
+// CheckpointFactOf reads the fact of a parsed checkpoint file; nil when
+// its top level is not a mapping.
+func CheckpointFactOf(opts *Options, f *load.File, root *yaml.Node) *CheckpointFact {
+	if !node.IsMap(root) {
+		return nil
+	}
+	cf := &CheckpointFact{Path: f.Path, OSPath: FileOSPath(opts, f)}
+	for _, k := range []string{"event_id", "checkpoint_id"} {
+		if v := node.Val(root, k); v != nil {
+			if s, ok := node.Str(v); ok {
+				cf.ID, cf.IDAt = s, spanOf(f, v)
+			}
+			break
+		}
+	}
+	for _, k := range []string{"timestamp", "created_at"} {
+		if v := node.Val(root, k); v != nil {
+			if s, ok := node.Str(v); ok {
+				if t, _, ok := ParseTimestamp(s); ok {
+					cf.Time, cf.TimeText = t, s
+				}
+			}
+			break
+		}
+	}
+	if md := node.Val(root, "metadata"); node.IsMap(md) {
+		if v := node.Val(md, "acknowledged"); v != nil {
+			if b, ok := node.Bool(v); ok {
+				cf.HasAck, cf.Acknowledged, cf.AckAt = true, b, spanOf(f, v)
+			}
+		}
+	}
+	if st := node.Val(root, "orchestration_state"); node.IsMap(st) {
+		cf.WorkflowID, _ = node.Str(node.Val(st, "workflow_id"))
+	} else if rs := node.Val(root, "resumption_state"); node.IsMap(rs) {
+		if id, ok := node.Str(node.Val(rs, "workflow_id")); ok {
+			cf.WorkflowID = id
+		} else if w := node.Val(rs, "workflow"); node.IsMap(w) {
+			cf.WorkflowID, _ = node.Str(node.Val(w, "id"))
+		}
+	}
+	return cf
+}
+
+// OrchestrationFact is what an ORCHESTRATION.yaml tells the rest of the run.
+type OrchestrationFact struct {
+	Path       string // display path
+	OSPath     string // absolute
+	Dir        string // absolute folder
+	WorkflowID string // workflow.id; "" if absent
+	// UpdatedAt is resumption.recovery_state.updated_at; zero if absent.
+	UpdatedAt     time.Time
+	UpdatedAtText string
+	UpdatedAtAt   Span
+	EventsAt      Span // resumption.compaction_events (or resumption when absent)
+	Events        []CompactionEventFact
+}
+
+// CompactionEventFact is one resumption.compaction_events.events entry.
+type CompactionEventFact struct {
+	ID             string
+	At             Span // the entry's id (or the entry)
+	Time           time.Time
+	Acknowledged   bool
+	CheckpointFile string // as written
+	// Resolved is the absolute OS path checkpoint_file names; "" when it
+	// resolves nowhere or was not checked (template variables).
+	Resolved string
+}
+
+// OrchestrationFactOf reads the fact of a v2.0 (or mixed) orchestration file.
+func OrchestrationFactOf(p *Pass) *OrchestrationFact {
+	d := p.Doc
+	if d == nil || !node.IsMap(d.Root) {
+		return nil
+	}
+	osPath := FileOSPath(p.Opts, d.File)
+	of := &OrchestrationFact{Path: d.File.Path, OSPath: osPath, Dir: filepath.Dir(osPath)}
+	if w := node.Val(d.Root, "workflow"); node.IsMap(w) {
+		of.WorkflowID, _ = node.Str(node.Val(w, "id"))
+	}
+	r := ResumptionOf(p)
+	if r == nil {
+		return of
+	}
+	of.EventsAt = spanOf(d.File, r.Key)
+	if node.IsMap(r.RecoveryState) {
+		if v := node.Val(r.RecoveryState, "updated_at"); v != nil {
+			if s, ok := node.Str(v); ok {
+				if t, _, ok := ParseTimestamp(s); ok {
+					of.UpdatedAt, of.UpdatedAtText, of.UpdatedAtAt = t, s, spanOf(d.File, v)
+				}
+			}
+		}
+	}
+	ck, cv := node.Get(r.Node, "compaction_events")
+	if ck == nil {
+		return of
+	}
+	of.EventsAt = spanOf(d.File, ck)
+	events := node.Val(cv, "events")
+	if !node.IsSeq(events) {
+		return of
+	}
+	res := ResolverOf(p)
+	for _, e := range events.Content {
+		if !node.IsMap(e) {
+			continue
+		}
+		ef := CompactionEventFact{At: spanOf(d.File, e)}
+		if v := node.Val(e, "id"); v != nil {
+			ef.ID, _ = node.Str(v)
+			ef.At = spanOf(d.File, v)
+		}
+		if s, ok := node.Str(node.Val(e, "timestamp")); ok {
+			ef.Time, _, _ = ParseTimestamp(s)
+		}
+		ef.Acknowledged, _ = node.Bool(node.Val(e, "acknowledged"))
+		if s, ok := node.Str(node.Val(e, "checkpoint_file")); ok {
+			ef.CheckpointFile = s
+			if !(d.File.Template && hasTemplateVar(s)) {
+				ef.Resolved, _ = res.Resolve(s)
+			}
+		}
+		of.Events = append(of.Events, ef)
+	}
+	return of
+}
+
+// ResolverOf returns the resolver of the pass's file, computed once.
+func ResolverOf(p *Pass) *Resolver {
+	if r, ok := p.Facts["resolver"].(*Resolver); ok {
+		return r
+	}
+	r := NewResolver(p.Opts, p.File())
+	p.Facts["resolver"] = r
+	return r
+}

@@ -1,0 +1,674 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// ORCHESTRATION.yaml: the accumulated sub-sections of resumption and the
+// files it points at (SPEC §3.2 RL108–RL113; seed 000 §Update Semantics).
+
+var (
+	QualityTrajectory = &Rule{Code: "RL108", Name: "quality-trajectory", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "quality_trajectory inconsistent in itself or with quality_gates", Run: runQualityTrajectory}
+	DefectSummary = &Rule{Code: "RL109", Name: "defect-summary", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "defect counts that do not add up", Run: runDefectSummary}
+	DecisionLog = &Rule{Code: "RL110", Name: "decision-log", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "decision_log ids, gates, iterations or phases that do not fit the file", Run: runDecisionLog}
+	AgentSummaries = &Rule{Code: "RL111", Name: "agent-summaries", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "a completed agent without a summary, or a summary for no agent or of the wrong form", Run: runAgentSummaries}
+	CompactionEvents = &Rule{Code: "RL112", Name: "compaction-events", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "compaction events miscounted, out of order, unmerged, or pointing at a missing or different checkpoint file", Run: runCompactionEvents}
+	FilesToRead = &Rule{Code: "RL113", Name: "files-to-read", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "files_to_read paths that resolve nowhere, repeat, or are not portable; priorities repeated or out of order", Run: runFilesToRead}
+)
+
+func init() {
+	Register(QualityTrajectory, DefectSummary, DecisionLog, AgentSummaries, CompactionEvents, FilesToRead)
+}
+
+func fmtScores(s []float64) string {
+	parts := make([]string, len(s))
+	for i, x := range s {
+		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// ---- RL108 quality-trajectory -----------------------------------------------
+
+func runQualityTrajectory(p *Pass) {
+	_, qt := subsection(p, "quality_trajectory")
+	if !node.IsMap(qt) {
+		return
+	}
+	f := p.Doc.File
+	ck, cv := node.Get(qt, "gates_completed")
+	completed, cNodes, cOK := strList(cv)
+	_, rv := node.Get(qt, "gates_remaining")
+	remaining, rNodes, rOK := strList(rv)
+	completedAt := map[string]*yaml.Node{}
+	for i, g := range completed {
+		completedAt[GateKey(g)] = cNodes[i]
+	}
+	if cOK && rOK {
+		for i, g := range remaining {
+			if c := completedAt[GateKey(g)]; c != nil {
+				fd := p.Report(f, rNodes[i], "gate %s is in both gates_completed (line %d) and gates_remaining: a gate leaves gates_remaining when it passes (seed 000 §quality_trajectory)", g, c.Line)
+				fd.Related = append(fd.Related, relatedAt(f, c, "quality_trajectory.gates_completed"))
+			}
+		}
+	}
+
+	cgv := node.Val(qt, "current_gate")
+	cg, cgSet := node.Str(cgv)
+	civ := node.Val(qt, "current_gate_iteration")
+	ci, ciSet := node.Int(civ)
+	if cgSet {
+		if c := completedAt[GateKey(cg)]; cOK && c != nil {
+			fd := p.Report(f, cgv, "current_gate %s is already in gates_completed (line %d): the gate in progress is in neither list", cg, c.Line)
+			fd.Related = append(fd.Related, relatedAt(f, c, "quality_trajectory.gates_completed"))
+		}
+		for i, g := range remaining {
+			if rOK && GateKey(g) == GateKey(cg) {
+				fd := p.Report(f, cgv, "current_gate %s is also listed in gates_remaining (line %d): the gate in progress is in neither list", cg, rNodes[i].Line)
+				fd.Related = append(fd.Related, relatedAt(f, rNodes[i], "quality_trajectory.gates_remaining"))
+			}
+		}
+	}
+	if cgv != nil && civ != nil {
+		switch {
+		case cgSet && node.IsNull(civ):
+			fd := p.Report(f, civ, "current_gate_iteration is null while current_gate is %s (line %d): during a gate both are set, between gates both are null (seed 000 §quality_trajectory)", cg, cgv.Line)
+			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
+		case ciSet && node.IsNull(cgv):
+			fd := p.Report(f, civ, "current_gate_iteration is %d while current_gate is null (line %d): during a gate both are set, between gates both are null (seed 000 §quality_trajectory)", ci, cgv.Line)
+			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
+		}
+	}
+
+	// score_history: gate id -> scores of each iteration.
+	shk, shv := node.Get(qt, "score_history")
+	type history struct {
+		gate   string
+		key    *yaml.Node
+		scores []float64
+	}
+	var hist []history
+	histOK := node.IsMap(shv)
+	node.Pairs(shv, func(k, v *yaml.Node) {
+		if !node.IsSeq(v) {
+			histOK = false
+			return
+		}
+		h := history{gate: k.Value, key: k}
+		for _, s := range v.Content {
+			x, ok := node.Float(s)
+			if !ok {
+				histOK = false
+				return
+			}
+			if x < 0 || x > 1 {
+				p.Report(f, s, "score %s of %s is outside [0, 1]", s.Value, k.Value)
+			}
+			h.scores = append(h.scores, x)
+		}
+		hist = append(hist, h)
+	})
+	if node.IsMap(shv) && cOK {
+		var stray []string
+		var first *yaml.Node
+		for _, h := range hist {
+			if completedAt[GateKey(h.gate)] == nil && !(cgSet && GateKey(h.gate) == GateKey(cg)) {
+				stray = append(stray, h.gate)
+				if first == nil {
+					first = h.key
+				}
+			}
+		}
+		if len(stray) > 0 {
+			p.Report(f, first, "score_history holds scores for %s, which %s neither in gates_completed nor the current gate: score_history is keyed by the ids of completed gates and the gate in progress (seed 000 §quality_trajectory)",
+				listShort(stray), map[bool]string{true: "is", false: "are"}[len(stray) == 1])
+		}
+		has := map[string]bool{}
+		for _, h := range hist {
+			if len(h.scores) > 0 {
+				has[GateKey(h.gate)] = true
+			}
+		}
+		for i, g := range completed {
+			if !has[GateKey(g)] {
+				fd := p.Report(f, cNodes[i], "gate %s is in gates_completed, but score_history has no scores for it (line %d): every iteration appends its score (seed 000 §quality_trajectory)", g, shk.Line)
+				fd.Related = append(fd.Related, relatedAt(f, shk, "quality_trajectory.score_history"))
+			}
+		}
+	}
+	tuv := node.Val(qt, "total_iterations_used")
+	used, usedOK := node.Int(tuv)
+	if usedOK && histOK {
+		sum := 0
+		var parts []string
+		for _, h := range hist {
+			sum += len(h.scores)
+			parts = append(parts, fmt.Sprintf("%s: %d", h.gate, len(h.scores)))
+		}
+		if int(used) != sum {
+			fd := p.Report(f, tuv, "total_iterations_used %d, but score_history holds %d score(s) (%s): it grows by 1 with every gate iteration (seed 000 §quality_trajectory)", used, sum, strings.Join(parts, ", "))
+			fd.Related = append(fd.Related, relatedAt(f, shk, "quality_trajectory.score_history"))
+		}
+	}
+	if bv := node.Val(qt, "total_iterations_budget"); usedOK && bv != nil {
+		if budget, ok := node.Int(bv); ok && used > budget {
+			fd := p.Report(f, tuv, "total_iterations_used %d exceeds total_iterations_budget %d (line %d)", used, budget, bv.Line)
+			fd.Related = append(fd.Related, relatedAt(f, bv, "quality_trajectory.total_iterations_budget"))
+		}
+	}
+
+	gates, ok := gatesOf(p.Doc.Root)
+	if !ok {
+		return
+	}
+	keys := make([]string, 0, len(gates))
+	for k := range gates {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return lineOf(gates[keys[i]].At) < lineOf(gates[keys[j]].At) })
+	if cOK {
+		for _, k := range keys {
+			g := gates[k]
+			if isPassed(g.Status) && completedAt[k] == nil && g.StatusAt != nil {
+				fd := p.Report(f, ck, "%s is %s (line %d), but gates_completed does not list %s (seed 000 §quality_trajectory: append the gate ID when it passes)", g.Label, g.Status, g.StatusAt.Line, g.ID)
+				fd.Related = append(fd.Related, relatedAt(f, g.StatusAt, g.Label+".status"))
+			}
+		}
+		for i, c := range completed {
+			g := gates[GateKey(c)]
+			switch {
+			case g == nil:
+				p.Report(f, cNodes[i], "gate %s is in gates_completed, but quality_gates defines no such gate (it has %s)", c, listShort(gateIDs(gates, keys)))
+			case g.Status != "" && !isPassed(g.Status) && g.StatusAt != nil:
+				fd := p.Report(f, cNodes[i], "gate %s is in gates_completed, but %s.status is %s (line %d)", c, g.Label, g.Status, g.StatusAt.Line)
+				fd.Related = append(fd.Related, relatedAt(f, g.StatusAt, g.Label+".status"))
+			}
+		}
+	}
+	if histOK {
+		for _, h := range hist {
+			g := gates[GateKey(h.gate)]
+			if g == nil || !g.ScoresOK || sameScores(h.scores, g.Scores) {
+				continue
+			}
+			fd := p.Report(f, h.key, "score_history.%s is %s, but %s.%s has scores %s (line %d): score_history repeats the score of every iteration", h.gate, fmtScores(h.scores), g.Label, g.IterKey, fmtScores(g.Scores), g.Iters.Line)
+			fd.Related = append(fd.Related, relatedAt(f, g.Iters, g.Label+"."+g.IterKey))
+		}
+	}
+	if cgSet && ciSet {
+		if g := gates[GateKey(cg)]; g != nil && g.Iters != nil && len(g.Iters.Content) != int(ci) {
+			fd := p.Report(f, civ, "current_gate_iteration %d, but %s.%s records %d iteration(s) (line %d)", ci, g.Label, g.IterKey, len(g.Iters.Content), g.Iters.Line)
+			fd.Related = append(fd.Related, relatedAt(f, g.Iters, g.Label+"."+g.IterKey))
+		}
+	}
+}
+
+func gateIDs(gates map[string]*gateInfo, keys []string) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = gates[k].ID
+	}
+	return out
+}
+
+func sameScores(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > 1e-9 {
+			return false
+		}
+	}
+	return true
+}
+
+// ---- RL109 defect-summary ---------------------------------------------------
+
+func runDefectSummary(p *Pass) {
+	_, ds := subsection(p, "defect_summary")
+	if !node.IsMap(ds) {
+		return
+	}
+	f := p.Doc.File
+	fv := node.Val(ds, "total_defects_found")
+	rv := node.Val(ds, "total_defects_resolved")
+	found, ok1 := node.Int(fv)
+	resolved, ok2 := node.Int(rv)
+	if !ok1 || !ok2 {
+		return
+	}
+	if resolved > found {
+		fd := p.Report(f, rv, "total_defects_resolved %d exceeds total_defects_found %d (line %d): only found defects can be resolved", resolved, found, fv.Line)
+		fd.Related = append(fd.Related, relatedAt(f, fv, "defect_summary.total_defects_found"))
+		return
+	}
+	uk, uv := node.Get(ds, "unresolved_defects")
+	if !node.IsSeq(uv) {
+		return
+	}
+	if n := int64(len(uv.Content)); n != found-resolved {
+		fd := p.Report(f, uk, "unresolved_defects lists %d defect(s), but total_defects_found − total_defects_resolved = %d − %d = %d (lines %d, %d)", n, found, resolved, found-resolved, fv.Line, rv.Line)
+		fd.Related = append(fd.Related, relatedAt(f, fv, "defect_summary.total_defects_found"), relatedAt(f, rv, "defect_summary.total_defects_resolved"))
+	}
+}
+
+// ---- RL110 decision-log -----------------------------------------------------
+
+var decisionID = regexp.MustCompile(`^RD-\d{3}$`)
+
+// knownGates is every gate id the file names outside decision_log.
+func knownGates(p *Pass) map[string]bool {
+	known := map[string]bool{}
+	if gates, ok := gatesOf(p.Doc.Root); ok {
+		for k := range gates {
+			known[k] = true
+		}
+	}
+	if _, qt := subsection(p, "quality_trajectory"); node.IsMap(qt) {
+		for _, k := range []string{"gates_completed", "gates_remaining"} {
+			if gs, _, ok := strList(node.Val(qt, k)); ok {
+				for _, g := range gs {
+					known[GateKey(g)] = true
+				}
+			}
+		}
+		if cg, ok := node.Str(node.Val(qt, "current_gate")); ok {
+			known[GateKey(cg)] = true
+		}
+		node.Pairs(node.Val(qt, "score_history"), func(k, _ *yaml.Node) { known[GateKey(k.Value)] = true })
+	}
+	return known
+}
+
+func runDecisionLog(p *Pass) {
+	lk, dl := subsection(p, "decision_log")
+	if !node.IsSeq(dl) {
+		return
+	}
+	f := p.Doc.File
+	name := lk.Value
+	known := knownGates(p)
+	phases := phaseNumbers(pipelinesOf(p.Doc.Root))
+	var phaseList []int
+	for n := range phases {
+		phaseList = append(phaseList, n)
+	}
+	sort.Ints(phaseList)
+	for i, e := range dl.Content {
+		if !node.IsMap(e) || len(e.Content) == 0 {
+			continue
+		}
+		want := fmt.Sprintf("RD-%03d", i+1)
+		label := fmt.Sprintf("%s[%d]", name, i)
+		idv := node.Val(e, "id")
+		if idv == nil {
+			p.Report(f, e.Content[0], "%s has no id: decisions are numbered RD-001, RD-002, … in order (seed 000 §decision_log), so this one is %s", label, want)
+		} else if id, ok := node.Str(idv); ok && decisionID.MatchString(id) {
+			label = id
+			if id != want {
+				p.Report(f, idv, "%s[%d] has id %s, but decisions are numbered RD-001, RD-002, … in order: expected %s", name, i, id, want)
+			}
+		}
+		gv, iv := node.Val(e, "gate"), node.Val(e, "iteration")
+		gate, gateSet := node.Str(gv)
+		iter, iterSet := node.Int(iv)
+		gateNull := gv == nil || node.IsNull(gv)
+		iterNull := iv == nil || node.IsNull(iv)
+		if gateSet && len(known) > 0 && !known[GateKey(gate)] && !isPlaceholderIn(f, gate) {
+			keys := make([]string, 0, len(known))
+			for k := range known {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			p.Report(f, gv, "%s names gate %s, which this file does not define (its gates: %s)", label, gate, listShort(keys))
+		}
+		switch {
+		case gateSet && iterNull:
+			at := iv
+			if at == nil {
+				at = gv
+			}
+			p.Report(f, at, "%s was made at gate %s but records no iteration: gate and iteration are both set, or both null for a decision outside a gate (seed 000 §decision_log)", label, gate)
+		case iterSet && gateNull:
+			p.Report(f, iv, "%s records iteration %d but no gate: gate and iteration are both set, or both null for a decision outside a gate (seed 000 §decision_log)", label, iter)
+		}
+		ap := node.Val(e, "affects_phases")
+		if !node.IsSeq(ap) || len(phases) == 0 {
+			continue
+		}
+		allDone, allInts := true, true
+		for _, x := range ap.Content {
+			n, ok := node.Int(x)
+			if !ok {
+				allInts = false
+				continue
+			}
+			phs := phases[int(n)]
+			if len(phs) == 0 {
+				p.Report(f, x, "%s affects phase %d, but the pipelines define phases %s", label, n, intsList(phaseList))
+				allDone = false
+				continue
+			}
+			for _, ph := range phs {
+				if !isComplete(ph.Status) {
+					allDone = false
+				}
+			}
+		}
+		av := node.Val(e, "applied")
+		if applied, ok := node.Bool(av); ok && !applied && allDone && allInts && len(ap.Content) > 0 {
+			fd := p.Report(f, av, "%s is deferred (applied: false), but every phase it affects (%s) is COMPLETE: apply it, or record why it no longer applies", label, nodeList(ap))
+			fd.Severity = diag.SevWarning
+		}
+	}
+}
+
+func intsList(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func nodeList(seq *yaml.Node) string {
+	parts := make([]string, len(seq.Content))
+	for i, c := range seq.Content {
+		parts[i] = c.Value
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ---- RL111 agent-summaries --------------------------------------------------
+
+// summaryForm is seed 000's `{agent_id}: "{status}. {key_finding_or_output}."`.
+var summaryForm = regexp.MustCompile(`^[A-Z][A-Z0-9_-]*(?: [A-Z0-9_-]+)*\.\s+\S.*\.$`)
+
+func runAgentSummaries(p *Pass) {
+	ak, av := subsection(p, "agent_summaries")
+	if !node.IsMap(av) {
+		return
+	}
+	f := p.Doc.File
+	summaries := map[string]bool{}
+	node.Pairs(av, func(k, v *yaml.Node) { summaries[strings.ToLower(k.Value)] = true })
+
+	known := map[string]bool{}
+	var missing []string
+	var rel []diag.Related
+	seen := map[string]bool{}
+	for _, pi := range pipelinesOf(p.Doc.Root) {
+		for _, ph := range pi.Phases {
+			for _, a := range ph.Agents {
+				id := strings.ToLower(a.ID)
+				known[id] = true
+				switch statusWord(a.Status) {
+				case "COMPLETE", "COMPLETED", "DONE":
+				default:
+					continue
+				}
+				if !summaries[id] && !seen[id] {
+					seen[id] = true
+					missing = append(missing, a.ID)
+					rel = append(rel, relatedAt(f, a.At, fmt.Sprintf("%s is %s", a.ID, a.Status)))
+				}
+			}
+		}
+	}
+	if reg := node.Val(p.Doc.Root, "agents"); node.IsSeq(reg) {
+		for _, a := range reg.Content {
+			if id, ok := node.Str(node.Val(a, "id")); ok {
+				known[strings.ToLower(id)] = true
+			}
+		}
+	}
+	if len(missing) > 0 {
+		fd := p.Report(f, ak, "agent_summaries has no entry for %d completed agent(s): %s (seed 000 §agent_summaries: one is appended when an agent completes)", len(missing), listShort(missing))
+		fd.Related = rel
+	}
+	node.Pairs(av, func(k, v *yaml.Node) {
+		if len(known) > 0 && !known[strings.ToLower(k.Value)] {
+			fd := p.Report(f, k, "agent_summaries has a summary for %s, but no pipeline defines that agent", k.Value)
+			fd.Severity = diag.SevWarning
+		}
+		s, ok := node.Str(v)
+		if !ok || isPlaceholderIn(f, s) {
+			return
+		}
+		if !summaryForm.MatchString(strings.TrimSpace(s)) {
+			fd := p.Report(f, v, "summary of %s is not of the form \"STATUS. text.\" (seed 000 §agent_summaries, e.g. \"DONE. 403 files modified with SPDX headers.\")", k.Value)
+			fd.Severity = diag.SevWarning
+		}
+	})
+}
+
+// ---- RL112 compaction-events ------------------------------------------------
+
+var compactionID = regexp.MustCompile(`^CX-\d{3}$`)
+
+func runCompactionEvents(p *Pass) {
+	_, ce := subsection(p, "compaction_events")
+	if !node.IsMap(ce) {
+		return
+	}
+	f := p.Doc.File
+	evs := node.Val(ce, "events")
+	if !node.IsSeq(evs) {
+		return
+	}
+	if cv := node.Val(ce, "count"); cv != nil {
+		if n, ok := node.Int(cv); ok && int(n) != len(evs.Content) {
+			p.Report(f, cv, "count %d, but events lists %d event(s): count is incremented with every appended event (seed 000 §compaction_events)", n, len(evs.Content))
+		}
+	}
+	rs := recoveryStateOf(p)
+	cpv := node.Val(rs, "current_phase")
+	cur, curOK := node.Int(cpv)
+	uv := node.Val(rs, "updated_at")
+	ut, us, _, utOK := timeOf(uv)
+	res := ResolverOf(p)
+	var prev time.Time
+	var prevAt *yaml.Node
+	for i, e := range evs.Content {
+		if !node.IsMap(e) {
+			continue
+		}
+		idv := node.Val(e, "id")
+		id, _ := node.Str(idv)
+		label := fmt.Sprintf("events[%d]", i)
+		if compactionID.MatchString(id) {
+			label = id
+			if want := fmt.Sprintf("CX-%03d", i+1); id != want {
+				p.Report(f, idv, "events[%d] has id %s, but compaction events are numbered CX-001, CX-002, … in order: expected %s", i, id, want)
+			}
+		}
+		tv := node.Val(e, "timestamp")
+		t, ts, _, tOK := timeOf(tv)
+		if tOK {
+			if prevAt != nil && t.Before(prev) {
+				fd := p.Report(f, tv, "%s timestamp %s is earlier than the event before it (%s, line %d): events are appended as compactions happen", label, ts, prevAt.Value, prevAt.Line)
+				fd.Related = append(fd.Related, relatedAt(f, prevAt, "the previous event's timestamp"))
+			}
+			prev, prevAt = t, tv
+		}
+		if apv := node.Val(e, "active_phase"); curOK {
+			if ap, ok := node.Int(apv); ok && ap > cur {
+				fd := p.Report(f, apv, "%s active_phase %d is later than recovery_state.current_phase %d (line %d): a compaction cannot have happened in a phase not reached yet", label, ap, cur, cpv.Line)
+				fd.Related = append(fd.Related, relatedAt(f, cpv, "recovery_state.current_phase"))
+			}
+		}
+		if cfv := node.Val(e, "checkpoint_file"); cfv != nil {
+			checkCheckpointFile(p, res, label, id, cfv)
+		}
+		if ackv := node.Val(e, "acknowledged"); tOK && utOK {
+			if ack, ok := node.Bool(ackv); ok && !ack && ut.After(t) {
+				fd := p.Report(f, ackv, "%s is still acknowledged: false, but recovery_state.updated_at %s (line %d) is later than it: the re-orientation never merged this compaction (seed 001 §Checkpoint File Lifecycle, steps 10–11)", label, us, uv.Line)
+				fd.Related = append(fd.Related, relatedAt(f, uv, "recovery_state.updated_at"))
+			}
+		}
+	}
+}
+
+// checkCheckpointFile reports a checkpoint_file that is not there or that
+// holds another event.
+func checkCheckpointFile(p *Pass, res *Resolver, label, eventID string, cfv *yaml.Node) {
+	f := p.Doc.File
+	s, ok := node.Str(cfv)
+	if !ok || strings.TrimSpace(s) == "" || strings.HasPrefix(strings.TrimSpace(s), "~") || f.Template {
+		return // templates name files of the instantiated workflow
+	}
+	if placeholderInText.MatchString(s) {
+		return // RL114
+	}
+	osPath, ok := res.Resolve(s)
+	if !ok {
+		p.Report(f, cfv, "%s checkpoint_file %q does not exist: tried %s", label, s, res.Tried())
+		return
+	}
+	if isDir(osPath) {
+		p.Report(f, cfv, "%s checkpoint_file %q is a folder, not a checkpoint file", label, s)
+		return
+	}
+	cf := checkpointAt(p, osPath)
+	if cf == nil || cf.ID == "" || eventID == "" || strings.EqualFold(cf.ID, eventID) {
+		return
+	}
+	fd := p.Report(f, cfv, "%s checkpoint_file %q holds event %s, not %s (%s:%d): point it at this event's checkpoint", label, s, cf.ID, eventID, cf.Path, cf.IDAt.Start.Line)
+	fd.Related = append(fd.Related, diag.Related{Path: cf.Path, Line: cf.IDAt.Start.Line, Column: cf.IDAt.Start.Col, Message: "the checkpoint's id"})
+}
+
+// checkpointAt returns what the checkpoint file at osPath holds: from the
+// index when the file is part of the run, else read from disk (a run over
+// one ORCHESTRATION.yaml).
+func checkpointAt(p *Pass, osPath string) *CheckpointFact {
+	if p.Index != nil {
+		for _, x := range p.Index.Facts(CheckpointKey(osPath)) {
+			if cf, ok := x.(*CheckpointFact); ok {
+				return cf
+			}
+		}
+	}
+	cf := &load.File{Path: load.Display(p.Opts.Cwd, osPath), OSPath: osPath, Kind: load.KindCheckpoint}
+	if _, ok := load.Read(cf, p.Opts.Limits); !ok {
+		return nil
+	}
+	doc, _ := load.Parse(cf, load.FormatOf(load.KindCheckpoint, cf.Path), p.Opts.Limits)
+	if doc == nil || doc.Root == nil {
+		return nil
+	}
+	return CheckpointFactOf(p.Opts, cf, doc.Root)
+}
+
+// ---- RL113 files-to-read ----------------------------------------------------
+
+func runFilesToRead(p *Pass) {
+	r := ResumptionOf(p)
+	if r == nil {
+		return
+	}
+	f := p.Doc.File
+	fv := node.Val(r.Node, "files_to_read")
+	if !node.IsSeq(fv) {
+		return
+	}
+	var portableAt *yaml.Node
+	for _, holder := range []*yaml.Node{r.RecoveryState, r.Node} {
+		if v := node.Val(holder, "cross_session_portable"); v != nil {
+			if b, ok := node.Bool(v); ok && b {
+				portableAt = v
+			}
+			break
+		}
+	}
+	res := ResolverOf(p)
+	paths := map[string]seenAt{}
+	prios := map[int64]seenAt{}
+	var maxPrio int64
+	var maxAt seenAt
+	for i, e := range fv.Content {
+		pv, prv := e, (*yaml.Node)(nil)
+		if node.IsMap(e) {
+			pv, prv = node.Val(e, "path"), node.Val(e, "priority")
+		}
+		if s, ok := node.Str(pv); ok && strings.TrimSpace(s) != "" {
+			checkFileToRead(p, res, i, s, pv, portableAt, paths)
+		}
+		prio, ok := node.Int(prv)
+		if !ok || prio < 1 {
+			continue // not a priority: RL102
+		}
+		if prev, dup := prios[prio]; dup {
+			fd := p.Report(f, prv, "files_to_read[%d] priority %d is also the priority of files_to_read[%d] (line %d): priorities set the load order, so each is distinct", i, prio, prev.i, prev.at.Line)
+			fd.Related = append(fd.Related, relatedAt(f, prev.at, fmt.Sprintf("files_to_read[%d].priority", prev.i)))
+		} else {
+			prios[prio] = seenAt{i, prv}
+		}
+		if prio < maxPrio {
+			fd := p.Report(f, prv, "files_to_read[%d] priority %d comes after priority %d (files_to_read[%d], line %d): list the entries in load order", i, prio, maxPrio, maxAt.i, maxAt.at.Line)
+			fd.Severity = diag.SevWarning
+			fd.Related = append(fd.Related, relatedAt(f, maxAt.at, fmt.Sprintf("files_to_read[%d].priority", maxAt.i)))
+		} else {
+			maxPrio, maxAt = prio, seenAt{i, prv}
+		}
+	}
+}
+
+// seenAt is where an entry of files_to_read was first seen.
+type seenAt struct {
+	i  int
+	at *yaml.Node
+}
+
+func checkFileToRead(p *Pass, res *Resolver, i int, s string, at, portableAt *yaml.Node, paths map[string]seenAt) {
+	f := p.Doc.File
+	clean := path.Clean(strings.ReplaceAll(strings.TrimSpace(s), `\`, "/"))
+	if prev, dup := paths[clean]; dup {
+		fd := p.Report(f, at, "files_to_read[%d] %q repeats files_to_read[%d] (line %d)", i, s, prev.i, prev.at.Line)
+		fd.Related = append(fd.Related, relatedAt(f, prev.at, fmt.Sprintf("files_to_read[%d]", prev.i)))
+		return
+	}
+	paths[clean] = seenAt{i, at}
+	if IsHomeOrAbsolute(s) {
+		if portableAt != nil {
+			where := "an absolute path"
+			switch t := strings.TrimSpace(s); {
+			case strings.HasPrefix(t, "~"):
+				where = "in a home folder"
+			case t == "/tmp" || strings.HasPrefix(t, "/tmp/"):
+				where = "under /tmp"
+			}
+			fd := p.Report(f, at, "files_to_read[%d] %q is %s, but cross_session_portable is true (line %d): another machine or session cannot read it; use a path relative to the repository root", i, s, where, portableAt.Line)
+			fd.Related = append(fd.Related, relatedAt(f, portableAt, "cross_session_portable"))
+			return
+		}
+		if strings.HasPrefix(strings.TrimSpace(s), "~") {
+			return // depends on whose home folder
+		}
+	}
+	if f.Template || placeholderInText.MatchString(s) {
+		return // templates name files of the instantiated workflow; RL114 reports placeholders
+	}
+	if _, ok := res.Resolve(s); !ok {
+		p.Report(f, at, "files_to_read[%d] %q resolves nowhere: tried %s", i, s, res.Tried())
+	}
+}

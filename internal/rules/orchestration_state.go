@@ -1,0 +1,820 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// ORCHESTRATION.yaml: the resumption section against the rest of the file
+// (SPEC §3.2 RL104–RL107; seed 000 §Update Semantics, §Staleness Detection).
+// Each rule reads only what it compares and stays silent on shapes the
+// schema rule (RL102) reports.
+
+var (
+	CheckpointLink = &Rule{Code: "RL104", Name: "checkpoint-link", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "last_checkpoint differs from checkpoints.latest_id, or is set while there are no checkpoint entries", Run: runCheckpointLink}
+	PhaseConsistency = &Rule{Code: "RL105", Name: "phase-consistency", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "current_phase/current_phase_name disagree with the pipelines", Run: runPhaseConsistency}
+	WorkflowStatus = &Rule{Code: "RL106", Name: "workflow-status", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "workflow_status or current_activity contradicts the rest of the file", Run: runWorkflowStatus}
+	StaleResumption = &Rule{Code: "RL107", Name: "stale-resumption", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "recovery_state.updated_at older than a later state transition recorded in the file (or than staleness.max_age)", Run: runStaleResumption}
+)
+
+func init() {
+	Register(CheckpointLink, PhaseConsistency, WorkflowStatus, StaleResumption)
+}
+
+// ---- the file's own sections ------------------------------------------------
+
+// recoveryStateOf returns recovery_state of a v2.0 (or mixed) section, or
+// nil: the v2-only rules stay silent on v1.0 sections (RL101 reports them).
+func recoveryStateOf(p *Pass) *yaml.Node {
+	r := ResumptionOf(p)
+	if r == nil || r.Version() == "v1" || !node.IsMap(r.RecoveryState) {
+		return nil
+	}
+	return r.RecoveryState
+}
+
+// subsection returns a v2.0 sub-section of resumption (nil for v1.0).
+func subsection(p *Pass, name string) (key, val *yaml.Node) {
+	r := ResumptionOf(p)
+	if r == nil || r.Version() == "v1" {
+		return nil, nil
+	}
+	k, v := node.Get(r.Node, name)
+	if k == nil && name == "decision_log" {
+		k, v = node.Get(r.Node, "decisions") // RL103 reports the name
+	}
+	return k, v
+}
+
+// statusWord puts a status in one spelling: upper case, '_' between words.
+func statusWord(s string) string {
+	s = strings.ToUpper(strings.TrimSpace(s))
+	return strings.NewReplacer("-", "_", " ", "_").Replace(s)
+}
+
+func isComplete(status string) bool {
+	switch statusWord(status) {
+	case "COMPLETE", "COMPLETED", "DONE":
+		return true
+	}
+	return false
+}
+
+func isInProgress(status string) bool {
+	switch statusWord(status) {
+	case "IN_PROGRESS", "ACTIVE", "RUNNING", "STARTED":
+		return true
+	}
+	return false
+}
+
+// isSettled is a phase that holds up nothing: complete, skipped or cancelled.
+func isSettled(status string) bool {
+	switch statusWord(status) {
+	case "SKIPPED", "CANCELLED", "CANCELED", "NOT_APPLICABLE", "N/A":
+		return true
+	}
+	return isComplete(status)
+}
+
+// isPassed is a quality gate that passed.
+func isPassed(status string) bool {
+	switch statusWord(status) {
+	case "PASS", "PASSED", "COMPLETE", "COMPLETED":
+		return true
+	}
+	return false
+}
+
+// canonWorkflowStatus compares lifecycle states written either way
+// (COMPLETED in workflow.status, COMPLETE in recovery_state).
+func canonWorkflowStatus(s string) string {
+	switch w := statusWord(s); w {
+	case "COMPLETED", "DONE":
+		return "COMPLETE"
+	case "CANCELED":
+		return "CANCELLED"
+	default:
+		return w
+	}
+}
+
+// GateKey compares gate ids written as qg-1, QG-1 or qg_1.
+func GateKey(s string) string {
+	return strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), "_", "-"))
+}
+
+var trailingNumber = regexp.MustCompile(`(\d+)\s*$`)
+
+type phaseInfo struct {
+	Pipeline string
+	Label    string // path for messages, e.g. pipelines.lic.phases[2]
+	Num      int
+	HasNum   bool
+	Name     string
+	Status   string
+	At       *yaml.Node // where to point: the id, else the mapping
+	Node     *yaml.Node
+	Agents   []agentInfo
+}
+
+type agentInfo struct {
+	ID     string
+	Status string
+	At     *yaml.Node
+}
+
+type pipelineInfo struct {
+	Key          string
+	Phases       []*phaseInfo
+	CurrentPhase int
+	HasCurrent   bool
+}
+
+// pipelinesOf reads pipelines.<key>.phases in the shapes real files use:
+// phases as a list or a map (phase_1: …), numbered by an integer id, a
+// sequence, or the digits that end their id; agents as a list with ids, a
+// map keyed by id, or one `agent:` per phase.
+func pipelinesOf(root *yaml.Node) []*pipelineInfo {
+	var out []*pipelineInfo
+	ps := node.Val(root, "pipelines")
+	add := func(key string, pv *yaml.Node) {
+		if !node.IsMap(pv) {
+			return
+		}
+		pi := &pipelineInfo{Key: key}
+		if n, ok := node.Int(node.Val(pv, "current_phase")); ok {
+			pi.CurrentPhase, pi.HasCurrent = int(n), true
+		}
+		phases := node.Val(pv, "phases")
+		i := 0
+		each := func(label, mapKey string, ph *yaml.Node) {
+			i++
+			if !node.IsMap(ph) {
+				return
+			}
+			info := &phaseInfo{Pipeline: key, Label: label, Node: ph, At: ph}
+			idv := node.Val(ph, "id")
+			if idv != nil {
+				info.At = idv
+			}
+			if n, ok := node.Int(idv); ok {
+				info.Num, info.HasNum = int(n), true
+			} else if n, ok := node.Int(node.Val(ph, "sequence")); ok {
+				info.Num, info.HasNum = int(n), true
+			} else if s, ok := node.Str(idv); ok && trailingNumber.MatchString(s) {
+				info.Num, info.HasNum = atoiTrailing(s), true
+			} else if trailingNumber.MatchString(mapKey) {
+				info.Num, info.HasNum = atoiTrailing(mapKey), true
+			} else {
+				info.Num, info.HasNum = i, true
+			}
+			info.Name, _ = node.Str(node.Val(ph, "name"))
+			info.Status, _ = node.Str(node.Val(ph, "status"))
+			info.Agents = agentsOf(ph, info.Status)
+			pi.Phases = append(pi.Phases, info)
+		}
+		switch {
+		case node.IsSeq(phases):
+			for j, ph := range phases.Content {
+				each(fmt.Sprintf("pipelines.%s.phases[%d]", key, j), "", node.Resolve(ph))
+			}
+		case node.IsMap(phases):
+			node.Pairs(phases, func(k, v *yaml.Node) {
+				each(fmt.Sprintf("pipelines.%s.phases.%s", key, k.Value), k.Value, v)
+			})
+		}
+		out = append(out, pi)
+	}
+	switch {
+	case node.IsMap(ps):
+		node.Pairs(ps, func(k, v *yaml.Node) { add(k.Value, v) })
+	case node.IsSeq(ps):
+		for j, pv := range ps.Content {
+			key := strconv.Itoa(j)
+			if s, ok := node.Str(node.Val(pv, "id")); ok {
+				key = s
+			}
+			add(key, node.Resolve(pv))
+		}
+	}
+	return out
+}
+
+func atoiTrailing(s string) int {
+	n, _ := strconv.Atoi(trailingNumber.FindStringSubmatch(s)[1])
+	return n
+}
+
+func agentsOf(ph *yaml.Node, phaseStatus string) []agentInfo {
+	var out []agentInfo
+	agents := node.Val(ph, "agents")
+	switch {
+	case node.IsSeq(agents):
+		for _, a := range agents.Content {
+			a = node.Resolve(a)
+			idv := node.Val(a, "id")
+			id, ok := node.Str(idv)
+			if !ok {
+				continue
+			}
+			st, _ := node.Str(node.Val(a, "status"))
+			out = append(out, agentInfo{ID: id, Status: st, At: idv})
+		}
+	case node.IsMap(agents):
+		node.Pairs(agents, func(k, v *yaml.Node) {
+			st, _ := node.Str(node.Val(v, "status"))
+			out = append(out, agentInfo{ID: k.Value, Status: st, At: k})
+		})
+	}
+	if v := node.Val(ph, "agent"); v != nil {
+		if id, ok := node.Str(v); ok {
+			out = append(out, agentInfo{ID: id, Status: phaseStatus, At: v})
+		}
+	}
+	return out
+}
+
+// phaseNumbers is every phase number the pipelines define.
+func phaseNumbers(pipes []*pipelineInfo) map[int][]*phaseInfo {
+	out := map[int][]*phaseInfo{}
+	for _, pi := range pipes {
+		for _, ph := range pi.Phases {
+			if ph.HasNum {
+				out[ph.Num] = append(out[ph.Num], ph)
+			}
+		}
+	}
+	return out
+}
+
+type gateInfo struct {
+	ID       string
+	Label    string // quality_gates.qg-1 or quality_gates[0]
+	At       *yaml.Node
+	Status   string
+	StatusAt *yaml.Node
+	Iters    *yaml.Node // the iteration list
+	IterKey  string
+	Scores   []float64
+	ScoresOK bool
+	Node     *yaml.Node
+}
+
+// gatesOf reads quality_gates as a map of id to gate or a list of gates
+// with ids; iterations under iteration_history (or iteration_scores).
+func gatesOf(root *yaml.Node) (map[string]*gateInfo, bool) {
+	qg := node.Val(root, "quality_gates")
+	if !node.IsMap(qg) && !node.IsSeq(qg) {
+		return nil, false
+	}
+	out := map[string]*gateInfo{}
+	add := func(id, label string, at, g *yaml.Node) {
+		if !node.IsMap(g) || id == "" {
+			return
+		}
+		gi := &gateInfo{ID: id, Label: label, At: at, Node: g}
+		gi.StatusAt = node.Val(g, "status")
+		gi.Status, _ = node.Str(gi.StatusAt)
+		for _, k := range []string{"iteration_history", "iteration_scores", "iterations"} {
+			if it := node.Val(g, k); node.IsSeq(it) {
+				gi.Iters, gi.IterKey = it, k
+				break
+			}
+		}
+		if gi.Iters != nil {
+			gi.ScoresOK = true
+			for _, e := range gi.Iters.Content {
+				s, ok := node.Float(node.Val(e, "score"))
+				if !ok {
+					gi.ScoresOK = false
+					break
+				}
+				gi.Scores = append(gi.Scores, s)
+			}
+		}
+		if _, dup := out[GateKey(id)]; !dup {
+			out[GateKey(id)] = gi
+		}
+	}
+	if node.IsMap(qg) {
+		node.Pairs(qg, func(k, v *yaml.Node) {
+			id := k.Value
+			if s, ok := node.Str(node.Val(v, "id")); ok && s != "" {
+				id = s
+			}
+			add(id, "quality_gates."+k.Value, k, v)
+		})
+	} else {
+		for i, g := range qg.Content {
+			g = node.Resolve(g)
+			idv := node.Val(g, "id")
+			id, _ := node.Str(idv)
+			add(id, fmt.Sprintf("quality_gates[%d]", i), idv, g)
+		}
+	}
+	return out, true
+}
+
+// strList returns a list of strings and whether every item is one.
+func strList(n *yaml.Node) ([]string, []*yaml.Node, bool) {
+	if !node.IsSeq(n) {
+		return nil, nil, false
+	}
+	var out []string
+	var nodes []*yaml.Node
+	for _, c := range n.Content {
+		s, ok := node.Str(c)
+		if !ok {
+			return nil, nil, false
+		}
+		out = append(out, s)
+		nodes = append(nodes, c)
+	}
+	return out, nodes, true
+}
+
+func lineOf(n *yaml.Node) int {
+	if n == nil {
+		return 0
+	}
+	return n.Line
+}
+
+func relatedAt(f *load.File, n *yaml.Node, msg string) diag.Related {
+	return diag.Related{Path: f.Path, Line: n.Line, Column: n.Column, Message: msg}
+}
+
+// quoteShort quotes a value for a message, cutting prose down to size.
+func quoteShort(s string) string {
+	r := []rune(s)
+	if len(r) > 60 {
+		return strconv.Quote(string(r[:57]) + "…")
+	}
+	return strconv.Quote(s)
+}
+
+// listShort names up to four items and counts the rest.
+func listShort(items []string) string {
+	if len(items) <= 4 {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:4], ", "), len(items)-4)
+}
+
+func isPlaceholderIn(f *load.File, s string) bool {
+	return f.Template && hasTemplateVar(s)
+}
+
+// ---- RL104 checkpoint-link --------------------------------------------------
+
+func runCheckpointLink(p *Pass) {
+	r := ResumptionOf(p)
+	if r == nil {
+		return
+	}
+	f := p.Doc.File
+	holder, field := r.RecoveryState, "recovery_state.last_checkpoint"
+	if r.Version() == "v1" {
+		holder, field = r.Node, "last_checkpoint"
+	}
+	lk, lv := node.Get(holder, "last_checkpoint")
+	if lk == nil {
+		return
+	}
+	last, isStr := node.Str(lv)
+	if !isStr && !node.IsNull(lv) || isStr && isPlaceholderIn(f, last) {
+		return
+	}
+	at := lv
+	if at == nil || at.Line == 0 {
+		at = lk
+	}
+	ck, cv := node.Get(p.Doc.Root, "checkpoints")
+	if !node.IsMap(cv) {
+		if isStr && ck == nil {
+			p.Report(f, at, "%s %q names a checkpoint, but the file has no checkpoints: section; record it under checkpoints.entries with checkpoints.latest_id, or set %s to null", field, last, field)
+		}
+		return
+	}
+	ek, ev := node.Get(cv, "entries")
+	if isStr && node.IsSeq(ev) && len(ev.Content) == 0 {
+		fd := p.Report(f, at, "%s %q is set, but checkpoints.entries is empty (line %d): it must name a recorded checkpoint, or be null until one exists", field, last, ek.Line)
+		fd.Related = append(fd.Related, relatedAt(f, ek, "checkpoints.entries"))
+		return
+	}
+	idk, idv := node.Get(cv, "latest_id")
+	if idk == nil {
+		return
+	}
+	latest, latestStr := node.Str(idv)
+	if !latestStr && !node.IsNull(idv) || latestStr && isPlaceholderIn(f, latest) {
+		return
+	}
+	var fd *diag.Finding
+	switch {
+	case isStr && latestStr && !strings.EqualFold(last, latest):
+		fd = p.Report(f, at, "%s %q differs from checkpoints.latest_id %q (line %d): it is set to the latest checkpoint ID at every update (seed 000 §recovery_state)", field, last, latest, idk.Line)
+	case !isStr && latestStr:
+		fd = p.Report(f, at, "%s is null, but checkpoints.latest_id is %q (line %d): set it to the latest checkpoint ID (seed 000 §recovery_state)", field, latest, idk.Line)
+	case isStr && !latestStr:
+		fd = p.Report(f, at, "%s %q, but checkpoints.latest_id is null (line %d): the two must name the same checkpoint", field, last, idk.Line)
+	}
+	if fd != nil {
+		fd.Related = append(fd.Related, relatedAt(f, idv, "checkpoints.latest_id"))
+	}
+}
+
+// ---- RL105 phase-consistency ------------------------------------------------
+
+func runPhaseConsistency(p *Pass) {
+	rs := recoveryStateOf(p)
+	if rs == nil {
+		return
+	}
+	f := p.Doc.File
+	cpv := node.Val(rs, "current_phase")
+	n, ok := node.Int(cpv)
+	if !ok {
+		return
+	}
+	cur := int(n)
+	pipes := pipelinesOf(p.Doc.Root)
+	type expect struct {
+		pipe   *pipelineInfo
+		nums   []int
+		phases []*phaseInfo
+		why    string
+	}
+	var exps []expect
+	matched := map[*pipelineInfo]bool{}
+	for _, pi := range pipes {
+		e := expect{pipe: pi}
+		var last *phaseInfo
+		anyStatus := false
+		for _, ph := range pi.Phases {
+			if ph.Status != "" {
+				anyStatus = true
+			}
+			if isInProgress(ph.Status) {
+				e.nums = append(e.nums, ph.Num)
+				e.phases = append(e.phases, ph)
+			}
+			if isComplete(ph.Status) && (last == nil || ph.Num >= last.Num) {
+				last = ph
+			}
+		}
+		switch {
+		case len(e.phases) > 0:
+			e.why = "IN_PROGRESS"
+		case last != nil:
+			e.nums, e.phases, e.why = []int{last.Num}, []*phaseInfo{last}, "the last COMPLETE phase"
+		case anyStatus:
+			e.nums, e.why = []int{0}, "no phase has started"
+			if pi.HasCurrent {
+				e.nums = append(e.nums, pi.CurrentPhase)
+			}
+		case pi.HasCurrent:
+			e.nums, e.why = []int{pi.CurrentPhase}, "current_phase"
+		default:
+			continue
+		}
+		exps = append(exps, e)
+		for _, x := range e.nums {
+			if x == cur {
+				matched[pi] = true
+			}
+		}
+	}
+	if len(exps) == 0 {
+		return
+	}
+	if len(matched) == 0 {
+		var parts []string
+		var rel []diag.Related
+		for _, e := range exps {
+			switch {
+			case e.why == "IN_PROGRESS":
+				for _, ph := range e.phases {
+					parts = append(parts, fmt.Sprintf("pipeline %s has phase %d %q IN_PROGRESS (line %d)", e.pipe.Key, ph.Num, ph.Name, lineOf(ph.At)))
+					rel = append(rel, relatedAt(f, ph.At, fmt.Sprintf("%s: phase %d, %s", ph.Label, ph.Num, ph.Status)))
+				}
+			case len(e.phases) > 0:
+				ph := e.phases[0]
+				parts = append(parts, fmt.Sprintf("phase %d %q is %s of pipeline %s (line %d)", ph.Num, ph.Name, e.why, e.pipe.Key, lineOf(ph.At)))
+				rel = append(rel, relatedAt(f, ph.At, fmt.Sprintf("%s: phase %d, %s", ph.Label, ph.Num, ph.Status)))
+			case e.why == "no phase has started":
+				parts = append(parts, fmt.Sprintf("no phase of pipeline %s has started (expected 0)", e.pipe.Key))
+			default:
+				parts = append(parts, fmt.Sprintf("pipelines.%s.current_phase is %d", e.pipe.Key, e.pipe.CurrentPhase))
+			}
+		}
+		fd := p.Report(f, cpv, "current_phase %d, but %s: it is the phase IN_PROGRESS, else the last COMPLETE one (seed 000 §recovery_state)", cur, strings.Join(parts, "; "))
+		fd.Related = rel
+		return
+	}
+	nv := node.Val(rs, "current_phase_name")
+	name, ok := node.Str(nv)
+	if !ok || isPlaceholderIn(f, name) || cur == 0 {
+		return
+	}
+	var want []*phaseInfo
+	for _, pi := range pipes {
+		if !matched[pi] {
+			continue
+		}
+		for _, ph := range pi.Phases {
+			if ph.Num != cur || strings.TrimSpace(ph.Name) == "" || isPlaceholderIn(f, ph.Name) {
+				continue
+			}
+			if strings.Contains(foldSpace(name), foldSpace(ph.Name)) {
+				return
+			}
+			want = append(want, ph)
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	var names []string
+	fd := p.Report(f, nv, "")
+	for _, ph := range want {
+		names = append(names, fmt.Sprintf("%q (%s, line %d)", ph.Name, ph.Label, lineOf(ph.At)))
+		fd.Related = append(fd.Related, relatedAt(f, ph.At, ph.Label))
+	}
+	fd.Message = fmt.Sprintf("current_phase_name %q is not the name of phase %d in the pipelines: %s (seed 000 §recovery_state: set from the pipeline phase definition)", name, cur, strings.Join(names, " or "))
+}
+
+func foldSpace(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+// ---- RL106 workflow-status --------------------------------------------------
+
+var (
+	activityPhase = regexp.MustCompile(`(?i)^phase-(\d+)-agent-execution$`)
+	activityGate  = regexp.MustCompile(`(?i)^(.+)-iteration-(\d+)$`)
+)
+
+var workflowStatuses = map[string]bool{"ACTIVE": true, "PAUSED": true, "COMPLETE": true, "FAILED": true, "CANCELLED": true}
+
+func runWorkflowStatus(p *Pass) {
+	rs := recoveryStateOf(p)
+	if rs == nil {
+		return
+	}
+	f := p.Doc.File
+	_, qt := subsection(p, "quality_trajectory")
+	wsv := node.Val(rs, "workflow_status")
+	ws, ok := node.Str(wsv)
+	if ok && workflowStatuses[ws] {
+		if ws == "COMPLETE" {
+			completeContradictions(p, wsv, qt)
+		}
+		wk := node.Val(p.Doc.Root, "workflow")
+		if sv := node.Val(wk, "status"); sv != nil {
+			if s, ok := node.Str(sv); ok && !isPlaceholderIn(f, s) && canonWorkflowStatus(s) != ws {
+				fd := p.Report(f, wsv, "workflow_status %s differs from workflow.status %s (line %d): both record the workflow's lifecycle state and change together", ws, s, sv.Line)
+				fd.Related = append(fd.Related, relatedAt(f, sv, "workflow.status"))
+			}
+		}
+	}
+	cav := node.Val(rs, "current_activity")
+	ca, ok := node.Str(cav)
+	if !ok || isPlaceholderIn(f, ca) {
+		return
+	}
+	ca = strings.TrimSpace(ca)
+	switch {
+	case strings.EqualFold(ca, "idle"), strings.EqualFold(ca, "compaction-recovery"):
+	case activityPhase.MatchString(ca):
+		n := atoiTrailing(activityPhase.FindStringSubmatch(ca)[1])
+		cpv := node.Val(rs, "current_phase")
+		if cur, ok := node.Int(cpv); ok && int(cur) != n {
+			fd := p.Report(f, cav, "current_activity %q names phase %d, but current_phase is %d (line %d)", ca, n, cur, cpv.Line)
+			fd.Related = append(fd.Related, relatedAt(f, cpv, "recovery_state.current_phase"))
+		}
+	case activityGate.MatchString(ca):
+		m := activityGate.FindStringSubmatch(ca)
+		gate, iter := m[1], atoiTrailing(m[2])
+		if !node.IsMap(qt) {
+			return
+		}
+		cgv := node.Val(qt, "current_gate")
+		civ := node.Val(qt, "current_gate_iteration")
+		switch cg, isStr := node.Str(cgv); {
+		case cgv == nil:
+		case node.IsNull(cgv):
+			fd := p.Report(f, cav, "current_activity %q names gate %s, but quality_trajectory.current_gate is null (line %d)", ca, gate, cgv.Line)
+			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
+		case isStr && GateKey(cg) != GateKey(gate):
+			fd := p.Report(f, cav, "current_activity %q names gate %s, but quality_trajectory.current_gate is %s (line %d)", ca, gate, cg, cgv.Line)
+			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
+		case isStr:
+			if ci, ok := node.Int(civ); ok && int(ci) != iter {
+				fd := p.Report(f, cav, "current_activity %q names iteration %d of %s, but quality_trajectory.current_gate_iteration is %d (line %d)", ca, iter, cg, ci, civ.Line)
+				fd.Related = append(fd.Related, relatedAt(f, civ, "quality_trajectory.current_gate_iteration"))
+			}
+		}
+	default:
+		fd := p.Report(f, cav, "current_activity %s is not one of phase-N-agent-execution, qg-N-iteration-M, compaction-recovery, idle (seed 001 §Enhanced Resumption Schema); prose belongs in next_step", quoteShort(ca))
+		fd.Severity = diag.SevWarning
+	}
+}
+
+// completeContradictions reports what still runs in a workflow whose
+// resumption says COMPLETE.
+func completeContradictions(p *Pass, wsv, qt *yaml.Node) {
+	f := p.Doc.File
+	if node.IsMap(qt) {
+		rk, rv := node.Get(qt, "gates_remaining")
+		if gates, _, ok := strList(rv); ok && len(gates) > 0 {
+			fd := p.Report(f, wsv, "workflow_status COMPLETE, but quality_trajectory.gates_remaining still lists %s (line %d)", listShort(gates), rk.Line)
+			fd.Related = append(fd.Related, relatedAt(f, rk, "quality_trajectory.gates_remaining"))
+		}
+		if cgv := node.Val(qt, "current_gate"); cgv != nil {
+			if cg, ok := node.Str(cgv); ok {
+				fd := p.Report(f, wsv, "workflow_status COMPLETE, but quality_trajectory.current_gate is %s (line %d): a finished workflow has no gate in progress", cg, cgv.Line)
+				fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
+			}
+		}
+	}
+	var open []string
+	var rel []diag.Related
+	for _, pi := range pipelinesOf(p.Doc.Root) {
+		for _, ph := range pi.Phases {
+			if ph.Status == "" || isSettled(ph.Status) {
+				continue
+			}
+			open = append(open, fmt.Sprintf("%s phase %d (%s, line %d)", pi.Key, ph.Num, ph.Status, lineOf(ph.At)))
+			rel = append(rel, relatedAt(f, ph.At, ph.Label+": "+ph.Status))
+		}
+	}
+	if len(open) > 0 {
+		fd := p.Report(f, wsv, "workflow_status COMPLETE, but %d phase(s) are not complete: %s", len(open), listShort(open))
+		fd.Related = rel
+	}
+}
+
+// ---- RL107 stale-resumption -------------------------------------------------
+
+// transition is a state change the file records with its time.
+type transition struct {
+	label string // where, e.g. decision_log[1].timestamp
+	what  string // "that decision"
+	text  string
+	t     time.Time
+	day   bool // date only: compared by day
+	at    *yaml.Node
+}
+
+func timeOf(n *yaml.Node) (time.Time, string, bool, bool) {
+	s, ok := node.Str(n)
+	if !ok {
+		return time.Time{}, "", false, false
+	}
+	t, _, ok := ParseTimestamp(s)
+	return t, s, dateOnly.MatchString(strings.TrimSpace(s)), ok
+}
+
+// transitionsOf lists the state transitions SPEC §3.2 RL107 names: workflow
+// updates, checkpoint entries, phase starts and completions, quality-gate
+// iterations (and the gate's completion), compaction events and decisions.
+func transitionsOf(p *Pass) []transition {
+	root := p.Doc.Root
+	var out []transition
+	add := func(n *yaml.Node, label, what string) {
+		if t, s, day, ok := timeOf(n); ok {
+			out = append(out, transition{label: label, what: what, text: s, t: t, day: day, at: n})
+		}
+	}
+	if w := node.Val(root, "workflow"); node.IsMap(w) {
+		add(node.Val(w, "updated_at"), "workflow.updated_at", "the workflow was updated")
+	}
+	if es := node.Val(node.Val(root, "checkpoints"), "entries"); node.IsSeq(es) {
+		for i, e := range es.Content {
+			id, _ := node.Str(node.Val(e, "id"))
+			add(node.Val(e, "timestamp"), fmt.Sprintf("checkpoints.entries[%d].timestamp (%s)", i, id), "that checkpoint")
+		}
+	}
+	for _, pi := range pipelinesOf(root) {
+		for _, ph := range pi.Phases {
+			add(node.Val(ph.Node, "started_at"), ph.Label+".started_at", fmt.Sprintf("phase %d started", ph.Num))
+			add(node.Val(ph.Node, "completed_at"), ph.Label+".completed_at", fmt.Sprintf("phase %d completed", ph.Num))
+		}
+	}
+	if gates, ok := gatesOf(root); ok {
+		keys := make([]string, 0, len(gates))
+		for k := range gates {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			g := gates[k]
+			add(node.Val(g.Node, "completed_at"), g.Label+".completed_at", "gate "+g.ID+" completed")
+			if g.Iters == nil {
+				continue
+			}
+			for i, e := range g.Iters.Content {
+				node.Pairs(e, func(ik, iv *yaml.Node) {
+					if IsTimestampKey(ik.Value) {
+						add(iv, fmt.Sprintf("%s.%s[%d].%s", g.Label, g.IterKey, i, ik.Value), "that quality-gate iteration")
+					}
+				})
+			}
+		}
+	}
+	if _, ce := subsection(p, "compaction_events"); node.IsMap(ce) {
+		if evs := node.Val(ce, "events"); node.IsSeq(evs) {
+			for i, e := range evs.Content {
+				add(node.Val(e, "timestamp"), fmt.Sprintf("compaction_events.events[%d].timestamp", i), "that compaction event")
+			}
+		}
+	}
+	if k, dl := subsection(p, "decision_log"); node.IsSeq(dl) {
+		for i, e := range dl.Content {
+			add(node.Val(e, "timestamp"), fmt.Sprintf("%s[%d].timestamp", k.Value, i), "that decision")
+		}
+	}
+	return out
+}
+
+func laterThan(a transition, t time.Time, day bool) bool {
+	if a.day || day {
+		ay, am, ad := a.t.UTC().Date()
+		by, bm, bd := t.UTC().Date()
+		return time.Date(ay, am, ad, 0, 0, 0, 0, time.UTC).After(time.Date(by, bm, bd, 0, 0, 0, 0, time.UTC))
+	}
+	return a.t.After(t)
+}
+
+func runStaleResumption(p *Pass) {
+	rs := recoveryStateOf(p)
+	if rs == nil {
+		return
+	}
+	f := p.Doc.File
+	uv := node.Val(rs, "updated_at")
+	ut, us, uday, ok := timeOf(uv)
+	if !ok {
+		return
+	}
+	var later []transition
+	for _, tr := range transitionsOf(p) {
+		if laterThan(tr, ut, uday) {
+			later = append(later, tr)
+		}
+	}
+	if len(later) > 0 {
+		sort.SliceStable(later, func(i, j int) bool { return later[i].t.After(later[j].t) })
+		l := later[0]
+		more := ""
+		if len(later) > 1 {
+			more = fmt.Sprintf("; %d other transition(s) are later too", len(later)-1)
+		}
+		fd := p.Report(f, uv, "updated_at %s is older than %s %s (line %d): the section was not updated after %s (seed 000 §Update Triggers)%s", us, l.label, l.text, l.at.Line, l.what, more)
+		for i, tr := range later {
+			if i == 10 {
+				break
+			}
+			fd.Related = append(fd.Related, relatedAt(f, tr.at, tr.label))
+		}
+	}
+	if p.Opts.MaxAge <= 0 || p.Opts.Now.IsZero() {
+		return
+	}
+	if ws, _ := node.Str(node.Val(rs, "workflow_status")); ws == "COMPLETE" || ws == "FAILED" || ws == "CANCELLED" {
+		return // a finished workflow is not expected to move
+	}
+	if age := p.Opts.Now.Sub(ut); age > p.Opts.MaxAge {
+		p.Report(f, uv, "updated_at %s is %s old, more than staleness.max_age %s before now (%s): update the resumption section (seed 000 §Staleness Detection)",
+			us, humanAge(age), humanAge(p.Opts.MaxAge), p.Opts.Now.UTC().Format(time.RFC3339))
+	}
+}
+
+// humanAge prints a duration in days and hours when it is long.
+func humanAge(d time.Duration) string {
+	if d >= 24*time.Hour {
+		days := d / (24 * time.Hour)
+		h := (d % (24 * time.Hour)) / time.Hour
+		if h == 0 {
+			return fmt.Sprintf("%dd", days)
+		}
+		return fmt.Sprintf("%dd%dh", days, h)
+	}
+	return d.Round(time.Second).String()
+}

@@ -1,0 +1,152 @@
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+// Repository paths named inside state files (files_to_read, checkpoint_file,
+// recovery_instructions.files_to_read) resolve against the repository root
+// first, then the file's own folder (SPEC §1). Real files are also written
+// relative to their project folder (projects/<name>/) or to the folder that
+// holds .jerry/ (where the seed's ".jerry/checkpoints/…" paths start), so
+// those are tried next when the file sits inside one.
+
+// PathBase is one folder a reference may be relative to.
+type PathBase struct {
+	What string // "the repository root", for messages
+	Dir  string // absolute OS path
+}
+
+// Resolver resolves the paths one file names.
+type Resolver struct {
+	Bases []PathBase
+	cwd   string
+}
+
+// NewResolver returns the bases of file f, nearest-first after the
+// repository root, without duplicates.
+func NewResolver(opts *Options, f *load.File) *Resolver {
+	r := &Resolver{cwd: opts.Cwd}
+	add := func(what, dir string) {
+		if dir == "" {
+			return
+		}
+		dir = filepath.Clean(dir)
+		for _, b := range r.Bases {
+			if b.Dir == dir {
+				return
+			}
+		}
+		r.Bases = append(r.Bases, PathBase{What: what, Dir: dir})
+	}
+	root := absPath(opts.Cwd, opts.RepoRoot)
+	add("the repository root", root)
+	if f == nil {
+		return r
+	}
+	dir := filepath.Dir(FileOSPath(opts, f))
+	add("the file's folder", dir)
+	var project, jerry string
+	for d := dir; ; {
+		if project == "" && filepath.Base(filepath.Dir(d)) == "projects" {
+			project = d
+		}
+		if jerry == "" && isDir(filepath.Join(d, ".jerry")) {
+			jerry = d
+		}
+		parent := filepath.Dir(d)
+		if parent == d || d == root || (project != "" && jerry != "") {
+			break
+		}
+		d = parent
+	}
+	add("the project folder", project)
+	add("the folder holding .jerry/", jerry)
+	return r
+}
+
+// FileOSPath returns the absolute OS path of a file of the run.
+func FileOSPath(opts *Options, f *load.File) string {
+	p := f.OSPath
+	if p == "" {
+		p = filepath.FromSlash(f.Path)
+	}
+	return absPath(opts.Cwd, p)
+}
+
+func absPath(cwd, p string) string {
+	if p == "" {
+		return ""
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cwd, p)
+	}
+	return filepath.Clean(p)
+}
+
+// Resolve returns the absolute OS path ref names under the first base where
+// it exists, or false when it exists under none. An absolute ref is taken
+// as it is.
+func (r *Resolver) Resolve(ref string) (string, bool) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return "", false
+	}
+	p := filepath.FromSlash(ref)
+	if filepath.IsAbs(p) {
+		p = filepath.Clean(p)
+		if !exists(p) {
+			return "", false
+		}
+		return p, true
+	}
+	for _, b := range r.Bases {
+		c := filepath.Join(b.Dir, p)
+		if exists(c) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// Tried names the bases for a message, e.g. "the repository root (.), the
+// file's folder (docs)".
+func (r *Resolver) Tried() string {
+	parts := make([]string, len(r.Bases))
+	for i, b := range r.Bases {
+		parts[i] = b.What + " (" + load.Display(r.cwd, b.Dir) + ")"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// IsHomeOrAbsolute reports a path a session on another machine cannot read:
+// absolute (including /tmp and drive letters) or starting with ~.
+func IsHomeOrAbsolute(ref string) bool {
+	ref = strings.TrimSpace(ref)
+	if strings.HasPrefix(ref, "/") || strings.HasPrefix(ref, "\\") || strings.HasPrefix(ref, "~") {
+		return true
+	}
+	return len(ref) >= 3 && ref[1] == ':' && (ref[2] == '\\' || ref[2] == '/') &&
+		(ref[0] >= 'A' && ref[0] <= 'Z' || ref[0] >= 'a' && ref[0] <= 'z')
+}
+
+// hasTemplateVar reports a {variable} in a path: in a template file it is
+// filled in when the template is instantiated, so the path is not checked.
+func hasTemplateVar(ref string) bool {
+	i := strings.IndexByte(ref, '{')
+	return i >= 0 && strings.IndexByte(ref[i:], '}') > 0
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
