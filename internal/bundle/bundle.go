@@ -193,7 +193,11 @@ func Check(b *load.Bundle, loadProblems []diag.Finding, o Options) *Verdict {
 			continue // duplicate keys are looked at where they matter
 		}
 		if _, ok := c.why[fd.Path]; !ok {
-			c.why[fd.Path] = fd.Message
+			msg := fd.Message
+			if fd.Code == "RL001" && fd.Start.Line > 0 {
+				msg = fmt.Sprintf("%s (line %d, column %d)", msg, fd.Start.Line, fd.Start.Col)
+			}
+			c.why[fd.Path] = msg
 		}
 	}
 	c.run()
@@ -334,8 +338,9 @@ func (c *checker) enum(d *load.Document, key, want string, code Code, allowed []
 	if s == want {
 		return
 	}
-	msg := fmt.Sprintf("%s is %q, not %q: the run did not pass", key, s, want)
+	msg := fmt.Sprintf("%s is %q, not %q: the run did not pass CMP-01", key, s, want)
 	if key == "status" {
+		msg = fmt.Sprintf("%s is %q, not %q: the run did not succeed", key, s, want)
 		if e := errorSummary(d); e != "" {
 			msg += " (" + e + ")"
 		}
