@@ -470,7 +470,7 @@ func runEventSequence(p *Pass) {
 		switch e.Type {
 		case agentrun.TaskStarted:
 			for _, dep := range t.Deps {
-				if r.ByID[dep] == nil {
+				if r.ByID[dep] == nil || dep == t.ID {
 					continue // RL502
 				}
 				if st := stateOr(state, dep); st != agentrun.Done {
