@@ -18,6 +18,7 @@ import (
 	"github.com/resumelint/resumelint/internal/bundle"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
+	"github.com/resumelint/resumelint/internal/gitbase"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/report"
 	"github.com/resumelint/resumelint/internal/rules"
@@ -148,6 +149,8 @@ type lintFlags struct {
 	quiet                                 bool
 	enable, disable                       string
 	bundleBase                            string
+	base                                  string
+	changedOnly                           bool
 }
 
 func (c *Command) lint(args []string) (int, error) {
@@ -166,9 +169,14 @@ func (c *Command) lint(args []string) (int, error) {
 	fs.StringVar(&lf.enable, "enable", "", "run only these rules (comma-separated codes or names)")
 	fs.StringVar(&lf.disable, "disable", "", "turn these rules off (comma-separated codes or names)")
 	fs.StringVar(&lf.bundleBase, "bundle-base", "", "what bundle hashes keys are relative to: bundle (the bundle folder, default) or repo (the repository root)")
+	fs.StringVar(&lf.base, "base", "", "compare with the files at this git revision (RL601-RL604), e.g. origin/main")
+	fs.BoolVar(&lf.changedOnly, "changed-only", false, "lint only files changed since --base (folders: any file changed)")
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
 		return ExitUsage, err
+	}
+	if lf.changedOnly && lf.base == "" {
+		return ExitUsage, usagef("--changed-only needs --base REF (changed since what?)")
 	}
 	if lf.format != "text" && lf.format != "json" && lf.format != "sarif" && lf.format != "github" {
 		return ExitUsage, usagef("unknown --format %q (want text, json, sarif or github)", lf.format)
@@ -258,6 +266,28 @@ func (c *Command) lint(args []string) (int, error) {
 		}
 	} else {
 		disc = &load.Discovery{}
+	}
+	if lf.base != "" {
+		repo, err := gitbase.Open(c.Cwd, lf.base)
+		if err != nil {
+			return ExitUsage, err
+		}
+		defer repo.Close()
+		scope := rest
+		for _, f := range extra { // stdin: compare its content, not the work tree's
+			p := f.OSPath
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(c.Cwd, p)
+			}
+			repo.MarkUnsaved(p)
+			if len(rest) == 0 {
+				scope = append(scope, p)
+			}
+		}
+		if lf.changedOnly {
+			repo.FilterChanged(disc)
+		}
+		settings.Opts.Base = &rules.Base{Repo: repo, InScope: gitbase.Scope(c.Cwd, scope)}
 	}
 	res := engine.Run(disc, extra, settings)
 	if err := c.applyBaseline(&cf, lc, res); err != nil {

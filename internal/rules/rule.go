@@ -93,6 +93,9 @@ type Options struct {
 	Cwd         string // OS path of the working directory (display paths are relative to it)
 	Bundle      BundleOptions
 	SecretAllow []string // regexes of values RL005 must not report
+	// Base is the revision --base REF compares against (RL601–RL604);
+	// nil without --base.
+	Base *Base
 }
 
 // BundleOptions configure SPECTRUM-02 checks (SPEC §3.5, §7 bundle:).

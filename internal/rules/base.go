@@ -1,0 +1,1200 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/gitbase"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// Changes against a base revision (SPEC §3.7, `--base REF`): each file is
+// compared with its version at REF. Without --base these rules do nothing;
+// a file that is new at head has no base and is not compared.
+
+var (
+	AppendOnly = &Rule{Code: "RL601", Name: "append-only", Severity: diag.SevError, Kinds: orch, Family: "base",
+		Summary: "a decision_log, agent_summaries, compaction_events or checkpoints entry at base is missing or changed at head (--base)", Run: runAppendOnly}
+	EventLogAppendOnly = &Rule{Code: "RL602", Name: "event-log-append-only", Severity: diag.SevError, Kinds: []load.Kind{load.KindAgentRun}, Family: "base",
+		Summary: "an events .jsonl at base that is not a byte prefix of its head version, or was deleted (--base)", Run: runEventLogAppendOnly, Finalize: finalizeDeletedEventLogs}
+	UpdateProtocol = &Rule{Code: "RL603", Name: "update-protocol", Severity: diag.SevError, Kinds: orch, Family: "base",
+		Summary: "a trigger of seed 000 (phase, gate iteration, agent, compaction, decision) without the resumption updates it requires (--base)", Run: runUpdateProtocol}
+	ResumeContextUpdate = &Rule{Code: "RL604", Name: "resume-context-update", Severity: diag.SevError, Kinds: []load.Kind{load.KindResumeContext}, Family: "base",
+		Summary: "01-planning/steps.md gained checked items but the project's resume-context.md did not change (--base)", Finalize: finalizeResumeContextUpdate}
+)
+
+func init() {
+	Register(AppendOnly, EventLogAppendOnly, UpdateProtocol, ResumeContextUpdate)
+}
+
+// Base is the revision a run compares against (Options.Base).
+type Base struct {
+	Repo *gitbase.Repo
+	// InScope reports whether an OS path lies within the paths the run
+	// lints; it decides for files that are no unit of the run (deleted
+	// events files, steps.md next to a resume-context.md).
+	InScope func(osPath string) bool
+
+	once        sync.Once
+	checkpoints []addedCheckpoint
+}
+
+func (b *Base) inScope(osPath string) bool { return b.InScope == nil || b.InScope(osPath) }
+
+// baseVersion is a unit file's version at base, parsed.
+type baseVersion struct {
+	Doc       *load.Document
+	Path      string // repository path at base (differs after a rename)
+	Unchanged bool   // byte-identical to head: Doc is the head document
+}
+
+// baseOf returns the parsed base version of the pass's document, or nil
+// when there is nothing to compare: no --base, a file new at head, or a
+// base version that does not parse (there is no history to protect).
+func baseOf(p *Pass) *baseVersion {
+	b := p.Opts.Base
+	if b == nil || p.Doc == nil || p.Doc.Root == nil {
+		return nil
+	}
+	f := p.Doc.File
+	bf, err := b.Repo.Lookup(osPathOf(p.Opts, f.OSPath))
+	if err != nil {
+		if err != gitbase.ErrTooLarge {
+			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "cannot read this file at %s, so it was not compared: %v", b.Repo.Ref, err)
+		}
+		return nil
+	}
+	if !bf.Exists {
+		return nil
+	}
+	if bf.Unchanged {
+		return &baseVersion{Doc: p.Doc, Path: bf.Path, Unchanged: true}
+	}
+	bfile := &load.File{Path: f.Path, Kind: f.Kind, Data: bf.Data}
+	if _, ok := load.CheckBytes(bfile, p.Opts.Limits); !ok {
+		return nil
+	}
+	doc, _ := load.Parse(bfile, load.FormatOf(f.Kind, f.Path), p.Opts.Limits)
+	if doc.Root == nil {
+		return nil
+	}
+	return &baseVersion{Doc: doc, Path: bf.Path}
+}
+
+// osPathOf makes a file's OS path absolute against the working directory
+// (stdin files carry the name the user gave).
+func osPathOf(opts *Options, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(opts.Cwd, p)
+}
+
+// displayOf is the path shown for a file that is no unit of the run,
+// relative to the working directory like every other path.
+func displayOf(opts *Options, osPath string) string {
+	d := load.Display(opts.Cwd, osPath)
+	if strings.HasPrefix(d, "../") {
+		if real, err := filepath.EvalSymlinks(opts.Cwd); err == nil {
+			if d2 := load.Display(real, osPath); !strings.HasPrefix(d2, "../") {
+				return d2
+			}
+		}
+	}
+	return d
+}
+
+// readHead reads a work-tree file that is no unit of the run, within the
+// size limit.
+func readHead(opts *Options, osPath string) ([]byte, bool) {
+	fi, err := os.Stat(osPath)
+	if err != nil || !fi.Mode().IsRegular() || (opts.Limits.MaxFileSize > 0 && fi.Size() > opts.Limits.MaxFileSize) {
+		return nil, false
+	}
+	data, err := os.ReadFile(osPath)
+	return data, err == nil
+}
+
+// ---- comparing trees ----------------------------------------------------------
+
+// sameNode compares two trees by content: key order, quoting, comments and
+// positions do not count; an unquoted timestamp equals its quoted text and
+// numbers compare by value.
+func sameNode(a, b *yaml.Node) bool {
+	a, b = node.Resolve(a), node.Resolve(b)
+	if a == nil || b == nil {
+		return node.IsNull(a) && node.IsNull(b)
+	}
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case yaml.ScalarNode:
+		ta, tb := scalarTag(a), scalarTag(b)
+		if ta != tb {
+			return false
+		}
+		if ta == "!!int" || ta == "!!float" {
+			x, okx := node.Float(a)
+			y, oky := node.Float(b)
+			if okx && oky {
+				return x == y
+			}
+		}
+		return a.Value == b.Value
+	case yaml.MappingNode:
+		ma, mb := mapOf(a), mapOf(b)
+		if len(ma) != len(mb) {
+			return false
+		}
+		for k, va := range ma {
+			vb, ok := mb[k]
+			if !ok || !sameNode(va, vb) {
+				return false
+			}
+		}
+		return true
+	case yaml.SequenceNode:
+		if len(a.Content) != len(b.Content) {
+			return false
+		}
+		for i := range a.Content {
+			if !sameNode(a.Content[i], b.Content[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func scalarTag(n *yaml.Node) string {
+	switch t := n.ShortTag(); t {
+	case "!!timestamp", "!!binary":
+		return "!!str"
+	case "!!int", "!!float":
+		return "!!float"
+	default:
+		return t
+	}
+}
+
+// mapOf indexes a mapping by key text (the last one wins, as node.Get).
+func mapOf(m *yaml.Node) map[string]*yaml.Node {
+	out := make(map[string]*yaml.Node, len(m.Content)/2)
+	node.Pairs(m, func(k, v *yaml.Node) { out[k.Value] = v })
+	return out
+}
+
+// wasNow renders a changed value for a message, "was X, now Y": scalars
+// quoted, long strings cut to a window around their first difference so
+// the change stays visible, collections by their kind.
+func wasNow(b, h *yaml.Node) string {
+	bs, bok := shortText(b)
+	hs, hok := shortText(h)
+	if bok && hok {
+		br, hr := []rune(bs), []rune(hs)
+		i := 0
+		for i < len(br) && i < len(hr) && br[i] == hr[i] {
+			i++
+		}
+		bs, hs = window(br, i), window(hr, i)
+	}
+	return fmt.Sprintf("was %s, now %s", quoteIf(b, bs), quoteIf(h, hs))
+}
+
+// shortText is a scalar's text with runs of space folded; ok is false for
+// anything else.
+func shortText(n *yaml.Node) (string, bool) {
+	n = node.Resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode || node.IsNull(n) {
+		return "", false
+	}
+	return strings.Join(strings.Fields(n.Value), " "), true
+}
+
+// window cuts r to at most 40 characters that show position at.
+func window(r []rune, at int) string {
+	const width = 40
+	if len(r) <= width {
+		return string(r)
+	}
+	start := 0
+	if at > width-15 {
+		start = at - 15
+	}
+	end := min(start+width, len(r))
+	s := string(r[start:end])
+	if start > 0 {
+		s = "..." + s
+	}
+	if end < len(r) {
+		s += "..."
+	}
+	return s
+}
+
+func quoteIf(n *yaml.Node, text string) string {
+	n = node.Resolve(n)
+	switch {
+	case n == nil:
+		return "absent"
+	case n.Kind != yaml.ScalarNode || node.IsNull(n):
+		return node.Kind(n)
+	case node.IsString(n):
+		return fmt.Sprintf("%q", text)
+	}
+	return text
+}
+
+// ---- matching entries of a list across revisions -------------------------------
+
+// entryID is the id of a list entry (`id:`), or "".
+func entryID(n *yaml.Node) string {
+	v := node.Val(n, "id")
+	if v == nil || v.Kind != yaml.ScalarNode || node.IsNull(v) {
+		return ""
+	}
+	return v.Value
+}
+
+// matchEntries pairs the entries of a list at base with those at head: by
+// id where an entry has one, by position otherwise (and for an entry
+// whose id changed). It returns the pairs, the base entries with no
+// partner (removed) and the head entries with none (appended).
+func matchEntries(base, head []*yaml.Node) (pairs [][2]int, removed, added []int) {
+	byID := map[string][]int{}
+	for j, h := range head {
+		if id := entryID(h); id != "" {
+			byID[id] = append(byID[id], j)
+		}
+	}
+	headUsed := make([]bool, len(head))
+	partner := make([]int, len(base))
+	for i, b := range base {
+		partner[i] = -1
+		if id := entryID(b); id != "" {
+			for _, j := range byID[id] {
+				if !headUsed[j] {
+					partner[i], headUsed[j] = j, true
+					break
+				}
+			}
+		}
+	}
+	for i := range base {
+		if partner[i] < 0 && i < len(head) && !headUsed[i] {
+			partner[i], headUsed[i] = i, true
+		}
+	}
+	for i, j := range partner {
+		if j < 0 {
+			removed = append(removed, i)
+		} else {
+			pairs = append(pairs, [2]int{i, j})
+		}
+	}
+	for j, used := range headUsed {
+		if !used {
+			added = append(added, j)
+		}
+	}
+	return pairs, removed, added
+}
+
+// fieldChange is one difference inside a paired entry.
+type fieldChange struct {
+	At   *yaml.Node // where to report at head
+	Desc string
+}
+
+// entryChanges lists what changed in an entry, leaving out what seed 000
+// allows: applied and acknowledged going from false to true (with
+// acknowledged_at set alongside), and an id given to an entry that had
+// none (numbering, RL110's fix).
+func entryChanges(b, h *yaml.Node) []fieldChange {
+	b, h = node.Resolve(b), node.Resolve(h)
+	if !node.IsMap(b) || !node.IsMap(h) {
+		if sameNode(b, h) {
+			return nil
+		}
+		return []fieldChange{{At: h, Desc: wasNow(b, h)}}
+	}
+	bm := mapOf(b)
+	ackFlip := flippedTrue(bm["acknowledged"], node.Val(h, "acknowledged"))
+	var out []fieldChange
+	node.Pairs(h, func(k, hv *yaml.Node) {
+		bv, had := bm[k.Value]
+		switch {
+		case !had:
+			switch {
+			case k.Value == "id" && entryID(b) == "":
+			case (k.Value == "applied" || k.Value == "acknowledged") && !node.IsNull(hv):
+			case k.Value == "acknowledged_at" && ackFlip:
+			default:
+				out = append(out, fieldChange{At: k, Desc: k.Value + " was added"})
+			}
+		case sameNode(bv, hv):
+		case (k.Value == "applied" || k.Value == "acknowledged") && flippedTrue(bv, hv):
+		case k.Value == "acknowledged_at" && ackFlip && node.IsNull(bv):
+		default:
+			out = append(out, fieldChange{At: hv, Desc: k.Value + " " + wasNow(bv, hv)})
+		}
+	})
+	hm := mapOf(h)
+	node.Pairs(b, func(k, _ *yaml.Node) {
+		if _, ok := hm[k.Value]; !ok {
+			out = append(out, fieldChange{At: h, Desc: k.Value + " was removed"})
+		}
+	})
+	return out
+}
+
+// flippedTrue reports false (or null, or absent) at base and true at head.
+func flippedTrue(b, h *yaml.Node) bool {
+	hb, ok := node.Bool(h)
+	if !ok || !hb {
+		return false
+	}
+	if bb, ok := node.Bool(b); ok {
+		return !bb
+	}
+	return node.IsNull(b)
+}
+
+// ---- RL601 append-only ----------------------------------------------------------
+
+// appendOnlyList is one of the histories seed 000 §Update Semantics keeps.
+type appendOnlyList struct {
+	Label string // path for messages
+	Rule  string // what may change, for the message
+	Get   func(root *yaml.Node) (parentKey, key, val *yaml.Node)
+}
+
+var appendOnlyLists = []appendOnlyList{
+	{"resumption.decision_log", "the log is append-only: entries are never removed or modified, except applied going from false to true (seed 000 §decision_log)",
+		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
+			rk, rv := node.Get(root, "resumption")
+			k, v := node.Get(rv, "decision_log")
+			if k == nil {
+				k, v = node.Get(rv, "decisions")
+			}
+			return rk, k, v
+		}},
+	{"resumption.agent_summaries", "a completed agent's summary is never removed or modified (seed 000 §agent_summaries)",
+		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
+			rk, rv := node.Get(root, "resumption")
+			k, v := node.Get(rv, "agent_summaries")
+			return rk, k, v
+		}},
+	{"resumption.compaction_events.events", "events are append-only: never removed or modified, except acknowledged going from false to true (seed 000 §compaction_events)",
+		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
+			ck, cv := node.Get(node.Val(root, "resumption"), "compaction_events")
+			k, v := node.Get(cv, "events")
+			return ck, k, v
+		}},
+	{"checkpoints.entries", "checkpoint entries are a history: never removed or modified, only appended",
+		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
+			ck, cv := node.Get(root, "checkpoints")
+			k, v := node.Get(cv, "entries")
+			return ck, k, v
+		}},
+}
+
+func runAppendOnly(p *Pass) {
+	bv := baseOf(p)
+	if bv == nil || bv.Unchanged || !node.IsMap(bv.Doc.Root) || !node.IsMap(p.Doc.Root) {
+		return
+	}
+	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
+	for _, l := range appendOnlyLists {
+		_, _, bl := l.Get(bv.Doc.Root)
+		parent, hk, hl := l.Get(p.Doc.Root)
+		bl = node.Resolve(bl)
+		if bl == nil || len(bl.Content) == 0 || (bl.Kind != yaml.SequenceNode && bl.Kind != yaml.MappingNode) {
+			continue
+		}
+		at := hk
+		if at == nil {
+			at = parent
+		}
+		if at == nil {
+			at = p.Doc.Root
+		}
+		hl = node.Resolve(hl)
+		if hl == nil || hl.Kind != bl.Kind {
+			n := len(bl.Content)
+			if bl.Kind == yaml.MappingNode {
+				n /= 2
+			}
+			what := "is gone"
+			if hl != nil {
+				what = "is now " + node.Kind(hl)
+			}
+			p.Report(f, at, "%s held %d entries at %s and %s; %s", l.Label, n, ref, what, l.Rule)
+			continue
+		}
+		if bl.Kind == yaml.MappingNode {
+			appendOnlyMap(p, l, at, bl, hl)
+			continue
+		}
+		pairs, removed, _ := matchEntries(bl.Content, hl.Content)
+		for _, i := range removed {
+			e := bl.Content[i]
+			p.Report(f, at, "%s entry %s (line %d at %s) was removed; %s", l.Label, entryLabel(e, i), e.Line, ref, l.Rule)
+		}
+		for _, pr := range pairs {
+			b, h := bl.Content[pr[0]], hl.Content[pr[1]]
+			chs := entryChanges(b, h)
+			if len(chs) == 0 {
+				continue
+			}
+			descs := make([]string, len(chs))
+			for i, c := range chs {
+				descs[i] = c.Desc
+			}
+			label := entryLabel(b, pr[0])
+			if hid, bid := entryID(h), entryID(b); bid != "" && hid != bid {
+				label += " (now " + hid + ")"
+			}
+			p.Report(f, chs[0].At, "%s entry %s changed since %s: %s; %s", l.Label, label, ref, strings.Join(descs, "; "), l.Rule)
+		}
+	}
+}
+
+// appendOnlyMap checks a map of entries (agent_summaries) by key.
+func appendOnlyMap(p *Pass, l appendOnlyList, at, bl, hl *yaml.Node) {
+	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
+	hm := map[string][2]*yaml.Node{}
+	node.Pairs(hl, func(k, v *yaml.Node) { hm[k.Value] = [2]*yaml.Node{k, v} })
+	node.Pairs(bl, func(k, bv *yaml.Node) {
+		h, ok := hm[k.Value]
+		switch {
+		case !ok:
+			p.Report(f, at, "%s.%s (line %d at %s) was removed; %s", l.Label, k.Value, k.Line, ref, l.Rule)
+		case !sameNode(bv, h[1]):
+			p.Report(f, h[1], "%s.%s changed since %s: %s; %s", l.Label, k.Value, ref, wasNow(bv, h[1]), l.Rule)
+		}
+	})
+}
+
+func entryLabel(e *yaml.Node, i int) string {
+	if id := entryID(e); id != "" {
+		return id
+	}
+	return fmt.Sprintf("#%d", i+1)
+}
+
+// ---- RL602 event-log-append-only -----------------------------------------------
+
+func runEventLogAppendOnly(p *Pass) {
+	b := p.Opts.Base
+	if b == nil || p.Run == nil {
+		return
+	}
+	for _, d := range p.Run.Events {
+		f := d.File
+		if f.Data == nil {
+			continue // unreadable: the loader reported it
+		}
+		bf, err := b.Repo.Lookup(osPathOf(p.Opts, f.OSPath))
+		if err != nil {
+			if err != gitbase.ErrTooLarge {
+				p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "cannot read this events file at %s, so it was not compared: %v", b.Repo.Ref, err)
+			}
+			continue
+		}
+		if !bf.Exists || bf.Unchanged || bytes.HasPrefix(f.Data, bf.Data) {
+			continue
+		}
+		was := ""
+		if rel, ok := b.Repo.Rel(osPathOf(p.Opts, f.OSPath)); ok && rel != bf.Path {
+			was = " (at " + b.Repo.Ref + " it was " + bf.Path + ")"
+		}
+		i := commonPrefix(f.Data, bf.Data)
+		if i == len(f.Data) {
+			lost := bytes.Count(bf.Data[i:], []byte{'\n'})
+			end := endPos(f)
+			p.ReportAt(f, end, diag.Pos{}, "this events file is shorter than at %s%s: %d bytes (%d lines) were cut from its end; events are append-only, existing lines are never removed (seed 003 §Event Discipline)",
+				b.Repo.Ref, was, len(bf.Data)-i, lost)
+			continue
+		}
+		start := posAt(f, i)
+		lineEnd := diag.Pos{Line: start.Line, Col: len([]rune(f.Line(start.Line))) + 1}
+		p.ReportAt(f, start, lineEnd, "line %d differs from the events file at %s%s; events are append-only: never modify existing event lines, append new ones (seed 003 §Event Discipline)",
+			start.Line, b.Repo.Ref, was)
+	}
+}
+
+// finalizeDeletedEventLogs reports events files that existed at base and
+// are gone: they are no unit of the run, so only the change list knows.
+func finalizeDeletedEventLogs(p *RepoPass) {
+	b := p.Opts.Base
+	if b == nil {
+		return
+	}
+	for _, c := range b.Repo.Changes() {
+		if c.Status != gitbase.Deleted || !strings.HasSuffix(c.Path, ".jsonl") {
+			continue
+		}
+		if _, ok := load.RunDir(c.Path); !ok {
+			continue
+		}
+		osPath := b.Repo.OSPath(c.Path)
+		if !b.inScope(osPath) {
+			continue
+		}
+		p.ReportAt(displayOf(p.Opts, osPath), diag.Pos{Line: 1, Col: 1}, diag.Pos{},
+			"this events file existed at %s and was deleted; event logs are append-only and never removed (seed 003 §Event Discipline)", b.Repo.Ref)
+	}
+}
+
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// posAt converts a byte offset of f to a line and character column.
+func posAt(f *load.File, off int) diag.Pos {
+	ls := f.LineStarts()
+	line := sort.Search(len(ls), func(i int) bool { return ls[i] > off })
+	return diag.Pos{Line: line, Col: len([]rune(string(f.Data[ls[line-1]:off]))) + 1}
+}
+
+func endPos(f *load.File) diag.Pos {
+	n := len(f.LineStarts())
+	if n > 1 && len(f.Line(n)) == 0 {
+		n--
+	}
+	return diag.Pos{Line: n, Col: len([]rune(f.Line(n))) + 1}
+}
+
+// ---- RL603 update-protocol ---------------------------------------------------
+
+// protocolTrigger is one lifecycle event of seed 000 §Update Triggers read
+// from the difference between base and head.
+type protocolTrigger struct {
+	Code, Name string // "T3", "quality-gate iteration"
+	What       string // what happened, with its path
+	At         *yaml.Node
+	Agent      string // T4: the agent that completed
+	// T5 from a checkpoint file no compaction event names.
+	Checkpoint *addedCheckpoint
+	// T3: the new iterations all record primary_defect: null.
+	NoDefect bool
+}
+
+func (t protocolTrigger) String() string {
+	if t.At == nil {
+		return fmt.Sprintf("%s (%s): %s", t.Code, t.Name, t.What)
+	}
+	return fmt.Sprintf("%s (%s): %s (line %d)", t.Code, t.Name, t.What, t.At.Line)
+}
+
+// resumptionSubsections are the seven v2.0 sub-sections in seed order.
+var resumptionSubsections = []string{"recovery_state", "files_to_read", "quality_trajectory", "defect_summary", "decision_log", "agent_summaries", "compaction_events"}
+
+const matrixRef = "(seed 000, Sub-Section Update Matrix)"
+
+func runUpdateProtocol(p *Pass) {
+	bv := baseOf(p)
+	if bv == nil {
+		return
+	}
+	head, base := p.Doc.Root, bv.Doc.Root
+	hr, br := node.Val(head, "resumption"), node.Val(base, "resumption")
+	hrs, brs := node.Val(hr, "recovery_state"), node.Val(br, "recovery_state")
+	if !node.IsMap(hrs) || !node.IsMap(brs) {
+		return // not v2.0 on both sides (a migration, or RL100/RL101 territory)
+	}
+	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
+	triggers := protocolTriggers(p, base, head)
+	rewritten, hu, was := updatedAtRewritten(brs, hrs)
+
+	// Every trigger overwrites recovery_state; so does any change of a
+	// sub-section.
+	var changed []string
+	for _, name := range resumptionSubsections {
+		if !sameNode(subsectionOf(br, name, true), subsectionOf(hr, name, true)) {
+			changed = append(changed, "resumption."+name)
+		}
+	}
+	if hu != nil && !rewritten && (len(triggers) > 0 || len(changed) > 0) {
+		var fd *diag.Finding
+		if len(triggers) > 0 {
+			more := ""
+			if len(triggers) > 1 {
+				var rest []string
+				for _, t := range triggers[1:] {
+					rest = append(rest, fmt.Sprintf("%s line %d", t.Code, lineOfNode(t.At)))
+				}
+				more = "; also " + strings.Join(rest, ", ")
+			}
+			fd = p.Report(f, hu, "%s but resumption.recovery_state.updated_at %s%s; recovery_state is rewritten at every trigger %s",
+				triggers[0], was, more, matrixRef)
+			for _, t := range triggers {
+				if t.At != nil {
+					fd.Related = append(fd.Related, diag.Related{Path: f.Path, Line: t.At.Line, Column: t.At.Column, Message: t.Code + " " + t.Name})
+				}
+			}
+		} else {
+			p.Report(f, hu, "%s changed since %s but resumption.recovery_state.updated_at %s; recovery_state is rewritten with every update of the section (seed 000 §recovery_state)",
+				joinAnd(changed), ref, was)
+		}
+	}
+
+	// What each trigger adds to the overwrite of recovery_state.
+	subAt := func(name string) *yaml.Node {
+		if k, _ := node.Get(hr, name); k != nil {
+			return k
+		}
+		if name == "decision_log" {
+			if k, _ := node.Get(hr, "decisions"); k != nil {
+				return k
+			}
+		}
+		k, _ := node.Get(head, "resumption")
+		return k
+	}
+	unchanged := func(name string) bool {
+		return sameNode(subsectionOf(br, name, false), subsectionOf(hr, name, false))
+	}
+	var t2, t3, t3Defects []protocolTrigger
+	summaries := node.Val(hr, "agent_summaries")
+	for _, t := range triggers {
+		switch t.Code {
+		case "T2":
+			t2 = append(t2, t)
+		case "T3":
+			t3 = append(t3, t)
+			if !t.NoDefect {
+				t3Defects = append(t3Defects, t)
+			}
+		case "T4":
+			if node.IsMap(summaries) && node.Has(summaries, t.Agent) || !node.IsMap(summaries) && summaries != nil {
+				continue // a summary exists (a non-map is RL102's to report)
+			}
+			fd := p.Report(f, subAt("agent_summaries"), "%s but resumption.agent_summaries has no entry for %s; add `%s: \"STATUS. key finding.\"` %s",
+				t, t.Agent, t.Agent, matrixRef)
+			fd.Related = append(fd.Related, relatedNode(f, t.At, "the agent's status"))
+		case "T5":
+			if t.Checkpoint == nil {
+				continue // the trigger is the new compaction event itself
+			}
+			fd := p.Report(f, subAt("compaction_events"), "%s but resumption.compaction_events has no event for it (%s) %s",
+				t, strings.ToUpper(t.Checkpoint.EventID), matrixRef)
+			fd.Related = append(fd.Related, diag.Related{Path: t.Checkpoint.Display, Line: 1, Column: 1, Message: "the checkpoint file"})
+		}
+	}
+	requireChange := func(ts []protocolTrigger, name string, sev diag.Severity, should string) {
+		if len(ts) == 0 || !unchanged(name) {
+			return
+		}
+		more := ""
+		if len(ts) > 1 {
+			more = fmt.Sprintf(" (and %d more %s triggers)", len(ts)-1, ts[0].Code)
+		}
+		fd := p.Report(f, subAt(name), "%s%s but resumption.%s did not change%s %s", ts[0], more, name, should, matrixRef)
+		if sev != diag.SevOff {
+			fd.Severity = sev
+		}
+		for _, t := range ts {
+			fd.Related = append(fd.Related, relatedNode(f, t.At, t.Code+" "+t.Name))
+		}
+	}
+	requireChange(t3, "quality_trajectory", diag.SevOff, "")
+	requireChange(t3Defects, "defect_summary", diag.SevOff, "")
+	requireChange(t2, "files_to_read", diag.SevWarning, "; its sections hints should point at what the next phase needs")
+}
+
+// subsectionOf returns a resumption sub-section (decision_log also under
+// its alias); with noStamp, recovery_state without updated_at, which has
+// its own check.
+func subsectionOf(r *yaml.Node, name string, noStamp bool) *yaml.Node {
+	v := node.Val(r, name)
+	if v == nil && name == "decision_log" {
+		v = node.Val(r, "decisions")
+	}
+	if noStamp && name == "recovery_state" && node.IsMap(v) {
+		c := &yaml.Node{Kind: yaml.MappingNode}
+		node.Pairs(v, func(k, x *yaml.Node) {
+			if k.Value != "updated_at" {
+				c.Content = append(c.Content, k, x)
+			}
+		})
+		return c
+	}
+	return v
+}
+
+// updatedAtRewritten compares recovery_state.updated_at across revisions.
+// It returns whether it increased, the head node (nil: nothing to judge),
+// and how it stayed for the message.
+func updatedAtRewritten(brs, hrs *yaml.Node) (bool, *yaml.Node, string) {
+	hu := node.Val(hrs, "updated_at")
+	hs, ok := node.Str(hu)
+	if !ok {
+		return false, nil, ""
+	}
+	bu := node.Val(brs, "updated_at")
+	bs, ok := node.Str(bu)
+	if !ok {
+		return true, hu, "" // set for the first time
+	}
+	tb, _, okb := ParseTimestamp(bs)
+	th, _, okh := ParseTimestamp(hs)
+	switch {
+	case okb && okh && th.After(tb):
+		return true, hu, ""
+	case okb && okh && th.Before(tb):
+		return false, hu, fmt.Sprintf("went back from %s to %s", bs, hs)
+	case !okb || !okh:
+		if bs != hs {
+			return true, hu, ""
+		}
+	}
+	return false, hu, "did not increase (still " + hs + ")"
+}
+
+// protocolTriggers reads T1–T6 from what changed between base and head.
+func protocolTriggers(p *Pass, base, head *yaml.Node) []protocolTrigger {
+	var out []protocolTrigger
+	// T1, T2: phase status transitions.
+	bph := phaseStates(base)
+	for _, h := range phaseStates(head).list {
+		b := bph.byKey[h.Key]
+		switch {
+		case statusIn(h.Status, inProgressWords) && (b == nil || !statusIn(b.Status, inProgressWords)):
+			out = append(out, protocolTrigger{Code: "T1", Name: "phase start", What: h.Label + " became " + h.Status, At: h.At})
+		case statusIn(h.Status, completeWords) && (b == nil || !statusIn(b.Status, completeWords)):
+			out = append(out, protocolTrigger{Code: "T2", Name: "phase complete", What: h.Label + " became " + h.Status, At: h.At})
+		}
+	}
+	// T3: quality-gate iterations appended.
+	bg := gateIterations(base)
+	for _, h := range gateIterations(head).list {
+		var n int
+		if b := bg.byKey[h.Key]; b != nil {
+			n = len(b.Iters)
+		}
+		if len(h.Iters) <= n {
+			continue
+		}
+		added := h.Iters[n:]
+		nums := make([]string, len(added))
+		noDefect := true
+		for i, it := range added {
+			nums[i] = fmt.Sprint(n + i + 1)
+			if v, ok := node.Int(node.Val(it, "iteration")); ok {
+				nums[i] = fmt.Sprint(v)
+			}
+			pk, pv := node.Get(it, "primary_defect")
+			noDefect = noDefect && pk != nil && node.IsNull(pv)
+		}
+		what := fmt.Sprintf("%s gained iteration %s", h.Label, nums[0])
+		if len(nums) > 1 {
+			what = fmt.Sprintf("%s gained iterations %s", h.Label, strings.Join(nums, ", "))
+		}
+		out = append(out, protocolTrigger{Code: "T3", Name: "quality-gate iteration", What: what, At: added[0], NoDefect: noDefect})
+	}
+	// T4: agents completed.
+	bag := agentStates(base)
+	for _, h := range agentStates(head).list {
+		if !statusIn(h.Status, completeWords) {
+			continue
+		}
+		if b := bag.byKey[h.Key]; b != nil && statusIn(b.Status, completeWords) {
+			continue
+		}
+		out = append(out, protocolTrigger{Code: "T4", Name: "agent completion", What: h.Label + " became " + h.Status, At: h.At, Agent: h.Key})
+	}
+	// T5: compaction events appended, or checkpoint files of this workflow
+	// added that no event names.
+	br, hr := node.Val(base, "resumption"), node.Val(head, "resumption")
+	hev := node.Val(node.Val(hr, "compaction_events"), "events")
+	if added := appendedEntries(node.Val(node.Val(br, "compaction_events"), "events"), hev); len(added) > 0 {
+		for _, e := range added {
+			out = append(out, protocolTrigger{Code: "T5", Name: "compaction event", What: "resumption.compaction_events.events gained " + entryLabel(e, 0), At: e})
+		}
+	}
+	if wf, ok := node.Str(node.Val(node.Val(head, "workflow"), "id")); ok && wf != "" {
+		for _, cp := range p.Opts.Base.addedCheckpoints(p.Opts) {
+			if cp.WorkflowID != wf || compactionNames(hev, cp) {
+				continue
+			}
+			c := cp
+			out = append(out, protocolTrigger{Code: "T5", Name: "compaction event", What: "checkpoint file " + cp.Rel + " of workflow " + wf + " was added", Checkpoint: &c})
+		}
+	}
+	// T6: decisions appended.
+	for _, e := range appendedEntries(subsectionOf(br, "decision_log", false), subsectionOf(hr, "decision_log", false)) {
+		out = append(out, protocolTrigger{Code: "T6", Name: "cross-phase decision", What: "resumption.decision_log gained " + entryLabel(e, 0), At: e})
+	}
+	return out
+}
+
+// appendedEntries are the head entries of a list with no partner at base.
+func appendedEntries(base, head *yaml.Node) []*yaml.Node {
+	if !node.IsSeq(head) {
+		return nil
+	}
+	var bc []*yaml.Node
+	if node.IsSeq(base) {
+		bc = node.Resolve(base).Content
+	}
+	hc := node.Resolve(head).Content
+	_, _, added := matchEntries(bc, hc)
+	out := make([]*yaml.Node, len(added))
+	for i, j := range added {
+		out[i] = hc[j]
+	}
+	return out
+}
+
+// compactionNames reports whether a compaction event names a checkpoint
+// file, by id (CX-002 for cx-002) or by its checkpoint_file.
+func compactionNames(events *yaml.Node, cp addedCheckpoint) bool {
+	if !node.IsSeq(events) {
+		return false
+	}
+	for _, e := range node.Resolve(events).Content {
+		if cp.EventID != "" && strings.EqualFold(entryID(e), cp.EventID) {
+			return true
+		}
+		if s, ok := node.Str(node.Val(e, "checkpoint_file")); ok && path.Base(filepath.ToSlash(s)) == path.Base(cp.Rel) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	inProgressWords = []string{"IN_PROGRESS", "ACTIVE", "RUNNING", "STARTED"}
+	completeWords   = []string{"COMPLETE", "COMPLETED", "DONE"}
+)
+
+func statusIn(s string, words []string) bool {
+	s = strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToUpper(strings.TrimSpace(s)))
+	for _, w := range words {
+		if s == w {
+			return true
+		}
+	}
+	return false
+}
+
+// stateEntry is a phase, agent or gate with a stable identity across
+// revisions.
+type stateEntry struct {
+	Key, Label, Status string
+	At                 *yaml.Node // the status node (or the entry)
+	Iters              []*yaml.Node
+}
+
+type stateSet struct {
+	list  []*stateEntry
+	byKey map[string]*stateEntry
+}
+
+func (s *stateSet) add(e *stateEntry) {
+	if s.byKey == nil {
+		s.byKey = map[string]*stateEntry{}
+	}
+	if _, dup := s.byKey[e.Key]; dup {
+		return
+	}
+	s.byKey[e.Key] = e
+	s.list = append(s.list, e)
+}
+
+// eachChild calls fn for the entries of a map (keyed) or a list (by `id`,
+// else by position), with a label for messages.
+func eachChild(prefix string, n *yaml.Node, fn func(id, label string, v *yaml.Node)) {
+	n = node.Resolve(n)
+	switch {
+	case node.IsMap(n):
+		node.Pairs(n, func(k, v *yaml.Node) { fn(k.Value, prefix+"."+k.Value, v) })
+	case node.IsSeq(n):
+		for i, v := range n.Content {
+			v = node.Resolve(v)
+			id := entryID(v)
+			if id == "" {
+				id = fmt.Sprintf("#%d", i)
+			}
+			fn(id, fmt.Sprintf("%s[%d]", prefix, i), v)
+		}
+	}
+}
+
+// phaseStates reads pipelines.<key>.phases (a map or a list) in the shapes
+// real files use.
+func phaseStates(root *yaml.Node) *stateSet {
+	s := &stateSet{}
+	eachChild("pipelines", node.Val(root, "pipelines"), func(pid, plabel string, pv *yaml.Node) {
+		eachChild(plabel+".phases", node.Val(pv, "phases"), func(id, label string, ph *yaml.Node) {
+			st := node.Val(ph, "status")
+			status, _ := node.Str(st)
+			if st == nil {
+				st = ph
+			}
+			if name, ok := node.Str(node.Val(ph, "name")); ok && name != "" {
+				label += fmt.Sprintf(" %q", name)
+			}
+			s.add(&stateEntry{Key: pid + "\x00" + id, Label: label, Status: status, At: st})
+		})
+	})
+	return s
+}
+
+// agentStates reads agents per phase (a map keyed by id, a list with ids,
+// or one `agent:` that shares its phase's status) and a top-level
+// `agents:` list or map. An agent counts as complete where any of its
+// entries says so.
+func agentStates(root *yaml.Node) *stateSet {
+	s := &stateSet{byKey: map[string]*stateEntry{}}
+	put := func(id, label string, st *yaml.Node, fallback *yaml.Node) {
+		if id == "" || strings.HasPrefix(id, "#") {
+			return
+		}
+		status, _ := node.Str(st)
+		at := st
+		if at == nil {
+			at = fallback
+		}
+		e := &stateEntry{Key: id, Label: "agent " + id + " (" + label + ")", Status: status, At: at}
+		if old := s.byKey[id]; old != nil {
+			if !statusIn(old.Status, completeWords) && statusIn(status, completeWords) {
+				*old = *e
+			}
+			return
+		}
+		s.add(e)
+	}
+	eachAgent := func(prefix string, agents *yaml.Node) {
+		eachChild(prefix, agents, func(id, label string, a *yaml.Node) {
+			put(id, label, node.Val(a, "status"), a)
+		})
+	}
+	eachChild("pipelines", node.Val(root, "pipelines"), func(_, plabel string, pv *yaml.Node) {
+		eachChild(plabel+".phases", node.Val(pv, "phases"), func(_, label string, ph *yaml.Node) {
+			eachAgent(label+".agents", node.Val(ph, "agents"))
+			if id, ok := node.Str(node.Val(ph, "agent")); ok {
+				put(id, label+".agent", node.Val(ph, "status"), ph)
+			}
+		})
+	})
+	eachAgent("agents", node.Val(root, "agents"))
+	return s
+}
+
+// gateIterations reads quality_gates (a map of id to gate, or a list of
+// gates with ids) and each gate's iteration list.
+func gateIterations(root *yaml.Node) *stateSet {
+	s := &stateSet{}
+	eachChild("quality_gates", node.Val(root, "quality_gates"), func(id, label string, g *yaml.Node) {
+		if sid, ok := node.Str(node.Val(g, "id")); ok && sid != "" {
+			id = sid
+		}
+		for _, k := range []string{"iteration_history", "iteration_scores", "iterations"} {
+			if it := node.Val(g, k); node.IsSeq(it) {
+				key := strings.ToLower(strings.ReplaceAll(id, "_", "-"))
+				label += "." + k
+				if strings.HasSuffix(label, "]."+k) {
+					label += " of gate " + id
+				}
+				s.add(&stateEntry{Key: key, Label: label, Iters: node.Resolve(it).Content})
+				return
+			}
+		}
+	})
+	return s
+}
+
+// addedCheckpoint is a checkpoint file new since base, with the workflow
+// it belongs to (orchestration_state.workflow_id of the seed-001 form).
+type addedCheckpoint struct {
+	Rel, Display string
+	EventID      string
+	WorkflowID   string
+}
+
+// addedCheckpoints reads, once per run, the checkpoint files added since
+// base that name their workflow.
+func (b *Base) addedCheckpoints(opts *Options) []addedCheckpoint {
+	b.once.Do(func() {
+		cls := load.NewClassifier()
+		for _, c := range b.Repo.Changes() {
+			if c.Status != gitbase.Added && c.Status != gitbase.Untracked && c.Status != gitbase.Copied {
+				continue
+			}
+			if cls.FileKind(c.Path) != load.KindCheckpoint {
+				continue
+			}
+			osPath := b.Repo.OSPath(c.Path)
+			data, ok := readHead(opts, osPath)
+			if !ok {
+				continue
+			}
+			root, _, err := load.ParseJSON(data, 1, opts.Limits.MaxDepth)
+			if err != nil {
+				continue
+			}
+			wf, _ := node.Str(node.Val(node.Val(root, "orchestration_state"), "workflow_id"))
+			if wf == "" {
+				wf, _ = node.Str(node.Val(node.Val(root, "resumption_state"), "workflow_id"))
+			}
+			if wf == "" {
+				continue // the runtime form names no workflow: it cannot be attributed
+			}
+			id, _ := node.Str(node.Val(root, "event_id"))
+			if id == "" {
+				id, _ = node.Str(node.Val(root, "checkpoint_id"))
+			}
+			b.checkpoints = append(b.checkpoints, addedCheckpoint{Rel: c.Path, Display: displayOf(opts, osPath), EventID: id, WorkflowID: wf})
+		}
+	})
+	return b.checkpoints
+}
+
+func lineOfNode(n *yaml.Node) int {
+	if n == nil {
+		return 0
+	}
+	return n.Line
+}
+
+func relatedNode(f *load.File, n *yaml.Node, msg string) diag.Related {
+	if n == nil {
+		return diag.Related{Path: f.Path, Line: 1, Column: 1, Message: msg}
+	}
+	return diag.Related{Path: f.Path, Line: n.Line, Column: n.Column, Message: msg}
+}
+
+func joinAnd(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// ---- RL604 resume-context-update ------------------------------------------------
+
+// checkedItem is a Markdown task list item that is ticked.
+var checkedItem = regexp.MustCompile(`^\s*[-*+]\s+\[[xX]\]\s`)
+
+// resumeContextNames are where a project keeps its resume context, in the
+// order seed 004 prefers them.
+var resumeContextNames = []string{"01-planning/resume-context.md", "resume-context.md", "01-planning/_resume.md", "_resume.md"}
+
+func finalizeResumeContextUpdate(p *RepoPass) {
+	b := p.Opts.Base
+	if b == nil {
+		return
+	}
+	for _, c := range b.Repo.Changes() {
+		if c.Status == gitbase.Deleted || path.Base(c.Path) != "steps.md" || path.Base(path.Dir(c.Path)) != "01-planning" {
+			continue
+		}
+		project := path.Dir(path.Dir(c.Path))
+		var rc string
+		for _, name := range resumeContextNames {
+			rel := path.Join(project, name)
+			if fi, err := os.Stat(b.Repo.OSPath(rel)); err == nil && fi.Mode().IsRegular() {
+				rc = rel
+				break
+			}
+		}
+		if rc == "" {
+			continue // no resume context to keep in step
+		}
+		if rcc := b.Repo.ChangeOf(rc); rcc != nil && rcc.Status != gitbase.Deleted {
+			continue
+		}
+		rcOS := b.Repo.OSPath(rc)
+		if !b.inScope(rcOS) {
+			continue
+		}
+		head, ok := readHead(p.Opts, b.Repo.OSPath(c.Path))
+		if !ok {
+			continue
+		}
+		bf, err := b.Repo.LookupRel(c.Path)
+		if err != nil {
+			continue
+		}
+		gained, first, firstLine := newlyChecked(bf.Data, head)
+		if gained == 0 {
+			continue
+		}
+		at := diag.Pos{Line: 1, Col: 1}
+		var end diag.Pos
+		rcFile := &load.File{Path: displayOf(p.Opts, rcOS), OSPath: rcOS, Kind: load.KindResumeContext}
+		if _, ok := load.Read(rcFile, p.Opts.Limits); ok {
+			if doc, _ := load.Parse(rcFile, load.FormatMarkdown, p.Opts.Limits); doc.Root != nil {
+				if v := node.Val(doc.Root, "last_updated"); v != nil {
+					at, end = node.Pos(v), EndOf(rcFile, v)
+				}
+			}
+		}
+		stepsShown := displayOf(p.Opts, b.Repo.OSPath(c.Path))
+		items := "a checked item"
+		if gained > 1 {
+			items = fmt.Sprintf("%d checked items", gained)
+		}
+		fd := p.ReportAt(rcFile.Path, at, end, "%s gained %s since %s (first: %s, line %d) but this %s did not change; update its progress, current_task and last_updated with every task completed (seed 004 §resume-context.md Structure)",
+			stepsShown, items, b.Repo.Ref, quoteItem(first), firstLine, path.Base(rc))
+		fd.Related = append(fd.Related, diag.Related{Path: stepsShown, Line: firstLine, Column: 1, Message: "newly checked item"})
+	}
+}
+
+// newlyChecked counts the checked items of head that base does not have
+// checked (as a multiset of lines) and returns the first of them.
+func newlyChecked(base, head []byte) (n int, first string, firstLine int) {
+	had := map[string]int{}
+	for _, l := range strings.Split(string(base), "\n") {
+		if checkedItem.MatchString(l) {
+			had[strings.TrimSpace(l)]++
+		}
+	}
+	for i, l := range strings.Split(string(head), "\n") {
+		if !checkedItem.MatchString(l) {
+			continue
+		}
+		t := strings.TrimSpace(l)
+		if had[t] > 0 {
+			had[t]--
+			continue
+		}
+		if n == 0 {
+			first, firstLine = t, i+1
+		}
+		n++
+	}
+	return n, first, firstLine
+}
+
+func quoteItem(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:57]) + "..."
+	}
+	return fmt.Sprintf("%q", s)
+}
