@@ -184,7 +184,7 @@ func JSON(w io.Writer, in *Input) error {
 		if jf.Related == nil {
 			jf.Related = []diag.Related{}
 		}
-		if f.Fix != nil {
+		if f.Fix != nil && f.Fix.Applicability != diag.FixNone { // documented: safe, unsafe or null
 			jf.Fix = &JSONFix{Applicability: string(f.Fix.Applicability)}
 		}
 		doc.Findings = append(doc.Findings, jf)

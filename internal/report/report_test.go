@@ -167,7 +167,8 @@ func TestJSONShape(t *testing.T) {
 				Fix:     &diag.Fix{Applicability: diag.FixSafe, Description: "copy latest_id"},
 				Related: []diag.Related{{Path: "proj/ORCHESTRATION.yaml", Line: 80, Column: 14, Message: "checkpoints.latest_id"}}},
 			{Code: "RL006", Name: "timestamp-format", Severity: diag.SevWarning, Path: "proj/x.md",
-				Start: diag.Pos{Line: 3, Col: 15}, End: diag.Pos{Line: 3, Col: 36}, Message: "no zone"},
+				Start: diag.Pos{Line: 3, Col: 15}, End: diag.Pos{Line: 3, Col: 36}, Message: "no zone",
+				Fix: &diag.Fix{Description: "no applicable edit"}}, // no applicability: null, as documented
 		},
 	}
 	var buf bytes.Buffer
