@@ -356,7 +356,8 @@ func lineOf(n *yaml.Node) int {
 }
 
 func relatedAt(f *load.File, n *yaml.Node, msg string) diag.Related {
-	return diag.Related{Path: f.Path, Line: n.Line, Column: n.Column, Message: msg}
+	pos := node.Pos(n)
+	return diag.Related{Path: f.Path, Line: pos.Line, Column: pos.Col, Message: msg}
 }
 
 // quoteShort quotes a value for a message, cutting prose down to size.
