@@ -11,6 +11,7 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/rules"
 )
 
 // configFlags are the lint flags of SPEC §7: configuration and baselines.
@@ -61,6 +62,9 @@ func (c *Command) setupConfig(cf *configFlags, s *engine.Settings) (*lintConfig,
 	lc.filter.Active = func(code string) bool {
 		if len(s.Only) > 0 && !s.Only[code] {
 			return false
+		}
+		if r := rules.Lookup(code); r != nil && r.Family == "base" && s.Opts.Base == nil {
+			return false // RL601–RL604 run only with --base
 		}
 		sev, ok := s.Severity[code]
 		return !ok || sev != diag.SevOff

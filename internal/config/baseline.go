@@ -98,13 +98,6 @@ func ReadBaseline(osPath, display string) (*Baseline, error) {
 	return &b, nil
 }
 
-func unwrap(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
-}
-
 // Filter drops the findings the baseline records. Each entry hides one
 // finding: if a file now has two findings where the baseline has one, the
 // second shows.

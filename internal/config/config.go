@@ -5,7 +5,9 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -90,8 +92,12 @@ func Find(root string) string {
 
 // Load reads and validates a configuration file against #Config, then
 // checks what the schema cannot (rule names, regexes, globs, durations).
-// display is the path used in error messages.
+// Every problem is reported, each at its node. display is the path used
+// in messages.
 func Load(osPath, display string) (*Config, error) {
+	if _, err := os.Stat(osPath); err != nil {
+		return nil, fmt.Errorf("cannot read configuration %s: %v", display, unwrap(err))
+	}
 	f := &load.File{Path: display, OSPath: osPath}
 	probs, ok := load.Read(f, load.DefaultLimits)
 	var doc *load.Document
@@ -100,7 +106,8 @@ func Load(osPath, display string) (*Config, error) {
 		doc, ps = load.Parse(f, load.FormatYAML, load.DefaultLimits)
 		probs = append(probs, ps...)
 	}
-	l := &loader{f: f, cfg: &Config{Path: display, Kinds: map[load.Kind]KindConfig{}, Severity: map[string]diag.Severity{}}}
+	l := &loader{f: f, reported: map[*yaml.Node]bool{},
+		cfg: &Config{Path: display, Kinds: map[load.Kind]KindConfig{}, Severity: map[string]diag.Severity{}}}
 	for _, p := range probs {
 		l.errs = append(l.errs, Problem{Path: display, Line: p.Start.Line, Col: p.Start.Col, Message: p.Message})
 	}
@@ -119,9 +126,10 @@ func Load(osPath, display string) (*Config, error) {
 		if v.Key != nil {
 			n = v.Key
 		}
+		l.reported[v.Node] = true
 		l.errorf(n, "%s", v.Message)
 	}
-	if len(l.errs) == 0 {
+	if node.IsMap(doc.Root) {
 		l.decode(doc.Root)
 	}
 	if len(l.errs) > 0 {
@@ -135,9 +143,10 @@ func Load(osPath, display string) (*Config, error) {
 }
 
 type loader struct {
-	f    *load.File
-	cfg  *Config
-	errs []Problem
+	f        *load.File
+	cfg      *Config
+	errs     []Problem
+	reported map[*yaml.Node]bool // nodes the schema already reported
 }
 
 func (l *loader) errorf(n *yaml.Node, format string, args ...any) {
@@ -145,95 +154,140 @@ func (l *loader) errorf(n *yaml.Node, format string, args ...any) {
 	l.errs = append(l.errs, Problem{Path: l.f.Path, Line: p.Line, Col: p.Col, Message: fmt.Sprintf(format, args...)})
 }
 
-// strings returns a list of strings the schema already checked.
-func (l *loader) strings(n *yaml.Node, glob bool) []string {
-	var out []string
-	if !node.IsSeq(n) {
-		return nil
+// str returns a string scalar the schema did not already report.
+func (l *loader) str(n *yaml.Node) (string, bool) {
+	if n == nil || l.reported[n] {
+		return "", false
+	}
+	return node.Str(n)
+}
+
+// list calls fn for each string of a list the schema did not reject.
+func (l *loader) list(n *yaml.Node, fn func(s string, n *yaml.Node)) {
+	if !node.IsSeq(n) || l.reported[n] {
+		return
 	}
 	for _, c := range node.Resolve(n).Content {
-		s, _ := node.Str(c)
-		if glob && !doublestar.ValidatePattern(s) {
-			l.errorf(c, "%q is not a valid glob pattern", s)
-			continue
+		if s, ok := l.str(c); ok {
+			fn(s, c)
+		}
+	}
+}
+
+// globs returns the valid glob patterns of a list and reports the others.
+func (l *loader) globs(n *yaml.Node, where string) []string {
+	var out []string
+	l.list(n, func(s string, c *yaml.Node) {
+		if !doublestar.ValidatePattern(s) {
+			l.errorf(c, "%s: %q is not a valid glob pattern", where, s)
+			return
 		}
 		out = append(out, s)
-	}
+	})
 	return out
 }
 
-// decode fills the Config from a tree that satisfies #Config.
+// pairs calls fn for the entries of a mapping the schema did not reject.
+func (l *loader) pairs(n *yaml.Node, fn func(k, v *yaml.Node)) {
+	if node.IsMap(n) && !l.reported[n] {
+		node.Pairs(n, fn)
+	}
+}
+
+// decode fills the Config and checks what #Config cannot express. It runs
+// even when the schema found problems, skipping the nodes it reported, so
+// one run shows every problem of the file.
 func (l *loader) decode(root *yaml.Node) {
 	c := l.cfg
-	node.Pairs(root, func(k, v *yaml.Node) {
+	l.pairs(root, func(k, v *yaml.Node) {
 		switch k.Value {
 		case "kinds":
-			node.Pairs(v, func(kk, kv *yaml.Node) {
-				c.Kinds[load.Kind(kk.Value)] = KindConfig{Globs: l.strings(node.Val(kv, "globs"), true), Exclude: l.strings(node.Val(kv, "exclude"), true)}
+			l.pairs(v, func(kk, kv *yaml.Node) {
+				where := "kinds." + kk.Value
+				c.Kinds[load.Kind(kk.Value)] = KindConfig{Globs: l.globs(node.Val(kv, "globs"), where+".globs"), Exclude: l.globs(node.Val(kv, "exclude"), where+".exclude")}
 			})
 		case "exclude":
-			c.Exclude = l.strings(v, true)
+			c.Exclude = l.globs(v, "exclude")
 		case "rules":
-			node.Pairs(v, func(rk, rv *yaml.Node) {
+			l.pairs(v, func(rk, rv *yaml.Node) {
 				r := rules.Lookup(rk.Value)
 				if r == nil {
 					l.errorf(rk, "rules: no rule is called %q (see `resumelint rules`)", rk.Value)
 					return
 				}
-				sev, _ := diag.ParseSeverity(rv.Value)
-				c.Severity[r.Code] = sev
+				if s, ok := l.str(rv); ok {
+					if sev, err := diag.ParseSeverity(s); err == nil {
+						c.Severity[r.Code] = sev
+					}
+				}
 			})
 		case "staleness":
-			node.Pairs(v, func(sk, sv *yaml.Node) {
-				d, err := ParseDuration(sv.Value)
-				if err != nil {
-					l.errorf(sv, "staleness.%s: %v", sk.Value, err)
+			l.pairs(v, func(sk, sv *yaml.Node) {
+				s, ok := l.str(sv)
+				if !ok {
 					return
 				}
-				if sk.Value == "max_age" {
+				d, err := ParseDuration(s)
+				switch {
+				case err != nil:
+					l.errorf(sv, "staleness.%s: %v", sk.Value, err)
+				case sk.Value == "max_age":
 					c.MaxAge = d
-				} else {
+				case sk.Value == "run_max_age":
 					c.RunMaxAge = d
 				}
 			})
 		case "bundle":
-			if b := node.Val(v, "base"); b != nil {
-				c.Bundle.Base = b.Value
+			if s, ok := l.str(node.Val(v, "base")); ok {
+				c.Bundle.Base = s
 			}
-			c.Bundle.Semvers = l.strings(node.Val(v, "supported_validator_semvers"), false)
-			c.Bundle.Forbidden = l.strings(node.Val(v, "forbidden"), true)
+			if n := node.Val(v, "supported_validator_semvers"); n != nil {
+				c.Bundle.Semvers = []string{}
+				l.list(n, func(s string, _ *yaml.Node) { c.Bundle.Semvers = append(c.Bundle.Semvers, s) })
+			}
+			if n := node.Val(v, "forbidden"); n != nil {
+				c.Bundle.Forbidden = append([]string{}, l.globs(n, "bundle.forbidden")...)
+			}
 		case "secrets":
-			allow := node.Val(v, "allow")
-			for i, s := range l.strings(allow, false) {
+			l.list(node.Val(v, "allow"), func(s string, n *yaml.Node) {
 				if _, err := regexp.Compile(s); err != nil {
-					l.errorf(node.Resolve(allow).Content[i], "secrets.allow: %q is not a valid regular expression: %v", s, regexpReason(err))
-					continue
+					l.errorf(n, "secrets.allow: %q is not a valid regular expression: %v", s, regexpReason(err))
+					return
 				}
 				c.SecretAllow = append(c.SecretAllow, s)
-			}
+			})
 		case "ignore":
-			for _, e := range node.Resolve(v).Content {
-				pn := node.Val(e, "path")
-				if !doublestar.ValidatePattern(pn.Value) {
-					l.errorf(pn, "ignore: %q is not a valid glob pattern", pn.Value)
+			if !node.IsSeq(v) || l.reported[v] {
+				return
+			}
+			for i, e := range node.Resolve(v).Content {
+				where := fmt.Sprintf("ignore[%d]", i)
+				pat, ok := l.str(node.Val(e, "path"))
+				if !ok {
 					continue
 				}
-				ig := Ignore{Path: pn.Value}
-				if rs := node.Val(e, "rules"); node.IsSeq(rs) && len(node.Resolve(rs).Content) > 0 {
-					ig.Codes = map[string]bool{}
-					for _, rn := range node.Resolve(rs).Content {
-						r := rules.Lookup(rn.Value)
-						if r == nil {
-							l.errorf(rn, "ignore: no rule is called %q (see `resumelint rules`)", rn.Value)
-							continue
-						}
-						ig.Codes[r.Code] = true
-					}
+				if !doublestar.ValidatePattern(pat) {
+					l.errorf(node.Val(e, "path"), "%s.path: %q is not a valid glob pattern", where, pat)
+					continue
 				}
+				ig := Ignore{Path: pat}
+				l.list(node.Val(e, "rules"), func(name string, n *yaml.Node) {
+					r := rules.Lookup(name)
+					if r == nil {
+						l.errorf(n, "%s.rules: no rule is called %q (see `resumelint rules`)", where, name)
+						return
+					}
+					if ig.Codes == nil {
+						ig.Codes = map[string]bool{}
+					}
+					ig.Codes[r.Code] = true
+				})
 				c.Ignore = append(c.Ignore, ig)
 			}
 		case "fail_on":
-			c.FailOn, _ = diag.ParseSeverity(v.Value)
+			if s, ok := l.str(v); ok {
+				c.FailOn, _ = diag.ParseSeverity(s)
+			}
 		}
 	})
 }
@@ -409,4 +463,12 @@ func RootRel(root, cwd, p string) string {
 		return p
 	}
 	return path.Clean(filepath.ToSlash(rel))
+}
+
+func unwrap(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

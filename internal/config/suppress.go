@@ -279,7 +279,10 @@ func (x *Filter) PostRun() ([]diag.Finding, []*load.File) {
 
 // problems returns the RL007 messages of one directive.
 func (x *Filter) problems(s *fileSups, d *directive) []string {
-	example := "# resumelint:ignore RL107 -- the checkpoint is merged in the next session"
+	example := "# resumelint:" + d.verb + " RL107 -- the checkpoint is merged in the next session"
+	if len(d.codes) > 0 {
+		example = "# resumelint:" + d.verb + " " + strings.Join(d.codes, ",") + " -- why the finding is acceptable here"
+	}
 	if !d.valid() {
 		return []string{fmt.Sprintf("unknown directive `resumelint:%s`: write `resumelint:ignore CODE -- reason` (this line or the next) or `resumelint:ignore-file CODE -- reason`", d.verb)}
 	}
