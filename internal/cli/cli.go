@@ -57,6 +57,7 @@ const usage = `resumelint checks the state files AI-agent workflows keep to resu
 
 Usage:
   resumelint [lint] [flags] [PATH|GLOB ...]   lint (default: the repository here)
+  resumelint fix [flags] [PATH|GLOB ...]      apply the safe fixes (lint --fix; --diff to preview)
   resumelint bundle verify [flags] DIR ...     SPECTRUM-02 verdicts: ACCEPT or REJECT
   resumelint rules [--format json]             list every rule
   resumelint explain RULE                      print a rule's documentation
@@ -151,6 +152,7 @@ type lintFlags struct {
 	bundleBase                            string
 	base                                  string
 	changedOnly                           bool
+	fix, diff, unsafeFixes                bool
 }
 
 func (c *Command) lint(args []string) (int, error) {
@@ -171,6 +173,9 @@ func (c *Command) lint(args []string) (int, error) {
 	fs.StringVar(&lf.bundleBase, "bundle-base", "", "what bundle hashes keys are relative to: bundle (the bundle folder, default) or repo (the repository root)")
 	fs.StringVar(&lf.base, "base", "", "compare with the files at this git revision (RL601-RL604), e.g. origin/main")
 	fs.BoolVar(&lf.changedOnly, "changed-only", false, "lint only files changed since --base (folders: any file changed)")
+	fs.BoolVar(&lf.fix, "fix", false, "apply the safe fixes, then report what remains")
+	fs.BoolVar(&lf.diff, "diff", false, "print the fixes as a unified diff and write nothing (exit 1 if there are any)")
+	fs.BoolVar(&lf.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply the unsafe fixes")
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
 		return ExitUsage, err
@@ -289,11 +294,19 @@ func (c *Command) lint(args []string) (int, error) {
 		}
 		settings.Opts.Base = &rules.Base{Repo: repo, InScope: gitbase.Scope(c.Cwd, scope)}
 	}
+	if lf.fix || lf.diff {
+		return c.fix(disc, extra, settings, &lf, &cf, lc, failOn)
+	}
 	res := engine.Run(disc, extra, settings)
-	if err := c.applyBaseline(&cf, lc, res); err != nil {
+	return c.finish(res, &lf, &cf, lc, failOn)
+}
+
+// finish applies baselines, renders the findings and returns the exit code.
+func (c *Command) finish(res *engine.Result, lf *lintFlags, cf *configFlags, lc *lintConfig, failOn diag.Severity) (int, error) {
+	if err := c.applyBaseline(cf, lc, res); err != nil {
 		return ExitUsage, err
 	}
-
+	var err error
 	in := &report.Input{Findings: res.Findings, Sources: res.Sources, Checked: res.Checked, Version: version.String(), Quiet: lf.quiet,
 		Color: c.useColor(lf.color)}
 	switch lf.format {

@@ -76,6 +76,10 @@ type Fix struct {
 	Description   string
 	Edits         []TextEdit
 	RenameTo      string // non-empty: the file is renamed to this path
+	// Drops lists the scalars (keys or values) the fix removes on purpose:
+	// a value it recomputes, a key it renames, an exact duplicate it folds.
+	// The nothing-lost check of internal/fix allows exactly these.
+	Drops []string
 }
 
 // Finding is one reported problem.

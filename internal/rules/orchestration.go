@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -18,15 +19,15 @@ var orch = []load.Kind{load.KindOrchestration}
 var (
 	ResumptionMissing = &Rule{Code: "RL100", Name: "resumption-missing", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "no `resumption:` mapping", Run: runResumptionMissing}
-	ResumptionV1 = &Rule{Code: "RL101", Name: "resumption-v1", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+	ResumptionV1 = &Rule{Code: "RL101", Name: "resumption-v1", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "a v1.0 section (last_checkpoint/current_state/next_step at the top of resumption)", Run: runResumptionV1}
 	ResumptionSchema = &Rule{Code: "RL102", Name: "resumption-schema", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "a violation of #ResumptionV2 (or #ResumptionV1 for a v1.0 section)", Run: runResumptionSchema}
-	DecisionsAlias = &Rule{Code: "RL103", Name: "decisions-alias", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+	DecisionsAlias = &Rule{Code: "RL103", Name: "decisions-alias", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "`decisions:` instead of `decision_log:`", Run: runDecisionsAlias}
 	TemplatePlaceholder = &Rule{Code: "RL114", Name: "template-placeholder", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "a {PLACEHOLDER} left in a non-template file", Run: runTemplatePlaceholder}
-	MixedVersion = &Rule{Code: "RL115", Name: "mixed-version", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	MixedVersion = &Rule{Code: "RL115", Name: "mixed-version", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "both v1.0 top-level fields and recovery_state present", Run: runMixedVersion}
 )
 
@@ -121,7 +122,8 @@ func runResumptionV1(p *Pass) {
 	for i, k := range r.V1Keys {
 		names[i] = k.Value
 	}
-	p.Report(p.Doc.File, r.Key, "resumption is a v1.0 section (%s at its top); v2.0 keeps them in recovery_state with six more sub-sections (seed 000 §Backward Compatibility Rules)", strings.Join(names, ", "))
+	fd := p.Report(p.Doc.File, r.Key, "resumption is a v1.0 section (%s at its top); v2.0 keeps them in recovery_state with six more sub-sections (seed 000 §Backward Compatibility Rules)", strings.Join(names, ", "))
+	fd.Fix = fix.Migrate(p.Doc).Fix
 }
 
 func runMixedVersion(p *Pass) {
@@ -129,13 +131,18 @@ func runMixedVersion(p *Pass) {
 	if r == nil || r.Version() != "mixed" {
 		return
 	}
+	m := fix.Migrate(p.Doc)
 	for _, k := range r.V1Keys {
+		var fd *diag.Finding
 		if k.Value == "current_state" {
 			// v2.0 has no current_state: its prose becomes structured fields.
-			p.Report(p.Doc.File, k, "v1.0 field current_state sits next to recovery_state; its content belongs in recovery_state's current_phase, current_phase_name, workflow_status and current_activity, then remove it (seed 000 §V1.0 to V2.0 Field Mapping)")
-			continue
+			fd = p.Report(p.Doc.File, k, "v1.0 field current_state sits next to recovery_state; its content belongs in recovery_state's current_phase, current_phase_name, workflow_status and current_activity, then remove it (seed 000 §V1.0 to V2.0 Field Mapping)")
+		} else {
+			fd = p.Report(p.Doc.File, k, "v1.0 field %s sits next to recovery_state; move it into recovery_state (seed 000 §V1.0 to V2.0 Field Mapping)", k.Value)
 		}
-		p.Report(p.Doc.File, k, "v1.0 field %s sits next to recovery_state; move it into recovery_state (seed 000 §V1.0 to V2.0 Field Mapping)", k.Value)
+		if m.Folded[k] {
+			fd.Fix = m.Fix
+		}
 	}
 }
 
@@ -152,7 +159,8 @@ func runDecisionsAlias(p *Pass) {
 		p.Report(p.Doc.File, k, "both `decisions:` and `decision_log:` are present; merge the entries into `decision_log:` (the canonical name)")
 		return
 	}
-	p.Report(p.Doc.File, k, "`decisions:` is the seed-001 draft name; the canonical sub-section is `decision_log:` (seed 000 §Update Semantics)")
+	fd := p.Report(p.Doc.File, k, "`decisions:` is the seed-001 draft name; the canonical sub-section is `decision_log:` (seed 000 §Update Semantics)")
+	fd.Fix = fix.RenameKey(p.Doc, k, "decision_log", r.Node.Style&yaml.FlowStyle != 0)
 }
 
 func runResumptionSchema(p *Pass) {
