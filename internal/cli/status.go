@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/resumelint/resumelint/internal/agentrun"
+	"github.com/resumelint/resumelint/internal/config"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/rules"
 )
@@ -39,6 +41,7 @@ func (c *Command) status(args []string) (int, error) {
 	fset.SetOutput(c.Stderr)
 	format := fset.String("format", "text", "output format: text, json or mermaid")
 	nowFlag := fset.String("now", "", "the current time for the staleness warning (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
+	configFlag := fset.String("config", "", "configuration file for staleness.run_max_age (default: .resumelint.yaml at the repository root)")
 	fset.Usage = func() {
 		fmt.Fprintf(c.Stderr, "Usage: resumelint status [--format text|json|mermaid] [RUN_DIR]\n\nWithout RUN_DIR, the only incomplete run under .agent-memory/runs/ is reported.\n\n")
 		fset.PrintDefaults()
@@ -56,6 +59,10 @@ func (c *Command) status(args []string) (int, error) {
 		return ExitUsage, usagef("status takes one RUN_DIR, got %d", len(pos))
 	}
 	now, err := c.nowTime(*nowFlag)
+	if err != nil {
+		return ExitUsage, err
+	}
+	maxAge, err := c.runMaxAge(*configFlag)
 	if err != nil {
 		return ExitUsage, err
 	}
@@ -89,7 +96,7 @@ func (c *Command) status(args []string) (int, error) {
 			return code, err
 		}
 	}
-	rep := newStatusReport(run, now)
+	rep := newStatusReport(run, now, maxAge)
 	switch *format {
 	case "json":
 		enc := json.NewEncoder(c.Stdout)
@@ -104,6 +111,33 @@ func (c *Command) status(args []string) (int, error) {
 		return ExitInternal, err
 	}
 	return ExitOK, nil
+}
+
+// runMaxAge reads staleness.run_max_age from the configuration, as lint
+// does for RL507.
+func (c *Command) runMaxAge(flagPath string) (time.Duration, error) {
+	osPath := flagPath
+	if osPath != "" && !filepath.IsAbs(osPath) {
+		osPath = filepath.Join(c.Cwd, osPath)
+	}
+	if osPath == "" {
+		osPath = config.Find(repoRoot(c.Cwd))
+	}
+	if osPath == "" {
+		return rules.DefaultRunMaxAge, nil
+	}
+	cfg, err := config.Load(osPath, load.Display(c.Cwd, osPath))
+	if err != nil {
+		var ce *config.Error
+		if errors.As(err, &ce) {
+			return 0, usagef("%s", strings.ReplaceAll(ce.Error(), "\n", "\nresumelint: "))
+		}
+		return 0, usagef("%v", err)
+	}
+	if cfg.RunMaxAge > 0 {
+		return cfg.RunMaxAge, nil
+	}
+	return rules.DefaultRunMaxAge, nil
 }
 
 // findRunsDir looks for .agent-memory/runs/ in the working directory, then
@@ -279,7 +313,7 @@ func tasksOf(r *agentrun.Run, ts []*agentrun.Task) []statusTask {
 	return out
 }
 
-func newStatusReport(r *agentrun.Run, now time.Time) *statusReport {
+func newStatusReport(r *agentrun.Run, now time.Time, maxAge time.Duration) *statusReport {
 	rep := &statusReport{RunID: r.ID, RunDir: r.Src.Folder.Path, Phase: r.Phase(), LastActivity: lastActivity(r),
 		Runnable: tasksOf(r, r.Runnable()), Blocked: tasksOf(r, r.InState(agentrun.Blocked)), Failed: tasksOf(r, r.InState(agentrun.Failed)),
 		SkippedLines: []statusSkipped{}}
@@ -311,10 +345,10 @@ func newStatusReport(r *agentrun.Run, now time.Time) *statusReport {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("skipped %d more lines of %s that are not valid events (from line %d on)", len(ls), path, ls[0]))
 	}
 	if !r.Complete() && r.LastEvent != nil {
-		if age := now.Sub(r.LastEvent.Time); age > rules.DefaultRunMaxAge {
+		if age := now.Sub(r.LastEvent.Time); age > maxAge {
 			rep.Stale = true
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("the last event is %d days old (staleness.run_max_age is 14 days): review the run before resuming it",
-				int(age/(24*time.Hour))))
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("the last event is %s old (staleness.run_max_age is %s): review the run before resuming it",
+				rules.AgeInDays(age), rules.AgeInDays(maxAge)))
 		}
 	}
 	return rep

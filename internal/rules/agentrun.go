@@ -550,10 +550,11 @@ func runRunStale(p *Pass) {
 	done, total := r.Count()
 	e := r.LastEvent
 	p.Report(e.Doc.File, e.TimeNode, "run %s is incomplete (%d/%d tasks done) and its last event, %s, is %s old, more than staleness.run_max_age (%s); review it before resuming, or finish or remove it (seed 003 §Edge Cases: very old run)",
-		r.ID, done, total, e.Timestamp, ageInDays(age), ageInDays(maxAge))
+		r.ID, done, total, e.Timestamp, AgeInDays(age), AgeInDays(maxAge))
 }
 
-func ageInDays(d time.Duration) string {
+// AgeInDays renders an age for messages ("43 days").
+func AgeInDays(d time.Duration) string {
 	n := int(d / (24 * time.Hour))
 	if n == 1 {
 		return "1 day"
