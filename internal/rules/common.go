@@ -201,6 +201,10 @@ var secretPatterns = []secretPattern{
 
 var secretKeyRe = regexp.MustCompile(`(?i)(token|secret|passw(or)?d|pwd|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth)`)
 
+// secretRefKey marks keys that name where a secret lives or what it is
+// (api_key_source, token_env, password_policy), not the secret itself.
+var secretRefKey = regexp.MustCompile(`(?i)[_-](name|env|var|file|path|source|ref|url|uri|id|policy|type|hint|scope|header|location)s?$`)
+
 // Entropy returns the Shannon entropy of s in bits per character.
 func Entropy(s string) float64 {
 	if s == "" {
@@ -261,7 +265,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 	}
 	for _, t := range trees {
 		node.Walk(t, func(n, pk *yaml.Node) {
-			if pk == nil || !node.IsString(n) || !secretKeyRe.MatchString(pk.Value) {
+			if pk == nil || !node.IsString(n) || !secretKeyRe.MatchString(pk.Value) || secretRefKey.MatchString(pk.Value) {
 				return
 			}
 			s := n.Value

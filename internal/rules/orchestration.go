@@ -224,9 +224,10 @@ func runTemplatePlaceholder(p *Pass) {
 		if !node.IsString(n) || (pk != nil && patternKey.MatchString(pk.Value)) {
 			return
 		}
-		for _, m := range placeholderInText.FindAllString(n.Value, -1) {
-			if len(m) > 3 {
-				p.Report(d.File, n, "template placeholder %s was never filled in (only *.template.* files may hold placeholders)", m)
+		for _, m := range placeholderInText.FindAllStringIndex(n.Value, -1) {
+			// ${NAME} is a shell or environment reference, not a blank.
+			if m[1]-m[0] > 3 && (m[0] == 0 || n.Value[m[0]-1] != '$') {
+				p.Report(d.File, n, "template placeholder %s was never filled in (only *.template.* files may hold placeholders)", n.Value[m[0]:m[1]])
 				return
 			}
 		}
