@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -229,4 +230,30 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Every field of the JSON output is documented in docs/json-output.md,
+// which promises the format is stable.
+func TestJSONDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/json-output.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []any{JSONDoc{}, JSONFinding{}, JSONFix{}, Summary{}, diag.Related{}} {
+		typ := reflect.TypeOf(v)
+		for i := 0; i < typ.NumField(); i++ {
+			name := strings.Split(typ.Field(i).Tag.Get("json"), ",")[0]
+			if name == "" || name == "-" {
+				t.Errorf("%s.%s has no JSON name", typ.Name(), typ.Field(i).Name)
+				continue
+			}
+			documented := bytes.Contains(doc, []byte("| `"+name+"` |"))
+			if typ.Name() == "JSONFix" { // described inside the fix row
+				documented = bytes.Contains(doc, []byte(`{"`+name+`": A}`))
+			}
+			if !documented {
+				t.Errorf("docs/json-output.md does not document %s field %q", typ.Name(), name)
+			}
+		}
+	}
 }
