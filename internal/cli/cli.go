@@ -16,6 +16,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/resumelint/resumelint/internal/bundle"
+	"github.com/resumelint/resumelint/internal/config"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/gitbase"
@@ -170,6 +171,7 @@ func (c *Command) lint(args []string) (int, error) {
 	fs.BoolVar(&lf.quiet, "quiet", false, "print findings only, no summary")
 	fs.StringVar(&lf.enable, "enable", "", "run only these rules (comma-separated codes or names)")
 	fs.StringVar(&lf.disable, "disable", "", "turn these rules off (comma-separated codes or names)")
+	maxAge := fs.String("max-age", "", "staleness.max_age: also report a resumption section not updated for longer than this (Go duration or days, e.g. 36h, 7d)")
 	fs.StringVar(&lf.bundleBase, "bundle-base", "", "what bundle hashes keys are relative to: bundle (the bundle folder, default) or repo (the repository root)")
 	fs.StringVar(&lf.base, "base", "", "compare with the files at this git revision (RL601-RL604), e.g. origin/main")
 	fs.BoolVar(&lf.changedOnly, "changed-only", false, "lint only files changed since --base (folders: any file changed)")
@@ -210,6 +212,13 @@ func (c *Command) lint(args []string) (int, error) {
 	lc, err := c.setupConfig(&cf, &settings)
 	if err != nil {
 		return ExitUsage, err
+	}
+	if *maxAge != "" {
+		d, err := config.ParseDuration(*maxAge)
+		if err != nil {
+			return ExitUsage, usagef("--max-age: %v", err)
+		}
+		settings.Opts.MaxAge = d
 	}
 	if lc.cfg.FailOn != diag.SevOff && !flagGiven(fs, "fail-on") {
 		failOn = lc.cfg.FailOn
