@@ -140,3 +140,23 @@ func TestRootRel(t *testing.T) {
 		t.Errorf("outside the root: %q", got)
 	}
 }
+
+// TestDocumentedExampleLoads keeps the example of docs/configuration.md valid.
+func TestDocumentedExampleLoads(t *testing.T) {
+	data, err := os.ReadFile("../../docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(data), "```yaml\n")
+	example, _, ok := strings.Cut(rest, "```")
+	if !ok {
+		t.Fatal("docs/configuration.md has no yaml example")
+	}
+	cfg, err := Load(writeConfig(t, example), ".resumelint.yaml")
+	if err != nil {
+		t.Fatalf("the documented example is invalid:\n%v", err)
+	}
+	if cfg.Severity["RL317"] != diag.SevOff || len(cfg.Ignore) != 2 || cfg.FailOn != diag.SevWarning {
+		t.Errorf("documented example read as %+v", cfg)
+	}
+}

@@ -1,0 +1,107 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+func TestParseDirective(t *testing.T) {
+	cases := []struct {
+		line    string
+		verb    string
+		codes   []string
+		unknown []string
+		reason  string
+		col     int
+	}{
+		{"# resumelint:ignore RL107 -- merged next session", "ignore", []string{"RL107"}, nil, "merged next session", 1},
+		{"  x: 1 # resumelint:ignore RL107, quality-trajectory -- both", "ignore", []string{"RL107", "RL108"}, nil, "both", 8},
+		{"# resumelint:ignore-file RL101--legacy", "ignore-file", []string{"RL101"}, nil, "legacy", 1},
+		{"#resumelint:ignore rl006 RL9999", "ignore", []string{"RL006"}, []string{"RL9999"}, "", 1},
+		{"  é: \"ü\" # resumelint:disable RL006", "disable", []string{"RL006"}, nil, "", 10},
+	}
+	for _, c := range cases {
+		d := parseDirective(c.line)
+		if d == nil {
+			t.Errorf("%q: no directive", c.line)
+			continue
+		}
+		if d.verb != c.verb || !reflect.DeepEqual(d.codes, c.codes) || !reflect.DeepEqual(d.unknown, c.unknown) || d.reason != c.reason || d.col != c.col {
+			t.Errorf("%q: got verb %q codes %v unknown %v reason %q col %d", c.line, d.verb, d.codes, d.unknown, d.reason, d.col)
+		}
+	}
+	for _, line := range []string{
+		`note: "see resumelint:ignore in the docs"`,
+		`url: http://x#resumelint:ignore RL001`,
+		`# a comment that mentions resumelint but no directive`,
+	} {
+		if d := parseDirective(line); d != nil {
+			t.Errorf("%q: read as a directive %+v", line, d)
+		}
+	}
+}
+
+func TestSuppressionTargetsAndUse(t *testing.T) {
+	f := &load.File{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration, Data: []byte(strings.Join([]string{
+		"a: 1 # resumelint:ignore RL006 -- same line", // 1
+		"# resumelint:ignore RL102 -- next line",      // 2
+		"# (a second comment line)",                   // 3
+		"b: 2",                                        // 4
+		"# resumelint:ignore-file RL008 -- all of it", // 5
+		"c: 3",                                        // 6
+	}, "\n"))}
+	x := NewFilter(nil, "", "")
+	fs := []diag.Finding{
+		{Code: "RL006", Path: f.Path, Start: diag.Pos{Line: 1, Col: 4}},
+		{Code: "RL006", Path: f.Path, Start: diag.Pos{Line: 4, Col: 4}}, // not covered
+		{Code: "RL102", Path: f.Path, Start: diag.Pos{Line: 4, Col: 4}},
+		{Code: "RL008", Path: f.Path, Start: diag.Pos{Line: 6, Col: 4}},
+	}
+	kept := x.PostFile(f, fs)
+	if len(kept) != 1 || kept[0].Code != "RL006" || kept[0].Start.Line != 4 {
+		t.Fatalf("kept %+v", kept)
+	}
+	// A second call for the same file (cross-file findings) shares the state.
+	if kept := x.PostFile(f, nil); len(kept) != 0 {
+		t.Fatalf("kept %+v", kept)
+	}
+	if unused, _ := x.PostRun(); len(unused) != 0 {
+		t.Errorf("every suppression was used, got %+v", unused)
+	}
+
+	// Used only in the second call: still used at the end.
+	y := NewFilter(nil, "", "")
+	y.PostFile(f, fs[:1])
+	y.PostFile(f, fs[2:])
+	if unused, _ := y.PostRun(); len(unused) != 0 {
+		t.Errorf("suppressions used across two calls reported: %+v", unused)
+	}
+
+	// Nothing to hide: every directive is reported once.
+	z := NewFilter(nil, "", "")
+	z.PostFile(f, nil)
+	unused, files := z.PostRun()
+	if len(unused) != 3 || len(files) != 1 {
+		t.Errorf("got %d findings in %d files: %+v", len(unused), len(files), unused)
+	}
+
+	// A file that did not parse ran no rules: its suppressions are not judged.
+	w := NewFilter(nil, "", "")
+	w.PostFile(f, []diag.Finding{{Code: "RL001", Path: f.Path, Start: diag.Pos{Line: 6, Col: 1}}})
+	if unused, _ := w.PostRun(); len(unused) != 0 {
+		t.Errorf("suppressions of an unparsed file reported: %+v", unused)
+	}
+}
+
+func TestFrontMatterOnly(t *testing.T) {
+	f := &load.File{Path: "p/resume-context.md", Kind: load.KindResumeContext, Data: []byte(
+		"---\nlast_updated: \"2026-02-20 21:00\" # resumelint:ignore RL006 -- local time\n---\n\n# resumelint:ignore RL316 -- a heading, not a comment\n")}
+	s := parseSuppressions(f)
+	if s == nil || len(s.dirs) != 1 || s.dirs[0].line != 2 {
+		t.Fatalf("got %+v", s)
+	}
+}
