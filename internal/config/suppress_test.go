@@ -52,7 +52,7 @@ func TestSuppressionTargetsAndUse(t *testing.T) {
 		"# (a second comment line)",                   // 3
 		"b: 2",                                        // 4
 		"# resumelint:ignore-file RL008 -- all of it", // 5
-		"c: 3",                                        // 6
+		"c: 3", // 6
 	}, "\n"))}
 	x := NewFilter(nil, "", "")
 	fs := []diag.Finding{
