@@ -133,6 +133,9 @@ func readHead(opts *Options, osPath string) ([]byte, bool) {
 // numbers compare by value.
 func sameNode(a, b *yaml.Node) bool {
 	a, b = node.Resolve(a), node.Resolve(b)
+	if a == b {
+		return true
+	}
 	if a == nil || b == nil {
 		return node.IsNull(a) && node.IsNull(b)
 	}
@@ -145,7 +148,14 @@ func sameNode(a, b *yaml.Node) bool {
 		if ta != tb {
 			return false
 		}
-		if ta == "!!int" || ta == "!!float" {
+		switch ta {
+		case "!!null":
+			return true
+		case "!!bool":
+			x, _ := node.Bool(a)
+			y, _ := node.Bool(b)
+			return x == y
+		case "!!float":
 			x, okx := node.Float(a)
 			y, oky := node.Float(b)
 			if okx && oky {
@@ -204,14 +214,19 @@ func wasNow(b, h *yaml.Node) string {
 	bs, bok := shortText(b)
 	hs, hok := shortText(h)
 	if bok && hok {
-		br, hr := []rune(bs), []rune(hs)
-		i := 0
-		for i < len(br) && i < len(hr) && br[i] == hr[i] {
-			i++
-		}
-		bs, hs = window(br, i), window(hr, i)
+		bs, hs = around(bs, hs)
 	}
 	return fmt.Sprintf("was %s, now %s", quoteIf(b, bs), quoteIf(h, hs))
+}
+
+// around cuts two texts to windows that show where they first differ.
+func around(b, h string) (string, string) {
+	br, hr := []rune(b), []rune(h)
+	i := 0
+	for i < len(br) && i < len(hr) && br[i] == hr[i] {
+		i++
+	}
+	return window(br, i), window(hr, i)
 }
 
 // shortText is a scalar's text with runs of space folded; ok is false for
@@ -531,9 +546,12 @@ func runEventLogAppendOnly(p *Pass) {
 			continue
 		}
 		start := posAt(f, i)
-		lineEnd := diag.Pos{Line: start.Line, Col: len([]rune(f.Line(start.Line))) + 1}
-		p.ReportAt(f, start, lineEnd, "line %d differs from the events file at %s%s; events are append-only: never modify existing event lines, append new ones (seed 003 §Event Discipline)",
-			start.Line, b.Repo.Ref, was)
+		headLine := f.Line(start.Line)
+		baseLine := (&load.File{Data: bf.Data}).Line(start.Line)
+		bw, hw := around(baseLine, headLine)
+		lineEnd := diag.Pos{Line: start.Line, Col: len([]rune(headLine)) + 1}
+		p.ReportAt(f, start, lineEnd, "line %d was rewritten since %s%s: it read `%s`, now `%s`; events are append-only: never modify existing event lines, append new ones (seed 003 §Event Discipline)",
+			start.Line, b.Repo.Ref, was, bw, hw)
 	}
 }
 
@@ -614,8 +632,8 @@ const matrixRef = "(seed 000, Sub-Section Update Matrix)"
 
 func runUpdateProtocol(p *Pass) {
 	bv := baseOf(p)
-	if bv == nil {
-		return
+	if bv == nil || bv.Unchanged && len(p.Opts.Base.addedCheckpoints(p.Opts)) == 0 {
+		return // unchanged: only a new checkpoint file can be a trigger
 	}
 	head, base := p.Doc.Root, bv.Doc.Root
 	hr, br := node.Val(head, "resumption"), node.Val(base, "resumption")
