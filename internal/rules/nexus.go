@@ -209,7 +209,7 @@ func resumeView(root *yaml.Node) *yaml.Node {
 
 func runResumeContextSchema(p *Pass) {
 	d := p.Doc
-	if d == nil || d.Root == nil || !node.IsMap(d.Root) {
+	if d == nil || Superseded(p) || d.Root == nil || !node.IsMap(d.Root) {
 		return
 	}
 	vs, err := schema.Validate("#ResumeContext", resumeView(d.Root), schema.Options{Template: d.File.Template})
@@ -262,7 +262,7 @@ func reportProgressCounts(p *Pass, d *load.Document) {
 
 func runLegacyResumeVersion(p *Pass) {
 	d := p.Doc
-	if d == nil || !node.IsMap(d.Root) {
+	if d == nil || Superseded(p) || !node.IsMap(d.Root) {
 		return
 	}
 	k, v := node.Get(d.Root, "resume_version")
@@ -309,7 +309,7 @@ func ProgressOf(root *yaml.Node) (done, total int, n *yaml.Node, ok bool) {
 
 func runProgress(p *Pass) {
 	d := p.Doc
-	if d == nil || !node.IsMap(d.Root) {
+	if d == nil || Superseded(p) || !node.IsMap(d.Root) {
 		return
 	}
 	done, total, pn, ok := ProgressOf(d.Root)
@@ -386,7 +386,7 @@ var uncheckedItem = regexp.MustCompile(`^\s*(?:[-*+]|[0-9]+[.)])\s+\[ \]`)
 
 func runValidationGate(p *Pass) {
 	d := p.Doc
-	if d == nil || !d.FrontMatter {
+	if d == nil || Superseded(p) || !d.FrontMatter {
 		return
 	}
 	lines := BodyLines(d)

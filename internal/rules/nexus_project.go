@@ -150,14 +150,36 @@ func runPrecompactProject(p *Pass) {
 
 // ---- RL313 --------------------------------------------------------------------
 
-func runLegacyResumeFilename(p *Pass) {
-	f := p.Doc.File
+// legacyTarget is where a _resume.md belongs: its project's
+// 01-planning/resume-context.md (or, outside a project, the file next to
+// it). ok is false for a file that is not a _resume.md.
+func legacyTarget(p *Pass, f *load.File) (target string, ok bool) {
 	if path.Base(f.Path) != "_resume.md" {
-		return
+		return "", false
 	}
-	target := filepath.Join(filepath.Dir(absPathOf(p, f)), "resume-context.md")
+	target = filepath.Join(filepath.Dir(absPathOf(p, f)), "resume-context.md")
 	if pr := ProjectOf(p, f); pr != nil {
 		target = filepath.Join(pr.Dir, "01-planning", "resume-context.md")
+	}
+	return target, true
+}
+
+// Superseded reports a _resume.md whose project already has its
+// resume-context.md: RL313 says to delete it, so the rules about a resume
+// file's content stay silent on it (one root cause, one finding).
+func Superseded(p *Pass) bool {
+	if p.Doc == nil {
+		return false
+	}
+	target, ok := legacyTarget(p, p.Doc.File)
+	return ok && regularFileExists(target)
+}
+
+func runLegacyResumeFilename(p *Pass) {
+	f := p.Doc.File
+	target, ok := legacyTarget(p, f)
+	if !ok {
+		return
 	}
 	disp := load.Display(p.Opts.Cwd, target)
 	if regularFileExists(target) {
@@ -217,7 +239,7 @@ func filesToLoad(root *yaml.Node) []loadEntry {
 
 func runFilesToLoad(p *Pass) {
 	d := p.Doc
-	if d == nil || !node.IsMap(d.Root) {
+	if d == nil || Superseded(p) || !node.IsMap(d.Root) {
 		return
 	}
 	v := node.Val(d.Root, "files_to_load")
@@ -314,7 +336,7 @@ type loadedFile struct {
 // line: linear in the size of the body plus the loaded files.
 func runNoDuplication(p *Pass) {
 	d := p.Doc
-	if d == nil || !node.IsMap(d.Root) || !d.FrontMatter {
+	if d == nil || Superseded(p) || !node.IsMap(d.Root) || !d.FrontMatter {
 		return
 	}
 	body := textLines(d.Body, d.BodyLine)
@@ -389,7 +411,7 @@ func sameLines(a, b []textLine) bool {
 
 func runProjectIDFolder(p *Pass) {
 	d := p.Doc
-	if d == nil || !node.IsMap(d.Root) {
+	if d == nil || Superseded(p) || !node.IsMap(d.Root) {
 		return
 	}
 	pr := ProjectOf(p, d.File)
@@ -438,7 +460,7 @@ func countChecked(data []byte) int {
 
 func runProgressVsSteps(p *Pass) {
 	d := p.Doc
-	if d == nil || !node.IsMap(d.Root) {
+	if d == nil || Superseded(p) || !node.IsMap(d.Root) {
 		return
 	}
 	done, total, pn, ok := ProgressOf(d.Root)
