@@ -244,6 +244,8 @@ func sourceFor(cwd, path string, lim load.Limits) *load.File {
 }
 
 func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
+	// Facts derived once per unit (the resumption section, …) are shared by its rules.
+	facts := map[string]any{}
 	var raw []diag.Finding
 	var files []*load.File
 	var docs []*load.Document
@@ -288,6 +290,7 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 				continue
 			}
 			p := rules.NewPass(r, &s.Opts, &raw)
+			p.Facts = facts
 			p.Doc = doc
 			p.Index = index
 			pass(p, r, f.Path)
@@ -304,6 +307,7 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 				continue
 			}
 			p := rules.NewPass(r, &s.Opts, &raw)
+			p.Facts = facts
 			p.Bundle = b
 			p.Index = index
 			pass(p, r, u.folder.Path)
@@ -324,6 +328,7 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 				continue
 			}
 			p := rules.NewPass(r, &s.Opts, &raw)
+			p.Facts = facts
 			p.Run = run
 			p.Index = index
 			pass(p, r, u.folder.Path)

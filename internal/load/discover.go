@@ -75,6 +75,11 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 			// checkout under .../vendor/... still matches.
 			base, _ := doublestar.SplitPattern(filepath.ToSlash(osPath))
 			matches, _ := doublestar.FilepathGlob(osPath, doublestar.WithFilesOnly(), doublestar.WithNoFollow())
+			if len(matches) == 0 {
+				// A pattern that matches nothing is most often a typo: a CI
+				// gate that silently checks nothing must not pass.
+				d.out.Missing = append(d.out.Missing, a)
+			}
 			for _, m := range matches {
 				if rel, err := filepath.Rel(filepath.FromSlash(base), m); err != nil || !d.skipped(rel) {
 					d.add(m, false)

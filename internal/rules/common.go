@@ -147,12 +147,37 @@ func runTimestampFormat(p *Pass) {
 			case dateOnly.MatchString(s):
 				p.Report(d.File, v, "%s %q is a date without a time; write a full RFC 3339 timestamp, e.g. %q", k.Value, s, s+"T00:00:00Z")
 			default:
-				if !parsed {
+				// Text that does not even start with a date fails the
+				// kind's schema where one covers the value; one finding
+				// per node, so only uncovered values are reported here.
+				if !parsed && (datePrefix.MatchString(s) || !schemaCovers(p, d, v)) {
 					p.Report(d.File, v, "%s %q is not an RFC 3339 timestamp (expected e.g. \"2026-02-20T21:00:00Z\")", k.Value, s)
 				}
 			}
 		})
 	})
+}
+
+var datePrefix = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
+
+// schemaCovers reports whether a node lies in the part of the document a
+// CUE definition validates: the whole document for every kind but
+// orchestration, the resumption section there.
+func schemaCovers(p *Pass, d *load.Document, n *yaml.Node) bool {
+	if d.File.Kind != load.KindOrchestration {
+		return true
+	}
+	r := ResumptionOf(p)
+	if r == nil {
+		return false
+	}
+	inside := false
+	node.Walk(r.Node, func(x, _ *yaml.Node) {
+		if x == n {
+			inside = true
+		}
+	})
+	return inside
 }
 
 func suggestZone(s string) string {
