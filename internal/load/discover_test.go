@@ -275,7 +275,7 @@ func TestDiscoverGlobs(t *testing.T) {
 			"precompact-state 00-system/.cache/precompact_state.json",
 		}},
 		{"02-projects/{07-x/01-planning/resume-context,02-old/_resume}.md", []string{"resume-context 02-projects/02-old/_resume.md", "resume-context 02-projects/07-x/01-planning/resume-context.md"}},
-		{"nomatch/**/*.yaml", nil},
+		{"nomatch/**/*.yaml", []string{"missing nomatch/**/*.yaml"}}, // a glob matching nothing is a usage error
 	}
 	for _, c := range cases {
 		d := discoverQuick(t, []string{c.glob}, DiscoverOptions{Cwd: dir, NoGit: true})
