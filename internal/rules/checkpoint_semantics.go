@@ -321,7 +321,7 @@ func finalizeCheckpointMerge(p *RepoPass) {
 				refs[ev.Resolved] = append(refs[ev.Resolved], of)
 			}
 		}
-		if of.WorkflowID != "" {
+		if of.WorkflowID != "" && of.HasEvents {
 			byWorkflow[strings.ToLower(of.WorkflowID)] = append(byWorkflow[strings.ToLower(of.WorkflowID)], of)
 		}
 	}

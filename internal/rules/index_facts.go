@@ -110,7 +110,10 @@ type OrchestrationFact struct {
 	UpdatedAtText string
 	UpdatedAtAt   Span
 	EventsAt      Span // resumption.compaction_events (or resumption when absent)
-	Events        []CompactionEventFact
+	// HasEvents is false when the file has no compaction_events list to
+	// record an event in (a v1.0 section, or a malformed one).
+	HasEvents bool
+	Events    []CompactionEventFact
 }
 
 // CompactionEventFact is one resumption.compaction_events.events entry.
@@ -156,9 +159,10 @@ func OrchestrationFactOf(p *Pass) *OrchestrationFact {
 	}
 	of.EventsAt = spanOf(d.File, ck)
 	events := node.Val(cv, "events")
-	if !node.IsSeq(events) {
+	if !node.IsSeq(events) || r.Version() == "v1" {
 		return of
 	}
+	of.HasEvents = true
 	res := ResolverOf(p)
 	for _, e := range events.Content {
 		if !node.IsMap(e) {
