@@ -97,6 +97,7 @@ func (c *Command) status(args []string) (int, error) {
 		}
 	}
 	rep := newStatusReport(run, now, maxAge)
+	addUnread(rep, run)
 	switch *format {
 	case "json":
 		enc := json.NewEncoder(c.Stdout)
@@ -184,6 +185,21 @@ func (c *Command) loadRun(dir string) *agentrun.Run {
 	sort.Slice(f.Files, func(i, j int) bool { return f.Files[i].Path < f.Files[j].Path })
 	ar, _ := load.LoadAgentRun(f, load.DefaultLimits)
 	return agentrun.Derive(ar)
+}
+
+// addUnread names the files of the run that could not be read or parsed
+// at all (too large, not UTF-8, a task graph that is not JSON): the report
+// is incomplete without them. The chosen run is read once more for this;
+// listing runs stays a single pass.
+func addUnread(rep *statusReport, r *agentrun.Run) {
+	_, probs := load.LoadAgentRun(r.Src.Folder, load.DefaultLimits)
+	for _, p := range probs {
+		switch p.Code {
+		case "RL001", "RL003", "RL004":
+			rep.UnreadFiles = append(rep.UnreadFiles, statusSkipped{Path: p.Path, Line: p.Start.Line, Reason: p.Message})
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("not read: %s:%d (%s)", p.Path, p.Start.Line, p.Message))
+		}
+	}
 }
 
 // pickRun chooses the run to report among the runs of runsDir: the only
@@ -299,10 +315,15 @@ type statusReport struct {
 	// skipped as not valid events; SkippedTotal counts them all.
 	SkippedLines []statusSkipped `json:"skipped_lines"`
 	SkippedTotal int             `json:"skipped_total"`
+	// UnreadFiles are files of the run that could not be read at all.
+	UnreadFiles []statusSkipped `json:"unread_files"`
 	// Stale is set when the run is incomplete and its last event is older
 	// than staleness.run_max_age (seed 003 §Edge Cases: very old run).
 	Stale    bool     `json:"stale"`
 	Warnings []string `json:"-"`
+	// graphUnread: task-graph.json exists but could not be read, so the
+	// tasks (and the phase) are unknown.
+	graphUnread bool
 }
 
 func tasksOf(r *agentrun.Run, ts []*agentrun.Task) []statusTask {
@@ -316,8 +337,9 @@ func tasksOf(r *agentrun.Run, ts []*agentrun.Task) []statusTask {
 func newStatusReport(r *agentrun.Run, now time.Time, maxAge time.Duration) *statusReport {
 	rep := &statusReport{RunID: r.ID, RunDir: r.Src.Folder.Path, Phase: r.Phase(), LastActivity: lastActivity(r),
 		Runnable: tasksOf(r, r.Runnable()), Blocked: tasksOf(r, r.InState(agentrun.Blocked)), Failed: tasksOf(r, r.InState(agentrun.Failed)),
-		SkippedLines: []statusSkipped{}}
+		SkippedLines: []statusSkipped{}, UnreadFiles: []statusSkipped{}}
 	rep.TasksDone, rep.TasksTotal = r.Count()
+	rep.graphUnread = r.Src.Present["task-graph.json"] && !r.HasGraph
 	if e := r.LastCompleted; e != nil {
 		rep.LastCompleted = &statusCompleted{ID: e.TaskID, Title: r.ByID[e.TaskID].Title, Timestamp: e.Timestamp}
 	}
@@ -364,6 +386,9 @@ func label(id, title string) string {
 // nextActions renders seed 003 §Resume Checklist step 6 for the report.
 func nextActions(rep *statusReport) []string {
 	var out []string
+	if rep.graphUnread {
+		return []string{"Repair task-graph.json (see Warnings): without it the tasks and the phase are unknown"}
+	}
 	switch rep.Phase {
 	case 0:
 		return []string{"Phase 0: write prd.md (the run has no PRD, plan or task graph yet)"}
