@@ -126,6 +126,17 @@ func runTaskGraphSchema(p *Pass) {
 	}
 }
 
+// derivedRun derives the run's state once per unit; the rules of a unit
+// share it through p.Facts.
+func derivedRun(p *Pass) *agentrun.Run {
+	if r, ok := p.Facts["agentrun"].(*agentrun.Run); ok && r.Src == p.Run {
+		return r
+	}
+	r := agentrun.Derive(p.Run)
+	p.Facts["agentrun"] = r
+	return r
+}
+
 // ---- RL502 ------------------------------------------------------------------
 
 type graphTask struct {
@@ -429,7 +440,7 @@ func runEventLocation(p *Pass) {
 // ---- RL505 ------------------------------------------------------------------
 
 func runEventSequence(p *Pass) {
-	r := agentrun.Derive(p.Run)
+	r := derivedRun(p)
 	c := newCapped(p)
 	issue := func(e *agentrun.Event, at *yaml.Node, format string, args ...any) {
 		if c.room(e.Doc.File, e.Line, node.Pos(at).Col) {
@@ -509,7 +520,7 @@ func stateOr(m map[string]agentrun.State, id string) agentrun.State {
 // ---- RL506 ------------------------------------------------------------------
 
 func runRunArtifacts(p *Pass) {
-	r := agentrun.Derive(p.Run)
+	r := derivedRun(p)
 	if len(r.Events) == 0 {
 		return
 	}
@@ -535,7 +546,7 @@ func runRunArtifacts(p *Pass) {
 // ---- RL507 ------------------------------------------------------------------
 
 func runRunStale(p *Pass) {
-	r := agentrun.Derive(p.Run)
+	r := derivedRun(p)
 	if r.Complete() || r.LastEvent == nil {
 		return
 	}
@@ -582,7 +593,7 @@ type RunFact struct {
 const runFactKey = "agentrun.run"
 
 func publishRun(p *Pass) {
-	r := agentrun.Derive(p.Run)
+	r := derivedRun(p)
 	f := RunFact{RunsDir: path.Dir(p.Run.Folder.Path), ID: r.ID, Incomplete: !r.Complete(), Phase: r.Phase()}
 	f.Done, f.Total = r.Count()
 	if r.LastEvent != nil {
