@@ -530,6 +530,8 @@ func runEventLogAppendOnly(p *Pass) {
 			}
 			continue
 		}
+		// The loader strips a byte-order mark from head (RL004 reports it).
+		bf.Data = bytes.TrimPrefix(bf.Data, []byte{0xEF, 0xBB, 0xBF})
 		if !bf.Exists || bf.Unchanged || bytes.HasPrefix(f.Data, bf.Data) {
 			continue
 		}
