@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/resumelint/resumelint/internal/diag"
@@ -107,6 +108,9 @@ func SARIF(w io.Writer, in *Input, rel func(string) string) error {
 			Properties: map[string]any{"tags": []string{r.Family}}})
 	}
 	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}, ColumnKind: "unicodeCodePoints"}
+	// Two findings of one rule at one node share a fingerprint; an
+	// occurrence number tells them apart, as CodeQL does.
+	occurrence := map[string]int{}
 	for i := range in.Findings {
 		f := &in.Findings[i]
 		res := sarifResult{RuleID: f.Code, Level: sarifLevel(f.Severity), Message: sarifText{f.Message}}
@@ -116,7 +120,9 @@ func SARIF(w io.Writer, in *Input, rel func(string) string) error {
 		if f.Path != "" {
 			p := rel(f.Path)
 			res.Locations = []sarifLocation{{PhysicalLocation: physical(p, f.Start, f.End)}}
-			res.PartialFingerprints = map[string]string{FingerprintKey: diag.Fingerprint(f, p)}
+			fp := diag.Fingerprint(f, p)
+			occurrence[fp]++
+			res.PartialFingerprints = map[string]string{FingerprintKey: fp + ":" + strconv.Itoa(occurrence[fp])}
 		}
 		for j, r := range f.Related {
 			if r.Path == "" {

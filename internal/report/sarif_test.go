@@ -153,7 +153,7 @@ func TestSARIFContent(t *testing.T) {
 	if loc.Region.StartLine != 36 || loc.Region.StartColumn != 18 || loc.Region.EndLine != 36 || loc.Region.EndColumn != 27 {
 		t.Errorf("region: %+v", loc.Region)
 	}
-	if len(res.RelatedLocations) != 1 || len(res.PartialFingerprints[FingerprintKey]) != 32 {
+	if len(res.RelatedLocations) != 1 || len(res.PartialFingerprints[FingerprintKey]) != 34 {
 		t.Errorf("related %d, fingerprints %v", len(res.RelatedLocations), res.PartialFingerprints)
 	}
 	// A point finding still covers one character.
@@ -191,5 +191,26 @@ func TestSARIFFingerprintSurvivesMovedLines(t *testing.T) {
 	}
 	if c := fp(9, "updated_at is older than the phase start at line 12"); a == c {
 		t.Error("a different problem has the same fingerprint")
+	}
+}
+
+func TestSARIFFingerprintOccurrences(t *testing.T) {
+	in := sampleFindings()
+	twin := in.Findings[0]
+	twin.Message = "another problem at the same node"
+	in.Findings = []diag.Finding{in.Findings[0], twin}
+	var buf bytes.Buffer
+	if err := SARIF(&buf, in, identity); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct{ Results []struct{ PartialFingerprints map[string]string } }
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	a, b := log.Runs[0].Results[0].PartialFingerprints[FingerprintKey], log.Runs[0].Results[1].PartialFingerprints[FingerprintKey]
+	if a == b || a[:32] != b[:32] || !strings.HasSuffix(a, ":1") || !strings.HasSuffix(b, ":2") {
+		t.Errorf("two findings at one node: %s and %s", a, b)
 	}
 }
