@@ -84,7 +84,7 @@ func (x *Filter) PostFile(f *load.File, fs []diag.Finding) []diag.Finding {
 				continue
 			}
 		}
-		if x.cfg.ignored(fd, RootRel(x.root, x.cwd, fd.Path)) {
+		if len(x.cfg.Ignore) > 0 && x.cfg.ignored(fd, RootRel(x.root, x.cwd, fd.Path)) {
 			continue
 		}
 		out = append(out, *fd)
