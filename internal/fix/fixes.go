@@ -31,6 +31,9 @@ func styleOf(doc *load.Document, section *yaml.Node) (*src, style) {
 // RenameKey renames a mapping key in place, keeping its quoting (RL103
 // decisions → decision_log). inFlow tells a key inside {...}.
 func RenameKey(doc *load.Document, key *yaml.Node, newName string, inFlow bool) *diag.Fix {
+	if !breaksOK(doc.File.Data) {
+		return nil
+	}
 	s := newSrc(doc.File)
 	e, ok := renameKeyEdit(s, key, newName, inFlow)
 	if !ok {
@@ -63,6 +66,9 @@ func renameKeyEdit(s *src, key *yaml.Node, newName string, inFlow bool) (diag.Te
 // (resume_version: 1.0 is a number), quotes the value's text so it stays
 // the same characters as a string (RL312).
 func RenameKeyKeepString(doc *load.Document, key, val *yaml.Node, newName string) *diag.Fix {
+	if !breaksOK(doc.File.Data) {
+		return nil
+	}
 	s, st := styleOf(doc, nil)
 	ke, ok := renameKeyEdit(s, key, newName, false)
 	if !ok {
@@ -87,6 +93,9 @@ func RenameKeyKeepString(doc *load.Document, key, val *yaml.Node, newName string
 // SetScalar replaces a one-line scalar value with text already rendered
 // for YAML or JSON; the old value is declared dropped.
 func SetScalar(doc *load.Document, val *yaml.Node, text, desc string, inFlow bool) *diag.Fix {
+	if !breaksOK(doc.File.Data) {
+		return nil
+	}
 	s := newSrc(doc.File)
 	end, ok := s.scalarEnd(val, inFlow)
 	if !ok || val.Value == "" {
@@ -125,7 +134,7 @@ func RecomputeCount(doc *load.Document, count *yaml.Node, n int, inFlow bool) *d
 // break references to it).
 func NumberDecisionIDs(doc *load.Document, log *yaml.Node) *diag.Fix {
 	log = node.Resolve(log)
-	if !node.IsSeq(log) || log.Style&yaml.FlowStyle != 0 {
+	if !node.IsSeq(log) || log.Style&yaml.FlowStyle != 0 || !breaksOK(doc.File.Data) {
 		return nil
 	}
 	s, st := styleOf(doc, log)
@@ -169,6 +178,9 @@ func RenameFile(f *load.File, newBase string) *diag.Fix {
 // '#'): the whole line when the comment is alone on it, else the comment
 // and the blanks before it (RL007).
 func RemoveComment(f *load.File, line, col int) *diag.Fix {
+	if !breaksOK(f.Data) {
+		return nil
+	}
 	s := newSrc(f)
 	a := f.Offset(diag.Pos{Line: line, Col: col})
 	if a >= len(s.data) || s.data[a] != '#' {
@@ -192,6 +204,9 @@ func RemoveComment(f *load.File, line, col int) *diag.Fix {
 // ReplaceComment replaces a comment that starts at line:col with text (a
 // suppression with its unused codes taken out) (RL007).
 func ReplaceComment(f *load.File, line, col int, text string) *diag.Fix {
+	if !breaksOK(f.Data) {
+		return nil
+	}
 	s := newSrc(f)
 	a := f.Offset(diag.Pos{Line: line, Col: col})
 	if a >= len(s.data) || s.data[a] != '#' || !strings.HasPrefix(text, "#") || strings.ContainsAny(text, "\r\n") {
@@ -211,7 +226,7 @@ func ReplaceComment(f *load.File, line, col int, text string) *diag.Fix {
 // value is dropped; with a different value there is no fix.
 func FlattenJSON(doc *load.Document, key string, rename map[string]string) *diag.Fix {
 	root := doc.Root
-	if !node.IsMap(root) {
+	if !node.IsMap(root) || !breaksOK(doc.File.Data) {
 		return nil
 	}
 	s := newSrc(doc.File)

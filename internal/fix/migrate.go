@@ -45,6 +45,10 @@ func Migrate(doc *load.Document) *Migration {
 		m.Reason = "the file is not a block mapping"
 		return m
 	}
+	if !breaksOK(doc.File.Data) {
+		m.Reason = "the file breaks lines with a lone CR or a Unicode line separator"
+		return m
+	}
 	root := doc.Root
 	var rk, rv *yaml.Node
 	limit := 0
@@ -210,6 +214,10 @@ func Migrate(doc *load.Document) *Migration {
 			text = s.eol + text
 		}
 		e.insert(at, text)
+	}
+	if len(e.list) == 0 {
+		m.Reason = "the v1.0 fields left differ from recovery_state's and are not text: merge them by hand"
+		return m
 	}
 	m.Fix = &diag.Fix{Applicability: diag.FixSafe, Description: "migrate resumption to v2.0", Edits: e.list, Drops: drops}
 	return m

@@ -1,0 +1,278 @@
+package fix
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// migrated parses data and applies its migration.
+func migrated(t *testing.T, name string, data []byte) ([]byte, *Migration) {
+	t.Helper()
+	doc, probs := load.Parse(&load.File{Path: name, Data: data}, load.FormatYAML, load.DefaultLimits)
+	if doc.Root == nil {
+		t.Fatalf("%s does not parse: %v", name, probs)
+	}
+	m := Migrate(doc)
+	if m.Fix == nil {
+		return data, m
+	}
+	out, err := Apply(data, m.Fix.Edits)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return out, m
+}
+
+// The migration over realistic v1.0 files: the result parses, keeps every
+// value and comment, changes nothing outside resumption, derives what the
+// file's data says, and a second migration has nothing to do.
+func TestMigrateFiles(t *testing.T) {
+	want := map[string]map[string]string{
+		"v1_active_two_pipelines.yaml": {
+			"recovery_state.last_checkpoint":           "CP-004",
+			"recovery_state.current_phase":             "2",
+			"recovery_state.current_phase_name":        "Streaming writer",
+			"recovery_state.workflow_status":           "ACTIVE",
+			"recovery_state.current_activity":          "null",
+			"recovery_state.updated_at":                "null",
+			"recovery_state.next_step":                 "Rework writer-impl to stream rows (io.Pipe) and re-run QG-2 iteration 2",
+			"recovery_state.cross_session_portable":    "true",
+			"quality_trajectory.gates_completed":       "[qg-1]",
+			"quality_trajectory.gates_remaining":       "[qg-3]",
+			"quality_trajectory.current_gate":          "qg-2",
+			"quality_trajectory.current_gate_iteration": "1",
+			"quality_trajectory.score_history.qg-1":    "[0.84 0.93]",
+			"quality_trajectory.score_history.qg-2":    "[0.78]",
+			"quality_trajectory.total_iterations_used": "3",
+			"defect_summary.total_defects_found":       "null",
+			"agent_summaries.survey-runner":            "DONE. 14 export columns mapped; 2 need currency rounding.",
+			"agent_summaries.fixture-builder":          "DONE. 40 fixture ledgers, 3 with multi-currency rows.",
+			"agent_summaries.threat-reviewer":          "PASS. No PII leaves the export boundary.",
+			"compaction_events.count":                  "0",
+			"decision_log":                             "[]",
+			"agent_count":                              "4",
+		},
+		"v1_complete_plain_indent4.yaml": {
+			"recovery_state.last_checkpoint":           "cp-final",
+			"recovery_state.current_phase":             "2",
+			"recovery_state.current_phase_name":        "Draft and publish",
+			"recovery_state.workflow_status":           "null", // COMPLETED is not a v2.0 value
+			"recovery_state.next_step":                 "Nothing left; archive the workflow folder.",
+			"quality_trajectory.gates_completed":       "[QG-A QG-B]",
+			"quality_trajectory.score_history.QG-B":    "[0.88 0.95]",
+			"quality_trajectory.total_iterations_used": "3",
+			"agent_summaries":                          "{}",
+			"phase_summaries.docs-phase-2":             "38 pages drafted, reviewed and published",
+		},
+		"v1_single_quoted_crlf.yaml": {
+			"recovery_state.last_checkpoint":     "CP-007",
+			"recovery_state.current_phase":       "2",
+			"recovery_state.current_phase_name":  "Normalize",
+			"recovery_state.workflow_status":     "PAUSED",
+			"quality_trajectory.gates_completed": "[]",
+			"defect_summary.total_defects_found": "0",
+		},
+		"v1_minimal_null_checkpoint.yaml": {
+			"recovery_state.last_checkpoint":    "null",
+			"recovery_state.current_phase":      "null",
+			"recovery_state.workflow_status":    "ACTIVE",
+			"recovery_state.next_step":          "Pick a parser library and write the comparison note",
+			"files_to_read":                     "[]",
+			"compaction_events.events":          "[]",
+			"quality_trajectory.current_gate":   "null",
+			"defect_summary.unresolved_defects": "[]",
+		},
+		"mixed_recovery_state.yaml": {
+			"recovery_state.last_checkpoint":           "CP-002",
+			"recovery_state.next_step":                 "Rotate the remaining 13 service tokens, then re-run the audit",
+			"recovery_state.context_fill_at_update":    "0.41",
+			"quality_trajectory.gates_remaining":       "[qg-1]",
+			"defect_summary.total_defects_found":       "0",
+			"compaction_events.count":                  "0",
+			"quality_trajectory.total_iterations_used": "0",
+		},
+	}
+	paths, _ := filepath.Glob("testdata/migrate/*.yaml")
+	if len(paths) < 5 {
+		t.Fatalf("found %d test files", len(paths))
+	}
+	for _, p := range paths {
+		name := filepath.Base(p)
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, m := migrated(t, name, data)
+			if m.Fix == nil {
+				t.Fatalf("no migration: %s", m.Reason)
+			}
+			if err := Verify(name, load.FormatYAML, data, out, m.Fix.Drops); err != nil {
+				t.Errorf("nothing-lost check: %v\n%s", err, out)
+			}
+			if lost := lostValues(t, data, out, m.Fix.Drops); len(lost) > 0 {
+				t.Errorf("values not in the result: %q", lost)
+			}
+			if lost := lostComments(data, out); len(lost) > 0 {
+				t.Errorf("comments not in the result: %q", lost)
+			}
+			pre, post := outside(t, data)
+			if !bytes.HasPrefix(out, pre) {
+				t.Errorf("the text before resumption changed")
+			}
+			if !bytes.HasSuffix(out, post) {
+				t.Errorf("the text after resumption changed:\n%q\nwant suffix\n%q", tail(out, len(post)+40), post)
+			}
+			if bytes.Contains(data, []byte("\r\n")) && bytes.Contains(bytes.ReplaceAll(out, []byte("\r\n"), nil), []byte("\n")) {
+				t.Errorf("a CRLF file got LF lines")
+			}
+			again, m2 := migrated(t, name, out)
+			if m2.Fix != nil || !bytes.Equal(again, out) {
+				t.Errorf("a second migration changes the file again")
+			}
+			doc, _ := load.Parse(&load.File{Path: name, Data: out}, load.FormatYAML, load.DefaultLimits)
+			res := node.Val(doc.Root, "resumption")
+			for _, k := range []string{"last_checkpoint", "current_state", "next_step", "cross_session_portable", "ephemeral_references"} {
+				if node.Has(res, k) {
+					t.Errorf("%s is still at the top of resumption", k)
+				}
+			}
+			for path, v := range want[name] {
+				n, _, matched := node.Lookup(res, strings.Split(path, "."))
+				if matched != len(strings.Split(path, ".")) {
+					t.Errorf("resumption.%s is missing", path)
+					continue
+				}
+				if got := render(n); got != v {
+					t.Errorf("resumption.%s = %s, want %s", path, got, v)
+				}
+			}
+			if cs := currentStateOf(t, data); cs != "" && !strings.Contains(squash(commentText(doc.Root)), squash(cs)) {
+				t.Errorf("current_state prose is not kept as a comment")
+			}
+		})
+	}
+}
+
+// render prints a node compactly: scalars as their value, lists as [a b].
+func render(n *yaml.Node) string {
+	n = node.Resolve(n)
+	switch {
+	case n == nil:
+		return "<nil>"
+	case n.Kind == yaml.SequenceNode:
+		parts := make([]string, len(n.Content))
+		for i, c := range n.Content {
+			parts[i] = render(c)
+		}
+		return "[" + strings.Join(parts, " ") + "]"
+	case n.Kind == yaml.MappingNode:
+		if len(n.Content) == 0 {
+			return "{}"
+		}
+		return "{...}"
+	}
+	return n.Value
+}
+
+func currentStateOf(t *testing.T, data []byte) string {
+	doc, _ := load.Parse(&load.File{Path: "x.yaml", Data: data}, load.FormatYAML, load.DefaultLimits)
+	s, _ := node.Str(node.Val(node.Val(doc.Root, "resumption"), "current_state"))
+	return s
+}
+
+// lostValues is an independent multiset check of every scalar value
+// (less what the fix declares it drops).
+func lostValues(t *testing.T, before, after []byte, drops []string) []string {
+	count := func(data []byte) map[string]int {
+		doc, _ := load.Parse(&load.File{Path: "x.yaml", Data: data}, load.FormatYAML, load.DefaultLimits)
+		out := map[string]int{}
+		node.Walk(doc.Root, func(n, _ *yaml.Node) {
+			if n.Kind == yaml.ScalarNode {
+				out[n.Value]++
+			}
+		})
+		return out
+	}
+	b, a := count(before), count(after)
+	for _, d := range drops {
+		a[d]++
+	}
+	doc, _ := load.Parse(&load.File{Path: "x.yaml", Data: after}, load.FormatYAML, load.DefaultLimits)
+	comments := squash(commentText(doc.Root))
+	var lost []string
+	for v, n := range b {
+		if a[v] < n && !strings.Contains(comments, squash(v)) {
+			lost = append(lost, v)
+		}
+	}
+	return lost
+}
+
+var commentRe = regexp.MustCompile(`(^|\s)(#.*)$`)
+
+// lostComments is every comment of before (a line's text from its '#')
+// that after lacks.
+func lostComments(before, after []byte) []string {
+	text := string(after)
+	var lost []string
+	for _, ln := range strings.Split(strings.ReplaceAll(string(before), "\r\n", "\n"), "\n") {
+		if m := commentRe.FindStringSubmatch(ln); m != nil && !strings.Contains(text, strings.TrimSpace(m[2])) {
+			lost = append(lost, m[2])
+		}
+	}
+	return lost
+}
+
+// outside returns the text before the `resumption:` line and the text
+// from the line after its last content line (trailing blank and comment
+// lines included) to the end.
+func outside(t *testing.T, data []byte) (pre, post []byte) {
+	lines := strings.SplitAfter(string(data), "\n")
+	start := -1
+	for i, ln := range lines {
+		if strings.HasPrefix(ln, "resumption:") {
+			start = i
+		}
+	}
+	if start < 0 {
+		t.Fatal("no resumption line")
+	}
+	end := len(lines)
+	for i := start + 1; i < len(lines); i++ {
+		ln := strings.TrimRight(lines[i], "\r\n")
+		if ln != "" && ln[0] != ' ' && ln[0] != '#' {
+			end = i
+			break
+		}
+	}
+	last := end - 1
+	for last > start {
+		ln := strings.TrimRight(lines[last], "\r\n")
+		trim := strings.TrimLeft(ln, " ")
+		if trim == "" || (strings.HasPrefix(trim, "#") && len(ln)-len(trim) <= 2) {
+			last--
+			continue
+		}
+		break
+	}
+	pre = []byte(strings.Join(lines[:start], ""))
+	post = []byte(strings.Join(lines[last+1:], ""))
+	return pre, post
+}
+
+func tail(b []byte, n int) []byte {
+	if len(b) < n {
+		return b
+	}
+	return b[len(b)-n:]
+}
