@@ -120,24 +120,6 @@ func TestPathSafety(t *testing.T) {
 		a.write(t, dir)
 		wantCodes(t, verify(t, dir, opts()))
 	})
-	t.Run("device", func(t *testing.T) {
-		dir, a := newBundle(t, reportOutputs)
-		dev := filepath.Join(dir, "out", "null")
-		if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, int(mkdev(1, 3))); err != nil {
-			t.Skipf("mknod: %v", err)
-		}
-		a.hashes["hashes"].(map[string]any)["out/null"] = digest("")
-		a.write(t, dir)
-		v := verify(t, dir, opts())
-		wantCodes(t, v, bundle.OutputMissing)
-		if p := problem(t, v, bundle.OutputMissing, "out/null"); !strings.Contains(p.Message, "device") {
-			t.Errorf("message %q does not say it is a device", p.Message)
-		}
-	})
-}
-
-func mkdev(major, minor uint32) uint64 {
-	return uint64(major)<<8 | uint64(minor)
 }
 
 func symlink(t *testing.T, target, link string) {

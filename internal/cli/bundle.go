@@ -15,6 +15,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/bundle"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/rules"
 )
 
 // `resumelint bundle verify`: SPECTRUM-02 verdicts (seed 002 §3, SPEC §3.5).
@@ -88,9 +89,9 @@ func (c *Command) bundleVerify(args []string) (int, error) {
 	if err != nil {
 		return ExitUsage, usagef("--bundle-base: %v", err)
 	}
-	opts := bundle.DefaultOptions()
-	opts.Base = base
-	opts.RepoRoot = repoRoot(c.Cwd)
+	// The same settings-to-options seam as lint, so both decide alike.
+	opts := rules.BundleVerifyOptions(&rules.Options{RepoRoot: repoRoot(c.Cwd), Limits: load.DefaultLimits,
+		Bundle: rules.BundleOptions{Base: base}})
 	opts.Strict = vf.strict
 	opts.ExpectBuildID = vf.expectBuildID
 	opts.Jobs = vf.jobs
