@@ -62,7 +62,6 @@ Usage:
   resumelint bundle verify [flags] DIR ...     SPECTRUM-02 verdicts: ACCEPT or REJECT
   resumelint rules [--format json]             list every rule
   resumelint explain RULE                      print a rule's documentation
-  resumelint schema export [--out DIR] [KIND]  JSON Schemas for editors (docs/editors.md)
   resumelint version                           print the version
 
 Run 'resumelint lint -h' for the lint flags.
