@@ -204,7 +204,9 @@ func TestSARIFFingerprintOccurrences(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log struct {
-		Runs []struct{ Results []struct{ PartialFingerprints map[string]string } }
+		Runs []struct {
+			Results []struct{ PartialFingerprints map[string]string }
+		}
 	}
 	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
 		t.Fatal(err)
