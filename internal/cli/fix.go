@@ -86,7 +86,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 		applied := 0
 		for _, ff := range files {
 			if fds := offered[ff]; len(fds) > 0 {
-				applied += applyPass(ff, fds, byPath)
+				applied += applyPass(c.Cwd, ff, fds, byPath)
 			}
 		}
 		if applied == 0 {
@@ -168,7 +168,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 // applyPass applies the fixes offered for one file in one pass: those that
 // do not overlap, whose result keeps every value (fix.Verify). It returns
 // how many were applied.
-func applyPass(ff *fixFile, fds []*diag.Finding, byPath map[string]*fixFile) int {
+func applyPass(cwd string, ff *fixFile, fds []*diag.Finding, byPath map[string]*fixFile) int {
 	fixes := make([]*diag.Fix, len(fds))
 	codeOf := map[*diag.Fix]string{}
 	for i, fd := range fds {
@@ -186,17 +186,18 @@ func applyPass(ff *fixFile, fds []*diag.Finding, byPath map[string]*fixFile) int
 			ff.note(codeOf[ch.Fix], "it overlaps the "+codeOf[ch.With]+" fix")
 		}
 	}
-	// A rename needs its new name free, on disk and among the files.
+	// A rename needs its new name free, on disk and among the files, in a
+	// folder that exists.
 	kept := picked[:0]
 	for _, p := range picked {
 		if p.RenameTo != "" {
-			if path.Dir(p.RenameTo) != path.Dir(ff.path) {
-				ff.note(codeOf[p], "a rename must stay in the file's folder")
+			target := osPathOf(cwd, p.RenameTo)
+			if _, err := os.Lstat(target); err == nil || byPath[p.RenameTo] != nil {
+				ff.note(codeOf[p], p.RenameTo+" already exists")
 				continue
 			}
-			target := filepath.Join(filepath.Dir(ff.osPath), path.Base(p.RenameTo))
-			if _, err := os.Lstat(target); err == nil || byPath[p.RenameTo] != nil {
-				ff.note(codeOf[p], path.Base(p.RenameTo)+" already exists")
+			if fi, err := os.Stat(filepath.Dir(target)); err != nil || !fi.IsDir() {
+				ff.note(codeOf[p], "the folder "+path.Dir(p.RenameTo)+" does not exist")
 				continue
 			}
 		}
@@ -243,14 +244,23 @@ func applyPass(ff *fixFile, fds []*diag.Finding, byPath map[string]*fixFile) int
 	for _, p := range picked {
 		if p.RenameTo != "" {
 			delete(byPath, ff.path)
-			ff.path = p.RenameTo
-			ff.osPath = filepath.Join(filepath.Dir(ff.osPath), path.Base(p.RenameTo))
+			ff.path, ff.osPath = p.RenameTo, osPathOf(cwd, p.RenameTo)
 			byPath[ff.path] = ff
 		}
 		delete(ff.notes, codeOf[p])
 	}
 	ff.fixes += len(picked)
 	return len(picked)
+}
+
+// osPathOf turns a display path (relative to the working directory) into
+// an OS path.
+func osPathOf(cwd, display string) string {
+	p := filepath.FromSlash(display)
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(cwd, p)
 }
 
 // passDiscovery is the discovery of a later pass: the files carried in

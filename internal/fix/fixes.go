@@ -168,10 +168,13 @@ func NumberDecisionIDs(doc *load.Document, log *yaml.Node) *diag.Fix {
 	return safe("number the decision_log entries without an id", e.list)
 }
 
-// RenameFile renames a file within its folder (RL313 _resume.md →
-// resume-context.md).
-func RenameFile(f *load.File, newBase string) *diag.Fix {
-	return &diag.Fix{Applicability: diag.FixSafe, Description: "rename to " + newBase, RenameTo: path.Join(path.Dir(f.Path), newBase)}
+// RenameFile renames a file to the display path to (RL313 _resume.md →
+// resume-context.md); the fix driver refuses a taken name.
+func RenameFile(f *load.File, to string) *diag.Fix {
+	if to == "" || to == f.Path {
+		return nil
+	}
+	return &diag.Fix{Applicability: diag.FixSafe, Description: "rename to " + path.Base(to), RenameTo: to}
 }
 
 // RemoveComment removes a comment that starts at line:col (1-based, the

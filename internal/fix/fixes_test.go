@@ -166,9 +166,13 @@ func TestRemoveComment(t *testing.T) {
 }
 
 func TestRenameFile(t *testing.T) {
-	fx := RenameFile(&load.File{Path: "02-projects/10-x/01-planning/_resume.md"}, "resume-context.md")
+	f := &load.File{Path: "02-projects/10-x/_resume.md"}
+	fx := RenameFile(f, "02-projects/10-x/01-planning/resume-context.md")
 	if fx.RenameTo != "02-projects/10-x/01-planning/resume-context.md" || len(fx.Edits) != 0 || fx.Applicability != diag.FixSafe {
 		t.Errorf("got %+v", fx)
+	}
+	if RenameFile(f, f.Path) != nil {
+		t.Error("a rename to the same name")
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -26,7 +27,7 @@ var (
 var (
 	PrecompactSchema = &Rule{Code: "RL301", Name: "precompact-schema", Severity: diag.SevError, Kinds: precompactKind, Family: "nexus",
 		Summary: "a violation of #PrecompactState", Run: runPrecompactSchema}
-	PrecompactFlat = &Rule{Code: "RL302", Name: "precompact-flat", Severity: diag.SevError, Kinds: precompactKind, Family: "nexus",
+	PrecompactFlat = &Rule{Code: "RL302", Name: "precompact-flat", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: precompactKind, Family: "nexus",
 		Summary: "the state nested (under project_detection) instead of flat", Run: runPrecompactFlat}
 	PrecompactSize = &Rule{Code: "RL303", Name: "precompact-size", Severity: diag.SevError, Kinds: precompactKind, Family: "nexus",
 		Summary: "precompact_state.json of 1 KiB or more", Run: runPrecompactSize}
@@ -34,7 +35,7 @@ var (
 		Summary: "no YAML front matter, or one not closed by ---"}
 	ResumeContextSchema = &Rule{Code: "RL311", Name: "resume-context-schema", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "a violation of #ResumeContext", Run: runResumeContextSchema}
-	LegacyResumeVersion = &Rule{Code: "RL312", Name: "legacy-resume-version", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+	LegacyResumeVersion = &Rule{Code: "RL312", Name: "legacy-resume-version", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: resumeKind, Family: "nexus",
 		Summary: "`resume_version` instead of `resume_schema_version`", Run: runLegacyResumeVersion}
 	Progress = &Rule{Code: "RL315", Name: "progress", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
 		Summary: "progress N/M with N > M, or current_task not N or N+1", Run: runProgress}
@@ -142,8 +143,9 @@ func runPrecompactFlat(p *Pass) {
 	}
 	for _, n := range pc.Nests {
 		moves := append(append([]string(nil), n.Moves...), fmt.Sprintf("remove %q", n.Key.Value))
-		p.Report(p.Doc.File, n.Key, "the state is nested under %q; precompact_state.json is flat (seed 004 §precompact_state.json Schema) and SessionStart reads active_project_id at the top level: %s",
+		fd := p.Report(p.Doc.File, n.Key, "the state is nested under %q; precompact_state.json is flat (seed 004 §precompact_state.json Schema) and SessionStart reads active_project_id at the top level: %s",
 			n.Key.Value, joinClauses(moves))
+		fd.Fix = fix.FlattenJSON(p.Doc, n.Key.Value, map[string]string{"project_id": "active_project_id"})
 	}
 }
 
@@ -276,9 +278,11 @@ func runLegacyResumeVersion(p *Pass) {
 	}
 	switch {
 	case node.IsString(v):
-		p.Report(d.File, k, "resume_version is the legacy name of resume_schema_version (seed 004: SessionStart reads the new name): rename the key, keeping the value: resume_schema_version: %s", strconv.Quote(v.Value))
+		fd := p.Report(d.File, k, "resume_version is the legacy name of resume_schema_version (seed 004: SessionStart reads the new name): rename the key, keeping the value: resume_schema_version: %s", strconv.Quote(v.Value))
+		fd.Fix = fix.RenameKeyKeepString(d, k, v, "resume_schema_version")
 	case node.IsScalar(v) && !node.IsNull(v):
-		p.Report(d.File, k, "resume_version is the legacy name of resume_schema_version, and %s is written as a number (YAML reads 1.10 as 1.1): rename the key and quote the value: resume_schema_version: %s", v.Value, strconv.Quote(v.Value))
+		fd := p.Report(d.File, k, "resume_version is the legacy name of resume_schema_version, and %s is written as a number (YAML reads 1.10 as 1.1): rename the key and quote the value: resume_schema_version: %s", v.Value, strconv.Quote(v.Value))
+		fd.Fix = fix.RenameKeyKeepString(d, k, v, "resume_schema_version")
 	default:
 		p.Report(d.File, k, "resume_version is the legacy name of resume_schema_version: rename the key and give it a version string such as \"1.0\"")
 	}

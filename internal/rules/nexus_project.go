@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -21,7 +22,7 @@ import (
 var (
 	PrecompactProject = &Rule{Code: "RL304", Name: "precompact-project", Severity: diag.SevWarning, Kinds: precompactKind, Family: "nexus",
 		Summary: "active_project_id with no 02-projects/<id>/ folder, or none with 01-planning/resume-context.md", Run: runPrecompactProject}
-	LegacyResumeFilename = &Rule{Code: "RL313", Name: "legacy-resume-filename", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+	LegacyResumeFilename = &Rule{Code: "RL313", Name: "legacy-resume-filename", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: resumeKind, Family: "nexus",
 		Summary: "a _resume.md file (an error when resume-context.md exists too)", Run: runLegacyResumeFilename}
 	FilesToLoad = &Rule{Code: "RL314", Name: "files-to-load", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "a files_to_load entry that is missing, absolute, outside the project folder, or repeated", Run: runFilesToLoad}
@@ -188,7 +189,8 @@ func runLegacyResumeFilename(p *Pass) {
 		fd.Related = append(fd.Related, diag.Related{Path: disp, Line: 1, Column: 1, Message: "the resume file SessionStart reads"})
 		return
 	}
-	p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "_resume.md is the legacy name (seed 004: \"resume-context.md (NOT _resume.md)\"); SessionStart loads 02-projects/<id>/01-planning/resume-context.md: rename this file to %s", disp)
+	fd := p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "_resume.md is the legacy name (seed 004: \"resume-context.md (NOT _resume.md)\"); SessionStart loads 02-projects/<id>/01-planning/resume-context.md: rename this file to %s", disp)
+	fd.Fix = fix.RenameFile(f, disp)
 }
 
 // ---- RL314 --------------------------------------------------------------------

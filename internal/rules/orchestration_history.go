@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -25,11 +26,11 @@ var (
 		Summary: "quality_trajectory inconsistent in itself or with quality_gates", Run: runQualityTrajectory}
 	DefectSummary = &Rule{Code: "RL109", Name: "defect-summary", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "defect counts that do not add up", Run: runDefectSummary}
-	DecisionLog = &Rule{Code: "RL110", Name: "decision-log", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	DecisionLog = &Rule{Code: "RL110", Name: "decision-log", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "decision_log ids, gates, iterations or phases that do not fit the file", Run: runDecisionLog}
 	AgentSummaries = &Rule{Code: "RL111", Name: "agent-summaries", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "a completed agent without a summary, or a summary for no agent or of the wrong form", Run: runAgentSummaries}
-	CompactionEvents = &Rule{Code: "RL112", Name: "compaction-events", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	CompactionEvents = &Rule{Code: "RL112", Name: "compaction-events", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "compaction events miscounted, out of order, unmerged, or pointing at a missing or different checkpoint file", Run: runCompactionEvents}
 	FilesToRead = &Rule{Code: "RL113", Name: "files-to-read", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "files_to_read paths that resolve nowhere, repeat, or are not portable; priorities repeated or out of order", Run: runFilesToRead}
@@ -314,6 +315,7 @@ func runDecisionLog(p *Pass) {
 		phaseList = append(phaseList, n)
 	}
 	sort.Ints(phaseList)
+	var numbering *diag.Fix // one fix numbers every entry without an id
 	for i, e := range dl.Content {
 		if !node.IsMap(e) || len(e.Content) == 0 {
 			continue
@@ -322,7 +324,11 @@ func runDecisionLog(p *Pass) {
 		label := fmt.Sprintf("%s[%d]", name, i)
 		idv := node.Val(e, "id")
 		if idv == nil {
-			p.Report(f, e.Content[0], "%s has no id: decisions are numbered RD-001, RD-002, … in order (seed 000 §decision_log), so this one is %s", label, want)
+			fd := p.Report(f, e.Content[0], "%s has no id: decisions are numbered RD-001, RD-002, … in order (seed 000 §decision_log), so this one is %s", label, want)
+			if numbering == nil {
+				numbering = fix.NumberDecisionIDs(p.Doc, dl)
+			}
+			fd.Fix = numbering
 		} else if id, ok := node.Str(idv); ok && decisionID.MatchString(id) {
 			label = id
 			if id != want {
@@ -478,7 +484,8 @@ func runCompactionEvents(p *Pass) {
 	}
 	if cv := node.Val(ce, "count"); cv != nil {
 		if n, ok := node.Int(cv); ok && int(n) != len(evs.Content) {
-			p.Report(f, cv, "count %d, but events lists %d event(s): count is incremented with every appended event (seed 000 §compaction_events)", n, len(evs.Content))
+			fd := p.Report(f, cv, "count %d, but events lists %d event(s): count is incremented with every appended event (seed 000 §compaction_events)", n, len(evs.Content))
+			fd.Fix = fix.RecomputeCount(p.Doc, cv, len(evs.Content), ce.Style&yaml.FlowStyle != 0)
 		}
 	}
 	rs := recoveryStateOf(p)

@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -21,7 +22,7 @@ import (
 // schema rule (RL102) reports.
 
 var (
-	CheckpointLink = &Rule{Code: "RL104", Name: "checkpoint-link", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	CheckpointLink = &Rule{Code: "RL104", Name: "checkpoint-link", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "last_checkpoint differs from checkpoints.latest_id, or is set while there are no checkpoint entries", Run: runCheckpointLink}
 	PhaseConsistency = &Rule{Code: "RL105", Name: "phase-consistency", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "current_phase/current_phase_name disagree with the pipelines", Run: runPhaseConsistency}
@@ -416,6 +417,9 @@ func runCheckpointLink(p *Pass) {
 	if isStr && node.IsSeq(ev) && len(ev.Content) == 0 {
 		fd := p.Report(f, at, "%s %q is set, but checkpoints.entries is empty (line %d): it must name a recorded checkpoint, or be null until one exists", field, last, ek.Line)
 		fd.Related = append(fd.Related, relatedAt(f, ek, "checkpoints.entries"))
+		if idk, idv := node.Get(cv, "latest_id"); idk != nil && node.IsNull(idv) {
+			fd.Fix = fix.CopyLatestID(p.Doc, lv, idv, holder.Style&yaml.FlowStyle != 0)
+		}
 		return
 	}
 	idk, idv := node.Get(cv, "latest_id")
@@ -437,6 +441,7 @@ func runCheckpointLink(p *Pass) {
 	}
 	if fd != nil {
 		fd.Related = append(fd.Related, relatedAt(f, idv, "checkpoints.latest_id"))
+		fd.Fix = fix.CopyLatestID(p.Doc, lv, idv, holder.Style&yaml.FlowStyle != 0)
 	}
 }
 
