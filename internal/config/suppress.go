@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/rules"
 )
@@ -59,6 +60,10 @@ type directive struct {
 	reason            string
 	text              string // the comment, for the fingerprint
 	used              map[string]bool
+	// cleanup removes what hides nothing (the comment, or the unused
+	// codes of it); it is the fix of the finding whose message is cleanupMsg.
+	cleanup    *diag.Fix
+	cleanupMsg string
 }
 
 var marker = []byte("resumelint:")
@@ -253,9 +258,13 @@ func (x *Filter) PostRun() ([]diag.Finding, []*load.File) {
 		var fs []diag.Finding
 		for _, d := range s.dirs {
 			for _, msg := range x.problems(s, d) {
-				fs = append(fs, diag.Finding{Code: rules.UnusedSuppression.Code, Path: s.file.Path,
+				fd := diag.Finding{Code: rules.UnusedSuppression.Code, Path: s.file.Path,
 					Start: diag.Pos{Line: d.line, Col: d.col}, End: diag.Pos{Line: d.line, Col: d.endCol}, Message: msg,
-					NodePath: "suppression", NodeHash: hashText(d.text)})
+					NodePath: "suppression", NodeHash: hashText(d.text)}
+				if msg == d.cleanupMsg {
+					fd.Fix = d.cleanup
+				}
+				fs = append(fs, fd)
 			}
 		}
 		// RL007 findings can themselves be suppressed or ignored.
@@ -311,10 +320,40 @@ func (x *Filter) problems(s *fileSups, d *directive) []string {
 	case len(unused) > 0:
 		msgs = append(msgs, fmt.Sprintf("%s is suppressed here, but line %d has no such finding; remove it from the list", strings.Join(unused, " and "), d.target))
 	}
+	if len(unused) > 0 {
+		d.cleanupMsg, d.cleanup = msgs[len(msgs)-1], cleanupFix(s.file, d, unused)
+	}
 	if d.reason == "" && len(unused) < len(d.codes) {
 		msgs = append(msgs, fmt.Sprintf("suppression without a reason: say why after ` -- `, e.g. `%s`", example))
 	}
 	return msgs
+}
+
+// cleanupFix removes a suppression whose every code hides nothing, or
+// rewrites it without the unused ones ("CODE name" each) (RL007's safe
+// fix). A list with names that are no rule is left to the user.
+func cleanupFix(f *load.File, d *directive, unused []string) *diag.Fix {
+	if len(unused) == len(d.codes) {
+		return fix.RemoveComment(f, d.line, d.col)
+	}
+	if len(d.unknown) > 0 {
+		return nil
+	}
+	drop := map[string]bool{}
+	for _, u := range unused {
+		drop[strings.Fields(u)[0]] = true
+	}
+	var kept []string
+	for _, c := range d.codes {
+		if !drop[c] {
+			kept = append(kept, c)
+		}
+	}
+	text := "# resumelint:" + d.verb + " " + strings.Join(kept, ",")
+	if d.reason != "" {
+		text += " -- " + d.reason
+	}
+	return fix.ReplaceComment(f, d.line, d.col, text)
 }
 
 func hashText(s string) string {
