@@ -32,6 +32,13 @@ func LoadBundle(f *Folder, lim Limits) (*Bundle, []diag.Finding) {
 			continue
 		}
 		file := &File{Path: joinDisplay(f.Path, name), OSPath: p, Kind: KindBundle}
+		if !insideFolder(f.OSPath, p) {
+			// A verifier reads only what the bundle holds (seed 002 §6.1):
+			// an artifact linked from elsewhere is not the bundle's.
+			out = append(out, Problem(file, "RL003", diag.Pos{}, "%s is a symbolic link to a file outside the bundle folder; not read", name))
+			b.Artifacts[name] = &Document{File: file}
+			continue
+		}
 		probs, ok := Read(file, lim)
 		out = append(out, probs...)
 		doc := &Document{File: file}
@@ -109,4 +116,18 @@ func joinDisplay(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
+}
+
+// insideFolder reports whether p, after symbolic links, lies inside dir.
+func insideFolder(dir, p string) bool {
+	rd, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	rp, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return true // dangling or unreadable: Read reports it without following anything
+	}
+	rel, err := filepath.Rel(rd, rp)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

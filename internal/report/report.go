@@ -72,7 +72,7 @@ func Text(w io.Writer, in *Input) error {
 			sev = yellow(sev)
 		}
 		fmt.Fprintf(&sb, "%s: %s: %s %s\n", bold(fmt.Sprintf("%s:%d:%d", f.Path, f.Start.Line, f.Start.Col)), sev, f.Message, gray("["+f.Code+" "+f.Name+"]"))
-		if src := in.Sources[f.Path]; src != nil && f.Start.Line > 0 {
+		if src := in.Sources[f.Path]; src != nil && src.Data != nil && f.Start.Line > 0 {
 			line := []rune(src.Line(f.Start.Line))
 			for _, m := range masks[maskKey{f.Path, f.Start.Line}] {
 				for i := m[0]; i < m[1] && i < len(line); i++ {

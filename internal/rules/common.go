@@ -224,6 +224,10 @@ var secretPatterns = []secretPattern{
 	{"a bearer token", regexp.MustCompile(`\bBearer\s+[A-Za-z0-9._~+/=-]{20,}`)},
 }
 
+// digestRe matches content digests (sha256:…): hashes name data, they do
+// not grant access to it.
+var digestRe = regexp.MustCompile(`^(?:sha(?:1|224|256|384|512)|md5|blake2b|blake3):[0-9a-fA-F]+$`)
+
 var secretKeyRe = regexp.MustCompile(`(?i)(token|secret|passw(or)?d|pwd|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth)`)
 
 // secretRefKey marks keys that name where a secret lives or what it is
@@ -294,7 +298,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 				return
 			}
 			s := n.Value
-			if len(s) < 16 || strings.ContainsAny(s, " \t\n") || looksLikePlaceholder(s) || Entropy(s) < 3.5 {
+			if len(s) < 16 || strings.ContainsAny(s, " \t\n") || looksLikePlaceholder(s) || digestRe.MatchString(s) || Entropy(s) < 3.5 {
 				return
 			}
 			k := [2]int{n.Line, n.Column}
