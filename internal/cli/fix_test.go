@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const v1Section = `workflow:
+  id: "demo-20260301-001"
+  status: "ACTIVE"
+resumption:
+  last_checkpoint: null
+  current_state: "Waiting for the data dump."
+  next_step: "Load the dump"
+`
+
+func run(t *testing.T, dir string, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	c := &Command{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Cwd: dir,
+		Getenv: func(k string) string {
+			if k == "NO_COLOR" {
+				return "1"
+			}
+			return ""
+		}}
+	code = c.Main(args)
+	return code, out.String(), errb.String()
+}
+
+// Fixes of stdin input can be shown (--diff) but not written.
+func TestFixStdin(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := run(t, dir, v1Section, "fix", "--stdin-filename", "ORCHESTRATION.yaml", "-")
+	if code != ExitUsage || !strings.Contains(stderr, "cannot write a file read from stdin") {
+		t.Errorf("--fix of stdin: exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, _ := run(t, dir, v1Section, "lint", "--diff", "--stdin-filename", "ORCHESTRATION.yaml", "-")
+	if code != ExitFindings || !strings.Contains(stdout, "+  recovery_state:\n") || !strings.HasPrefix(stdout, "--- a/ORCHESTRATION.yaml\n+++ b/ORCHESTRATION.yaml\n") {
+		t.Errorf("--diff of stdin: exit %d, stdout:\n%s", code, stdout)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("--diff of stdin wrote %v", entries)
+	}
+}
+
+// --fix writes through a temporary file and keeps the mode; --diff on a
+// clean file prints nothing and exits 0.
+func TestFixWrites(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "ORCHESTRATION.yaml")
+	if err := os.WriteFile(p, []byte(v1Section), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := run(t, dir, "", "fix", "--format", "json", "ORCHESTRATION.yaml")
+	if code != ExitFindings || !strings.HasPrefix(stdout, "{") || !strings.Contains(stderr, "1 fix applied in 1 file.") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	fi, err := os.Stat(p)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode after the fix: %v %v", fi, err)
+	}
+	got, _ := os.ReadFile(p)
+	if !bytes.Contains(got, []byte("  # current_state (v1.0): Waiting for the data dump.\n  recovery_state:\n")) {
+		t.Errorf("not migrated:\n%s", got)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("files left behind: %v", entries)
+	}
+	code, stdout, stderr = run(t, dir, "", "fix", "--diff", "ORCHESTRATION.yaml")
+	if code != ExitOK || stdout != "" || !strings.Contains(stderr, "0 fixes") {
+		t.Errorf("--diff after the fix: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
