@@ -91,8 +91,9 @@ func RenameKeyKeepString(doc *load.Document, key, val *yaml.Node, newName string
 }
 
 // SetScalar replaces a one-line scalar value with text already rendered
-// for YAML or JSON; the old value is declared dropped.
-func SetScalar(doc *load.Document, val *yaml.Node, text, desc string, inFlow bool) *diag.Fix {
+// for YAML. The old value is not thrown away: a comment line above keeps
+// it ("# count was 3"), and the fix declares the value dropped.
+func SetScalar(doc *load.Document, name string, val *yaml.Node, text, desc string, inFlow bool) *diag.Fix {
 	if !breaksOK(doc.File.Data) {
 		return nil
 	}
@@ -102,10 +103,13 @@ func SetScalar(doc *load.Document, val *yaml.Node, text, desc string, inFlow boo
 		return nil
 	}
 	a := s.off(val)
-	if string(s.data[a:end]) == text {
+	old := string(s.data[a:end])
+	if old == text {
 		return nil
 	}
-	return safe(desc, []diag.TextEdit{{Offset: a, Length: end - a, NewText: text}}, val.Value)
+	ls := s.start(val.Line)
+	was := strings.Repeat(" ", s.indent(val.Line)) + "# " + name + " was " + old + s.eol
+	return safe(desc, []diag.TextEdit{{Offset: ls, NewText: was}, {Offset: a, Length: end - a, NewText: text}}, val.Value)
 }
 
 // CopyLatestID sets recovery_state.last_checkpoint to checkpoints.latest_id
@@ -120,12 +124,12 @@ func CopyLatestID(doc *load.Document, lastCheckpoint, latestID *yaml.Node, inFlo
 			text = st.str(id)
 		}
 	}
-	return SetScalar(doc, lastCheckpoint, text, "copy checkpoints.latest_id into last_checkpoint", inFlow)
+	return SetScalar(doc, "last_checkpoint", lastCheckpoint, text, "copy checkpoints.latest_id into last_checkpoint", inFlow)
 }
 
 // RecomputeCount sets a count to the length of the list it counts (RL112).
 func RecomputeCount(doc *load.Document, count *yaml.Node, n int, inFlow bool) *diag.Fix {
-	return SetScalar(doc, count, strconv.Itoa(n), fmt.Sprintf("set count to %d", n), inFlow)
+	return SetScalar(doc, "count", count, strconv.Itoa(n), fmt.Sprintf("set count to %d", n), inFlow)
 }
 
 // NumberDecisionIDs gives decision_log entries without an id the id their

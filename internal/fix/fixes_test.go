@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,7 +99,7 @@ func TestRenameKeyKeepString(t *testing.T) {
 }
 
 func TestCopyLatestID(t *testing.T) {
-	const base = "checkpoints:\n  latest_id: %s\nresumption:\n  recovery_state:\n    last_checkpoint: %s  # keep me\n"
+	const base = "checkpoints:\n  latest_id: %s\nresumption:\n  recovery_state:\n%s    last_checkpoint: %s  # keep me\n"
 	tests := []struct{ name, latest, last, want string }{
 		{"string", `"CP-006"`, `"CP-005"`, `"CP-006"`},
 		{"null when there is no checkpoint", `null`, `"CP-005"`, `null`},
@@ -106,8 +107,8 @@ func TestCopyLatestID(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			in := strings.Replace(strings.Replace(base, "%s", tc.latest, 1), "%s", tc.last, 1)
-			want := strings.Replace(strings.Replace(base, "%s", tc.latest, 1), "%s", tc.want, 1)
+			in := fmt.Sprintf(base, tc.latest, "", tc.last)
+			want := fmt.Sprintf(base, tc.latest, "    # last_checkpoint was "+tc.last+"\n", tc.want)
 			doc := parsed(t, "o.yaml", in)
 			check(t, doc, CopyLatestID(doc, valAt(doc, "resumption.recovery_state.last_checkpoint"), valAt(doc, "checkpoints.latest_id"), false), want)
 		})
@@ -117,9 +118,9 @@ func TestCopyLatestID(t *testing.T) {
 func TestRecomputeCount(t *testing.T) {
 	doc := parsed(t, "o.yaml", "compaction_events:\n  count: 3   # three?\n  events:\n    - id: \"CX-001\"\n    - id: \"CX-002\"\n")
 	check(t, doc, RecomputeCount(doc, valAt(doc, "compaction_events.count"), 2, false),
-		"compaction_events:\n  count: 2   # three?\n  events:\n    - id: \"CX-001\"\n    - id: \"CX-002\"\n")
+		"compaction_events:\n  # count was 3\n  count: 2   # three?\n  events:\n    - id: \"CX-001\"\n    - id: \"CX-002\"\n")
 	flow := parsed(t, "o.yaml", "compaction_events: {count: 5, events: []}\n")
-	check(t, flow, RecomputeCount(flow, valAt(flow, "compaction_events.count"), 0, true), "compaction_events: {count: 0, events: []}\n")
+	check(t, flow, RecomputeCount(flow, valAt(flow, "compaction_events.count"), 0, true), "# count was 5\ncompaction_events: {count: 0, events: []}\n")
 	same := parsed(t, "o.yaml", "compaction_events: {count: 0, events: []}\n")
 	check(t, same, RecomputeCount(same, valAt(same, "compaction_events.count"), 0, true), "")
 }
