@@ -61,6 +61,21 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 			(fx.Applicability == diag.FixSafe || (fx.Applicability == diag.FixUnsafe && lf.unsafeFixes))
 	}
 	run := func(d *load.Discovery, ex []*load.File) *engine.Result { return engine.Run(d, ex, lc.freshFilter(s)) }
+	// Findings a baseline hides are left as they are, like suppressed ones.
+	var base *config.Baseline
+	if cf.baseline != "" {
+		var err error
+		if base, err = config.ReadBaseline(osPathOf(c.Cwd, cf.baseline), cf.baseline); err != nil {
+			return ExitUsage, err
+		}
+	}
+	visible := func(res *engine.Result) []diag.Finding {
+		if base == nil {
+			return res.Findings
+		}
+		kept, _ := base.Filter(res.Findings, lc.rel)
+		return kept
+	}
 
 	res := run(disc, extra)
 	byPath := map[string]*fixFile{}
@@ -77,8 +92,9 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 
 	for round := 0; round < maxFixRounds; round++ {
 		offered := map[*fixFile][]*diag.Finding{}
-		for i := range res.Findings {
-			fd := &res.Findings[i]
+		fds := visible(res)
+		for i := range fds {
+			fd := &fds[i]
 			if ff := byPath[fd.Path]; ff != nil && allowed(fd.Fix) {
 				offered[ff] = append(offered[ff], fd)
 			}
