@@ -21,6 +21,7 @@ func FuzzMigrate(f *testing.F) {
 	f.Add([]byte("resumption:\n  last_checkpoint: x\n"))
 	f.Add([]byte("resumption:\n  current_state: |\n    a\n    # b\n  next_step: c"))
 	f.Add([]byte("resumption: {last_checkpoint: x}\n"))
+	f.Add([]byte("---\nresumption:\n  next_step: x\n...\n"))
 	f.Add([]byte("a: &x 1\nresumption:\n  next_step: *x\n  recovery_state:\n    x: 1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		f := &load.File{Path: "ORCHESTRATION.yaml", Data: data}

@@ -65,6 +65,15 @@ func Migrate(doc *load.Document) *Migration {
 	if limit == 0 {
 		limit = s.lines() + 1
 	}
+	if rk != nil {
+		// A document end marker closes the section too.
+		for l := rk.Line + 1; l < limit; l++ {
+			if t := strings.TrimRight(s.text(l), " \t"); t == "..." || t == "---" || strings.HasPrefix(t, "... ") || strings.HasPrefix(t, "--- ") {
+				limit = l
+				break
+			}
+		}
+	}
 	if rk == nil || rv == nil || rv.Kind != yaml.MappingNode || rv.Style&yaml.FlowStyle != 0 || len(rv.Content) == 0 || rv.Content[0].Line <= rk.Line {
 		m.Reason = "resumption is not a block mapping"
 		return m

@@ -276,3 +276,51 @@ func tail(b []byte, n int) []byte {
 	}
 	return b[len(b)-n:]
 }
+
+// Shapes the migration handles, and those it leaves alone with a reason.
+func TestMigrateEdges(t *testing.T) {
+	tests := []struct {
+		name, in string
+		fixed    bool
+		folded   []string // RL115: keys the fix takes care of
+	}{
+		{"document end marker", "---\nresumption:\n  next_step: \"x y\"\n  last_checkpoint: null\n...\n", true, nil},
+		{"no final line break", "resumption:\n  last_checkpoint: null", true, nil},
+		{"block value moves whole", "resumption:\n  next_step: |\n    one\n    # not a comment\n  cross_session_portable: true\n", true, nil},
+		{"flow resumption", "resumption: {last_checkpoint: null, next_step: x}\n", false, nil},
+		{"current_state is not text", "resumption:\n  current_state: {phase: 2}\n", false, nil},
+		{"lone carriage return", "resumption:\n  last_checkpoint: null\r  next_step: x\n", false, nil},
+		{"v2 already", "resumption:\n  recovery_state:\n    next_step: x\n", false, nil},
+		{"mixed: differing non-text values stay", "resumption:\n  last_checkpoint: 7\n  next_step: \"a b\"\n  recovery_state:\n    last_checkpoint: \"CP-001\"\n", true, []string{"next_step"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			data := []byte(tc.in)
+			out, m := migrated(t, "o.yaml", data)
+			if (m.Fix != nil) != tc.fixed {
+				t.Fatalf("fix = %v (reason %q), want %v", m.Fix != nil, m.Reason, tc.fixed)
+			}
+			if m.Fix == nil {
+				if m.Reason == "" {
+					t.Error("no fix and no reason")
+				}
+				return
+			}
+			if err := Verify("o.yaml", load.FormatYAML, data, out, m.Fix.Drops); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if tc.folded != nil {
+				var got []string
+				for k := range m.Folded {
+					got = append(got, k.Value)
+				}
+				if strings.Join(got, ",") != strings.Join(tc.folded, ",") {
+					t.Errorf("folded %v, want %v", got, tc.folded)
+				}
+			}
+			if _, m2 := migrated(t, "o.yaml", out); m2.Fix != nil {
+				t.Errorf("not final:\n%s", out)
+			}
+		})
+	}
+}
