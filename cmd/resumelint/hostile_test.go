@@ -22,7 +22,7 @@ import (
 type hostileCase struct {
 	name  string
 	setup func(t *testing.T, dir string) []string // returns the lint arguments
-	code  string                                    // a finding code that must be reported
+	code  string                                  // a finding code that must be reported
 }
 
 func runHostile(t *testing.T, dir string, args []string) (int, []map[string]any, uint64) {
