@@ -14,6 +14,8 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/resumelint/resumelint/internal/bundle"
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/rules"
 )
@@ -47,6 +49,7 @@ type verifyFlags struct {
 	fs                          *flag.FlagSet
 	strict, expectBuildIDGiven  bool
 	expectBuildID, format, base string
+	config                      string
 	jobs                        int
 }
 
@@ -59,6 +62,7 @@ func newVerifyFlags(out io.Writer) *verifyFlags {
 	fs.StringVar(&vf.format, "format", "text", "output format: text or json")
 	fs.StringVar(&vf.base, "bundle-base", bundle.DefaultOptions().Base, "what hashes keys are relative to: bundle (the bundle folder) or repo (the repository root)")
 	fs.IntVar(&vf.jobs, "jobs", 0, "number of files hashed in parallel (default: all CPUs)")
+	fs.StringVar(&vf.config, "config", "", "configuration file for bundle: settings (default: .resumelint.yaml at the repository root)")
 	return vf
 }
 
@@ -89,9 +93,17 @@ func (c *Command) bundleVerify(args []string) (int, error) {
 	if err != nil {
 		return ExitUsage, usagef("--bundle-base: %v", err)
 	}
-	// The same settings-to-options seam as lint, so both decide alike.
-	opts := rules.BundleVerifyOptions(&rules.Options{RepoRoot: repoRoot(c.Cwd), Limits: load.DefaultLimits,
-		Bundle: rules.BundleOptions{Base: base}})
+	// The same configuration and settings-to-options seam as lint, so both
+	// decide alike; a flag wins over the file.
+	settings := engine.Settings{Opts: rules.Options{RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd, Limits: load.DefaultLimits},
+		Severity: map[string]diag.Severity{}}
+	if _, err := c.setupConfig(&configFlags{config: vf.config}, &settings); err != nil {
+		return ExitUsage, err
+	}
+	if flagGiven(vf.fs, "bundle-base") || settings.Opts.Bundle.Base == "" {
+		settings.Opts.Bundle.Base = base
+	}
+	opts := rules.BundleVerifyOptions(&settings.Opts)
 	opts.Strict = vf.strict
 	opts.ExpectBuildID = vf.expectBuildID
 	opts.Jobs = vf.jobs
