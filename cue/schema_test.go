@@ -134,3 +134,12 @@ func TestValidateFindsMaskedErrors(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func parseB(b *testing.B, src string) *yaml.Node {
+	b.Helper()
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+		b.Fatal(err)
+	}
+	return n.Content[0]
+}

@@ -23,10 +23,14 @@ func main() {
 		log.Fatal(err)
 	}
 	n, c, p := *orch**scale, *cps**scale, *projects**scale
+	var brokenList strings.Builder
 	for i := 0; i < n; i++ {
 		dir := filepath.Join(*out, "projects", fmt.Sprintf("PROJ-%05d", i))
 		broken := i%20 == 7 // 5%
 		write(filepath.Join(dir, "ORCHESTRATION.yaml"), orchestration(i, broken))
+		if broken {
+			fmt.Fprintf(&brokenList, "./projects/PROJ-%05d/ORCHESTRATION.yaml\n", i)
+		}
 		for _, f := range []string{"ORCHESTRATION_PLAN.md", "WORKTRACKER.md"} {
 			write(filepath.Join(dir, f), "# "+f+"\n")
 		}
@@ -44,6 +48,9 @@ func main() {
 		write(filepath.Join(root, "01-planning", "plan.md"), "# Plan\n\n1. Research\n2. Build\n")
 		write(filepath.Join(root, "01-planning", "steps.md"), "# Steps\n\n- [x] 1.1 Read the seeds\n- [x] 1.2 Draft the schema\n- [ ] 2.1 Build the loader\n- [ ] 2.2 Write the rules\n")
 	}
+	// The seeded errors, for the benchmark script (cue vet stops at the
+	// first invalid file, so it is given only the valid ones).
+	write(filepath.Join(*out, ".broken"), brokenList.String())
 	fmt.Printf("wrote %d orchestration, %d checkpoint, %d resume-context files to %s\n", n, c, p, *out)
 }
 

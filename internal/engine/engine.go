@@ -374,6 +374,17 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 			}
 		}
 	}
+	// Keep the bytes only of files that have findings (for snippets): a
+	// run's memory must not grow with the number of clean files.
+	keep := map[*load.File]bool{}
+	for _, f := range out.files {
+		keep[f] = true
+	}
+	for _, f := range files {
+		if !keep[f] {
+			f.Release()
+		}
+	}
 	return out
 }
 

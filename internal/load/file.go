@@ -40,6 +40,12 @@ type File struct {
 	lineStarts []int
 }
 
+// Release drops the file's bytes once its unit is checked.
+func (f *File) Release() {
+	f.Data = nil
+	f.lineStarts = nil
+}
+
 // LineStarts returns the byte offset of the start of each line (index 0 is line 1).
 func (f *File) LineStarts() []int {
 	if f.lineStarts == nil {

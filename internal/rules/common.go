@@ -230,6 +230,23 @@ var digestRe = regexp.MustCompile(`^(?:sha(?:1|224|256|384|512)|md5|blake2b|blak
 
 var secretKeyRe = regexp.MustCompile(`(?i)(token|secret|passw(or)?d|pwd|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth)`)
 
+// secretKeyWords are what secretKeyRe looks for, as plain substrings:
+// checking every key of every file with the regexp costs more than the
+// rest of the secret scan.
+var secretKeyWords = []string{"token", "secret", "passw", "pwd", "key", "credential", "auth"}
+
+// secretKey reports a key named like a credential holder (secretKeyRe),
+// screening with substrings first.
+func secretKey(k string) bool {
+	l := strings.ToLower(k)
+	for _, w := range secretKeyWords {
+		if strings.Contains(l, w) {
+			return secretKeyRe.MatchString(k)
+		}
+	}
+	return false
+}
+
 // secretRefKey marks keys that name where a secret lives or what it is
 // (api_key_source, token_env, password_policy), not the secret itself.
 var secretRefKey = regexp.MustCompile(`(?i)[_-](name|env|var|file|path|source|ref|url|uri|id|policy|type|hint|scope|header|location)s?$`)
@@ -300,7 +317,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 	}
 	for _, t := range trees {
 		node.Walk(t, func(n, pk *yaml.Node) {
-			if pk == nil || !node.IsString(n) || !secretKeyRe.MatchString(pk.Value) || secretRefKey.MatchString(pk.Value) {
+			if pk == nil || !node.IsString(n) || len(n.Value) < 16 || !secretKey(pk.Value) || secretRefKey.MatchString(pk.Value) {
 				return
 			}
 			s := n.Value

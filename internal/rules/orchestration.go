@@ -221,7 +221,7 @@ func runTemplatePlaceholder(p *Pass) {
 		return
 	}
 	node.Walk(d.Root, func(n, pk *yaml.Node) {
-		if !node.IsString(n) || (pk != nil && patternKey.MatchString(pk.Value)) {
+		if !node.IsString(n) || strings.IndexByte(n.Value, '{') < 0 || (pk != nil && patternKey.MatchString(pk.Value)) {
 			return
 		}
 		for _, m := range placeholderInText.FindAllStringIndex(n.Value, -1) {
