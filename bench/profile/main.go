@@ -1,0 +1,49 @@
+// Command profile runs one lint in process under the Go profilers, for
+// finding what a benchmark figure is made of:
+//
+//	go run ./bench/profile -cpu cpu.prof -mem mem.prof -- lint DIR
+//	go tool pprof -top cpu.prof
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"runtime"
+	"runtime/pprof"
+
+	"github.com/resumelint/resumelint/internal/cli"
+)
+
+func main() {
+	cpu := flag.String("cpu", "", "write a CPU profile here")
+	mem := flag.String("mem", "", "write a heap profile (in use at the end of the run) here")
+	flag.Parse()
+	if *cpu != "" {
+		f, err := os.Create(*cpu)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+	}
+	code := cli.Main(flag.Args(), os.Stdin, io.Discard, os.Stderr)
+	if *cpu != "" {
+		pprof.StopCPUProfile()
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fmt.Fprintf(os.Stderr, "exit %d; heap in use %d MiB, total allocated %d MiB, GC cycles %d\n", code, ms.HeapInuse>>20, ms.TotalAlloc>>20, ms.NumGC)
+	if *mem != "" {
+		f, err := os.Create(*mem)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
