@@ -122,7 +122,10 @@ func (x *Filter) sups(f *load.File) *fileSups {
 // parseSuppressions reads the directives of a YAML file, or of a Markdown
 // file's front matter; other formats have no comments.
 func parseSuppressions(f *load.File) *fileSups {
-	s := &fileSups{file: f}
+	// A copy: the engine releases a checked file's bytes, and an unused
+	// suppression's removal fix is computed from them at the end of the run.
+	own := *f
+	s := &fileSups{file: &own}
 	first, last := 1, len(f.LineStarts())
 	switch load.FormatOf(f.Kind, f.Path) {
 	case load.FormatYAML:

@@ -155,6 +155,13 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 		fs, files := s.PostRun()
 		for _, f := range files {
 			if res.Sources[f.Path] == nil {
+				if f.Data == nil && f.OSPath != "" {
+					// Released after its unit: read again for snippets.
+					if again := sourceFor(s.Opts.Cwd, f.OSPath, s.Opts.Limits); again != nil {
+						again.Path = f.Path
+						f = again
+					}
+				}
 				res.Sources[f.Path] = f
 			}
 		}
