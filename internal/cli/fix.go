@@ -60,6 +60,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 		return fx != nil && (len(fx.Edits) > 0 || fx.RenameTo != "") &&
 			(fx.Applicability == diag.FixSafe || (fx.Applicability == diag.FixUnsafe && lf.unsafeFixes))
 	}
+	s.KeepData = true // the fixes edit the bytes the run read
 	run := func(d *load.Discovery, ex []*load.File) *engine.Result { return engine.Run(d, ex, lc.freshFilter(s)) }
 	// Findings a baseline hides are left as they are, like suppressed ones.
 	var base *config.Baseline

@@ -25,6 +25,9 @@ type Settings struct {
 	Severity map[string]diag.Severity
 	// Only, when non-empty, limits the run to these codes.
 	Only map[string]bool
+	// KeepData keeps every file's bytes after its unit is checked (the
+	// fix command edits them); by default only files with findings keep them.
+	KeepData bool
 	// PostFile, when set, sees each file's findings before they are kept
 	// (inline suppressions, baselines). f is nil for findings of a folder
 	// unit that name no file.
@@ -388,7 +391,7 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 		keep[f] = true
 	}
 	for _, f := range files {
-		if !keep[f] {
+		if !keep[f] && !s.KeepData {
 			f.Release()
 		}
 	}
