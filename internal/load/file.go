@@ -112,7 +112,23 @@ func Problem(f *File, code string, pos diag.Pos, format string, args ...any) dia
 // a device or a huge file is reported instead of blocking or exhausting
 // memory. It returns false when the content must not be parsed.
 func Read(f *File, lim Limits) ([]diag.Finding, bool) {
-	fi, err := os.Stat(f.OSPath)
+	if openFlags == 0 {
+		// Without non-blocking opens, check the type before opening so a
+		// FIFO never blocks the run.
+		fi, err := os.Stat(f.OSPath)
+		if err != nil {
+			return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
+		}
+		if !fi.Mode().IsRegular() {
+			return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "not a regular file (%s); not read", modeName(fi.Mode()))}, false
+		}
+	}
+	fh, err := os.OpenFile(f.OSPath, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
 	if err != nil {
 		return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
 	}
@@ -122,25 +138,28 @@ func Read(f *File, lim Limits) ([]diag.Finding, bool) {
 	if lim.MaxFileSize > 0 && fi.Size() > lim.MaxFileSize {
 		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "file is %s, larger than the limit of %s; not read", human(fi.Size()), human(lim.MaxFileSize))}, false
 	}
-	fh, err := os.Open(f.OSPath)
-	if err != nil {
-		return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
-	}
-	defer fh.Close()
-	// Re-check on the open handle: the path may have been swapped.
-	if fi2, err := fh.Stat(); err != nil || !fi2.Mode().IsRegular() {
-		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "not a regular file; not read")}, false
-	}
 	limit := lim.MaxFileSize
 	if limit <= 0 {
 		limit = 1 << 62
 	}
-	data, err := io.ReadAll(io.LimitReader(fh, limit+1))
-	if err != nil {
-		return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
-	}
-	if int64(len(data)) > limit {
-		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "file is larger than the limit of %s; not read", human(lim.MaxFileSize))}, false
+	// Read into a buffer of the size stat gave (one allocation); the file
+	// may still grow, so read on to one byte past the limit.
+	data := make([]byte, 0, min(fi.Size(), limit)+1)
+	for {
+		n, err := fh.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF || (err == nil && n == 0) {
+			break
+		}
+		if err != nil {
+			return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
+		}
+		if int64(len(data)) > limit {
+			return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "file is larger than the limit of %s; not read", human(lim.MaxFileSize))}, false
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
 	}
 	f.Data = data
 	return CheckBytes(f, lim)

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package load
+
+const openFlags = 0
