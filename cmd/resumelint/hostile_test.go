@@ -116,6 +116,19 @@ func TestHostileInputs(t *testing.T) {
 			}
 			return []string{filepath.Join(dir, "w")}
 		}, "RL003"},
+		{"events file of 300,000 garbage lines", func(t *testing.T, dir string) []string {
+			run := ".agent-memory/runs/2026-02-20-001/"
+			write(t, dir, run+"task-graph.json", `{"tasks": [{"id": "T1", "title": "Draft"}]}`)
+			write(t, dir, run+"plan.md", "# Plan\n")
+			var sb strings.Builder
+			for i := 0; i < 300000; i++ {
+				fmt.Fprintf(&sb, "garbage %d {not json\n", i)
+			}
+			write(t, dir, run+"events/builder/0001.jsonl", sb.String())
+			// RL503 is a warning (seed 003: warn and proceed), so the gate
+			// fails on it only when asked to.
+			return []string{"--fail-on", "warning", filepath.Join(dir, ".agent-memory")}
+		}, "RL503"},
 		{"symlink loop in discovery", func(t *testing.T, dir string) []string {
 			d := filepath.Join(dir, "repo")
 			write(t, dir, "repo/ORCHESTRATION.yaml", "workflow: {}\n")

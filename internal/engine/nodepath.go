@@ -27,6 +27,15 @@ func annotate(fs []diag.Finding, docs []*load.Document) {
 			byPath[d.File.Path] = d
 		}
 	}
+	// JSONL documents are indexed only at the lines that have findings: an
+	// events file can hold hundreds of thousands of lines.
+	wanted := map[string]map[int]bool{}
+	for i := range fs {
+		if wanted[fs[i].Path] == nil {
+			wanted[fs[i].Path] = map[int]bool{}
+		}
+		wanted[fs[i].Path][fs[i].Start.Line] = true
+	}
 	indexes := map[string]*nodeIndex{}
 	for i := range fs {
 		fd := &fs[i]
@@ -36,7 +45,7 @@ func annotate(fs []diag.Finding, docs []*load.Document) {
 		}
 		ix := indexes[fd.Path]
 		if ix == nil {
-			ix = newNodeIndex(d)
+			ix = newNodeIndex(d, wanted[fd.Path])
 			indexes[fd.Path] = ix
 		}
 		e := ix.at(fd.Start)
@@ -64,7 +73,7 @@ type nodeIndex struct {
 	byPos   []int // entry indexes sorted by position, outer nodes first
 }
 
-func newNodeIndex(d *load.Document) *nodeIndex {
+func newNodeIndex(d *load.Document, lines map[int]bool) *nodeIndex {
 	ix := &nodeIndex{}
 	var rec func(n *yaml.Node, parent int, label string)
 	rec = func(n *yaml.Node, parent int, label string) {
@@ -91,7 +100,9 @@ func newNodeIndex(d *load.Document) *nodeIndex {
 		rec(d.Root, -1, "")
 	}
 	for i, l := range d.Lines {
-		rec(l.Node, -1, "["+strconv.Itoa(i)+"]")
+		if lines == nil || lines[l.Line] {
+			rec(l.Node, -1, "["+strconv.Itoa(i)+"]")
+		}
 	}
 	ix.byPos = make([]int, len(ix.entries))
 	for i := range ix.byPos {
