@@ -139,6 +139,11 @@ func Validate(def string, root *yaml.Node, opt Options) ([]Violation, error) {
 	if err != nil {
 		return nil, err
 	}
+	return validateCUE(d, root, opt)
+}
+
+// validateCUE validates through CUE, which words every violation.
+func validateCUE(d cue.Value, root *yaml.Node, opt Options) ([]Violation, error) {
 	data := ToValue(root)
 	removed := map[string]bool{}
 	seen := map[string]bool{}
