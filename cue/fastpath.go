@@ -119,10 +119,24 @@ func unknown(v cue.Value, format string, args ...any) *checker {
 	return &checker{op: opUnknown, mask: kindsOf(v.IncompleteKind()), why: fmt.Sprintf(format, args...)}
 }
 
+// compiler tracks the definitions being compiled, so a recursive one ends
+// in an unknown node instead of an endless (or exponential) tree.
+type compiler struct {
+	active map[string]bool
+}
+
 // compileValue turns a schema value into a checker.
-func compileValue(v cue.Value, depth int) *checker {
+func (cp *compiler) compileValue(v cue.Value, depth int) *checker {
 	if depth > maxDepth {
 		return unknown(v, "nesting deeper than %d", maxDepth)
+	}
+	if _, p := v.ReferencePath(); len(p.Selectors()) > 0 {
+		ref := p.String()
+		if cp.active[ref] {
+			return unknown(v, "a recursive reference to %s", ref)
+		}
+		cp.active[ref] = true
+		defer delete(cp.active, ref)
 	}
 	v = cue.Dereference(v)
 	if err := v.Err(); err != nil {
@@ -133,13 +147,26 @@ func compileValue(v cue.Value, depth int) *checker {
 	switch op {
 	case cue.AndOp, cue.OrOp:
 		c := &checker{op: opAnd, mask: mask}
+		if op == cue.AndOp {
+			// Closedness across conjoined structs (embedding, #A & #B)
+			// has subtle rules; plain schemas conjoin scalars only.
+			n := 0
+			for _, a := range args {
+				if kindsOf(a.IncompleteKind())&(kStruct|kList) != 0 {
+					n++
+				}
+			}
+			if n > 1 {
+				return unknown(v, "a conjunction of structs or lists")
+			}
+		}
 		if op == cue.OrOp {
 			// Defaults (which [...T] has too) only matter for a missing
 			// value, and a missing field is never certain here.
 			c.op = opOr
 		}
 		for _, a := range args {
-			s := compileValue(a, depth+1)
+			s := cp.compileValue(a, depth+1)
 			if s.op == opUnknown && op == cue.AndOp {
 				return unknown(v, "%s", s.why)
 			}
@@ -174,7 +201,7 @@ func compileValue(v cue.Value, depth int) *checker {
 		}
 		return &checker{op: opRegex, mask: mask, re: re}
 	case cue.NoOp:
-		return compileLeaf(v, mask, depth)
+		return cp.compileLeaf(v, mask, depth)
 	}
 	return unknown(v, "operator %v", op)
 }
@@ -191,13 +218,13 @@ var basicKinds = map[string]struct {
 	"bool":   {cue.BoolKind, kBool},
 }
 
-func compileLeaf(v cue.Value, mask kinds, depth int) *checker {
+func (cp *compiler) compileLeaf(v cue.Value, mask kinds, depth int) *checker {
 	k := v.IncompleteKind()
 	switch k {
 	case cue.StructKind:
-		return compileStruct(v, mask, depth)
+		return cp.compileStruct(v, mask, depth)
 	case cue.ListKind:
-		return compileList(v, mask, depth)
+		return cp.compileList(v, mask, depth)
 	}
 	if v.IsConcrete() {
 		c := &checker{op: opLit, mask: mask}
@@ -228,7 +255,7 @@ func compileLeaf(v cue.Value, mask kinds, depth int) *checker {
 	return unknown(v, "the value %v", v)
 }
 
-func compileList(v cue.Value, mask kinds, depth int) *checker {
+func (cp *compiler) compileList(v cue.Value, mask kinds, depth int) *checker {
 	it, err := v.List()
 	if err != nil {
 		return unknown(v, "a list: %v", err)
@@ -238,7 +265,7 @@ func compileList(v cue.Value, mask kinds, depth int) *checker {
 	}
 	c := &checker{op: opList, mask: mask}
 	if e := v.LookupPath(cue.MakePath(cue.AnyIndex)); e.Exists() {
-		c.elem = compileValue(e, depth+1)
+		c.elem = cp.compileValue(e, depth+1)
 	}
 	return c
 }
@@ -247,7 +274,7 @@ func compileList(v cue.Value, mask kinds, depth int) *checker {
 // tells, through Allows, whether the struct is open.
 var probeKeys = []string{"\x00resumelint-probe", "#", "", "0", "_"}
 
-func compileStruct(v cue.Value, mask kinds, depth int) *checker {
+func (cp *compiler) compileStruct(v cue.Value, mask kinds, depth int) *checker {
 	it, err := v.Fields(cue.Optional(true), cue.Definitions(false), cue.Patterns(true))
 	if err != nil {
 		return unknown(v, "a struct: %v", err)
@@ -259,11 +286,11 @@ func compileStruct(v cue.Value, mask kinds, depth int) *checker {
 			return unknown(v, "a field %v", sel)
 		}
 		if sel.ConstraintType() == cue.PatternConstraint {
-			key := compileValue(sel.Pattern(), depth+1)
+			key := cp.compileValue(sel.Pattern(), depth+1)
 			if key.op == opUnknown {
 				return unknown(v, "pattern %v: %s", sel.Pattern(), key.why)
 			}
-			c.patterns = append(c.patterns, pattern{key: key, val: compileValue(it.Value(), depth+1)})
+			c.patterns = append(c.patterns, pattern{key: key, val: cp.compileValue(it.Value(), depth+1)})
 			continue
 		}
 		name := sel.Unquoted()
@@ -273,7 +300,7 @@ func compileStruct(v cue.Value, mask kinds, depth int) *checker {
 		idx := len(c.vals)
 		c.fields[name] = idx
 		c.names = append(c.names, name)
-		c.vals = append(c.vals, compileValue(it.Value(), depth+1))
+		c.vals = append(c.vals, cp.compileValue(it.Value(), depth+1))
 		if sel.ConstraintType() != cue.OptionalConstraint {
 			// Required, or regular: a regular field the data omits may still
 			// be fine (a concrete value), but that is CUE's to decide.
@@ -517,7 +544,10 @@ var fastDefs sync.Map // name -> *fastDef
 
 // fastChecker returns the checker of a definition, compiling it once.
 func fastChecker(name string) *checker {
-	e, _ := fastDefs.LoadOrStore(name, &fastDef{})
+	e, ok := fastDefs.Load(name)
+	if !ok {
+		e, _ = fastDefs.LoadOrStore(name, &fastDef{})
+	}
 	fd := e.(*fastDef)
 	fd.once.Do(func() {
 		d, err := Def(name)
@@ -536,7 +566,8 @@ func compileDef(d cue.Value, g *syntaxGuard, name string) *checker {
 	if why := g.check(name); why != "" {
 		return unknown(d, "%s", why)
 	}
-	return compileValue(d, 0)
+	cp := &compiler{active: map[string]bool{name: true}}
+	return cp.compileValue(d, 0)
 }
 
 // fastValid reports whether root certainly satisfies the definition; false

@@ -381,6 +381,10 @@ func TestFastPathConstructs(t *testing.T) {
 		{"closed by close()", `#D: close({a?: int})`, `{a: 1}`, false, false},
 		{"reference to a bad definition", "#X: {a?: int, if a != _|_ {b!: int}}\n#D: {x?: #X}", `{x: {a: 1}}`, false, false},
 		{"field shadowing a type", `#D: {int?: string, a?: int}`, `{a: x}`, false, false},
+		{"recursive", `#D: {n?: #D, a?: int}`, `{a: 1}`, false, true},
+		{"recursion taken", `#D: {n?: #D, a?: int}`, `{n: {a: 1}}`, false, false},
+		{"branching recursion", `#D: {l?: #D, r?: #D, s?: [...#D]}`, `{}`, false, true},
+		{"conjoined structs", "#X: {a?: int, ...}\n#D: #X & {b?: int}", `{a: 1}`, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
