@@ -351,6 +351,12 @@ func classify(n *yaml.Node) (*yaml.Node, scalar) {
 	case "!!null":
 		return n, scalar{kind: kNull}
 	case "!!bool":
+		switch n.Value { // the common spellings, without a decode
+		case "true":
+			return n, scalar{kind: kBool, b: true}
+		case "false":
+			return n, scalar{kind: kBool}
+		}
 		b, _ := node.Bool(n)
 		return n, scalar{kind: kBool, b: b}
 	case "!!int":
