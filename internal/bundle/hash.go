@@ -19,6 +19,10 @@ import (
 // bufSize is the read size of each worker.
 const bufSize = 1 << 20
 
+// bufPool reuses worker buffers across bundles: a lint of many small
+// bundles would otherwise allocate a megabyte per bundle and worker.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, bufSize); return &b }}
+
 type hashJob struct {
 	rel  string // relative to the root, evaluated (no symbolic links)
 	size int64
@@ -62,7 +66,9 @@ func hashFiles(root *os.Root, jobs []hashJob, workers int, prog *Progress) []has
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]byte, bufSize)
+			bp := bufPool.Get().(*[]byte)
+			defer bufPool.Put(bp)
+			buf := *bp
 			h := sha256.New()
 			for i := range next {
 				results[i] = hashOne(root, jobs[i], buf, h, prog)
