@@ -226,10 +226,14 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 			tooDeep = n // the same count as JSON: at most MaxDepth nested collections
 			return 0
 		}
-		if v, ok := memo[n]; ok {
-			return v
+		// Only anchored nodes can be reached twice (through an alias), so
+		// only they are memoised; the rest of the tree is walked once.
+		if n.Anchor != "" {
+			if v, ok := memo[n]; ok {
+				return v
+			}
+			memo[n] = 0 // cycle guard
 		}
-		memo[n] = 0 // cycle guard
 		size := 1
 		switch n.Kind {
 		case yaml.AliasNode:
@@ -239,14 +243,28 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k := n.Content[i]
 				if k.Kind == yaml.ScalarNode && k.Value != "<<" {
-					if seen == nil {
+					if seen == nil && len(n.Content) > 16 {
 						seen = map[string]*yaml.Node{}
 					}
-					if first, ok := seen[k.Value]; ok {
+					var first *yaml.Node
+					ok := false
+					if seen != nil {
+						first, ok = seen[k.Value]
+					} else {
+						// Small mappings: a scan of the earlier keys costs
+						// less than a map.
+						for j := 0; j < i; j += 2 {
+							if pk := n.Content[j]; pk.Kind == yaml.ScalarNode && pk.Value == k.Value {
+								first, ok = pk, true
+								break
+							}
+						}
+					}
+					if ok {
 						fd := Problem(f, "RL002", diag.Pos{Line: k.Line, Col: k.Column}, "key %q is repeated (first at line %d); YAML readers disagree on which value wins", k.Value, first.Line)
 						fd.Related = []diag.Related{{Path: f.Path, Line: first.Line, Column: first.Column, Message: "first occurrence of " + strconv.Quote(k.Value)}}
 						out = append(out, fd)
-					} else {
+					} else if seen != nil {
 						seen[k.Value] = k
 					}
 				}

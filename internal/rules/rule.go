@@ -6,6 +6,7 @@ package rules
 import (
 	"fmt"
 	"sort"
+	"sync"
 	"strings"
 	"time"
 
@@ -54,13 +55,22 @@ func Register(rs ...*Rule) {
 
 // All returns every rule ordered by code.
 func All() []*Rule {
-	out := make([]*Rule, 0, len(registry))
-	for _, r := range registry {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
-	return out
+	allOnce.Do(func() {
+		all = make([]*Rule, 0, len(registry))
+		for _, r := range registry {
+			all = append(all, r)
+		}
+		sort.Slice(all, func(i, j int) bool { return all[i].Code < all[j].Code })
+	})
+	return all
 }
+
+// all is the sorted catalog, built on first use: the engine asks for it
+// once per file. Rules register in init, before any call.
+var (
+	all     []*Rule
+	allOnce sync.Once
+)
 
 // Lookup finds a rule by code (case-insensitive) or name.
 func Lookup(s string) *Rule {
