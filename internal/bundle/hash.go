@@ -1,6 +1,8 @@
 package bundle
 
 import (
+	"github.com/resumelint/resumelint/internal/load"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"hash"
@@ -99,7 +101,7 @@ func hashOne(root *os.Root, j hashJob, buf []byte, h hash.Hash, prog *Progress) 
 		return hashResult{code: OutputMissing, why: "cannot be read: " + plainErr(err)}
 	}
 	if !fi.Mode().IsRegular() {
-		return hashResult{code: OutputMissing, why: "became " + modeName(fi.Mode()) + " while it was being verified; it was not read"}
+		return hashResult{code: OutputMissing, why: "became " + load.ModeName(fi.Mode()) + " while it was being verified; it was not read"}
 	}
 	h.Reset()
 	for {

@@ -1,6 +1,8 @@
 package bundle
 
 import (
+	"github.com/resumelint/resumelint/internal/load"
+
 	"errors"
 	"fmt"
 	"io/fs"
@@ -86,7 +88,7 @@ func resolve(baseReal, key string) resolution {
 		return resolution{code: OutputMissing, why: "cannot be read: " + plainErr(err)}
 	}
 	if !fi.Mode().IsRegular() {
-		return resolution{code: OutputMissing, why: "is " + modeName(fi.Mode()) + ", not a regular file; it was not read"}
+		return resolution{code: OutputMissing, why: "is " + load.ModeName(fi.Mode()) + ", not a regular file; it was not read"}
 	}
 	rel, err := filepath.Rel(baseReal, real)
 	if err != nil {
@@ -137,24 +139,6 @@ func danglingEscape(baseReal, full string) bool {
 		}
 	}
 	return false
-}
-
-func modeName(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	}
-	return "a special file"
 }
 
 func plainErr(err error) string {

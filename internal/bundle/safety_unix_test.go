@@ -66,7 +66,7 @@ func TestPathSafety(t *testing.T) {
 			setup: func(dir string) { symlink(t, filepath.Join(outside, "pipe"), filepath.Join(dir, "out", "pipe-link")) }},
 		{key: "out/null", want: bundle.PathInvalid, says: "symbolic link",
 			setup: func(dir string) { symlink(t, "/dev/null", filepath.Join(dir, "out", "null")) }},
-		{key: "out/p/fifo", want: bundle.OutputMissing, says: "named pipe (FIFO)",
+		{key: "out/p/fifo", want: bundle.OutputMissing, says: "a FIFO (named pipe)",
 			setup: func(dir string) {
 				if err := os.MkdirAll(filepath.Join(dir, "out", "p"), 0o755); err != nil {
 					t.Fatal(err)

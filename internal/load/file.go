@@ -120,7 +120,7 @@ func Read(f *File, lim Limits) ([]diag.Finding, bool) {
 			return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
 		}
 		if !fi.Mode().IsRegular() {
-			return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "not a regular file (%s); not read", modeName(fi.Mode()))}, false
+			return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false
 		}
 	}
 	fh, err := os.OpenFile(f.OSPath, os.O_RDONLY|openFlags, 0)
@@ -133,7 +133,7 @@ func Read(f *File, lim Limits) ([]diag.Finding, bool) {
 		return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
 	}
 	if !fi.Mode().IsRegular() {
-		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "not a regular file (%s); not read", modeName(fi.Mode()))}, false
+		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false
 	}
 	if lim.MaxFileSize > 0 && fi.Size() > lim.MaxFileSize {
 		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "file is %s, larger than the limit of %s; not read", human(fi.Size()), human(lim.MaxFileSize))}, false
@@ -233,18 +233,23 @@ func unwrapPathErr(err error) error {
 	return err
 }
 
-func modeName(m fs.FileMode) string {
+// ModeName names a non-regular file's type for messages.
+func ModeName(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a folder"
 	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
+		return "a FIFO (named pipe)"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
 	case m&fs.ModeDevice != 0:
 		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
 	}
-	return "special file"
+	return "a special file"
 }
 
 func human(n int64) string {

@@ -39,14 +39,8 @@ func LoadBundle(f *Folder, lim Limits) (*Bundle, []diag.Finding) {
 			b.Artifacts[name] = &Document{File: file}
 			continue
 		}
-		probs, ok := Read(file, lim)
+		doc, probs := readParse(file, FormatJSON, lim)
 		out = append(out, probs...)
-		doc := &Document{File: file}
-		if ok {
-			var ps []diag.Finding
-			doc, ps = Parse(file, FormatJSON, lim)
-			out = append(out, ps...)
-		}
 		b.Artifacts[name] = doc
 	}
 	if ents, err := os.ReadDir(f.OSPath); err == nil {
@@ -82,14 +76,8 @@ func LoadAgentRun(f *Folder, lim Limits) (*AgentRun, []diag.Finding) {
 	}
 	if r.Present["task-graph.json"] {
 		file := &File{Path: joinDisplay(f.Path, "task-graph.json"), OSPath: filepath.Join(f.OSPath, "task-graph.json"), Kind: KindAgentRun}
-		probs, ok := Read(file, lim)
+		doc, probs := readParse(file, FormatJSON, lim)
 		out = append(out, probs...)
-		doc := &Document{File: file}
-		if ok {
-			var ps []diag.Finding
-			doc, ps = Parse(file, FormatJSON, lim)
-			out = append(out, ps...)
-		}
 		r.TaskGraph = doc
 	}
 	files := append([]*File(nil), f.Files...)
@@ -98,14 +86,8 @@ func LoadAgentRun(f *Folder, lim Limits) (*AgentRun, []diag.Finding) {
 		if !strings.HasSuffix(file.Path, ".jsonl") {
 			continue
 		}
-		probs, ok := Read(file, lim)
+		doc, probs := readParse(file, FormatJSONL, lim)
 		out = append(out, probs...)
-		doc := &Document{File: file}
-		if ok {
-			var ps []diag.Finding
-			doc, ps = Parse(file, FormatJSONL, lim)
-			out = append(out, ps...)
-		}
 		r.Events = append(r.Events, doc)
 	}
 	return r, out
@@ -130,4 +112,15 @@ func insideFolder(dir, p string) bool {
 	}
 	rel, err := filepath.Rel(rd, rp)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// readParse reads and parses one artifact of a folder unit; a file that
+// cannot be read yields a Document with a nil Root.
+func readParse(file *File, format Format, lim Limits) (*Document, []diag.Finding) {
+	probs, ok := Read(file, lim)
+	if !ok {
+		return &Document{File: file}, probs
+	}
+	doc, ps := Parse(file, format, lim)
+	return doc, append(probs, ps...)
 }

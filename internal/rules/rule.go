@@ -6,8 +6,8 @@ package rules
 import (
 	"fmt"
 	"sort"
-	"sync"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
