@@ -150,7 +150,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 type lintFlags struct {
 	format, failOn, now, color, stdinName string
 	jobs                                  int
-	quiet                                 bool
+	quiet, everyLine                      bool
 	enable, disable                       string
 	bundleBase                            string
 	base                                  string
@@ -171,6 +171,7 @@ func (c *Command) lint(args []string) (int, error) {
 	fs.StringVar(&lf.stdinName, "stdin-filename", "", "the name of the file read from stdin when PATH is -")
 	fs.IntVar(&lf.jobs, "jobs", 0, "number of parallel workers (default: all CPUs)")
 	fs.BoolVar(&lf.quiet, "quiet", false, "print findings only, no summary")
+	fs.BoolVar(&lf.everyLine, "every-line", false, "report every bad line of an events file (RL503), not the first 5 and a count")
 	fs.StringVar(&lf.enable, "enable", "", "run only these rules (comma-separated codes or names)")
 	fs.StringVar(&lf.disable, "disable", "", "turn these rules off (comma-separated codes or names)")
 	maxAge := fs.String("max-age", "", "staleness.max_age: also report a resumption section not updated for longer than this (Go duration or days, e.g. 36h, 7d)")
@@ -208,7 +209,7 @@ func (c *Command) lint(args []string) (int, error) {
 	}
 	settings := engine.Settings{
 		Opts: rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd,
-			Bundle: rules.BundleOptions{Base: lf.bundleBase}},
+			Bundle: rules.BundleOptions{Base: lf.bundleBase}, EveryLine: lf.everyLine},
 		Jobs: lf.jobs, Severity: map[string]diag.Severity{},
 	}
 	lc, err := c.setupConfig(&cf, &settings)

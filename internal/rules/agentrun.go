@@ -48,7 +48,7 @@ func init() {
 const DefaultRunMaxAge = 14 * 24 * time.Hour
 
 // perFileCap bounds the findings one rule reports per events file; the rest
-// are counted in one summary finding, so a garbage file of 300,000 lines
+// are counted in one summary finding (unless --every-line), so a garbage file of 300,000 lines
 // costs a handful of findings, not 300,000.
 const perFileCap = 5
 
@@ -74,7 +74,7 @@ func newCapped(p *Pass) *capped {
 // room reports whether another finding fits for f; when not, the line is
 // counted for the summary.
 func (c *capped) room(f *load.File, line, col int) bool {
-	if c.n[f.Path] < perFileCap {
+	if c.n[f.Path] < perFileCap || c.p.Opts.EveryLine {
 		c.n[f.Path]++
 		return true
 	}

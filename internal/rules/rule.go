@@ -103,6 +103,9 @@ type Options struct {
 	Cwd         string // OS path of the working directory (display paths are relative to it)
 	Bundle      BundleOptions
 	SecretAllow []string // regexes of values RL005 must not report
+	// EveryLine reports every bad line of an events file instead of the
+	// first few and a count (--every-line).
+	EveryLine bool
 	// Base is the revision --base REF compares against (RL601–RL604);
 	// nil without --base.
 	Base *Base
