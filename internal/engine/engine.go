@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -266,7 +265,6 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 				raw = append(raw, diag.Finding{Code: InternalCode, Name: "internal-error", Severity: diag.SevError, Path: path,
 					Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
 					Message: fmt.Sprintf("internal error in rule %s %s: %v (please report this with the file)", r.Code, r.Name, e)})
-				_ = debug.Stack
 			}
 		}()
 		r.Run(p)

@@ -114,7 +114,6 @@ type discoverer struct {
 	files   map[string]*File
 	folders map[string]*Folder
 	out     *Discovery
-	seenRel map[string]bool
 }
 
 // Display turns an OS path into the '/'-separated path shown to users,
