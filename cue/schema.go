@@ -655,14 +655,8 @@ func uniq(s []string) []string {
 // Show renders a node's value the way CUE prints it, for messages.
 func Show(n *yaml.Node) string {
 	n = node.Resolve(n)
-	if n == nil {
-		return "nothing"
-	}
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return node.Kind(n) // "nothing", "a mapping", "a list"
 	}
 	switch n.ShortTag() {
 	case "!!str", "!!timestamp", "!!binary":
