@@ -281,7 +281,9 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 				}
 			}
 		}
-		memo[n] = size
+		if n.Anchor != "" {
+			memo[n] = size
+		}
 		return size
 	}
 	total := walk(root, 0)
