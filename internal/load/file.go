@@ -49,11 +49,14 @@ func (f *File) Release() {
 // LineStarts returns the byte offset of the start of each line (index 0 is line 1).
 func (f *File) LineStarts() []int {
 	if f.lineStarts == nil {
-		ls := []int{0}
-		for i, b := range f.Data {
-			if b == '\n' {
-				ls = append(ls, i+1)
+		ls := make([]int, 1, bytes.Count(f.Data, []byte{'\n'})+1)
+		for off := 0; ; {
+			i := bytes.IndexByte(f.Data[off:], '\n')
+			if i < 0 {
+				break
 			}
+			off += i + 1
+			ls = append(ls, off)
 		}
 		f.lineStarts = ls
 	}
@@ -184,7 +187,9 @@ func CheckBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 		i := firstInvalidUTF8(f.Data)
 		return append(out, Problem(f, "RL004", f.posOf(i), "invalid UTF-8 byte 0x%02x; not parsed", f.Data[i])), false
 	}
-	if lim.MaxLineLen > 0 {
+	// No line of a file shorter than the limit can exceed it: the common
+	// case skips the scan.
+	if lim.MaxLineLen > 0 && len(f.Data) > lim.MaxLineLen {
 		ls := f.LineStarts()
 		for n, start := range ls {
 			end := len(f.Data)
