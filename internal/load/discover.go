@@ -137,20 +137,8 @@ func (d *discoverer) skipped(osPath string) bool {
 // dir lists a folder's files: through git when it is in a work tree (so
 // ignored files are skipped), by walking otherwise.
 func (d *discoverer) dir(osDir string) {
-	if !d.opt.NoGit {
-		if list, ok := gitFiles(osDir); ok {
-			for _, rel := range list {
-				p := filepath.Join(osDir, filepath.FromSlash(rel))
-				if d.skippedRel(rel) {
-					continue
-				}
-				if _, err := os.Lstat(p); err != nil {
-					continue // deleted in the work tree
-				}
-				d.add(p, false)
-			}
-			return
-		}
+	if !d.opt.NoGit && d.gitDir(osDir) {
+		return
 	}
 	_ = filepath.WalkDir(osDir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -170,6 +158,48 @@ func (d *discoverer) dir(osDir string) {
 	})
 }
 
+// gitDir lists tracked and untracked, not ignored files under osDir, or
+// reports false outside a work tree. The untracked listing walks the
+// folder and is the slow half, so it runs in its own process while the
+// tracked files are classified.
+func (d *discoverer) gitDir(osDir string) bool {
+	others := gitLsFiles(osDir, "-o", "--exclude-standard")
+	if err := others.Start(); err != nil {
+		return false
+	}
+	cached := gitLsFiles(osDir, "-c")
+	if err := cached.Run(); err != nil {
+		_ = others.Wait()
+		return false
+	}
+	d.addListed(osDir, cached.Stdout.(*bytes.Buffer).Bytes(), true)
+	if err := others.Wait(); err != nil {
+		return false
+	}
+	d.addListed(osDir, others.Stdout.(*bytes.Buffer).Bytes(), false)
+	return true
+}
+
+func gitLsFiles(dir string, flags ...string) *exec.Cmd {
+	args := append([]string{"-C", dir, "ls-files", "-z"}, flags...)
+	cmd := exec.Command("git", append(args, "--", ".")...)
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	cmd.Stdout = &bytes.Buffer{}
+	return cmd
+}
+
+// addListed adds the NUL-separated paths git listed under osDir. Tracked
+// files may be deleted in the work tree; only those of a kind are looked
+// up, as most listed files are not.
+func (d *discoverer) addListed(osDir string, list []byte, tracked bool) {
+	for _, rel := range bytes.Split(list, []byte{0}) {
+		if len(rel) == 0 || d.skippedRel(string(rel)) {
+			continue
+		}
+		d.addPath(filepath.Join(osDir, filepath.FromSlash(string(rel))), false, tracked)
+	}
+}
+
 func (d *discoverer) skippedRel(rel string) bool {
 	for _, part := range strings.Split(rel, "/") {
 		if skipDirs[part] {
@@ -179,27 +209,13 @@ func (d *discoverer) skippedRel(rel string) bool {
 	return false
 }
 
-// gitFiles lists tracked and untracked, not ignored files under dir.
-func gitFiles(dir string) ([]string, bool) {
-	cmd := exec.Command("git", "-C", dir, "ls-files", "-co", "--exclude-standard", "-z", "--", ".")
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	if err := cmd.Run(); err != nil {
-		return nil, false
-	}
-	var out []string
-	for _, p := range bytes.Split(stdout.Bytes(), []byte{0}) {
-		if len(p) > 0 {
-			out = append(out, string(p))
-		}
-	}
-	return out, true
-}
-
 // add classifies one path. Explicit files of no kind are kept for RL009;
 // others of no kind are ignored.
-func (d *discoverer) add(osPath string, explicit bool) {
+func (d *discoverer) add(osPath string, explicit bool) { d.addPath(osPath, explicit, false) }
+
+// addPath is add for a path that, when mayBeGone, is kept only if it
+// exists.
+func (d *discoverer) addPath(osPath string, explicit, mayBeGone bool) {
 	osPath = filepath.Clean(osPath)
 	disp := Display(d.opt.Cwd, osPath)
 	c := d.opt.Classifier
@@ -210,20 +226,27 @@ func (d *discoverer) add(osPath string, explicit bool) {
 		f.Explicit = f.Explicit || explicit
 		return
 	}
+	gone := func() bool { return mayBeGone && !exists(osPath) }
 	slash := filepath.ToSlash(osPath)
 	if runDir, ok := RunDir(slash); ok {
-		d.folder(KindAgentRun, filepath.FromSlash(runDir), explicit).addFile(osPath, disp)
+		if !gone() {
+			d.folder(KindAgentRun, filepath.FromSlash(runDir), explicit).addFile(osPath, disp)
+		}
 		return
 	}
 	if k := c.FileKind(disp); k != KindUnknown || c.FileKind(slash) != KindUnknown {
 		if k == KindUnknown {
 			k = c.FileKind(slash)
 		}
-		d.files[osPath] = &File{Path: disp, OSPath: osPath, Kind: k, Template: IsTemplate(disp), Explicit: explicit}
+		if !gone() {
+			d.files[osPath] = &File{Path: disp, OSPath: osPath, Kind: k, Template: IsTemplate(disp), Explicit: explicit}
+		}
 		return
 	}
 	if _, ok := c.BundleDir(slash); ok {
-		d.folder(KindBundle, filepath.Dir(osPath), explicit).addFile(osPath, disp)
+		if !gone() {
+			d.folder(KindBundle, filepath.Dir(osPath), explicit).addFile(osPath, disp)
+		}
 		return
 	}
 	base := path.Base(slash)
@@ -231,7 +254,7 @@ func (d *discoverer) add(osPath string, explicit bool) {
 		// A bundle artifact that is not itself a marker: the folder is a
 		// bundle when a marker sits next to it.
 		dir := filepath.Dir(osPath)
-		if exists(filepath.Join(dir, "STATUS.json")) || exists(filepath.Join(dir, "OUTPUT_HASHES.json")) {
+		if (exists(filepath.Join(dir, "STATUS.json")) || exists(filepath.Join(dir, "OUTPUT_HASHES.json"))) && !gone() {
 			d.folder(KindBundle, dir, explicit).addFile(osPath, disp)
 			return
 		}

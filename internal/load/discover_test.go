@@ -168,6 +168,34 @@ func TestDiscoverGit(t *testing.T) {
 	}
 }
 
+// Tracked and untracked files are both found (git lists them in two
+// processes); a tracked file deleted in the work tree is not.
+func TestDiscoverGitTrackedUntrackedDeleted(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := tree(t, t.TempDir(), "ORCHESTRATION.yaml", "gone/ORCHESTRATION.yaml", ".jerry/checkpoints/cx-001-checkpoint.json", "notes.md")
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	tree(t, dir, "new/ORCHESTRATION.yaml", "02-projects/01-x/01-planning/resume-context.md")
+	if err := os.Remove(filepath.Join(dir, "gone", "ORCHESTRATION.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir})
+	want := []string{
+		"checkpoint .jerry/checkpoints/cx-001-checkpoint.json",
+		"orchestration ORCHESTRATION.yaml",
+		"orchestration new/ORCHESTRATION.yaml",
+		"resume-context 02-projects/01-x/01-planning/resume-context.md",
+	}
+	if got := discovered(d); !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
