@@ -455,9 +455,9 @@ var mermaidClasses = []string{
 }
 
 // mermaidText escapes a label for a quoted Mermaid node.
-func mermaidText(s string) string {
-	return strings.NewReplacer(`"`, "#quot;", "\n", " ", "\r", " ").Replace(s)
-}
+func mermaidText(s string) string { return mermaidEscaper.Replace(s) }
+
+var mermaidEscaper = strings.NewReplacer(`"`, "#quot;", "\n", " ", "\r", " ")
 
 func writeMermaid(w io.Writer, r *agentrun.Run, rep *statusReport) error {
 	var sb strings.Builder

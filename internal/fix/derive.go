@@ -15,18 +15,13 @@ import (
 // returns nothing when the data is missing or ambiguous: the migration then
 // writes null and RL102 reports it. Nothing is read from prose.
 
-// statusWord puts a status in one spelling: upper case, '_' between words.
-func statusWord(s string) string {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	return strings.NewReplacer("-", "_", " ", "_").Replace(s)
-}
 
 func statusIn(n *yaml.Node, set ...string) bool {
 	s, ok := node.Str(n)
 	if !ok {
 		return false
 	}
-	w := statusWord(s)
+	w := node.StatusWord(s)
 	for _, x := range set {
 		if w == x {
 			return true

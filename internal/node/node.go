@@ -89,6 +89,14 @@ func Str(n *yaml.Node) (string, bool) {
 }
 
 // Int returns an integer scalar's value.
+// StatusWord puts a status in one spelling: upper case, '_' between words
+// ("in-progress", "In Progress" and "IN_PROGRESS" compare equal).
+func StatusWord(s string) string {
+	return wordSeparators.Replace(strings.ToUpper(strings.TrimSpace(s)))
+}
+
+var wordSeparators = strings.NewReplacer("-", "_", " ", "_")
+
 func Int(n *yaml.Node) (int64, bool) {
 	n = Resolve(n)
 	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {

@@ -910,7 +910,7 @@ var (
 )
 
 func statusIn(s string, words []string) bool {
-	s = strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToUpper(strings.TrimSpace(s)))
+	s = node.StatusWord(s)
 	for _, w := range words {
 		if s == w {
 			return true

@@ -170,7 +170,7 @@ func runCheckpointContext(p *Pass) {
 	if !ok {
 		return
 	}
-	w := statusWord(tier)
+	w := node.StatusWord(tier)
 	sr, inSeed := seedTiers[w]
 	rr, inRun := runTiers[w]
 	switch {

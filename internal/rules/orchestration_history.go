@@ -428,7 +428,7 @@ func runAgentSummaries(p *Pass) {
 			for _, a := range ph.Agents {
 				id := strings.ToLower(a.ID)
 				known[id] = true
-				switch statusWord(a.Status) {
+				switch node.StatusWord(a.Status) {
 				case "COMPLETE", "COMPLETED", "DONE":
 				default:
 					continue

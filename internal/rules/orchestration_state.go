@@ -61,14 +61,9 @@ func subsection(p *Pass, name string) (key, val *yaml.Node) {
 	return k, v
 }
 
-// statusWord puts a status in one spelling: upper case, '_' between words.
-func statusWord(s string) string {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	return strings.NewReplacer("-", "_", " ", "_").Replace(s)
-}
 
 func isComplete(status string) bool {
-	switch statusWord(status) {
+	switch node.StatusWord(status) {
 	case "COMPLETE", "COMPLETED", "DONE":
 		return true
 	}
@@ -76,7 +71,7 @@ func isComplete(status string) bool {
 }
 
 func isInProgress(status string) bool {
-	switch statusWord(status) {
+	switch node.StatusWord(status) {
 	case "IN_PROGRESS", "ACTIVE", "RUNNING", "STARTED":
 		return true
 	}
@@ -85,7 +80,7 @@ func isInProgress(status string) bool {
 
 // isSettled is a phase that holds up nothing: complete, skipped or cancelled.
 func isSettled(status string) bool {
-	switch statusWord(status) {
+	switch node.StatusWord(status) {
 	case "SKIPPED", "CANCELLED", "CANCELED", "NOT_APPLICABLE", "N/A":
 		return true
 	}
@@ -94,7 +89,7 @@ func isSettled(status string) bool {
 
 // isPassed is a quality gate that passed.
 func isPassed(status string) bool {
-	switch statusWord(status) {
+	switch node.StatusWord(status) {
 	case "PASS", "PASSED", "COMPLETE", "COMPLETED":
 		return true
 	}
@@ -104,7 +99,7 @@ func isPassed(status string) bool {
 // canonWorkflowStatus compares lifecycle states written either way
 // (COMPLETED in workflow.status, COMPLETE in recovery_state).
 func canonWorkflowStatus(s string) string {
-	switch w := statusWord(s); w {
+	switch w := node.StatusWord(s); w {
 	case "COMPLETED", "DONE":
 		return "COMPLETE"
 	case "CANCELED":
