@@ -309,7 +309,7 @@ func runDecisionLog(p *Pass) {
 	f := p.Doc.File
 	name := lk.Value
 	known := knownGates(p)
-	phases := phaseNumbers(pipelinesOf(p.Doc.Root))
+	phases := phaseNumbers(pipelines(p))
 	var phaseList []int
 	for n := range phases {
 		phaseList = append(phaseList, n)
@@ -423,7 +423,7 @@ func runAgentSummaries(p *Pass) {
 	var missing []string
 	var rel []diag.Related
 	seen := map[string]bool{}
-	for _, pi := range pipelinesOf(p.Doc.Root) {
+	for _, pi := range pipelines(p) {
 		for _, ph := range pi.Phases {
 			for _, a := range ph.Agents {
 				id := strings.ToLower(a.ID)

@@ -141,6 +141,17 @@ type pipelineInfo struct {
 	HasCurrent   bool
 }
 
+// pipelines is pipelinesOf the unit's document, read once for the rules
+// that share it. Callers must not modify what it returns.
+func pipelines(p *Pass) []*pipelineInfo {
+	if v, ok := p.Facts["pipelines"].([]*pipelineInfo); ok {
+		return v
+	}
+	v := pipelinesOf(p.Doc.Root)
+	p.Facts["pipelines"] = v
+	return v
+}
+
 // pipelinesOf reads pipelines.<key>.phases in the shapes real files use:
 // phases as a list or a map (phase_1: …), numbered by an integer id, a
 // sequence, or the digits that end their id; agents as a list with ids, a
@@ -454,7 +465,7 @@ func runPhaseConsistency(p *Pass) {
 		return
 	}
 	cur := int(n)
-	pipes := pipelinesOf(p.Doc.Root)
+	pipes := pipelines(p)
 	type expect struct {
 		pipe   *pipelineInfo
 		nums   []int
@@ -656,7 +667,7 @@ func completeContradictions(p *Pass, wsv, qt *yaml.Node) {
 	}
 	var open []string
 	var rel []diag.Related
-	for _, pi := range pipelinesOf(p.Doc.Root) {
+	for _, pi := range pipelines(p) {
 		for _, ph := range pi.Phases {
 			if ph.Status == "" || isSettled(ph.Status) {
 				continue
@@ -712,7 +723,7 @@ func transitionsOf(p *Pass) []transition {
 			add(node.Val(e, "timestamp"), fmt.Sprintf("checkpoints.entries[%d].timestamp (%s)", i, id), "that checkpoint")
 		}
 	}
-	for _, pi := range pipelinesOf(root) {
+	for _, pi := range pipelines(p) {
 		for _, ph := range pi.Phases {
 			add(node.Val(ph.Node, "started_at"), ph.Label+".started_at", fmt.Sprintf("phase %d started", ph.Num))
 			add(node.Val(ph.Node, "completed_at"), ph.Label+".completed_at", fmt.Sprintf("phase %d completed", ph.Num))
