@@ -15,7 +15,6 @@ import (
 // returns nothing when the data is missing or ambiguous: the migration then
 // writes null and RL102 reports it. Nothing is read from prose.
 
-
 func statusIn(n *yaml.Node, set ...string) bool {
 	s, ok := node.Str(n)
 	if !ok {

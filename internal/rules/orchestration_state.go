@@ -61,7 +61,6 @@ func subsection(p *Pass, name string) (key, val *yaml.Node) {
 	return k, v
 }
 
-
 func isComplete(status string) bool {
 	switch node.StatusWord(status) {
 	case "COMPLETE", "COMPLETED", "DONE":
