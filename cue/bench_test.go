@@ -70,7 +70,7 @@ func BenchmarkValidateKinds(b *testing.B) {
 		b.Run(strings.TrimPrefix(def, "#")+"/cue", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if vs, err := validateCUE(d, root, Options{}); err != nil || len(vs) != 0 {
+				if vs, err := validateCUE(d, nil, root, Options{}); err != nil || len(vs) != 0 {
 					b.Fatal(vs, err)
 				}
 			}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -479,7 +481,7 @@ func FuzzFastPath(f *testing.F) {
 		}
 		for i, name := range allDefs {
 			if fastValid(name, root) && !cueAccepts(defs[i], root) {
-				vs, err := validateCUE(defs[i], root, Options{})
+				vs, err := validateCUE(defs[i], nil, root, Options{})
 				t.Fatalf("%s: the fast path accepts what CUE rejects (%v %v):\n%s", name, vs, err, marshal(root))
 			}
 		}
@@ -670,4 +672,139 @@ func copyNode(n *yaml.Node, depth int) *yaml.Node {
 		c.Content[i] = copyNode(x, depth+1)
 	}
 	return &c
+}
+
+// withoutEntry must leave what removeAt leaves of the ToValue tree, or
+// refuse; the original tree stays as it was.
+func TestWithoutEntry(t *testing.T) {
+	cases := []struct {
+		name, data string
+		path       []string
+		refused    bool
+	}{
+		{"top-level key", "a: 1\nb: {c: 2}\n", []string{"a"}, false},
+		{"nested key", "a: 1\nb: {c: 2, d: 3}\n", []string{"b", "c"}, false},
+		{"inside a list", "l:\n  - {x: 1, y: 2}\n  - {x: 3}\n", []string{"l", "1", "x"}, false},
+		{"repeated key, last wins", "a: {x: 1}\na: {x: 2, y: 3}\n", []string{"a", "y"}, false},
+		{"repeated key removed", "a: 1\nb: 2\na: 3\n", []string{"a"}, false},
+		{"through an alias", "base: &b {x: 1, y: 2}\nuse: *b\n", []string{"use", "x"}, false},
+		{"beside a merge, under a direct key", "base: &b {k: {x: 1}}\nm:\n  <<: *b\n  k: {x: 2, y: 3}\n", []string{"m", "k", "y"}, false},
+		{"a key a merge may also supply", "base: &b {x: 1}\nm:\n  <<: *b\n  x: 2\n", []string{"m", "x"}, true},
+		{"a key only a merge supplies", "base: &b {k: {x: 1}}\nm:\n  <<: *b\n", []string{"m", "k", "x"}, true},
+		{"missing key", "a: 1\n", []string{"b"}, true},
+		{"index out of range", "l: [1]\n", []string{"l", "3", "x"}, true},
+		{"path ends at a list item", "l: [1, 2]\n", []string{"l", "0"}, true},
+		{"through a scalar", "a: 1\n", []string{"a", "b"}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var doc yaml.Node
+			if err := yaml.Unmarshal([]byte(tc.data), &doc); err != nil {
+				t.Fatal(err)
+			}
+			root := doc.Content[0]
+			before := string(marshal(root))
+			got := withoutEntry(root, tc.path)
+			if after := string(marshal(root)); after != before {
+				t.Errorf("the original changed:\n%s\nwas\n%s", after, before)
+			}
+			if tc.refused {
+				if got != nil {
+					t.Errorf("want a refusal, got\n%s", marshal(got))
+				}
+				return
+			}
+			if got == nil {
+				t.Fatal("refused")
+			}
+			want := ToValue(root)
+			if !removeAt(want, tc.path) {
+				t.Fatal("removeAt refused: bad case")
+			}
+			if !reflect.DeepEqual(ToValue(got), want) {
+				t.Errorf("ToValue = %v, want %v", ToValue(got), want)
+			}
+		})
+	}
+}
+
+// sameViolations compares what validateCUE reports with and without the
+// fast checker's shortcut after a pass.
+func sameViolations(a, b []Violation) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Node != b[i].Node || a[i].Key != b[i].Key || a[i].Message != b[i].Message || !reflect.DeepEqual(a[i].Path, b[i].Path) {
+			return false
+		}
+	}
+	return true
+}
+
+// The shortcut (the fast checker proving the rest valid once offending
+// entries are removed) reports exactly what CUE's further passes report.
+func TestValidateShortcutAgreesWithCUE(t *testing.T) {
+	docs := loadCorpus(t)
+	rounds := 4
+	if testing.Short() {
+		rounds = 1
+	}
+	compared, shortcut := 0, 0
+	for i, doc := range docs {
+		if doc.def == "" {
+			continue
+		}
+		d := mustDef(t, doc.def)
+		fast := fastChecker(doc.def)
+		for r := range rounds {
+			root := copyNode(doc.root, 0)
+			mutate(root, uint64(i*rounds+r)*0x9e3779b97f4a7c15+uint64(r%4+1))
+			if fast.accepts(root, 0) {
+				continue
+			}
+			slow, err1 := validateCUE(d, nil, root, Options{})
+			quick, err2 := validateCUE(d, fast, root, Options{})
+			if (err1 == nil) != (err2 == nil) || !sameViolations(slow, quick) {
+				t.Errorf("%s, mutation %d: with the shortcut %v (%v), CUE alone %v (%v):\n%s", doc.name, r, quick, err2, slow, err1, marshal(root))
+			}
+			compared++
+			if len(slow) > 0 {
+				shortcut++
+			}
+		}
+	}
+	if compared == 0 {
+		t.Fatal("no invalid document compared")
+	}
+	t.Logf("%d invalid documents compared, %d with violations", compared, shortcut)
+}
+
+// FuzzValidateShortcut checks that validateCUE reports the same with the
+// fast checker's shortcut as with CUE alone, on mutated documents checked
+// against the definition of their kind.
+func FuzzValidateShortcut(f *testing.F) {
+	for i, d := range loadCorpus(f) {
+		if d.def != "" && len(d.src) > 0 && len(d.src) < 20000 {
+			f.Add(d.src, uint64(i)*0x9e3779b97f4a7c15, d.json, uint8(slices.Index(allDefs, d.def)))
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte, mut uint64, asJSON bool, def uint8) {
+		name := allDefs[int(def)%len(allDefs)]
+		root := parseFuzz(src, asJSON)
+		if root == nil || countNodes(root, 0) > 3000 {
+			return
+		}
+		mutate(root, mut)
+		fast := fastChecker(name)
+		if countNodes(root, 0) > 3000 || fast.accepts(root, 0) {
+			return
+		}
+		d := mustDef(t, name)
+		slow, err1 := validateCUE(d, nil, root, Options{})
+		quick, err2 := validateCUE(d, fast, root, Options{})
+		if (err1 == nil) != (err2 == nil) || !sameViolations(slow, quick) {
+			t.Fatalf("%s: with the shortcut %v (%v), CUE alone %v (%v):\n%s", name, quick, err2, slow, err1, marshal(root))
+		}
+	})
 }

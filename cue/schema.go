@@ -143,19 +143,29 @@ func Validate(def string, root *yaml.Node, opt Options) ([]Violation, error) {
 	// lint's CPU; the compiled checker proves it for free or defers here.
 	// Template mode only drops violations, so a valid document is valid
 	// in it too.
-	if fastValid(def, root) {
+	fast := fastChecker(def)
+	if fast.accepts(root, 0) {
 		return nil, nil
 	}
-	return validateCUE(d, root, opt)
+	return validateCUE(d, fast, root, opt)
 }
 
-// validateCUE validates through CUE, which words every violation.
-func validateCUE(d cue.Value, root *yaml.Node, opt Options) ([]Violation, error) {
+// validateCUE validates through CUE, which words every violation. After
+// the offending entries are removed, the fast checker (when not nil) may
+// prove the rest valid, which saves the CUE pass that would find nothing.
+func validateCUE(d cue.Value, fast *checker, root *yaml.Node, opt Options) ([]Violation, error) {
 	data := ToValue(root)
 	removed := map[string]bool{}
 	seen := map[string]bool{}
 	var out []Violation
+	var rest *yaml.Node // root without the removed entries, while fast can check it
+	if fast != nil {
+		rest = root
+	}
 	for pass := 0; pass < 4; pass++ {
+		if pass > 0 && rest != nil && fast.accepts(rest, 0) {
+			break
+		}
 		// A fresh context per validation: values built in it are dropped
 		// with it, so memory stays flat however many files a run checks.
 		ctx := cuecontext.New()
@@ -189,6 +199,9 @@ func validateCUE(d cue.Value, root *yaml.Node, opt Options) ([]Violation, error)
 				if rp := mapEntryPrefix(data, g.path); rp != nil && removeAt(data, rp) {
 					removed[strings.Join(rp, "\x00")] = true
 					more = true
+					if rest != nil {
+						rest = withoutEntry(rest, rp)
+					}
 				}
 			}
 		}
@@ -753,6 +766,62 @@ func mapEntryPrefix(v any, path []string) []string {
 		return nil
 	}
 	return path[:best+1]
+}
+
+// withoutEntry returns a copy of the tree at n without the mapping entry at
+// path, as removeAt leaves the ToValue tree, sharing every node off the
+// path. It returns nil where the two could differ: an entry a merge key
+// may also supply, or a path that leaves the tree.
+func withoutEntry(n *yaml.Node, path []string) *yaml.Node {
+	n = node.Resolve(n)
+	if n == nil || len(path) == 0 {
+		return nil
+	}
+	cp := *n
+	cp.Alias = nil
+	switch n.Kind {
+	case yaml.MappingNode:
+		at, merges := -1, false
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			switch k := n.Content[i]; {
+			case k.Value == "<<" && k.ShortTag() == "!!merge":
+				merges = true
+			case k.Value == path[0]:
+				at = i // ToValue keeps the last of repeated keys
+			}
+		}
+		if at < 0 || (merges && len(path) == 1) {
+			return nil
+		}
+		cp.Content = make([]*yaml.Node, 0, len(n.Content))
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			switch {
+			case k.Value != path[0] || (k.Value == "<<" && k.ShortTag() == "!!merge"):
+			case len(path) == 1:
+				continue // removed, with any repeats of it
+			case i == at:
+				if v = withoutEntry(v, path[1:]); v == nil {
+					return nil
+				}
+			}
+			cp.Content = append(cp.Content, k, v)
+		}
+	case yaml.SequenceNode:
+		idx, err := strconv.Atoi(path[0])
+		if err != nil || idx < 0 || idx >= len(n.Content) || len(path) == 1 {
+			return nil
+		}
+		c := withoutEntry(n.Content[idx], path[1:])
+		if c == nil {
+			return nil
+		}
+		cp.Content = append([]*yaml.Node(nil), n.Content...)
+		cp.Content[idx] = c
+	default:
+		return nil
+	}
+	return &cp
 }
 
 // removeAt deletes the map entry at path from a ToValue tree; it returns
