@@ -127,8 +127,11 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	for _, path := range order {
 		fs := byPath[path]
 		src := res.Sources[path]
-		if src == nil && path != "" {
-			src = sourceFor(s.Opts.Cwd, path, s.Opts.Limits)
+		if (src == nil || src.Data == nil) && path != "" {
+			// Released after its unit: read again for suppressions and snippets.
+			if again := sourceFor(s.Opts.Cwd, path, s.Opts.Limits); again != nil || src == nil {
+				src = again
+			}
 		}
 		var kept []diag.Finding
 		for i := range fs {
@@ -156,16 +159,17 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	if s.PostRun != nil {
 		fs, files := s.PostRun()
 		for _, f := range files {
-			if res.Sources[f.Path] == nil {
-				if f.Data == nil && f.OSPath != "" {
-					// Released after its unit: read again for snippets.
-					if again := sourceFor(s.Opts.Cwd, f.OSPath, s.Opts.Limits); again != nil {
-						again.Path = f.Path
-						f = again
-					}
-				}
-				res.Sources[f.Path] = f
+			if src := res.Sources[f.Path]; src != nil && src.Data != nil {
+				continue
 			}
+			if f.Data == nil && f.OSPath != "" {
+				// Released after its unit: read again for snippets.
+				if again := sourceFor(s.Opts.Cwd, f.OSPath, s.Opts.Limits); again != nil {
+					again.Path = f.Path
+					f = again
+				}
+			}
+			res.Sources[f.Path] = f
 		}
 		for i := range fs {
 			if s.finish(&fs[i]) {
@@ -382,15 +386,15 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 			}
 		}
 	}
-	// Keep the bytes only of files that have findings (for snippets): a
-	// run's memory must not grow with the number of clean files.
-	keep := map[*load.File]bool{}
-	for _, f := range out.files {
-		keep[f] = true
-	}
-	for _, f := range files {
-		if !keep[f] && !s.KeepData {
-			f.Release()
+	// Keep only the lines findings point at (for snippets): a run's memory
+	// must not grow with the files it checks.
+	if !s.KeepData {
+		lines := map[string][]int{}
+		for _, fd := range out.findings {
+			lines[fd.Path] = append(lines[fd.Path], fd.Start.Line)
+		}
+		for _, f := range files {
+			f.Release(lines[f.Path]...)
 		}
 	}
 	return out

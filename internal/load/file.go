@@ -38,12 +38,36 @@ type File struct {
 	Data     []byte
 
 	lineStarts []int
+	kept       map[int]string // lines kept by Release, for snippets
 }
 
-// Release drops the file's bytes once its unit is checked.
-func (f *File) Release() {
+// Release drops the file's bytes once its unit is checked, keeping the
+// text of the given lines (those findings point at): a run's memory must
+// not grow with the size of the files it reports on.
+func (f *File) Release(keep ...int) {
+	if len(keep) > 0 && f.Data != nil {
+		f.kept = make(map[int]string, len(keep))
+		for _, n := range keep {
+			if n >= 1 && n <= len(f.LineStarts()) {
+				f.kept[n] = f.Line(n)
+			}
+		}
+	}
 	f.Data = nil
 	f.lineStarts = nil
+}
+
+// Snippet returns the text of line n while the file's bytes are read or
+// the line was kept by Release.
+func (f *File) Snippet(n int) (string, bool) {
+	if f.Data == nil {
+		s, ok := f.kept[n]
+		return s, ok
+	}
+	if n < 1 || n > len(f.LineStarts()) {
+		return "", false
+	}
+	return f.Line(n), true
 }
 
 // LineStarts returns the byte offset of the start of each line (index 0 is line 1).

@@ -205,3 +205,28 @@ func TestHuman(t *testing.T) {
 		}
 	}
 }
+
+// Release keeps the text of the lines asked for, and only those.
+func TestReleaseKeepsLines(t *testing.T) {
+	f := &File{Path: "x.yaml", Data: []byte("a: 1\r\nb: 2\nc: 3")}
+	if s, ok := f.Snippet(2); !ok || s != "b: 2" {
+		t.Fatalf("before release: Snippet(2) = %q, %v", s, ok)
+	}
+	f.Release(1, 3, 9)
+	if f.Data != nil {
+		t.Fatal("bytes kept")
+	}
+	for _, tc := range []struct {
+		line int
+		want string
+		ok   bool
+	}{{1, "a: 1", true}, {2, "", false}, {3, "c: 3", true}, {9, "", false}, {0, "", false}} {
+		if s, ok := f.Snippet(tc.line); s != tc.want || ok != tc.ok {
+			t.Errorf("Snippet(%d) = %q, %v; want %q, %v", tc.line, s, ok, tc.want, tc.ok)
+		}
+	}
+	f.Release()
+	if _, ok := f.Snippet(1); !ok {
+		t.Error("a second Release dropped the kept lines")
+	}
+}

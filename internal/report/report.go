@@ -72,8 +72,8 @@ func Text(w io.Writer, in *Input) error {
 			sev = yellow(sev)
 		}
 		fmt.Fprintf(&sb, "%s: %s: %s %s\n", bold(fmt.Sprintf("%s:%d:%d", f.Path, f.Start.Line, f.Start.Col)), sev, f.Message, gray("["+f.Code+" "+f.Name+"]"))
-		if src := in.Sources[f.Path]; src != nil && src.Data != nil && f.Start.Line > 0 {
-			line := []rune(src.Line(f.Start.Line))
+		if text, ok := snippet(in.Sources[f.Path], f.Start.Line); ok {
+			line := []rune(text)
 			for _, m := range masks[maskKey{f.Path, f.Start.Line}] {
 				for i := m[0]; i < m[1] && i < len(line); i++ {
 					if i >= 0 {
@@ -192,4 +192,12 @@ func JSON(w io.Writer, in *Input) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// snippet returns the source line a finding points at, when it is known.
+func snippet(src *load.File, line int) (string, bool) {
+	if src == nil {
+		return "", false
+	}
+	return src.Snippet(line)
 }
