@@ -1,0 +1,80 @@
+package gctune
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+// settings reads the collector's settings without changing them.
+func settings() (gogc int, limit int64) {
+	gogc = debug.SetGCPercent(-1)
+	debug.SetGCPercent(gogc)
+	return gogc, debug.SetMemoryLimit(-1)
+}
+
+func restore(t *testing.T) {
+	gogc, limit := settings()
+	t.Cleanup(func() {
+		debug.SetGCPercent(gogc)
+		debug.SetMemoryLimit(limit)
+	})
+}
+
+func env(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+func TestStartHonoursTheEnvironment(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		vars  map[string]string
+		gogc  int
+		limit int64
+	}{
+		{"neither set", nil, -1, Limit},
+		{"GOGC set", map[string]string{"GOGC": "123"}, 123, Limit},                      // the runtime read GOGC
+		{"GOMEMLIMIT set", map[string]string{"GOMEMLIMIT": "1GiB"}, 400, math.MaxInt64}, // and GOMEMLIMIT
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			restore(t)
+			debug.SetGCPercent(123)
+			debug.SetMemoryLimit(math.MaxInt64)
+			Start(env(tc.vars))
+			if gogc, limit := settings(); gogc != tc.gogc || limit != tc.limit {
+				t.Errorf("GOGC %d, limit %d; want %d, %d", gogc, limit, tc.gogc, tc.limit)
+			}
+		})
+	}
+}
+
+// When the live heap passes half the limit, the next collection lifts the
+// limit and turns GOGC back on; below it, the settings stay.
+func TestLargeLiveHeapLiftsTheLimit(t *testing.T) {
+	restore(t)
+	Start(env(nil))
+	runtime.GC()
+	time.Sleep(10 * time.Millisecond)
+	if gogc, limit := settings(); gogc != -1 || limit != Limit {
+		t.Fatalf("small heap: GOGC %d, limit %d; want off and %d", gogc, limit, Limit)
+	}
+	live := make([][]byte, 0, 48)
+	for range 48 {
+		live = append(live, make([]byte, 1<<20)) // 48 MiB, more than half the limit
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+		if gogc, limit := settings(); gogc == fallbackGOGC && limit == math.MaxInt64 {
+			break
+		}
+		if time.Now().After(deadline) {
+			gogc, limit := settings()
+			t.Fatalf("large heap: GOGC %d, limit %d; want %d and no limit", gogc, limit, fallbackGOGC)
+		}
+	}
+	runtime.KeepAlive(live)
+}
