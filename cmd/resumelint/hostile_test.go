@@ -129,6 +129,18 @@ func TestHostileInputs(t *testing.T) {
 			// fails on it only when asked to.
 			return []string{"--fail-on", "warning", filepath.Join(dir, ".agent-memory")}
 		}, "RL503"},
+		{"events file of 2.7 million tiny values", func(t *testing.T, dir string) []string {
+			run := ".agent-memory/runs/2026-02-20-001/"
+			write(t, dir, run+"task-graph.json", `{"tasks": [{"id": "T1", "title": "Draft"}]}`)
+			write(t, dir, run+"plan.md", "# Plan\n")
+			// Under the size limit, but a tree per value would take GiBs.
+			write(t, dir, run+"events/builder/0001.jsonl", strings.Repeat("{}\n", 2_700_000))
+			return []string{filepath.Join(dir, ".agent-memory")}
+		}, "RL003"},
+		{"JSON document of 2.7 million tiny values", func(t *testing.T, dir string) []string {
+			write(t, dir, ".jerry/checkpoints/cx-001-checkpoint.json", "[\n"+strings.Repeat("0,\n", 2_700_000)+"0]\n")
+			return []string{filepath.Join(dir, ".jerry")}
+		}, "RL003"},
 		{"symlink loop in discovery", func(t *testing.T, dir string) []string {
 			d := filepath.Join(dir, "repo")
 			write(t, dir, "repo/ORCHESTRATION.yaml", "workflow: {}\n")

@@ -31,7 +31,14 @@ type DuplicateKey struct {
 // Unlike encoding/json it reports repeated keys instead of keeping the last.
 // firstLine offsets the line numbers (for JSONL, each line is parsed alone).
 func ParseJSON(data []byte, firstLine int, maxDepth int) (*yaml.Node, []DuplicateKey, error) {
-	p := &jsonParser{data: data, line: firstLine, lineStart: 0, maxDepth: maxDepth}
+	return parseJSON(data, firstLine, maxDepth, nil)
+}
+
+// parseJSON is ParseJSON that also stops, with a *SizeError, once it has
+// built more than *budget values (keys count too), decreasing *budget by
+// the values built. A nil budget is no limit.
+func parseJSON(data []byte, firstLine int, maxDepth int, budget *int) (*yaml.Node, []DuplicateKey, error) {
+	p := &jsonParser{data: data, line: firstLine, lineStart: 0, maxDepth: maxDepth, budget: budget}
 	if p.maxDepth <= 0 {
 		p.maxDepth = DefaultLimits.MaxDepth
 	}
@@ -57,6 +64,7 @@ type jsonParser struct {
 	lineStart int
 	maxDepth  int
 	dups      []DuplicateKey
+	budget    *int // values left to build, or nil
 
 	// colAt and col cache the character count from lineStart to colAt, so
 	// positions on a long single-line document cost linear time overall.
@@ -102,11 +110,30 @@ func (p *jsonParser) skipWS() {
 // DepthError is returned when nesting exceeds the limit (RL003).
 type DepthError struct{ JSONError }
 
+// SizeError is returned when a document holds more values than the
+// limit (RL003): a tree per value would cost far more memory than the
+// file's size.
+type SizeError struct{ JSONError }
+
+// spend counts one value against the budget.
+func (p *jsonParser) spend(at diag.Pos) error {
+	if p.budget == nil {
+		return nil
+	}
+	if *p.budget--; *p.budget < 0 {
+		return &SizeError{JSONError{Pos: at, Msg: "more values than the limit"}}
+	}
+	return nil
+}
+
 func (p *jsonParser) value(depth int) (*yaml.Node, error) {
 	if p.pos >= len(p.data) {
 		return nil, p.errf("unexpected end of input: expected a value")
 	}
 	start := p.cur()
+	if err := p.spend(start); err != nil {
+		return nil, err
+	}
 	switch c := p.data[p.pos]; {
 	case c == '{' || c == '[':
 		if depth >= p.maxDepth {
@@ -167,6 +194,9 @@ func (p *jsonParser) object(start diag.Pos, depth int) (*yaml.Node, error) {
 		p.skipWS()
 		v, err := p.value(depth + 1)
 		if err != nil {
+			return nil, err
+		}
+		if err := p.spend(kpos); err != nil {
 			return nil, err
 		}
 		kn := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k, Style: yaml.DoubleQuotedStyle, Line: kpos.Line, Column: kpos.Col}

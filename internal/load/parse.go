@@ -46,9 +46,12 @@ func Parse(f *File, format Format, lim Limits) (*Document, []diag.Finding) {
 		n, fs := parseYAML(f, f.Data, 0, lim)
 		doc.Root, out = n, fs
 	case FormatJSON:
-		n, dups, err := ParseJSON(f.Data, 1, lim.MaxDepth)
+		n, dups, err := parseJSON(f.Data, 1, lim.MaxDepth, nodeBudget(lim))
 		out = append(out, dupFindings(f, dups)...)
-		if err != nil {
+		var se *SizeError
+		if errors.As(err, &se) {
+			out = append(out, sizeFinding(f, se, lim))
+		} else if err != nil {
 			out = append(out, jsonErrFinding(f, err))
 		} else {
 			doc.Root = n
@@ -93,6 +96,7 @@ func jsonErrFinding(f *File, err error) diag.Finding {
 	if errors.As(err, &de) {
 		return Problem(f, "RL003", de.Pos, "%s", de.Msg)
 	}
+
 	var je *JSONError
 	if errors.As(err, &je) {
 		return Problem(f, "RL001", je.Pos, "invalid JSON: %s", je.Msg)
@@ -217,6 +221,7 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 	var out []diag.Finding
 	memo := map[*yaml.Node]int{}
 	var tooDeep *yaml.Node
+	aliases := false
 	var walk func(n *yaml.Node, depth int) int
 	walk = func(n *yaml.Node, depth int) int {
 		if n == nil || tooDeep != nil {
@@ -237,6 +242,7 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 		size := 1
 		switch n.Kind {
 		case yaml.AliasNode:
+			aliases = true
 			size = walk(n.Alias, depth)
 		case yaml.MappingNode:
 			var seen map[string]*yaml.Node
@@ -290,6 +296,9 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 	if tooDeep != nil {
 		return append(out, Problem(f, "RL003", diag.Pos{Line: tooDeep.Line, Col: tooDeep.Column}, "nesting deeper than %d levels; not checked", lim.MaxDepth))
 	}
+	if lim.MaxNodes > 0 && total > lim.MaxNodes && !aliases {
+		return append(out, Problem(f, "RL003", diag.Pos{Line: root.Line, Col: root.Column}, "more than %d values in this file; not checked", lim.MaxNodes))
+	}
 	if lim.MaxNodes > 0 && total > lim.MaxNodes {
 		return append(out, Problem(f, "RL003", diag.Pos{Line: root.Line, Col: root.Column}, "YAML aliases expand to more than %d nodes (an alias bomb?); not checked", lim.MaxNodes))
 	}
@@ -342,10 +351,16 @@ func parseJSONL(f *File, doc *Document, lim Limits) []diag.Finding {
 	var out []diag.Finding
 	data := f.Data
 	line := 1
+	budget := nodeBudget(lim) // for the whole file, not per line
 	for len(data) > 0 {
 		ln, next, _ := bytes.Cut(data, []byte("\n"))
 		if len(bytes.TrimSpace(ln)) > 0 {
-			n, dups, err := ParseJSON(ln, line, lim.MaxDepth)
+			n, dups, err := parseJSON(ln, line, lim.MaxDepth, budget)
+			var se *SizeError
+			if errors.As(err, &se) {
+				doc.Lines = nil
+				return []diag.Finding{sizeFinding(f, se, lim)}
+			}
 			out = append(out, dupFindings(f, dups)...)
 			jl := JSONLine{Line: line, Node: n}
 			if err != nil {
@@ -370,3 +385,19 @@ func parseJSONL(f *File, doc *Document, lim Limits) []diag.Finding {
 
 // String renders a parse position for messages.
 func (p JSONLine) String() string { return fmt.Sprintf("line %d", p.Line) }
+
+// nodeBudget is the number of values a JSON or JSONL file may hold, or nil
+// without a limit. A value costs a tree node of about 160 bytes, so a file
+// of the largest size made of tiny values (`{}` lines) would otherwise
+// take some 200 times its size in memory.
+func nodeBudget(lim Limits) *int {
+	if lim.MaxNodes <= 0 {
+		return nil
+	}
+	n := lim.MaxNodes
+	return &n
+}
+
+func sizeFinding(f *File, se *SizeError, lim Limits) diag.Finding {
+	return Problem(f, "RL003", se.Pos, "more than %d values in this file; not checked", lim.MaxNodes)
+}

@@ -361,3 +361,49 @@ func TestFormatOf(t *testing.T) {
 		}
 	}
 }
+
+// A file may hold at most MaxNodes values (keys count): past it the file
+// is RL003 and not checked, at the position where the limit is passed —
+// for JSONL counted over the whole file, not per line.
+func TestValueLimit(t *testing.T) {
+	lim := DefaultLimits
+	lim.MaxNodes = 6
+	cases := []struct {
+		name, path, src string
+		format          Format
+		at              int // line of the RL003 finding, 0 for none
+		msg             string
+	}{
+		{"JSON at the limit", "c.json", `{"a": [1, 2, 3]}`, FormatJSON, 0, ""},
+		{"JSON one value over", "c.json", "{\"a\": [1, 2],\n \"b\": 3, \"c\": 4}", FormatJSON, 2, "more than 6 values"},
+		{"JSONL lines share the budget", "e.jsonl", "{\"a\": 1}\n{\"b\": 2}\n{\"c\": 3}\n", FormatJSONL, 3, "more than 6 values"},
+		{"JSONL under the budget", "e.jsonl", "{\"a\": 1}\n{\"b\": 2}\n", FormatJSONL, 0, ""},
+		{"YAML without aliases", "o.yaml", "a: [1, 2]\nb: [3, 4]\n", FormatYAML, 1, "more than 6 values"},
+		{"YAML with aliases", "o.yaml", "a: &x [1, 2]\nb: *x\n", FormatYAML, 1, "alias bomb"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, fs := Parse(&File{Path: tc.path, Data: []byte(tc.src)}, tc.format, lim)
+			var got *diag.Finding
+			for i := range fs {
+				if fs[i].Code == "RL003" {
+					got = &fs[i]
+				}
+			}
+			switch {
+			case tc.at == 0 && got != nil:
+				t.Fatalf("unexpected %s", codesOf(fs))
+			case tc.at == 0:
+				if doc.Root == nil && doc.Lines == nil {
+					t.Fatal("nothing parsed")
+				}
+			case got == nil:
+				t.Fatalf("no RL003: %s", codesOf(fs))
+			case got.Start.Line != tc.at || !strings.Contains(got.Message, tc.msg):
+				t.Errorf("got %s, want line %d with %q", codesOf(fs), tc.at, tc.msg)
+			case doc.Root != nil || doc.Lines != nil:
+				t.Error("a file over the limit must not be handed to the rules")
+			}
+		})
+	}
+}
