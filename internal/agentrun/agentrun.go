@@ -259,7 +259,7 @@ func CheckEvent(n *yaml.Node) (ev *Event, reason string, at *yaml.Node) {
 	if !node.IsMap(n) {
 		return nil, "an event must be a JSON object, found " + node.Kind(n), n
 	}
-	ev = &Event{}
+	var e Event // copied to the heap only when valid: most bad lines cost nothing
 	ek, evn := node.Get(n, "event")
 	tk, tyn := node.Get(n, "type")
 	for _, p := range []struct{ k, v *yaml.Node }{{ek, evn}, {tk, tyn}} {
@@ -270,40 +270,41 @@ func CheckEvent(n *yaml.Node) (ev *Event, reason string, at *yaml.Node) {
 		if !ok || !isEventType(s) {
 			return nil, p.k.Value + ": " + show(p.v) + " is not one of " + strings.Join(EventTypes, ", "), p.v
 		}
-		if ev.TypeNode != nil && s != ev.Type {
-			return nil, "event " + show(ev.TypeNode) + " and its alias type " + show(p.v) + " disagree; keep one", p.k
+		if e.TypeNode != nil && s != e.Type {
+			return nil, "event " + show(e.TypeNode) + " and its alias type " + show(p.v) + " disagree; keep one", p.k
 		}
-		ev.Type, ev.TypeNode = s, p.v
+		e.Type, e.TypeNode = s, p.v
 	}
-	if ev.TypeNode == nil {
+	if e.TypeNode == nil {
 		return nil, "missing required key event (or its alias type)", n
 	}
 	tid, tv := node.Get(n, "task_id")
 	if tid == nil {
 		return nil, "missing required key task_id", n
 	}
-	if ev.TaskID, reason = strField("task_id", tv); reason != "" {
+	if e.TaskID, reason = strField("task_id", tv); reason != "" {
 		return nil, reason, tv
 	}
-	ev.TaskNode = tv
+	e.TaskNode = tv
 	tsk, tsv := node.Get(n, "timestamp")
 	if tsk == nil {
 		return nil, "missing required key timestamp", n
 	}
-	if ev.Timestamp, reason = strField("timestamp", tsv); reason != "" {
+	if e.Timestamp, reason = strField("timestamp", tsv); reason != "" {
 		return nil, reason, tsv
 	}
-	if !datePrefix(ev.Timestamp) {
+	if !datePrefix(e.Timestamp) {
 		return nil, "timestamp: " + show(tsv) + " is not a timestamp (expected e.g. \"2026-02-20T21:00:00Z\")", tsv
 	}
-	ev.TimeNode, ev.Time = tsv, ParseTime(ev.Timestamp)
+	e.TimeNode, e.Time = tsv, ParseTime(e.Timestamp)
 	if ak, av := node.Get(n, "actor"); ak != nil {
-		if ev.Actor, reason = strField("actor", av); reason != "" {
+		if e.Actor, reason = strField("actor", av); reason != "" {
 			return nil, reason, av
 		}
-		ev.ActorNode = av
+		e.ActorNode = av
 	}
-	return ev, "", nil
+	valid := e
+	return &valid, "", nil
 }
 
 func strField(name string, v *yaml.Node) (string, string) {
