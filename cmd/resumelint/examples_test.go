@@ -50,9 +50,9 @@ func TestExamplesClean(t *testing.T) {
 		t.Errorf("exit code %d, want 0 (stderr: %s)", code, stderr)
 	}
 	// One unit of every kind: orchestration, checkpoint, precompact state,
-	// resume context, bundle, agent run.
-	if doc.Summary.Files != 6 {
-		t.Errorf("checked %d files and folders, want 6", doc.Summary.Files)
+	// resume context, a bundle of four files, an agent run of four.
+	if doc.Summary.Files != 12 {
+		t.Errorf("checked %d files, want 12", doc.Summary.Files)
 	}
 }
 

@@ -42,7 +42,7 @@ type Result struct {
 	Findings []diag.Finding
 	// Sources holds the files that have findings, for source snippets.
 	Sources map[string]*load.File
-	// Checked counts the files and folders looked at.
+	// Checked counts the files looked at (a folder's files each count).
 	Checked int
 	// Internal counts internal failures (a recovered panic): exit code 3.
 	Internal int
@@ -90,7 +90,14 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	s.pool(first, func(i int) { results[i] = s.runUnit(units[i], index) })
 	s.pool(second, func(i int) { results[i] = s.runUnit(units[i], index) })
 
-	res := &Result{Sources: map[string]*load.File{}, Checked: len(units)}
+	res := &Result{Sources: map[string]*load.File{}}
+	for _, u := range units {
+		if u.folder != nil {
+			res.Checked += max(len(u.folder.Files), 1)
+		} else {
+			res.Checked++
+		}
+	}
 	for _, r := range results {
 		res.Findings = append(res.Findings, r.findings...)
 		res.Internal += r.internal

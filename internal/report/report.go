@@ -26,16 +26,23 @@ type Input struct {
 
 // Summary counts findings.
 type Summary struct {
-	Files    int `json:"files"`
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
-	Fixable  int `json:"fixable"`
+	Files int `json:"files"`
+	// FilesWithFindings counts the files findings point at (at most Files),
+	// so a summary tells files linted from files with problems.
+	FilesWithFindings int `json:"files_with_findings"`
+	Errors            int `json:"errors"`
+	Warnings          int `json:"warnings"`
+	Fixable           int `json:"fixable"`
 }
 
 // Summarize counts the findings of in.
 func Summarize(in *Input) Summary {
 	s := Summary{Files: in.Checked}
+	paths := map[string]bool{}
 	for _, f := range in.Findings {
+		if f.Severity == diag.SevError || f.Severity == diag.SevWarning {
+			paths[f.Path] = true
+		}
 		switch f.Severity {
 		case diag.SevError:
 			s.Errors++
@@ -45,6 +52,10 @@ func Summarize(in *Input) Summary {
 		if f.Fix != nil && f.Fix.Applicability == diag.FixSafe {
 			s.Fixable++
 		}
+	}
+	s.FilesWithFindings = min(len(paths), s.Files)
+	if s.FilesWithFindings == 0 && len(paths) > 0 {
+		s.FilesWithFindings = len(paths)
 	}
 	return s
 }
@@ -111,7 +122,7 @@ func Text(w io.Writer, in *Input) error {
 			fmt.Fprintf(&sb, "No problems found in %s.\n", units)
 		} else {
 			fmt.Fprintf(&sb, "Found %s (%s, %s) in %s.", plural(s.Errors+s.Warnings, "problem", "problems"),
-				plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"), units)
+				plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"), filesPart(s))
 			if s.Fixable > 0 {
 				fmt.Fprintf(&sb, " %d fixable with `resumelint fix`.", s.Fixable)
 			}
@@ -120,6 +131,14 @@ func Text(w io.Writer, in *Input) error {
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// filesPart says how many of the files linted have findings: "2 of 35 files".
+func filesPart(s Summary) string {
+	if s.FilesWithFindings >= s.Files {
+		return plural(s.Files, "file", "files")
+	}
+	return fmt.Sprintf("%d of %s", s.FilesWithFindings, plural(s.Files, "file", "files"))
 }
 
 func plural(n int, one, many string) string {

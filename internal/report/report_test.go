@@ -119,7 +119,7 @@ func TestTextSummaryAndOptions(t *testing.T) {
 	want := "a.md:1:1: warning: m1 [RL006 timestamp-format]\n" +
 		"b.yaml:3:3: warning: m2 [RL103 decisions-alias]\n" +
 		"b.yaml:4:1: error: m3 [RL104 checkpoint-link]\n" +
-		"Found 3 problems (1 error, 2 warnings) in 4 files. 1 fixable with `resumelint fix`.\n"
+		"Found 3 problems (1 error, 2 warnings) in 2 of 4 files. 1 fixable with `resumelint fix`.\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
@@ -140,7 +140,7 @@ func TestTextSummaryAndOptions(t *testing.T) {
 		t.Errorf("no colour with Color: %q", got)
 	}
 	s := Summarize(&Input{Findings: fs, Checked: 4})
-	if s != (Summary{Files: 4, Errors: 1, Warnings: 2, Fixable: 1}) {
+	if s != (Summary{Files: 4, FilesWithFindings: 2, Errors: 1, Warnings: 2, Fixable: 1}) {
 		t.Errorf("summary %+v", s)
 	}
 }
@@ -208,7 +208,7 @@ func TestJSONShape(t *testing.T) {
 	if f1["fix"] != nil || !reflect.DeepEqual(f1["related"], []any{}) || f1["severity"] != "warning" {
 		t.Errorf("finding 1: fix %v related %#v severity %v", f1["fix"], f1["related"], f1["severity"])
 	}
-	wantSummary := map[string]any{"files": 2.0, "errors": 1.0, "warnings": 1.0, "fixable": 1.0}
+	wantSummary := map[string]any{"files": 2.0, "files_with_findings": 2.0, "errors": 1.0, "warnings": 1.0, "fixable": 1.0}
 	if !reflect.DeepEqual(doc["summary"], wantSummary) {
 		t.Errorf("summary %v", doc["summary"])
 	}
