@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/resumelint/resumelint/internal/config"
-	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/rules"
@@ -60,14 +59,14 @@ func (c *Command) setupConfig(cf *configFlags, s *engine.Settings) (*lintConfig,
 	lc.classifier = lc.cfg.Classifier(lc.root)
 	lc.filter = config.NewFilter(lc.cfg, lc.root, c.Cwd)
 	lc.filter.Active = func(code string) bool {
-		if len(s.Only) > 0 && !s.Only[code] {
-			return false
+		r := rules.Lookup(code)
+		if r == nil {
+			return len(s.Only) == 0 || s.Only[code]
 		}
-		if r := rules.Lookup(code); r != nil && r.Family == "base" && s.Opts.Base == nil {
+		if r.Family == "base" && s.Opts.Base == nil {
 			return false // RL601–RL604 run only with --base
 		}
-		sev, ok := s.Severity[code]
-		return !ok || sev != diag.SevOff
+		return engine.Active(r, s.Only, s.Severity)
 	}
 	s.PostFile = lc.filter.PostFile
 	s.PostRun = lc.filter.PostRun

@@ -13,13 +13,16 @@ import (
 )
 
 type ruleJSON struct {
-	Code     string   `json:"code"`
-	Name     string   `json:"name"`
-	Severity string   `json:"severity"`
-	Fix      string   `json:"fix"`
-	Kinds    []string `json:"kinds"`
-	Summary  string   `json:"summary"`
-	Doc      string   `json:"doc"`
+	Code     string `json:"code"`
+	Name     string `json:"name"`
+	Severity string `json:"severity"`
+	Fix      string `json:"fix"`
+	// Default is "on", or "opt-in" for style checks that run only when
+	// enabled (--enable, or a severity in the configuration).
+	Default string   `json:"default"`
+	Kinds   []string `json:"kinds"`
+	Summary string   `json:"summary"`
+	Doc     string   `json:"doc"`
 }
 
 func (c *Command) rules(args []string) (int, error) {
@@ -38,24 +41,32 @@ func (c *Command) rules(args []string) (int, error) {
 			for _, k := range r.Kinds {
 				kinds = append(kinds, string(k))
 			}
-			out = append(out, ruleJSON{Code: r.Code, Name: r.Name, Severity: r.Severity.String(), Fix: string(r.Fix), Kinds: kinds, Summary: r.Summary, Doc: "docs/rules/" + r.Code + ".md"})
+			out = append(out, ruleJSON{Code: r.Code, Name: r.Name, Severity: r.Severity.String(), Fix: string(r.Fix), Default: defaultState(r), Kinds: kinds, Summary: r.Summary, Doc: "docs/rules/" + r.Code + ".md"})
 		}
 		enc := json.NewEncoder(c.Stdout)
 		enc.SetIndent("", "  ")
 		return ExitOK, enc.Encode(out)
 	case "text":
 		tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "CODE\tNAME\tSEVERITY\tFIX\tSUMMARY")
+		fmt.Fprintln(tw, "CODE\tNAME\tSEVERITY\tDEFAULT\tFIX\tSUMMARY")
 		for _, r := range all {
 			fix := string(r.Fix)
 			if fix == "" {
 				fix = "-"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Code, r.Name, r.Severity, fix, r.Summary)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Code, r.Name, r.Severity, defaultState(r), fix, r.Summary)
 		}
 		return ExitOK, tw.Flush()
 	}
 	return ExitUsage, usagef("unknown --format %q (want text or json)", *format)
+}
+
+// defaultState says whether a rule runs unless configured otherwise.
+func defaultState(r *rules.Rule) string {
+	if r.OptIn {
+		return "opt-in"
+	}
+	return "on"
 }
 
 func (c *Command) explain(args []string) (int, error) {

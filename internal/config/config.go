@@ -216,7 +216,9 @@ func (l *loader) decode(root *yaml.Node) {
 					return
 				}
 				if s, ok := l.str(rv); ok {
-					if sev, err := diag.ParseSeverity(s); err == nil {
+					if s == "on" {
+						c.Severity[r.Code] = r.Severity // an opt-in rule at its own severity
+					} else if sev, err := diag.ParseSeverity(s); err == nil {
 						c.Severity[r.Code] = sev
 					}
 				}

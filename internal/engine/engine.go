@@ -198,7 +198,7 @@ func (s *Settings) finish(fd *diag.Finding) bool {
 	if r == nil {
 		return true
 	}
-	if len(s.Only) > 0 && !s.Only[r.Code] {
+	if !s.enabled(r) {
 		return false
 	}
 	fd.Name = r.Name
@@ -214,12 +214,23 @@ func (s *Settings) finish(fd *diag.Finding) bool {
 	return true
 }
 
+// enabled reports whether rule r runs: --enable limits the run to what it
+// names; an opt-in rule runs only when named there or given a severity.
 func (s *Settings) enabled(r *rules.Rule) bool {
-	if len(s.Only) > 0 && !s.Only[r.Code] {
+	return Active(r, s.Only, s.Severity)
+}
+
+// Active is the one answer to "does this rule run?" for a run's --enable
+// set (only) and severity settings.
+func Active(r *rules.Rule, only map[string]bool, severity map[string]diag.Severity) bool {
+	if len(only) > 0 && !only[r.Code] {
 		return false
 	}
-	sev, ok := s.Severity[r.Code]
-	return !ok || sev != diag.SevOff
+	sev, set := severity[r.Code]
+	if set && sev == diag.SevOff {
+		return false
+	}
+	return !r.OptIn || set || only[r.Code]
 }
 
 // pool runs fn over idx on the configured number of workers.

@@ -34,6 +34,9 @@ type Rule struct {
 	Finalize func(p *RepoPass)
 	// Family groups rules in listings and names the file they live in.
 	Family string
+	// OptIn marks style and housekeeping checks (SPEC §0): off unless
+	// --enable names them or the configuration gives them a severity.
+	OptIn bool
 }
 
 var registry = map[string]*Rule{}
