@@ -8,12 +8,19 @@
 //
 //   - Events are applied in timestamp order, ties by file order (files by
 //     path, then line). Only files under events/ are read (seed 003 step 3,
-//     `events/**/*.jsonl`); a .jsonl elsewhere in the run is misplaced
-//     (RL504) and does not change state.
-//   - A task's state is set by its latest event (started → in_progress,
-//     completed → done, failed → failed, blocked → blocked), except that
-//     done is final: events after a task_completed are anomalies (RL505)
-//     and are ignored, so a finished task is never run twice.
+//     `events/**/*.jsonl`); a .jsonl elsewhere in the run, or an event
+//     stored as its own YAML file, is not read and does not change state
+//     (RL504 reports it).
+//   - An event's name is under `event`, `type` or `event_type`, in
+//     snake_case or kebab-case (`task_completed`, `task-completed`). The
+//     names of Lifecycle set a task's state; every other name (`run-started`,
+//     `phase-completed`, `plan_created`, …) is a valid event that sets
+//     none, and it still counts as activity.
+//   - A task's state is set by its latest task-state event, except that
+//     done is final: a later event that would move a done task elsewhere is
+//     an anomaly (RL505) and is ignored, so a finished task is never run
+//     twice. A second "done" event (`task-verified`, then
+//     `task-completed`) is the agent packs' normal lifecycle, not one.
 //   - Runnable (step 5): every dependency done, the task not done and not
 //     blocked. That includes in_progress tasks (an interrupted task is
 //     resumed) and failed ones (retried), as the seed's three conditions
@@ -24,8 +31,10 @@
 //     2 while any task is not done; 3 when every task is done. Phase 4
 //     (memory consolidation) leaves no artifact that seed 003 names, so it
 //     is never derived; a run in phase 3 is complete.
-//   - A run is complete when its task graph has tasks and all are done;
-//     every other run is incomplete.
+//   - A run is finished when its task graph has tasks and all are done, or
+//     when its latest run-lifecycle event ends it (`run-completed`,
+//     `run-cancelled`, `run-failed`; a later `run-started` or
+//     `session-resumed` reopens it). Every other run is incomplete.
 package agentrun
 
 import (
@@ -51,7 +60,7 @@ const (
 	Blocked    State = "blocked"
 )
 
-// Event types of seed 003 step 4.
+// Event names of seed 003 step 4, in their canonical (snake_case) form.
 const (
 	TaskStarted   = "task_started"
 	TaskCompleted = "task_completed"
@@ -59,8 +68,60 @@ const (
 	TaskBlocked   = "task_blocked"
 )
 
-// EventTypes lists the event types in the order the seed gives them.
-var EventTypes = []string{TaskStarted, TaskCompleted, TaskFailed, TaskBlocked}
+// SeedEventTypes lists seed 003's own event names in the order it gives them.
+var SeedEventTypes = []string{TaskStarted, TaskCompleted, TaskFailed, TaskBlocked}
+
+// Lifecycle maps each task-state event name to the seed 003 state it sets:
+// the seed's four, and the agent packs' longer lifecycle
+// (agentic-event-schema.yaml), whose states are folded onto the seed's
+// five because the resume protocol reasons only in those. Names are
+// canonical; kebab-case is read as the same name.
+var Lifecycle = []struct {
+	Name  string
+	State State
+}{
+	{"task_created", Pending},        // the task-breaker wrote the task
+	{"task_ready", Pending},          // its dependencies are done; nobody works on it yet
+	{"task_claimed", InProgress},     // an executor took it: the packs' "started"
+	{TaskStarted, InProgress},        //
+	{"task_implemented", InProgress}, // code written, not yet verified
+	{"task_verified", Done},          // passed verification
+	{TaskCompleted, Done},            // verified and accepted
+	{"task_verification_failed", Failed},
+	{TaskFailed, Failed},
+	{"task_failure", Failed}, // the packs' retry-protocol failure record
+	{TaskBlocked, Blocked},
+}
+
+var lifecycle = func() map[string]State {
+	m := make(map[string]State, len(Lifecycle))
+	for _, l := range Lifecycle {
+		m[l.Name] = l.State
+	}
+	return m
+}()
+
+// runEnds are the run-lifecycle events that close a run; runOpens reopen
+// one (§0 lifecycle: a finished run is history, not resumable work).
+var (
+	runEnds  = map[string]bool{"run_completed": true, "run_complete": true, "run_cancelled": true, "run_canceled": true, "run_failed": true}
+	runOpens = map[string]bool{"run_started": true, "run_resumed": true, "session_resumed": true}
+)
+
+// NameKeys are the keys an event's name may be under, in precedence order.
+var NameKeys = []string{"event", "type", "event_type"}
+
+// Canonical returns an event name's canonical form: kebab-case and
+// snake_case name the same event.
+func Canonical(name string) string {
+	return strings.ReplaceAll(name, "-", "_")
+}
+
+// StateOf returns the task state an event name sets, or "" for an event
+// that sets none (run-level and other events).
+func StateOf(name string) State {
+	return lifecycle[Canonical(name)]
+}
 
 // Task is one entry of task-graph.json.
 type Task struct {
@@ -73,9 +134,13 @@ type Task struct {
 
 // Event is one valid line of an events file.
 type Event struct {
-	Type      string
-	TypeNode  *yaml.Node
-	TaskID    string
+	Name     string // as written ("task-verified")
+	Type     string // canonical ("task_verified")
+	TypeNode *yaml.Node
+	// State is the task state the event sets; "" for an event that sets
+	// none (run-level events such as run-started or phase-completed).
+	State     State
+	TaskID    string // "" when the event names no task
 	TaskNode  *yaml.Node
 	Timestamp string
 	TimeNode  *yaml.Node
@@ -107,10 +172,18 @@ type Run struct {
 	Events  []*Event
 	Skipped []Skipped
 	States  map[string]State
-	// LastEvent is the latest event; LastCompleted the latest
-	// task_completed of a graph task. Either may be nil.
+	// LastEvent is the latest event of any kind; LastCompleted the event
+	// that made the latest-finished graph task done. Either may be nil.
 	LastEvent, LastCompleted *Event
-	HasGraph                 bool
+	// Ended is the run-lifecycle event that closed the run (run-completed,
+	// run-cancelled, run-failed), nil while it is open.
+	Ended    *Event
+	HasGraph bool
+	// GraphOK: the graph has a tasks list whose every entry has a string
+	// id, so an event for an id it lacks really names an unknown task.
+	GraphOK bool
+	// BadTasks counts task entries without a string id (not counted).
+	BadTasks int
 }
 
 // Derive computes a run's state. It never fails: what cannot be read is
@@ -119,9 +192,15 @@ func Derive(src *load.AgentRun) *Run {
 	r := &Run{Src: src, ID: src.ID, ByID: map[string]*Task{}, States: map[string]State{}}
 	if src.TaskGraph != nil && src.TaskGraph.Root != nil {
 		r.HasGraph = true
+		r.GraphOK = node.IsMap(src.TaskGraph.Root) && node.IsSeq(node.Val(src.TaskGraph.Root, "tasks"))
 		for i, t := range TaskNodes(src.TaskGraph.Root) {
 			task := parseTask(t, i)
-			if task == nil || r.ByID[task.ID] != nil {
+			if task == nil {
+				r.BadTasks++
+				r.GraphOK = false
+				continue
+			}
+			if r.ByID[task.ID] != nil {
 				continue
 			}
 			r.Tasks = append(r.Tasks, task)
@@ -159,31 +238,26 @@ func Derive(src *load.AgentRun) *Run {
 	return r
 }
 
-// apply moves a task's state by one event (done is final).
+// apply moves a task's state by one event (done is final), or the run's
+// open/closed state by a run-lifecycle event.
 func (r *Run) apply(e *Event) {
+	if e.State == "" {
+		switch {
+		case runEnds[e.Type]:
+			r.Ended = e
+		case runOpens[e.Type]:
+			r.Ended = nil
+		}
+		return
+	}
 	st, ok := r.States[e.TaskID]
 	if !ok || st == Done {
 		return
 	}
-	r.States[e.TaskID] = Transition(e.Type)
-	if e.Type == TaskCompleted {
+	r.States[e.TaskID] = e.State
+	if e.State == Done {
 		r.LastCompleted = e
 	}
-}
-
-// Transition is the state an event type puts a task in.
-func Transition(typ string) State {
-	switch typ {
-	case TaskStarted:
-		return InProgress
-	case TaskCompleted:
-		return Done
-	case TaskFailed:
-		return Failed
-	case TaskBlocked:
-		return Blocked
-	}
-	return Pending
 }
 
 // TaskNodes returns the entries of a task graph's `tasks` list.
@@ -249,43 +323,42 @@ func ActorDir(src *load.AgentRun, d *load.Document) string {
 }
 
 // CheckEvent checks a line's value against #Event (cue/agentrun.cue) in Go:
-// the common case costs no CUE evaluation. It accepts exactly what #Event
-// accepts, except for the alias pair #Event leaves optional: it requires
-// `event` or `type`, and the same value when both are given (which one
-// wins would be undefined). reason is empty for a valid event; otherwise
-// at is the offending node.
+// the common case costs no CUE evaluation. It accepts what #Event accepts,
+// and adds what #Event cannot say: a name under one of NameKeys (the same
+// one when several are given), a string task_id on a task-state event,
+// and no unknown `task_…` name on an event for a task (a misspelt state
+// that would leave the task where it was). reason is empty for a valid
+// event; otherwise at is the offending node.
 func CheckEvent(n *yaml.Node) (ev *Event, reason string, at *yaml.Node) {
 	n = node.Resolve(n)
 	if !node.IsMap(n) {
 		return nil, "an event must be a JSON object, found " + node.Kind(n), n
 	}
 	var e Event // copied to the heap only when valid: most bad lines cost nothing
-	ek, evn := node.Get(n, "event")
-	tk, tyn := node.Get(n, "type")
-	for _, p := range []struct{ k, v *yaml.Node }{{ek, evn}, {tk, tyn}} {
-		if p.k == nil {
+	var nameKey *yaml.Node
+	for _, key := range NameKeys {
+		k, v := node.Get(n, key)
+		if k == nil {
 			continue
 		}
-		s, ok := node.Str(p.v)
-		if !ok || !isEventType(s) {
-			return nil, p.k.Value + ": " + show(p.v) + " is not one of " + strings.Join(EventTypes, ", "), p.v
+		s, ok := node.Str(v)
+		if !ok {
+			return nil, key + ": expected a string, found " + node.Kind(v), v
 		}
-		if e.TypeNode != nil && s != e.Type {
-			return nil, "event " + show(e.TypeNode) + " and its alias type " + show(p.v) + " disagree; keep one", p.k
+		if s == "" {
+			return nil, key + ": the event name is empty", v
 		}
-		e.Type, e.TypeNode = s, p.v
+		if nameKey != nil && Canonical(s) != e.Type {
+			return nil, nameKey.Value + " " + show(e.TypeNode) + " and " + key + " " + show(v) + " disagree; keep one", k
+		}
+		if nameKey == nil {
+			nameKey, e.Name, e.Type, e.TypeNode = k, s, Canonical(s), v
+		}
 	}
-	if e.TypeNode == nil {
-		return nil, "missing required key event (or its alias type)", n
+	if nameKey == nil {
+		return nil, "missing the event name (event, type or event_type)", n
 	}
-	tid, tv := node.Get(n, "task_id")
-	if tid == nil {
-		return nil, "missing required key task_id", n
-	}
-	if e.TaskID, reason = strField("task_id", tv); reason != "" {
-		return nil, reason, tv
-	}
-	e.TaskNode = tv
+	e.State = lifecycle[e.Type]
 	tsk, tsv := node.Get(n, "timestamp")
 	if tsk == nil {
 		return nil, "missing required key timestamp", n
@@ -297,6 +370,19 @@ func CheckEvent(n *yaml.Node) (ev *Event, reason string, at *yaml.Node) {
 		return nil, "timestamp: " + show(tsv) + " is not a timestamp (expected e.g. \"2026-02-20T21:00:00Z\")", tsv
 	}
 	e.TimeNode, e.Time = tsv, ParseTime(e.Timestamp)
+	tid, tv := node.Get(n, "task_id")
+	if tid != nil && !node.IsNull(tv) {
+		if e.TaskID, reason = strField("task_id", tv); reason != "" {
+			return nil, reason, tv
+		}
+		e.TaskNode = tv
+	}
+	switch {
+	case e.State != "" && e.TaskNode == nil:
+		return nil, "missing task_id: " + show(e.TypeNode) + " sets a task's state", n
+	case e.State == "" && e.TaskNode != nil && strings.HasPrefix(e.Type, "task_"):
+		return nil, nameKey.Value + ": " + show(e.TypeNode) + " is not a task-lifecycle event, so task " + show(tv) + " keeps its state; use e.g. task_started, task_completed", e.TypeNode
+	}
 	if ak, av := node.Get(n, "actor"); ak != nil {
 		if e.Actor, reason = strField("actor", av); reason != "" {
 			return nil, reason, av
@@ -323,15 +409,6 @@ func show(n *yaml.Node) string {
 		return n.Value
 	}
 	return node.Kind(n)
-}
-
-func isEventType(s string) bool {
-	for _, t := range EventTypes {
-		if s == t {
-			return true
-		}
-	}
-	return false
 }
 
 // datePrefix mirrors #Timestamp: the text starts with YYYY-MM-DD.
@@ -428,6 +505,22 @@ func (r *Run) InState(s State) []*Task {
 func (r *Run) Complete() bool {
 	done, total := r.Count()
 	return total > 0 && done == total
+}
+
+// Finished reports whether the run is history: every task done, or closed
+// by a run-lifecycle event. Only unfinished runs are resumed, go stale or
+// compete to be resumed (RL507, RL508).
+func (r *Run) Finished() bool {
+	return r.Complete() || r.Ended != nil
+}
+
+// ActorMatches reports whether an event's actor is the owner of the actor
+// folder its log is in: the same name, or the same name with a prefix
+// before a '-' on either side, as the agent packs write it (mode slug
+// "agentic-executor" in events/executor/).
+func ActorMatches(actor, folder string) bool {
+	a, f := strings.ToLower(actor), strings.ToLower(folder)
+	return a == f || strings.HasSuffix(a, "-"+f) || strings.HasSuffix(f, "-"+a)
 }
 
 // Phase derives seed 003 step 6's phase (see the package comment).

@@ -216,7 +216,7 @@ func (c *Command) pickRun(runsDir, format string) (*agentrun.Run, int, error) {
 			continue
 		}
 		r := c.loadRun(filepath.Join(runsDir, e.Name()))
-		if r.Complete() {
+		if r.Finished() {
 			complete = append(complete, r)
 		} else {
 			incomplete = append(incomplete, r)
@@ -230,7 +230,7 @@ func (c *Command) pickRun(runsDir, format string) (*agentrun.Run, int, error) {
 		if len(complete) == 0 {
 			return nil, ExitUsage, usagef("no run under %s/: a fresh start", disp)
 		}
-		return nil, ExitUsage, usagef("no incomplete run under %s/ (%d complete); nothing to resume, or name one: resumelint status %s/<run-id>", disp, len(complete), disp)
+		return nil, ExitUsage, usagef("no incomplete run under %s/ (%d finished); nothing to resume, or name one: resumelint status %s/<run-id>", disp, len(complete), disp)
 	}
 	if format == "json" {
 		type entry struct {
@@ -293,6 +293,11 @@ type statusCompleted struct {
 	Timestamp string `json:"timestamp"`
 }
 
+type statusEnded struct {
+	Event     string `json:"event"`
+	Timestamp string `json:"timestamp"`
+}
+
 type statusSkipped struct {
 	Path   string `json:"path"`
 	Line   int    `json:"line"`
@@ -317,6 +322,13 @@ type statusReport struct {
 	SkippedTotal int             `json:"skipped_total"`
 	// UnreadFiles are files of the run that could not be read at all.
 	UnreadFiles []statusSkipped `json:"unread_files"`
+	// IgnoredFiles are event files the resume protocol does not read
+	// (per-event YAML files, .jsonl outside events/): the state above
+	// does not include them (RL504).
+	IgnoredFiles []string `json:"ignored_files"`
+	// RunEnded is the run-lifecycle event that closed the run
+	// (run-completed, run-cancelled, run-failed); null while it is open.
+	RunEnded *statusEnded `json:"run_ended"`
 	// Stale is set when the run is incomplete and its last event is older
 	// than staleness.run_max_age (seed 003 §Edge Cases: very old run).
 	Stale    bool     `json:"stale"`
@@ -337,7 +349,7 @@ func tasksOf(r *agentrun.Run, ts []*agentrun.Task) []statusTask {
 func newStatusReport(r *agentrun.Run, now time.Time, maxAge time.Duration) *statusReport {
 	rep := &statusReport{RunID: r.ID, RunDir: r.Src.Folder.Path, Phase: r.Phase(), LastActivity: lastActivity(r),
 		Runnable: tasksOf(r, r.Runnable()), Blocked: tasksOf(r, r.InState(agentrun.Blocked)), Failed: tasksOf(r, r.InState(agentrun.Failed)),
-		SkippedLines: []statusSkipped{}, UnreadFiles: []statusSkipped{}}
+		SkippedLines: []statusSkipped{}, UnreadFiles: []statusSkipped{}, IgnoredFiles: []string{}}
 	rep.TasksDone, rep.TasksTotal = r.Count()
 	rep.graphUnread = r.Src.Present["task-graph.json"] && !r.HasGraph
 	if e := r.LastCompleted; e != nil {
@@ -366,7 +378,14 @@ func newStatusReport(r *agentrun.Run, now time.Time, maxAge time.Duration) *stat
 		ls := more[path]
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("skipped %d more lines of %s that are not valid events (from line %d on)", len(ls), path, ls[0]))
 	}
-	if !r.Complete() && r.LastEvent != nil {
+	if e := r.Ended; e != nil {
+		rep.RunEnded = &statusEnded{Event: e.Name, Timestamp: e.Timestamp}
+	}
+	addIgnored(rep, r)
+	if r.BadTasks > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d task entries of task-graph.json have no string id and are not counted (RL501)", r.BadTasks))
+	}
+	if !r.Finished() && r.LastEvent != nil {
 		if age := now.Sub(r.LastEvent.Time); age > maxAge {
 			rep.Stale = true
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("the last event is %s old (staleness.run_max_age is %s): review the run before resuming it",
@@ -374,6 +393,27 @@ func newStatusReport(r *agentrun.Run, now time.Time, maxAge time.Duration) *stat
 		}
 	}
 	return rep
+}
+
+// addIgnored names the event files resume does not read, so a report
+// never claims a state while events lie unread beside it.
+func addIgnored(rep *statusReport, r *agentrun.Run) {
+	src := r.Src
+	for _, f := range src.PerEventFiles {
+		rep.IgnoredFiles = append(rep.IgnoredFiles, f.Path)
+	}
+	if n := len(src.PerEventFiles); n > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d per-event files under events/ (%s…) are not read: the state above leaves them out (RL504)", n, src.PerEventFiles[0].Path))
+	}
+	for _, d := range src.Events {
+		if !agentrun.InEventsDir(src, d) {
+			rep.IgnoredFiles = append(rep.IgnoredFiles, d.File.Path)
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s is outside events/ and not read: the state above leaves it out (RL504)", d.File.Path))
+		}
+	}
+	if !src.Present["task-graph.json"] && (src.Present["task-graph.yaml"] || src.Present["task-graph.yml"]) {
+		rep.Warnings = append(rep.Warnings, "task-graph.yaml is not read (resume reads task-graph.json): the tasks above leave it out (RL506)")
+	}
 }
 
 func label(id, title string) string {
@@ -388,6 +428,9 @@ func nextActions(rep *statusReport) []string {
 	var out []string
 	if rep.graphUnread {
 		return []string{"Repair task-graph.json (see Warnings): without it the tasks and the phase are unknown"}
+	}
+	if e := rep.RunEnded; e != nil {
+		return []string{fmt.Sprintf("None: the run was closed by %s at %s; nothing to resume", e.Event, e.Timestamp)}
 	}
 	switch rep.Phase {
 	case 0:

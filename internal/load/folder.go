@@ -63,6 +63,10 @@ type AgentRun struct {
 	Events    []*Document
 	// Artifacts present at the top of the run folder (plan.md, prd.md, …).
 	Present map[string]bool
+	// PerEventFiles are files under events/ that hold one event each
+	// (.yaml, .yml, .json: the agent packs' older layout). The resume
+	// protocol reads only events/**/*.jsonl, so they are listed, not read.
+	PerEventFiles []*File
 }
 
 // LoadAgentRun reads the task graph and every events file of a run.
@@ -84,6 +88,9 @@ func LoadAgentRun(f *Folder, lim Limits) (*AgentRun, []diag.Finding) {
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	for _, file := range files {
 		if !strings.HasSuffix(file.Path, ".jsonl") {
+			if perEventFile(f.OSPath, file.OSPath) {
+				r.PerEventFiles = append(r.PerEventFiles, file)
+			}
 			continue
 		}
 		doc, probs := readParse(file, FormatJSONL, lim)
@@ -91,6 +98,24 @@ func LoadAgentRun(f *Folder, lim Limits) (*AgentRun, []diag.Finding) {
 		r.Events = append(r.Events, doc)
 	}
 	return r, out
+}
+
+// perEventFile reports whether a file of a run folder lies under its
+// events/ and has the extension of a one-event-per-file layout.
+func perEventFile(runDir, p string) bool {
+	rel, err := filepath.Rel(runDir, p)
+	if err != nil {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	if !strings.HasPrefix(rel, "events/") {
+		return false
+	}
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
 }
 
 func joinDisplay(dir, name string) string {

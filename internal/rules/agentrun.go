@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -155,7 +156,6 @@ func runTaskGraphDeps(p *Pass) {
 	first := map[string]*yaml.Node{}
 	var tasks []*graphTask
 	index := map[string]int{}
-	var order []string
 	for _, t := range nodes {
 		idNode := node.Val(t, "id")
 		id, ok := node.Str(idNode)
@@ -163,13 +163,12 @@ func runTaskGraphDeps(p *Pass) {
 			continue // RL501
 		}
 		if f, dup := first[id]; dup {
-			fd := p.Report(d.File, idNode, "task id %q is repeated (first at line %d); which task a dependency on it means is undefined: give each task its own id", id, f.Line)
+			fd := p.Report(d.File, idNode, "task id %q is repeated (first at line %d), so a dependency on it is ambiguous; give each task its own id", id, f.Line)
 			fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: f.Line, Column: f.Column, Message: "first task with id " + id})
 			continue
 		}
 		first[id] = idNode
 		index[id] = len(tasks)
-		order = append(order, id)
 		tasks = append(tasks, &graphTask{id: id, idNode: idNode})
 	}
 	// Dependencies of the first task of each id.
@@ -188,7 +187,7 @@ func runTaskGraphDeps(p *Pass) {
 			}
 			j, known := index[dep]
 			if !known {
-				p.Report(d.File, dn, "task %q depends on %q, which is not a task of this graph (%s); it can never become runnable", id, dep, listIDs(order))
+				p.Report(d.File, dn, "task %q depends on %q, which is not in the graph, so it can never run; correct the id or add the task", id, dep)
 				continue
 			}
 			gt.deps = append(gt.deps, j)
@@ -215,9 +214,9 @@ func runTaskGraphDeps(p *Pass) {
 		}
 		var fd *diag.Finding
 		if len(cyc) == 1 {
-			fd = p.Report(d.File, at, "task %q depends on itself; it can never become runnable", start.id)
+			fd = p.Report(d.File, at, "task %q depends on itself, so it can never run; remove the dependency", start.id)
 		} else {
-			fd = p.Report(d.File, at, "dependency cycle %s (→ reads \"depends on\"); none of these tasks can ever become runnable: remove one of the dependencies", strings.Join(names, " → "))
+			fd = p.Report(d.File, at, "dependency cycle %s: none of these tasks can ever run; remove one of the dependencies", cycleText(names))
 		}
 		for _, i := range cyc[1:] {
 			t := tasks[i]
@@ -226,14 +225,13 @@ func runTaskGraphDeps(p *Pass) {
 	}
 }
 
-func listIDs(ids []string) string {
-	if len(ids) == 0 {
-		return "the graph has no task ids"
+// cycleText names a cycle (→ reads "depends on"), eliding the middle of a
+// long one so the message stays one line.
+func cycleText(names []string) string {
+	if len(names) > 7 {
+		return fmt.Sprintf("%s → … → %s (%d tasks)", strings.Join(names[:3], " → "), strings.Join(names[len(names)-2:], " → "), len(names)-1)
 	}
-	if len(ids) > 8 {
-		return "ids: " + strings.Join(ids[:8], ", ") + ", …"
-	}
-	return "ids: " + strings.Join(ids, ", ")
+	return strings.Join(names, " → ")
 }
 
 // cycles finds the strongly connected components of the dependency graph
@@ -355,7 +353,7 @@ func runEventCorrupt(p *Pass) {
 			if l.Err != nil {
 				if c.room(d.File, l.Line, l.Err.Pos.Col) {
 					p.ReportAt(d.File, diag.Pos{Line: l.Line, Col: l.Err.Pos.Col}, diag.Pos{},
-						"line %d is not valid JSON (%s); it was skipped, the rest of the file still counts", l.Line, l.Err.Msg)
+						"line %d is not valid JSON (%s) and is skipped on resume; append a corrected event", l.Line, l.Err.Msg)
 				}
 				continue
 			}
@@ -382,58 +380,88 @@ func runEventCorrupt(p *Pass) {
 			if len(msgs) == 0 {
 				msgs = append(msgs, reason)
 			}
-			p.Report(d.File, at, "line %d is not a valid event (%s); it was skipped, the rest of the file still counts", l.Line, strings.Join(msgs, "; "))
+			p.Report(d.File, at, "line %d is not a valid event (%s) and is skipped on resume; append a corrected event", l.Line, strings.Join(msgs, "; "))
 		}
 	}
-	c.flush("%d more lines of this file are not valid events (lines %s); they were skipped")
+	c.flush("%d more lines of this file are not valid events (lines %s); they are skipped on resume")
 }
 
 // ---- RL504 ------------------------------------------------------------------
 
+// runEventLocation reports event logs the resume protocol does not read
+// (an error: the state it derives misses them) and logs it reads but that
+// break the one-folder-per-actor discipline (a warning: drift).
 func runEventLocation(p *Pass) {
 	src := p.Run
+	if files := src.PerEventFiles; len(files) > 0 {
+		// One finding per run: the layout is one cause, however many files.
+		rel, _ := filepath.Rel(src.Folder.OSPath, files[0].OSPath)
+		more := ""
+		if len(files) > 1 {
+			more = fmt.Sprintf(" and %d more per-event files", len(files)-1)
+		}
+		fd := p.ReportAt(files[0], diag.Pos{Line: 1, Col: 1}, diag.Pos{},
+			"%s%s are not read on resume (it reads events/**/*.jsonl); append them as lines to events/<actor>/*.jsonl", filepath.ToSlash(rel), more)
+		for i, f := range files[1:] {
+			if i == 4 {
+				break
+			}
+			fd.Related = append(fd.Related, diag.Related{Path: f.Path, Line: 1, Column: 1, Message: "per-event file, not read"})
+		}
+	}
+	var r *agentrun.Run
 	for _, d := range src.Events {
 		rel := agentrun.RelPath(src, d)
 		actor := agentrun.ActorDir(src, d)
 		if actor == "" {
-			msg := "events file %s is not in events/<actor-id>/; seed 003 keeps one append-only log folder per actor (§Event Discipline)"
 			if !agentrun.InEventsDir(src, d) {
-				msg += ", and a resuming agent reads only events/**/*.jsonl, so these events are ignored"
+				p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{},
+					"events file %s is outside events/ and is not read on resume; move it to events/<actor>/", rel)
+				continue
 			}
-			p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, msg, rel)
+			fd := p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{},
+				"events file %s is not in an actor folder; move it to events/<actor>/ so each actor appends to its own log", rel)
+			fd.Severity = diag.SevWarning
 			continue
 		}
-		// One finding per foreign actor name and file.
-		type group struct {
-			first *yaml.Node
-			count int
+		if r == nil {
+			r = derivedRun(p)
 		}
-		groups := map[string]*group{}
-		var names []string
-		for _, l := range d.Lines {
-			if l.Node == nil {
-				continue
-			}
-			ev, reason, _ := agentrun.CheckEvent(l.Node)
-			if reason != "" || ev.ActorNode == nil || ev.Actor == actor {
-				continue
-			}
-			g := groups[ev.Actor]
-			if g == nil {
-				g = &group{first: ev.ActorNode}
-				groups[ev.Actor] = g
-				names = append(names, ev.Actor)
-			}
-			g.count++
+		reportForeignActors(p, r, d, actor)
+	}
+}
+
+// reportForeignActors reports, once per actor name, the events of a log
+// written by an actor other than the folder's owner.
+func reportForeignActors(p *Pass, r *agentrun.Run, d *load.Document, actor string) {
+	type group struct {
+		first *agentrun.Event
+		count int
+	}
+	groups := map[string]*group{}
+	var names []string
+	for _, e := range r.Events {
+		if e.Doc != d || e.ActorNode == nil || agentrun.ActorMatches(e.Actor, actor) {
+			continue
 		}
-		for _, name := range names {
-			g := groups[name]
-			extra := ""
-			if g.count > 1 {
-				extra = fmt.Sprintf(" (%d events of this file)", g.count)
-			}
-			p.Report(d.File, g.first, "actor %q differs from the folder this log is in, events/%s/%s; each actor appends to its own folder: move the events to events/%s/ or correct the actor", name, actor, extra, name)
+		g := groups[e.Actor]
+		if g == nil {
+			g = &group{first: e}
+			groups[e.Actor] = g
+			names = append(names, e.Actor)
+		} else if e.Seq < g.first.Seq {
+			g.first = e
 		}
+		g.count++
+	}
+	for _, name := range names {
+		g := groups[name]
+		n := ""
+		if g.count > 1 {
+			n = fmt.Sprintf(" (%d events)", g.count)
+		}
+		fd := p.Report(d.File, g.first.ActorNode, "actor %q writes to the log of events/%s/%s; each actor appends to its own folder: use events/%s/", name, actor, n, name)
+		fd.Severity = diag.SevWarning
 	}
 }
 
@@ -447,26 +475,36 @@ func runEventSequence(p *Pass) {
 			p.Report(e.Doc.File, at, format, args...)
 		}
 	}
-	// Time going back inside one append-only file, in file order.
-	byFile := append([]*agentrun.Event(nil), r.Events...)
+	// Time going back inside one append-only file, in file order, among
+	// the events that set a task's state (only their order is read).
+	byFile := make([]*agentrun.Event, 0, len(r.Events))
+	for _, e := range r.Events {
+		if e.State != "" {
+			byFile = append(byFile, e)
+		}
+	}
 	sort.Slice(byFile, func(i, j int) bool { return byFile[i].Seq < byFile[j].Seq })
 	prev := map[*load.Document]*agentrun.Event{}
 	for _, e := range byFile {
 		if pe := prev[e.Doc]; pe != nil && e.Time.Before(pe.Time) {
-			issue(e, e.TimeNode, "timestamp %s is earlier than the event before it (line %d, %s); an append-only log only moves forward", e.Timestamp, pe.Line, pe.Timestamp)
+			issue(e, e.TimeNode, "timestamp %s is earlier than line %d's (%s), so this log's order and time disagree; write timestamps from one UTC clock", e.Timestamp, pe.Line, pe.Timestamp)
 		}
 		prev[e.Doc] = e
 	}
 	// Task lifecycles, in state order.
 	state := map[string]agentrun.State{}
 	started := map[string]bool{}
+	worked := map[string]bool{}
 	completed := map[string]*agentrun.Event{}
 	unknown := map[string]int{}
 	var unknownFirst []*agentrun.Event
 	for _, e := range r.Events {
+		if e.State == "" {
+			continue
+		}
 		t := r.ByID[e.TaskID]
 		if t == nil {
-			if r.HasGraph {
+			if r.GraphOK { // a malformed graph is RL501's finding, not one per event
 				if unknown[e.TaskID] == 0 {
 					unknownFirst = append(unknownFirst, e)
 				}
@@ -475,27 +513,37 @@ func runEventSequence(p *Pass) {
 			continue
 		}
 		if ce := completed[t.ID]; ce != nil {
-			issue(e, e.TypeNode, "%s for task %q after its task_completed (%s:%d); a completed task stays done and this event is ignored", e.Type, t.ID, ce.Doc.File.Path, ce.Line)
+			if e.State != agentrun.Done {
+				issue(e, e.TypeNode, "%s for task %q after it was done (%s:%d) is ignored, and the task stays done; log new work under a new task", e.Name, t.ID, ce.Doc.File.Path, ce.Line)
+			}
 			continue
 		}
-		switch e.Type {
-		case agentrun.TaskStarted:
+		if (e.State == agentrun.InProgress || e.State == agentrun.Done) && !worked[t.ID] {
+			worked[t.ID] = true
+			var open []string
 			for _, dep := range t.Deps {
 				if r.ByID[dep] == nil || dep == t.ID {
 					continue // RL502
 				}
-				if st := stateOr(state, dep); st != agentrun.Done {
-					issue(e, e.TypeNode, "task %q started at %s before its dependency %q was done (it was %s then)", t.ID, e.Timestamp, dep, strings.ReplaceAll(string(st), "_", " "))
+				if stateOr(state, dep) != agentrun.Done {
+					open = append(open, dep)
 				}
 			}
-			started[t.ID] = true
-		default:
-			if !started[t.ID] {
-				issue(e, e.TypeNode, "%s for task %q, which was never started (no task_started before it)", e.Type, t.ID)
+			if len(open) > 0 {
+				issue(e, e.TypeNode, "task %q was worked on (%s at %s) before its dependencies %s were done; check its work against theirs", t.ID, e.Name, e.Timestamp, strings.Join(open, ", "))
 			}
 		}
-		state[t.ID] = agentrun.Transition(e.Type)
-		if e.Type == agentrun.TaskCompleted {
+		switch e.State {
+		case agentrun.InProgress:
+			started[t.ID] = true
+		case agentrun.Done, agentrun.Failed:
+			if !started[t.ID] {
+				issue(e, e.TypeNode, "%s for task %q, which was never started; log the start (e.g. task_started) before the outcome", e.Name, t.ID)
+				started[t.ID] = true // one finding per task
+			}
+		}
+		state[t.ID] = e.State
+		if e.State == agentrun.Done {
 			completed[t.ID] = e
 		}
 	}
@@ -505,9 +553,28 @@ func runEventSequence(p *Pass) {
 		if n > 1 {
 			more = fmt.Sprintf(" (%d events)", n)
 		}
-		issue(e, e.TaskNode, "event for task %q, which is not in task-graph.json%s; its state cannot be derived: add the task to the graph or correct the id", e.TaskID, more)
+		issue(e, e.TaskNode, "event for task %q, which is not in task-graph.json%s, so its state is lost; add the task to the graph or correct the id", e.TaskID, more)
+	}
+	// A run recorded as completed while tasks are not done contradicts itself.
+	if end := r.Ended; end != nil && r.GraphOK && (end.Type == "run_completed" || end.Type == "run_complete") {
+		var open []string
+		for _, t := range r.Tasks {
+			if r.States[t.ID] != agentrun.Done {
+				open = append(open, t.ID)
+			}
+		}
+		if len(open) > 0 {
+			issue(end, end.TypeNode, "%s, but %d of %d tasks are not done (%s); log their outcome, or the run is recorded finished with work open", end.Name, len(open), len(r.Tasks), listIDs(open))
+		}
 	}
 	c.flush("%d more event-sequence problems in this file (lines %s)")
+}
+
+func listIDs(ids []string) string {
+	if len(ids) > 5 {
+		return strings.Join(ids[:5], ", ") + ", …"
+	}
+	return strings.Join(ids, ", ")
 }
 
 func stateOr(m map[string]agentrun.State, id string) agentrun.State {
@@ -519,35 +586,38 @@ func stateOr(m map[string]agentrun.State, id string) agentrun.State {
 
 // ---- RL506 ------------------------------------------------------------------
 
+// runRunArtifacts reports a run whose task events cannot be placed: no
+// task graph to derive their state against, or no plan, which a resuming
+// agent would re-create (seed 003 §Edge Cases: missing artifact). Run-level
+// events (run-started, prd_created, …) do not count: a run in its PRD
+// phase has no plan yet.
 func runRunArtifacts(p *Pass) {
 	r := derivedRun(p)
-	if len(r.Events) == 0 {
-		return
-	}
-	var missing []string
-	for _, name := range []string{"plan.md", "task-graph.json"} {
-		if !p.Run.Present[name] {
-			missing = append(missing, name)
-		}
-	}
-	if len(missing) == 0 {
-		return
-	}
-	first := r.Events[0]
+	var first *agentrun.Event
 	for _, e := range r.Events {
-		if e.Seq < first.Seq {
+		if e.State != "" && (first == nil || e.Seq < first.Seq) {
 			first = e
 		}
 	}
-	p.Report(first.Doc.File, first.TypeNode, "run %s has %d task events but no %s; task state is derived against the plan's task graph: re-run the step that produces %s (seed 003 §Edge Cases: missing artifact)",
-		r.ID, len(r.Events), strings.Join(missing, " and no "), strings.Join(missing, " and "))
+	if first == nil {
+		return
+	}
+	has := p.Run.Present
+	switch {
+	case !has["task-graph.json"] && (has["task-graph.yaml"] || has["task-graph.yml"]):
+		p.Report(first.Doc.File, first.TypeNode, "run %s has task events and a task-graph.yaml, but resume reads task-graph.json; write the graph as JSON", r.ID)
+	case !has["task-graph.json"]:
+		p.Report(first.Doc.File, first.TypeNode, "run %s has task events but no task-graph.json, so no task state can be derived; restore it or re-run planning", r.ID)
+	case !has["plan.md"] && !has["bootstrap-plan.md"]:
+		p.Report(first.Doc.File, first.TypeNode, "run %s has task events but no plan.md, which a resuming agent would re-create; restore it from version control", r.ID)
+	}
 }
 
 // ---- RL507 ------------------------------------------------------------------
 
 func runRunStale(p *Pass) {
 	r := derivedRun(p)
-	if r.Complete() || r.LastEvent == nil {
+	if r.Finished() || r.LastEvent == nil {
 		return
 	}
 	maxAge := p.Opts.RunMaxAge
@@ -560,8 +630,8 @@ func runRunStale(p *Pass) {
 	}
 	done, total := r.Count()
 	e := r.LastEvent
-	p.Report(e.Doc.File, e.TimeNode, "run %s is incomplete (%d/%d tasks done) and its last event, %s, is %s old, more than staleness.run_max_age (%s); review it before resuming, or finish or remove it (seed 003 §Edge Cases: very old run)",
-		r.ID, done, total, e.Timestamp, AgeInDays(age), AgeInDays(maxAge))
+	p.Report(e.Doc.File, e.TimeNode, "run %s is incomplete (%d/%d tasks done) and its last event is %s old (run_max_age %s); review it before resuming, or close it",
+		r.ID, done, total, AgeInDays(age), AgeInDays(maxAge))
 }
 
 // AgeInDays renders an age for messages ("43 days").
@@ -594,7 +664,7 @@ const runFactKey = "agentrun.run"
 
 func publishRun(p *Pass) {
 	r := derivedRun(p)
-	f := RunFact{RunsDir: path.Dir(p.Run.Folder.Path), ID: r.ID, Incomplete: !r.Complete(), Phase: r.Phase()}
+	f := RunFact{RunsDir: path.Dir(p.Run.Folder.Path), ID: r.ID, Incomplete: !r.Finished(), Phase: r.Phase()}
 	f.Done, f.Total = r.Count()
 	if r.LastEvent != nil {
 		f.Last = r.LastEvent.Timestamp
@@ -633,11 +703,15 @@ func reportIncompleteRuns(p *RepoPass) {
 			}
 			desc[i] = fmt.Sprintf("%s (phase %d, %d/%d tasks done, %s)", r.ID, r.Phase, r.Done, r.Total, last)
 		}
+		ids := make([]string, len(runs))
+		for i, r := range runs {
+			ids[i] = r.ID
+		}
 		fd := p.ReportAt(runs[0].Path, diag.Pos{Line: 1, Col: 1}, diag.Pos{},
-			"%d incomplete runs under %s/: %s; a resuming agent has to ask which one to continue (seed 003 §Resume Entry Points): finish or remove the ones that are abandoned",
-			len(runs), dir, strings.Join(desc, "; "))
-		for _, r := range runs[1:] {
-			fd.Related = append(fd.Related, diag.Related{Path: r.Path, Line: 1, Column: 1, Message: "incomplete run " + r.ID})
+			"%d incomplete runs under %s/ (%s); a resuming agent must ask which to continue: finish, cancel or remove the others",
+			len(runs), dir, listIDs(ids))
+		for i, r := range runs {
+			fd.Related = append(fd.Related, diag.Related{Path: r.Path, Line: 1, Column: 1, Message: "incomplete run " + desc[i]})
 		}
 	}
 }
