@@ -381,7 +381,7 @@ func CheckEvent(n *yaml.Node) (ev *Event, reason string, at *yaml.Node) {
 	case e.State != "" && e.TaskNode == nil:
 		return nil, "missing task_id: " + show(e.TypeNode) + " sets a task's state", n
 	case e.State == "" && e.TaskNode != nil && strings.HasPrefix(e.Type, "task_"):
-		return nil, nameKey.Value + ": " + show(e.TypeNode) + " is not a task-lifecycle event, so task " + show(tv) + " keeps its state; use e.g. task_started, task_completed", e.TypeNode
+		return nil, nameKey.Value + " " + show(e.TypeNode) + " is not a task-lifecycle event (task " + show(tv) + " keeps its state)", e.TypeNode
 	}
 	if ak, av := node.Get(n, "actor"); ak != nil {
 		if e.Actor, reason = strField("actor", av); reason != "" {

@@ -353,7 +353,7 @@ func runEventCorrupt(p *Pass) {
 			if l.Err != nil {
 				if c.room(d.File, l.Line, l.Err.Pos.Col) {
 					p.ReportAt(d.File, diag.Pos{Line: l.Line, Col: l.Err.Pos.Col}, diag.Pos{},
-						"line %d is not valid JSON (%s) and is skipped on resume; append a corrected event", l.Line, l.Err.Msg)
+						"line %d is skipped on resume: not valid JSON (%s); append a corrected event", l.Line, l.Err.Msg)
 				}
 				continue
 			}
@@ -380,7 +380,7 @@ func runEventCorrupt(p *Pass) {
 			if len(msgs) == 0 {
 				msgs = append(msgs, reason)
 			}
-			p.Report(d.File, at, "line %d is not a valid event (%s) and is skipped on resume; append a corrected event", l.Line, strings.Join(msgs, "; "))
+			p.Report(d.File, at, "line %d is skipped on resume: %s; append a corrected event", l.Line, strings.Join(msgs, "; "))
 		}
 	}
 	c.flush("%d more lines of this file are not valid events (lines %s); they are skipped on resume")
@@ -514,13 +514,19 @@ func runEventSequence(p *Pass) {
 		}
 		if ce := completed[t.ID]; ce != nil {
 			if e.State != agentrun.Done {
-				issue(e, e.TypeNode, "%s for task %q after it was done (%s:%d) is ignored, and the task stays done; log new work under a new task", e.Name, t.ID, ce.Doc.File.Path, ce.Line)
+				where := fmt.Sprintf("line %d", ce.Line)
+				if ce.Doc != e.Doc {
+					where = fmt.Sprintf("%s:%d", path.Base(ce.Doc.File.Path), ce.Line)
+				}
+				issue(e, e.TypeNode, "%s for task %q after it was done (%s) is ignored, and the task stays done; log new work under a new task", e.Name, t.ID, where)
 			}
 			continue
 		}
+		// The first sign of work on a task: was it started, were its
+		// dependencies done? One finding per task, naming both.
+		var open []string
 		if (e.State == agentrun.InProgress || e.State == agentrun.Done) && !worked[t.ID] {
 			worked[t.ID] = true
-			var open []string
 			for _, dep := range t.Deps {
 				if r.ByID[dep] == nil || dep == t.ID {
 					continue // RL502
@@ -529,18 +535,18 @@ func runEventSequence(p *Pass) {
 					open = append(open, dep)
 				}
 			}
-			if len(open) > 0 {
-				issue(e, e.TypeNode, "task %q was worked on (%s at %s) before its dependencies %s were done; check its work against theirs", t.ID, e.Name, e.Timestamp, strings.Join(open, ", "))
-			}
 		}
-		switch e.State {
-		case agentrun.InProgress:
-			started[t.ID] = true
-		case agentrun.Done, agentrun.Failed:
-			if !started[t.ID] {
-				issue(e, e.TypeNode, "%s for task %q, which was never started; log the start (e.g. task_started) before the outcome", e.Name, t.ID)
-				started[t.ID] = true // one finding per task
-			}
+		unstarted := (e.State == agentrun.Done || e.State == agentrun.Failed) && !started[t.ID]
+		switch {
+		case unstarted && len(open) > 0:
+			issue(e, e.TypeNode, "%s for task %q, never started and before %s done; check its work and log starts before outcomes", e.Name, t.ID, depList(open))
+		case unstarted:
+			issue(e, e.TypeNode, "%s for task %q, which was never started; log the start (e.g. task_started) before the outcome", e.Name, t.ID)
+		case len(open) > 0:
+			issue(e, e.TypeNode, "task %q was worked on (%s at %s) before %s done; check its work against theirs", t.ID, e.Name, e.Timestamp, depList(open))
+		}
+		if e.State != agentrun.Pending {
+			started[t.ID] = true // a task reports "never started" once
 		}
 		state[t.ID] = e.State
 		if e.State == agentrun.Done {
@@ -568,6 +574,15 @@ func runEventSequence(p *Pass) {
 		}
 	}
 	c.flush("%d more event-sequence problems in this file (lines %s)")
+}
+
+// depList names unfinished dependencies with their verb ("its dependency
+// T2 was", "its dependencies T2, T3 were").
+func depList(ids []string) string {
+	if len(ids) == 1 {
+		return "its dependency " + ids[0] + " was"
+	}
+	return "its dependencies " + listIDs(ids) + " were"
 }
 
 func listIDs(ids []string) string {
