@@ -44,6 +44,9 @@ type Result struct {
 	Sources map[string]*load.File
 	// Checked counts the files looked at (a folder's files each count).
 	Checked int
+	// Skipped are the units whose names matched a kind but whose format is
+	// another system's (SPEC §1), in path order; --verbose lists them.
+	Skipped []load.Skip
 	// Internal counts internal failures (a recovered panic): exit code 3.
 	Internal int
 }
@@ -61,6 +64,7 @@ type unitResult struct {
 	findings []diag.Finding
 	files    []*load.File
 	internal int
+	skip     *load.Skip // the unit is another system's file or folder
 }
 
 // Run lints the discovered units. extra are files already read (stdin).
@@ -91,13 +95,17 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	s.pool(second, func(i int) { results[i] = s.runUnit(units[i], index) })
 
 	res := &Result{Sources: map[string]*load.File{}}
-	for _, u := range units {
-		if u.folder != nil {
+	for i, u := range units {
+		switch {
+		case results[i].skip != nil:
+			res.Skipped = append(res.Skipped, *results[i].skip)
+		case u.folder != nil:
 			res.Checked += max(len(u.folder.Files), 1)
-		} else {
+		default:
 			res.Checked++
 		}
 	}
+	sort.Slice(res.Skipped, func(i, j int) bool { return res.Skipped[i].Path < res.Skipped[j].Path })
 	for _, r := range results {
 		res.Findings = append(res.Findings, r.findings...)
 		res.Internal += r.internal
@@ -310,6 +318,12 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 			break
 		}
 		doc, probs := load.Parse(f, load.FormatOf(f.Kind, f.Path), lim)
+		if f.Kind == load.KindOrchestration {
+			if why := load.NotWorkflow(doc.Root); why != "" {
+				f.Release()
+				return unitResult{skip: &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}}
+			}
+		}
 		raw = append(raw, probs...)
 		docs = append(docs, doc)
 		if doc.Root == nil && f.Kind != load.KindOrchestration {
@@ -327,6 +341,12 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 		}
 	case u.folder != nil && u.folder.Kind == load.KindBundle:
 		b, probs := load.LoadBundle(u.folder, lim)
+		if why := b.OtherFormat(); why != "" {
+			for _, d := range b.Artifacts {
+				d.File.Release()
+			}
+			return unitResult{skip: &load.Skip{Path: u.folder.Path + "/", Kind: load.KindBundle, Reason: why}}
+		}
 		raw = append(raw, probs...)
 		for _, d := range b.Artifacts {
 			files = append(files, d.File)

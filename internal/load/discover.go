@@ -28,6 +28,12 @@ type Discovery struct {
 	Folders []*Folder // bundles and agent runs
 	Unknown []*File   // explicit files of no kind (RL009)
 	Missing []string  // explicit paths that do not exist
+	// Empty are the folders and globs named (or ".", when none is) that
+	// hold no file of a known kind: a gate that checks nothing must not
+	// pass (SPEC §1).
+	Empty []string
+	// Excluded are the units exclude patterns left out (Config.Filter).
+	Excluded []Skip
 }
 
 // DiscoverOptions control discovery.
@@ -54,7 +60,8 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 		opt.Cwd = wd
 	}
 	d := &discoverer{opt: opt, files: map[string]*File{}, folders: map[string]*Folder{}, out: &Discovery{}}
-	if len(args) == 0 {
+	named := len(args) > 0
+	if !named {
 		args = []string{"."}
 	}
 	for _, a := range args {
@@ -62,10 +69,14 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 		if !filepath.IsAbs(osPath) {
 			osPath = filepath.Join(opt.Cwd, a)
 		}
+		hits := d.hits
 		fi, err := os.Stat(osPath)
 		switch {
 		case err == nil && fi.IsDir():
-			d.dir(osPath)
+			d.dir(osPath, named)
+			if d.hits == hits {
+				d.out.Empty = append(d.out.Empty, a)
+			}
 		case err == nil || isSpecialLstat(osPath):
 			d.add(osPath, true)
 		case hasMeta(a):
@@ -84,6 +95,9 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 				if rel, err := filepath.Rel(filepath.FromSlash(base), m); err != nil || !d.skipped(rel) {
 					d.add(m, false)
 				}
+			}
+			if len(matches) > 0 && d.hits == hits {
+				d.out.Empty = append(d.out.Empty, a)
 			}
 		default:
 			d.out.Missing = append(d.out.Missing, a)
@@ -114,6 +128,7 @@ type discoverer struct {
 	files   map[string]*File
 	folders map[string]*Folder
 	out     *Discovery
+	hits    int // paths of a known kind seen (again or not), for Empty
 }
 
 // Display turns an OS path into the '/'-separated path shown to users,
@@ -135,9 +150,11 @@ func (d *discoverer) skipped(osPath string) bool {
 }
 
 // dir lists a folder's files: through git when it is in a work tree (so
-// ignored files are skipped), by walking otherwise.
-func (d *discoverer) dir(osDir string) {
-	if !d.opt.NoGit && d.gitDir(osDir) {
+// ignored files are skipped), by walking otherwise. A folder named on the
+// command line that git ignores is walked: the user asked for it (jerry
+// ignores .jerry/, where its checkpoints live).
+func (d *discoverer) dir(osDir string, named bool) {
+	if !d.opt.NoGit && !(named && gitIgnored(osDir)) && d.gitDir(osDir) {
 		return
 	}
 	_ = filepath.WalkDir(osDir, func(p string, e fs.DirEntry, err error) error {
@@ -178,6 +195,14 @@ func (d *discoverer) gitDir(osDir string) bool {
 	}
 	d.addListed(osDir, others.Stdout.(*bytes.Buffer).Bytes(), false)
 	return true
+}
+
+// gitIgnored reports whether git ignores the folder itself (by its own
+// pattern or an ancestor's); false outside a work tree.
+func gitIgnored(osDir string) bool {
+	cmd := exec.Command("git", "-C", osDir, "check-ignore", "-q", "--", ".")
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	return cmd.Run() == nil
 }
 
 func gitLsFiles(dir string, flags ...string) *exec.Cmd {
@@ -224,12 +249,14 @@ func (d *discoverer) addPath(osPath string, explicit, mayBeGone bool) {
 	}
 	if f, ok := d.files[osPath]; ok {
 		f.Explicit = f.Explicit || explicit
+		d.hits++
 		return
 	}
 	gone := func() bool { return mayBeGone && !exists(osPath) }
 	slash := filepath.ToSlash(osPath)
 	if runDir, ok := RunDir(slash); ok {
 		if !gone() {
+			d.hits++
 			d.folder(KindAgentRun, filepath.FromSlash(runDir), explicit).addFile(osPath, disp)
 		}
 		return
@@ -239,27 +266,32 @@ func (d *discoverer) addPath(osPath string, explicit, mayBeGone bool) {
 			k = c.FileKind(slash)
 		}
 		if !gone() {
+			d.hits++
 			d.files[osPath] = &File{Path: disp, OSPath: osPath, Kind: k, Template: IsTemplate(disp), Explicit: explicit}
 		}
 		return
 	}
 	if _, ok := c.BundleDir(slash); ok {
 		if !gone() {
+			d.hits++
 			d.folder(KindBundle, filepath.Dir(osPath), explicit).addFile(osPath, disp)
 		}
 		return
 	}
-	base := path.Base(slash)
-	if base == "TASK_SPEC.json" || base == "VALIDATOR_VERSION" {
+	if path.Base(slash) == "VALIDATOR_VERSION" {
 		// A bundle artifact that is not itself a marker: the folder is a
-		// bundle when a marker sits next to it.
+		// bundle candidate when a marker sits next to it.
 		dir := filepath.Dir(osPath)
-		if (exists(filepath.Join(dir, "STATUS.json")) || exists(filepath.Join(dir, "OUTPUT_HASHES.json"))) && !gone() {
-			d.folder(KindBundle, dir, explicit).addFile(osPath, disp)
-			return
+		for _, name := range BundleArtifacts {
+			if _, ok := c.BundleDir(filepath.ToSlash(filepath.Join(dir, name))); ok && exists(filepath.Join(dir, name)) && !gone() {
+				d.hits++
+				d.folder(KindBundle, dir, explicit).addFile(osPath, disp)
+				return
+			}
 		}
 	}
 	if explicit {
+		d.hits++
 		d.out.Unknown = append(d.out.Unknown, &File{Path: disp, OSPath: osPath, Kind: KindUnknown, Explicit: true})
 	}
 }

@@ -91,6 +91,7 @@ var sampleTree = []string{
 var sampleWant = []string{
 	"agent-run .agent-memory/runs/2026-02-20-001/",
 	"bundle bundles/b1/",
+	"bundle bundles/only-spec/", // a candidate: its format decides (Bundle.OtherFormat)
 	"checkpoint .jerry/checkpoints/cx-001-checkpoint.json",
 	"orchestration ORCHESTRATION.yaml",
 	"orchestration proj/ORCHESTRATION.template.yaml",
@@ -122,10 +123,12 @@ func TestDiscoverWalk(t *testing.T) {
 			names = append(names, x.Path)
 		}
 		var want []string
-		switch f.Kind {
-		case KindBundle:
+		switch {
+		case f.Path == "bundles/only-spec":
+			want = []string{"bundles/only-spec/TASK_SPEC.json"}
+		case f.Kind == KindBundle:
 			want = []string{"bundles/b1/OUTPUT_HASHES.json", "bundles/b1/STATUS.json", "bundles/b1/TASK_SPEC.json"}
-		case KindAgentRun:
+		case f.Kind == KindAgentRun:
 			want = []string{".agent-memory/runs/2026-02-20-001/events/planner/0001.jsonl", ".agent-memory/runs/2026-02-20-001/plan.md", ".agent-memory/runs/2026-02-20-001/task-graph.json"}
 		}
 		if !reflect.DeepEqual(names, want) {
@@ -165,6 +168,31 @@ func TestDiscoverGit(t *testing.T) {
 	d = discoverQuick(t, []string{"proj"}, DiscoverOptions{Cwd: dir})
 	if got := discovered(d); !reflect.DeepEqual(got, []string{"orchestration proj/ORCHESTRATION.template.yaml", "orchestration proj/ORCHESTRATION_v2.yaml"}) {
 		t.Errorf("subfolder: %q", got)
+	}
+	// A folder named explicitly is walked when git ignores it, itself or
+	// through an ancestor.
+	for _, arg := range []string{"build", "build/", "proj/scratch"} {
+		d = discoverQuick(t, []string{arg}, DiscoverOptions{Cwd: dir})
+		if got := discovered(d); len(got) != 1 || len(d.Empty) != 0 {
+			t.Errorf("explicit ignored folder %s: %q, empty %q", arg, got, d.Empty)
+		}
+	}
+}
+
+// A folder or glob named that holds no file of a known kind is Empty, and
+// so is the working directory when no path is named.
+func TestDiscoverEmpty(t *testing.T) {
+	dir := tree(t, t.TempDir(), "ORCHESTRATION.yaml", "docs/notes.yaml", "docs/readme.md")
+	if err := os.Mkdir(filepath.Join(dir, "none"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d := discoverQuick(t, []string{".", "docs", "none", "docs/*.yaml", "*.yaml", "docs/notes.yaml"}, DiscoverOptions{Cwd: dir, NoGit: true})
+	if want := []string{"docs", "none", "docs/*.yaml"}; !reflect.DeepEqual(d.Empty, want) {
+		t.Errorf("Empty = %q, want %q", d.Empty, want)
+	}
+	d = discoverQuick(t, nil, DiscoverOptions{Cwd: filepath.Join(dir, "docs"), NoGit: true})
+	if want := []string{"."}; !reflect.DeepEqual(d.Empty, want) {
+		t.Errorf("no path: Empty = %q, want %q", d.Empty, want)
 	}
 }
 
@@ -261,13 +289,13 @@ func TestDiscoverFolders(t *testing.T) {
 		"b/STATUS.json",                  // a marker alone makes a bundle
 		"c/OUTPUT_HASHES.json",           // so does the other one
 		"c/TASK_SPEC.json",               // and a spec next to a marker joins it
-		"d/TASK_SPEC.json",               // a spec alone is no bundle
+		"d/TASK_SPEC.json",               // a spec alone is a candidate: its format decides
 		"e/.agent-memory/runs/r1/prd.md", // any file makes a run folder
 		"e/.agent-memory/runs/notes.md",  // not inside a run
 		"f/my.agent-memory/runs/r2/plan.md",
 	)
 	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true})
-	want := []string{"agent-run e/.agent-memory/runs/r1/", "bundle b/", "bundle c/"}
+	want := []string{"agent-run e/.agent-memory/runs/r1/", "bundle b/", "bundle c/", "bundle d/"}
 	if got := discovered(d); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -299,6 +327,7 @@ func TestDiscoverGlobs(t *testing.T) {
 		{"**/*.json", []string{
 			"agent-run .agent-memory/runs/2026-02-20-001/",
 			"bundle bundles/b1/",
+			"bundle bundles/only-spec/",
 			"checkpoint .jerry/checkpoints/cx-001-checkpoint.json",
 			"precompact-state 00-system/.cache/precompact_state.json",
 		}},

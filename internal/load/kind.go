@@ -3,6 +3,7 @@
 package load
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -35,9 +36,14 @@ var DefaultGlobs = map[Kind][]string{
 	KindCheckpoint:    {"**/.jerry/checkpoints/*.json"},
 	KindPrecompact:    {"**/precompact_state.json"},
 	KindResumeContext: {"**/resume-context.md", "**/_resume.md"},
-	KindBundle:        {"**/OUTPUT_HASHES.json", "**/STATUS.json"},
+	KindBundle:        {"**/TASK_SPEC.json", "**/OUTPUT_HASHES.json", "**/STATUS.json"},
 	KindAgentRun:      {"**/.agent-memory/runs/*/**"},
 }
+
+// DefaultExclude are the patterns skipped unless the configuration's
+// `exclude:` replaces them (SPEC §1): archived state is history, not work
+// to resume.
+var DefaultExclude = []string{"**/archive/**", "**/_archive/**"}
 
 // BundleArtifacts are the files seed 002 §2.1 requires in a bundle.
 var BundleArtifacts = []string{"TASK_SPEC.json", "STATUS.json", "OUTPUT_HASHES.json"}
@@ -87,6 +93,23 @@ func (c *Classifier) BundleDir(p string) (string, bool) {
 		return path.Dir(p), true
 	}
 	return "", false
+}
+
+// Describe lists each kind with the patterns that find it, for a message
+// naming what resumelint looks for.
+func (c *Classifier) Describe() []string {
+	out := make([]string, 0, len(AllKinds))
+	for _, k := range AllKinds {
+		switch k {
+		case KindBundle:
+			out = append(out, fmt.Sprintf("%s: folders holding %s", k, strings.Join(c.Globs[k], ", ")))
+		case KindAgentRun:
+			out = append(out, fmt.Sprintf("%s: **/.agent-memory/runs/*/", k))
+		default:
+			out = append(out, fmt.Sprintf("%s: %s", k, strings.Join(c.Globs[k], ", ")))
+		}
+	}
+	return out
 }
 
 // RunDir returns the agent-run folder p lies in (".agent-memory/runs/<id>").

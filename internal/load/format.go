@@ -1,0 +1,165 @@
+package load
+
+import (
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// Kinds by format, not by name alone (SPEC §0, §1): other systems write
+// files and folders with the same names for other things. Those are
+// skipped, with the reason --verbose prints, instead of being linted
+// against a schema they never followed.
+
+// Skip is a file or folder that discovery or the engine left out, and why.
+type Skip struct {
+	Path   string // display path; folders end in "/"
+	Kind   Kind   // the kind its name matched
+	Reason string
+}
+
+// WorkflowSections are the top-level sections of a workflow's
+// ORCHESTRATION.yaml (seeds 000, 001); a file of that name holds at least one.
+var WorkflowSections = []string{"resumption", "workflow", "pipelines", "quality_gates", "checkpoints"}
+
+// NotWorkflow says why a parsed ORCHESTRATION*.yaml document is another
+// system's file, or returns "" when it is the workflow's (or cannot be
+// told: an empty or unparsable file stays linted, RL001/RL100).
+func NotWorkflow(root *yaml.Node) string {
+	root = node.Resolve(root)
+	if root == nil || root.Kind != yaml.MappingNode || len(root.Content) == 0 {
+		return ""
+	}
+	for _, s := range WorkflowSections {
+		if node.Has(root, s) {
+			return ""
+		}
+	}
+	var keys []string
+	node.Pairs(root, func(k, _ *yaml.Node) { keys = append(keys, k.Value) })
+	shown := keys
+	if len(shown) > 5 {
+		shown = append(append([]string(nil), shown[:5]...), "…")
+	}
+	what := "not a workflow orchestration file"
+	switch {
+	case node.Has(root, "agents") && (node.Has(root, "phases") || node.Has(root, "routing") || node.Has(root, "routes")):
+		what = "an agent routing table, not a workflow orchestration file"
+	case node.Has(root, "waves"):
+		what = "a wave plan, not a workflow orchestration file"
+	}
+	return what + ": it has none of " + strings.Join(WorkflowSections, ", ") + " (its keys: " + strings.Join(shown, ", ") + ")"
+}
+
+// OtherFormat says why a folder holding a bundle artifact's name is not a
+// SPECTRUM-02 bundle, or returns "" when it is one (SPEC §1): it holds
+// TASK_SPEC.json beside STATUS.json or OUTPUT_HASHES.json, or TASK_SPEC.json
+// in the seed's shape, or an OUTPUT_HASHES.json with `hashes` or validator
+// fields, or a STATUS.json with `cmp01`. An artifact that does not parse
+// cannot be told apart, so its folder stays a bundle (fail closed).
+func (b *Bundle) OtherFormat() string {
+	ts, st, oh := b.Artifacts["TASK_SPEC.json"], b.Artifacts["STATUS.json"], b.Artifacts["OUTPUT_HASHES.json"]
+	jobSpec := false
+	for _, e := range b.Entries {
+		if e == "JOBSPEC.json" {
+			jobSpec = true
+		}
+	}
+	unreadable := func(d *Document) bool { return d != nil && d.Root == nil }
+	switch {
+	case oh != nil && node.IsMap(oh.Root) && (node.Has(oh.Root, "hashes") || node.Has(oh.Root, "validator_semver") || node.Has(oh.Root, "validator_build_id")):
+		return ""
+	case st != nil && node.IsMap(st.Root) && node.Has(st.Root, "cmp01"):
+		return ""
+	case ts != nil && (st != nil || oh != nil):
+		return ""
+	case ts != nil && node.IsMap(ts.Root) && (node.Has(ts.Root, "expected_outputs") || node.Has(node.Val(ts.Root, "outputs"), "durable_paths")):
+		return ""
+	case !jobSpec && (unreadable(ts) || unreadable(st) || unreadable(oh)):
+		return ""
+	}
+	var why []string
+	if oh != nil {
+		switch {
+		case unreadable(oh):
+			why = append(why, "OUTPUT_HASHES.json does not parse")
+		case IsFlatHashMap(oh.Root):
+			why = append(why, "OUTPUT_HASHES.json is a flat {path: hash} map")
+		case !node.IsMap(oh.Root):
+			why = append(why, "OUTPUT_HASHES.json is "+node.Kind(oh.Root))
+		case len(node.Resolve(oh.Root).Content) == 0:
+			why = append(why, "OUTPUT_HASHES.json is empty")
+		default:
+			why = append(why, "OUTPUT_HASHES.json has no hashes or validator fields")
+		}
+	}
+	if st != nil {
+		switch {
+		case unreadable(st):
+			why = append(why, "STATUS.json does not parse")
+		case !node.IsMap(st.Root):
+			why = append(why, "STATUS.json is "+node.Kind(st.Root))
+		default:
+			w := "STATUS.json has no cmp01"
+			if s, ok := node.Str(node.Val(st.Root, "status")); ok {
+				w += " (status " + quote(s) + ")"
+			}
+			why = append(why, w)
+		}
+	}
+	if ts != nil {
+		why = append(why, "TASK_SPEC.json has no expected_outputs and no STATUS.json or OUTPUT_HASHES.json is beside it")
+	}
+	if jobSpec {
+		why = append(why, "JOBSPEC.json is another run format's job")
+	}
+	return "not a SPECTRUM-02 bundle: " + strings.Join(why, ", ")
+}
+
+// IsFlatHashMap reports a mapping of paths straight to digests, without
+// the seed's `hashes` object: the layout other run formats write.
+func IsFlatHashMap(n *yaml.Node) bool {
+	n = node.Resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode || len(n.Content) == 0 {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		switch n.Content[i].Value {
+		case "hashes", "validator_semver", "validator_build_id", "generated_at":
+			return false
+		}
+		s, ok := node.Str(n.Content[i+1])
+		if !ok || !looksLikeDigest(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// looksLikeDigest accepts 64 hex digits of either case, with or without
+// a "sha256:" prefix of either case.
+func looksLikeDigest(s string) bool {
+	if len(s) == 71 && strings.EqualFold(s[:7], "sha256:") {
+		s = s[7:]
+	}
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func quote(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:40]) + "…"
+	}
+	return strconv.Quote(s)
+}
