@@ -207,7 +207,7 @@ func (l *loader) decode(root *yaml.Node) {
 				c.Kinds[load.Kind(kk.Value)] = KindConfig{Globs: l.globs(node.Val(kv, "globs"), where+".globs"), Exclude: l.globs(node.Val(kv, "exclude"), where+".exclude")}
 			})
 		case "exclude":
-			c.Exclude = l.globs(v, "exclude")
+			c.Exclude = append([]string{}, l.globs(v, "exclude")...) // set, even empty: it replaces the defaults
 		case "rules":
 			l.pairs(v, func(rk, rv *yaml.Node) {
 				r := rules.Lookup(rk.Value)
@@ -382,49 +382,6 @@ func anchor(root, pattern string) string {
 		sb.WriteRune(ch)
 	}
 	return strings.TrimSuffix(sb.String(), "/") + "/" + strings.TrimPrefix(pattern, "./")
-}
-
-// Filter drops the discovered files and folders that the global or their
-// kind's excludes match (paths relative to the repository root). Named
-// files are dropped too: pre-commit passes every changed file by name.
-func (c *Config) Filter(d *load.Discovery, root, cwd string) {
-	if len(c.Exclude) == 0 && !c.hasKindExcludes() {
-		return
-	}
-	excluded := func(k load.Kind, p string) bool {
-		rel := RootRel(root, cwd, p)
-		return matchAny(c.Exclude, rel) || matchAny(c.Kinds[k].Exclude, rel)
-	}
-	files := d.Files[:0]
-	for _, f := range d.Files {
-		if !excluded(f.Kind, f.Path) {
-			files = append(files, f)
-		}
-	}
-	d.Files = files
-	folders := d.Folders[:0]
-	for _, f := range d.Folders {
-		if !excluded(f.Kind, f.Path) {
-			folders = append(folders, f)
-		}
-	}
-	d.Folders = folders
-	unknown := d.Unknown[:0]
-	for _, f := range d.Unknown {
-		if !matchAny(c.Exclude, RootRel(root, cwd, f.Path)) {
-			unknown = append(unknown, f)
-		}
-	}
-	d.Unknown = unknown
-}
-
-func (c *Config) hasKindExcludes() bool {
-	for _, k := range c.Kinds {
-		if len(k.Exclude) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // ignored reports whether the ignore list hides a finding.

@@ -1,0 +1,85 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+// Excludes are the global exclude patterns of a run: the configuration's
+// `exclude:` when it has one (an empty list lints everything), else
+// load.DefaultExclude.
+func (c *Config) Excludes() (patterns []string, defaults bool) {
+	if c.Exclude == nil {
+		return load.DefaultExclude, true
+	}
+	return c.Exclude, false
+}
+
+// Filter drops the discovered files and folders that the global or their
+// kind's excludes match (paths relative to the repository root), and
+// records each in d.Excluded with the pattern. Named files are dropped
+// too: pre-commit passes every changed file by name.
+func (c *Config) Filter(d *load.Discovery, root, cwd string) {
+	global, defaults := c.Excludes()
+	where := "exclude in " + c.Path
+	if defaults {
+		where = "a default exclude; set exclude: in .resumelint.yaml to change it"
+	}
+	why := func(k load.Kind, p string, withKind bool) string {
+		rel := RootRel(root, cwd, p)
+		if pat := firstMatch(global, rel); pat != "" {
+			return fmt.Sprintf("excluded by %q (%s)", pat, where)
+		}
+		if withKind {
+			if pat := firstMatch(c.Kinds[k].Exclude, rel); pat != "" {
+				return fmt.Sprintf("excluded by %q (kinds.%s.exclude in %s)", pat, k, c.Path)
+			}
+		}
+		return ""
+	}
+	files := d.Files[:0]
+	for _, f := range d.Files {
+		if r := why(f.Kind, f.Path, true); r != "" {
+			d.Excluded = append(d.Excluded, load.Skip{Path: f.Path, Kind: f.Kind, Reason: r})
+			continue
+		}
+		files = append(files, f)
+	}
+	d.Files = files
+	folders := d.Folders[:0]
+	for _, f := range d.Folders {
+		if r := why(f.Kind, f.Path, true); r != "" {
+			d.Excluded = append(d.Excluded, load.Skip{Path: f.Path + "/", Kind: f.Kind, Reason: r})
+			continue
+		}
+		folders = append(folders, f)
+	}
+	d.Folders = folders
+	unknown := d.Unknown[:0]
+	for _, f := range d.Unknown {
+		if r := why(load.KindUnknown, f.Path, false); r != "" {
+			d.Excluded = append(d.Excluded, load.Skip{Path: f.Path, Reason: r})
+			continue
+		}
+		unknown = append(unknown, f)
+	}
+	d.Unknown = unknown
+}
+
+// firstMatch returns the first pattern that matches p ("" for none); a
+// pattern naming a folder covers what is inside it.
+func firstMatch(patterns []string, p string) string {
+	for _, pat := range patterns {
+		if ok, _ := doublestar.Match(pat, p); ok {
+			return pat
+		}
+		if ok, _ := doublestar.Match(strings.TrimSuffix(pat, "/")+"/**", p); ok && !strings.HasSuffix(pat, "**") {
+			return pat
+		}
+	}
+	return ""
+}
