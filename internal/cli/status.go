@@ -383,7 +383,11 @@ func newStatusReport(r *agentrun.Run, now time.Time, maxAge time.Duration) *stat
 	}
 	addIgnored(rep, r)
 	if r.BadTasks > 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d task entries of task-graph.json have no string id and are not counted (RL501)", r.BadTasks))
+		what := fmt.Sprintf("%d task entries of task-graph.json have no string id and are", r.BadTasks)
+		if r.BadTasks == 1 {
+			what = "1 task entry of task-graph.json has no string id and is"
+		}
+		rep.Warnings = append(rep.Warnings, what+" not counted (RL501)")
 	}
 	if !r.Finished() && r.LastEvent != nil {
 		if age := now.Sub(r.LastEvent.Time); age > maxAge {
@@ -403,7 +407,12 @@ func addIgnored(rep *statusReport, r *agentrun.Run) {
 		rep.IgnoredFiles = append(rep.IgnoredFiles, f.Path)
 	}
 	if n := len(src.PerEventFiles); n > 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d per-event files under events/ (%s…) are not read: the state above leaves them out (RL504)", n, src.PerEventFiles[0].Path))
+		first, _ := filepath.Rel(src.Folder.OSPath, src.PerEventFiles[0].OSPath)
+		more := ""
+		if n > 1 {
+			more = ", …"
+		}
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d per-event files under events/ (%s%s) are not read: the state above leaves them out (RL504)", n, filepath.ToSlash(first), more))
 	}
 	for _, d := range src.Events {
 		if !agentrun.InEventsDir(src, d) {
@@ -431,6 +440,11 @@ func nextActions(rep *statusReport) []string {
 	}
 	if e := rep.RunEnded; e != nil {
 		return []string{fmt.Sprintf("None: the run was closed by %s at %s; nothing to resume", e.Event, e.Timestamp)}
+	}
+	if n := len(rep.IgnoredFiles); n > 0 {
+		// The state below misses these events: acting on it could redo
+		// finished work.
+		out = append(out, fmt.Sprintf("First move the events of %d unread file(s) into events/<actor>/*.jsonl (see Warnings): the state above leaves them out", n))
 	}
 	switch rep.Phase {
 	case 0:

@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -395,13 +394,12 @@ func runEventLocation(p *Pass) {
 	src := p.Run
 	if files := src.PerEventFiles; len(files) > 0 {
 		// One finding per run: the layout is one cause, however many files.
-		rel, _ := filepath.Rel(src.Folder.OSPath, files[0].OSPath)
-		more := ""
+		what := "this per-event file is"
 		if len(files) > 1 {
-			more = fmt.Sprintf(" and %d more per-event files", len(files)-1)
+			what = fmt.Sprintf("this and %d more per-event files are", len(files)-1)
 		}
 		fd := p.ReportAt(files[0], diag.Pos{Line: 1, Col: 1}, diag.Pos{},
-			"%s%s are not read on resume (it reads events/**/*.jsonl); append them as lines to events/<actor>/*.jsonl", filepath.ToSlash(rel), more)
+			"%s not read on resume (it reads events/**/*.jsonl); append the events as lines to events/<actor>/*.jsonl", what)
 		for i, f := range files[1:] {
 			if i == 4 {
 				break
@@ -516,7 +514,7 @@ func runEventSequence(p *Pass) {
 			if e.State != agentrun.Done {
 				where := fmt.Sprintf("line %d", ce.Line)
 				if ce.Doc != e.Doc {
-					where = fmt.Sprintf("%s:%d", path.Base(ce.Doc.File.Path), ce.Line)
+					where = fmt.Sprintf("%s:%d", agentrun.RelPath(p.Run, ce.Doc), ce.Line)
 				}
 				issue(e, e.TypeNode, "%s for task %q after it was done (%s) is ignored, and the task stays done; log new work under a new task", e.Name, t.ID, where)
 			}
