@@ -88,9 +88,12 @@ type Problem struct {
 	Node *yaml.Node
 	// Related is a secondary position (the other side of a comparison).
 	Related *Related
-	// Schema marks a violation of the artifact's CUE definition, which the
-	// linter reports under RL402 instead of the rejection code's rule.
-	Schema bool
+	// Cause groups the problems of one root cause (a flat hash map fails
+	// two checks): the linter reports only the first of a group.
+	Cause string
+	// Declared and Actual are the two digests of a HASH_MISMATCH, in full
+	// (the message shortens them).
+	Declared, Actual string
 }
 
 // Related is a position in another artifact.
@@ -184,8 +187,16 @@ func (o *Options) limits() load.Limits {
 func Check(b *load.Bundle, loadProblems []diag.Finding, o Options) *Verdict {
 	if o.Base != BaseRepo {
 		o.Base = BaseBundle
-	} else if o.RepoRoot == "" {
-		o.RepoRoot = "."
+	}
+	if why := b.OtherFormat(); why != "" {
+		// Named explicitly, another format's folder is still answered,
+		// fail closed, with the one reason it cannot be verified.
+		d := firstArtifact(b)
+		p := Problem{Code: BundleIncomplete, Doc: d, Message: why}
+		if d != nil {
+			p.Node = d.Root
+		}
+		return &Verdict{Path: b.Folder.Path, Verdict: Reject, Codes: []Code{BundleIncomplete}, Problems: []Problem{p}}
 	}
 	c := &checker{b: b, o: o, why: map[string]string{}}
 	for _, fd := range loadProblems {
@@ -219,6 +230,7 @@ func Check(b *load.Bundle, loadProblems []diag.Finding, o Options) *Verdict {
 type checker struct {
 	b        *load.Bundle
 	o        Options
+	root     string            // the repository root, once found (repoRoot)
 	why      map[string]string // display path → the loader's reason it was not parsed
 	problems []Problem
 	notes    []Note
@@ -232,31 +244,48 @@ const (
 	outputHashes = "OUTPUT_HASHES.json"
 )
 
-func (c *checker) run() {
-	// Step 0: the required artifacts (002 §2.1).
-	var present *load.Document
+// firstArtifact is the first required artifact the folder holds, where a
+// problem about the bundle as a whole is shown.
+func firstArtifact(b *load.Bundle) *load.Document {
 	for _, name := range load.BundleArtifacts {
-		if d := c.b.Artifacts[name]; d != nil && present == nil {
-			present = d
+		if d := b.Artifacts[name]; d != nil {
+			return d
 		}
 	}
+	return nil
+}
+
+func (c *checker) run() {
+	// Step 0: the required artifacts (002 §2.1), one problem for all that
+	// are missing.
+	var missing []string
 	for _, name := range load.BundleArtifacts {
 		if c.b.Artifacts[name] == nil {
-			p := Problem{Code: BundleIncomplete, File: name, Doc: present,
-				Message: fmt.Sprintf("the bundle has no %s; a SPECTRUM-02 bundle holds TASK_SPEC.json, STATUS.json and OUTPUT_HASHES.json (seed 002 §2.1)", name)}
-			if present != nil {
-				p.Node = present.Root
-			}
-			c.add(p)
+			missing = append(missing, name)
 		}
+	}
+	if len(missing) > 0 {
+		present := firstArtifact(c.b)
+		p := Problem{Code: BundleIncomplete, Doc: present,
+			Message: fmt.Sprintf("the bundle has no %s; SPECTRUM-02 requires TASK_SPEC.json, STATUS.json and OUTPUT_HASHES.json", strings.Join(missing, " or "))}
+		if len(missing) == 1 {
+			p.File = missing[0]
+		}
+		if present != nil {
+			p.Node = present.Root
+		}
+		c.add(p)
 	}
 	// Step 1: STATUS.json.
 	if st := c.object(statusFile); st != nil {
-		c.enum(st, "status", "success", StatusNotSuccess, []string{"success", "failure", "error"})
-		c.enum(st, "cmp01", "pass", Cmp01NotPass, []string{"pass", "fail"})
+		c.statusField(st, "status", "success", StatusNotSuccess)
+		c.statusField(st, "cmp01", "pass", Cmp01NotPass)
 	}
 	// Step 2: the validator, then step 3: the outputs.
 	oh := c.object(outputHashes)
+	if oh != nil && !c.seedShaped(oh) {
+		return
+	}
 	if oh != nil {
 		c.validator(oh)
 	}
@@ -270,6 +299,27 @@ func (c *checker) run() {
 	}
 	c.outputs(entries)
 	c.forbidden(entries)
+}
+
+// seedShaped reports an OUTPUT_HASHES.json that holds at least one of the
+// seed's fields. One that holds none (a flat {path: hash} map, as other
+// run formats write) is one cause: it binds the outputs to no validator
+// and lists none, reported once under the codes the procedure fails.
+func (c *checker) seedShaped(d *load.Document) bool {
+	for _, k := range []string{"validator_semver", "validator_build_id", "hashes"} {
+		if node.Has(d.Root, k) {
+			return true
+		}
+	}
+	what := "has none of validator_semver, validator_build_id and hashes"
+	if load.IsFlatHashMap(d.Root) {
+		what = "is a flat {path: hash} map, not {validator_semver, validator_build_id, hashes}"
+	}
+	c.add(Problem{Code: ValidatorUnsupported, File: outputHashes, Doc: d, Node: d.Root, Cause: "shape",
+		Message: "OUTPUT_HASHES.json " + what + "; write the seed's form (seed 002 §2.2)"})
+	c.add(Problem{Code: ValidatorBuildIDMissing, File: outputHashes, Doc: d, Node: d.Root, Cause: "shape",
+		Message: "validator_build_id is missing: OUTPUT_HASHES.json " + what})
+	return false
 }
 
 // object returns an artifact's parsed top-level mapping, or nil after
@@ -289,7 +339,7 @@ func (c *checker) object(name string) *load.Document {
 		return nil
 	}
 	if !node.IsMap(d.Root) {
-		c.add(Problem{Code: ArtifactInvalid, File: name, Doc: d, Node: d.Root, Schema: true,
+		c.add(Problem{Code: ArtifactInvalid, File: name, Doc: d, Node: d.Root,
 			Message: fmt.Sprintf("%s must be a JSON object, found %s", name, node.Kind(d.Root))})
 		return nil
 	}
@@ -316,36 +366,29 @@ func (c *checker) field(d *load.Document, key string) (k, v *yaml.Node, ok bool)
 	return k, v, true
 }
 
-// enum checks a status field: a value of its enum other than want fails
-// with code; anything else is an invalid artifact.
-func (c *checker) enum(d *load.Document, key, want string, code Code, allowed []string) {
+// statusField checks a field of STATUS.json step 1 reads: anything but
+// want (missing, another type, another word) fails with the seed's code.
+func (c *checker) statusField(d *load.Document, key, want string, code Code) {
 	k, v, ok := c.field(d, key)
 	if !ok {
 		return
 	}
-	name := path.Base(d.File.Path)
-	if k == nil {
-		c.add(Problem{Code: ArtifactInvalid, File: name, Doc: d, Node: d.Root, Schema: true,
-			Message: fmt.Sprintf("%s is missing; the verdict needs %s: %q", key, key, want)})
+	p := Problem{Code: code, File: path.Base(d.File.Path), Doc: d, Node: v}
+	switch s, isStr := node.Str(v); {
+	case k == nil:
+		p.Node = d.Root
+		p.Message = fmt.Sprintf("%s is missing; the run must record %q: %q", key, key, want)
+	case isStr && s == want:
 		return
+	default:
+		p.Message = fmt.Sprintf("%s is %s, not %q", key, show(v), want)
 	}
-	s, isStr := node.Str(v)
-	if !isStr || !contains(allowed, s) {
-		c.add(Problem{Code: ArtifactInvalid, File: name, Doc: d, Node: v, Schema: true,
-			Message: fmt.Sprintf("%s is %s, not one of %s", key, show(v), strings.Join(allowed, ", "))})
-		return
-	}
-	if s == want {
-		return
-	}
-	msg := fmt.Sprintf("%s is %q, not %q: the run did not pass CMP-01", key, s, want)
 	if key == "status" {
-		msg = fmt.Sprintf("%s is %q, not %q: the run did not succeed", key, s, want)
 		if e := errorSummary(d); e != "" {
-			msg += " (" + e + ")"
+			p.Message += " (" + e + ")"
 		}
 	}
-	c.add(Problem{Code: code, File: name, Doc: d, Node: v, Message: msg})
+	c.add(p)
 }
 
 // errorSummary quotes STATUS.json's error object for a rejection message.
@@ -368,19 +411,22 @@ func errorSummary(d *load.Document) string {
 }
 
 func (c *checker) validator(d *load.Document) {
-	// validator_semver must be a supported version (002 §3.1 step 2).
+	// validator_semver must be a supported version (002 §3.1 step 2);
+	// missing or not a string, it is in no supported set either.
+	supported := strings.Join(c.o.Semvers, ", ")
 	if k, v, ok := c.field(d, "validator_semver"); ok {
-		s, isStr := node.Str(v)
-		switch {
+		p := Problem{Code: ValidatorUnsupported, File: outputHashes, Doc: d, Node: v}
+		switch s, isStr := node.Str(v); {
 		case k == nil:
-			c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Doc: d, Node: d.Root, Schema: true,
-				Message: "validator_semver is missing, so the hashes are bound to no validator version"})
+			p.Node = d.Root
+			p.Message = fmt.Sprintf("validator_semver is missing; the hashes must name a supported validator version (%s)", supported)
 		case !isStr:
-			c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Doc: d, Node: v, Schema: true,
-				Message: fmt.Sprintf("validator_semver is %s; write the version as a string, e.g. %q", show(v), suggestSemver(v))})
+			p.Message = fmt.Sprintf("validator_semver is %s, not a version string such as %q (supported: %s)", show(v), suggestSemver(v), supported)
 		case !contains(c.o.Semvers, s):
-			c.add(Problem{Code: ValidatorUnsupported, File: outputHashes, Doc: d, Node: v,
-				Message: fmt.Sprintf("validator_semver %q is not a supported validator version (supported: %s; set bundle.supported_validator_semvers to change)", s, strings.Join(c.o.Semvers, ", "))})
+			p.Message = fmt.Sprintf("validator_semver %q is not supported (supported: %s; bundle.supported_validator_semvers changes them)", s, supported)
+		}
+		if p.Message != "" {
+			c.add(p)
 		}
 	}
 	// validator_build_id must be present and not empty; in strict mode it
@@ -392,20 +438,20 @@ func (c *checker) validator(d *load.Document) {
 	s, isStr := node.Str(v)
 	switch {
 	case k == nil:
-		c.add(Problem{Code: ValidatorBuildIDMissing, File: outputHashes, Doc: d, Node: d.Root, Schema: true,
-			Message: "validator_build_id is missing; it must name the validator build (a git commit or file hash, e.g. \"git:abc1234\")"})
+		c.add(Problem{Code: ValidatorBuildIDMissing, File: outputHashes, Doc: d, Node: d.Root,
+			Message: "validator_build_id is missing; name the validator build, e.g. \"git:abc1234\""})
 	case node.IsNull(v):
-		c.add(Problem{Code: ValidatorBuildIDMissing, File: outputHashes, Doc: d, Node: v, Schema: true,
-			Message: "validator_build_id is null; it must name the validator build (e.g. \"git:abc1234\")"})
+		c.add(Problem{Code: ValidatorBuildIDMissing, File: outputHashes, Doc: d, Node: v,
+			Message: "validator_build_id is null; name the validator build, e.g. \"git:abc1234\""})
 	case !isStr:
-		c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Doc: d, Node: v, Schema: true,
-			Message: fmt.Sprintf("validator_build_id is %s, not a string", show(v))})
+		c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Doc: d, Node: v,
+			Message: fmt.Sprintf("validator_build_id is %s, not a string naming the validator build", show(v))})
 	case strings.TrimSpace(s) == "":
 		c.add(Problem{Code: ValidatorBuildIDMissing, File: outputHashes, Doc: d, Node: v,
-			Message: "validator_build_id is empty; it must name the validator build (e.g. \"git:abc1234\")"})
+			Message: "validator_build_id is empty; name the validator build, e.g. \"git:abc1234\""})
 	case c.o.Strict && s != c.o.ExpectBuildID:
 		c.add(Problem{Code: ValidatorBuildMismatch, File: outputHashes, Doc: d, Node: v,
-			Message: fmt.Sprintf("validator_build_id %q is not the expected build %q (strict mode): re-validate the outputs with the current validator", s, c.o.ExpectBuildID)})
+			Message: fmt.Sprintf("validator_build_id is %q, not the expected %q (strict mode)", s, c.o.ExpectBuildID)})
 	}
 }
 
@@ -414,7 +460,7 @@ type entry struct {
 	key     string
 	keyNode *yaml.Node
 	valNode *yaml.Node
-	want    string // lowercase hex, 64 digits; empty when the value is invalid
+	want    string // lowercase hex, 64 digits; empty when the value is malformed
 }
 
 // hashEntries reads `hashes` in key order. ok is false when there is no
@@ -426,12 +472,12 @@ func (c *checker) hashEntries(d *load.Document) (out []entry, ok bool) {
 	}
 	switch {
 	case k == nil:
-		c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Doc: d, Node: d.Root, Schema: true,
-			Message: "hashes is missing, so no output can be verified" + flatHint(d)})
+		c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Doc: d, Node: d.Root,
+			Message: "hashes is missing, so no output is verified; map each output path to \"sha256:<64 hex digits>\""})
 		return nil, false
 	case !node.IsMap(v):
-		c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Doc: d, Node: v, Schema: true,
-			Message: fmt.Sprintf("hashes is %s; it must map each output path to \"sha256:<64 hex digits>\"", show(v))})
+		c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Doc: d, Node: v,
+			Message: fmt.Sprintf("hashes is %s; map each output path to \"sha256:<64 hex digits>\"", show(v))})
 		return nil, false
 	}
 	count := map[string]int{}
@@ -452,33 +498,16 @@ func (c *checker) hashEntries(d *load.Document) (out []entry, ok bool) {
 			}
 			continue
 		}
+		// A malformed digest equals no file's: HASH_MISMATCH, reported
+		// with the file's digest once it is computed (step 3).
 		e := entry{key: kn.Value, keyNode: kn, valNode: vn}
 		if s, isStr := node.Str(vn); isStr && isDigest(s) {
 			e.want = s[len("sha256:"):]
-		} else {
-			c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Key: kn.Value, Doc: d, Node: vn, Schema: true,
-				Message: fmt.Sprintf("hash of %q is %s; write it as \"sha256:\" followed by 64 lowercase hex digits", kn.Value, show(vn))})
 		}
 		out = append(out, e)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].key < out[j].key })
 	return out, true
-}
-
-// flatHint recognises an older layout that maps paths to digests at the
-// top level, without "hashes".
-func flatHint(d *load.Document) string {
-	flat := false
-	node.Pairs(d.Root, func(_, v *yaml.Node) {
-		s, _ := node.Str(v)
-		if isDigest(s) || isDigest("sha256:"+s) {
-			flat = true
-		}
-	})
-	if !flat {
-		return ""
-	}
-	return " (the top level maps paths to digests, an older layout: move those entries under \"hashes\" and write each digest as \"sha256:<hex>\")"
 }
 
 // isDigest reports "sha256:" followed by 64 lowercase hex digits.
@@ -496,37 +525,43 @@ func isDigest(s string) bool {
 	return true
 }
 
-// expectedOutputs reports each TASK_SPEC expected output that `hashes`
+// expectedOutputs reports each output TASK_SPEC.json expects that `hashes`
 // does not cover: nothing would prove it was produced (SPEC §3.5 RL401).
-// A TASK_SPEC without a readable expected_outputs list adds nothing to the
-// decision; RL402 reports its shape.
+// The seed's `expected_outputs` is read, else the reference system's
+// `outputs.durable_paths`, whose folders are covered by any key inside
+// them. A TASK_SPEC without such a list adds nothing to the decision.
 func (c *checker) expectedOutputs(oh *load.Document, entries []entry) {
 	ts := c.b.Artifacts[taskSpec]
 	if ts == nil || !node.IsMap(ts.Root) {
 		return
 	}
 	list := node.Val(ts.Root, "expected_outputs")
+	if list == nil {
+		list = node.Val(node.Val(ts.Root, "outputs"), "durable_paths")
+	}
 	if !node.IsSeq(list) {
 		return
-	}
-	have := map[string]bool{}
-	for _, e := range entries {
-		have[path.Clean(e.key)] = true
 	}
 	// Keys dropped as invalid still count as declared: the manifest names
 	// them, and their own problem rejects the bundle.
 	_, hv, _ := c.fieldQuiet(oh, "hashes")
-	node.Pairs(hv, func(k, _ *yaml.Node) { have[path.Clean(k.Value)] = true })
-	for _, it := range list.Content {
-		s, ok := node.Str(it)
-		if !ok || s == "" {
-			continue
+	var have []string
+	node.Pairs(hv, func(k, _ *yaml.Node) { have = append(have, path.Clean(k.Value)) })
+	covered := func(p string) bool {
+		for _, h := range have {
+			if h == p || strings.HasPrefix(h, p+"/") {
+				return true
+			}
 		}
-		if have[path.Clean(s)] {
+		return false
+	}
+	for _, it := range node.Resolve(list).Content {
+		s, ok := node.Str(it)
+		if !ok || s == "" || covered(path.Clean(s)) {
 			continue
 		}
 		c.add(Problem{Code: BundleIncomplete, File: taskSpec, Key: s, Doc: ts, Node: it,
-			Message: fmt.Sprintf("expected output %q has no entry in OUTPUT_HASHES.json hashes, so nothing proves it was produced", s),
+			Message: fmt.Sprintf("expected output %q has no hash in OUTPUT_HASHES.json, so nothing shows it was produced", s),
 			Related: &Related{Doc: oh, Node: hv, Message: "the hashes that should list it"}})
 	}
 }

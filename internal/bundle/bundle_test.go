@@ -176,8 +176,11 @@ func TestHashMismatchRejected(t *testing.T) {
 	v := verify(t, dir, opts())
 	wantCodes(t, v, bundle.HashMismatch)
 	p := problem(t, v, bundle.HashMismatch, "out/data.csv")
-	if !strings.Contains(p.Message, strings.TrimPrefix(digest("id,value\n1,42\n2,18\n"), "sha256:")) {
-		t.Errorf("message does not name the computed digest: %s", p.Message)
+	if p.Actual != digest("id,value\n1,42\n2,18\n") || p.Declared != digest(reportOutputs["out/data.csv"]) {
+		t.Errorf("declared %s, actual %s", p.Declared, p.Actual)
+	}
+	if want := fmt.Sprintf("declared %s…, file has %s…", p.Declared[:19], p.Actual[:19]); !strings.Contains(p.Message, want) {
+		t.Errorf("message %q does not say %q", p.Message, want)
 	}
 }
 
@@ -284,7 +287,7 @@ func TestEveryCodeInProcedureOrder(t *testing.T) {
 	o := opts()
 	o.Strict, o.ExpectBuildID = true, "git:new"
 	v := verify(t, dir, o)
-	wantCodes(t, v, bundle.BundleIncomplete, bundle.ArtifactInvalid, bundle.StatusNotSuccess, bundle.Cmp01NotPass, bundle.ValidatorUnsupported,
+	wantCodes(t, v, bundle.BundleIncomplete, bundle.StatusNotSuccess, bundle.Cmp01NotPass, bundle.ValidatorUnsupported,
 		bundle.ValidatorBuildMismatch, bundle.PathInvalid, bundle.OutputMissing, bundle.HashMismatch)
 	// Problems follow the codes' order too.
 	last := -1
@@ -324,17 +327,44 @@ func TestBundleIncomplete(t *testing.T) {
 	})
 }
 
+// The seed's code wherever one fits (SPEC §3.5): a field step 1 or 2
+// reads that is missing or of another type fails that step's check, and a
+// malformed digest equals no file's.
+func TestSeedCodes(t *testing.T) {
+	cases := map[string]struct {
+		breakIt func(a artifacts)
+		want    []bundle.Code
+	}{
+		"status missing":        {func(a artifacts) { delete(a.status, "status") }, []bundle.Code{bundle.StatusNotSuccess}},
+		"status succeeded":      {func(a artifacts) { a.status["status"] = "succeeded" }, []bundle.Code{bundle.StatusNotSuccess}},
+		"status null":           {func(a artifacts) { a.status["status"] = nil }, []bundle.Code{bundle.StatusNotSuccess}},
+		"cmp01 missing":         {func(a artifacts) { delete(a.status, "cmp01") }, []bundle.Code{bundle.Cmp01NotPass}},
+		"cmp01 not a string":    {func(a artifacts) { a.status["cmp01"] = true }, []bundle.Code{bundle.Cmp01NotPass}},
+		"both":                  {func(a artifacts) { a.status["status"] = "failed"; a.status["cmp01"] = "PASS" }, []bundle.Code{bundle.StatusNotSuccess, bundle.Cmp01NotPass}},
+		"semver a number":       {func(a artifacts) { a.hashes["validator_semver"] = 1.0 }, []bundle.Code{bundle.ValidatorUnsupported}},
+		"semver missing":        {func(a artifacts) { delete(a.hashes, "validator_semver") }, []bundle.Code{bundle.ValidatorUnsupported}},
+		"digest uppercase":      {func(a artifacts) { a.hashes["hashes"].(map[string]any)["out/data.csv"] = strings.ToUpper(digest("x")) }, []bundle.Code{bundle.HashMismatch}},
+		"digest without prefix": {func(a artifacts) { a.hashes["hashes"].(map[string]any)["out/data.csv"] = digest("x")[7:] }, []bundle.Code{bundle.HashMismatch}},
+		"digest a number":       {func(a artifacts) { a.hashes["hashes"].(map[string]any)["out/data.csv"] = 42 }, []bundle.Code{bundle.HashMismatch}},
+		"digest of a missing file": {func(a artifacts) { a.hashes["hashes"].(map[string]any)["out/none.csv"] = "md5:1" },
+			[]bundle.Code{bundle.OutputMissing}},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir, a := newBundle(t, reportOutputs)
+			c.breakIt(a)
+			a.write(t, dir)
+			wantCodes(t, verify(t, dir, opts()), c.want...)
+		})
+	}
+}
+
+// ARTIFACT_INVALID only where no seed code describes the failure.
 func TestArtifactInvalid(t *testing.T) {
 	cases := map[string]func(a artifacts){
-		"status missing":        func(a artifacts) { delete(a.status, "status") },
-		"status outside enum":   func(a artifacts) { a.status["status"] = "succeeded" },
-		"cmp01 not a string":    func(a artifacts) { a.status["cmp01"] = true },
-		"semver a number":       func(a artifacts) { a.hashes["validator_semver"] = 1.0 },
-		"build id a number":     func(a artifacts) { a.hashes["validator_build_id"] = 1234 },
-		"hashes missing":        func(a artifacts) { delete(a.hashes, "hashes") },
-		"hashes a list":         func(a artifacts) { a.hashes["hashes"] = []string{"out/report.md"} },
-		"digest uppercase":      func(a artifacts) { a.hashes["hashes"].(map[string]any)["out/data.csv"] = strings.ToUpper(digest("x")) },
-		"digest without prefix": func(a artifacts) { a.hashes["hashes"].(map[string]any)["out/data.csv"] = digest("x")[7:] },
+		"build id a number": func(a artifacts) { a.hashes["validator_build_id"] = 1234 },
+		"hashes missing":    func(a artifacts) { delete(a.hashes, "hashes") },
+		"hashes a list":     func(a artifacts) { a.hashes["hashes"] = []string{"out/report.md"} },
 	}
 	for name, breakIt := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -546,8 +576,8 @@ func TestBaseRepo(t *testing.T) {
 	o = opts()
 	o.RepoRoot = repo
 	v = verify(t, dir, o)
-	if p := problem(t, v, bundle.OutputMissing, "build/out.txt"); !strings.Contains(p.Message, "--bundle-base repo") {
-		t.Errorf("no hint at the repository base: %s", p.Message)
+	if p := problem(t, v, bundle.OutputMissing, ""); len(v.Problems) != 1 || !strings.Contains(p.Message, "--bundle-base repo") {
+		t.Errorf("no single hint at the repository base:\n%s", describe(v))
 	}
 	// With base repo, ".." may not leave the repository either.
 	a.hashes["hashes"] = map[string]any{"../outside.txt": digest("x")}

@@ -171,10 +171,10 @@ func (c *checker) bundleRel(key string) (string, bool) {
 	if lexicalProblem(key) != "" {
 		return "", false
 	}
-	if c.o.Base != BaseRepo || c.o.RepoRoot == "" {
+	if c.o.Base != BaseRepo {
 		return path.Clean(key), true
 	}
-	abs, err := filepath.Abs(filepath.Join(c.o.RepoRoot, filepath.FromSlash(key)))
+	abs, err := filepath.Abs(filepath.Join(c.repoRoot(), filepath.FromSlash(key)))
 	if err != nil {
 		return "", false
 	}

@@ -1,7 +1,10 @@
 package bundle
 
 import (
+	"go.yaml.in/yaml/v3"
+
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
 
 	"errors"
 	"fmt"
@@ -151,22 +154,21 @@ func plainErr(err error) string {
 
 // outputs runs step 3 of the procedure: every `hashes` entry is resolved
 // and type-checked in key order, then the regular files are hashed on the
-// worker pool and compared.
+// worker pool and compared. A malformed declared digest is compared too:
+// it equals no file's (HASH_MISMATCH), and the message gives the file's.
 func (c *checker) outputs(entries []entry) {
 	if len(entries) == 0 {
 		return
 	}
 	oh := c.b.Artifacts[outputHashes]
 	base, baseName := c.b.Folder.OSPath, "bundle folder"
-	if c.o.Base == BaseRepo && c.o.RepoRoot != "" {
-		base, baseName = c.o.RepoRoot, "repository root"
+	if c.o.Base == BaseRepo {
+		base, baseName = c.repoRoot(), "repository root"
 	}
+	var missing []Problem // OUTPUT_MISSING: not found under base
 	fail := func(e entry, code Code, why string) {
 		p := Problem{Code: code, File: outputHashes, Key: e.key, Doc: oh, Node: e.keyNode,
 			Message: fmt.Sprintf("output %q %s", e.key, strings.ReplaceAll(why, "%BASE%", baseName))}
-		if code == HashMismatch {
-			p.Node = e.valNode
-		}
 		c.add(p)
 	}
 	baseReal, err := filepath.Abs(base)
@@ -188,23 +190,26 @@ func (c *checker) outputs(entries []entry) {
 	var jobs []hashJob
 	jobOf := make([]int, len(entries)) // entry → job, -1 when not hashed
 	byRel := map[string]int{}
+	allMissing := true
 	for i, e := range entries {
 		jobOf[i] = -1
 		if why := lexicalProblem(e.key); why != "" {
 			fail(e, PathInvalid, why)
+			allMissing = false
 			continue
 		}
 		r := resolve(baseReal, e.key)
 		if r.code != "" {
 			if r.code == OutputMissing && r.why == "does not exist" {
-				r.why += " in the %BASE%" + c.otherBaseHint(e.key)
+				missing = append(missing, Problem{Code: OutputMissing, File: outputHashes, Key: e.key, Doc: oh, Node: e.keyNode,
+					Message: fmt.Sprintf("output %q does not exist in the %s%s", e.key, baseName, c.otherBaseHint(e.key))})
+				continue
 			}
 			fail(e, r.code, r.why)
+			allMissing = false
 			continue
 		}
-		if e.want == "" {
-			continue // its digest is invalid (reported); nothing to compare
-		}
+		allMissing = false
 		// Two keys naming the same file are hashed once.
 		if j, ok := byRel[r.rel]; ok {
 			jobOf[i] = j
@@ -213,6 +218,22 @@ func (c *checker) outputs(entries []entry) {
 		byRel[r.rel] = len(jobs)
 		jobOf[i] = len(jobs)
 		jobs = append(jobs, hashJob{rel: r.rel, size: r.size})
+	}
+	if allMissing && len(missing) > 0 && c.o.Base != BaseRepo && c.allUnderRepo(entries) {
+		// Every output is missing here and present under the repository
+		// root: one cause, the base setting, reported once.
+		p := missing[0]
+		p.Key = ""
+		p.Message = "the declared output is not in the bundle folder but under the repository root: set bundle.base: repo or pass --bundle-base repo"
+		if len(missing) > 1 {
+			_, p.Node, _ = c.fieldQuiet(oh, "hashes")
+			p.Message = fmt.Sprintf("none of the %d declared outputs is in the bundle folder, all are under the repository root: set bundle.base: repo or pass --bundle-base repo", len(missing))
+		}
+		c.add(p)
+	} else {
+		for _, p := range missing {
+			c.add(p)
+		}
 	}
 	results := hashFiles(root, jobs, c.o.Jobs, c.o.Progress)
 	for i, e := range entries {
@@ -225,26 +246,138 @@ func (c *checker) outputs(entries []entry) {
 		case r.code != "":
 			fail(e, r.code, r.why)
 		case r.hex != e.want:
-			fail(e, HashMismatch, fmt.Sprintf("has SHA-256 %s but OUTPUT_HASHES.json declares %s: the file changed after the bundle was written", r.hex, e.want))
+			c.add(mismatch(oh, e, r.hex))
 		}
 	}
+}
+
+// mismatch states both digests of a HASH_MISMATCH, shortened in the
+// message and in full in Declared and Actual.
+func mismatch(oh *load.Document, e entry, hex string) Problem {
+	p := Problem{Code: HashMismatch, File: outputHashes, Key: e.key, Doc: oh, Node: e.valNode, Actual: "sha256:" + hex}
+	actual := "sha256:" + hex[:12] + "…"
+	if e.want != "" {
+		p.Declared = "sha256:" + e.want
+		p.Message = fmt.Sprintf("output %q: declared sha256:%s…, file has %s", e.key, e.want[:12], actual)
+		return p
+	}
+	s, isStr := node.Str(e.valNode)
+	if isStr {
+		p.Declared = s
+	}
+	switch {
+	case isStr && strings.EqualFold(s, "sha256:"+hex):
+		p.Message = fmt.Sprintf("output %q: declared %s in uppercase, file has %s; write the digest in lowercase", e.key, clip(s, 19), actual)
+	case isStr && strings.EqualFold(s, hex):
+		p.Message = fmt.Sprintf("output %q: declared %s without \"sha256:\", file has %s; add the prefix", e.key, clip(s, 12), actual)
+	case isStr:
+		p.Message = fmt.Sprintf("output %q: declared %q, not a sha256:<64 lowercase hex> digest; file has %s", e.key, clip(s, 19), actual)
+	default:
+		p.Message = fmt.Sprintf("output %q: declared %s, not a sha256:<64 lowercase hex> digest; file has %s", e.key, show(e.valNode), actual)
+	}
+	return p
+}
+
+// repoRoot is what repository-relative keys resolve against: the
+// configured root when it is a work tree holding the bundle; else the
+// work tree holding the bundle; else, outside any work tree, the folder
+// the keys name the bundle from (a key "runs/r1/out/a.txt" of the bundle
+// runs/r1); else the configured root.
+func (c *checker) repoRoot() string {
+	if c.root != "" {
+		return c.root
+	}
+	c.root = c.findRoot()
+	return c.root
+}
+
+func (c *checker) findRoot() string {
+	folder, err := filepath.Abs(c.b.Folder.OSPath)
+	if err != nil {
+		return c.o.RepoRoot
+	}
+	if r := c.o.RepoRoot; r != "" {
+		if abs, err := filepath.Abs(r); err == nil && isWorkTree(abs) && within(abs, folder) {
+			return r
+		}
+	}
+	for d := folder; ; {
+		if isWorkTree(d) {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	oh := c.b.Artifacts[outputHashes]
+	if oh != nil && node.IsMap(oh.Root) {
+		var keys []string
+		node.Pairs(node.Val(oh.Root, "hashes"), func(k, _ *yaml.Node) {
+			if lexicalProblem(k.Value) == "" {
+				keys = append(keys, k.Value)
+			}
+		})
+		for d := filepath.Dir(folder); ; {
+			rel, err := filepath.Rel(d, folder)
+			if err != nil {
+				break
+			}
+			prefix := filepath.ToSlash(rel) + "/"
+			for _, k := range keys {
+				if strings.HasPrefix(k, prefix) {
+					return d
+				}
+			}
+			parent := filepath.Dir(d)
+			if parent == d {
+				break
+			}
+			d = parent
+		}
+	}
+	if c.o.RepoRoot == "" {
+		return "."
+	}
+	return c.o.RepoRoot
+}
+
+func isWorkTree(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
+}
+
+// allUnderRepo reports whether every key names a regular file under the
+// repository root (only its type is looked up).
+func (c *checker) allUnderRepo(entries []entry) bool {
+	root, err := filepath.Abs(c.repoRoot())
+	if err != nil {
+		return false
+	}
+	if folder, err := filepath.Abs(c.b.Folder.OSPath); err != nil || folder == root {
+		return false
+	}
+	for _, e := range entries {
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(e.key)))
+		if err != nil || !fi.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
 }
 
 // otherBaseHint points at the other base setting when the missing output
 // exists there (only its type is looked up).
 func (c *checker) otherBaseHint(key string) string {
-	var other, flag string
-	switch {
-	case c.o.Base == BaseRepo && c.o.RepoRoot != "":
-		other, flag = c.b.Folder.OSPath, "bundle"
-	case c.o.RepoRoot != "":
-		other, flag = c.o.RepoRoot, "repo"
-	default:
-		return ""
+	var other, flag, name string
+	if c.o.Base == BaseRepo {
+		other, flag, name = c.b.Folder.OSPath, "bundle", "bundle folder"
+	} else {
+		other, flag, name = c.repoRoot(), "repo", "repository root"
 	}
-	if fi, err := os.Lstat(filepath.Join(other, filepath.FromSlash(key))); err == nil && !fi.IsDir() {
-		return fmt.Sprintf(" (it exists relative to the %s: use --bundle-base %s or bundle.base: %s)",
-			map[string]string{"bundle": "bundle folder", "repo": "repository root"}[flag], flag, flag)
+	if fi, err := os.Lstat(filepath.Join(other, filepath.FromSlash(key))); err == nil && fi.Mode().IsRegular() {
+		return fmt.Sprintf(" (it exists in the %s: set bundle.base: %s or pass --bundle-base %s)", name, flag, flag)
 	}
 	return ""
 }

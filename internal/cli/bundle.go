@@ -161,12 +161,12 @@ func notBundle(osPath string) string {
 	case !fi.IsDir():
 		return "is not a folder; bundle verify takes bundle folders (the folder holding STATUS.json and OUTPUT_HASHES.json)"
 	}
-	for _, marker := range []string{"STATUS.json", "OUTPUT_HASHES.json"} {
+	for _, marker := range load.BundleArtifacts {
 		if _, err := os.Lstat(filepath.Join(osPath, marker)); err == nil {
 			return ""
 		}
 	}
-	return "is not a bundle: it holds neither STATUS.json nor OUTPUT_HASHES.json"
+	return "is not a bundle: it holds none of TASK_SPEC.json, STATUS.json and OUTPUT_HASHES.json"
 }
 
 func writeVerdictsText(w io.Writer, vs []*bundle.Verdict) error {
@@ -218,10 +218,12 @@ type noteJSON struct {
 }
 
 type detailJSON struct {
-	Code    string `json:"code"`
-	File    string `json:"file,omitempty"`
-	Key     string `json:"key,omitempty"`
-	Message string `json:"message"`
+	Code     string `json:"code"`
+	File     string `json:"file,omitempty"`
+	Key      string `json:"key,omitempty"`
+	Message  string `json:"message"`
+	Declared string `json:"declared,omitempty"`
+	Actual   string `json:"actual,omitempty"`
 }
 
 func writeVerdictsJSON(w io.Writer, vs []*bundle.Verdict) error {
@@ -235,7 +237,7 @@ func writeVerdictsJSON(w io.Writer, vs []*bundle.Verdict) error {
 			j.Notes = append(j.Notes, noteJSON{Code: string(n.Code), Path: n.Path, Pattern: n.Pattern, Message: n.Message})
 		}
 		for _, p := range v.Problems {
-			j.Details = append(j.Details, detailJSON{Code: string(p.Code), File: p.File, Key: p.Key, Message: p.Message})
+			j.Details = append(j.Details, detailJSON{Code: string(p.Code), File: p.File, Key: p.Key, Message: p.Message, Declared: p.Declared, Actual: p.Actual})
 		}
 		out.Bundles = append(out.Bundles, j)
 	}

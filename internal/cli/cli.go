@@ -156,6 +156,9 @@ type lintFlags struct {
 	base                                  string
 	changedOnly                           bool
 	fix, diff, unsafeFixes                bool
+	verbose                               bool
+	// excluded are the units exclude patterns left out, for --verbose.
+	excluded []load.Skip
 }
 
 func (c *Command) lint(args []string) (int, error) {
@@ -171,6 +174,7 @@ func (c *Command) lint(args []string) (int, error) {
 	fs.StringVar(&lf.stdinName, "stdin-filename", "", "the name of the file read from stdin when PATH is -")
 	fs.IntVar(&lf.jobs, "jobs", 0, "number of parallel workers (default: all CPUs)")
 	fs.BoolVar(&lf.quiet, "quiet", false, "print findings only, no summary")
+	fs.BoolVar(&lf.verbose, "verbose", false, "list on stderr the configuration, the excludes, and every file or folder skipped and why")
 	fs.BoolVar(&lf.everyLine, "every-line", false, "report every bad line of an events file (RL503), not the first 5 and a count")
 	fs.StringVar(&lf.enable, "enable", "", "run only these rules (comma-separated codes or names)")
 	fs.StringVar(&lf.disable, "disable", "", "turn these rules off (comma-separated codes or names)")
@@ -281,6 +285,10 @@ func (c *Command) lint(args []string) (int, error) {
 		if len(disc.Missing) > 0 {
 			return ExitUsage, usagef("no such file, folder or matching glob: %s", strings.Join(disc.Missing, ", "))
 		}
+		if len(disc.Empty) > 0 {
+			return ExitUsage, noKnownKind(disc.Empty, len(rest) > 0, lc)
+		}
+		lf.excluded = disc.Excluded
 	} else {
 		disc = &load.Discovery{}
 	}
@@ -313,8 +321,64 @@ func (c *Command) lint(args []string) (int, error) {
 	return c.finish(res, &lf, &cf, lc, failOn)
 }
 
+// noKnownKind is the usage error for paths that hold nothing resumelint
+// checks: a gate that checks nothing must not pass (SPEC §1).
+func noKnownKind(empty []string, named bool, lc *lintConfig) error {
+	var sb strings.Builder
+	if named {
+		fmt.Fprintf(&sb, "no file of a known kind in %s", strings.Join(empty, ", "))
+	} else {
+		sb.WriteString("no file of a known kind in this folder")
+	}
+	sb.WriteString("; resumelint checks (kinds.<kind>.globs in .resumelint.yaml changes them):")
+	for _, k := range lc.classifier.Describe() {
+		sb.WriteString("\n  " + k)
+	}
+	return usagef("%s", sb.String())
+}
+
+// reportSkips tells, on stderr, what was left out: every unit with its
+// reason under --verbose, else a count.
+func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig) {
+	if lf.verbose {
+		if lc.cfg.Path != "" {
+			fmt.Fprintf(c.Stderr, "resumelint: configuration %s\n", lc.cfg.Path)
+		} else {
+			fmt.Fprintf(c.Stderr, "resumelint: no configuration file (%s at the repository root); defaults apply\n", config.FileName)
+		}
+		pats, defaults := lc.cfg.Excludes()
+		switch {
+		case len(pats) == 0:
+			fmt.Fprintf(c.Stderr, "resumelint: excludes: none\n")
+		case defaults:
+			fmt.Fprintf(c.Stderr, "resumelint: excludes: %s (defaults; exclude: in %s replaces them)\n", strings.Join(pats, ", "), config.FileName)
+		default:
+			fmt.Fprintf(c.Stderr, "resumelint: excludes: %s (%s)\n", strings.Join(pats, ", "), lc.cfg.Path)
+		}
+		for _, s := range lf.excluded {
+			fmt.Fprintf(c.Stderr, "resumelint: excluded %s: %s\n", s.Path, s.Reason)
+		}
+		for _, s := range res.Skipped {
+			fmt.Fprintf(c.Stderr, "resumelint: skipped %s: %s\n", s.Path, s.Reason)
+		}
+		return
+	}
+	if lf.quiet || len(res.Skipped)+len(lf.excluded) == 0 {
+		return
+	}
+	var parts []string
+	if n := len(res.Skipped); n > 0 {
+		parts = append(parts, fmt.Sprintf("skipped %s of other formats", plural(n, "file or folder", "files and folders")))
+	}
+	if n := len(lf.excluded); n > 0 {
+		parts = append(parts, fmt.Sprintf("excluded %s", plural(n, "file or folder", "files and folders")))
+	}
+	fmt.Fprintf(c.Stderr, "resumelint: %s (--verbose lists them and why)\n", strings.Join(parts, "; "))
+}
+
 // finish applies baselines, renders the findings and returns the exit code.
 func (c *Command) finish(res *engine.Result, lf *lintFlags, cf *configFlags, lc *lintConfig, failOn diag.Severity) (int, error) {
+	c.reportSkips(res, lf, lc)
 	if err := c.applyBaseline(cf, lc, res); err != nil {
 		return ExitUsage, err
 	}

@@ -2,9 +2,12 @@ package rules
 
 import (
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"weak"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/bundle"
 	"github.com/resumelint/resumelint/internal/diag"
@@ -79,18 +82,21 @@ func VerdictOf(p *Pass) *bundle.Verdict {
 	return v
 }
 
-// reportProblems reports the verdict's problems of the given codes that are
-// not schema violations (RL402 reports those).
+// reportProblems reports the verdict's problems of the given codes, one
+// per cause. An artifact that could not be read is RL001/RL003/RL004's.
 func reportProblems(p *Pass, codes ...bundle.Code) {
+	seen := map[string]bool{}
 	for _, pr := range VerdictOf(p).Problems {
-		if pr.Schema {
+		if !slices.Contains(codes, pr.Code) || pr.Doc != nil && pr.Doc.Root == nil {
 			continue
 		}
-		for _, c := range codes {
-			if pr.Code == c {
-				reportProblem(p, pr)
+		if pr.Cause != "" {
+			if seen[pr.Cause] {
+				continue
 			}
+			seen[pr.Cause] = true
 		}
+		reportProblem(p, pr)
 	}
 }
 
@@ -118,29 +124,23 @@ func runBundleOutputs(p *Pass) {
 
 func runBundleStatus(p *Pass) {
 	reportProblems(p, bundle.StatusNotSuccess, bundle.Cmp01NotPass)
-	// Lint only (it does not change the verdict): `error` must agree with
-	// `status` (seed 002 §2.2).
+	// Lint only (the verdict does not read it): a recorded `error` that
+	// contradicts `status` (seed 002 §2.2) misleads whoever reads why the
+	// run ended. An absent `error` records nothing and is not reported.
 	d := p.Bundle.Artifacts["STATUS.json"]
 	if d == nil || !node.IsMap(d.Root) {
 		return
 	}
 	status, ok := node.Str(node.Val(d.Root, "status"))
-	if !ok {
+	ek, ev := node.Get(d.Root, "error")
+	if !ok || ek == nil {
 		return
 	}
-	ek, ev := node.Get(d.Root, "error")
-	switch status {
-	case "success":
-		if ek != nil && !node.IsNull(ev) {
-			p.Report(d.File, ev, "status is \"success\" but error is set; a successful run records \"error\": null")
-		}
-	case "failure", "error":
-		switch {
-		case ek == nil:
-			p.Report(d.File, node.Val(d.Root, "status"), "status is %q but there is no error; record what went wrong as \"error\": {\"code\": …, \"message\": …}", status)
-		case node.IsNull(ev):
-			p.Report(d.File, ev, "status is %q but error is null; record what went wrong as {\"code\": …, \"message\": …}", status)
-		}
+	switch {
+	case status == "success" && !node.IsNull(ev):
+		p.Report(d.File, ev, "status is \"success\" but error is set; record \"error\": null, or the status the run really ended with").Severity = diag.SevWarning
+	case (status == "failure" || status == "error") && node.IsNull(ev):
+		p.Report(d.File, ev, "status is %q but error is null; record what went wrong as {\"code\": …, \"message\": …}", status).Severity = diag.SevWarning
 	}
 }
 
@@ -161,36 +161,37 @@ func joinPath(dir, name string) string {
 	return strings.TrimSuffix(dir, "/") + "/" + name
 }
 
+// bundleDefs are the CUE definitions RL402 checks each artifact against:
+// the fields the verdict does not read (it reports those under the seed's
+// codes, once per cause).
 var bundleDefs = map[string]string{
 	"TASK_SPEC.json":     "#TaskSpec",
-	"STATUS.json":        "#Status",
-	"OUTPUT_HASHES.json": "#OutputHashes",
+	"STATUS.json":        "#StatusFields",
+	"OUTPUT_HASHES.json": "#OutputHashesFields",
 }
 
+// runBundleArtifactSchema reports ARTIFACT_INVALID (a field the procedure
+// reads that cannot be read) as errors, and deviations in fields no
+// verdict reads as warnings.
 func runBundleArtifactSchema(p *Pass) {
-	var verdict *bundle.Verdict
+	reportProblems(p, bundle.ArtifactInvalid)
 	for _, name := range load.BundleArtifacts {
 		d := p.Bundle.Artifacts[name]
-		if d == nil || d.Root == nil {
-			continue // missing (RL401) or unparsable (RL001)
+		if d == nil || !node.IsMap(d.Root) {
+			continue // missing (RL401), unreadable (RL001) or not an object (above)
 		}
-		if !requireMapping(p, d, name) {
-			continue
+		if name == "OUTPUT_HASHES.json" && !seedShaped(d.Root) {
+			continue // another layout altogether: one finding, RL404's
 		}
 		before := len(*p.out)
 		validate(p, d.File, bundleDefs[name], d.Root, "")
-		if len(*p.out) > before {
-			continue
-		}
-		// The schema saw nothing, yet the verdict may reject the artifact
-		// for a field it reads: never stay silent about a rejection.
-		if verdict == nil {
-			verdict = VerdictOf(p)
-		}
-		for _, pr := range verdict.Problems {
-			if pr.Schema && pr.Doc == d {
-				reportProblem(p, pr)
-			}
+		for i := before; i < len(*p.out); i++ {
+			(*p.out)[i].Severity = diag.SevWarning
 		}
 	}
+}
+
+// seedShaped reports an OUTPUT_HASHES.json holding one of the seed's fields.
+func seedShaped(root *yaml.Node) bool {
+	return node.Has(root, "validator_semver") || node.Has(root, "validator_build_id") || node.Has(root, "hashes")
 }
