@@ -115,6 +115,9 @@ type Violation struct {
 	Key     *yaml.Node // for an unknown key: the key node
 	Path    []string   // the data path, relative to the validated root
 	Message string
+	// Missing names the required keys a mapping lacks (a "missing required
+	// keys" violation at the mapping).
+	Missing []string
 
 	// collection marks "expected X, found a mapping/list": with a
 	// disjunction such as string | {path, priority}, CUE also reports the
@@ -133,21 +136,35 @@ type Options struct {
 }
 
 // Validate checks root against the named definition. It returns one
-// violation per offending node, in document order.
+// violation per offending node, in document order, unknown keys included
+// (one per key): the form for inputs that must be exact, such as the
+// configuration. Linted documents use Check, which keeps them apart.
 func Validate(def string, root *yaml.Node, opt Options) ([]Violation, error) {
-	d, err := Def(def)
+	res, err := Check(def, root, opt)
 	if err != nil {
 		return nil, err
 	}
-	// Most files are valid, and proving that through CUE is most of a
-	// lint's CPU; the compiled checker proves it for free or defers here.
-	// Template mode only drops violations, so a valid document is valid
-	// in it too.
-	fast := fastChecker(def)
-	if fast.accepts(root, 0) {
-		return nil, nil
+	out := res.Violations
+	for _, u := range res.Unknown {
+		parent := DisplayPath(opt.Prefix, u.Path)
+		for _, k := range u.Keys {
+			msg := fmt.Sprintf("unknown key %q in %s", k.Value, parent)
+			if parent == "" {
+				msg = fmt.Sprintf("unknown key %q at the top level", k.Value)
+			}
+			out = append(out, Violation{Node: k, Key: k, Path: append(append([]string(nil), u.Path...), k.Value), Message: msg, unknown: true})
+		}
 	}
-	return validateCUE(d, fast, root, opt)
+	sort.SliceStable(out, func(i, j int) bool { return before(out[i].at(), out[j].at()) })
+	return out, nil
+}
+
+// at is the node a violation is reported at.
+func (v Violation) at() *yaml.Node {
+	if v.Key != nil {
+		return v.Key
+	}
+	return v.Node
 }
 
 // validateCUE validates through CUE, which words every violation. After
@@ -409,7 +426,7 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 		if key != nil {
 			n = key // the mapping's own key line reads better than its first child's
 		}
-		return Violation{Node: n, Path: g.path, Message: msg}, true
+		return Violation{Node: n, Path: g.path, Message: msg, Missing: g.missing}, true
 	}
 	if matched < len(g.path) {
 		return Violation{}, false

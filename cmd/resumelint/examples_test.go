@@ -69,8 +69,8 @@ var brokenExamples = []brokenExample{
 	{"ORCHESTRATION.yaml", "RL102", `"COMPLETED"`, false},
 	{".jerry/checkpoints/cx-001-checkpoint.json", "RL201", `"CX-001"`, false},
 	{"02-projects/07-example-project/01-planning/resume-context.md", "RL311", `1.0`, false},
-	{"00-system/.cache/precompact_state.json", "RL006", `"2026-02-20T16:41:00"`, false},
-	{"bundles/site-build-0142/STATUS.json", "RL402", `"succeeded"`, false},
+	{"00-system/.cache/precompact_state.json", "RL301", `"certain"`, false},
+	{"bundles/site-build-0142/STATUS.json", "RL403", `"succeeded"`, false},
 	// out/index.html was edited after the bundle was written.
 	{"bundles/site-build-0142/OUTPUT_HASHES.json", "RL405", `"sha256:a300334a`, false},
 	{".agent-memory/runs/2026-02-20-001/task-graph.json", "RL501", `4,`, false},

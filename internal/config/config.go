@@ -42,8 +42,11 @@ type Config struct {
 	RunMaxAge   time.Duration
 	Bundle      rules.BundleOptions
 	SecretAllow []string
-	Ignore      []Ignore
-	FailOn      diag.Severity // SevOff when not set
+	// AllowKeys are keys RL010 accepts, per kind: a name allowed in any
+	// mapping, or a dotted path (resumption.defect_summary.critical_defects).
+	AllowKeys map[load.Kind][]string
+	Ignore    []Ignore
+	FailOn    diag.Severity // SevOff when not set
 }
 
 // KindConfig replaces a kind's discovery globs and adds excludes.
@@ -258,6 +261,15 @@ func (l *loader) decode(root *yaml.Node) {
 				}
 				c.SecretAllow = append(c.SecretAllow, s)
 			})
+		case "schema":
+			l.pairs(node.Val(v, "allow_keys"), func(kk, kv *yaml.Node) {
+				if c.AllowKeys == nil {
+					c.AllowKeys = map[load.Kind][]string{}
+				}
+				l.list(kv, func(s string, _ *yaml.Node) {
+					c.AllowKeys[load.Kind(kk.Value)] = append(c.AllowKeys[load.Kind(kk.Value)], s)
+				})
+			})
 		case "ignore":
 			if !node.IsSeq(v) || l.reported[v] {
 				return
@@ -349,6 +361,9 @@ func (c *Config) Apply(s *engine.Settings) {
 		s.Opts.Bundle.Forbidden = c.Bundle.Forbidden
 	}
 	s.Opts.SecretAllow = append(s.Opts.SecretAllow, c.SecretAllow...)
+	if len(c.AllowKeys) > 0 {
+		s.Opts.AllowKeys = c.AllowKeys
+	}
 }
 
 // Classifier returns the discovery classifier with the configured globs.

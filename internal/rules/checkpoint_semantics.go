@@ -279,6 +279,25 @@ func flowList(vs []int64) string {
 
 // ---- RL206 checkpoint-merge -------------------------------------------------
 
+// namedByID reports a compaction event whose checkpoint_file names the
+// checkpoint's id (cx-001-checkpoint.json for cx-001) although no file of
+// that name exists: the data was merged, and the name mismatch is RL202's.
+func namedByID(owners []*OrchestrationFact, id string) bool {
+	if id == "" {
+		return false
+	}
+	for _, of := range owners {
+		for _, ev := range of.Events {
+			base := strings.ToLower(path.Base(strings.ReplaceAll(ev.CheckpointFile, "\\", "/")))
+			base = strings.TrimSuffix(strings.TrimSuffix(base, ".json"), "-checkpoint")
+			if ev.Resolved == "" && base == strings.ToLower(id) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // publishMergeFacts runs on checkpoint files (phase 1) and orchestration
 // files (phase 2) and records what Finalize and RL112 look up.
 func publishMergeFacts(p *Pass) {
@@ -330,7 +349,7 @@ func finalizeCheckpointMerge(p *RepoPass) {
 		if cp.WorkflowID == "" {
 			owners = nil
 		}
-		if len(refs[cp.OSPath]) == 0 && len(owners) > 0 {
+		if len(refs[cp.OSPath]) == 0 && len(owners) > 0 && !namedByID(owners, cp.ID) {
 			var where []string
 			var rel []diag.Related
 			for _, of := range owners {

@@ -130,6 +130,9 @@ func eachTree(p *Pass, fn func(d *load.Document, root *yaml.Node)) {
 
 func runTimestampFormat(p *Pass) {
 	eachTree(p, func(d *load.Document, root *yaml.Node) {
+		// Seed 004's own examples write zone-less ISO 8601, and its hooks
+		// read it back: a format there, not a violation.
+		zonelessOK := d.File.Kind == load.KindPrecompact || d.File.Kind == load.KindResumeContext
 		timestampNodes(root, func(k, v *yaml.Node) {
 			s, ok := node.Str(v)
 			if !ok {
@@ -138,15 +141,23 @@ func runTimestampFormat(p *Pass) {
 			if schema.IsPlaceholder(s) && (d.File.Template || d.File.Kind == load.KindOrchestration) {
 				return // a template's blank, or RL114's finding
 			}
+			// Only timestamps a protocol compares: in an orchestration
+			// file, the resumption section; phase dates elsewhere are the
+			// user's business.
+			if d.File.Kind == load.KindOrchestration && !comparedTimestamps(p)[v] {
+				return
+			}
 			_, _, parsed := ParseTimestamp(s)
 			switch {
 			case !parsed && (rfc3339Zone.MatchString(s) || zoneless.MatchString(s) || dateOnly.MatchString(s)):
 				p.Report(d.File, v, "%s %q is not a real date and time (a month, day, hour, minute or second out of range)", k.Value, s)
 			case rfc3339Zone.MatchString(s):
 			case zoneless.MatchString(s):
-				p.Report(d.File, v, "%s %q has no time zone; write it in RFC 3339 with a zone, e.g. %q", k.Value, s, suggestZone(s))
+				if !zonelessOK {
+					p.Report(d.File, v, "%s %q has no time zone; add the zone it was written in, e.g. %q if it is UTC", k.Value, s, suggestZone(s))
+				}
 			case dateOnly.MatchString(s):
-				p.Report(d.File, v, "%s %q is a date without a time; write a full RFC 3339 timestamp, e.g. %q", k.Value, s, s+"T00:00:00Z")
+				p.Report(d.File, v, "%s %q is a date without a time of day; write the full time it happened, with its zone", k.Value, s)
 			default:
 				// Text that does not even start with a date fails the
 				// kind's schema where one covers the value; one finding
@@ -157,6 +168,34 @@ func runTimestampFormat(p *Pass) {
 			}
 		})
 	})
+}
+
+// comparedTimestamps are the timestamps of an orchestration file that a
+// protocol compares (seed 000 §Staleness Detection, §Update Semantics):
+// recovery_state.updated_at and the decision and compaction event times.
+func comparedTimestamps(p *Pass) map[*yaml.Node]bool {
+	if m, ok := p.Facts["compared-timestamps"].(map[*yaml.Node]bool); ok {
+		return m
+	}
+	m := map[*yaml.Node]bool{}
+	if rs := recoveryStateOf(p); rs != nil {
+		m[node.Val(rs, "updated_at")] = true
+	}
+	if _, log := subsection(p, "decision_log"); node.IsSeq(log) {
+		for _, e := range node.Resolve(log).Content {
+			m[node.Val(e, "timestamp")] = true
+		}
+	}
+	if _, ce := subsection(p, "compaction_events"); node.IsMap(ce) {
+		if ev := node.Val(ce, "events"); node.IsSeq(ev) {
+			for _, e := range node.Resolve(ev).Content {
+				m[node.Val(e, "timestamp")] = true
+			}
+		}
+	}
+	delete(m, nil)
+	p.Facts["compared-timestamps"] = m
+	return m
 }
 
 var datePrefix = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)

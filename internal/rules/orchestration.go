@@ -106,6 +106,8 @@ func runResumptionMissing(p *Pass) {
 	}
 	k, v := node.Get(d.Root, "resumption")
 	switch {
+	case k == nil && WorkflowFinished(p):
+		// History: nothing will resume it.
 	case k == nil:
 		p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "no `resumption:` section: a fresh session has nothing to resume from (seed 001 §Enhanced Resumption Schema)")
 	case !node.IsMap(v):
@@ -115,7 +117,7 @@ func runResumptionMissing(p *Pass) {
 
 func runResumptionV1(p *Pass) {
 	r := ResumptionOf(p)
-	if r == nil || r.Version() != "v1" {
+	if r == nil || r.Version() != "v1" || WorkflowFinished(p) {
 		return
 	}
 	names := make([]string, len(r.V1Keys))
@@ -128,7 +130,7 @@ func runResumptionV1(p *Pass) {
 
 func runMixedVersion(p *Pass) {
 	r := ResumptionOf(p)
-	if r == nil || r.Version() != "mixed" {
+	if r == nil || r.Version() != "mixed" || WorkflowFinished(p) {
 		return
 	}
 	m := fix.Migrate(p.Doc)
@@ -195,7 +197,24 @@ func runResumptionSchema(p *Pass) {
 		}
 		view.Content = append(view.Content, k, v)
 	})
-	validate(p, &f, "#ResumptionV2", view, "resumption")
+	c := checkSchema(p, &f, "#ResumptionV2", view, "resumption")
+	if c.err != nil {
+		p.Report(&f, view, "internal: schema #ResumptionV2: %v", c.err)
+		return
+	}
+	vs := c.res.Violations
+	if WorkflowFinished(p) {
+		// A finished workflow is not asked to add the sub-sections a
+		// resuming session would need; what it holds must still be right.
+		kept := vs[:0:0]
+		for _, v := range vs {
+			if len(v.Missing) == 0 || len(v.Path) > 0 {
+				kept = append(kept, v)
+			}
+		}
+		vs = kept
+	}
+	reportViolations(p, &f, "resumption", vs)
 }
 
 func contains(s []string, x string) bool {

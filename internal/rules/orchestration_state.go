@@ -641,28 +641,64 @@ func runWorkflowStatus(p *Pass) {
 				fd.Related = append(fd.Related, relatedAt(f, civ, "quality_trajectory.current_gate_iteration"))
 			}
 		}
-	default:
-		fd := p.Report(f, cav, "current_activity %s is not one of phase-N-agent-execution, qg-N-iteration-M, compaction-recovery, idle (seed 001 §Enhanced Resumption Schema); prose belongs in next_step", quoteShort(ca))
-		fd.Severity = diag.SevWarning
 	}
+	// Other wording is RL116's (opt-in style).
+}
+
+// staleTrajectory is a quality_trajectory left in progress in a workflow
+// whose resumption says COMPLETE.
+type staleTrajectory struct {
+	key, gate, remainingKey *yaml.Node
+	remaining               []string
+}
+
+// trajectoryStale returns the quality_trajectory of a COMPLETE workflow that
+// still shows a gate in progress or gates remaining, else nil. RL106 reports
+// it once; RL108 does not check a trajectory that is stale as a whole.
+func trajectoryStale(p *Pass) *staleTrajectory {
+	if v, ok := p.Facts["trajectory-stale"].(*staleTrajectory); ok {
+		return v
+	}
+	var st *staleTrajectory
+	if rs := recoveryStateOf(p); rs != nil {
+		ws, _ := node.Str(node.Val(rs, "workflow_status"))
+		qk, qt := subsection(p, "quality_trajectory")
+		if ws == "COMPLETE" && node.IsMap(qt) {
+			cand := &staleTrajectory{key: qk}
+			if cg := node.Val(qt, "current_gate"); node.IsString(cg) && strings.TrimSpace(cg.Value) != "" {
+				cand.gate = cg
+			}
+			rk, rv := node.Get(qt, "gates_remaining")
+			if gates, _, ok := strList(rv); ok && len(gates) > 0 {
+				cand.remaining, cand.remainingKey = gates, rk
+			}
+			if cand.gate != nil || len(cand.remaining) > 0 {
+				st = cand
+			}
+		}
+	}
+	p.Facts["trajectory-stale"] = st
+	return st
 }
 
 // completeContradictions reports what still runs in a workflow whose
 // resumption says COMPLETE.
 func completeContradictions(p *Pass, wsv, qt *yaml.Node) {
 	f := p.Doc.File
-	if node.IsMap(qt) {
-		rk, rv := node.Get(qt, "gates_remaining")
-		if gates, _, ok := strList(rv); ok && len(gates) > 0 {
-			fd := p.Report(f, wsv, "workflow_status COMPLETE, but quality_trajectory.gates_remaining still lists %s (line %d)", listShort(gates), rk.Line)
-			fd.Related = append(fd.Related, relatedAt(f, rk, "quality_trajectory.gates_remaining"))
+	if st := trajectoryStale(p); st != nil {
+		// One stale trajectory, one finding (RL108 stays silent on it).
+		var parts []string
+		var rel []diag.Related
+		if st.gate != nil {
+			parts = append(parts, fmt.Sprintf("gate %s in progress", st.gate.Value))
+			rel = append(rel, relatedAt(f, st.gate, "quality_trajectory.current_gate"))
 		}
-		if cgv := node.Val(qt, "current_gate"); cgv != nil {
-			if cg, ok := node.Str(cgv); ok {
-				fd := p.Report(f, wsv, "workflow_status COMPLETE, but quality_trajectory.current_gate is %s (line %d): a finished workflow has no gate in progress", cg, cgv.Line)
-				fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
-			}
+		if len(st.remaining) > 0 {
+			parts = append(parts, fmt.Sprintf("%d gate(s) remaining", len(st.remaining)))
+			rel = append(rel, relatedAt(f, st.remainingKey, "quality_trajectory.gates_remaining"))
 		}
+		fd := p.Report(f, wsv, "workflow_status COMPLETE, but quality_trajectory (line %d) still shows %s; update it to the finished state", st.key.Line, strings.Join(parts, " and "))
+		fd.Related = rel
 	}
 	var open []string
 	var rel []diag.Related

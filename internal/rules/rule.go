@@ -106,6 +106,8 @@ type Options struct {
 	Cwd         string // OS path of the working directory (display paths are relative to it)
 	Bundle      BundleOptions
 	SecretAllow []string // regexes of values RL005 must not report
+	// AllowKeys are keys RL010 accepts, per kind (schema.allow_keys).
+	AllowKeys map[load.Kind][]string
 	// EveryLine reports every bad line of an events file instead of the
 	// first few and a count (--every-line).
 	EveryLine bool

@@ -2,22 +2,67 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/cue"
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
+// UnknownKey reports keys no reader of a kind knows (SPEC §0, §3.1): a
+// warning once per mapping, never a schema error.
+var UnknownKey = &Rule{Code: "RL010", Name: "unknown-key", Severity: diag.SevWarning, Family: "common",
+	Summary: "keys no reader of that kind knows, one finding per mapping", Run: runUnknownKey}
+
+func init() { Register(UnknownKey) }
+
+// schemaRuleCodes are the rules that check a kind against its CUE
+// definition; the unknown keys their checks find are RL010's.
+var schemaRuleCodes = []string{"RL102", "RL201", "RL301", "RL311", "RL402", "RL501"}
+
+// schemaCheck is one validated subtree and its result.
+type schemaCheck struct {
+	file   *load.File
+	def    string
+	root   *yaml.Node
+	prefix string
+	res    schema.Result
+	err    error
+}
+
+const schemaFact = "schema-checks"
+
+// checkSchema validates root against def once per unit: the kind's schema
+// rule reports the violations, RL010 the unknown keys.
+func checkSchema(p *Pass, f *load.File, def string, root *yaml.Node, prefix string) *schemaCheck {
+	checks, _ := p.Facts[schemaFact].([]*schemaCheck)
+	for _, c := range checks {
+		if c.def == def && c.root == root && c.prefix == prefix && c.file.Path == f.Path {
+			return c
+		}
+	}
+	c := &schemaCheck{file: f, def: def, root: root, prefix: prefix}
+	c.res, c.err = schema.Check(def, root, schema.Options{Prefix: prefix, Template: f.Template})
+	p.Facts[schemaFact] = append(checks, c)
+	return c
+}
+
 // validate reports every violation of a CUE definition at its data node.
 // prefix names the validated subtree in messages ("resumption").
 func validate(p *Pass, f *load.File, def string, root *yaml.Node, prefix string) {
-	vs, err := schema.Validate(def, root, schema.Options{Prefix: prefix, Template: f.Template})
-	if err != nil {
-		p.Report(f, root, "internal: schema %s: %v", def, err)
+	c := checkSchema(p, f, def, root, prefix)
+	if c.err != nil {
+		p.Report(f, root, "internal: schema %s: %v", def, c.err)
 		return
 	}
+	reportViolations(p, f, prefix, c.res.Violations)
+}
+
+// reportViolations reports schema violations at their data nodes.
+func reportViolations(p *Pass, f *load.File, prefix string, vs []schema.Violation) {
 	for _, v := range vs {
 		n := v.Node
 		if v.Key != nil {
@@ -26,6 +71,162 @@ func validate(p *Pass, f *load.File, def string, root *yaml.Node, prefix string)
 		fd := p.Report(f, n, "%s", v.Message)
 		fd.NodePath = fmt.Sprint(prefix, v.Path)
 	}
+}
+
+// runUnknownKey runs the unit's schema checks (silently; their own rules
+// report the violations) and reports the unknown keys they found.
+func runUnknownKey(p *Pass) {
+	kind := unitKind(p)
+	var discard []diag.Finding
+	for _, code := range schemaRuleCodes {
+		r := Lookup(code)
+		if r == nil || r.Run == nil || !r.AppliesTo(kind) {
+			continue
+		}
+		sub := *p
+		sub.Rule = r
+		sub.out = &discard
+		r.Run(&sub)
+	}
+	checks, _ := p.Facts[schemaFact].([]*schemaCheck)
+	allow := p.Opts.AllowKeys[kind]
+	for _, c := range checks {
+		for _, g := range groupUnknown(c.res.Unknown) {
+			reportUnknown(p, c, g, allow)
+		}
+	}
+}
+
+// unknownGroup is the unknown keys of one mapping, or the same unknown
+// keys of several items of one list (one cause: how the list's entries are
+// written), reported once.
+type unknownGroup struct {
+	first schema.UnknownKeys
+	items int
+	list  []string
+}
+
+func groupUnknown(us []schema.UnknownKeys) []unknownGroup {
+	var out []unknownGroup
+	at := map[string]int{}
+	for _, u := range us {
+		names := make([]string, len(u.Keys))
+		for i, k := range u.Keys {
+			names[i] = k.Value
+		}
+		var list []string
+		key := strings.Join(u.Path, "\x00")
+		if n := len(u.Path); n > 0 && isIndexLabel(u.Path[n-1]) {
+			list = u.Path[:n-1]
+			key = strings.Join(list, "\x00") + "\x01[]\x01" + strings.Join(names, "\x00")
+		}
+		if i, ok := at[key]; ok && list != nil {
+			out[i].items++
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, unknownGroup{first: u, items: 1, list: list})
+	}
+	return out
+}
+
+func isIndexLabel(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// unitKind is the kind of the unit a pass checks.
+func unitKind(p *Pass) load.Kind {
+	switch {
+	case p.Doc != nil:
+		return p.Doc.File.Kind
+	case p.Bundle != nil:
+		return load.KindBundle
+	case p.Run != nil:
+		return load.KindAgentRun
+	}
+	return load.KindUnknown
+}
+
+func reportUnknown(p *Pass, c *schemaCheck, g unknownGroup, allow []string) {
+	u := g.first
+	where := schema.DisplayPath(c.prefix, u.Path)
+	var names []string
+	var at *yaml.Node
+	hint := ""
+	for _, k := range u.Keys {
+		full := k.Value
+		if where != "" {
+			full = where + "." + k.Value
+		}
+		if allowed(allow, k.Value, full) {
+			continue
+		}
+		if at == nil {
+			at = k
+		}
+		names = append(names, k.Value)
+		if hint == "" {
+			if s := schema.Suggest(k.Value, absent(u.Mapping, u.Known)); s != "" {
+				hint = fmt.Sprintf(" (did you mean %s for %s?)", s, k.Value)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	if len(names) == 1 && hint != "" {
+		hint = hint[:strings.Index(hint, " for ")] + "?)"
+	}
+	in := "in " + where
+	switch {
+	case g.items > 1:
+		in = fmt.Sprintf("in %d items of %s", g.items, schema.DisplayPath(c.prefix, g.list))
+	case where == "":
+		in = "at the top level"
+	}
+	noun := "key"
+	if len(names) > 1 {
+		noun = "keys"
+	}
+	fd := p.Report(c.file, at, "unknown %s %s %s%s; remove or rename, or allow in schema.allow_keys", noun, listNames(names, 4), in, hint)
+	fd.NodePath = fmt.Sprint(c.prefix, u.Path)
+}
+
+// allowed reports whether schema.allow_keys accepts a key, by name or path.
+func allowed(allow []string, name, full string) bool {
+	for _, a := range allow {
+		if a == name || a == full {
+			return true
+		}
+	}
+	return false
+}
+
+// absent returns the names the mapping does not already hold.
+func absent(m *yaml.Node, names []string) []string {
+	var out []string
+	for _, n := range names {
+		if !node.Has(m, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// listNames renders at most max names, then how many more.
+func listNames(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:max], ", "), len(names)-max)
 }
 
 // requireMapping reports a document whose top level is not a mapping and

@@ -1,0 +1,67 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// Style checks of the resumption section (SPEC §0: style is opt-in). The
+// seeds suggest a vocabulary and a sentence form; no reader depends on
+// them, so these rules run only when a repository asks for them.
+
+var (
+	ActivityVocabulary = &Rule{Code: "RL116", Name: "activity-vocabulary", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration", OptIn: true,
+		Summary: "current_activity outside the seed's vocabulary (opt-in style check)", Run: runActivityVocabulary}
+	AgentSummaryForm = &Rule{Code: "RL117", Name: "agent-summary-form", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration", OptIn: true,
+		Summary: "an agent summary not of the form \"STATUS. text.\" (opt-in style check)", Run: runAgentSummaryForm}
+)
+
+func init() { Register(ActivityVocabulary, AgentSummaryForm) }
+
+func runActivityVocabulary(p *Pass) {
+	rs := recoveryStateOf(p)
+	if rs == nil {
+		return
+	}
+	cav := node.Val(rs, "current_activity")
+	ca, ok := node.Str(cav)
+	if !ok || isPlaceholderIn(p.Doc.File, ca) {
+		return
+	}
+	ca = strings.TrimSpace(ca)
+	switch {
+	case strings.EqualFold(ca, "idle"), strings.EqualFold(ca, "compaction-recovery"),
+		activityPhase.MatchString(ca), activityGate.MatchString(ca):
+		return
+	}
+	if WorkflowFinished(p) {
+		p.Report(p.Doc.File, cav, "current_activity %s is outside the vocabulary; a finished workflow is idle: write idle", quoteShort(ca))
+		return
+	}
+	p.Report(p.Doc.File, cav, "current_activity %s is outside the vocabulary (phase-N-agent-execution, qg-N-iteration-M, compaction-recovery, idle); prose belongs in next_step", quoteShort(ca))
+}
+
+// summaryForm is seed 000's `{agent_id}: "{status}. {key_finding_or_output}."`.
+var summaryForm = regexp.MustCompile(`^[A-Z][A-Z0-9_-]*(?: [A-Z0-9_-]+)*\.\s+\S.*\.$`)
+
+func runAgentSummaryForm(p *Pass) {
+	_, av := subsection(p, "agent_summaries")
+	if !node.IsMap(av) {
+		return
+	}
+	f := p.Doc.File
+	node.Pairs(av, func(k, v *yaml.Node) {
+		s, ok := node.Str(v)
+		if !ok || isPlaceholderIn(f, s) {
+			return
+		}
+		if !summaryForm.MatchString(strings.TrimSpace(s)) {
+			p.Report(f, v, "summary of %s is not of the form \"STATUS. text.\", e.g. \"DONE. 403 files modified.\"", k.Value)
+		}
+	})
+}
