@@ -26,8 +26,9 @@
 //     resumed) and failed ones (retried), as the seed's three conditions
 //     say; reports tell the three apart. A dependency on a task that is not
 //     in the graph is never satisfied.
-//   - Phase (step 6): 0 when the run has neither prd.md, plan.md nor a task
-//     graph with tasks; 1 when it has prd.md or plan.md but no task yet;
+//   - Phase (step 6): 0 when the run has neither prd.md, a plan nor a task
+//     graph with tasks; 1 when it has prd.md or a plan (plan.md, or the
+//     packs' bootstrap-plan.md) but no task yet;
 //     2 while any task is not done; 3 when every task is done. Phase 4
 //     (memory consolidation) leaves no artifact that seed 003 names, so it
 //     is never derived; a run in phase 3 is complete.
@@ -531,7 +532,7 @@ func (r *Run) Phase() int {
 		return 3
 	case total > 0:
 		return 2
-	case r.Src.Present["prd.md"] || r.Src.Present["plan.md"]:
+	case r.Src.Present["prd.md"] || r.Src.Present["plan.md"] || r.Src.Present["bootstrap-plan.md"]:
 		return 1
 	}
 	return 0
