@@ -258,7 +258,8 @@ func mismatch(oh *load.Document, e entry, hex string) Problem {
 	actual := "sha256:" + hex[:12] + "…"
 	if e.want != "" {
 		p.Declared = "sha256:" + e.want
-		p.Message = fmt.Sprintf("output %q: declared sha256:%s…, file has %s", e.key, e.want[:12], actual)
+		declared, actual := abbrevPair(e.want, hex)
+		p.Message = fmt.Sprintf("output %q: declared sha256:%s, file has sha256:%s", e.key, declared, actual)
 		return p
 	}
 	s, isStr := node.Str(e.valNode)
@@ -269,13 +270,35 @@ func mismatch(oh *load.Document, e entry, hex string) Problem {
 	case isStr && strings.EqualFold(s, "sha256:"+hex):
 		p.Message = fmt.Sprintf("output %q: declared %s in uppercase, file has %s; write the digest in lowercase", e.key, clip(s, 19), actual)
 	case isStr && strings.EqualFold(s, hex):
-		p.Message = fmt.Sprintf("output %q: declared %s without \"sha256:\", file has %s; add the prefix", e.key, clip(s, 12), actual)
+		p.Message = fmt.Sprintf("output %q: declared %s… without \"sha256:\", file has %s; add the prefix", e.key, s[:12], actual)
 	case isStr:
 		p.Message = fmt.Sprintf("output %q: declared %q, not a sha256:<64 lowercase hex> digest; file has %s", e.key, clip(s, 19), actual)
 	default:
 		p.Message = fmt.Sprintf("output %q: declared %s, not a sha256:<64 lowercase hex> digest; file has %s", e.key, show(e.valNode), actual)
 	}
 	return p
+}
+
+// abbrevPair shortens two different hex digests so that the part where
+// they differ shows: "a12b7cb43c9d…" or, when they begin alike,
+// "a12b7cb4…9e9196b66…" and "a12b7cb4…9e9096b66…".
+func abbrevPair(a, b string) (string, string) {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if i < 12 {
+		return a[:12] + "…", b[:12] + "…"
+	}
+	from, to := i-2, min(i+8, len(a), len(b))
+	mid := func(s string) string {
+		out := s[:8] + "…" + s[from:to]
+		if to < len(s) {
+			out += "…"
+		}
+		return out
+	}
+	return mid(a), mid(b)
 }
 
 // repoRoot is what repository-relative keys resolve against: the

@@ -114,7 +114,7 @@ func (b *Bundle) OtherFormat() string {
 		why = append(why, "TASK_SPEC.json has no expected_outputs and no STATUS.json or OUTPUT_HASHES.json is beside it")
 	}
 	if jobSpec {
-		why = append(why, "JOBSPEC.json is another run format's job")
+		why = append(why, "JOBSPEC.json marks another run format")
 	}
 	return "not a SPECTRUM-02 bundle: " + strings.Join(why, ", ")
 }

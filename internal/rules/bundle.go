@@ -137,7 +137,7 @@ func runBundleStatus(p *Pass) {
 		return
 	}
 	switch {
-	case status == "success" && !node.IsNull(ev):
+	case status == "success" && node.IsMap(ev):
 		p.Report(d.File, ev, "status is \"success\" but error is set; record \"error\": null, or the status the run really ended with").Severity = diag.SevWarning
 	case (status == "failure" || status == "error") && node.IsNull(ev):
 		p.Report(d.File, ev, "status is %q but error is null; record what went wrong as {\"code\": …, \"message\": …}", status).Severity = diag.SevWarning
