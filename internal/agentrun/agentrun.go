@@ -350,7 +350,7 @@ func CheckEvent(n *yaml.Node) (ev *Event, reason string, at *yaml.Node) {
 			return nil, key + ": the event name is empty", v
 		}
 		if nameKey != nil && Canonical(s) != e.Type {
-			return nil, nameKey.Value + " " + show(e.TypeNode) + " and " + key + " " + show(v) + " disagree; keep one", k
+			return nil, nameKey.Value + " " + show(e.TypeNode) + " and " + key + " " + show(v) + " disagree", k
 		}
 		if nameKey == nil {
 			nameKey, e.Name, e.Type, e.TypeNode = k, s, Canonical(s), v

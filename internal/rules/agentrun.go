@@ -364,9 +364,14 @@ func runEventCorrupt(p *Pass) {
 				continue
 			}
 			// Only the few reported lines pay for CUE's wording.
-			msgs := []string{}
+			msgs, goAt := []string{}, at
 			if vs, err := schema.Validate("#Event", l.Node, schema.Options{}); err == nil {
 				for _, v := range vs {
+					if strings.HasPrefix(v.Message, ":") || strings.Contains(v.Message, "match the pattern") {
+						// The whole line, or #Timestamp's regexp: Go says it plainer.
+						msgs = msgs[:0]
+						break
+					}
 					msgs = append(msgs, v.Message)
 					if len(msgs) == 1 {
 						at = v.Node
@@ -377,7 +382,7 @@ func runEventCorrupt(p *Pass) {
 				}
 			}
 			if len(msgs) == 0 {
-				msgs = append(msgs, reason)
+				msgs, at = append(msgs, reason), goAt
 			}
 			p.Report(d.File, at, "line %d is skipped on resume: %s; append a corrected event", l.Line, strings.Join(msgs, "; "))
 		}
@@ -407,7 +412,7 @@ func runEventLocation(p *Pass) {
 			fd.Related = append(fd.Related, diag.Related{Path: f.Path, Line: 1, Column: 1, Message: "per-event file, not read"})
 		}
 	}
-	var r *agentrun.Run
+	var byDoc map[*load.Document][]*agentrun.Event
 	for _, d := range src.Events {
 		rel := agentrun.RelPath(src, d)
 		actor := agentrun.ActorDir(src, d)
@@ -422,24 +427,27 @@ func runEventLocation(p *Pass) {
 			fd.Severity = diag.SevWarning
 			continue
 		}
-		if r == nil {
-			r = derivedRun(p)
+		if byDoc == nil {
+			byDoc = map[*load.Document][]*agentrun.Event{}
+			for _, e := range derivedRun(p).Events {
+				byDoc[e.Doc] = append(byDoc[e.Doc], e)
+			}
 		}
-		reportForeignActors(p, r, d, actor)
+		reportForeignActors(p, byDoc[d], d, actor)
 	}
 }
 
 // reportForeignActors reports, once per actor name, the events of a log
 // written by an actor other than the folder's owner.
-func reportForeignActors(p *Pass, r *agentrun.Run, d *load.Document, actor string) {
+func reportForeignActors(p *Pass, events []*agentrun.Event, d *load.Document, actor string) {
 	type group struct {
 		first *agentrun.Event
 		count int
 	}
 	groups := map[string]*group{}
 	var names []string
-	for _, e := range r.Events {
-		if e.Doc != d || e.ActorNode == nil || agentrun.ActorMatches(e.Actor, actor) {
+	for _, e := range events {
+		if e.ActorNode == nil || agentrun.ActorMatches(e.Actor, actor) {
 			continue
 		}
 		g := groups[e.Actor]
