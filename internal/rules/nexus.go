@@ -1,14 +1,12 @@
 package rules
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
@@ -34,13 +32,13 @@ var (
 	FrontMatter = &Rule{Code: "RL310", Name: "frontmatter", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "no YAML front matter, or one not closed by ---"}
 	ResumeContextSchema = &Rule{Code: "RL311", Name: "resume-context-schema", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
-		Summary: "a violation of #ResumeContext", Run: runResumeContextSchema}
+		Summary: "a violation of #ResumeContext (#ResumeContextV2 for version \"2.0\")", Run: runResumeContextSchema}
 	LegacyResumeVersion = &Rule{Code: "RL312", Name: "legacy-resume-version", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: resumeKind, Family: "nexus",
 		Summary: "`resume_version` instead of `resume_schema_version`", Run: runLegacyResumeVersion}
 	Progress = &Rule{Code: "RL315", Name: "progress", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
-		Summary: "progress N/M with N > M, or current_task not N or N+1", Run: runProgress}
+		Summary: "more tasks done than there are (progress N/M, tasks_completed/total_tasks), or current_task not N or N+1", Run: runProgress}
 	ValidationGate = &Rule{Code: "RL316", Name: "validation-gate", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
-		Summary: "no \"Validation Gate\" heading with a `- [ ]` item in the body", Run: runValidationGate}
+		Summary: "a seed-form \"1.0\" body without a \"Validation Gate\" heading holding a `- [ ]` item", Run: runValidationGate}
 )
 
 func init() {
@@ -60,17 +58,33 @@ var precompactKeys = []string{"active_project_id", "project_id", "confidence", "
 type Precompact struct {
 	View  *yaml.Node // the flat mapping (the root itself when nothing is nested)
 	Nests []Nest
+	doc   *load.Document
 }
 
 // Nest is one mapping that holds state keys, and what flattening it does.
 type Nest struct {
-	Key   *yaml.Node
-	Moves []string // "move project_id up as active_project_id", …
+	Key     *yaml.Node
+	Renames []string // "project_id as active_project_id"
+	Drops   []string // keys the top level already has
 }
 
-// PrecompactOf flattens a precompact state document, or returns nil when
-// its top level is not a mapping.
-func PrecompactOf(d *load.Document) *Precompact {
+// PrecompactOf flattens the pass's precompact state document once per
+// unit (RL301 and RL010 must see the same view), or returns nil when its
+// top level is not a mapping.
+func PrecompactOf(p *Pass) *Precompact {
+	if pc, ok := p.Facts["precompact"].(*Precompact); ok && pc.doc == p.Doc {
+		return pc
+	}
+	pc := flattenPrecompact(p.Doc)
+	if pc != nil {
+		pc.doc = p.Doc
+		p.Facts["precompact"] = pc
+	}
+	return pc
+}
+
+// flattenPrecompact hoists nested state to the top level.
+func flattenPrecompact(d *load.Document) *Precompact {
 	if d == nil || !node.IsMap(d.Root) {
 		return nil
 	}
@@ -101,7 +115,7 @@ func PrecompactOf(d *load.Document) *Precompact {
 				name = "active_project_id"
 			}
 			if top[name] {
-				nest.Moves = append(nest.Moves, fmt.Sprintf("drop its %s (the top level has one)", k.Value))
+				nest.Drops = append(nest.Drops, k.Value)
 				return
 			}
 			top[name] = true
@@ -109,9 +123,7 @@ func PrecompactOf(d *load.Document) *Precompact {
 			nk.Value = name
 			view.Content = append(view.Content, &nk, v)
 			if name != k.Value {
-				nest.Moves = append(nest.Moves, fmt.Sprintf("move %s up as %s", k.Value, name))
-			} else {
-				nest.Moves = append(nest.Moves, "move "+name+" up")
+				nest.Renames = append(nest.Renames, k.Value+" as "+name)
 			}
 		})
 		pc.Nests = append(pc.Nests, nest)
@@ -133,18 +145,27 @@ func runPrecompactSchema(p *Pass) {
 	if !requireMapping(p, p.Doc, "precompact_state.json") {
 		return
 	}
-	validate(p, p.Doc.File, "#PrecompactState", PrecompactOf(p.Doc).View, "")
+	validate(p, p.Doc.File, "#PrecompactState", PrecompactOf(p).View, "")
 }
 
 func runPrecompactFlat(p *Pass) {
-	pc := PrecompactOf(p.Doc)
+	pc := PrecompactOf(p)
 	if pc == nil {
 		return
 	}
 	for _, n := range pc.Nests {
-		moves := append(append([]string(nil), n.Moves...), fmt.Sprintf("remove %q", n.Key.Value))
-		fd := p.Report(p.Doc.File, n.Key, "the state is nested under %q; precompact_state.json is flat (seed 004 §precompact_state.json Schema) and SessionStart reads active_project_id at the top level: %s",
-			n.Key.Value, joinClauses(moves))
+		var notes []string
+		if len(n.Renames) > 0 {
+			notes = append(notes, joinClauses(n.Renames))
+		}
+		if len(n.Drops) > 0 {
+			notes = append(notes, "drop "+joinClauses(n.Drops)+", already at the top level")
+		}
+		detail := ""
+		if len(notes) > 0 {
+			detail = " (" + strings.Join(notes, "; ") + ")"
+		}
+		fd := p.Report(p.Doc.File, n.Key, "the state is nested under %q, but SessionStart reads it flat: move its keys to the top level%s", n.Key.Value, detail)
 		fd.Fix = fix.FlattenJSON(p.Doc, n.Key.Value, map[string]string{"project_id": "active_project_id"})
 	}
 }
@@ -165,26 +186,65 @@ func runPrecompactSize(p *Pass) {
 	if n < precompactMaxSize {
 		return
 	}
-	p.ReportAt(p.Doc.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "precompact_state.json is %d bytes; seed 004 requires it under 1 KiB (1024 bytes), written by a hook that must finish in 50 ms: keep the four state fields and a small metadata", n)
+	p.ReportAt(p.Doc.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "precompact_state.json is %d bytes, over the 1 KiB limit: keep the four state fields and a small metadata", n)
 }
 
 // ---- resume-context.md: schema ------------------------------------------------
 
-// keyHints name the resume-context key an older or foreign key stands for.
-// (the keys of the _resume.md files that predate seed 004's schema).
-var keyHints = map[string]string{
-	"updated": "last_updated",
-	"phase":   "current_phase",
+// Resume is a resume file's front matter as the rules see it, computed once
+// per unit.
+type Resume struct {
+	View *yaml.Node // what RL311 validates: the legacy resume_version renamed
+	Def  string     // #ResumeContext, or #ResumeContextV2 for version "2.0"
+	// Version is the declared version as written ("" when there is none).
+	Version string
+	// Counters: the file keeps nexus's total_tasks/tasks_completed, as
+	// execute-project's update-resume.py writes them.
+	Counters bool
+	doc      *load.Document
 }
 
-// progressCountKeys are the counters real files keep instead of progress.
-var progressCountKeys = []string{"total_tasks", "tasks_completed"}
+// V2 reports the "2.0" form init_project.py writes.
+func (r *Resume) V2() bool { return r.Def == "#ResumeContextV2" }
 
-// resumeView is the front matter as RL311 judges it: the legacy
-// resume_version renamed (RL312 reports it; an unquoted number becomes its
-// text), and total_tasks/tasks_completed left out (RL311 reports each with
-// its own message), so one root cause is one finding.
-func resumeView(root *yaml.Node) *yaml.Node {
+// ResumeOf returns the pass's resume file, or nil for a front matter that
+// is not a mapping and for a _resume.md that resume-context.md supersedes
+// (RL313 reports it; nothing else does).
+func ResumeOf(p *Pass) *Resume {
+	d := p.Doc
+	if d == nil || d.Root == nil || !node.IsMap(d.Root) || Superseded(p) {
+		return nil
+	}
+	if r, ok := p.Facts["resume"].(*Resume); ok && r.doc == d {
+		return r
+	}
+	r := &Resume{Def: "#ResumeContext", doc: d}
+	r.Counters = node.Has(d.Root, "total_tasks") || node.Has(d.Root, "tasks_completed")
+	r.View = resumeView(d.Root, r.Counters)
+	v := node.Val(d.Root, "resume_schema_version")
+	if v == nil {
+		v = node.Val(d.Root, "resume_version")
+	}
+	if node.IsScalar(v) && !node.IsNull(v) {
+		r.Version = v.Value
+	}
+	// An unquoted 2.0 is still the 2.0 form; RL311 asks to quote it.
+	if r.Version == "2.0" || (r.Version == "2" && !node.IsString(v)) {
+		r.Def = "#ResumeContextV2"
+	}
+	p.Facts["resume"] = r
+	return r
+}
+
+// resumeView is the front matter with the legacy resume_version renamed
+// (RL312 reports it), so one root cause is one finding. In nexus's counter
+// form an unquoted version is taken as its text: update-resume.py writes
+// it so and every nexus reader reads it as text.
+func resumeView(root *yaml.Node, counters bool) *yaml.Node {
+	legacy := node.Has(root, "resume_version")
+	if !legacy && !(counters && isNumber(node.Val(root, "resume_schema_version"))) {
+		return root
+	}
 	hasCanon := node.Has(root, "resume_schema_version")
 	view := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: root.Line, Column: root.Column}
 	node.Pairs(root, func(k, v *yaml.Node) {
@@ -196,75 +256,67 @@ func resumeView(root *yaml.Node) *yaml.Node {
 			nk := *k
 			nk.Value = "resume_schema_version"
 			k = &nk
-			if node.IsScalar(v) && !node.IsNull(v) && !node.IsString(v) {
-				nv := *v
-				nv.Tag, nv.Style = "!!str", yaml.DoubleQuotedStyle
-				v = &nv
-			}
-		case contains(progressCountKeys, k.Value):
-			return
+			v = asText(v)
+		case k.Value == "resume_schema_version" && counters:
+			v = asText(v)
 		}
 		view.Content = append(view.Content, k, v)
 	})
 	return view
 }
 
-func runResumeContextSchema(p *Pass) {
-	d := p.Doc
-	if d == nil || Superseded(p) || d.Root == nil || !node.IsMap(d.Root) {
-		return
-	}
-	vs, err := schema.Validate("#ResumeContext", resumeView(d.Root), schema.Options{Template: d.File.Template})
-	if err != nil {
-		p.Report(d.File, d.Root, "internal: schema #ResumeContext: %v", err)
-		return
-	}
-	for _, v := range vs {
-		n, msg := v.Node, v.Message
-		if v.Key != nil {
-			n = v.Key
-			if hint := keyHints[v.Key.Value]; hint != "" && strings.HasPrefix(msg, "unknown key") && !node.Has(d.Root, hint) {
-				msg += "; resume-context.md calls it " + hint
-			}
-		}
-		fd := p.Report(d.File, n, "%s", msg)
-		fd.NodePath = fmt.Sprint(v.Path)
-	}
-	reportProgressCounts(p, d)
+func isNumber(n *yaml.Node) bool {
+	return node.IsScalar(n) && (n.ShortTag() == "!!float" || n.ShortTag() == "!!int")
 }
 
-// reportProgressCounts gives total_tasks and tasks_completed one clear
-// finding each: the schema records progress as one string.
-func reportProgressCounts(p *Pass, d *load.Document) {
-	tk, tv := node.Get(d.Root, "total_tasks")
-	ck, cv := node.Get(d.Root, "tasks_completed")
-	if tk == nil && ck == nil {
+// asText returns a scalar number as the string it is written as.
+func asText(v *yaml.Node) *yaml.Node {
+	if !node.IsScalar(v) || node.IsNull(v) || node.IsString(v) {
+		return v
+	}
+	nv := *v
+	nv.Tag, nv.Style = "!!str", yaml.DoubleQuotedStyle
+	return &nv
+}
+
+func nonEmptyString(n *yaml.Node) bool {
+	s, ok := node.Str(n)
+	return ok && strings.TrimSpace(s) != ""
+}
+
+func runResumeContextSchema(p *Pass) {
+	r := ResumeOf(p)
+	if r == nil {
 		return
 	}
-	want := `progress: "N/M tasks complete"`
-	total, okT := node.Int(tv)
-	done, okC := node.Int(cv)
-	if okT && okC {
-		want = fmt.Sprintf("progress: %q", fmt.Sprintf("%d/%d tasks complete", done, total))
+	f := p.Doc.File
+	c := checkSchema(p, f, r.Def, r.View, "")
+	if c.err != nil {
+		p.Report(f, r.View, "internal: schema %s: %v", r.Def, c.err)
+		return
 	}
-	pv := node.Val(d.Root, "progress")
-	for _, k := range []*yaml.Node{tk, ck} {
-		if k == nil {
-			continue
+	finished := ResumeFinished(p)
+	kept := c.res.Violations[:0:0]
+	for _, v := range c.res.Violations {
+		switch {
+		case finished && len(v.Missing) > 0 && len(v.Path) == 0:
+			// A finished project is not asked to add what a resuming
+			// session would need; what it holds must still be right.
+		case r.Counters && !r.V2() && len(v.Path) == 1 && v.Path[0] == "current_phase" && nonEmptyString(v.Node):
+			// nexus's counter form names phases freely, as "2.0" does:
+			// its readers only tell "planning" from the rest.
+		default:
+			kept = append(kept, v)
 		}
-		if pv != nil {
-			p.Report(d.File, k, "unknown key %q: progress already records the count (seed 004 §resume-context.md YAML Schema); remove it", k.Value)
-			continue
-		}
-		p.Report(d.File, k, "unknown key %q: resume-context.md records the count as one string, %s (seed 004 §resume-context.md YAML Schema); replace total_tasks and tasks_completed with it", k.Value, want)
 	}
+	reportViolations(p, f, "", kept)
 }
 
 // ---- RL312 --------------------------------------------------------------------
 
 func runLegacyResumeVersion(p *Pass) {
 	d := p.Doc
-	if d == nil || Superseded(p) || !node.IsMap(d.Root) {
+	if d == nil || Superseded(p) || !node.IsMap(d.Root) || ResumeFinished(p) {
 		return
 	}
 	k, v := node.Get(d.Root, "resume_version")
@@ -278,10 +330,10 @@ func runLegacyResumeVersion(p *Pass) {
 	}
 	switch {
 	case node.IsString(v):
-		fd := p.Report(d.File, k, "resume_version is the legacy name of resume_schema_version (seed 004: SessionStart reads the new name): rename the key, keeping the value: resume_schema_version: %s", strconv.Quote(v.Value))
+		fd := p.Report(d.File, k, "resume_version is the legacy name, which SessionStart does not read: rename it to resume_schema_version, keeping the value")
 		fd.Fix = fix.RenameKeyKeepString(d, k, v, "resume_schema_version")
 	case node.IsScalar(v) && !node.IsNull(v):
-		fd := p.Report(d.File, k, "resume_version is the legacy name of resume_schema_version, and %s is written as a number (YAML reads 1.10 as 1.1): rename the key and quote the value: resume_schema_version: %s", v.Value, strconv.Quote(v.Value))
+		fd := p.Report(d.File, k, "resume_version is the legacy name, which SessionStart does not read: rename it and quote the number: resume_schema_version: %s", strconv.Quote(v.Value))
 		fd.Fix = fix.RenameKeyKeepString(d, k, v, "resume_schema_version")
 	default:
 		p.Report(d.File, k, "resume_version is the legacy name of resume_schema_version: rename the key and give it a version string such as \"1.0\"")
@@ -311,26 +363,42 @@ func ProgressOf(root *yaml.Node) (done, total int, n *yaml.Node, ok bool) {
 	return done, total, n, err1 == nil && err2 == nil
 }
 
+// CountersOf returns nexus's tasks_completed and total_tasks, ok false
+// unless both are non-negative integers (RL311 reports other values).
+func CountersOf(root *yaml.Node) (done, total int64, doneNode, totalNode *yaml.Node, ok bool) {
+	doneNode, totalNode = node.Val(root, "tasks_completed"), node.Val(root, "total_tasks")
+	done, okD := node.Int(doneNode)
+	total, okT := node.Int(totalNode)
+	return done, total, doneNode, totalNode, okD && okT && done >= 0 && total >= 0
+}
+
 func runProgress(p *Pass) {
-	d := p.Doc
-	if d == nil || Superseded(p) || !node.IsMap(d.Root) {
+	r := ResumeOf(p)
+	if r == nil {
 		return
+	}
+	d := p.Doc
+	if done, total, dn, tn, ok := CountersOf(d.Root); ok && done > total {
+		fd := p.Report(d.File, dn, "tasks_completed %d is more than total_tasks %d (line %d): recount both from the steps file's checkboxes", done, total, tn.Line)
+		fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: tn.Line, Column: tn.Column, Message: "total_tasks"})
 	}
 	done, total, pn, ok := ProgressOf(d.Root)
 	if !ok {
 		return
 	}
 	if done > total {
-		p.Report(d.File, pn, "progress %q counts more completed tasks (%d) than there are (%d)", pn.Value, done, total)
+		p.Report(d.File, pn, "progress %q counts more completed tasks (%d) than there are (%d): recount from the steps file", pn.Value, done, total)
 		return
 	}
+	// current_task follows progress in seed 004's form; nexus's counters
+	// number tasks within current_section instead, so they are not compared.
 	cv := node.Val(d.Root, "current_task")
 	cur, ok := node.Int(cv)
 	if !ok {
 		return
 	}
 	if cur != int64(done) && cur != int64(done)+1 {
-		fd := p.Report(d.File, cv, "current_task %d does not follow progress %q: with %d tasks complete the current task is %d (just finished) or %d (next)", cur, pn.Value, done, done, done+1)
+		fd := p.Report(d.File, cv, "current_task %d does not follow progress %q: it is %d (just finished) or %d (next)", cur, pn.Value, done, done+1)
 		fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: pn.Line, Column: pn.Column, Message: "progress"})
 	}
 }
@@ -388,9 +456,19 @@ func headingLevel(s string) (int, string) {
 
 var uncheckedItem = regexp.MustCompile(`^\s*(?:[-*+]|[0-9]+[.)])\s+\[ \]`)
 
+// gateRequired reports whether a resume file is in seed 004's "1.0" form,
+// the one that carries a Validation Gate. The "2.0" form and nexus's "1.0"
+// with counters (update-resume.py) are written without one, and their
+// readers inject files_to_load, not the body; a file with no version is
+// RL311's; a finished project will not be resumed.
+func gateRequired(p *Pass) bool {
+	r := ResumeOf(p)
+	return r != nil && p.Doc.FrontMatter && r.Version != "" && !r.V2() && !r.Counters && !ResumeFinished(p)
+}
+
 func runValidationGate(p *Pass) {
 	d := p.Doc
-	if d == nil || Superseded(p) || !d.FrontMatter {
+	if !gateRequired(p) {
 		return
 	}
 	lines := BodyLines(d)
@@ -403,7 +481,7 @@ func runValidationGate(p *Pass) {
 		}
 	}
 	if gate < 0 {
-		p.ReportAt(d.File, diag.Pos{Line: d.BodyLine - 1, Col: 1}, diag.Pos{}, "the body has no \"Validation Gate\" heading: seed 004 makes resume-context.md a loading manifest plus a validation gate, questions as `- [ ]` items a resumed session must answer before it continues")
+		p.ReportAt(d.File, diag.Pos{Line: d.BodyLine - 1, Col: 1}, diag.Pos{}, "the body has no \"Validation Gate\" section: add one with the questions a resumed session must answer, as `- [ ]` items")
 		return
 	}
 	for _, l := range lines[gate+1:] {
@@ -415,5 +493,5 @@ func runValidationGate(p *Pass) {
 		}
 	}
 	h := lines[gate]
-	p.ReportAt(d.File, diag.Pos{Line: h.Line, Col: 1}, diag.Pos{Line: h.Line, Col: len([]rune(h.Text)) + 1}, "the Validation Gate has no `- [ ]` item: list the questions a resumed session must answer (from the files it loads) as unchecked boxes (seed 004 §resume-context.md Structure)")
+	p.ReportAt(d.File, diag.Pos{Line: h.Line, Col: 1}, diag.Pos{Line: h.Line, Col: len([]rune(h.Text)) + 1}, "the Validation Gate has no `- [ ]` item: list the questions a resumed session must answer as unchecked boxes")
 }

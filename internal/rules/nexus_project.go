@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -31,7 +32,7 @@ var (
 	ProjectIDFolder = &Rule{Code: "RL318", Name: "project-id-folder", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "project_id differs from the enclosing 02-projects/<id>/ folder", Run: runProjectIDFolder}
 	ProgressVsSteps = &Rule{Code: "RL319", Name: "progress-vs-steps", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
-		Summary: "progress N differs from the checked items of 01-planning/steps.md", Run: runProgressVsSteps}
+		Summary: "tasks_completed or progress N differs from the checked items of the steps file (04-steps.md, steps.md)", Run: runProgressVsSteps}
 )
 
 func init() {
@@ -75,6 +76,21 @@ func ProjectOf(p *Pass, f *load.File) *Project {
 	return pr
 }
 
+// LoadedProject is the project folder of the pass's resume file when it is
+// one SessionStart reads, 02-projects/<id>/: files_to_load, the steps file
+// and the body are checked against it. A resume file elsewhere (a test
+// fixture in a working folder) is loaded by nothing, so its paths resolve
+// nowhere that matters.
+func LoadedProject(p *Pass) *Project {
+	if p.Doc == nil {
+		return nil
+	}
+	if pr := ProjectOf(p, p.Doc.File); pr != nil && pr.FolderID != "" {
+		return pr
+	}
+	return nil
+}
+
 // display is the path shown for a file inside the project folder.
 func (pr *Project) display(rel string) string {
 	if pr.Disp == "." || pr.Disp == "" {
@@ -91,6 +107,67 @@ func folderExists(p string) bool {
 func regularFileExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// ---- lifecycle ----------------------------------------------------------------
+
+// ResumeFinished reports a resume file whose project is over (SPEC §0
+// lifecycle): its current_phase or status says so (nexus's steps templates
+// end with `current_phase: "complete"`), or its 01-overview.md front matter
+// does (status COMPLETE or ARCHIVED: SessionStart skips such projects).
+// Nothing will resume it, so no rule asks it to migrate or to add what a
+// resuming session would need; what it holds must still be right.
+func ResumeFinished(p *Pass) bool {
+	d := p.Doc
+	if d == nil {
+		return false
+	}
+	if v, ok := p.Facts["resume-finished"].(bool); ok {
+		return v
+	}
+	done := false
+	if node.IsMap(d.Root) {
+		for _, k := range []string{"current_phase", "status"} {
+			if s, ok := node.Str(node.Val(d.Root, k)); ok && projectOver(s) {
+				done = true
+			}
+		}
+	}
+	if pr := ProjectOf(p, d.File); !done && pr != nil {
+		done = overviewOver(p, pr)
+	}
+	p.Facts["resume-finished"] = done
+	return done
+}
+
+// projectOver reads a status's first word ("COMPLETE - READY FOR ARCHIVE").
+func projectOver(s string) bool {
+	w, _, _ := strings.Cut(node.StatusWord(s), "_")
+	return IsFinishedStatus(w) || w == "ARCHIVED"
+}
+
+// overviewOver reports an overview whose front matter status is over.
+func overviewOver(p *Pass, pr *Project) bool {
+	lim := p.Opts.Limits
+	if lim.MaxFileSize == 0 {
+		lim = load.DefaultLimits
+	}
+	for _, name := range []string{"01-overview.md", "overview.md"} {
+		f := &load.File{Path: pr.display("01-planning/" + name), OSPath: filepath.Join(pr.Dir, "01-planning", name)}
+		if !regularFileExists(f.OSPath) {
+			continue
+		}
+		if _, ok := load.Read(f, lim); !ok {
+			return false
+		}
+		doc, _ := load.Parse(f, load.FormatMarkdown, lim)
+		if doc == nil || !doc.FrontMatter || !node.IsMap(doc.Root) {
+			return false
+		}
+		s, ok := node.Str(node.Val(doc.Root, "status"))
+		return ok && projectOver(s)
+	}
+	return false
 }
 
 // ---- RL304 --------------------------------------------------------------------
@@ -113,27 +190,31 @@ func nexusRoot(dir, repoRoot string) (root, top string) {
 	return "", dir
 }
 
+// projectIDRe is #PrecompactState's active_project_id pattern: an id that
+// fails it is RL301's, not a missing folder.
+var projectIDRe = regexp.MustCompile(`^[0-9]{2}-[a-z0-9-]+$`)
+
 func runPrecompactProject(p *Pass) {
-	pc := PrecompactOf(p.Doc)
+	pc := PrecompactOf(p)
 	if pc == nil {
 		return
 	}
 	idNode := node.Val(pc.View, "active_project_id")
 	id, ok := node.Str(idNode)
-	if !ok || id == "" || id == "." || id == ".." || strings.ContainsAny(id, `/\`) {
+	if !ok || !projectIDRe.MatchString(id) {
 		return // null (no project detected), or a malformed id: RL301
 	}
 	f := p.Doc.File
 	start := filepath.Dir(absPathOf(p, f))
 	root, top := nexusRoot(start, p.Opts.RepoRoot)
 	if root == "" {
-		p.Report(f, idNode, "active_project_id %q: no 02-projects/ folder in %s or above it (searched up to %s), so SessionStart cannot load 02-projects/%s/01-planning/resume-context.md", id, load.Display(p.Opts.Cwd, start), load.Display(p.Opts.Cwd, top), id)
+		p.Report(f, idNode, "active_project_id %q: no 02-projects/ folder in %s or above it (up to %s), so SessionStart finds no project to resume", id, load.Display(p.Opts.Cwd, start), load.Display(p.Opts.Cwd, top))
 		return
 	}
 	projDir := filepath.Join(root, "02-projects", id)
 	projDisp := load.Display(p.Opts.Cwd, projDir)
 	if !folderExists(projDir) {
-		p.Report(f, idNode, "active_project_id %q names no project: %s/ does not exist, so a resumed session loads no project; correct the id or restore the folder", id, projDisp)
+		p.Report(f, idNode, "active_project_id %q names no project: %s/ does not exist; correct the id or restore the folder", id, projDisp)
 		return
 	}
 	rc := filepath.Join(projDir, "01-planning", "resume-context.md")
@@ -142,11 +223,11 @@ func runPrecompactProject(p *Pass) {
 	}
 	for _, legacy := range []string{filepath.Join(projDir, "01-planning", "_resume.md"), filepath.Join(projDir, "_resume.md")} {
 		if regularFileExists(legacy) {
-			p.Report(f, idNode, "project %s has no 01-planning/resume-context.md, only the legacy %s, which SessionStart does not read; rename it (RL313)", projDisp, load.Display(p.Opts.Cwd, legacy))
+			p.Report(f, idNode, "project %s has only the legacy %s, which SessionStart does not read: rename it to 01-planning/resume-context.md", projDisp, load.Display(p.Opts.Cwd, legacy))
 			return
 		}
 	}
-	p.Report(f, idNode, "project %s has no 01-planning/resume-context.md, so a resumed session gets no loading manifest; write one (seed 004 §resume-context.md Structure)", projDisp)
+	p.Report(f, idNode, "project %s has no 01-planning/resume-context.md, so a resumed session gets no loading manifest: write one", projDisp)
 }
 
 // ---- RL313 --------------------------------------------------------------------
@@ -184,12 +265,15 @@ func runLegacyResumeFilename(p *Pass) {
 	}
 	disp := load.Display(p.Opts.Cwd, target)
 	if regularFileExists(target) {
-		fd := p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "legacy _resume.md next to %s: SessionStart reads only resume-context.md, so this file is stale or a second truth; move what is still needed into resume-context.md and delete this file", disp)
+		fd := p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "a second resume file: SessionStart reads the resume-context.md next to it instead; move anything still needed there and delete this one")
 		fd.Severity = diag.SevError
 		fd.Related = append(fd.Related, diag.Related{Path: disp, Line: 1, Column: 1, Message: "the resume file SessionStart reads"})
 		return
 	}
-	fd := p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "_resume.md is the legacy name (seed 004: \"resume-context.md (NOT _resume.md)\"); SessionStart loads 02-projects/<id>/01-planning/resume-context.md: rename this file to %s", disp)
+	if ResumeFinished(p) {
+		return // history: nothing asks to migrate it
+	}
+	fd := p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "_resume.md is the legacy name, which SessionStart does not load: rename this file to %s", disp)
 	fd.Fix = fix.RenameFile(f, disp)
 }
 
@@ -209,11 +293,11 @@ func cleanEntry(s string) (rel, problem string) {
 	case norm == "":
 		return "", "is empty"
 	case strings.HasPrefix(norm, "/") || strings.HasPrefix(norm, "~") || (len(norm) >= 2 && norm[1] == ':' && isASCIILetter(norm[0])):
-		return "", "is an absolute path; entries are relative to the project folder"
+		return "", "is an absolute path: write it relative to the project folder"
 	}
 	rel = path.Clean(norm)
 	if rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", "leaves the project folder; SessionStart loads this project's files only"
+		return "", "leaves the project folder: list files of this project only"
 	}
 	return rel, ""
 }
@@ -240,15 +324,16 @@ func filesToLoad(root *yaml.Node) []loadEntry {
 }
 
 func runFilesToLoad(p *Pass) {
-	d := p.Doc
-	if d == nil || Superseded(p) || !node.IsMap(d.Root) {
+	r := ResumeOf(p)
+	if r == nil {
 		return
 	}
+	d := p.Doc
 	v := node.Val(d.Root, "files_to_load")
 	if !node.IsSeq(v) {
 		return // RL311
 	}
-	pr := ProjectOf(p, d.File)
+	pr := LoadedProject(p)
 	first := map[string]*yaml.Node{}
 	for _, e := range v.Content {
 		s, ok := node.Str(e)
@@ -271,13 +356,53 @@ func runFilesToLoad(p *Pass) {
 		}
 		full := filepath.Join(pr.Dir, filepath.FromSlash(rel))
 		fi, err := os.Stat(full)
-		switch {
-		case err != nil:
-			p.Report(d.File, e, "files_to_load entry %q does not exist in the project folder (looked for %s); a resumed session cannot load it: correct the path or remove the entry", s, pr.display(rel))
-		case fi.IsDir():
-			p.Report(d.File, e, "files_to_load entry %q is a folder (%s/); list the files to load", s, pr.display(rel))
+		if err == nil {
+			if fi.IsDir() {
+				p.Report(d.File, e, "files_to_load entry %q is a folder, which SessionStart does not load: list the files in it instead", s)
+			}
+			continue
 		}
+		if alt := numberedSibling(full); alt != "" {
+			alt = path.Join(path.Dir(rel), alt)
+			fd := p.Report(d.File, e, "files_to_load entry %q does not exist in the project folder; did you mean %q?", s, alt)
+			fd.Related = append(fd.Related, diag.Related{Path: pr.display(alt), Line: 1, Column: 1, Message: "the file"})
+			continue
+		}
+		// The project folder is 02-projects/<id>/: its grandparent is the
+		// repository root of a nexus layout.
+		if regularFileExists(filepath.Join(filepath.Dir(filepath.Dir(pr.Dir)), filepath.FromSlash(rel))) {
+			p.Report(d.File, e, "files_to_load entry %q is at the repository root; SessionStart reads entries from the project folder: copy the file in or remove it", s)
+			continue
+		}
+		p.Report(d.File, e, "files_to_load entry %q does not exist in the project folder, so a resumed session never loads it: correct the path or remove it", s)
 	}
+}
+
+// numberedSibling returns the name of the one file next to full that is
+// its name with a number prefix (01-overview.md for overview.md): nexus
+// numbers its planning files, and older manifests name them without.
+func numberedSibling(full string) string {
+	base := filepath.Base(full)
+	entries, err := os.ReadDir(filepath.Dir(full))
+	if err != nil {
+		return ""
+	}
+	found := ""
+	for _, e := range entries {
+		n := e.Name()
+		i := 0
+		for i < len(n) && n[i] >= '0' && n[i] <= '9' {
+			i++
+		}
+		if i == 0 || i+1 >= len(n) || n[i] != '-' || n[i+1:] != base || !e.Type().IsRegular() {
+			continue
+		}
+		if found != "" {
+			return "" // ambiguous
+		}
+		found = n
+	}
+	return found
 }
 
 // ---- RL317 --------------------------------------------------------------------
@@ -328,7 +453,8 @@ type windowRef struct {
 }
 
 type loadedFile struct {
-	disp  string
+	disp  string // display path
+	rel   string // as files_to_load names it
 	lines []textLine
 }
 
@@ -338,14 +464,14 @@ type loadedFile struct {
 // line: linear in the size of the body plus the loaded files.
 func runNoDuplication(p *Pass) {
 	d := p.Doc
-	if d == nil || Superseded(p) || !node.IsMap(d.Root) || !d.FrontMatter {
+	if ResumeOf(p) == nil || !d.FrontMatter || ResumeFinished(p) {
 		return
 	}
 	body := textLines(d.Body, d.BodyLine)
 	if len(body) < dupWindow {
 		return
 	}
-	pr := ProjectOf(p, d.File)
+	pr := LoadedProject(p)
 	if pr == nil {
 		return
 	}
@@ -369,7 +495,7 @@ func runNoDuplication(p *Pass) {
 		}
 		ls := textLines(string(lf.Data), 1)
 		fi := len(files)
-		files = append(files, loadedFile{disp: lf.Path, lines: ls})
+		files = append(files, loadedFile{disp: lf.Path, rel: e.rel, lines: ls})
 		for i := 0; i+dupWindow <= len(ls); i++ {
 			h := windowHash(ls, i)
 			if _, ok := index[h]; !ok {
@@ -393,8 +519,8 @@ func runNoDuplication(p *Pass) {
 		}
 		from, to := body[i].line, body[i+k-1].line
 		sFrom, sTo := src[ref.at].line, src[ref.at+k-1].line
-		fd := p.ReportAt(d.File, diag.Pos{Line: from, Col: 1}, diag.Pos{}, "lines %d–%d repeat %d lines of %s (its lines %d–%d); resume-context.md is a loading manifest, not a summary (seed 004 §Core Principle): the file is already in files_to_load, so delete the copy",
-			from, to, k, files[ref.file].disp, sFrom, sTo)
+		fd := p.ReportAt(d.File, diag.Pos{Line: from, Col: 1}, diag.Pos{}, "lines %d–%d copy %d lines of %s (its lines %d–%d), which files_to_load already loads: delete the copy",
+			from, to, k, files[ref.file].rel, sFrom, sTo)
 		fd.Related = append(fd.Related, diag.Related{Path: files[ref.file].disp, Line: sFrom, Column: 1, Message: "the original lines"})
 		i += k
 	}
@@ -413,7 +539,7 @@ func sameLines(a, b []textLine) bool {
 
 func runProjectIDFolder(p *Pass) {
 	d := p.Doc
-	if d == nil || Superseded(p) || !node.IsMap(d.Root) {
+	if ResumeOf(p) == nil {
 		return
 	}
 	pr := ProjectOf(p, d.File)
@@ -425,7 +551,7 @@ func runProjectIDFolder(p *Pass) {
 	if !ok || id == pr.FolderID {
 		return
 	}
-	p.Report(d.File, v, "project_id %q differs from the project folder it is in, %s/; SessionStart finds this file through the folder name (02-projects/{active_project_id}/…): set project_id to %q", id, pr.Disp, pr.FolderID)
+	p.Report(d.File, v, "project_id %q differs from its folder; SessionStart resumes projects by folder name: set it to %q", id, pr.FolderID)
 }
 
 // ---- RL319 --------------------------------------------------------------------
@@ -460,42 +586,74 @@ func countChecked(data []byte) int {
 	return n
 }
 
+// stepsNames are the task files of a project, in the order nexus's
+// bulk-complete.py looks for them: 04-steps.md (what init_project.py
+// writes and the hooks count), then steps.md (seed 004), then the legacy
+// tasks.md.
+var stepsNames = []string{"04-steps.md", "steps.md", "tasks.md"}
+
+// stepsFile returns the project's task file and its path in the project,
+// or nil when it has none.
+func stepsFile(pr *Project) (*load.File, string) {
+	for _, name := range stepsNames {
+		rel := "01-planning/" + name
+		full := filepath.Join(pr.Dir, "01-planning", name)
+		if regularFileExists(full) {
+			return &load.File{Path: pr.display(rel), OSPath: full}, rel
+		}
+	}
+	return nil, ""
+}
+
 func runProgressVsSteps(p *Pass) {
 	d := p.Doc
-	if d == nil || Superseded(p) || !node.IsMap(d.Root) {
+	if ResumeOf(p) == nil || ResumeFinished(p) {
 		return
 	}
-	done, total, pn, ok := ProgressOf(d.Root)
-	if !ok {
+	// The count of completed tasks: nexus's tasks_completed, else seed
+	// 004's progress N. A total of 0 is a counter nobody keeps yet
+	// (init_project.py writes 0/0); counters that contradict each other
+	// are RL315's.
+	var done, total int64
+	var n *yaml.Node
+	what := "tasks_completed"
+	if c, t, cn, _, ok := CountersOf(d.Root); ok {
+		if c > t {
+			return
+		}
+		done, total, n = c, t, cn
+	} else if c, t, pn, ok := ProgressOf(d.Root); ok {
+		if c > t {
+			return
+		}
+		done, total, n, what = int64(c), int64(t), pn, "progress"
+	} else {
 		return
 	}
-	pr := ProjectOf(p, d.File)
-	if pr == nil {
+	pr := LoadedProject(p)
+	if total == 0 || pr == nil {
 		return
 	}
-	sf := &load.File{Path: pr.display("01-planning/steps.md"), OSPath: filepath.Join(pr.Dir, "01-planning", "steps.md")}
+	sf, rel := stepsFile(pr)
+	if sf == nil {
+		return
+	}
 	lim := p.Opts.Limits
 	if lim.MaxFileSize == 0 {
 		lim = load.DefaultLimits
 	}
-	if !regularFileExists(sf.OSPath) {
-		return
-	}
 	if _, ok := load.Read(sf, lim); !ok {
 		return
 	}
-	checked := countChecked(sf.Data)
+	checked := int64(countChecked(sf.Data))
 	if checked == done {
 		return
 	}
-	fd := p.Report(d.File, pn, "progress says %d tasks complete but %s has %s; steps.md is updated on every task completion (seed 004), so update progress to %q",
-		done, sf.Path, countNoun(checked, "checked item (- [x])", "checked items (- [x])"), fmt.Sprintf("%d/%d tasks complete", checked, total))
-	fd.Related = append(fd.Related, diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "01-planning/steps.md"})
-}
-
-func countNoun(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
+	var fd *diag.Finding
+	if what == "progress" {
+		fd = p.Report(d.File, n, "progress says %d tasks complete, but %s has %d checked: set it to %q", done, rel, checked, fmt.Sprintf("%d/%d tasks complete", checked, total))
+	} else {
+		fd = p.Report(d.File, n, "tasks_completed is %d, but %s has %d checked: update the counter when tasks are ticked", done, rel, checked)
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	fd.Related = append(fd.Related, diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "the steps file"})
 }

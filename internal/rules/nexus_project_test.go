@@ -64,7 +64,7 @@ func TestNoDuplicationLargeFiles(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("%d findings: %v", len(got), got)
 	}
-	if !strings.Contains(got[0].Message, "repeat 6 lines") || !strings.Contains(got[0].Message, "its lines 40001–40007") {
+	if !strings.Contains(got[0].Message, "copy 6 lines") || !strings.Contains(got[0].Message, "its lines 40001–40007") {
 		t.Errorf("message %q", got[0].Message)
 	}
 }
@@ -108,6 +108,38 @@ func TestCleanEntry(t *testing.T) {
 		rel, problem := cleanEntry(in)
 		if got := rel + problem; !strings.HasPrefix(got, want) || (problem == "" && rel != want) {
 			t.Errorf("cleanEntry(%q) = %q, %q; want %q", in, rel, problem, want)
+		}
+	}
+}
+
+func TestNumberedSibling(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"01-overview.md", "03-plan.md", "04-steps.md", "02-steps.md", "x-notes.md"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for in, want := range map[string]string{
+		"overview.md": "01-overview.md",
+		"plan.md":     "03-plan.md",
+		"steps.md":    "", // 02- and 04-: ambiguous
+		"notes.md":    "", // not a number prefix
+		"research.md": "",
+	} {
+		if got := numberedSibling(filepath.Join(dir, in)); got != want {
+			t.Errorf("numberedSibling(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestProjectOver(t *testing.T) {
+	for s, want := range map[string]bool{
+		"complete": true, "COMPLETE": true, "COMPLETE - READY FOR ARCHIVE": true, "ARCHIVED": true,
+		"execution": false, "phase-4": false, "execution_phase_5": false, "IN_PROGRESS": false,
+		"ready-for-implementation": false, "PLANNING": false,
+	} {
+		if got := projectOver(s); got != want {
+			t.Errorf("projectOver(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
