@@ -47,7 +47,7 @@ resumption:
 		},
 		"event": {
 			good: `{"event": "task_started", "task_id": "t1", "timestamp": "2026-02-20T21:00:00Z"}`,
-			bad:  `{"event": "task_exploded", "task_id": "t1", "timestamp": "2026-02-20T21:00:00Z"}`,
+			bad:  `{"event_type": "task-started", "task_id": 1, "timestamp": "2026-02-20T21:00:00Z"}`,
 		},
 		"precompact-state": {
 			good: `{"active_project_id": "07-demo", "confidence": "high", "detection_method": "cache", "timestamp": "2026-02-20T21:00:00Z"}`,
