@@ -330,7 +330,7 @@ func noKnownKind(empty []string, named bool, lc *lintConfig) error {
 	} else {
 		sb.WriteString("no file of a known kind in this folder")
 	}
-	sb.WriteString("; resumelint checks (kinds.<kind>.globs in .resumelint.yaml changes them):")
+	sb.WriteString("; resumelint checks these kinds (kinds.<kind>.globs in .resumelint.yaml changes the globs):")
 	for _, k := range lc.classifier.Describe() {
 		sb.WriteString("\n  " + k)
 	}
@@ -356,7 +356,7 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 			fmt.Fprintf(c.Stderr, "resumelint: excludes: %s (%s)\n", strings.Join(pats, ", "), lc.cfg.Path)
 		}
 		for _, s := range lf.excluded {
-			fmt.Fprintf(c.Stderr, "resumelint: excluded %s: %s\n", s.Path, s.Reason)
+			fmt.Fprintf(c.Stderr, "resumelint: excluded %s %s\n", s.Path, s.Reason)
 		}
 		for _, s := range res.Skipped {
 			fmt.Fprintf(c.Stderr, "resumelint: skipped %s: %s\n", s.Path, s.Reason)
@@ -366,14 +366,25 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 	if lf.quiet || len(res.Skipped)+len(lf.excluded) == 0 {
 		return
 	}
+	bundles, files := 0, 0
+	for _, s := range res.Skipped {
+		if s.Kind == load.KindBundle {
+			bundles++
+		} else {
+			files++
+		}
+	}
 	var parts []string
-	if n := len(res.Skipped); n > 0 {
-		parts = append(parts, fmt.Sprintf("skipped %s of other formats", plural(n, "file or folder", "files and folders")))
+	if bundles > 0 {
+		parts = append(parts, plural(bundles, "folder that is not a SPECTRUM-02 bundle", "folders that are not SPECTRUM-02 bundles"))
+	}
+	if files > 0 {
+		parts = append(parts, plural(files, "ORCHESTRATION file that is not a workflow's", "ORCHESTRATION files that are not a workflow's"))
 	}
 	if n := len(lf.excluded); n > 0 {
-		parts = append(parts, fmt.Sprintf("excluded %s", plural(n, "file or folder", "files and folders")))
+		parts = append(parts, plural(n, "path excluded by a pattern", "paths excluded by patterns"))
 	}
-	fmt.Fprintf(c.Stderr, "resumelint: %s (--verbose lists them and why)\n", strings.Join(parts, "; "))
+	fmt.Fprintf(c.Stderr, "resumelint: skipped %s (--verbose says why)\n", strings.Join(parts, ", "))
 }
 
 // finish applies baselines, renders the findings and returns the exit code.

@@ -27,16 +27,16 @@ func (c *Config) Filter(d *load.Discovery, root, cwd string) {
 	global, defaults := c.Excludes()
 	where := "exclude in " + c.Path
 	if defaults {
-		where = "a default exclude; set exclude: in .resumelint.yaml to change it"
+		where = "a default exclude; exclude: in .resumelint.yaml replaces the defaults"
 	}
 	why := func(k load.Kind, p string, withKind bool) string {
 		rel := RootRel(root, cwd, p)
 		if pat := firstMatch(global, rel); pat != "" {
-			return fmt.Sprintf("excluded by %q (%s)", pat, where)
+			return fmt.Sprintf("by %q (%s)", pat, where)
 		}
 		if withKind {
 			if pat := firstMatch(c.Kinds[k].Exclude, rel); pat != "" {
-				return fmt.Sprintf("excluded by %q (kinds.%s.exclude in %s)", pat, k, c.Path)
+				return fmt.Sprintf("by %q (kinds.%s.exclude in %s)", pat, k, c.Path)
 			}
 		}
 		return ""

@@ -39,7 +39,7 @@ func TestFilterDefaultExcludes(t *testing.T) {
 	for _, x := range d.Excluded {
 		got = append(got, x.Path+" "+x.Reason)
 	}
-	if want := []string{`projects/archive/ORCHESTRATION.yaml excluded by "projects/**" (exclude in .resumelint.yaml)`}; !reflect.DeepEqual(got, want) {
+	if want := []string{`projects/archive/ORCHESTRATION.yaml by "projects/**" (exclude in .resumelint.yaml)`}; !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

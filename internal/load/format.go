@@ -44,14 +44,14 @@ func NotWorkflow(root *yaml.Node) string {
 	if len(shown) > 5 {
 		shown = append(append([]string(nil), shown[:5]...), "…")
 	}
-	what := "not a workflow orchestration file"
+	what := "not a workflow's orchestration file"
 	switch {
 	case node.Has(root, "agents") && (node.Has(root, "phases") || node.Has(root, "routing") || node.Has(root, "routes")):
-		what = "an agent routing table, not a workflow orchestration file"
+		what = "an agent routing table, not a workflow's orchestration file"
 	case node.Has(root, "waves"):
-		what = "a wave plan, not a workflow orchestration file"
+		what = "a wave plan, not a workflow's orchestration file"
 	}
-	return what + ": it has none of " + strings.Join(WorkflowSections, ", ") + " (its keys: " + strings.Join(shown, ", ") + ")"
+	return what + " (none of " + strings.Join(WorkflowSections, ", ") + "; its keys: " + strings.Join(shown, ", ") + ")"
 }
 
 // OtherFormat says why a folder holding a bundle artifact's name is not a

@@ -25,7 +25,7 @@ func TestNotWorkflow(t *testing.T) {
 		{"{}\n", ""},       // nothing to tell by
 		{"version: 1\nagents: []\nphases:\n  - stages: []\n", "an agent routing table"},
 		{"schema_version: \"1\"\nworkers: 4\nwaves: []\n", "a wave plan"},
-		{"title: notes\n", "not a workflow orchestration file"},
+		{"title: notes\n", "not a workflow's orchestration file"},
 	}
 	for _, c := range cases {
 		got := NotWorkflow(yamlDoc(t, c.src).Root)

@@ -102,7 +102,7 @@ func (c *Classifier) Describe() []string {
 	for _, k := range AllKinds {
 		switch k {
 		case KindBundle:
-			out = append(out, fmt.Sprintf("%s: folders holding %s", k, strings.Join(c.Globs[k], ", ")))
+			out = append(out, fmt.Sprintf("%s: the folders of %s, in the SPECTRUM-02 format", k, strings.Join(c.Globs[k], ", ")))
 		case KindAgentRun:
 			out = append(out, fmt.Sprintf("%s: **/.agent-memory/runs/*/", k))
 		default:

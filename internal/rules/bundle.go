@@ -85,8 +85,9 @@ func VerdictOf(p *Pass) *bundle.Verdict {
 // reportProblems reports the verdict's problems of the given codes, one
 // per cause. An artifact that could not be read is RL001/RL003/RL004's.
 func reportProblems(p *Pass, codes ...bundle.Code) {
+	v := VerdictOf(p)
 	seen := map[string]bool{}
-	for _, pr := range VerdictOf(p).Problems {
+	for _, pr := range v.Problems {
 		if !slices.Contains(codes, pr.Code) || pr.Doc != nil && pr.Doc.Root == nil {
 			continue
 		}
@@ -95,6 +96,14 @@ func reportProblems(p *Pass, codes ...bundle.Code) {
 				continue
 			}
 			seen[pr.Cause] = true
+			// The finding names every code its cause fails.
+			var all []string
+			for _, q := range v.Problems {
+				if q.Cause == pr.Cause && !slices.Contains(all, string(q.Code)) {
+					all = append(all, string(q.Code))
+				}
+			}
+			pr.Code = bundle.Code(strings.Join(all, ", "))
 		}
 		reportProblem(p, pr)
 	}
