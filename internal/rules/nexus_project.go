@@ -557,8 +557,9 @@ func runProjectIDFolder(p *Pass) {
 // ---- RL319 --------------------------------------------------------------------
 
 // countChecked counts the checked task items (- [x]) of a Markdown file,
-// outside fenced code blocks.
-func countChecked(data []byte) int {
+// outside fenced code blocks. dashOnly counts only "-" items, as nexus's
+// scripts and hooks do (`^\s*- \[x\]`): its counters are kept by them.
+func countChecked(data []byte, dashOnly bool) int {
 	n := 0
 	fence := ""
 	for _, l := range strings.Split(string(data), "\n") {
@@ -576,7 +577,7 @@ func countChecked(data []byte) int {
 			fence = "~~~"
 			continue
 		}
-		if len(t) >= 5 && (t[0] == '-' || t[0] == '*' || t[0] == '+') {
+		if len(t) >= 5 && (t[0] == '-' || !dashOnly && (t[0] == '*' || t[0] == '+')) {
 			rest := strings.TrimLeft(t[1:], " \t")
 			if len(rest) < len(t)-1 && (strings.HasPrefix(rest, "[x]") || strings.HasPrefix(rest, "[X]")) {
 				n++
@@ -645,7 +646,7 @@ func runProgressVsSteps(p *Pass) {
 	if _, ok := load.Read(sf, lim); !ok {
 		return
 	}
-	checked := int64(countChecked(sf.Data))
+	checked := int64(countChecked(sf.Data, what == "tasks_completed"))
 	if checked == done {
 		return
 	}

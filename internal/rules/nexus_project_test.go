@@ -86,8 +86,11 @@ func BenchmarkNoDuplication(b *testing.B) {
 
 func TestCountChecked(t *testing.T) {
 	src := "- [x] one\n* [X] two\n- [ ] three\n```\n- [x] in a fence\n```\n  + [x] four\n-[x] not an item\n"
-	if n := countChecked([]byte(src)); n != 3 {
+	if n := countChecked([]byte(src), false); n != 3 {
 		t.Errorf("countChecked = %d, want 3", n)
+	}
+	if n := countChecked([]byte(src), true); n != 1 {
+		t.Errorf("countChecked dashOnly = %d, want 1", n)
 	}
 }
 
