@@ -23,10 +23,10 @@ var DefaultForbidden = []string{
 	"tmp/",                    // the run's ephemeral workspace
 	"*transcript*",            // chat transcripts
 	"*reasoning*",             // reasoning traces
-	"*restore*", "*snapshot*", // restoration snapshots
+	"*restore*", "*snapshot*", // restoration snapshots: intermediate state
 	"EXECUTION_ORDER*", // execution-order metadata
 	"*.dump", "debug*", // debug dumps
-	"checkpoint*", "*.ckpt", // checkpoint files
+	"checkpoint*", "*.ckpt", // checkpoint files: intermediate state
 }
 
 // forbiddenWhat names what each default pattern is meant to catch.
@@ -36,13 +36,13 @@ var forbiddenWhat = map[string]string{
 	"tmp/":             "an ephemeral workspace",
 	"*transcript*":     "a chat transcript",
 	"*reasoning*":      "a reasoning trace",
-	"*restore*":        "a restoration snapshot",
-	"*snapshot*":       "a restoration snapshot",
+	"*restore*":        "a restoration snapshot (intermediate state)",
+	"*snapshot*":       "a restoration snapshot (intermediate state)",
 	"EXECUTION_ORDER*": "execution-order metadata",
 	"*.dump":           "a debug dump",
 	"debug*":           "a debug dump",
-	"checkpoint*":      "a checkpoint file",
-	"*.ckpt":           "a checkpoint file",
+	"checkpoint*":      "a checkpoint file (intermediate state)",
+	"*.ckpt":           "a checkpoint file (intermediate state)",
 }
 
 // maxWalk bounds the names looked at for forbidden artifacts, so a bundle
