@@ -26,7 +26,7 @@ var (
 	BundleIncomplete = &Rule{Code: "RL401", Name: "bundle-incomplete", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
 		Summary: "a required bundle artifact is missing, or an expected output of TASK_SPEC.json has no hash (BUNDLE_INCOMPLETE)", Run: runBundleIncomplete}
 	BundleArtifactSchema = &Rule{Code: "RL402", Name: "bundle-artifact-schema", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
-		Summary: "a bundle artifact that does not parse or violates #TaskSpec, #Status or #OutputHashes", Run: runBundleArtifactSchema}
+		Summary: "a bundle field the procedure reads that cannot be read (ARTIFACT_INVALID); malformed fields no verdict reads, as warnings", Run: runBundleArtifactSchema}
 	BundleStatus = &Rule{Code: "RL403", Name: "bundle-status", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
 		Summary: "STATUS.json is not success/pass (STATUS_NOT_SUCCESS, CMP01_NOT_PASS), or its error contradicts its status", Run: runBundleStatus}
 	BundleValidator = &Rule{Code: "RL404", Name: "bundle-validator", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
