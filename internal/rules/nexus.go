@@ -218,9 +218,8 @@ func ResumeOf(p *Pass) *Resume {
 	if r, ok := p.Facts["resume"].(*Resume); ok && r.doc == d {
 		return r
 	}
-	r := &Resume{Def: "#ResumeContext", doc: d}
+	r := &Resume{View: resumeView(d.Root), Def: "#ResumeContext", doc: d}
 	r.Counters = node.Has(d.Root, "total_tasks") || node.Has(d.Root, "tasks_completed")
-	r.View = resumeView(d.Root, r.Counters)
 	v := node.Val(d.Root, "resume_schema_version")
 	if v == nil {
 		v = node.Val(d.Root, "resume_version")
@@ -237,51 +236,31 @@ func ResumeOf(p *Pass) *Resume {
 }
 
 // resumeView is the front matter with the legacy resume_version renamed
-// (RL312 reports it), so one root cause is one finding. In nexus's counter
-// form an unquoted version is taken as its text: update-resume.py writes
-// it so and every nexus reader reads it as text.
-func resumeView(root *yaml.Node, counters bool) *yaml.Node {
-	legacy := node.Has(root, "resume_version")
-	if !legacy && !(counters && isNumber(node.Val(root, "resume_schema_version"))) {
+// (RL312 reports it; an unquoted number becomes its text), so one root
+// cause is one finding.
+func resumeView(root *yaml.Node) *yaml.Node {
+	if !node.Has(root, "resume_version") {
 		return root
 	}
 	hasCanon := node.Has(root, "resume_schema_version")
 	view := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: root.Line, Column: root.Column}
 	node.Pairs(root, func(k, v *yaml.Node) {
-		switch {
-		case k.Value == "resume_version":
+		if k.Value == "resume_version" {
 			if hasCanon {
 				return
 			}
 			nk := *k
 			nk.Value = "resume_schema_version"
 			k = &nk
-			v = asText(v)
-		case k.Value == "resume_schema_version" && counters:
-			v = asText(v)
+			if node.IsScalar(v) && !node.IsNull(v) && !node.IsString(v) {
+				nv := *v
+				nv.Tag, nv.Style = "!!str", yaml.DoubleQuotedStyle
+				v = &nv
+			}
 		}
 		view.Content = append(view.Content, k, v)
 	})
 	return view
-}
-
-func isNumber(n *yaml.Node) bool {
-	return node.IsScalar(n) && (n.ShortTag() == "!!float" || n.ShortTag() == "!!int")
-}
-
-// asText returns a scalar number as the string it is written as.
-func asText(v *yaml.Node) *yaml.Node {
-	if !node.IsScalar(v) || node.IsNull(v) || node.IsString(v) {
-		return v
-	}
-	nv := *v
-	nv.Tag, nv.Style = "!!str", yaml.DoubleQuotedStyle
-	return &nv
-}
-
-func nonEmptyString(n *yaml.Node) bool {
-	s, ok := node.Str(n)
-	return ok && strings.TrimSpace(s) != ""
 }
 
 func runResumeContextSchema(p *Pass) {
@@ -302,9 +281,6 @@ func runResumeContextSchema(p *Pass) {
 		case finished && len(v.Missing) > 0 && len(v.Path) == 0:
 			// A finished project is not asked to add what a resuming
 			// session would need; what it holds must still be right.
-		case r.Counters && !r.V2() && len(v.Path) == 1 && v.Path[0] == "current_phase" && nonEmptyString(v.Node):
-			// nexus's counter form names phases freely, as "2.0" does:
-			// its readers only tell "planning" from the rest.
 		default:
 			kept = append(kept, v)
 		}

@@ -111,12 +111,13 @@ func regularFileExists(p string) bool {
 
 // ---- lifecycle ----------------------------------------------------------------
 
-// ResumeFinished reports a resume file whose project is over (SPEC §0
-// lifecycle): its current_phase or status says so (nexus's steps templates
-// end with `current_phase: "complete"`), or its 01-overview.md front matter
-// does (status COMPLETE or ARCHIVED: SessionStart skips such projects).
-// Nothing will resume it, so no rule asks it to migrate or to add what a
-// resuming session would need; what it holds must still be right.
+// ResumeFinished reports a resume file that records its project as over
+// (SPEC §0 lifecycle): current_phase or status says complete (nexus's
+// steps templates end with `current_phase: "complete"`), done, cancelled,
+// failed or archived. Nothing will resume it, so no rule asks it to migrate
+// or to add what a resuming session would need; what it holds must still
+// be right. The overview's status is not read: it goes stale (projects
+// taken back from the archive keep "COMPLETE" there).
 func ResumeFinished(p *Pass) bool {
 	d := p.Doc
 	if d == nil {
@@ -133,9 +134,6 @@ func ResumeFinished(p *Pass) bool {
 			}
 		}
 	}
-	if pr := ProjectOf(p, d.File); !done && pr != nil {
-		done = overviewOver(p, pr)
-	}
 	p.Facts["resume-finished"] = done
 	return done
 }
@@ -144,30 +142,6 @@ func ResumeFinished(p *Pass) bool {
 func projectOver(s string) bool {
 	w, _, _ := strings.Cut(node.StatusWord(s), "_")
 	return IsFinishedStatus(w) || w == "ARCHIVED"
-}
-
-// overviewOver reports an overview whose front matter status is over.
-func overviewOver(p *Pass, pr *Project) bool {
-	lim := p.Opts.Limits
-	if lim.MaxFileSize == 0 {
-		lim = load.DefaultLimits
-	}
-	for _, name := range []string{"01-overview.md", "overview.md"} {
-		f := &load.File{Path: pr.display("01-planning/" + name), OSPath: filepath.Join(pr.Dir, "01-planning", name)}
-		if !regularFileExists(f.OSPath) {
-			continue
-		}
-		if _, ok := load.Read(f, lim); !ok {
-			return false
-		}
-		doc, _ := load.Parse(f, load.FormatMarkdown, lim)
-		if doc == nil || !doc.FrontMatter || !node.IsMap(doc.Root) {
-			return false
-		}
-		s, ok := node.Str(node.Val(doc.Root, "status"))
-		return ok && projectOver(s)
-	}
-	return false
 }
 
 // ---- RL304 --------------------------------------------------------------------
