@@ -419,6 +419,8 @@ func TestVerdictIndependentOfHistory(t *testing.T) {
 		"core.dump":                       "\x00\x01",
 		"checkpoints/cx-001.json":         `{"checkpoint_id": "cx-001"}`,
 		"out/nested/debug/stacktrace.txt": "panic",
+		"chat_history.json":               `[{"role": "user"}]`,
+		"intermediate_state.json":         `{"step": 3}`,
 	}
 	for _, broken := range []bool{false, true} {
 		clean, _ := newBundle(t, reportOutputs)
@@ -448,7 +450,7 @@ func TestVerdictIndependentOfHistory(t *testing.T) {
 			noted = append(noted, n.Path)
 		}
 		slices.Sort(noted)
-		want := []string{"EXECUTION_ORDER.json", "chat_transcript.md", "checkpoints/", "core.dump", "logs/", "out/nested/debug/", "reasoning_trace.jsonl", "restore_snapshot.tar", "tmp/"}
+		want := []string{"EXECUTION_ORDER.json", "chat_history.json", "chat_transcript.md", "checkpoints/", "core.dump", "intermediate_state.json", "logs/", "out/nested/debug/", "reasoning_trace.jsonl", "restore_snapshot.tar", "tmp/"}
 		if !slices.Equal(noted, want) {
 			t.Errorf("notes %v, want %v", noted, want)
 		}

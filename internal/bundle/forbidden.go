@@ -20,10 +20,10 @@ import (
 // the path relative to the bundle folder; any other matches the base name.
 var DefaultForbidden = []string{
 	"logs/", "*.log", // execution logs
-	"tmp/",                    // the run's ephemeral workspace
-	"*transcript*",            // chat transcripts
-	"*reasoning*",             // reasoning traces
-	"*restore*", "*snapshot*", // restoration snapshots: intermediate state
+	"tmp/",                           // the run's ephemeral workspace
+	"*transcript*", "*chat_history*", // chat transcripts
+	"*reasoning*",                               // reasoning traces
+	"*restore*", "*snapshot*", "*intermediate*", // restoration snapshots: intermediate state
 	"EXECUTION_ORDER*", // execution-order metadata
 	"*.dump", "debug*", // debug dumps
 	"checkpoint*", "*.ckpt", // checkpoint files: intermediate state
@@ -35,6 +35,8 @@ var forbiddenWhat = map[string]string{
 	"*.log":            "an execution log",
 	"tmp/":             "an ephemeral workspace",
 	"*transcript*":     "a chat transcript",
+	"*chat_history*":   "a chat transcript",
+	"*intermediate*":   "intermediate state",
 	"*reasoning*":      "a reasoning trace",
 	"*restore*":        "a restoration snapshot (intermediate state)",
 	"*snapshot*":       "a restoration snapshot (intermediate state)",
