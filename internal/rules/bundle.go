@@ -133,23 +133,17 @@ func runBundleOutputs(p *Pass) {
 
 func runBundleStatus(p *Pass) {
 	reportProblems(p, bundle.StatusNotSuccess, bundle.Cmp01NotPass)
-	// Lint only (the verdict does not read it): a recorded `error` that
-	// contradicts `status` (seed 002 §2.2) misleads whoever reads why the
-	// run ended. An absent `error` records nothing and is not reported.
+	// Lint only (the verdict does not read it): an accepted run whose
+	// record carries an error contradicts itself (seed 002 §2.2), and
+	// whoever reads why the run ended is misled. A failed run is rejected
+	// already: what its `error` says adds no second finding.
 	d := p.Bundle.Artifacts["STATUS.json"]
 	if d == nil || !node.IsMap(d.Root) {
 		return
 	}
-	status, ok := node.Str(node.Val(d.Root, "status"))
-	ek, ev := node.Get(d.Root, "error")
-	if !ok || ek == nil {
-		return
-	}
-	switch {
-	case status == "success" && node.IsMap(ev):
+	status, _ := node.Str(node.Val(d.Root, "status"))
+	if ev := node.Val(d.Root, "error"); status == "success" && node.IsMap(ev) {
 		p.Report(d.File, ev, "status is \"success\" but error is set; record \"error\": null, or the status the run really ended with").Severity = diag.SevWarning
-	case (status == "failure" || status == "error") && node.IsNull(ev):
-		p.Report(d.File, ev, "status is %q but error is null; record what went wrong as {\"code\": …, \"message\": …}", status).Severity = diag.SevWarning
 	}
 }
 
