@@ -151,11 +151,14 @@ func (d *discoverer) skipped(osPath string) bool {
 
 // dir lists a folder's files: through git when it is in a work tree (so
 // ignored files are skipped), by walking otherwise. A folder named on the
-// command line that git ignores is walked: the user asked for it (jerry
-// ignores .jerry/, where its checkpoints live).
+// command line in which git lists nothing, because git ignores it, is
+// walked: the user asked for it (jerry ignores .jerry/, where its
+// checkpoints live).
 func (d *discoverer) dir(osDir string, named bool) {
-	if !d.opt.NoGit && !(named && gitIgnored(osDir)) && d.gitDir(osDir) {
-		return
+	if !d.opt.NoGit {
+		if listed, ok := d.gitDir(osDir); ok && (listed > 0 || !named) {
+			return
+		}
 	}
 	_ = filepath.WalkDir(osDir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -175,34 +178,26 @@ func (d *discoverer) dir(osDir string, named bool) {
 	})
 }
 
-// gitDir lists tracked and untracked, not ignored files under osDir, or
-// reports false outside a work tree. The untracked listing walks the
+// gitDir lists tracked and untracked, not ignored files under osDir and
+// counts them, or reports false outside a work tree. The untracked listing walks the
 // folder and is the slow half, so it runs in its own process while the
 // tracked files are classified.
-func (d *discoverer) gitDir(osDir string) bool {
+func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 	others := gitLsFiles(osDir, "-o", "--exclude-standard")
 	if err := others.Start(); err != nil {
-		return false
+		return 0, false
 	}
 	cached := gitLsFiles(osDir, "-c")
 	if err := cached.Run(); err != nil {
 		_ = others.Wait()
-		return false
+		return 0, false
 	}
-	d.addListed(osDir, cached.Stdout.(*bytes.Buffer).Bytes(), true)
+	listed += d.addListed(osDir, cached.Stdout.(*bytes.Buffer).Bytes(), true)
 	if err := others.Wait(); err != nil {
-		return false
+		return 0, false
 	}
-	d.addListed(osDir, others.Stdout.(*bytes.Buffer).Bytes(), false)
-	return true
-}
-
-// gitIgnored reports whether git ignores the folder itself (by its own
-// pattern or an ancestor's); false outside a work tree.
-func gitIgnored(osDir string) bool {
-	cmd := exec.Command("git", "-C", osDir, "check-ignore", "-q", "--", ".")
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	return cmd.Run() == nil
+	listed += d.addListed(osDir, others.Stdout.(*bytes.Buffer).Bytes(), false)
+	return listed, true
 }
 
 func gitLsFiles(dir string, flags ...string) *exec.Cmd {
@@ -216,13 +211,18 @@ func gitLsFiles(dir string, flags ...string) *exec.Cmd {
 // addListed adds the NUL-separated paths git listed under osDir. Tracked
 // files may be deleted in the work tree; only those of a kind are looked
 // up, as most listed files are not.
-func (d *discoverer) addListed(osDir string, list []byte, tracked bool) {
+func (d *discoverer) addListed(osDir string, list []byte, tracked bool) (listed int) {
 	for _, rel := range bytes.Split(list, []byte{0}) {
-		if len(rel) == 0 || d.skippedRel(string(rel)) {
+		if len(rel) == 0 {
+			continue
+		}
+		listed++
+		if d.skippedRel(string(rel)) {
 			continue
 		}
 		d.addPath(filepath.Join(osDir, filepath.FromSlash(string(rel))), false, tracked)
 	}
+	return listed
 }
 
 func (d *discoverer) skippedRel(rel string) bool {
