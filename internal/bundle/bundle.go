@@ -311,12 +311,12 @@ func (c *checker) seedShaped(d *load.Document) bool {
 			return true
 		}
 	}
-	what := "has none of validator_semver, validator_build_id and hashes"
+	what := "has none of the seed's fields"
 	if load.IsFlatHashMap(d.Root) {
-		what = "is a flat {path: hash} map, not {validator_semver, validator_build_id, hashes}"
+		what = "is a flat {path: hash} map"
 	}
 	c.add(Problem{Code: ValidatorUnsupported, File: outputHashes, Doc: d, Node: d.Root, Cause: "shape",
-		Message: "OUTPUT_HASHES.json " + what + "; write the seed's form (seed 002 §2.2)"})
+		Message: "OUTPUT_HASHES.json " + what + "; write the seed's {validator_semver, validator_build_id, hashes}"})
 	c.add(Problem{Code: ValidatorBuildIDMissing, File: outputHashes, Doc: d, Node: d.Root, Cause: "shape",
 		Message: "validator_build_id is missing: OUTPUT_HASHES.json " + what})
 	return false
