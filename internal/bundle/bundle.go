@@ -228,12 +228,15 @@ func Check(b *load.Bundle, loadProblems []diag.Finding, o Options) *Verdict {
 }
 
 type checker struct {
-	b        *load.Bundle
-	o        Options
-	root     string            // the repository root, once found (repoRoot)
-	why      map[string]string // display path → the loader's reason it was not parsed
-	problems []Problem
-	notes    []Note
+	b *load.Bundle
+	o Options
+	// root is the repository root, once found (repoRoot); prefix is set
+	// when it was told from the keys: the bundle folder's path under it.
+	root, prefix string
+	rootFound    bool
+	why          map[string]string // display path → the loader's reason it was not parsed
+	problems     []Problem
+	notes        []Note
 }
 
 func (c *checker) add(p Problem) { c.problems = append(c.problems, p) }

@@ -75,6 +75,17 @@ func TestRepositoryRelativeKeys(t *testing.T) {
 	wantCodes(t, verify(t, dir, o))
 	write(t, filepath.Join(repo, "runs", "r1", "out", "a.txt"), "tampered\n")
 	wantCodes(t, verify(t, dir, o), bundle.HashMismatch)
+	// Told from the keys, the root is no boundary wider than the bundle:
+	// a key that lies elsewhere under it is not looked at.
+	a := validArtifacts(outputs)
+	write(t, filepath.Join(repo, "build", "c.txt"), "c\n")
+	a.hashes["hashes"].(map[string]any)["build/c.txt"] = digest("c\n")
+	a.write(t, dir)
+	v = verify(t, dir, o)
+	if p := problem(t, v, bundle.PathInvalid, "build/c.txt"); !strings.Contains(p.Message, "outside the bundle folder") {
+		t.Errorf("message: %s", p.Message)
+	}
+	validArtifacts(outputs).write(t, dir)
 	// Not every output missing from the bundle folder: reported one by one.
 	write(t, filepath.Join(dir, "runs", "r1", "out", "b.txt"), "b\n")
 	v = verify(t, dir, opts())

@@ -162,8 +162,15 @@ func (c *checker) outputs(entries []entry) {
 	}
 	oh := c.b.Artifacts[outputHashes]
 	base, baseName := c.b.Folder.OSPath, "bundle folder"
+	inBundle := func(key string) (string, bool) { return key, true }
 	if c.o.Base == BaseRepo {
 		base, baseName = c.repoRoot(), "repository root"
+		if c.prefix != "" {
+			// The root was told from the keys: only what they place in
+			// the bundle folder is looked at, relative to it.
+			base = c.b.Folder.OSPath
+			inBundle = func(key string) (string, bool) { return strings.CutPrefix(key, c.prefix) }
+		}
 	}
 	var missing []Problem // OUTPUT_MISSING: not found under base
 	fail := func(e entry, code Code, why string) {
@@ -198,7 +205,13 @@ func (c *checker) outputs(entries []entry) {
 			allMissing = false
 			continue
 		}
-		r := resolve(baseReal, e.key)
+		key, ok := inBundle(e.key)
+		if !ok {
+			fail(e, PathInvalid, "lies outside the bundle folder, and outside a git work tree nothing else of the repository is looked at")
+			allMissing = false
+			continue
+		}
+		r := resolve(baseReal, key)
 		if r.code != "" {
 			if r.code == OutputMissing && r.why == "does not exist" {
 				missing = append(missing, Problem{Code: OutputMissing, File: outputHashes, Key: e.key, Doc: oh, Node: e.keyNode,
@@ -305,28 +318,32 @@ func abbrevPair(a, b string) (string, string) {
 // configured root when it is a work tree holding the bundle; else the
 // work tree holding the bundle; else, outside any work tree, the folder
 // the keys name the bundle from (a key "runs/r1/out/a.txt" of the bundle
-// runs/r1); else the configured root.
+// runs/r1), which sets c.prefix; else the configured root.
 func (c *checker) repoRoot() string {
-	if c.root != "" {
-		return c.root
+	if !c.rootFound {
+		c.root, c.prefix = c.findRoot()
+		c.rootFound = true
 	}
-	c.root = c.findRoot()
 	return c.root
 }
 
-func (c *checker) findRoot() string {
+func (c *checker) findRoot() (root, prefix string) {
+	fallback := c.o.RepoRoot
+	if fallback == "" {
+		fallback = "."
+	}
 	folder, err := filepath.Abs(c.b.Folder.OSPath)
 	if err != nil {
-		return c.o.RepoRoot
+		return fallback, ""
 	}
 	if r := c.o.RepoRoot; r != "" {
 		if abs, err := filepath.Abs(r); err == nil && isWorkTree(abs) && within(abs, folder) {
-			return r
+			return r, ""
 		}
 	}
 	for d := folder; ; {
 		if isWorkTree(d) {
-			return d
+			return d, ""
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
@@ -335,35 +352,44 @@ func (c *checker) findRoot() string {
 		d = parent
 	}
 	oh := c.b.Artifacts[outputHashes]
-	if oh != nil && node.IsMap(oh.Root) {
-		var keys []string
-		node.Pairs(node.Val(oh.Root, "hashes"), func(k, _ *yaml.Node) {
-			if lexicalProblem(k.Value) == "" {
-				keys = append(keys, k.Value)
-			}
-		})
-		for d := filepath.Dir(folder); ; {
-			rel, err := filepath.Rel(d, folder)
-			if err != nil {
-				break
-			}
-			prefix := filepath.ToSlash(rel) + "/"
-			for _, k := range keys {
-				if strings.HasPrefix(k, prefix) {
-					return d
-				}
-			}
-			parent := filepath.Dir(d)
-			if parent == d {
-				break
-			}
-			d = parent
+	if oh == nil || !node.IsMap(oh.Root) {
+		return fallback, ""
+	}
+	var keys []string
+	node.Pairs(node.Val(oh.Root, "hashes"), func(k, _ *yaml.Node) {
+		if lexicalProblem(k.Value) == "" {
+			keys = append(keys, k.Value)
 		}
+	})
+	for d := filepath.Dir(folder); ; {
+		rel, err := filepath.Rel(d, folder)
+		if err != nil {
+			break
+		}
+		prefix := filepath.ToSlash(rel) + "/"
+		for _, k := range keys {
+			if strings.HasPrefix(k, prefix) {
+				return d, prefix
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
 	}
-	if c.o.RepoRoot == "" {
-		return "."
+	return fallback, ""
+}
+
+// repoPath is where a key lies under the repository root, for a look at
+// its type; false when the root was told from the keys and this one does
+// not lie in the bundle folder (nothing else is looked at).
+func (c *checker) repoPath(key string) (string, bool) {
+	root := c.repoRoot()
+	if c.prefix != "" && !strings.HasPrefix(key, c.prefix) {
+		return "", false
 	}
-	return c.o.RepoRoot
+	return filepath.Join(root, filepath.FromSlash(key)), true
 }
 
 func isWorkTree(dir string) bool {
@@ -382,7 +408,11 @@ func (c *checker) allUnderRepo(entries []entry) bool {
 		return false
 	}
 	for _, e := range entries {
-		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(e.key)))
+		p, ok := c.repoPath(e.key)
+		if !ok {
+			return false
+		}
+		fi, err := os.Lstat(p)
 		if err != nil || !fi.Mode().IsRegular() {
 			return false
 		}
@@ -393,13 +423,15 @@ func (c *checker) allUnderRepo(entries []entry) bool {
 // otherBaseHint points at the other base setting when the missing output
 // exists there (only its type is looked up).
 func (c *checker) otherBaseHint(key string) string {
-	var other, flag, name string
-	if c.o.Base == BaseRepo {
-		other, flag, name = c.b.Folder.OSPath, "bundle", "bundle folder"
-	} else {
-		other, flag, name = c.repoRoot(), "repo", "repository root"
+	other, flag, name := filepath.Join(c.b.Folder.OSPath, filepath.FromSlash(key)), "bundle", "bundle folder"
+	if c.o.Base != BaseRepo {
+		var ok bool
+		if other, ok = c.repoPath(key); !ok {
+			return ""
+		}
+		flag, name = "repo", "repository root"
 	}
-	if fi, err := os.Lstat(filepath.Join(other, filepath.FromSlash(key))); err == nil && fi.Mode().IsRegular() {
+	if fi, err := os.Lstat(other); err == nil && fi.Mode().IsRegular() {
 		return fmt.Sprintf(" (it exists in the %s: set bundle.base: %s or pass --bundle-base %s)", name, flag, flag)
 	}
 	return ""
