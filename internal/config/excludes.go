@@ -74,6 +74,14 @@ func (c *Config) Filter(d *load.Discovery, root, cwd string) {
 // pattern naming a folder covers what is inside it.
 func firstMatch(patterns []string, p string) string {
 	for _, pat := range patterns {
+		// "**/name/**" (the defaults) is a folder anywhere on the path: a
+		// substring test, as every discovered file is filtered.
+		if name, ok := strings.CutPrefix(pat, "**/"); ok && strings.HasSuffix(name, "/**") && !strings.ContainsAny(name[:len(name)-3], "*?[{\\") {
+			if strings.Contains("/"+p+"/", "/"+name[:len(name)-3]+"/") {
+				return pat
+			}
+			continue
+		}
 		if ok, _ := doublestar.Match(pat, p); ok {
 			return pat
 		}

@@ -59,3 +59,17 @@ func TestLoadExcludeEmptyReplacesDefaults(t *testing.T) {
 		t.Error("a configuration without exclude: keeps the defaults")
 	}
 }
+
+func TestFirstMatchFolderAnywhere(t *testing.T) {
+	for p, want := range map[string]string{
+		"archive/ORCHESTRATION.yaml":          "**/archive/**",
+		"a/b/archive/c/precompact_state.json": "**/archive/**",
+		"a/_archive/ORCHESTRATION.yaml":       "**/_archive/**",
+		"a/archived/ORCHESTRATION.yaml":       "",
+		"a/my_archive/ORCHESTRATION.yaml":     "",
+	} {
+		if got := firstMatch(load.DefaultExclude, p); got != want {
+			t.Errorf("%s: %q, want %q", p, got, want)
+		}
+	}
+}
