@@ -325,8 +325,8 @@ func runFilesToLoad(p *Pass) {
 			continue
 		}
 		first[rel] = e
-		if pr == nil || d.File.Template {
-			continue
+		if pr == nil || d.File.Template || ResumeFinished(p) {
+			continue // a finished project is history: nothing will load its manifest
 		}
 		full := filepath.Join(pr.Dir, filepath.FromSlash(rel))
 		fi, err := os.Stat(full)
