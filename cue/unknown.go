@@ -89,8 +89,9 @@ func (r *Result) addUnknown(root *yaml.Node, v Violation) {
 	r.Unknown = append(r.Unknown, UnknownKeys{Path: append([]string(nil), parent...), Mapping: m, Key: key, Keys: []*yaml.Node{v.Key}})
 }
 
-// absorbMisspellings folds an unknown key that is a near miss of a missing
-// required key into that missing-key violation: one cause, one finding.
+// absorbMisspellings folds the unknown keys of a mapping that lacks
+// required keys into that one violation: the mapping is written in another
+// shape (or a key is misspelled), one cause, one finding.
 func (r *Result) absorbMisspellings() {
 	for vi := range r.Violations {
 		v := &r.Violations[vi]
@@ -102,19 +103,20 @@ func (r *Result) absorbMisspellings() {
 			if strings.Join(u.Path, "\x00") != strings.Join(v.Path, "\x00") {
 				continue
 			}
-			kept := u.Keys[:0]
-			told := false
+			var names []string
+			hint := ""
 			for _, k := range u.Keys {
-				if s := Suggest(k.Value, v.Missing); s != "" {
-					if !told {
-						v.Message += "; is " + k.Value + " a misspelling of " + s + "?"
-						told = true
-					}
-					continue
+				names = append(names, k.Value)
+				if s := Suggest(k.Value, v.Missing); s != "" && hint == "" {
+					hint = " (is " + k.Value + " a misspelling of " + s + "?)"
 				}
-				kept = append(kept, k)
 			}
-			u.Keys = kept
+			list := strings.Join(names, ", ")
+			if len(names) > 3 {
+				list = strings.Join(names[:3], ", ") + " and " + itoa(len(names)-3) + " more"
+			}
+			v.Message += "; it also holds " + list + ", which no reader knows" + hint
+			u.Keys = nil
 		}
 	}
 	kept := r.Unknown[:0]
