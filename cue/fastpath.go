@@ -468,15 +468,7 @@ func (c *checker) acceptsCollection(n *yaml.Node, k kinds, depth int) bool {
 		// Two arms that can both be a struct (or a list) may both accept,
 		// and CUE reports such a disjunction as ambiguous: only a single
 		// arm of the data's kind is certain.
-		var arm *checker
-		for _, s := range c.subs {
-			if s.mask&k != 0 {
-				if arm != nil {
-					return false
-				}
-				arm = s
-			}
-		}
+		arm := c.onlyArm(k)
 		return arm != nil && arm.acceptsCollection(n, k, depth)
 	case opList:
 		if k != kList {
@@ -499,6 +491,21 @@ func (c *checker) acceptsCollection(n *yaml.Node, k kinds, depth int) bool {
 		return c.entries(n, &seen, depth, 0) && seen&c.reqMask == c.reqMask
 	}
 	return false
+}
+
+// onlyArm returns the one sub-checker that admits data of kind k, or nil
+// when none or several do.
+func (c *checker) onlyArm(k kinds) *checker {
+	var one *checker
+	for _, s := range c.subs {
+		if s.mask&k != 0 {
+			if one != nil {
+				return nil
+			}
+			one = s
+		}
+	}
+	return one
 }
 
 // entries checks every key/value of mapping m as ToValue merges them. A

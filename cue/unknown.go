@@ -158,8 +158,7 @@ func (w *unknownWalk) walk(c *checker, n *yaml.Node, key *yaml.Node, path []stri
 			}
 		}
 	case sc.kind == kStruct && c.op == opStruct:
-		var set *UnknownKeys
-		w.entries(c, r, key, path, depth, &set, &found, 0)
+		w.entries(c, r, key, path, depth, &found, 0)
 	}
 	if found {
 		w.ancestors[r] = true
@@ -168,13 +167,13 @@ func (w *unknownWalk) walk(c *checker, n *yaml.Node, key *yaml.Node, path []stri
 }
 
 // entries walks one mapping's entries, following merge keys as ToValue does.
-func (w *unknownWalk) entries(c *checker, m, key *yaml.Node, path []string, depth int, set **UnknownKeys, found *bool, merges int) {
+func (w *unknownWalk) entries(c *checker, m, key *yaml.Node, path []string, depth int, found *bool, merges int) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		if k.Value == "<<" && k.ShortTag() == "!!merge" {
 			if mv := node.Resolve(v); mv != nil && mv.Kind == yaml.MappingNode && merges < 32 {
 				before := len(w.drop)
-				w.entries(c, mv, key, path, depth, set, found, merges+1)
+				w.entries(c, mv, key, path, depth, found, merges+1)
 				if len(w.drop) > before {
 					w.ancestors[mv] = true
 				}
@@ -200,13 +199,12 @@ func (w *unknownWalk) entries(c *checker, m, key *yaml.Node, path []string, dept
 		if known || c.open {
 			continue
 		}
-		if *set == nil {
-			w.sets = append(w.sets, UnknownKeys{Path: append([]string(nil), path...), Mapping: m, Key: key, Known: c.names})
-			*set = &w.sets[len(w.sets)-1]
-		}
-		// w.sets may grow (and move) while the values are walked, so the
-		// set is found again by its path before it is appended to.
+		// Found by path each time: walking values may grow (and move) w.sets.
 		s := w.setAt(path)
+		if s == nil {
+			w.sets = append(w.sets, UnknownKeys{Path: append([]string(nil), path...), Mapping: m, Key: key, Known: c.names})
+			s = &w.sets[len(w.sets)-1]
+		}
 		s.Keys = append(s.Keys, k)
 		w.drop[k] = true
 		*found = true
@@ -232,19 +230,9 @@ func (c *checker) arm(k kinds) *checker {
 		case opStruct, opList:
 			return c
 		case opAnd, opOr:
-			var one *checker
-			for _, s := range c.subs {
-				if s.mask&k != 0 {
-					if one != nil {
-						return nil
-					}
-					one = s
-				}
-			}
-			if one == nil {
+			if c = c.onlyArm(k); c == nil {
 				return nil
 			}
-			c = one
 		default:
 			return nil
 		}

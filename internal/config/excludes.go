@@ -41,33 +41,35 @@ func (c *Config) Filter(d *load.Discovery, root, cwd string) {
 		}
 		return ""
 	}
-	files := d.Files[:0]
-	for _, f := range d.Files {
-		if r := why(f.Kind, f.Path, true); r != "" {
-			d.Excluded = append(d.Excluded, load.Skip{Path: f.Path, Kind: f.Kind, Reason: r})
-			continue
-		}
-		files = append(files, f)
+	d.Files = keep(d.Files, func(f *load.File) bool {
+		return excluded(d, why(f.Kind, f.Path, true), f.Path, f.Kind)
+	})
+	d.Folders = keep(d.Folders, func(f *load.Folder) bool {
+		return excluded(d, why(f.Kind, f.Path, true), f.Path+"/", f.Kind)
+	})
+	d.Unknown = keep(d.Unknown, func(f *load.File) bool {
+		return excluded(d, why(load.KindUnknown, f.Path, false), f.Path, "")
+	})
+}
+
+// excluded records a path in d.Excluded when reason says why it is.
+func excluded(d *load.Discovery, reason, path string, k load.Kind) bool {
+	if reason == "" {
+		return false
 	}
-	d.Files = files
-	folders := d.Folders[:0]
-	for _, f := range d.Folders {
-		if r := why(f.Kind, f.Path, true); r != "" {
-			d.Excluded = append(d.Excluded, load.Skip{Path: f.Path + "/", Kind: f.Kind, Reason: r})
-			continue
+	d.Excluded = append(d.Excluded, load.Skip{Path: path, Kind: k, Reason: reason})
+	return true
+}
+
+// keep filters xs in place, dropping what drop reports.
+func keep[T any](xs []T, drop func(T) bool) []T {
+	out := xs[:0]
+	for _, x := range xs {
+		if !drop(x) {
+			out = append(out, x)
 		}
-		folders = append(folders, f)
 	}
-	d.Folders = folders
-	unknown := d.Unknown[:0]
-	for _, f := range d.Unknown {
-		if r := why(load.KindUnknown, f.Path, false); r != "" {
-			d.Excluded = append(d.Excluded, load.Skip{Path: f.Path, Reason: r})
-			continue
-		}
-		unknown = append(unknown, f)
-	}
-	d.Unknown = unknown
+	return out
 }
 
 // firstMatch returns the first pattern that matches p ("" for none); a

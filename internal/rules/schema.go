@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -131,15 +132,8 @@ func groupUnknown(us []schema.UnknownKeys) []unknownGroup {
 }
 
 func isIndexLabel(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	_, err := strconv.Atoi(s)
+	return err == nil
 }
 
 // unitKind is the kind of the unit a pass checks.
