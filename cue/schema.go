@@ -17,6 +17,7 @@ import (
 	cueerrors "cuelang.org/go/cue/errors"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -125,6 +126,24 @@ type Violation struct {
 	collection bool
 	// unknown marks an unknown key: nothing under it is reported again.
 	unknown bool
+	// where is the displayed path of a "missing required keys" violation.
+	where string
+}
+
+// missingMessage words a mapping's missing required keys, naming at most n.
+func missingMessage(where string, missing []string, n int) string {
+	msg := "missing required " + plural(len(missing), "key") + " " + diag.List(missing, n)
+	if where != "" {
+		msg = where + ": " + msg
+	}
+	return msg
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
 }
 
 // Options tune validation.
@@ -415,18 +434,11 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 			return Violation{}, false // the parent itself is missing: reported there
 		}
 		sort.Strings(g.missing)
-		noun := "key"
-		if len(g.missing) > 1 {
-			noun = "keys"
-		}
-		msg := fmt.Sprintf("missing required %s %s", noun, strings.Join(g.missing, ", "))
-		if where != "" {
-			msg = where + ": " + msg
-		}
+		msg := diag.Fit(len(g.missing), func(n int) string { return missingMessage(where, g.missing, n) })
 		if key != nil {
 			n = key // the mapping's own key line reads better than its first child's
 		}
-		return Violation{Node: n, Path: g.path, Message: msg, Missing: g.missing}, true
+		return Violation{Node: n, Path: g.path, Message: msg, Missing: g.missing, where: where}, true
 	}
 	if matched < len(g.path) {
 		return Violation{}, false

@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -108,14 +109,16 @@ func (r *Result) absorbMisspellings() {
 			for _, k := range u.Keys {
 				names = append(names, k.Value)
 				if s := Suggest(k.Value, v.Missing); s != "" && hint == "" {
-					hint = " (is " + k.Value + " a misspelling of " + s + "?)"
+					hint = " (" + k.Value + " → " + s + "?)"
 				}
 			}
-			list := strings.Join(names, ", ")
-			if len(names) > 3 {
-				list = strings.Join(names[:3], ", ") + " and " + itoa(len(names)-3) + " more"
+			render := func(n int) string {
+				return missingMessage(v.where, v.Missing, n) + "; unknown " + plural(len(names), "key") + " " + diag.List(names, n) + hint
 			}
-			v.Message += "; it also holds " + list + ", which no reader knows" + hint
+			v.Message = diag.Fit(5, render)
+			if len([]rune(v.Message)) > diag.MaxMessage {
+				v.Message = strings.Replace(render(1), "missing required ", "missing ", 1)
+			}
 			u.Keys = nil
 		}
 	}

@@ -319,7 +319,7 @@ func (c *checker) seedShaped(d *load.Document) bool {
 		what = "is a flat {path: hash} map"
 	}
 	c.add(Problem{Code: ValidatorUnsupported, File: outputHashes, Doc: d, Node: d.Root, Cause: "shape",
-		Message: "OUTPUT_HASHES.json " + what + "; write the seed's {validator_semver, validator_build_id, hashes}"})
+		Message: "OUTPUT_HASHES.json " + what + ": write {validator_semver, validator_build_id, hashes}"})
 	c.add(Problem{Code: ValidatorBuildIDMissing, File: outputHashes, Doc: d, Node: d.Root, Cause: "shape",
 		Message: "validator_build_id is missing: OUTPUT_HASHES.json " + what})
 	return false
@@ -564,7 +564,7 @@ func (c *checker) expectedOutputs(oh *load.Document, entries []entry) {
 			continue
 		}
 		c.add(Problem{Code: BundleIncomplete, File: taskSpec, Key: s, Doc: ts, Node: it,
-			Message: fmt.Sprintf("expected output %q has no hash in OUTPUT_HASHES.json, so nothing shows it was produced", s),
+			Message: fmt.Sprintf("expected output %s has no hash in OUTPUT_HASHES.json, so nothing shows it was produced", diag.Quote(s)),
 			Related: &Related{Doc: oh, Node: hv, Message: "the hashes that should list it"}})
 	}
 }

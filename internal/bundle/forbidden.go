@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/resumelint/resumelint/internal/diag"
 )
 
 // Forbidden artifacts (seed 002 §2.3): things a bundle must not carry. They
@@ -153,7 +155,7 @@ func (c *checker) forbidden(entries []entry) {
 				what = "a forbidden artifact"
 			}
 			c.notes = append(c.notes, Note{Code: ForbiddenArtifact, Path: shown, Pattern: pats[i].orig,
-				Message: fmt.Sprintf("%s looks like %s (pattern %q), which seed 002 §2.3 forbids in a bundle", shown, what, pats[i].orig)})
+				Message: fmt.Sprintf("%s looks like %s (pattern %q), which a bundle must not hold", diag.Clip(shown), what, pats[i].orig)})
 			if isDir {
 				return fs.SkipDir
 			}

@@ -3,6 +3,7 @@ package bundle
 import (
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 
@@ -175,7 +176,7 @@ func (c *checker) outputs(entries []entry) {
 	var missing []Problem // OUTPUT_MISSING: not found under base
 	fail := func(e entry, code Code, why string) {
 		p := Problem{Code: code, File: outputHashes, Key: e.key, Doc: oh, Node: e.keyNode,
-			Message: fmt.Sprintf("output %q %s", e.key, strings.ReplaceAll(why, "%BASE%", baseName))}
+			Message: fmt.Sprintf("output %s %s", diag.Quote(e.key), strings.ReplaceAll(why, "%BASE%", baseName))}
 		c.add(p)
 	}
 	baseReal, err := filepath.Abs(base)
@@ -215,7 +216,7 @@ func (c *checker) outputs(entries []entry) {
 		if r.code != "" {
 			if r.code == OutputMissing && r.why == "does not exist" {
 				missing = append(missing, Problem{Code: OutputMissing, File: outputHashes, Key: e.key, Doc: oh, Node: e.keyNode,
-					Message: fmt.Sprintf("output %q does not exist in the %s%s", e.key, baseName, c.otherBaseHint(e.key))})
+					Message: fmt.Sprintf("output %s does not exist in the %s%s", diag.Quote(e.key), baseName, c.otherBaseHint(e.key))})
 				continue
 			}
 			fail(e, r.code, r.why)
@@ -272,7 +273,7 @@ func mismatch(oh *load.Document, e entry, hex string) Problem {
 	if e.want != "" {
 		p.Declared = "sha256:" + e.want
 		declared, actual := abbrevPair(e.want, hex)
-		p.Message = fmt.Sprintf("output %q: declared sha256:%s, file has sha256:%s", e.key, declared, actual)
+		p.Message = fmt.Sprintf("output %s: declared sha256:%s, file has sha256:%s", diag.Quote(e.key), declared, actual)
 		return p
 	}
 	s, isStr := node.Str(e.valNode)
@@ -281,13 +282,13 @@ func mismatch(oh *load.Document, e entry, hex string) Problem {
 	}
 	switch {
 	case isStr && strings.EqualFold(s, "sha256:"+hex):
-		p.Message = fmt.Sprintf("output %q: declared %s in uppercase, file has %s; write the digest in lowercase", e.key, clip(s, 19), actual)
+		p.Message = fmt.Sprintf("output %s: declared %s in uppercase, file has %s; write the digest in lowercase", diag.Quote(e.key), clip(s, 19), actual)
 	case isStr && strings.EqualFold(s, hex):
-		p.Message = fmt.Sprintf("output %q: declared %s… without \"sha256:\", file has %s; add the prefix", e.key, s[:12], actual)
+		p.Message = fmt.Sprintf("output %s: declared %s… without \"sha256:\", file has %s; add the prefix", diag.Quote(e.key), s[:12], actual)
 	case isStr:
-		p.Message = fmt.Sprintf("output %q: declared %q, not a sha256:<64 lowercase hex> digest; file has %s", e.key, clip(s, 19), actual)
+		p.Message = fmt.Sprintf("output %s: declared %q, not a sha256:<64 lowercase hex> digest; file has %s", diag.Quote(e.key), clip(s, 19), actual)
 	default:
-		p.Message = fmt.Sprintf("output %q: declared %s, not a sha256:<64 lowercase hex> digest; file has %s", e.key, show(e.valNode), actual)
+		p.Message = fmt.Sprintf("output %s: declared %s, not a sha256:<64 lowercase hex> digest; file has %s", diag.Quote(e.key), show(e.valNode), actual)
 	}
 	return p
 }

@@ -166,7 +166,7 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	for _, f := range d.Unknown {
 		res.Checked++
 		fd := diag.Finding{Code: rules.UnknownKind.Code, Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
-			Message: "resumelint cannot tell this file's kind from its name; it checks ORCHESTRATION*.yaml, .jerry/checkpoints/*.json, precompact_state.json, resume-context.md/_resume.md, bundle folders and .agent-memory runs"}
+			Message: "resumelint cannot tell this file's kind from its name: rename it or leave it out (`resumelint explain RL009` lists the names it checks)"}
 		if s.finish(&fd) {
 			res.Findings = append(res.Findings, fd)
 		}
@@ -192,8 +192,74 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 			}
 		}
 	}
+	widen(res.Findings, res.Sources)
 	sort.SliceStable(res.Findings, func(i, j int) bool { return diag.Less(&res.Findings[i], &res.Findings[j]) })
 	return res
+}
+
+// widen gives a finding whose span is empty the width of the token at its
+// start, so every output underlines something.
+func widen(fs []diag.Finding, sources map[string]*load.File) {
+	for i := range fs {
+		fd := &fs[i]
+		if fd.Start.Line == 0 || fd.Start.Col == 0 || fd.Secret {
+			continue
+		}
+		if fd.End.Line > fd.Start.Line || (fd.End.Line == fd.Start.Line && fd.End.Col > fd.Start.Col) {
+			continue
+		}
+		src := sources[fd.Path]
+		if src == nil {
+			continue
+		}
+		line, ok := src.Snippet(fd.Start.Line)
+		if !ok {
+			continue
+		}
+		if w := tokenWidth([]rune(line), fd.Start.Col-1); w > 0 {
+			fd.End = diag.Pos{Line: fd.Start.Line, Col: fd.Start.Col + w}
+		}
+	}
+}
+
+// tokenWidth measures the token that starts at line[at]: a quoted string
+// through its closing quote, one bracket or list dash, or a word up to a
+// blank, a flow separator or a key's colon.
+func tokenWidth(line []rune, at int) int {
+	if at < 0 || at >= len(line) {
+		return 0
+	}
+	switch c := line[at]; c {
+	case ' ', '\t':
+		return 0
+	case '{', '}', '[', ']', ',', '-', '|', '>':
+		if c != '-' || at+1 >= len(line) || line[at+1] == ' ' {
+			return 1
+		}
+	case '"', '\'':
+		for j := at + 1; j < len(line); j++ {
+			if line[j] == '\\' && c == '"' {
+				j++
+				continue
+			}
+			if line[j] == c {
+				return j - at + 1
+			}
+		}
+		return len(line) - at
+	}
+	j := at
+	for j < len(line) {
+		c := line[j]
+		if c == ' ' || c == '\t' || c == ',' || c == ']' || c == '}' {
+			break
+		}
+		if c == ':' && (j+1 == len(line) || line[j+1] == ' ' || line[j+1] == '\t') {
+			break
+		}
+		j++
+	}
+	return max(j-at, 1)
 }
 
 // finish fills a finding's name and severity from the catalog and applies

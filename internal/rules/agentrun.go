@@ -728,9 +728,10 @@ func reportIncompleteRuns(p *RepoPass) {
 		for i, r := range runs {
 			ids[i] = r.ID
 		}
-		fd := p.ReportAt(runs[0].Path, diag.Pos{Line: 1, Col: 1}, diag.Pos{},
-			"%d incomplete runs under %s/ (%s); a resuming agent must ask which to continue: finish, cancel or remove the others",
-			len(runs), dir, listIDs(ids))
+		msg := diag.Fit(len(ids), func(n int) string {
+			return fmt.Sprintf("%d incomplete runs under %s/ (%s): finish, cancel or remove all but the one to resume", len(runs), dir, diag.List(ids, n))
+		})
+		fd := p.ReportAt(runs[0].Path, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "%s", msg)
 		for i, r := range runs {
 			fd.Related = append(fd.Related, diag.Related{Path: r.Path, Line: 1, Column: 1, Message: "incomplete run " + desc[i]})
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -241,13 +242,13 @@ func shortText(n *yaml.Node) (string, bool) {
 
 // window cuts r to at most 40 characters that show position at.
 func window(r []rune, at int) string {
-	const width = 40
+	const width = 26
 	if len(r) <= width {
 		return string(r)
 	}
 	start := 0
-	if at > width-15 {
-		start = at - 15
+	if at > width-10 {
+		start = at - 10
 	}
 	end := min(start+width, len(r))
 	s := string(r[start:end])
@@ -398,7 +399,7 @@ type appendOnlyList struct {
 }
 
 var appendOnlyLists = []appendOnlyList{
-	{"resumption.decision_log", "the log is append-only: entries are never removed or modified, except applied going from false to true (seed 000 §decision_log)",
+	{"decision_log", "restore it, append a new one",
 		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
 			rk, rv := node.Get(root, "resumption")
 			k, v := node.Get(rv, "decision_log")
@@ -407,19 +408,19 @@ var appendOnlyLists = []appendOnlyList{
 			}
 			return rk, k, v
 		}},
-	{"resumption.agent_summaries", "a completed agent's summary is never removed or modified (seed 000 §agent_summaries)",
+	{"agent_summaries", "restore it, summaries are final",
 		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
 			rk, rv := node.Get(root, "resumption")
 			k, v := node.Get(rv, "agent_summaries")
 			return rk, k, v
 		}},
-	{"resumption.compaction_events.events", "events are append-only: never removed or modified, except acknowledged going from false to true (seed 000 §compaction_events)",
+	{"compaction_events.events", "restore it and append a new event",
 		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
 			ck, cv := node.Get(node.Val(root, "resumption"), "compaction_events")
 			k, v := node.Get(cv, "events")
 			return ck, k, v
 		}},
-	{"checkpoints.entries", "checkpoint entries are a history: never removed or modified, only appended",
+	{"checkpoints.entries", "restore it and append a new entry",
 		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
 			ck, cv := node.Get(root, "checkpoints")
 			k, v := node.Get(cv, "entries")
@@ -457,7 +458,7 @@ func runAppendOnly(p *Pass) {
 			if hl != nil {
 				what = "is now " + node.Kind(hl)
 			}
-			p.Report(f, at, "%s held %d entries at %s and %s; %s", l.Label, n, ref, what, l.Rule)
+			p.Report(f, at, "%s held %d entries at %s and %s: %s", l.Label, n, ref, what, l.Rule)
 			continue
 		}
 		if bl.Kind == yaml.MappingNode {
@@ -467,7 +468,7 @@ func runAppendOnly(p *Pass) {
 		pairs, removed, _ := matchEntries(bl.Content, hl.Content)
 		for _, i := range removed {
 			e := bl.Content[i]
-			p.Report(f, at, "%s entry %s (line %d at %s) was removed; %s", l.Label, entryLabel(e, i), e.Line, ref, l.Rule)
+			p.Report(f, at, "%s entry %s (line %d at %s) was removed: %s", l.Label, entryLabel(e, i), e.Line, ref, l.Rule)
 		}
 		for _, pr := range pairs {
 			b, h := bl.Content[pr[0]], hl.Content[pr[1]]
@@ -483,7 +484,10 @@ func runAppendOnly(p *Pass) {
 			if hid, bid := entryID(h), entryID(b); bid != "" && hid != bid {
 				label += " (now " + hid + ")"
 			}
-			p.Report(f, chs[0].At, "%s entry %s changed since %s: %s; %s", l.Label, label, ref, strings.Join(descs, "; "), l.Rule)
+			msg := diag.Fit(len(descs), func(n int) string {
+				return fmt.Sprintf("%s entry %s changed since %s (%s): %s", l.Label, label, ref, joinShort(descs, "; ", n), l.Rule)
+			})
+			p.Report(f, chs[0].At, "%s", msg)
 		}
 	}
 }
@@ -497,9 +501,9 @@ func appendOnlyMap(p *Pass, l appendOnlyList, at, bl, hl *yaml.Node) {
 		h, ok := hm[k.Value]
 		switch {
 		case !ok:
-			p.Report(f, at, "%s.%s (line %d at %s) was removed; %s", l.Label, k.Value, k.Line, ref, l.Rule)
+			p.Report(f, at, "%s.%s (line %d at %s) was removed: %s", l.Label, k.Value, k.Line, ref, l.Rule)
 		case !sameNode(bv, h[1]):
-			p.Report(f, h[1], "%s.%s changed since %s: %s; %s", l.Label, k.Value, ref, wasNow(bv, h[1]), l.Rule)
+			p.Report(f, h[1], "%s.%s changed since %s (%s): %s", l.Label, k.Value, ref, wasNow(bv, h[1]), l.Rule)
 		}
 	})
 }
@@ -543,7 +547,7 @@ func runEventLogAppendOnly(p *Pass) {
 		if i == len(f.Data) {
 			lost := bytes.Count(bf.Data[i:], []byte{'\n'})
 			end := endPos(f)
-			p.ReportAt(f, end, diag.Pos{}, "this events file is shorter than at %s%s: %d bytes (%d lines) were cut from its end; events are append-only, existing lines are never removed (seed 003 §Event Discipline)",
+			p.ReportAt(f, end, diag.Pos{}, "this events file is shorter than at %s%s: %d bytes (%d lines) were cut from its end; restore them, events are only appended",
 				b.Repo.Ref, was, len(bf.Data)-i, lost)
 			continue
 		}
@@ -552,7 +556,7 @@ func runEventLogAppendOnly(p *Pass) {
 		baseLine := (&load.File{Data: bf.Data}).Line(start.Line)
 		bw, hw := around(baseLine, headLine)
 		lineEnd := diag.Pos{Line: start.Line, Col: len([]rune(headLine)) + 1}
-		p.ReportAt(f, start, lineEnd, "line %d was rewritten since %s%s: it read `%s`, now `%s`; events are append-only: never modify existing event lines, append new ones (seed 003 §Event Discipline)",
+		p.ReportAt(f, start, lineEnd, "line %d was rewritten since %s%s: it read `%s`, now `%s`; restore it and append instead",
 			start.Line, b.Repo.Ref, was, bw, hw)
 	}
 }
@@ -576,7 +580,7 @@ func finalizeDeletedEventLogs(p *RepoPass) {
 			continue
 		}
 		p.ReportAt(displayOf(p.Opts, osPath), diag.Pos{Line: 1, Col: 1}, diag.Pos{},
-			"this events file existed at %s and was deleted; event logs are append-only and never removed (seed 003 §Event Discipline)", b.Repo.Ref)
+			"this events file existed at %s and was deleted: restore it, event logs are never removed", b.Repo.Ref)
 	}
 }
 
@@ -622,15 +626,13 @@ type protocolTrigger struct {
 
 func (t protocolTrigger) String() string {
 	if t.At == nil {
-		return fmt.Sprintf("%s (%s): %s", t.Code, t.Name, t.What)
+		return fmt.Sprintf("%s: %s", t.Code, t.What)
 	}
-	return fmt.Sprintf("%s (%s): %s (line %d)", t.Code, t.Name, t.What, t.At.Line)
+	return fmt.Sprintf("%s: %s (line %d)", t.Code, t.What, t.At.Line)
 }
 
 // resumptionSubsections are the seven v2.0 sub-sections in seed order.
 var resumptionSubsections = []string{"recovery_state", "files_to_read", "quality_trajectory", "defect_summary", "decision_log", "agent_summaries", "compaction_events"}
-
-const matrixRef = "(seed 000, Sub-Section Update Matrix)"
 
 func runUpdateProtocol(p *Pass) {
 	bv := baseOf(p)
@@ -666,16 +668,22 @@ func runUpdateProtocol(p *Pass) {
 				}
 				more = "; also " + strings.Join(rest, ", ")
 			}
-			fd = p.Report(f, hu, "%s but resumption.recovery_state.updated_at %s%s; recovery_state is rewritten at every trigger %s",
-				triggers[0], was, more, matrixRef)
+			fd = p.Report(f, hu, "%s, but recovery_state.updated_at %s%s: update it",
+				triggers[0], was, more)
 			for _, t := range triggers {
 				if t.At != nil {
 					fd.Related = append(fd.Related, diag.Related{Path: f.Path, Line: t.At.Line, Column: t.At.Column, Message: t.Code + " " + t.Name})
 				}
 			}
 		} else {
-			p.Report(f, hu, "%s changed since %s but resumption.recovery_state.updated_at %s; recovery_state is rewritten with every update of the section (seed 000 §recovery_state)",
-				joinAnd(changed), ref, was)
+			msg := diag.Fit(len(changed), func(n int) string {
+				shown := changed
+				if len(changed) > n {
+					shown = append(append([]string(nil), changed[:n]...), fmt.Sprintf("%d more", len(changed)-n))
+				}
+				return fmt.Sprintf("%s changed since %s, but recovery_state.updated_at %s: update it with every change of the section", joinAnd(shown), ref, was)
+			})
+			p.Report(f, hu, "%s", msg)
 		}
 	}
 
@@ -710,15 +718,14 @@ func runUpdateProtocol(p *Pass) {
 			if node.IsMap(summaries) && node.Has(summaries, t.Agent) || !node.IsMap(summaries) && summaries != nil {
 				continue // a summary exists (a non-map is RL102's to report)
 			}
-			fd := p.Report(f, subAt("agent_summaries"), "%s but resumption.agent_summaries has no entry for %s; add `%s: \"STATUS. key finding.\"` %s",
-				t, t.Agent, t.Agent, matrixRef)
+			fd := p.Report(f, subAt("agent_summaries"), "%s, but agent_summaries has no entry for it: add a one-line summary", t)
 			fd.Related = append(fd.Related, relatedNode(f, t.At, "the agent's status"))
 		case "T5":
 			if t.Checkpoint == nil {
 				continue // the trigger is the new compaction event itself
 			}
-			fd := p.Report(f, subAt("compaction_events"), "%s but resumption.compaction_events has no event for it (%s) %s",
-				t, strings.ToUpper(t.Checkpoint.EventID), matrixRef)
+			fd := p.Report(f, subAt("compaction_events"), "%s, but compaction_events has no event %s for it: add one",
+				t, strings.ToUpper(t.Checkpoint.EventID))
 			fd.Related = append(fd.Related, diag.Related{Path: t.Checkpoint.Display, Line: 1, Column: 1, Message: "the checkpoint file"})
 		}
 	}
@@ -730,7 +737,7 @@ func runUpdateProtocol(p *Pass) {
 		if len(ts) > 1 {
 			more = fmt.Sprintf(" (and %d more %s triggers)", len(ts)-1, ts[0].Code)
 		}
-		fd := p.Report(f, subAt(name), "%s%s but resumption.%s did not change%s %s", ts[0], more, name, should, matrixRef)
+		fd := p.Report(f, subAt(name), "%s%s, but resumption.%s did not change: %s", ts[0], more, name, should)
 		if sev != diag.SevOff {
 			fd.Severity = sev
 		}
@@ -738,9 +745,9 @@ func runUpdateProtocol(p *Pass) {
 			fd.Related = append(fd.Related, relatedNode(f, t.At, t.Code+" "+t.Name))
 		}
 	}
-	requireChange(t3, "quality_trajectory", diag.SevOff, "")
-	requireChange(t3Defects, "defect_summary", diag.SevOff, "")
-	requireChange(t2, "files_to_read", diag.SevWarning, "; its sections hints should point at what the next phase needs")
+	requireChange(t3, "quality_trajectory", diag.SevOff, "record the iteration")
+	requireChange(t3Defects, "defect_summary", diag.SevOff, "record the iteration's defects")
+	requireChange(t2, "files_to_read", diag.SevWarning, "point it at what the next phase needs")
 }
 
 // subsectionOf returns a resumption sub-section (decision_log also under
@@ -859,7 +866,7 @@ func protocolTriggers(p *Pass, base, head *yaml.Node) []protocolTrigger {
 				continue
 			}
 			c := cp
-			out = append(out, protocolTrigger{Code: "T5", Name: "compaction event", What: "checkpoint file " + cp.Rel + " of workflow " + wf + " was added", Checkpoint: &c})
+			out = append(out, protocolTrigger{Code: "T5", Name: "compaction event", What: "checkpoint " + path.Base(cp.Rel) + " was added", Checkpoint: &c})
 		}
 	}
 	// T6: decisions appended.
@@ -1180,8 +1187,15 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		if gained > 1 {
 			items = fmt.Sprintf("%d checked items", gained)
 		}
-		fd := p.ReportAt(rcFile.Path, at, end, "%s gained %s since %s (first: %s, line %d) but this %s did not change; update its progress, current_task and last_updated with every task completed (seed 004 §resume-context.md Structure)",
-			stepsShown, items, b.Repo.Ref, quoteItem(first), firstLine, path.Base(rc))
+		stepsRel := stepsShown
+		if rel, err := filepath.Rel(filepath.Dir(rcOS), b.Repo.OSPath(c.Path)); err == nil {
+			stepsRel = filepath.ToSlash(rel)
+		}
+		msg := diag.FitClip(func(w int) string {
+			return fmt.Sprintf("%s gained %s since %s (line %d: %s); this file did not change: update progress, current_task and last_updated",
+				diag.ClipPath(stepsRel, w), items, b.Repo.Ref, firstLine, strconv.Quote(diag.ClipTo(checkedText(first), w)))
+		})
+		fd := p.ReportAt(rcFile.Path, at, end, "%s", msg)
 		fd.Related = append(fd.Related, diag.Related{Path: stepsShown, Line: firstLine, Column: 1, Message: "newly checked item"})
 	}
 }
@@ -1212,9 +1226,13 @@ func newlyChecked(base, head []byte) (n int, first string, firstLine int) {
 	return n, first, firstLine
 }
 
-func quoteItem(s string) string {
-	if r := []rune(s); len(r) > 60 {
-		s = string(r[:57]) + "..."
+// checkedText is a checked item's text without its "- [x] " marker.
+func checkedText(line string) string {
+	t := strings.TrimSpace(line)
+	for _, m := range []string{"- [x] ", "- [X] ", "* [x] ", "* [X] "} {
+		if strings.HasPrefix(t, m) {
+			return strings.TrimSpace(t[len(m):])
+		}
 	}
-	return fmt.Sprintf("%q", s)
+	return t
 }

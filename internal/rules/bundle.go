@@ -153,7 +153,7 @@ func runBundleForbidden(p *Pass) {
 			continue
 		}
 		f := &load.File{Path: joinPath(p.Bundle.Folder.Path, strings.TrimSuffix(n.Path, "/"))}
-		p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "%s; remove it from the bundle (the verdict never depends on it)", n.Message)
+		p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "%s: remove it from the bundle", n.Message)
 	}
 }
 

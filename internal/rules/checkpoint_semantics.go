@@ -72,7 +72,7 @@ func runCheckpointName(p *Pass) {
 		}
 		base := path.Base(p.Doc.File.Path)
 		if base != id+"-checkpoint.json" && base != id+".json" {
-			p.Report(p.Doc.File, v, "file name %s does not match %s %s: name it %s-checkpoint.json or %s.json, the names the compaction alert and checkpoint_file use (seed 001 §Checkpoint File Format)", base, k, id, id, id)
+			p.Report(p.Doc.File, v, "file name %s does not match %s %s: rename it to %s-checkpoint.json or %s.json", base, k, id, id, id)
 		}
 		return
 	}
@@ -95,7 +95,7 @@ func runCheckpointAck(p *Pass) {
 	atk, atv := node.Get(md, "acknowledged_at")
 	atNull := atk == nil || node.IsNull(atv)
 	if ack && atNull {
-		p.Report(f, av, "acknowledged is true but acknowledged_at is %s: record when the re-orientation merged this checkpoint (seed 001 §Checkpoint File Lifecycle, step 11)", map[bool]string{true: "missing", false: "null"}[atk == nil])
+		p.Report(f, av, "acknowledged is true but acknowledged_at is %s: record when the re-orientation merged this checkpoint", map[bool]string{true: "missing", false: "null"}[atk == nil])
 		return
 	}
 	if !ack && !atNull {
@@ -109,7 +109,7 @@ func runCheckpointAck(p *Pass) {
 	tv := node.Val(root, "timestamp")
 	t, ts, _, ok2 := timeOf(tv)
 	if ack && ok1 && ok2 && at.Before(t) {
-		fd := p.Report(f, atv, "acknowledged_at %s is before the checkpoint's timestamp %s (line %d): it cannot have been acknowledged before it was written", as, ts, tv.Line)
+		fd := p.Report(f, atv, "acknowledged_at %s is before the checkpoint's timestamp %s (line %d): correct one of them", as, ts, tv.Line)
 		fd.Related = append(fd.Related, relatedAt(f, tv, "timestamp"))
 	}
 }
@@ -152,7 +152,7 @@ func runCheckpointContext(p *Pass) {
 		return
 	}
 	if fill < 0 || fill > 1 {
-		p.Report(f, fv, "%s %s is outside [0, 1]: it is the fraction of the context window in use (0.886 = 88.6%%)", fillKey, fv.Value)
+		p.Report(f, fv, "%s %s is outside [0, 1]: write the fraction of the context window in use (0.886 for 88.6%%)", fillKey, fv.Value)
 		return
 	}
 	tv, wv := node.Val(cs, tokKey), node.Val(cs, winKey)
@@ -161,7 +161,7 @@ func runCheckpointContext(p *Pass) {
 	if ok1 && ok2 && window > 0 {
 		ratio := float64(tokens) / float64(window)
 		if math.Abs(fill-ratio) > 0.005+1e-12 {
-			fd := p.Report(f, fv, "%s %s does not match %s / %s = %d / %d = %.4g (tolerance ±0.005)", fillKey, fv.Value, tokKey, winKey, tokens, window, ratio)
+			fd := p.Report(f, fv, "%s %s does not match %s / %s = %d / %d = %.4g (tolerance ±0.005): correct it", fillKey, fv.Value, tokKey, winKey, tokens, window, ratio)
 			fd.Related = append(fd.Related, relatedAt(f, tv, tokKey), relatedAt(f, wv, winKey))
 		}
 	}
@@ -175,10 +175,10 @@ func runCheckpointContext(p *Pass) {
 	rr, inRun := runTiers[w]
 	switch {
 	case !inSeed && !inRun:
-		p.Report(f, trv, "tier %q is not a context tier: LOW, WARNING, CRITICAL, COMPACTION (seed 001 §Integration with Detection System), or the runtime writer's NOMINAL, LOW, WARNING, CRITICAL, EMERGENCY", tier)
+		p.Report(f, trv, "tier %s is not a context tier: write LOW, WARNING, CRITICAL or COMPACTION (or the runtime writer's NOMINAL or EMERGENCY)", diag.Quote(tier))
 	case inSeed && fill >= sr.lo && fill < sr.hi, inRun && fill >= rr.lo && fill < rr.hi:
 	default:
-		fd := p.Report(f, trv, "tier %q does not match %s %s, which is %s (seed 001 §Integration with Detection System: LOW < 0.60 ≤ WARNING < 0.80 ≤ CRITICAL < 0.90 ≤ COMPACTION)", tier, fillKey, fv.Value, seedTierOf(fill))
+		fd := p.Report(f, trv, "tier %s does not match %s %s, which is %s: correct the tier or the fill", diag.Quote(tier), fillKey, fv.Value, seedTierOf(fill))
 		fd.Related = append(fd.Related, relatedAt(f, fv, fillKey))
 	}
 }
@@ -225,7 +225,7 @@ func runCheckpointPhases(p *Pass) {
 			for b, y := range lists[j].vals {
 				for a, x := range lists[i].vals {
 					if x == y {
-						fd := p.Report(f, lists[j].nodes[b], "phase %d is in both %s (line %d) and %s: a phase is complete, in progress or remaining, never two of them", y, names[i], lists[i].nodes[a].Line, names[j])
+						fd := p.Report(f, lists[j].nodes[b], "phase %d is in both %s (line %d) and %s: keep it in one list", y, names[i], lists[i].nodes[a].Line, names[j])
 						fd.Related = append(fd.Related, relatedAt(f, lists[i].nodes[a], names[i]))
 						break
 					}
@@ -246,7 +246,7 @@ func runCheckpointPhases(p *Pass) {
 		}
 		if !in {
 			pv := node.Val(st, "phases_in_progress")
-			fd := p.Report(f, cpv, "current_phase %d is not in phases_in_progress %s (line %d)", cur, flowList(lists[1].vals), pv.Line)
+			fd := p.Report(f, cpv, "current_phase %d is not in phases_in_progress %s (line %d): correct one of them", cur, flowList(lists[1].vals), pv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, pv, "orchestration_state.phases_in_progress"))
 		}
 	}
@@ -257,9 +257,9 @@ func runCheckpointPhases(p *Pass) {
 		iter, iterSet := node.Int(iv)
 		switch {
 		case gateSet && node.IsNull(iv):
-			p.Report(f, iv, "current_gate_iteration is null while current_gate is %s (line %d): both are set during a gate, both null between gates", gate, gv.Line)
+			p.Report(f, iv, "current_gate_iteration is null while current_gate is %s (line %d): set both during a gate, or both to null between gates", gate, gv.Line)
 		case iterSet && node.IsNull(gv):
-			p.Report(f, iv, "current_gate_iteration is %d while current_gate is null (line %d): both are set during a gate, both null between gates", iter, gv.Line)
+			p.Report(f, iv, "current_gate_iteration is %d while current_gate is null (line %d): set both during a gate, or both to null between gates", iter, gv.Line)
 		}
 	}
 	if sv := node.Val(st, "current_gate_score"); sv != nil {
@@ -360,7 +360,14 @@ func finalizeCheckpointMerge(p *RepoPass) {
 			if at.Start.Line == 0 {
 				at = Span{Start: diag.Pos{Line: 1, Col: 1}}
 			}
-			fd := p.ReportAt(cp.Path, at.Start, at.End, "no compaction event of %s (workflow %s) references this checkpoint: its data was never merged into the resumption section (seed 001 §Checkpoint File Lifecycle, step 10)", strings.Join(where, ", "), cp.WorkflowID)
+			msg := diag.FitClip(func(w int) string {
+				clipped := make([]string, len(where))
+				for i, s := range where {
+					clipped[i] = diag.ClipPath(s, w)
+				}
+				return fmt.Sprintf("no compaction event in %s (workflow %s) names this checkpoint: merge it into the resumption section", diag.List(clipped, 2), diag.ClipTo(cp.WorkflowID, w))
+			})
+			fd := p.ReportAt(cp.Path, at.Start, at.End, "%s", msg)
 			fd.Related = rel
 		}
 		if !cp.HasAck || cp.Acknowledged || cp.Time.IsZero() {
@@ -372,7 +379,10 @@ func finalizeCheckpointMerge(p *RepoPass) {
 			if of.UpdatedAt.IsZero() || !of.UpdatedAt.After(cp.Time) {
 				continue
 			}
-			fd := p.ReportAt(cp.Path, cp.AckAt.Start, cp.AckAt.End, "acknowledged is still false, but %s's recovery_state.updated_at %s is later than this checkpoint (%s): merge it and set acknowledged: true (seed 001 §Checkpoint File Lifecycle, step 11)", of.Path, of.UpdatedAtText, cp.TimeText)
+			msg := diag.FitClip(func(w int) string {
+				return fmt.Sprintf("acknowledged is false, but %s changed after this checkpoint (%s): merge it, set acknowledged: true", diag.ClipPath(of.Path, w), of.UpdatedAtText)
+			})
+			fd := p.ReportAt(cp.Path, cp.AckAt.Start, cp.AckAt.End, "%s", msg)
 			fd.Related = append(fd.Related, diag.Related{Path: of.Path, Line: of.UpdatedAtAt.Start.Line, Column: of.UpdatedAtAt.Start.Col, Message: "recovery_state.updated_at"})
 			break
 		}
@@ -399,7 +409,7 @@ func runCheckpointFiles(p *Pass) {
 			continue
 		}
 		if _, ok := res.Resolve(s); !ok {
-			p.Report(f, pv, "recovery_instructions.files_to_read[%d] %q resolves nowhere: tried %s", i, s, res.Tried())
+			p.Report(f, pv, "%s", res.NotFound(fmt.Sprintf("recovery_instructions.files_to_read[%d]", i), s))
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -159,13 +160,19 @@ func runPrecompactFlat(p *Pass) {
 			notes = append(notes, joinClauses(n.Renames))
 		}
 		if len(n.Drops) > 0 {
-			notes = append(notes, "drop "+joinClauses(n.Drops)+", already at the top level")
+			notes = append(notes, "drop "+joinClauses(n.Drops))
 		}
 		detail := ""
 		if len(notes) > 0 {
 			detail = " (" + strings.Join(notes, "; ") + ")"
 		}
-		fd := p.Report(p.Doc.File, n.Key, "the state is nested under %q, but SessionStart reads it flat: move its keys to the top level%s", n.Key.Value, detail)
+		fd := p.Report(p.Doc.File, n.Key, "%s", diag.FitClip(func(w int) string {
+			d := detail
+			if w < 60 {
+				d = ""
+			}
+			return fmt.Sprintf("the state is nested under %q, but SessionStart reads it flat: move its keys to the top level%s", n.Key.Value, d)
+		}))
 		fd.Fix = fix.FlattenJSON(p.Doc, n.Key.Value, map[string]string{"project_id": "active_project_id"})
 	}
 }

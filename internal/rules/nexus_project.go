@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -182,13 +183,16 @@ func runPrecompactProject(p *Pass) {
 	start := filepath.Dir(absPathOf(p, f))
 	root, top := nexusRoot(start, p.Opts.RepoRoot)
 	if root == "" {
-		p.Report(f, idNode, "active_project_id %q: no 02-projects/ folder in %s or above it (up to %s), so SessionStart finds no project to resume", id, load.Display(p.Opts.Cwd, start), load.Display(p.Opts.Cwd, top))
+		msg := diag.FitClip(func(w int) string {
+			return fmt.Sprintf("active_project_id %s: no 02-projects/ folder in %s or above it (up to %s): correct the id or the layout", diag.Quote(id), diag.ClipPath(load.Display(p.Opts.Cwd, start), w), diag.ClipPath(load.Display(p.Opts.Cwd, top), w))
+		})
+		p.Report(f, idNode, "%s", msg)
 		return
 	}
 	projDir := filepath.Join(root, "02-projects", id)
 	projDisp := load.Display(p.Opts.Cwd, projDir)
 	if !folderExists(projDir) {
-		p.Report(f, idNode, "active_project_id %q names no project: %s/ does not exist; correct the id or restore the folder", id, projDisp)
+		p.Report(f, idNode, "active_project_id %s names no project: %s/ does not exist; correct the id or restore the folder", diag.Quote(id), diag.Clip(projDisp))
 		return
 	}
 	rc := filepath.Join(projDir, "01-planning", "resume-context.md")
@@ -197,11 +201,12 @@ func runPrecompactProject(p *Pass) {
 	}
 	for _, legacy := range []string{filepath.Join(projDir, "01-planning", "_resume.md"), filepath.Join(projDir, "_resume.md")} {
 		if regularFileExists(legacy) {
-			p.Report(f, idNode, "project %s has only the legacy %s, which SessionStart does not read: rename it to 01-planning/resume-context.md", projDisp, load.Display(p.Opts.Cwd, legacy))
+			rel, _ := filepath.Rel(projDir, legacy)
+			p.Report(f, idNode, "project %s has only the legacy %s, which SessionStart does not read: rename it to 01-planning/resume-context.md", diag.Clip(projDisp), filepath.ToSlash(rel))
 			return
 		}
 	}
-	p.Report(f, idNode, "project %s has no 01-planning/resume-context.md, so a resumed session gets no loading manifest: write one", projDisp)
+	p.Report(f, idNode, "project %s has no 01-planning/resume-context.md, so a resumed session gets no loading manifest: write one", diag.Clip(projDisp))
 }
 
 // ---- RL313 --------------------------------------------------------------------
@@ -247,7 +252,11 @@ func runLegacyResumeFilename(p *Pass) {
 	if ResumeFinished(p) {
 		return // history: nothing asks to migrate it
 	}
-	fd := p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "_resume.md is the legacy name, which SessionStart does not load: rename this file to %s", disp)
+	rel, err := filepath.Rel(filepath.Dir(absPathOf(p, f)), target)
+	if err != nil {
+		rel = disp
+	}
+	fd := p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "_resume.md is the legacy name, which SessionStart does not load: rename it to %s", filepath.ToSlash(rel))
 	fd.Fix = fix.RenameFile(f, disp)
 }
 
@@ -332,23 +341,25 @@ func runFilesToLoad(p *Pass) {
 		fi, err := os.Stat(full)
 		if err == nil {
 			if fi.IsDir() {
-				p.Report(d.File, e, "files_to_load entry %q is a folder, which SessionStart does not load: list the files in it instead", s)
+				p.Report(d.File, e, "files_to_load entry %s is a folder, which SessionStart does not load: list the files in it instead", diag.Quote(s))
 			}
 			continue
 		}
 		if alt := numberedSibling(full); alt != "" {
 			alt = path.Join(path.Dir(rel), alt)
-			fd := p.Report(d.File, e, "files_to_load entry %q does not exist in the project folder; did you mean %q?", s, alt)
+			fd := p.Report(d.File, e, "files_to_load entry %s does not exist in the project folder: did you mean %s?", diag.Quote(s), diag.Quote(alt))
 			fd.Related = append(fd.Related, diag.Related{Path: pr.display(alt), Line: 1, Column: 1, Message: "the file"})
 			continue
 		}
 		// The project folder is 02-projects/<id>/: its grandparent is the
 		// repository root of a nexus layout.
 		if regularFileExists(filepath.Join(filepath.Dir(filepath.Dir(pr.Dir)), filepath.FromSlash(rel))) {
-			p.Report(d.File, e, "files_to_load entry %q is at the repository root; SessionStart reads entries from the project folder: copy the file in or remove it", s)
+			p.Report(d.File, e, "%s", diag.FitClip(func(w int) string {
+				return fmt.Sprintf("files_to_load entry %s is at the repository root, but SessionStart reads the project folder: copy it in or remove it", strconv.Quote(diag.ClipPath(s, w)))
+			}))
 			continue
 		}
-		p.Report(d.File, e, "files_to_load entry %q does not exist in the project folder, so a resumed session never loads it: correct the path or remove it", s)
+		p.Report(d.File, e, "files_to_load entry %s does not exist in the project folder: correct the path or remove it", diag.Quote(s))
 	}
 }
 
@@ -494,7 +505,7 @@ func runNoDuplication(p *Pass) {
 		from, to := body[i].line, body[i+k-1].line
 		sFrom, sTo := src[ref.at].line, src[ref.at+k-1].line
 		fd := p.ReportAt(d.File, diag.Pos{Line: from, Col: 1}, diag.Pos{}, "lines %d–%d copy %d lines of %s (its lines %d–%d), which files_to_load already loads: delete the copy",
-			from, to, k, files[ref.file].rel, sFrom, sTo)
+			from, to, k, diag.Clip(files[ref.file].rel), sFrom, sTo)
 		fd.Related = append(fd.Related, diag.Related{Path: files[ref.file].disp, Line: sFrom, Column: 1, Message: "the original lines"})
 		i += k
 	}
@@ -525,7 +536,7 @@ func runProjectIDFolder(p *Pass) {
 	if !ok || id == pr.FolderID {
 		return
 	}
-	p.Report(d.File, v, "project_id %q differs from its folder; SessionStart resumes projects by folder name: set it to %q", id, pr.FolderID)
+	p.Report(d.File, v, "project_id %s differs from its folder name: set it to %s", diag.Quote(id), diag.Quote(pr.FolderID))
 }
 
 // ---- RL319 --------------------------------------------------------------------
@@ -626,9 +637,9 @@ func runProgressVsSteps(p *Pass) {
 	}
 	var fd *diag.Finding
 	if what == "progress" {
-		fd = p.Report(d.File, n, "progress says %d tasks complete, but %s has %d checked: set it to %q", done, rel, checked, fmt.Sprintf("%d/%d tasks complete", checked, total))
+		fd = p.Report(d.File, n, "progress says %d tasks complete, but %s has %d checked: set it to %q", done, diag.Clip(rel), checked, fmt.Sprintf("%d/%d tasks complete", checked, total))
 	} else {
-		fd = p.Report(d.File, n, "tasks_completed is %d, but %s has %d checked: update the counter when tasks are ticked", done, rel, checked)
+		fd = p.Report(d.File, n, "tasks_completed is %d, but %s has %d checked: update the counter when tasks are ticked", done, diag.Clip(rel), checked)
 	}
 	fd.Related = append(fd.Related, diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "the steps file"})
 }

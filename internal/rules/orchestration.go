@@ -109,7 +109,7 @@ func runResumptionMissing(p *Pass) {
 	case k == nil && WorkflowFinished(p):
 		// History: nothing will resume it.
 	case k == nil:
-		p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "no `resumption:` section: a fresh session has nothing to resume from (seed 001 §Enhanced Resumption Schema)")
+		p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "no `resumption:` section, so a fresh session has nothing to resume from: add one")
 	case !node.IsMap(v):
 		p.Report(d.File, k, "`resumption:` must be a mapping, found %s", node.Kind(v))
 	}
@@ -124,7 +124,7 @@ func runResumptionV1(p *Pass) {
 	for i, k := range r.V1Keys {
 		names[i] = k.Value
 	}
-	fd := p.Report(p.Doc.File, r.Key, "resumption is a v1.0 section (%s at its top); v2.0 keeps them in recovery_state with six more sub-sections (seed 000 §Backward Compatibility Rules)", strings.Join(names, ", "))
+	fd := p.Report(p.Doc.File, r.Key, "resumption is a v1.0 section (%s at its top): migrate it to v2.0, which keeps them in recovery_state", strings.Join(names, ", "))
 	fd.Fix = fix.Migrate(p.Doc).Fix
 }
 
@@ -138,9 +138,9 @@ func runMixedVersion(p *Pass) {
 		var fd *diag.Finding
 		if k.Value == "current_state" {
 			// v2.0 has no current_state: its prose becomes structured fields.
-			fd = p.Report(p.Doc.File, k, "v1.0 field current_state sits next to recovery_state; its content belongs in recovery_state's current_phase, current_phase_name, workflow_status and current_activity, then remove it (seed 000 §V1.0 to V2.0 Field Mapping)")
+			fd = p.Report(p.Doc.File, k, "v1.0 field current_state sits next to recovery_state: move its content into recovery_state's phase, status and activity fields, then remove it")
 		} else {
-			fd = p.Report(p.Doc.File, k, "v1.0 field %s sits next to recovery_state; move it into recovery_state (seed 000 §V1.0 to V2.0 Field Mapping)", k.Value)
+			fd = p.Report(p.Doc.File, k, "v1.0 field %s sits next to recovery_state: move it into recovery_state", k.Value)
 		}
 		if m.Folded[k] {
 			fd.Fix = m.Fix
@@ -158,10 +158,10 @@ func runDecisionsAlias(p *Pass) {
 		return
 	}
 	if node.Has(r.Node, "decision_log") {
-		p.Report(p.Doc.File, k, "both `decisions:` and `decision_log:` are present; merge the entries into `decision_log:` (the canonical name)")
+		p.Report(p.Doc.File, k, "both `decisions:` and `decision_log:` are present: merge the entries into `decision_log:`")
 		return
 	}
-	fd := p.Report(p.Doc.File, k, "`decisions:` is the seed-001 draft name; the canonical sub-section is `decision_log:` (seed 000 §Update Semantics)")
+	fd := p.Report(p.Doc.File, k, "`decisions:` is the draft name of the decision log: rename it to `decision_log:`")
 	fd.Fix = fix.RenameKey(p.Doc, k, "decision_log", r.Node.Style&yaml.FlowStyle != 0)
 }
 
@@ -246,9 +246,30 @@ func runTemplatePlaceholder(p *Pass) {
 		for _, m := range placeholderInText.FindAllStringIndex(n.Value, -1) {
 			// ${NAME} is a shell or environment reference, not a blank.
 			if m[1]-m[0] > 3 && (m[0] == 0 || n.Value[m[0]-1] != '$') {
-				p.Report(d.File, n, "template placeholder %s was never filled in (only *.template.* files may hold placeholders)", n.Value[m[0]:m[1]])
+				ph := n.Value[m[0]:m[1]]
+				start, end := textSpan(d.File, n, ph)
+				p.ReportAt(d.File, start, end, "template placeholder %s was never filled in: write the real value", ph)
 				return
 			}
 		}
 	})
+}
+
+// textSpan locates text inside a scalar's source, on the node's line or the
+// lines of its block, so a finding underlines that text rather than the
+// whole value; it falls back to the node.
+func textSpan(f *load.File, n *yaml.Node, text string) (diag.Pos, diag.Pos) {
+	lines := strings.Count(n.Value, "\n") + 2
+	for l := n.Line; l < n.Line+lines; l++ {
+		line := f.Line(l)
+		from := 0
+		if l == n.Line {
+			from = len(string([]rune(line)[:min(n.Column-1, len([]rune(line)))]))
+		}
+		if i := strings.Index(line[from:], text); i >= 0 {
+			col := len([]rune(line[:from+i])) + 1
+			return diag.Pos{Line: l, Col: col}, diag.Pos{Line: l, Col: col + len([]rune(text))}
+		}
+	}
+	return node.Pos(n), EndOf(f, n)
 }

@@ -67,7 +67,7 @@ func runQualityTrajectory(p *Pass) {
 	if cOK && rOK {
 		for i, g := range remaining {
 			if c := completedAt[GateKey(g)]; c != nil {
-				fd := p.Report(f, rNodes[i], "gate %s is in both gates_completed (line %d) and gates_remaining: a gate leaves gates_remaining when it passes (seed 000 §quality_trajectory)", g, c.Line)
+				fd := p.Report(f, rNodes[i], "gate %s is in both gates_completed (line %d) and gates_remaining: remove it from gates_remaining", g, c.Line)
 				fd.Related = append(fd.Related, relatedAt(f, c, "quality_trajectory.gates_completed"))
 			}
 		}
@@ -79,12 +79,12 @@ func runQualityTrajectory(p *Pass) {
 	ci, ciSet := node.Int(civ)
 	if cgSet {
 		if c := completedAt[GateKey(cg)]; cOK && c != nil {
-			fd := p.Report(f, cgv, "current_gate %s is already in gates_completed (line %d): the gate in progress is in neither list", cg, c.Line)
+			fd := p.Report(f, cgv, "current_gate %s is already in gates_completed (line %d): set current_gate to the gate in progress, or null", cg, c.Line)
 			fd.Related = append(fd.Related, relatedAt(f, c, "quality_trajectory.gates_completed"))
 		}
 		for i, g := range remaining {
 			if rOK && GateKey(g) == GateKey(cg) {
-				fd := p.Report(f, cgv, "current_gate %s is also listed in gates_remaining (line %d): the gate in progress is in neither list", cg, rNodes[i].Line)
+				fd := p.Report(f, cgv, "current_gate %s is also listed in gates_remaining (line %d): remove it from gates_remaining", cg, rNodes[i].Line)
 				fd.Related = append(fd.Related, relatedAt(f, rNodes[i], "quality_trajectory.gates_remaining"))
 			}
 		}
@@ -92,10 +92,10 @@ func runQualityTrajectory(p *Pass) {
 	if cgv != nil && civ != nil {
 		switch {
 		case cgSet && node.IsNull(civ):
-			fd := p.Report(f, civ, "current_gate_iteration is null while current_gate is %s (line %d): during a gate both are set, between gates both are null (seed 000 §quality_trajectory)", cg, cgv.Line)
+			fd := p.Report(f, civ, "current_gate_iteration is null while current_gate is %s (line %d): set both during a gate, or both to null between gates", cg, cgv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
 		case ciSet && node.IsNull(cgv):
-			fd := p.Report(f, civ, "current_gate_iteration is %d while current_gate is null (line %d): during a gate both are set, between gates both are null (seed 000 §quality_trajectory)", ci, cgv.Line)
+			fd := p.Report(f, civ, "current_gate_iteration is %d while current_gate is null (line %d): set both during a gate, or both to null between gates", ci, cgv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
 		}
 	}
@@ -140,7 +140,7 @@ func runQualityTrajectory(p *Pass) {
 			}
 		}
 		if len(stray) > 0 {
-			p.Report(f, first, "score_history holds scores for %s, which %s neither in gates_completed nor the current gate: score_history is keyed by the ids of completed gates and the gate in progress (seed 000 §quality_trajectory)",
+			p.Report(f, first, "score_history holds scores for %s, which %s neither in gates_completed nor the current gate: correct the gate ids",
 				listShort(stray), map[bool]string{true: "is", false: "are"}[len(stray) == 1])
 		}
 		has := map[string]bool{}
@@ -151,7 +151,7 @@ func runQualityTrajectory(p *Pass) {
 		}
 		for i, g := range completed {
 			if !has[GateKey(g)] {
-				fd := p.Report(f, cNodes[i], "gate %s is in gates_completed, but score_history has no scores for it (line %d): every iteration appends its score (seed 000 §quality_trajectory)", g, shk.Line)
+				fd := p.Report(f, cNodes[i], "gate %s is in gates_completed, but score_history has no scores for it (line %d): record the score of each of its iterations", g, shk.Line)
 				fd.Related = append(fd.Related, relatedAt(f, shk, "quality_trajectory.score_history"))
 			}
 		}
@@ -166,7 +166,7 @@ func runQualityTrajectory(p *Pass) {
 			parts = append(parts, fmt.Sprintf("%s: %d", h.gate, len(h.scores)))
 		}
 		if int(used) != sum {
-			fd := p.Report(f, tuv, "total_iterations_used %d, but score_history holds %d score(s) (%s): it grows by 1 with every gate iteration (seed 000 §quality_trajectory)", used, sum, strings.Join(parts, ", "))
+			fd := p.Report(f, tuv, "total_iterations_used %d, but score_history holds %d score(s) (%s): set it to the number of gate iterations", used, sum, listShort(parts))
 			fd.Related = append(fd.Related, relatedAt(f, shk, "quality_trajectory.score_history"))
 		}
 	}
@@ -190,7 +190,7 @@ func runQualityTrajectory(p *Pass) {
 		for _, k := range keys {
 			g := gates[k]
 			if isPassed(g.Status) && completedAt[k] == nil && g.StatusAt != nil {
-				fd := p.Report(f, ck, "%s is %s (line %d), but gates_completed does not list %s (seed 000 §quality_trajectory: append the gate ID when it passes)", g.Label, g.Status, g.StatusAt.Line, g.ID)
+				fd := p.Report(f, ck, "%s is %s (line %d), but gates_completed does not list %s: append it", g.Label, g.Status, g.StatusAt.Line, g.ID)
 				fd.Related = append(fd.Related, relatedAt(f, g.StatusAt, g.Label+".status"))
 			}
 		}
@@ -200,7 +200,7 @@ func runQualityTrajectory(p *Pass) {
 			case g == nil:
 				p.Report(f, cNodes[i], "gate %s is in gates_completed, but quality_gates defines no such gate (it has %s)", c, listShort(gateIDs(gates, keys)))
 			case g.Status != "" && !isPassed(g.Status) && g.StatusAt != nil:
-				fd := p.Report(f, cNodes[i], "gate %s is in gates_completed, but %s.status is %s (line %d)", c, g.Label, g.Status, g.StatusAt.Line)
+				fd := p.Report(f, cNodes[i], "gate %s is in gates_completed, but %s.status is %s (line %d): correct one of them", c, g.Label, g.Status, g.StatusAt.Line)
 				fd.Related = append(fd.Related, relatedAt(f, g.StatusAt, g.Label+".status"))
 			}
 		}
@@ -211,7 +211,7 @@ func runQualityTrajectory(p *Pass) {
 			if g == nil || !g.ScoresOK || sameScores(h.scores, g.Scores) {
 				continue
 			}
-			fd := p.Report(f, h.key, "score_history.%s is %s, but %s.%s has scores %s (line %d): score_history repeats the score of every iteration", h.gate, fmtScores(h.scores), g.Label, g.IterKey, fmtScores(g.Scores), g.Iters.Line)
+			fd := p.Report(f, h.key, "score_history.%s is %s, but %s.%s has scores %s (line %d): copy the iteration scores", h.gate, fmtScores(h.scores), g.Label, g.IterKey, fmtScores(g.Scores), g.Iters.Line)
 			fd.Related = append(fd.Related, relatedAt(f, g.Iters, g.Label+"."+g.IterKey))
 		}
 	}
@@ -259,7 +259,7 @@ func runDefectSummary(p *Pass) {
 		return
 	}
 	if resolved > found {
-		fd := p.Report(f, rv, "total_defects_resolved %d exceeds total_defects_found %d (line %d): only found defects can be resolved", resolved, found, fv.Line)
+		fd := p.Report(f, rv, "total_defects_resolved %d exceeds total_defects_found %d (line %d): correct the counts", resolved, found, fv.Line)
 		fd.Related = append(fd.Related, relatedAt(f, fv, "defect_summary.total_defects_found"))
 		return
 	}
@@ -268,7 +268,7 @@ func runDefectSummary(p *Pass) {
 		return
 	}
 	if n := int64(len(uv.Content)); n != found-resolved {
-		fd := p.Report(f, uk, "unresolved_defects lists %d defect(s), but total_defects_found − total_defects_resolved = %d − %d = %d (lines %d, %d)", n, found, resolved, found-resolved, fv.Line, rv.Line)
+		fd := p.Report(f, uk, "unresolved_defects lists %d defect(s), but total_defects_found − total_defects_resolved = %d − %d = %d (lines %d, %d): correct the counts or the list", n, found, resolved, found-resolved, fv.Line, rv.Line)
 		fd.Related = append(fd.Related, relatedAt(f, fv, "defect_summary.total_defects_found"), relatedAt(f, rv, "defect_summary.total_defects_resolved"))
 	}
 }
@@ -324,7 +324,7 @@ func runDecisionLog(p *Pass) {
 		label := fmt.Sprintf("%s[%d]", name, i)
 		idv := node.Val(e, "id")
 		if idv == nil {
-			fd := p.Report(f, e.Content[0], "%s has no id: decisions are numbered RD-001, RD-002, … in order (seed 000 §decision_log), so this one is %s", label, want)
+			fd := p.Report(f, e.Content[0], "%s has no id: give it id %s", label, want)
 			if numbering == nil {
 				numbering = fix.NumberDecisionIDs(p.Doc, dl)
 			}
@@ -354,9 +354,9 @@ func runDecisionLog(p *Pass) {
 			if at == nil {
 				at = gv
 			}
-			p.Report(f, at, "%s was made at gate %s but records no iteration: gate and iteration are both set, or both null for a decision outside a gate (seed 000 §decision_log)", label, gate)
+			p.Report(f, at, "%s was made at gate %s but records no iteration: set the iteration, or null both outside a gate", label, gate)
 		case iterSet && gateNull:
-			p.Report(f, iv, "%s records iteration %d but no gate: gate and iteration are both set, or both null for a decision outside a gate (seed 000 §decision_log)", label, iter)
+			p.Report(f, iv, "%s records iteration %d but no gate: set the gate, or null both outside a gate", label, iter)
 		}
 		ap := node.Val(e, "affects_phases")
 		if !node.IsSeq(ap) || len(phases) == 0 {
@@ -446,7 +446,10 @@ func runAgentSummaries(p *Pass) {
 		}
 	}
 	if len(missing) > 0 {
-		fd := p.Report(f, ak, "agent_summaries has no entry for %d completed agent(s): %s; add a one-line summary for each", len(missing), listShort(missing))
+		msg := diag.Fit(4, func(n int) string {
+			return fmt.Sprintf("agent_summaries has no entry for %d completed agent(s): %s; add a one-line summary for each", len(missing), diag.List(missing, n))
+		})
+		fd := p.Report(f, ak, "%s", msg)
 		fd.Related = rel
 	}
 	node.Pairs(av, func(k, v *yaml.Node) {
@@ -473,7 +476,7 @@ func runCompactionEvents(p *Pass) {
 	}
 	if cv := node.Val(ce, "count"); cv != nil {
 		if n, ok := node.Int(cv); ok && int(n) != len(evs.Content) {
-			fd := p.Report(f, cv, "count %d, but events lists %d event(s): count is incremented with every appended event (seed 000 §compaction_events)", n, len(evs.Content))
+			fd := p.Report(f, cv, "count %d, but events lists %d event(s): set count to the number of events", n, len(evs.Content))
 			fd.Fix = fix.RecomputeCount(p.Doc, cv, len(evs.Content), ce.Style&yaml.FlowStyle != 0)
 		}
 	}
@@ -502,14 +505,14 @@ func runCompactionEvents(p *Pass) {
 		t, ts, _, tOK := timeOf(tv)
 		if tOK {
 			if prevAt != nil && t.Before(prev) {
-				fd := p.Report(f, tv, "%s timestamp %s is earlier than the event before it (%s, line %d): events are appended as compactions happen", label, ts, prevAt.Value, prevAt.Line)
+				fd := p.Report(f, tv, "%s timestamp %s is earlier than the event before it (%s, line %d): correct the timestamp or the order", label, ts, prevAt.Value, prevAt.Line)
 				fd.Related = append(fd.Related, relatedAt(f, prevAt, "the previous event's timestamp"))
 			}
 			prev, prevAt = t, tv
 		}
 		if apv := node.Val(e, "active_phase"); curOK {
 			if ap, ok := node.Int(apv); ok && ap > cur {
-				fd := p.Report(f, apv, "%s active_phase %d is later than recovery_state.current_phase %d (line %d): a compaction cannot have happened in a phase not reached yet", label, ap, cur, cpv.Line)
+				fd := p.Report(f, apv, "%s active_phase %d is later than recovery_state.current_phase %d (line %d): correct one of them", label, ap, cur, cpv.Line)
 				fd.Related = append(fd.Related, relatedAt(f, cpv, "recovery_state.current_phase"))
 			}
 		}
@@ -518,7 +521,7 @@ func runCompactionEvents(p *Pass) {
 		}
 		if ackv := node.Val(e, "acknowledged"); tOK && utOK {
 			if ack, ok := node.Bool(ackv); ok && !ack && ut.After(t) {
-				fd := p.Report(f, ackv, "%s is still acknowledged: false, but recovery_state.updated_at %s (line %d) is later than it: the re-orientation never merged this compaction (seed 001 §Checkpoint File Lifecycle, steps 10–11)", label, us, uv.Line)
+				fd := p.Report(f, ackv, "%s is still acknowledged: false, but recovery_state.updated_at %s (line %d) is later: merge the compaction and set acknowledged: true", label, us, uv.Line)
 				fd.Related = append(fd.Related, relatedAt(f, uv, "recovery_state.updated_at"))
 			}
 		}
@@ -538,18 +541,18 @@ func checkCheckpointFile(p *Pass, res *Resolver, label, eventID string, cfv *yam
 	}
 	osPath, ok := res.Resolve(s)
 	if !ok {
-		p.Report(f, cfv, "%s checkpoint_file %q does not exist: tried %s", label, s, res.Tried())
+		p.Report(f, cfv, "%s", res.NotFound(label+" checkpoint_file", s))
 		return
 	}
 	if isDir(osPath) {
-		p.Report(f, cfv, "%s checkpoint_file %q is a folder, not a checkpoint file", label, s)
+		p.Report(f, cfv, "%s checkpoint_file %s is a folder: name the checkpoint file", label, diag.Quote(s))
 		return
 	}
 	cf := checkpointAt(p, osPath)
 	if cf == nil || cf.ID == "" || eventID == "" || strings.EqualFold(cf.ID, eventID) {
 		return
 	}
-	fd := p.Report(f, cfv, "%s checkpoint_file %q holds event %s, not %s (%s:%d): point it at this event's checkpoint", label, s, cf.ID, eventID, cf.Path, cf.IDAt.Start.Line)
+	fd := p.Report(f, cfv, "%s checkpoint_file %s holds event %s, not %s (its line %d): point it at this event's checkpoint", label, diag.Quote(s), cf.ID, eventID, cf.IDAt.Start.Line)
 	fd.Related = append(fd.Related, diag.Related{Path: cf.Path, Line: cf.IDAt.Start.Line, Column: cf.IDAt.Start.Col, Message: "the checkpoint's id"})
 }
 
@@ -614,7 +617,7 @@ func runFilesToRead(p *Pass) {
 			continue // not a priority: RL102
 		}
 		if prev, dup := prios[prio]; dup {
-			fd := p.Report(f, prv, "files_to_read[%d] priority %d is also the priority of files_to_read[%d] (line %d): priorities set the load order, so each is distinct", i, prio, prev.i, prev.at.Line)
+			fd := p.Report(f, prv, "files_to_read[%d] priority %d is also the priority of files_to_read[%d] (line %d): give each entry its own priority", i, prio, prev.i, prev.at.Line)
 			fd.Related = append(fd.Related, relatedAt(f, prev.at, fmt.Sprintf("files_to_read[%d].priority", prev.i)))
 		} else {
 			prios[prio] = seenAt{i, prv}
@@ -639,7 +642,7 @@ func checkFileToRead(p *Pass, res *Resolver, i int, s string, at, portableAt *ya
 	f := p.Doc.File
 	clean := path.Clean(strings.ReplaceAll(strings.TrimSpace(s), `\`, "/"))
 	if prev, dup := paths[clean]; dup {
-		fd := p.Report(f, at, "files_to_read[%d] %q repeats files_to_read[%d] (line %d)", i, s, prev.i, prev.at.Line)
+		fd := p.Report(f, at, "files_to_read[%d] %s repeats files_to_read[%d] (line %d): remove one", i, diag.Quote(s), prev.i, prev.at.Line)
 		fd.Related = append(fd.Related, relatedAt(f, prev.at, fmt.Sprintf("files_to_read[%d]", prev.i)))
 		return
 	}
@@ -653,7 +656,7 @@ func checkFileToRead(p *Pass, res *Resolver, i int, s string, at, portableAt *ya
 			case t == "/tmp" || strings.HasPrefix(t, "/tmp/"):
 				where = "under /tmp"
 			}
-			fd := p.Report(f, at, "files_to_read[%d] %q is %s, but cross_session_portable is true (line %d): another machine or session cannot read it; use a path relative to the repository root", i, s, where, portableAt.Line)
+			fd := p.Report(f, at, "files_to_read[%d] %s is %s, but cross_session_portable is true (line %d): use a path relative to the repository root", i, diag.Quote(s), where, portableAt.Line)
 			fd.Related = append(fd.Related, relatedAt(f, portableAt, "cross_session_portable"))
 			return
 		}
@@ -665,6 +668,6 @@ func checkFileToRead(p *Pass, res *Resolver, i int, s string, at, portableAt *ya
 		return // templates name files of the instantiated workflow; RL114 reports placeholders
 	}
 	if _, ok := res.Resolve(s); !ok {
-		p.Report(f, at, "files_to_read[%d] %q resolves nowhere: tried %s", i, s, res.Tried())
+		p.Report(f, at, "%s", res.NotFound(fmt.Sprintf("files_to_read[%d]", i), s))
 	}
 }

@@ -367,20 +367,21 @@ func relatedAt(f *load.File, n *yaml.Node, msg string) diag.Related {
 }
 
 // quoteShort quotes a value for a message, cutting prose down to size.
-func quoteShort(s string) string {
-	r := []rune(s)
-	if len(r) > 60 {
-		return strconv.Quote(string(r[:57]) + "…")
-	}
-	return strconv.Quote(s)
-}
+func quoteShort(s string) string { return diag.Quote(s) }
 
 // listShort names up to four items and counts the rest.
-func listShort(items []string) string {
-	if len(items) <= 4 {
-		return strings.Join(items, ", ")
+func listShort(items []string) string { return diag.List(items, 4) }
+
+// quoteName quotes a name (of a phase, a gate) for a message, clipped to 40
+// characters.
+func quoteName(s string) string { return strconv.Quote(diag.ClipTo(s, 40)) }
+
+// joinShort joins at most n parts with sep, then counts the rest.
+func joinShort(parts []string, sep string, n int) string {
+	if len(parts) <= n {
+		return strings.Join(parts, sep)
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(items[:4], ", "), len(items)-4)
+	return fmt.Sprintf("%s%s%d more", strings.Join(parts[:n], sep), sep, len(parts)-n)
 }
 
 func isPlaceholderIn(f *load.File, s string) bool {
@@ -414,13 +415,13 @@ func runCheckpointLink(p *Pass) {
 	ck, cv := node.Get(p.Doc.Root, "checkpoints")
 	if !node.IsMap(cv) {
 		if isStr && ck == nil {
-			p.Report(f, at, "%s %q names a checkpoint, but the file has no checkpoints: section; record it under checkpoints.entries with checkpoints.latest_id, or set %s to null", field, last, field)
+			p.Report(f, at, "%s %s names a checkpoint, but the file has no checkpoints section: add the checkpoint there, or set it to null", field, quoteShort(last))
 		}
 		return
 	}
 	ek, ev := node.Get(cv, "entries")
 	if isStr && node.IsSeq(ev) && len(ev.Content) == 0 {
-		fd := p.Report(f, at, "%s %q is set, but checkpoints.entries is empty (line %d): it must name a recorded checkpoint, or be null until one exists", field, last, ek.Line)
+		fd := p.Report(f, at, "%s %s is set, but checkpoints.entries is empty (line %d): record that checkpoint there, or set it to null until one exists", field, quoteShort(last), ek.Line)
 		fd.Related = append(fd.Related, relatedAt(f, ek, "checkpoints.entries"))
 		if idk, idv := node.Get(cv, "latest_id"); idk != nil && node.IsNull(idv) {
 			fd.Fix = fix.CopyLatestID(p.Doc, lv, idv, holder.Style&yaml.FlowStyle != 0)
@@ -438,11 +439,11 @@ func runCheckpointLink(p *Pass) {
 	var fd *diag.Finding
 	switch {
 	case isStr && latestStr && !strings.EqualFold(last, latest):
-		fd = p.Report(f, at, "%s %q differs from checkpoints.latest_id %q (line %d): it is set to the latest checkpoint ID at every update (seed 000 §recovery_state)", field, last, latest, idk.Line)
+		fd = p.Report(f, at, "%s %s differs from checkpoints.latest_id %s (line %d): set it to the latest checkpoint ID", field, quoteShort(last), quoteShort(latest), idk.Line)
 	case !isStr && latestStr:
-		fd = p.Report(f, at, "%s is null, but checkpoints.latest_id is %q (line %d): set it to the latest checkpoint ID (seed 000 §recovery_state)", field, latest, idk.Line)
+		fd = p.Report(f, at, "%s is null, but checkpoints.latest_id is %s (line %d): set it to the latest checkpoint ID", field, quoteShort(latest), idk.Line)
 	case isStr && !latestStr:
-		fd = p.Report(f, at, "%s %q, but checkpoints.latest_id is null (line %d): the two must name the same checkpoint", field, last, idk.Line)
+		fd = p.Report(f, at, "%s %s, but checkpoints.latest_id is null (line %d): make the two name the same checkpoint", field, quoteShort(last), idk.Line)
 	}
 	if fd != nil {
 		fd.Related = append(fd.Related, relatedAt(f, idv, "checkpoints.latest_id"))
@@ -521,12 +522,12 @@ func runPhaseConsistency(p *Pass) {
 			switch {
 			case e.why == "IN_PROGRESS":
 				for _, ph := range e.phases {
-					parts = append(parts, fmt.Sprintf("pipeline %s has phase %d %q IN_PROGRESS (line %d)", e.pipe.Key, ph.Num, ph.Name, lineOf(ph.At)))
+					parts = append(parts, fmt.Sprintf("pipeline %s has phase %d %s IN_PROGRESS (line %d)", e.pipe.Key, ph.Num, quoteName(ph.Name), lineOf(ph.At)))
 					rel = append(rel, relatedAt(f, ph.At, fmt.Sprintf("%s: phase %d, %s", ph.Label, ph.Num, ph.Status)))
 				}
 			case len(e.phases) > 0:
 				ph := e.phases[0]
-				parts = append(parts, fmt.Sprintf("phase %d %q is %s of pipeline %s (line %d)", ph.Num, ph.Name, e.why, e.pipe.Key, lineOf(ph.At)))
+				parts = append(parts, fmt.Sprintf("phase %d %s is %s of pipeline %s (line %d)", ph.Num, quoteName(ph.Name), e.why, e.pipe.Key, lineOf(ph.At)))
 				rel = append(rel, relatedAt(f, ph.At, fmt.Sprintf("%s: phase %d, %s", ph.Label, ph.Num, ph.Status)))
 			case e.why == "no phase has started":
 				parts = append(parts, fmt.Sprintf("no phase of pipeline %s has started (expected 0)", e.pipe.Key))
@@ -534,7 +535,10 @@ func runPhaseConsistency(p *Pass) {
 				parts = append(parts, fmt.Sprintf("pipelines.%s.current_phase is %d", e.pipe.Key, e.pipe.CurrentPhase))
 			}
 		}
-		fd := p.Report(f, cpv, "current_phase %d, but %s: it is the phase IN_PROGRESS, else the last COMPLETE one (seed 000 §recovery_state)", cur, strings.Join(parts, "; "))
+		msg := diag.Fit(len(parts), func(n int) string {
+			return fmt.Sprintf("current_phase %d, but %s: correct it or the phase statuses", cur, joinShort(parts, "; ", n))
+		})
+		fd := p.Report(f, cpv, "%s", msg)
 		fd.Related = rel
 		return
 	}
@@ -564,10 +568,12 @@ func runPhaseConsistency(p *Pass) {
 	var names []string
 	fd := p.Report(f, nv, "")
 	for _, ph := range want {
-		names = append(names, fmt.Sprintf("%q (%s, line %d)", ph.Name, ph.Label, lineOf(ph.At)))
+		names = append(names, fmt.Sprintf("%s (line %d)", quoteName(ph.Name), lineOf(ph.At)))
 		fd.Related = append(fd.Related, relatedAt(f, ph.At, ph.Label))
 	}
-	fd.Message = fmt.Sprintf("current_phase_name %q is not the name of phase %d in the pipelines: %s (seed 000 §recovery_state: set from the pipeline phase definition)", name, cur, strings.Join(names, " or "))
+	fd.Message = diag.Fit(len(names), func(n int) string {
+		return fmt.Sprintf("current_phase_name %s is not the name of phase %d: write %s", quoteName(name), cur, joinShort(names, " or ", n))
+	})
 }
 
 func foldSpace(s string) string {
@@ -694,10 +700,10 @@ func completeContradictions(p *Pass, wsv, qt *yaml.Node) {
 			rel = append(rel, relatedAt(f, st.gate, "quality_trajectory.current_gate"))
 		}
 		if len(st.remaining) > 0 {
-			parts = append(parts, fmt.Sprintf("%d gate(s) remaining", len(st.remaining)))
+			parts = append(parts, fmt.Sprintf("%d remaining", len(st.remaining)))
 			rel = append(rel, relatedAt(f, st.remainingKey, "quality_trajectory.gates_remaining"))
 		}
-		fd := p.Report(f, wsv, "workflow_status COMPLETE, but quality_trajectory (line %d) still shows %s; update it to the finished state", st.key.Line, strings.Join(parts, " and "))
+		fd := p.Report(f, wsv, "workflow_status COMPLETE, but quality_trajectory (line %d) still has %s: close it out", st.key.Line, strings.Join(parts, " and "))
 		fd.Related = rel
 	}
 	var open []string
@@ -831,9 +837,9 @@ func runStaleResumption(p *Pass) {
 		l := later[0]
 		more := ""
 		if len(later) > 1 {
-			more = fmt.Sprintf("; %d other transition(s) are later too", len(later)-1)
+			more = fmt.Sprintf(" and %d more", len(later)-1)
 		}
-		fd := p.Report(f, uv, "updated_at %s is older than %s %s (line %d): the section was not updated after %s (seed 000 §Update Triggers)%s", us, l.label, l.text, l.at.Line, l.what, more)
+		fd := p.Report(f, uv, "updated_at %s is older than %s %s (line %d)%s: update the section after %s", us, l.label, l.text, l.at.Line, more, l.what)
 		for i, tr := range later {
 			if i == 10 {
 				break
@@ -848,7 +854,7 @@ func runStaleResumption(p *Pass) {
 		return // a finished workflow is not expected to move
 	}
 	if age := p.Opts.Now.Sub(ut); age > p.Opts.MaxAge {
-		p.Report(f, uv, "updated_at %s is %s old, more than staleness.max_age %s before now (%s): update the resumption section (seed 000 §Staleness Detection)",
+		p.Report(f, uv, "updated_at %s is %s old, more than staleness.max_age %s (now %s): update the resumption section",
 			us, humanAge(age), humanAge(p.Opts.MaxAge), p.Opts.Now.UTC().Format(time.RFC3339))
 	}
 }

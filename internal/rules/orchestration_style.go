@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -43,7 +45,13 @@ func runActivityVocabulary(p *Pass) {
 		p.Report(p.Doc.File, cav, "current_activity %s is outside the vocabulary; a finished workflow is idle: write idle", quoteShort(ca))
 		return
 	}
-	p.Report(p.Doc.File, cav, "current_activity %s is outside the vocabulary (phase-N-agent-execution, qg-N-iteration-M, compaction-recovery, idle); prose belongs in next_step", quoteShort(ca))
+	p.Report(p.Doc.File, cav, "%s", diag.FitClip(func(w int) string {
+		vocab := "phase-N-agent-execution, qg-N-iteration-M, compaction-recovery, idle"
+		if w < 60 {
+			vocab = "phase-N-agent-execution, idle, …"
+		}
+		return fmt.Sprintf("current_activity %s is outside the vocabulary (%s): put prose in next_step", strconv.Quote(diag.ClipTo(ca, max(w, 40))), vocab)
+	}))
 }
 
 // summaryForm is seed 000's `{agent_id}: "{status}. {key_finding_or_output}."`.

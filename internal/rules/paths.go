@@ -1,10 +1,13 @@
 package rules
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 )
 
@@ -49,7 +52,7 @@ func NewResolver(opts *Options, f *load.File) *Resolver {
 		return r
 	}
 	dir := filepath.Dir(FileOSPath(opts, f))
-	add("the file's folder", dir)
+	add("this file's folder", dir)
 	var project, jerry string
 	for d := dir; ; {
 		if project == "" && filepath.Base(filepath.Dir(d)) == "projects" {
@@ -113,14 +116,36 @@ func (r *Resolver) Resolve(ref string) (string, bool) {
 	return "", false
 }
 
-// Tried names the bases for a message, e.g. "the repository root (.), the
-// file's folder (docs)".
-func (r *Resolver) Tried() string {
-	parts := make([]string, len(r.Bases))
+// Tried names the bases for a message, without their paths (the rule's
+// page says what each is): "the repository root, this file's folder and
+// the project folder".
+func (r *Resolver) Tried() string { return r.TriedN(len(r.Bases)) }
+
+// TriedN is Tried naming at most n bases and counting the others.
+func (r *Resolver) TriedN(n int) string {
+	parts := make([]string, 0, len(r.Bases))
 	for i, b := range r.Bases {
-		parts[i] = b.What + " (" + load.Display(r.cwd, b.Dir) + ")"
+		if i == n {
+			rest := len(r.Bases) - n
+			parts = append(parts, fmt.Sprintf("%d more", rest))
+			break
+		}
+		parts = append(parts, b.What)
 	}
-	return strings.Join(parts, ", ")
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// NotFound words a path that resolves nowhere: what names it, the path,
+// the bases tried (as many as fit) and what to do.
+func (r *Resolver) NotFound(what, ref string) string {
+	return diag.FitClip(func(w int) string {
+		return diag.Fit(len(r.Bases), func(n int) string {
+			return fmt.Sprintf("%s %s resolves nowhere (tried %s): correct or remove it", what, strconv.Quote(diag.ClipPath(ref, w)), r.TriedN(n))
+		})
+	})
 }
 
 // IsHomeOrAbsolute reports a path a session on another machine cannot read:

@@ -40,7 +40,7 @@ func TestResolverBases(t *testing.T) {
 	for _, b := range r.Bases {
 		whats = append(whats, b.What)
 	}
-	if got, want := strings.Join(whats, "; "), "the repository root; the file's folder; the project folder; the folder holding .jerry/"; got != want {
+	if got, want := strings.Join(whats, "; "), "the repository root; this file's folder; the project folder; the folder holding .jerry/"; got != want {
 		t.Errorf("bases = %s, want %s", got, want)
 	}
 	for ref, want := range map[string]string{
@@ -60,7 +60,7 @@ func TestResolverBases(t *testing.T) {
 			t.Errorf("Resolve(%q) = %q, want nothing", ref, got)
 		}
 	}
-	if got, want := r.Tried(), "the repository root (.), the file's folder (jerry/projects/PROJ-007-bugs/orchestration/persona-20260114), the project folder (jerry/projects/PROJ-007-bugs), the folder holding .jerry/ (jerry)"; got != want {
+	if got, want := r.Tried(), "the repository root, this file's folder, the project folder and the folder holding .jerry/"; got != want {
 		t.Errorf("Tried() = %s\nwant %s", got, want)
 	}
 }

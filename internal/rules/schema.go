@@ -190,7 +190,10 @@ func reportUnknown(p *Pass, c *schemaCheck, g unknownGroup, allow []string) {
 	if len(names) > 1 {
 		noun = "keys"
 	}
-	fd := p.Report(c.file, at, "unknown %s %s %s%s; remove or rename, or allow in schema.allow_keys", noun, listNames(names, 4), in, hint)
+	msg := diag.Fit(4, func(n int) string {
+		return fmt.Sprintf("unknown %s %s %s%s; remove or rename, or allow in schema.allow_keys", noun, diag.List(names, n), in, hint)
+	})
+	fd := p.Report(c.file, at, "%s", msg)
 	fd.NodePath = fmt.Sprint(c.prefix, u.Path)
 }
 
@@ -213,14 +216,6 @@ func absent(m *yaml.Node, names []string) []string {
 		}
 	}
 	return out
-}
-
-// listNames renders at most max names, then how many more.
-func listNames(names []string, max int) string {
-	if len(names) <= max {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:max], ", "), len(names)-max)
 }
 
 // requireMapping reports a document whose top level is not a mapping and
