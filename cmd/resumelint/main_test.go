@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -26,6 +27,9 @@ func TestMain(m *testing.M) {
 // Besides testscript's builtins, a case can use
 //
 //	rl CODE ARGS...   run resumelint in-process and require exit code CODE
+//	hook CODE EVENT   run resumelint hook in-process with the event file
+//	                  on stdin ($WORK and other variables in it expanded)
+//	                  and require exit code CODE
 func TestGolden(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "../../testdata/golden",
@@ -48,6 +52,20 @@ func TestGolden(t *testing.T) {
 				c := &cli.Command{Stdin: nil, Stdout: ts.Stdout(), Stderr: ts.Stderr(), Getenv: ts.Getenv, Cwd: ts.Getenv("WORK")}
 				if got := c.Main(args[1:]); got != want {
 					ts.Fatalf("resumelint %v: exit code %d, want %d", args[1:], got, want)
+				}
+			},
+			"hook": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: hook CODE EVENT")
+				}
+				want, err := strconv.Atoi(args[0])
+				if err != nil {
+					ts.Fatalf("hook: exit code %q is not a number", args[0])
+				}
+				event := os.Expand(ts.ReadFile(args[1]), ts.Getenv)
+				c := &cli.Command{Stdin: strings.NewReader(event), Stdout: ts.Stdout(), Stderr: ts.Stderr(), Getenv: ts.Getenv, Cwd: ts.Getenv("WORK")}
+				if got := c.Main([]string{"hook"}); got != want {
+					ts.Fatalf("resumelint hook < %s: exit code %d, want %d", args[1], got, want)
 				}
 			},
 		},

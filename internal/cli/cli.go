@@ -64,6 +64,8 @@ Usage:
   resumelint schema export [--out DIR] [KIND]  JSON Schemas generated from the CUE definitions
   resumelint rules [--format json]             list every rule
   resumelint explain RULE                      print a rule's documentation
+  resumelint hook                              Claude Code hook protocol on stdin (docs/agent-hooks.md)
+  resumelint server                            language server on stdio: diagnostics, fixes, hover (docs/editors.md)
   resumelint version                           print the version
 
 Run 'resumelint lint -h' for the lint flags.

@@ -1,0 +1,437 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/engine"
+	"github.com/resumelint/resumelint/internal/hook"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+	"github.com/resumelint/resumelint/internal/rules"
+)
+
+// `resumelint hook`: Claude Code's hook protocol (docs/agent-hooks.md).
+//
+// The protocol gives exit codes their own meanings: 0 is success (stdout
+// is read as JSON), 2 feeds stderr back to the model, any other code is a
+// non-blocking error shown to the user. So the hook never uses resumelint's
+// usage exit code 2 for its own problems: a bad event or configuration is
+// exit code 1, which the session shows to the user and otherwise ignores.
+
+func init() { subcommands["hook"] = (*Command).hook }
+
+// Hook exit codes (Claude Code's, not SPEC §4's).
+const (
+	hookOK       = 0
+	hookProblem  = 1 // shown to the user, not to the model
+	hookFeedback = 2 // stderr is fed back to the model
+)
+
+// hookReportMax is how many findings one answer lists; the rest are counted.
+const hookReportMax = 10
+
+// hookContextMax bounds additionalContext and systemMessage (Claude Code
+// truncates long context).
+const hookContextMax = 9000
+
+const hookUsage = `Usage: resumelint hook < EVENT.json
+
+Reads one Claude Code hook event on stdin and answers in the hook protocol:
+
+  PostToolUse (Write, Edit, MultiEdit)  lints the written file if it is a state file;
+                                        errors: exit 2 with the findings on stderr (the model reads them)
+  PreCompact                            lints the state files under cwd; problems: {"systemMessage": ...}
+  SessionStart (resume, compact)        prints a resume report as hookSpecificOutput.additionalContext
+
+Setup for .claude/settings.json: docs/agent-hooks.md.
+`
+
+func (c *Command) hook(args []string) (int, error) {
+	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
+	fs.SetOutput(c.Stderr)
+	nowFlag := fs.String("now", "", "the current time for time-based rules (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
+	fs.Usage = func() {
+		fmt.Fprint(c.Stderr, hookUsage+"\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			return ExitOK, nil
+		}
+		return hookProblem, nil
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(c.Stderr, "resumelint hook: takes no arguments (the event comes on stdin)\n")
+		return hookProblem, nil
+	}
+	if c.Stdin == nil {
+		c.Stdin = strings.NewReader("")
+	}
+	ev, err := hook.ReadEvent(c.Stdin)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "resumelint hook: %v\n", err)
+		return hookProblem, nil
+	}
+	cwd := c.Cwd
+	if ev.Cwd != "" {
+		if !filepath.IsAbs(ev.Cwd) {
+			return hookOK, nil // not a session's working directory
+		}
+		cwd = filepath.Clean(ev.Cwd)
+	}
+	h := &hookRun{c: c, ev: ev, cwd: cwd, root: hook.RepoRoot(cwd), nowFlag: *nowFlag}
+	switch ev.HookEventName {
+	case hook.PostToolUse:
+		return h.postToolUse(), nil
+	case hook.PreCompact:
+		return h.preCompact(), nil
+	case hook.SessionStart:
+		return h.sessionStart(), nil
+	}
+	return hookOK, nil
+}
+
+type hookRun struct {
+	c         *Command
+	ev        *hook.Event
+	cwd, root string
+	nowFlag   string
+}
+
+// setup builds the run settings as lint does, from the repository's
+// configuration, in the session's working directory.
+func (h *hookRun) setup() (*engine.Settings, *lintConfig, bool) {
+	now, err := h.c.nowTime(h.nowFlag)
+	if err != nil {
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err)
+		return nil, nil, false
+	}
+	s := &engine.Settings{
+		Opts:     rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: h.root, Cwd: h.cwd},
+		Severity: map[string]diag.Severity{},
+	}
+	cc := *h.c
+	cc.Cwd = h.cwd
+	lc, err := cc.setupConfig(&configFlags{}, s)
+	if err != nil {
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err)
+		return nil, nil, false
+	}
+	return s, lc, true
+}
+
+// postToolUse lints the file a Write, Edit or MultiEdit call wrote. A file
+// of no known kind is answered before any schema is loaded.
+func (h *hookRun) postToolUse() int {
+	if !hook.WriteTools[h.ev.ToolName] {
+		return hookOK
+	}
+	osPath, rel, ok := hook.Target(h.root, h.cwd, h.ev.FilePath())
+	if !ok || !hook.MayBeKnown(h.root, rel) {
+		return hookOK
+	}
+	s, lc, ok := h.setup()
+	if !ok {
+		return hookProblem
+	}
+	// A file of an agent run is checked with its run: its events only mean
+	// something with the task graph and the other actors' logs.
+	target := osPath
+	runDir, inRun := load.RunDir(filepath.ToSlash(osPath))
+	if inRun {
+		target = filepath.FromSlash(runDir)
+	}
+	disc, err := load.Discover([]string{target}, load.DiscoverOptions{Cwd: h.cwd, Classifier: lc.classifier})
+	if err != nil {
+		return hookOK
+	}
+	lc.cfg.Filter(disc, lc.root, h.cwd)
+	disc.Unknown, disc.Empty, disc.Missing = nil, nil, nil
+	if inRun {
+		// Only the run itself, not what else the folder holds.
+		var keep []*load.Folder
+		for _, f := range disc.Folders {
+			if f.Kind == load.KindAgentRun && f.OSPath == target {
+				keep = append(keep, f)
+			}
+		}
+		disc.Files, disc.Folders = nil, keep
+	}
+	if len(disc.Files)+len(disc.Folders) == 0 {
+		return hookOK // not a kind under the configured globs, or excluded
+	}
+	res := engine.Run(disc, nil, *s)
+	failOn := diag.SevError
+	if lc.cfg.FailOn != diag.SevOff {
+		failOn = lc.cfg.FailOn
+	}
+	disp := load.Display(h.cwd, osPath)
+	var found []diag.Finding
+	for _, fd := range res.Findings {
+		if fd.Path == disp && fd.Severity >= failOn {
+			found = append(found, fd)
+		}
+	}
+	if len(found) == 0 {
+		return hookOK
+	}
+	var sb strings.Builder
+	noun := "errors"
+	if failOn == diag.SevWarning {
+		noun = "problems"
+	}
+	fmt.Fprintf(&sb, "resumelint: %s has %s a resuming session would trip over; correct the file now:\n", hook.Clean(disp), noun)
+	writeFindingLines(&sb, found)
+	fmt.Fprint(h.c.Stderr, sb.String())
+	return hookFeedback
+}
+
+// writeFindingLines lists at most hookReportMax findings, then a count.
+func writeFindingLines(sb *strings.Builder, fds []diag.Finding) {
+	for i := range fds {
+		if i == hookReportMax {
+			fmt.Fprintf(sb, "… and %d more (resumelint lint lists them all)\n", len(fds)-hookReportMax)
+			break
+		}
+		sb.WriteString(hook.FindingLine(&fds[i]) + "\n")
+	}
+}
+
+// stateKinds are what a resuming session reads: not bundles, which are
+// verified outputs rather than state to resume from.
+func isStateUnit(k load.Kind) bool { return k != load.KindBundle && k != load.KindUnknown }
+
+// lintState lints the state files under the session's working directory:
+// orchestration files, checkpoints, precompact state, resume contexts and
+// agent runs. It returns the findings a resuming session would act on
+// (errors and warnings) and the orchestration files it read.
+func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
+	s, lc, ok := h.setup()
+	if !ok {
+		return nil, nil, false
+	}
+	disc, err := load.Discover(nil, load.DiscoverOptions{Cwd: h.cwd, Classifier: lc.classifier})
+	if err != nil {
+		return nil, nil, true
+	}
+	lc.cfg.Filter(disc, lc.root, h.cwd)
+	disc.Unknown, disc.Empty, disc.Missing = nil, nil, nil
+	var files []*load.File
+	var orch []*load.File
+	for _, f := range disc.Files {
+		if isStateUnit(f.Kind) {
+			files = append(files, f)
+			if f.Kind == load.KindOrchestration {
+				orch = append(orch, &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind})
+			}
+		}
+	}
+	var folders []*load.Folder
+	for _, f := range disc.Folders {
+		if isStateUnit(f.Kind) {
+			folders = append(folders, f)
+		}
+	}
+	disc.Files, disc.Folders = files, folders
+	res := engine.Run(disc, nil, *s)
+	var found []diag.Finding
+	for _, fd := range res.Findings {
+		if fd.Severity >= diag.SevWarning && fd.Code != engine.InternalCode {
+			found = append(found, fd)
+		}
+	}
+	return found, orch, true
+}
+
+// preCompact reports, before the context is compacted, what is wrong or
+// stale in the state the next context will resume from. It never blocks
+// compaction (exit code 2 does in recent Claude Code versions, and a
+// session that cannot compact runs out of context): the findings go to
+// the user as a systemMessage, and reach the model through SessionStart
+// (source compact) right after.
+func (h *hookRun) preCompact() int {
+	found, _, ok := h.lintState()
+	if !ok {
+		return hookProblem
+	}
+	if len(found) == 0 {
+		return hookOK
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "resumelint: the state this session will resume from after compaction has %s:\n", plural(len(found), "problem", "problems"))
+	writeFindingLines(&sb, found)
+	out := &hook.Output{SystemMessage: truncate(strings.TrimSuffix(sb.String(), "\n"), hookContextMax)}
+	if err := out.Write(h.c.Stdout); err != nil {
+		return hookProblem
+	}
+	return hookOK
+}
+
+// sessionStart gives a resumed or compacted session its resume report:
+// the agent run's status, each orchestration file's recovery state, and
+// the findings that make them untrustworthy.
+func (h *hookRun) sessionStart() int {
+	if h.ev.Source != "resume" && h.ev.Source != "compact" {
+		return hookOK
+	}
+	found, orch, ok := h.lintState()
+	if !ok {
+		return hookProblem
+	}
+	var parts []string
+	if run := h.runReport(); run != "" {
+		parts = append(parts, run)
+	}
+	for _, f := range orch {
+		if r := recoveryReport(f); r != "" {
+			parts = append(parts, r)
+		}
+	}
+	if len(found) > 0 {
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "resumelint: %s in the state files; do not rely on what they say until they are corrected:\n", plural(len(found), "finding", "findings"))
+		writeFindingLines(&sb, found)
+		parts = append(parts, strings.TrimSuffix(sb.String(), "\n"))
+	}
+	if len(parts) == 0 {
+		return hookOK
+	}
+	out := &hook.Output{HookSpecificOutput: &hook.SpecificOutput{HookEventName: hook.SessionStart,
+		AdditionalContext: truncate(strings.Join(parts, "\n\n"), hookContextMax)}}
+	if err := out.Write(h.c.Stdout); err != nil {
+		return hookProblem
+	}
+	return hookOK
+}
+
+// runReport is `resumelint status` for the session's agent run: the
+// report of the only incomplete run, or the list when there are several.
+func (h *hookRun) runReport() string {
+	cc := *h.c
+	cc.Cwd = h.cwd
+	runsDir := cc.findRunsDir()
+	if runsDir == "" {
+		return ""
+	}
+	var sb strings.Builder
+	cc.Stdout = &sb
+	run, _, err := cc.pickRun(runsDir, "text")
+	if run == nil {
+		if err != nil && sb.Len() > 0 { // several incomplete runs: the list
+			return strings.TrimSuffix(sb.String(), "\n") + "\nName the run to resume; resumelint status RUN_DIR reports one."
+		}
+		return ""
+	}
+	now, err := h.c.nowTime(h.nowFlag)
+	if err != nil {
+		return ""
+	}
+	maxAge, err := cc.runMaxAge("")
+	if err != nil {
+		maxAge = rules.DefaultRunMaxAge
+	}
+	rep := newStatusReport(run, now, maxAge)
+	addUnread(rep, run)
+	sb.Reset()
+	if writeStatusText(&sb, rep) != nil {
+		return ""
+	}
+	return hook.CleanText(strings.TrimSuffix(sb.String(), "\n"))
+}
+
+// recoveryReport is the resume state an ORCHESTRATION.yaml records: the
+// workflow, the recovery state, the next step and the files to read.
+func recoveryReport(f *load.File) string {
+	if _, ok := load.Read(f, load.DefaultLimits); !ok {
+		return ""
+	}
+	doc, _ := load.Parse(f, load.FormatYAML, load.DefaultLimits)
+	if doc == nil || !node.IsMap(doc.Root) || load.NotWorkflow(doc.Root) != "" {
+		return ""
+	}
+	root := doc.Root
+	str := func(m *yaml.Node, key string) string {
+		v := node.Val(m, key)
+		if v == nil || node.IsNull(v) || !node.IsScalar(v) {
+			return ""
+		}
+		return truncate(hook.Clean(node.Resolve(v).Value), 500)
+	}
+	wf := node.Val(root, "workflow")
+	res := node.Val(root, "resumption")
+	rs := node.Val(res, "recovery_state")
+	if !node.IsMap(rs) {
+		rs = res // v1.0: the fields sit at the top of resumption
+	}
+	status := str(rs, "workflow_status")
+	if status == "" {
+		status = str(wf, "status")
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "resumelint: resume state of %s", hook.Clean(f.Path))
+	if id := str(wf, "id"); id != "" {
+		fmt.Fprintf(&sb, " (workflow %s", id)
+		if status != "" {
+			fmt.Fprintf(&sb, ", %s", status)
+		}
+		sb.WriteString(")")
+	}
+	sb.WriteString("\n")
+	if s := str(wf, "status"); rules.IsFinishedStatus(s) {
+		fmt.Fprintf(&sb, "- The workflow is %s: history, nothing to resume.", s)
+		return sb.String()
+	}
+	line := func(label, v string) {
+		if v != "" {
+			fmt.Fprintf(&sb, "- %s: %s\n", label, v)
+		}
+	}
+	phase := str(rs, "current_phase")
+	if name := str(rs, "current_phase_name"); name != "" {
+		phase = strings.TrimSpace(phase + " (" + name + ")")
+	}
+	line("Phase", phase)
+	line("Last checkpoint", str(rs, "last_checkpoint"))
+	line("Current activity", str(rs, "current_activity"))
+	line("Next step", str(rs, "next_step"))
+	if ftr := node.Val(res, "files_to_read"); node.IsSeq(ftr) {
+		var paths []string
+		for _, it := range node.Resolve(ftr).Content {
+			p := ""
+			if node.IsScalar(it) {
+				p = node.Resolve(it).Value
+			} else if node.IsMap(it) {
+				p = str(it, "path")
+			}
+			if p != "" {
+				paths = append(paths, hook.Clean(p))
+			}
+		}
+		line("Files to read", strings.Join(paths, ", "))
+	}
+	if res == nil {
+		sb.WriteString("- No resumption section: nothing records where to resume.\n")
+	}
+	return strings.TrimSuffix(sb.String(), "\n")
+}
+
+// truncate cuts s to at most n bytes on a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !utf8RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

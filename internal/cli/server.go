@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/engine"
+	"github.com/resumelint/resumelint/internal/hook"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/lsp"
+	"github.com/resumelint/resumelint/internal/rules"
+	"github.com/resumelint/resumelint/internal/version"
+)
+
+// `resumelint server`: a language server over stdio (docs/editors.md).
+
+func init() { subcommands["server"] = (*Command).server }
+
+func (c *Command) server(args []string) (int, error) {
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(c.Stderr)
+	// Editors' generic clients often pass --stdio; it is the only transport.
+	fs.Bool("stdio", true, "talk LSP on stdin and stdout (the only transport)")
+	fs.Usage = func() {
+		fmt.Fprint(c.Stderr, "Usage: resumelint server\n\nA language server on stdin/stdout: diagnostics, code actions for fixes, hover with the rule page.\nSetup for VS Code, Neovim and Helix: docs/editors.md.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return ExitUsage, err
+	}
+	if len(pos) > 0 {
+		return ExitUsage, usagef("server takes no arguments")
+	}
+	eng := &lspEngine{c: c, roots: map[string]*lspRoot{}}
+	return lsp.Serve(c.Stdin, c.Stdout, c.Stderr, eng, version.String()), nil
+}
+
+// lspEngine lints editor buffers as `resumelint lint - --stdin-filename`
+// does, with the configuration of each file's repository, read once and
+// kept until Reload.
+type lspEngine struct {
+	c     *Command
+	mu    sync.Mutex
+	roots map[string]*lspRoot
+}
+
+type lspRoot struct {
+	s  engine.Settings
+	lc *lintConfig
+}
+
+// root returns the settings of the repository at root, reading its
+// configuration on first use.
+func (e *lspEngine) root(root string) (*lspRoot, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if r := e.roots[root]; r != nil {
+		return r, nil
+	}
+	s := engine.Settings{Opts: rules.Options{Limits: load.DefaultLimits, RepoRoot: root, Cwd: root},
+		Jobs: 1, Severity: map[string]diag.Severity{}}
+	cc := *e.c
+	cc.Cwd = root
+	lc, err := cc.setupConfig(&configFlags{}, &s)
+	if err != nil {
+		return nil, err
+	}
+	r := &lspRoot{s: s, lc: lc}
+	e.roots[root] = r
+	return r, nil
+}
+
+// Reload drops every configuration read; each is read again on next use,
+// and the first is read now so that its errors are reported.
+func (e *lspEngine) Reload() error {
+	e.mu.Lock()
+	var roots []string
+	for r := range e.roots {
+		roots = append(roots, r)
+	}
+	old := e.roots
+	e.roots = map[string]*lspRoot{}
+	e.mu.Unlock()
+	for _, r := range roots {
+		if _, err := e.root(r); err != nil {
+			e.mu.Lock()
+			for k, v := range old { // keep the last good configurations
+				if e.roots[k] == nil {
+					e.roots[k] = v
+				}
+			}
+			e.mu.Unlock()
+			return err
+		}
+	}
+	return nil
+}
+
+// Lint checks one document.
+func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, error) {
+	root := hook.RepoRoot(filepath.Dir(osPath))
+	r, err := e.root(root)
+	if err != nil {
+		return lsp.Result{}, err
+	}
+	now, err := e.c.nowTime("")
+	if err != nil {
+		return lsp.Result{}, err
+	}
+	s := r.lc.freshFilter(r.s)
+	s.Opts.Now = now
+	disp := load.Display(root, osPath)
+	out := lsp.Result{Path: disp, Base: root}
+	kind := r.lc.kindOf(osPath)
+	var disc *load.Discovery
+	var extra []*load.File
+	if kind != load.KindUnknown {
+		f := &load.File{Path: disp, OSPath: osPath, Data: text, Explicit: true, Kind: kind, Template: load.IsTemplate(disp)}
+		disc = &load.Discovery{Files: []*load.File{f}}
+		r.lc.cfg.Filter(disc, root, root)
+		if len(disc.Files) == 0 {
+			return out, nil // excluded
+		}
+		extra, disc.Files = disc.Files, nil
+		out.Format = load.FormatOf(kind, disp)
+	} else {
+		// A file of a bundle or an agent run is checked with its folder,
+		// as saved.
+		if !saved || !hook.MayBeKnown(root, filepath.ToSlash(disp)) {
+			return out, nil
+		}
+		target := osPath
+		if runDir, ok := load.RunDir(filepath.ToSlash(osPath)); ok {
+			target = filepath.FromSlash(runDir)
+		}
+		disc, err = load.Discover([]string{target}, load.DiscoverOptions{Cwd: root, Classifier: r.lc.classifier})
+		if err != nil {
+			return out, nil
+		}
+		r.lc.cfg.Filter(disc, root, root)
+		disc.Files, disc.Unknown, disc.Empty, disc.Missing = nil, nil, nil, nil
+		if len(disc.Folders) == 0 {
+			return out, nil
+		}
+		out.Format = load.FormatOf(disc.Folders[0].Kind, disp)
+	}
+	res := engine.Run(disc, extra, s)
+	out.Checked = true
+	for _, fd := range res.Findings {
+		if fd.Path == disp && fd.Code != engine.InternalCode {
+			out.Findings = append(out.Findings, fd)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,289 @@
+// Package hook speaks Claude Code's hook protocol: it reads the event JSON
+// a hook receives on stdin, decides cheaply whether a written file is one
+// resumelint checks, keeps the paths of the event inside the session's
+// repository, and renders findings in the forms the protocol reads back
+// (stderr on exit code 2, a JSON object on stdout).
+//
+// The parts that need the engine and the configuration live in
+// internal/cli (hook.go); nothing here loads a CUE schema, so the answer
+// for a file of no known kind costs a JSON decode and a few stats.
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+// Event names resumelint answers; every other event is answered with
+// exit code 0 and no output.
+const (
+	PostToolUse  = "PostToolUse"
+	PreCompact   = "PreCompact"
+	SessionStart = "SessionStart"
+)
+
+// MaxEventSize bounds the event read from stdin. A Write event carries the
+// whole written content in tool_input.content, so the bound is generous.
+const MaxEventSize = 64 << 20
+
+// Event is the part of a hook event resumelint reads. Unknown fields are
+// ignored: Claude Code adds fields between versions.
+type Event struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	HookEventName  string          `json:"hook_event_name"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	// Source is SessionStart's: startup, resume, clear or compact.
+	Source string `json:"source"`
+	// Trigger is PreCompact's: manual or auto.
+	Trigger string `json:"trigger"`
+}
+
+// ReadEvent decodes one event from r.
+func ReadEvent(r io.Reader) (*Event, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxEventSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the hook event: %w", err)
+	}
+	if len(data) > MaxEventSize {
+		return nil, fmt.Errorf("the hook event is larger than %d MiB", MaxEventSize>>20)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("no hook event on stdin (resumelint hook is run by Claude Code, which writes the event as JSON)")
+	}
+	var ev Event
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return nil, fmt.Errorf("the hook event is not a JSON object: %v", err)
+	}
+	return &ev, nil
+}
+
+// FilePath is tool_input.file_path, the file a Write, Edit or MultiEdit
+// call wrote; "" when the tool input names none.
+func (e *Event) FilePath() string {
+	var in struct {
+		FilePath string `json:"file_path"`
+	}
+	if len(e.ToolInput) == 0 || json.Unmarshal(e.ToolInput, &in) != nil {
+		return ""
+	}
+	return in.FilePath
+}
+
+// WriteTools are the tools whose PostToolUse events name a written file.
+var WriteTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true}
+
+// RepoRoot is the top of the git work tree containing dir, or dir itself.
+// It reads .git markers instead of running git.
+func RepoRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// Target resolves the file an event names. The event is untrusted: a
+// relative file is taken relative to cwd; the file must lie inside root
+// both as written and with every symbolic link resolved, and must be a
+// regular file. It returns the cleaned path (as written, not resolved) and
+// its root-relative '/'-separated form.
+func Target(root, cwd, file string) (osPath, rel string, ok bool) {
+	if file == "" || strings.ContainsRune(file, 0) {
+		return "", "", false
+	}
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(cwd, file)
+	}
+	file = filepath.Clean(file)
+	if r, ok := within(root, file); ok {
+		rel = r
+	} else {
+		return "", "", false
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", "", false
+	}
+	realFile, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		return "", "", false
+	}
+	if _, ok := within(realRoot, realFile); !ok {
+		return "", "", false // a link out of the repository
+	}
+	fi, err := os.Stat(realFile)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", "", false
+	}
+	return file, rel, true
+}
+
+// within returns p relative to root ('/'-separated) when p lies inside it.
+func within(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// MayBeKnown reports whether the root-relative path rel may be a file
+// resumelint checks: a file kind, a bundle marker or artifact, or a file
+// of an agent run, under the default globs or the kinds.<kind>.globs of
+// the repository's .resumelint.yaml. The configuration is read here
+// without validation (validation needs the CUE schemas); a file it may
+// hold is then classified again with the validated configuration. A
+// configuration that does not parse answers true, so that the full path
+// reports it.
+func MayBeKnown(root, rel string) bool {
+	c := load.NewClassifier()
+	if c.FileKind(rel) != load.KindUnknown {
+		return true
+	}
+	if _, ok := load.RunDir(rel); ok {
+		return true
+	}
+	if _, ok := c.BundleDir(rel); ok || path.Base(rel) == "VALIDATOR_VERSION" {
+		return true
+	}
+	globs, ok := configuredGlobs(root)
+	if !ok {
+		return true
+	}
+	for _, g := range globs {
+		g = strings.TrimPrefix(g, "./")
+		if m, _ := doublestar.Match(g, rel); m {
+			return true
+		}
+	}
+	return false
+}
+
+// configuredGlobs reads kinds.<kind>.globs of root's .resumelint.yaml;
+// ok is false when the file exists but cannot be read as YAML.
+func configuredGlobs(root string) (globs []string, ok bool) {
+	p := filepath.Join(root, ".resumelint.yaml")
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, true
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+		return nil, false
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, false
+	}
+	var cfg struct {
+		Kinds map[string]struct {
+			Globs []string `yaml:"globs"`
+		} `yaml:"kinds"`
+	}
+	if err := yaml.Unmarshal(data, &cfg); err != nil {
+		return nil, false
+	}
+	for _, k := range cfg.Kinds {
+		globs = append(globs, k.Globs...)
+	}
+	return globs, true
+}
+
+// Clean escapes control characters (and other non-printing runes) of
+// text taken from a file, so a finding cannot move the cursor or forge
+// lines in the agent's or the user's view.
+func Clean(s string) string {
+	if strings.IndexFunc(s, notPrintable) < 0 {
+		return s
+	}
+	var sb strings.Builder
+	for _, r := range s {
+		if notPrintable(r) {
+			q := fmt.Sprintf("%+q", string(r))
+			sb.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+func notPrintable(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }
+
+// FindingLine is one finding as the agent reads it: path:line:col, the
+// code and name, the message, and the fix when resumelint has a safe one.
+func FindingLine(fd *diag.Finding) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s:%d:%d: %s %s %s: %s", Clean(fd.Path), fd.Start.Line, fd.Start.Col, fd.Severity, fd.Code, fd.Name, Clean(fd.Message))
+	if fx := fd.Fix; fx != nil && fx.Applicability == diag.FixSafe && fx.Description != "" {
+		fmt.Fprintf(&sb, "\n  safe fix: %s (resumelint fix %s applies it)", Clean(fx.Description), shellWord(fd.Path))
+	}
+	return sb.String()
+}
+
+// shellWord quotes a path for a command line the agent may copy.
+func shellWord(p string) string {
+	if p != "" && strings.IndexFunc(p, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	}) < 0 {
+		return p
+	}
+	return "'" + strings.ReplaceAll(Clean(p), "'", `'\''`) + "'"
+}
+
+// Output is the JSON object a hook prints on stdout with exit code 0.
+type Output struct {
+	// SystemMessage is shown to the user, not to the model.
+	SystemMessage      string          `json:"systemMessage,omitempty"`
+	HookSpecificOutput *SpecificOutput `json:"hookSpecificOutput,omitempty"`
+}
+
+// SpecificOutput carries additionalContext, which the model reads.
+type SpecificOutput struct {
+	HookEventName     string `json:"hookEventName"`
+	AdditionalContext string `json:"additionalContext,omitempty"`
+}
+
+// Write prints o as one line of JSON.
+func (o *Output) Write(w io.Writer) error {
+	data, err := json.Marshal(o)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// CleanText is Clean for text of several lines: newlines and tabs stay.
+func CleanText(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		parts := strings.Split(l, "\t")
+		for j, p := range parts {
+			parts[j] = Clean(p)
+		}
+		lines[i] = strings.Join(parts, "\t")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,129 @@
+// Package lsp is resumelint's language server: the subset of the Language
+// Server Protocol 3.17 an editor needs for a linter (diagnostics, code
+// actions for fixes, hover with the rule page), over JSON-RPC 2.0 on
+// stdio, written with the standard library alone.
+//
+// The linting itself comes from an Engine (internal/cli provides the one
+// that runs the same engine and configuration as `resumelint lint`).
+package lsp
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/textproto"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// maxMessage bounds one message: a document of the largest file resumelint
+// reads, JSON-escaped, fits.
+const maxMessage = 256 << 20
+
+// message is a JSON-RPC 2.0 request, notification or response.
+type message struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// JSON-RPC and LSP error codes.
+const (
+	codeParseError       = -32700
+	codeInvalidRequest   = -32600
+	codeMethodNotFound   = -32601
+	codeInvalidParams    = -32602
+	codeServerNotInit    = -32002
+	codeInvalidAfterShut = -32600
+)
+
+// conn reads and writes framed messages (Content-Length headers).
+type conn struct {
+	r  *bufio.Reader
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func newConn(r io.Reader, w io.Writer) *conn {
+	return &conn{r: bufio.NewReaderSize(r, 64<<10), w: w}
+}
+
+// read returns the next message's body.
+func (c *conn) read() ([]byte, error) {
+	tp := textproto.NewReader(c.r)
+	h, err := tp.ReadMIMEHeader()
+	if err != nil {
+		if errors.Is(err, io.EOF) && len(h) == 0 {
+			return nil, io.EOF
+		}
+		return nil, fmt.Errorf("reading the message header: %w", err)
+	}
+	cl := h.Get("Content-Length")
+	n, err := strconv.Atoi(strings.TrimSpace(cl))
+	if err != nil || n < 0 {
+		return nil, fmt.Errorf("bad Content-Length %q", cl)
+	}
+	if n > maxMessage {
+		return nil, fmt.Errorf("message of %d bytes is larger than %d", n, maxMessage)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(c.r, body); err != nil {
+		return nil, fmt.Errorf("reading the message body: %w", err)
+	}
+	return body, nil
+}
+
+// write sends one message.
+func (c *conn) write(m *message) error {
+	m.JSONRPC = "2.0"
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := fmt.Fprintf(c.w, "Content-Length: %d\r\n\r\n", len(data)); err != nil {
+		return err
+	}
+	_, err = c.w.Write(data)
+	return err
+}
+
+func (c *conn) reply(id json.RawMessage, result any) error {
+	data, err := json.Marshal(result)
+	if err != nil {
+		return err
+	}
+	return c.write(&message{ID: id, Result: data})
+}
+
+func (c *conn) replyError(id json.RawMessage, code int, format string, args ...any) error {
+	return c.write(&message{ID: id, Error: &rpcError{Code: code, Message: fmt.Sprintf(format, args...)}})
+}
+
+func (c *conn) notify(method string, params any) error {
+	data, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	return c.write(&message{Method: method, Params: data})
+}
+
+func (c *conn) request(id int, method string, params any) error {
+	data, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	return c.write(&message{ID: json.RawMessage(strconv.Itoa(id)), Method: method, Params: data})
+}

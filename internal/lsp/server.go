@@ -1,0 +1,547 @@
+package lsp
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/resumelint/resumelint/docs"
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/fix"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/rules"
+)
+
+// Result is what the engine found in one document.
+type Result struct {
+	// Checked is false when the document is not a file resumelint checks
+	// (no known kind, or excluded by the configuration).
+	Checked bool
+	// Findings are the document's own findings; their positions are in
+	// the text that was linted.
+	Findings []diag.Finding
+	// Path is the document's path as the findings name it; Base is the
+	// folder relative paths (of related positions) start from.
+	Path, Base string
+	// Format is the document's format, for checking a fix's result.
+	Format load.Format
+}
+
+// Engine lints documents.
+type Engine interface {
+	// Lint checks text as the content of the file at osPath. saved is
+	// true when text is what the disk holds (open and save): files of a
+	// bundle or agent run are checked with their folder, as saved.
+	Lint(osPath string, text []byte, saved bool) (Result, error)
+	// Reload reads the configuration again.
+	Reload() error
+}
+
+// ConfigName is the configuration file whose change reloads it.
+const ConfigName = ".resumelint.yaml"
+
+type document struct {
+	uri     string
+	osPath  string
+	version int
+	text    []byte
+	res     Result
+	starts  []int
+}
+
+type server struct {
+	c        *conn
+	eng      Engine
+	log      io.Writer
+	version  string
+	docs     map[string]*document
+	init     bool
+	shutdown bool
+	watch    bool // the client can watch files for us
+	nextID   int
+}
+
+// Serve runs the server on r and w until the client sends exit; the
+// result is the process exit code (0 after shutdown, 1 otherwise).
+func Serve(r io.Reader, w io.Writer, log io.Writer, eng Engine, version string) int {
+	s := &server{c: newConn(r, w), eng: eng, log: log, version: version, docs: map[string]*document{}}
+	for {
+		body, err := s.c.read()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				fmt.Fprintf(log, "resumelint server: %v\n", err)
+			}
+			return 1 // the client went away without exit
+		}
+		var m message
+		if err := json.Unmarshal(body, &m); err != nil {
+			_ = s.c.replyError(json.RawMessage("null"), codeParseError, "not a JSON-RPC message: %v", err)
+			continue
+		}
+		if m.Method == "exit" {
+			if s.shutdown {
+				return 0
+			}
+			return 1
+		}
+		if m.Method == "" {
+			continue // a response to one of our requests
+		}
+		if err := s.handle(&m); err != nil {
+			fmt.Fprintf(log, "resumelint server: %s: %v\n", m.Method, err)
+		}
+	}
+}
+
+func isRequest(m *message) bool { return len(m.ID) > 0 }
+
+func (s *server) handle(m *message) error {
+	if !s.init && m.Method != "initialize" {
+		if isRequest(m) {
+			return s.c.replyError(m.ID, codeServerNotInit, "the server is not initialized")
+		}
+		return nil
+	}
+	if s.shutdown && isRequest(m) {
+		return s.c.replyError(m.ID, codeInvalidAfterShut, "the server is shut down")
+	}
+	switch m.Method {
+	case "initialize":
+		var p initializeParams
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			return s.c.replyError(m.ID, codeInvalidParams, "initialize: %v", err)
+		}
+		s.init = true
+		s.watch = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration
+		return s.c.reply(m.ID, map[string]any{
+			"capabilities": map[string]any{
+				"positionEncoding":   "utf-16",
+				"textDocumentSync":   map[string]any{"openClose": true, "change": 1, "save": map[string]any{"includeText": false}},
+				"codeActionProvider": map[string]any{"codeActionKinds": []string{kindQuickFix, kindFixAll}},
+				"hoverProvider":      true,
+			},
+			"serverInfo": map[string]any{"name": "resumelint", "version": s.version},
+		})
+	case "initialized":
+		if s.watch {
+			s.nextID++
+			return s.c.request(s.nextID, "client/registerCapability", map[string]any{
+				"registrations": []any{map[string]any{
+					"id": "resumelint-config", "method": "workspace/didChangeWatchedFiles",
+					"registerOptions": map[string]any{"watchers": []any{map[string]any{"globPattern": "**/" + ConfigName}}},
+				}},
+			})
+		}
+		return nil
+	case "shutdown":
+		s.shutdown = true
+		return s.c.reply(m.ID, nil)
+	case "textDocument/didOpen":
+		var p didOpenParams
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			return err
+		}
+		d := &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
+		d.osPath = osPathOf(d.uri)
+		s.docs[d.uri] = d
+		return s.lint(d, true)
+	case "textDocument/didChange":
+		var p didChangeParams
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			return err
+		}
+		d := s.docs[p.TextDocument.URI]
+		if d == nil {
+			return nil
+		}
+		for _, ch := range p.ContentChanges {
+			if ch.Range == nil {
+				d.text = []byte(ch.Text)
+			} else {
+				d.text = applyRangeChange(d.text, *ch.Range, ch.Text)
+			}
+		}
+		d.version = p.TextDocument.Version
+		return s.lint(d, false)
+	case "textDocument/didSave":
+		var p didSaveParams
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			return err
+		}
+		d := s.docs[p.TextDocument.URI]
+		if p.Text != nil && d != nil {
+			d.text = []byte(*p.Text)
+		}
+		if path.Base(osPathOf(p.TextDocument.URI)) == ConfigName {
+			return s.reload()
+		}
+		if d != nil {
+			return s.lint(d, true)
+		}
+		return nil
+	case "textDocument/didClose":
+		var p didCloseParams
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			return err
+		}
+		if _, ok := s.docs[p.TextDocument.URI]; ok {
+			delete(s.docs, p.TextDocument.URI)
+			return s.c.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []diagnostic{}})
+		}
+		return nil
+	case "workspace/didChangeWatchedFiles":
+		var p didChangeWatchedFilesParams
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			return err
+		}
+		for _, ch := range p.Changes {
+			if path.Base(osPathOf(ch.URI)) == ConfigName {
+				return s.reload()
+			}
+		}
+		return nil
+	case "workspace/didChangeConfiguration":
+		return s.reload()
+	case "textDocument/codeAction":
+		var p codeActionParams
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			return s.c.replyError(m.ID, codeInvalidParams, "codeAction: %v", err)
+		}
+		return s.c.reply(m.ID, s.codeActions(&p))
+	case "textDocument/hover":
+		var p hoverParams
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			return s.c.replyError(m.ID, codeInvalidParams, "hover: %v", err)
+		}
+		h := s.hover(&p)
+		if h == nil {
+			return s.c.reply(m.ID, nil)
+		}
+		return s.c.reply(m.ID, h)
+	}
+	if isRequest(m) {
+		return s.c.replyError(m.ID, codeMethodNotFound, "method %q is not supported", m.Method)
+	}
+	return nil // notifications the server does not use ($/cancelRequest, …)
+}
+
+// reload reads the configuration again and checks every open document
+// with it. A configuration with errors is reported and the last good one
+// stays in use.
+func (s *server) reload() error {
+	if err := s.eng.Reload(); err != nil {
+		return s.c.notify("window/showMessage", showMessageParams{Type: messageError, Message: "resumelint: " + err.Error()})
+	}
+	uris := make([]string, 0, len(s.docs))
+	for u := range s.docs {
+		uris = append(uris, u)
+	}
+	sort.Strings(uris)
+	for _, u := range uris {
+		if err := s.lint(s.docs[u], false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lint checks a document and publishes its diagnostics.
+func (s *server) lint(d *document, saved bool) error {
+	if d.osPath == "" {
+		return nil // not a file: URI
+	}
+	res, err := s.eng.Lint(d.osPath, d.text, saved)
+	if err != nil {
+		_ = s.c.notify("window/showMessage", showMessageParams{Type: messageWarning, Message: "resumelint: " + err.Error()})
+		res = Result{}
+	}
+	d.res = res
+	d.starts = lineStarts(d.text)
+	diags := []diagnostic{}
+	for i := range res.Findings {
+		diags = append(diags, s.diagnostic(d, &res.Findings[i]))
+	}
+	v := d.version
+	return s.c.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: diags})
+}
+
+func (s *server) diagnostic(d *document, fd *diag.Finding) diagnostic {
+	sev := severityWarning
+	if fd.Severity == diag.SevError {
+		sev = severityError
+	}
+	out := diagnostic{Range: findingRange(d, fd), Severity: sev, Code: fd.Code, Source: "resumelint",
+		Message: fd.Message + " [" + fd.Code + " " + fd.Name + "]"}
+	for _, r := range fd.Related {
+		p := r.Path
+		if p == "" {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(d.res.Base, filepath.FromSlash(p))
+		}
+		line := max(r.Line-1, 0)
+		col := max(r.Column-1, 0)
+		out.RelatedInformation = append(out.RelatedInformation, diagnosticRelatedInformation{
+			Location: location{URI: uriOf(p), Range: lspRange{Start: position{line, col}, End: position{line, col}}},
+			Message:  r.Message})
+	}
+	return out
+}
+
+// findingRange converts a finding's 1-based line and rune column span to
+// an LSP range in UTF-16 code units. A point finding covers one character.
+func findingRange(d *document, fd *diag.Finding) lspRange {
+	start := runePos(d.text, d.starts, fd.Start.Line, fd.Start.Col)
+	end := start
+	if fd.End.Line > fd.Start.Line || (fd.End.Line == fd.Start.Line && fd.End.Col > fd.Start.Col) {
+		end = runePos(d.text, d.starts, fd.End.Line, fd.End.Col)
+	} else {
+		end = runePos(d.text, d.starts, fd.Start.Line, fd.Start.Col+1)
+	}
+	return lspRange{Start: start, End: end}
+}
+
+// codeActions offers each fix of a finding in the range (safe ones
+// preferred, unsafe ones marked) and one action with every safe fix.
+// A fix is offered only when its result passes the nothing-lost check
+// that `resumelint fix` applies.
+func (s *server) codeActions(p *codeActionParams) []codeAction {
+	out := []codeAction{}
+	d := s.docs[p.TextDocument.URI]
+	if d == nil || !d.res.Checked {
+		return out
+	}
+	want := func(kind string) bool {
+		if len(p.Context.Only) == 0 {
+			return true
+		}
+		for _, o := range p.Context.Only {
+			if kind == o || strings.HasPrefix(kind, o+".") {
+				return true
+			}
+		}
+		return false
+	}
+	var safe []*diag.Fix
+	for i := range d.res.Findings {
+		fd := &d.res.Findings[i]
+		fx := fd.Fix
+		if fx == nil || len(fx.Edits) == 0 || fx.RenameTo != "" {
+			continue // renaming a file is left to `resumelint fix`
+		}
+		if fx.Applicability == diag.FixSafe {
+			safe = append(safe, fx)
+		}
+		r := findingRange(d, fd)
+		if !want(kindQuickFix) || !overlaps(r, p.Range) {
+			continue
+		}
+		edits, ok := s.verified(d, []*diag.Fix{fx})
+		if !ok {
+			continue
+		}
+		title := fmt.Sprintf("resumelint: %s (%s)", fx.Description, fd.Code)
+		if fx.Applicability != diag.FixSafe {
+			title = fmt.Sprintf("resumelint (unsafe fix, check the result): %s (%s)", fx.Description, fd.Code)
+		}
+		out = append(out, codeAction{Title: title, Kind: kindQuickFix, Diagnostics: []diagnostic{s.diagnostic(d, fd)},
+			IsPreferred: fx.Applicability == diag.FixSafe, Edit: workspaceEdit{Changes: map[string][]textEdit{d.uri: edits}}})
+	}
+	if len(safe) > 0 && want(kindFixAll) {
+		var picked []*diag.Fix
+		for _, ch := range fix.Select(safe) {
+			if ch.Outcome == fix.Applied {
+				picked = append(picked, ch.Fix)
+			}
+		}
+		if edits, ok := s.verified(d, picked); ok {
+			out = append(out, codeAction{Title: fmt.Sprintf("resumelint: apply %d safe %s", len(picked), pluralFix(len(picked))),
+				Kind: kindFixAll, Edit: workspaceEdit{Changes: map[string][]textEdit{d.uri: edits}}})
+		}
+	}
+	return out
+}
+
+func pluralFix(n int) string {
+	if n == 1 {
+		return "fix"
+	}
+	return "fixes"
+}
+
+// verified applies fixes to the document's text, checks that nothing is
+// lost (fix.Verify), and returns the edits as LSP text edits.
+func (s *server) verified(d *document, fixes []*diag.Fix) ([]textEdit, bool) {
+	edits := fix.Edits(fixes)
+	after, err := fix.Apply(d.text, edits)
+	if err != nil {
+		return nil, false
+	}
+	if err := fix.Verify(d.res.Path, d.res.Format, d.text, after, fix.Drops(fixes)); err != nil {
+		return nil, false
+	}
+	out := make([]textEdit, 0, len(edits))
+	for _, e := range edits {
+		out = append(out, textEdit{Range: lspRange{Start: offsetPos(d.text, d.starts, e.Offset), End: offsetPos(d.text, d.starts, e.Offset+e.Length)}, NewText: e.NewText})
+	}
+	return out, true
+}
+
+// hover shows, on a finding, its message and its rule's page.
+func (s *server) hover(p *hoverParams) *hover {
+	d := s.docs[p.TextDocument.URI]
+	if d == nil {
+		return nil
+	}
+	var parts []string
+	var at *lspRange
+	for i := range d.res.Findings {
+		fd := &d.res.Findings[i]
+		r := findingRange(d, fd)
+		if !contains(r, p.Position) {
+			continue
+		}
+		if at == nil {
+			at = &r
+		}
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "**%s %s** (%s): %s\n", fd.Code, fd.Name, fd.Severity, fd.Message)
+		if fx := fd.Fix; fx != nil {
+			fmt.Fprintf(&sb, "\nFix (%s): %s\n", fx.Applicability, fx.Description)
+		}
+		if r := rules.Lookup(fd.Code); r != nil {
+			if page, err := fs.ReadFile(docs.Rules, "rules/"+r.Code+".md"); err == nil {
+				sb.WriteString("\n---\n\n" + string(page))
+			}
+		}
+		parts = append(parts, sb.String())
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return &hover{Contents: markupContent{Kind: "markdown", Value: strings.Join(parts, "\n---\n\n")}, Range: at}
+}
+
+func before(a, b position) bool {
+	return a.Line < b.Line || (a.Line == b.Line && a.Character < b.Character)
+}
+
+func contains(r lspRange, p position) bool { return !before(p, r.Start) && !before(r.End, p) }
+
+func overlaps(a, b lspRange) bool { return !before(a.End, b.Start) && !before(b.End, a.Start) }
+
+// lineStarts returns the byte offset of each line's start.
+func lineStarts(text []byte) []int {
+	starts := []int{0}
+	for i, c := range text {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+func lineEnd(text []byte, starts []int, line int) int {
+	if line+1 < len(starts) {
+		e := starts[line+1] - 1
+		if e > starts[line] && text[e-1] == '\r' {
+			e--
+		}
+		return e
+	}
+	return len(text)
+}
+
+// runePos converts a 1-based line and rune column to an LSP position,
+// clamped to the line.
+func runePos(text []byte, starts []int, line, col int) position {
+	l := line - 1
+	if l < 0 {
+		return position{}
+	}
+	if l >= len(starts) {
+		l = len(starts) - 1
+	}
+	b, e := starts[l], lineEnd(text, starts, l)
+	units := 0
+	for i, n := b, 1; i < e && n < col; n++ {
+		r, size := utf8.DecodeRune(text[i:e])
+		units += utf16Len(r)
+		i += size
+	}
+	return position{Line: l, Character: units}
+}
+
+// offsetPos converts a byte offset to an LSP position.
+func offsetPos(text []byte, starts []int, off int) position {
+	off = min(max(off, 0), len(text))
+	l := sort.Search(len(starts), func(i int) bool { return starts[i] > off }) - 1
+	units := 0
+	for i := starts[l]; i < off; {
+		r, size := utf8.DecodeRune(text[i:off])
+		units += utf16Len(r)
+		i += size
+	}
+	return position{Line: l, Character: units}
+}
+
+// posOffset converts an LSP position to a byte offset, clamped to the line.
+func posOffset(text []byte, starts []int, p position) int {
+	if p.Line < 0 {
+		return 0
+	}
+	if p.Line >= len(starts) {
+		return len(text)
+	}
+	i, e := starts[p.Line], lineEnd(text, starts, p.Line)
+	for units := 0; i < e && units < p.Character; {
+		r, size := utf8.DecodeRune(text[i:e])
+		units += utf16Len(r)
+		i += size
+	}
+	return i
+}
+
+func utf16Len(r rune) int {
+	if r >= 0x10000 {
+		return 2
+	}
+	return 1
+}
+
+// applyRangeChange applies an incremental change (for clients that send
+// them although the server asks for full text).
+func applyRangeChange(text []byte, r lspRange, newText string) []byte {
+	starts := lineStarts(text)
+	a, b := posOffset(text, starts, r.Start), posOffset(text, starts, r.End)
+	if b < a {
+		a, b = b, a
+	}
+	out := make([]byte, 0, len(text)-(b-a)+len(newText))
+	out = append(out, text[:a]...)
+	out = append(out, newText...)
+	return append(out, text[b:]...)
+}
+
+// osPathOf returns the OS path of a file: URI, or "".
+func osPathOf(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || u.Path == "" {
+		return ""
+	}
+	return filepath.Clean(filepath.FromSlash(u.Path))
+}
+
+// uriOf returns the file: URI of an OS path.
+func uriOf(p string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+}
