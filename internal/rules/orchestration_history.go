@@ -668,6 +668,22 @@ func checkFileToRead(p *Pass, res *Resolver, i int, s string, at, portableAt *ya
 		return // templates name files of the instantiated workflow; RL114 reports placeholders
 	}
 	if _, ok := res.Resolve(s); !ok {
+		if describesFile(s) {
+			p.Report(f, at, "files_to_read[%d] %s describes a file instead of naming its path: write the path a session should read", i, diag.Quote(s))
+			return
+		}
 		p.Report(f, at, "%s", res.NotFound(fmt.Sprintf("files_to_read[%d]", i), s))
 	}
+}
+
+// describesFile reports an entry written as prose ("EN-902 enabler
+// specification"): words with no folder and no file extension. Such an
+// entry resolves nowhere because it is no path at all, which says more
+// than the list of folders tried.
+func describesFile(s string) bool {
+	t := strings.TrimSpace(s)
+	if !strings.ContainsAny(t, " \t") || strings.ContainsAny(t, "/\\") {
+		return false
+	}
+	return path.Ext(t) == "" || strings.Contains(path.Ext(t), " ")
 }

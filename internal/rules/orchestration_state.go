@@ -544,7 +544,9 @@ func runPhaseConsistency(p *Pass) {
 	}
 	nv := node.Val(rs, "current_phase_name")
 	name, ok := node.Str(nv)
-	if !ok || isPlaceholderIn(f, name) || cur == 0 {
+	// A finished workflow's phase name is a label no session resumes from
+	// ("Phase 5 - Final Review (COMPLETE)"); only the number is checked.
+	if !ok || isPlaceholderIn(f, name) || cur == 0 || WorkflowFinished(p) {
 		return
 	}
 	var want []*phaseInfo
