@@ -66,7 +66,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 	var base *config.Baseline
 	if cf.baseline != "" {
 		var err error
-		if base, err = config.ReadBaseline(osPathOf(c.Cwd, cf.baseline), cf.baseline); err != nil {
+		if base, err = config.ReadBaseline(osPathOf(c.Cwd, cf.baseline), cf.baseline, load.RootFor(lc.root, osPathOf(c.Cwd, cf.baseline))); err != nil {
 			return ExitUsage, err
 		}
 	}

@@ -1,0 +1,297 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/resumelint/resumelint/internal/cli"
+)
+
+// Hostile repositories, filesystem side (docs/security.md): a pull request
+// must not make resumelint read or write outside the repository, hang on
+// a special file, or tell whether a path outside the repository exists.
+// Each test is named after the attack; each run has a deadline.
+
+// secret is what an attacker wants printed: it lives outside the
+// repository, next to it.
+const secret = "ghp_SECRETSECRETSECRETSECRETSECRET0123"
+
+// hostileRepo makes a repository folder and, next to it, an outside
+// folder holding a secret file. Both lie in one temporary folder.
+func hostileRepo(t *testing.T) (repo, outside string) {
+	t.Helper()
+	top := t.TempDir()
+	repo, outside = filepath.Join(top, "repo"), filepath.Join(top, "outside")
+	for _, d := range []string{repo, outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, outside, "token", secret+"\n")
+	return repo, outside
+}
+
+// runIn runs the CLI in dir with a deadline and returns the exit code and
+// everything it printed (stdout and stderr).
+func runIn(t *testing.T, dir string, args ...string) (int, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	c := &cli.Command{Stdout: &stdout, Stderr: &stderr, Cwd: dir, Getenv: func(string) string { return "" }}
+	done := make(chan int, 1)
+	go func() { done <- c.Main(args) }()
+	select {
+	case code := <-done:
+		return code, stdout.String() + stderr.String()
+	case <-time.After(10 * time.Second):
+		t.Fatalf("resumelint %s did not finish within 10s", strings.Join(args, " "))
+	}
+	return 0, ""
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func noSecret(t *testing.T, out string) {
+	t.Helper()
+	if strings.Contains(out, "SECRETSECRET") {
+		t.Errorf("the secret outside the repository was printed:\n%s", out)
+	}
+}
+
+// orchestrationNaming is a workflow whose one compaction event names
+// checkpoint (and files_to_read names read).
+func orchestrationNaming(checkpoint, read string) string {
+	return `workflow:
+  id: "wf-1"
+  status: "ACTIVE"
+resumption:
+  recovery_state:
+    last_checkpoint: "CP-001"
+    current_phase: 1
+    current_phase_name: "One"
+    workflow_status: "ACTIVE"
+    current_activity: "work"
+    next_step: "go on"
+    context_fill_at_update: 0.4
+    updated_at: "2026-02-16T19:31:00Z"
+  files_to_read:
+    - "` + read + `"
+  decision_log: []
+  agent_summaries: {}
+  compaction_events:
+    count: 1
+    events:
+      - id: "CX-001"
+        timestamp: "2026-02-16T15:45:00Z"
+        trigger: "auto"
+        estimated_fill_before: 0.886
+        checkpoint_file: "` + checkpoint + `"
+        acknowledged: true
+`
+}
+
+func TestConfigLinkedToATokenFileOutside(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, repo, "ORCHESTRATION.yaml", "workflow: {}\n")
+	symlink(t, filepath.Join(outside, "token"), filepath.Join(repo, ".resumelint.yaml"))
+	for _, format := range []string{"text", "json", "github", "sarif"} {
+		code, out := runIn(t, repo, "lint", "--format", format)
+		if code != 2 {
+			t.Errorf("--format %s: exit %d, want 2 (a configuration that cannot be read)\n%s", format, code, out)
+		}
+		noSecret(t, out)
+		if !strings.Contains(out, "outside the repository") {
+			t.Errorf("--format %s: the message does not say why the configuration was not read:\n%s", format, out)
+		}
+	}
+}
+
+func TestConfigHoldingATokenIsNotQuoted(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	write(t, repo, "ORCHESTRATION.yaml", "workflow: {}\n")
+	write(t, repo, ".resumelint.yaml", secret+"\n")
+	code, out := runIn(t, repo, "lint")
+	if code != 2 {
+		t.Errorf("exit %d, want 2\n%s", code, out)
+	}
+	noSecret(t, out)
+}
+
+func TestStateFileLinkedOutside(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, outside, "precompact_state.json", `{"active_project_id": "`+secret+`"}`)
+	symlink(t, filepath.Join(outside, "precompact_state.json"), filepath.Join(repo, "precompact_state.json"))
+	symlink(t, "../../outside/token", filepath.Join(repo, "w", "ORCHESTRATION.yaml"))
+	symlink(t, "/proc/self/environ", filepath.Join(repo, "v", "ORCHESTRATION.yaml"))
+	code, out := runIn(t, repo, "lint", "--format", "json")
+	if code != 1 {
+		t.Errorf("exit %d, want 1\n%s", code, out)
+	}
+	noSecret(t, out)
+	if n := strings.Count(out, "outside the repository"); n != 3 {
+		t.Errorf("%d findings say the path leads outside the repository, want 3:\n%s", n, out)
+	}
+	if strings.Contains(out, "PATH=") || strings.Contains(out, "HOME=") {
+		t.Errorf("the environment was printed:\n%s", out)
+	}
+}
+
+func TestCheckpointFileNamingAnOutsidePath(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, outside, "cx.json", `{"schema_version": "1.0.0", "event_type": "compaction", "event_id": "cx-777", "timestamp": "2026-02-16T15:45:00Z"}`)
+	cases := map[string]string{
+		"absolute, exists":         filepath.Join(outside, "cx.json"),
+		"absolute with .., exists": filepath.Join(repo, "..", "outside", "cx.json"),
+		"relative .., exists":      "../outside/cx.json",
+		"absolute, missing":        filepath.Join(outside, "nothing.json"),
+		"relative .., missing":     "../outside/nothing.json",
+		"inside, missing":          ".jerry/checkpoints/nothing.json",
+	}
+	symlink(t, filepath.Join(outside, "cx.json"), filepath.Join(repo, ".jerry", "checkpoints", "link.json"))
+	cases["inside link to outside"] = ".jerry/checkpoints/link.json"
+	msgs := map[string]string{}
+	for name, ref := range cases {
+		write(t, repo, "ORCHESTRATION.yaml", orchestrationNaming(ref, "README.md"))
+		write(t, repo, "README.md", "# readme\n")
+		code, out := runIn(t, repo, "lint", "--format", "json", "ORCHESTRATION.yaml")
+		if code != 1 {
+			t.Errorf("%s: exit %d, want 1\n%s", name, code, out)
+		}
+		if strings.Contains(out, "cx-777") {
+			t.Errorf("%s: the outside checkpoint was read:\n%s", name, out)
+		}
+		msg := ""
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Contains(line, `"message"`) && strings.Contains(line, "checkpoint_file") {
+				msg = strings.ReplaceAll(line, strings.ReplaceAll(ref, `\`, `\\`), "REF")
+			}
+		}
+		if msg == "" {
+			t.Errorf("%s: no finding about checkpoint_file:\n%s", name, out)
+		}
+		msgs[name] = msg
+	}
+	for name, msg := range msgs {
+		if msg != msgs["inside, missing"] {
+			t.Errorf("%s: the message differs from a missing file's inside the repository, so it tells what exists outside:\n%s\n%s", name, msg, msgs["inside, missing"])
+		}
+	}
+}
+
+func TestFilesToReadOutsideIsNotLookedAt(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, repo, ".jerry/checkpoints/cx-001.json", "{}")
+	var msgs []string
+	for _, ref := range []string{filepath.Join(outside, "token"), "../outside/token", filepath.Join(outside, "missing"), "missing.md"} {
+		write(t, repo, "ORCHESTRATION.yaml", orchestrationNaming(".jerry/checkpoints/cx-001.json", ref))
+		_, out := runIn(t, repo, "lint", "--format", "json", "--enable", "RL113", "ORCHESTRATION.yaml")
+		msg := ""
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Contains(line, `"message"`) && strings.Contains(line, "files_to_read") {
+				msg = strings.ReplaceAll(line, ref, "REF")
+			}
+		}
+		msgs = append(msgs, msg)
+	}
+	for i, m := range msgs {
+		if m == "" || m != msgs[len(msgs)-1] {
+			t.Errorf("files_to_read case %d: message %q, want the one of a missing file inside: %q", i, m, msgs[len(msgs)-1])
+		}
+	}
+}
+
+func TestResumeContextTargetLinkedOutside(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, outside, "notes.md", "# notes\n"+secret+"\n")
+	proj := "02-projects/01-demo/"
+	write(t, repo, proj+"01-planning/resume-context.md", `---
+resume_schema_version: "1.0"
+project_id: "01-demo"
+project_name: "Demo"
+current_phase: "execution"
+next_action: "continue"
+files_to_load:
+  - "01-planning/notes.md"
+  - "01-planning/missing.md"
+last_updated: "2026-02-16"
+---
+# Resume
+`)
+	symlink(t, filepath.Join(outside, "notes.md"), filepath.Join(repo, proj+"01-planning/notes.md"))
+	_, out := runIn(t, repo, "lint", "--format", "json")
+	noSecret(t, out)
+	if n := strings.Count(out, "does not exist in the project folder"); n != 2 {
+		t.Errorf("%d files_to_load entries do not exist, want 2 (a link leading outside names nothing):\n%s", n, out)
+	}
+}
+
+func TestBaselineLinkedToDevZero(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	write(t, repo, "ORCHESTRATION.yaml", "workflow: {}\n")
+	symlink(t, "/dev/zero", filepath.Join(repo, "baseline.json"))
+	code, out := runIn(t, repo, "lint", "--baseline", "baseline.json")
+	if code != 2 {
+		t.Errorf("exit %d, want 2\n%s", code, out)
+	}
+}
+
+func TestBaselineIsAFIFO(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	write(t, repo, "ORCHESTRATION.yaml", "workflow: {}\n")
+	if err := syscall.Mkfifo(filepath.Join(repo, "baseline.json"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	code, out := runIn(t, repo, "lint", "--baseline", "baseline.json")
+	if code != 2 || !strings.Contains(out, "FIFO") {
+		t.Errorf("exit %d, want 2 naming the FIFO\n%s", code, out)
+	}
+}
+
+func TestBaselineLinkedOutside(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, repo, "ORCHESTRATION.yaml", "workflow: {}\n")
+	symlink(t, filepath.Join(outside, "token"), filepath.Join(repo, "baseline.json"))
+	code, out := runIn(t, repo, "lint", "--baseline", "baseline.json")
+	if code != 2 {
+		t.Errorf("exit %d, want 2\n%s", code, out)
+	}
+	noSecret(t, out)
+}
+
+func TestConfigIsAFIFO(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	write(t, repo, "ORCHESTRATION.yaml", "workflow: {}\n")
+	if err := syscall.Mkfifo(filepath.Join(repo, ".resumelint.yaml"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	code, out := runIn(t, repo, "lint")
+	if code != 2 || !strings.Contains(out, "FIFO") {
+		t.Errorf("exit %d, want 2 naming the FIFO\n%s", code, out)
+	}
+}
+
+func TestBundleArtifactLinkedOutside(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, outside, "STATUS.json", `{"status": "success", "cmp01": "pass"}`)
+	write(t, repo, "b/TASK_SPEC.json", `{"task_id": "t"}`)
+	write(t, repo, "b/OUTPUT_HASHES.json", `{"validator_semver": "1.0.0", "validator_build_id": "git:abc", "hashes": {}}`)
+	symlink(t, filepath.Join(outside, "STATUS.json"), filepath.Join(repo, "b", "STATUS.json"))
+	code, out := runIn(t, repo, "bundle", "verify", "b")
+	if code == 0 || strings.Contains(out, "ACCEPT") {
+		t.Errorf("exit %d: a bundle whose STATUS.json lies outside was accepted\n%s", code, out)
+	}
+}
