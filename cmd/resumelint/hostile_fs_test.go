@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -293,5 +294,89 @@ func TestBundleArtifactLinkedOutside(t *testing.T) {
 	code, out := runIn(t, repo, "bundle", "verify", "b")
 	if code == 0 || strings.Contains(out, "ACCEPT") {
 		t.Errorf("exit %d: a bundle whose STATUS.json lies outside was accepted\n%s", code, out)
+	}
+}
+
+// TestMaliciousGitConfigRunsNothing: a repository whose .git/config names
+// programs for every hook git has (fsmonitor, clean/smudge/process filters,
+// textconv, external diff, hooks, pager) must not make resumelint run any,
+// neither in discovery (lint) nor when comparing with a base (lint --base).
+func TestMaliciousGitConfigRunsNothing(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	top := t.TempDir()
+	repo, marks := filepath.Join(top, "repo"), filepath.Join(top, "marks")
+	if err := os.MkdirAll(marks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	evil := filepath.Join(top, "evil.sh")
+	// Each program leaves a marker named after its role, then passes its
+	// input through so git would go on.
+	if err := os.WriteFile(evil, []byte("#!/bin/sh\ntouch "+marks+"/\"$1\"\ncat\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write(t, repo, "w/ORCHESTRATION.yaml", orchestrationNaming(".jerry/checkpoints/cx-001.json", "README.md"))
+	write(t, repo, "README.md", "# readme\n")
+	write(t, repo, ".gitattributes", "* filter=evil diff=evil\n")
+	write(t, repo, ".agent-memory/runs/2026-02-20-001/events/a/0001.jsonl", `{"event": "task_started", "task_id": "T1", "timestamp": "2026-02-20T10:00:00Z"}`+"\n")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "base")
+	// The attack: configuration added after the commit, as an extracted
+	// archive would carry it.
+	hooks := filepath.Join(repo, ".git", "evil-hooks")
+	for _, h := range []string{"pre-commit", "post-checkout", "post-index-change", "fsmonitor-watchman", "reference-transaction"} {
+		write(t, hooks, h, "#!/bin/sh\ntouch "+marks+"/hook-"+h+"\n")
+		os.Chmod(filepath.Join(hooks, h), 0o755)
+	}
+	cfg := "\n[core]\n\tfsmonitor = " + evil + " fsmonitor\n\thooksPath = " + hooks + "\n\tpager = " + evil + " pager\n\tuntrackedCache = true\n" +
+		"[filter \"evil\"]\n\tclean = " + evil + " clean\n\tsmudge = " + evil + " smudge\n\tprocess = " + evil + " process\n" +
+		"[diff \"evil\"]\n\ttextconv = " + evil + " textconv\n\tcommand = " + evil + " diff-command\n" +
+		"[diff]\n\texternal = " + evil + " external\n[pager]\n\tdiff = " + evil + " pager-diff\n"
+	f, err := os.OpenFile(filepath.Join(repo, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(cfg)
+	f.Close()
+	// Work-tree changes that make git look at file contents: an edit of
+	// the same size (stat differs, size does not), an appended event, a
+	// new file, and a touched file.
+	write(t, repo, "README.md", "# README\n")
+	write(t, repo, ".agent-memory/runs/2026-02-20-001/events/a/0001.jsonl", `{"event": "task_started", "task_id": "T1", "timestamp": "2026-02-20T10:00:00Z"}`+"\n"+
+		`{"event": "task_completed", "task_id": "T1", "timestamp": "2026-02-20T11:00:00Z"}`+"\n")
+	write(t, repo, "v/ORCHESTRATION.yaml", "workflow: {}\n")
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(repo, "w", "ORCHESTRATION.yaml"), later, later)
+
+	for _, args := range [][]string{
+		{"lint"},
+		{"lint", "--base", "HEAD"},
+		{"lint", "--base", "HEAD", "--changed-only"},
+		{"lint", "--base", "HEAD", "--format", "sarif", "w"},
+		{"fix", "--diff", "--base", "HEAD"},
+	} {
+		code, out := runIn(t, repo, args...)
+		if code > 2 {
+			t.Errorf("%v: exit %d\n%s", args, code, out)
+		}
+		ents, _ := os.ReadDir(marks)
+		for _, e := range ents {
+			t.Errorf("%v ran the repository's %s program", args, e.Name())
+			os.Remove(filepath.Join(marks, e.Name()))
+		}
 	}
 }

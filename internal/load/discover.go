@@ -3,14 +3,16 @@ package load
 import (
 	"bytes"
 	"io/fs"
-	"os"
 	"os/exec"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/resumelint/resumelint/internal/gitcmd"
 )
 
 // Folder is a folder-kind unit (bundle or agent run) and the files found in it.
@@ -230,9 +232,8 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 }
 
 func gitLsFiles(dir string, flags ...string) *exec.Cmd {
-	args := append([]string{"-C", dir, "ls-files", "-z"}, flags...)
-	cmd := exec.Command("git", append(args, "--", ".")...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	args := append([]string{"ls-files", "-z"}, flags...)
+	cmd := gitcmd.Command(dir, append(args, "--", ".")...)
 	cmd.Stdout = &bytes.Buffer{}
 	return cmd
 }
