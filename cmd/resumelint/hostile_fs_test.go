@@ -4,9 +4,13 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -378,5 +382,57 @@ func TestMaliciousGitConfigRunsNothing(t *testing.T) {
 			t.Errorf("%v ran the repository's %s program", args, e.Name())
 			os.Remove(filepath.Join(marks, e.Name()))
 		}
+	}
+}
+
+// validBundle writes a bundle folder rel under dir whose outputs are
+// files (name → content), all hashed correctly.
+func validBundle(t *testing.T, dir, rel string, files map[string]string) {
+	t.Helper()
+	var hashes []string
+	for name, content := range files {
+		write(t, dir, rel+"/"+name, content)
+		hashes = append(hashes, fmt.Sprintf("%q: \"sha256:%x\"", name, sha256.Sum256([]byte(content))))
+	}
+	sort.Strings(hashes)
+	write(t, dir, rel+"/TASK_SPEC.json", `{"task_id": "t-1"}`)
+	write(t, dir, rel+"/STATUS.json", `{"status": "success", "cmp01": "pass"}`)
+	write(t, dir, rel+"/OUTPUT_HASHES.json", `{"validator_semver": "1.0.0", "validator_build_id": "git:abc1234", "hashes": {`+strings.Join(hashes, ", ")+`}}`)
+}
+
+func TestBundleVerifyJobsIsCapped(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	files := map[string]string{}
+	for i := 0; i < 400; i++ {
+		files[fmt.Sprintf("out/%03d.txt", i)] = fmt.Sprintf("output %d\n", i)
+	}
+	validBundle(t, repo, "b", files)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	code, out := runIn(t, repo, "bundle", "verify", "--jobs", "1000000000", "b")
+	runtime.ReadMemStats(&after)
+	if code != 0 || !strings.Contains(out, "ACCEPT") {
+		t.Fatalf("exit %d, want 0 and ACCEPT\n%s", code, out)
+	}
+	// One megabyte buffer per worker: 400 workers would allocate 400 MiB.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 128<<20 {
+		t.Errorf("allocated %d MiB: --jobs is not capped", alloc>>20)
+	}
+}
+
+func TestForbiddenScanDoesNotEnterALinkedFolder(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, outside, "private/debug-session.log", "x\n")
+	write(t, outside, "private/transcript-of-someone-else.md", "x\n")
+	validBundle(t, repo, "b", map[string]string{"out/a.txt": "a\n"})
+	symlink(t, filepath.Join(outside, "private"), filepath.Join(repo, "b", "more"))
+	symlink(t, "../../outside/private", filepath.Join(repo, "b", "out", "deeper"))
+	code, out := runIn(t, repo, "bundle", "verify", "b")
+	if code != 0 {
+		t.Errorf("exit %d, want 0\n%s", code, out)
+	}
+	if strings.Contains(out, "debug-session") || strings.Contains(out, "someone-else") {
+		t.Errorf("names from a folder outside the bundle were printed:\n%s", out)
 	}
 }

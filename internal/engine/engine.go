@@ -247,6 +247,7 @@ func (s *Settings) pool(idx []int, fn func(int)) {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
+	jobs = min(jobs, 64, 4*runtime.NumCPU()) // more workers only cost memory
 	if jobs > len(idx) {
 		jobs = len(idx)
 	}

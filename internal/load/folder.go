@@ -33,7 +33,7 @@ type Bundle struct {
 func LoadBundle(f *Folder, lim Limits) (*Bundle, []diag.Finding) {
 	b := &Bundle{Folder: f, Artifacts: map[string]*Document{}}
 	var out []diag.Finding
-	dir, err := openFolder(f)
+	dir, err := OpenFolder(f)
 	if err != nil {
 		return b, out
 	}
@@ -80,9 +80,9 @@ func LoadBundle(f *Folder, lim Limits) (*Bundle, []diag.Finding) {
 	return b, out
 }
 
-// openFolder opens a folder unit as a root: through its Root when it has
+// OpenFolder opens a folder unit as a root: through its Root when it has
 // one, so the folder itself cannot lie outside the repository.
-func openFolder(f *Folder) (*os.Root, error) {
+func OpenFolder(f *Folder) (*os.Root, error) {
 	if f.Root == "" {
 		return os.OpenRoot(f.OSPath)
 	}
