@@ -436,3 +436,97 @@ func TestForbiddenScanDoesNotEnterALinkedFolder(t *testing.T) {
 		t.Errorf("names from a folder outside the bundle were printed:\n%s", out)
 	}
 }
+
+// legacyResume is a _resume.md whose only finding is RL313 (a warning
+// with a safe rename fix).
+const legacyResume = `---
+resume_schema_version: "1.0"
+last_updated: "2026-06-20T16:35:00Z"
+project_id: "07-demo"
+project_name: "Demo"
+current_phase: execution
+next_action: execute-project
+files_to_load: []
+current_section: 2
+current_task: 4
+progress: "3/9 tasks complete"
+---
+
+# Resume
+`
+
+// decisionsAlias is a workflow whose only finding is RL103 (a warning
+// with a safe fix).
+func decisionsAlias(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../examples/clean/ORCHESTRATION.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(b, []byte("  decision_log:"), []byte("  decisions:"), 1)
+	if bytes.Equal(edited, b) {
+		t.Fatal("examples/clean/ORCHESTRATION.yaml has no decision_log to rename")
+	}
+	return string(edited)
+}
+
+func TestFixDoesNotWriteThroughASymlink(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	content := decisionsAlias(t)
+	target := write(t, outside, "ORCHESTRATION.yaml", content)
+	symlink(t, target, filepath.Join(repo, "w", "ORCHESTRATION.yaml"))
+	// The same link inside the repository is refused too: a fix would
+	// replace the link, or write a file somewhere else than named.
+	inside := write(t, repo, "real/ORCHESTRATION.yaml", content)
+	symlink(t, "../real/ORCHESTRATION.yaml", filepath.Join(repo, "v", "ORCHESTRATION.yaml"))
+	code, out := runIn(t, repo, "fix", "v/ORCHESTRATION.yaml", "w/ORCHESTRATION.yaml")
+	if code == 0 {
+		t.Errorf("exit 0 though a fix was not written\n%s", out)
+	}
+	if b, _ := os.ReadFile(target); string(b) != content {
+		t.Errorf("fix rewrote a file outside the repository through a symbolic link")
+	}
+	if b, _ := os.ReadFile(inside); string(b) != content {
+		t.Errorf("fix wrote through a symbolic link inside the repository")
+	}
+	if !strings.Contains(out, "symbolic link") {
+		t.Errorf("the output does not say why the fix was not written:\n%s", out)
+	}
+	if fi, err := os.Lstat(filepath.Join(repo, "v", "ORCHESTRATION.yaml")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+}
+
+func TestFixRenameDoesNotMoveAnOutsideFileIn(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	target := write(t, outside, "_resume.md", legacyResume)
+	write(t, repo, "02-projects/07-demo/01-planning/overview.md", "# Demo\n")
+	symlink(t, target, filepath.Join(repo, "02-projects/07-demo/01-planning/_resume.md"))
+	code, out := runIn(t, repo, "fix")
+	if code == 0 {
+		t.Errorf("exit 0 though the rename was not done\n%s", out)
+	}
+	if b, err := os.ReadFile(target); err != nil || string(b) != legacyResume {
+		t.Errorf("the file outside the repository was moved or changed: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(repo, "02-projects/07-demo/01-planning/resume-context.md")); err == nil {
+		t.Errorf("a file from outside was moved into the repository")
+	}
+}
+
+func TestFixWriteFailureExitsNonZero(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	// A name of 240 bytes is valid, but the temporary file beside it
+	// (".NAME.resumelint-XXXXXXXXXXXX") is longer than a file name may
+	// be: the write fails, for root too.
+	name := "ORCHESTRATION_" + strings.Repeat("x", 240-len("ORCHESTRATION_.yaml")) + ".yaml"
+	write(t, repo, "w/"+name, decisionsAlias(t))
+	// Only a warning remains, so only the failed write can fail the run.
+	code, out := runIn(t, repo, "fix", "w")
+	if code == 0 {
+		t.Errorf("exit 0 though the fix could not be written\n%s", out)
+	}
+	if !strings.Contains(out, "fix not applied") {
+		t.Errorf("the finding does not say the fix was not applied:\n%s", out)
+	}
+}
