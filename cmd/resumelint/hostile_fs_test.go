@@ -530,3 +530,15 @@ func TestFixWriteFailureExitsNonZero(t *testing.T) {
 		t.Errorf("the finding does not say the fix was not applied:\n%s", out)
 	}
 }
+
+func TestFolderNamedHTTPSGivesARelativeSARIFURI(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	write(t, repo, "https:/evil.example/ORCHESTRATION.yaml", "workflow: {}\nresumption: {}\n")
+	_, out := runIn(t, repo, "lint", "--format", "sarif")
+	if !strings.Contains(out, `"uri": "./https:/evil.example/ORCHESTRATION.yaml"`) {
+		t.Errorf("the SARIF location is not the relative ./https:/… reference:\n%s", out)
+	}
+	if strings.Contains(out, `"uri": "https:`) {
+		t.Errorf("a repository path became an absolute https URI:\n%s", out)
+	}
+}
