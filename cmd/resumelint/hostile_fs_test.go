@@ -542,3 +542,93 @@ func TestFolderNamedHTTPSGivesARelativeSARIFURI(t *testing.T) {
 		t.Errorf("a repository path became an absolute https URI:\n%s", out)
 	}
 }
+
+// TestStatusSwappedForALinkDuringVerify: another process swaps the
+// bundle's STATUS.json (which says failure) for a link to an outside
+// STATUS.json (which says success) while bundle verify runs. The verdict
+// must never be ACCEPT: an artifact is opened once, relative to the
+// bundle folder's descriptor, and a link leading out of it is not read.
+func TestStatusSwappedForALinkDuringVerify(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	validBundle(t, repo, "b", map[string]string{"out/a.txt": "a\n"})
+	b := filepath.Join(repo, "b")
+	write(t, outside, "STATUS.json", `{"status": "success", "cmp01": "pass"}`)
+	write(t, b, ".real", `{"status": "failure", "cmp01": "pass"}`)
+	if err := os.Rename(filepath.Join(b, ".real"), filepath.Join(b, "STATUS.json")); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			tmp := filepath.Join(b, ".swap")
+			if i%2 == 0 {
+				os.Symlink(filepath.Join(outside, "STATUS.json"), tmp)
+			} else {
+				os.WriteFile(tmp, []byte(`{"status": "failure", "cmp01": "pass"}`), 0o644)
+			}
+			os.Rename(tmp, filepath.Join(b, "STATUS.json"))
+		}
+	}()
+	accepted := 0
+	deadline := time.Now().Add(5 * time.Second)
+	runs := 0
+	for ; runs < 2000 && time.Now().Before(deadline); runs++ {
+		_, out := runIn(t, repo, "bundle", "verify", "b")
+		if strings.Contains(out, "ACCEPT") {
+			accepted++
+		}
+	}
+	close(stop)
+	<-done
+	if accepted > 0 {
+		t.Errorf("%d of %d runs accepted the bundle through an outside STATUS.json", accepted, runs)
+	}
+}
+
+// TestFolderSwappedForALinkDuringForbiddenScan: a subfolder of the bundle
+// is swapped, while bundle verify runs, for a link to an outside folder
+// holding names the forbidden-artifact scan would print. They never are.
+func TestFolderSwappedForALinkDuringForbiddenScan(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, outside, "private/debug-secret-name.log", "x\n")
+	validBundle(t, repo, "b", map[string]string{"out/a.txt": "a\n"})
+	b := filepath.Join(repo, "b")
+	write(t, b, "sub/plain.txt", "x\n")
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		real, parked := filepath.Join(b, "sub"), filepath.Join(b, ".parked")
+		for {
+			select {
+			case <-stop:
+				os.Remove(real)
+				os.Rename(parked, real)
+				return
+			default:
+			}
+			os.Rename(real, parked)
+			os.Symlink(filepath.Join(outside, "private"), real)
+			os.Remove(real)
+			os.Rename(parked, real)
+		}
+	}()
+	leaked, runs := 0, 0
+	for deadline := time.Now().Add(4 * time.Second); runs < 1500 && time.Now().Before(deadline); runs++ {
+		if _, out := runIn(t, repo, "bundle", "verify", "b"); strings.Contains(out, "debug-secret-name") {
+			leaked++
+		}
+	}
+	close(stop)
+	<-done
+	if leaked > 0 {
+		t.Errorf("%d of %d runs printed names from a folder outside the bundle", leaked, runs)
+	}
+}
