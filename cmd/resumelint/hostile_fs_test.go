@@ -632,3 +632,23 @@ func TestFolderSwappedForALinkDuringForbiddenScan(t *testing.T) {
 		t.Errorf("%d of %d runs printed names from a folder outside the bundle", leaked, runs)
 	}
 }
+
+// TestNamedFolderLinkedOutsideIsNotWalked: a folder the workflow names
+// (resumelint .agent-memory) that the pull request turned into a link to
+// a folder outside is answered like a missing one, and no name from
+// outside is printed.
+func TestNamedFolderLinkedOutsideIsNotWalked(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, outside, "home/secret-project/ORCHESTRATION.yaml", "workflow: {}\n")
+	write(t, repo, "ORCHESTRATION.yaml", "workflow: {}\n")
+	symlink(t, filepath.Join(outside, "home"), filepath.Join(repo, "state"))
+	for _, arg := range []string{"state", "state/**/ORCHESTRATION.yaml"} {
+		code, out := runIn(t, repo, "lint", arg)
+		if code != 2 {
+			t.Errorf("%s: exit %d, want 2 (nothing of the repository to check)\n%s", arg, code, out)
+		}
+		if strings.Contains(out, "secret-project") {
+			t.Errorf("%s: a name from outside the repository was printed:\n%s", arg, out)
+		}
+	}
+}

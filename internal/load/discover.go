@@ -81,6 +81,11 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 		d.root = d.argRoot(osPath, a)
 		fi, err := os.Stat(osPath)
 		switch {
+		case err == nil && fi.IsDir() && d.root != "" && !IsDirIn(d.root, osPath):
+			// A folder that is a link leading out of the repository is
+			// not walked: answered like a missing one, it tells nothing
+			// of what lies outside.
+			d.out.Missing = append(d.out.Missing, a)
 		case err == nil && fi.IsDir():
 			d.dir(osPath, named)
 			if d.hits == hits {
@@ -100,7 +105,21 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 				// gate that silently checks nothing must not pass.
 				d.out.Missing = append(d.out.Missing, a)
 			}
+			inside := map[string]bool{}
 			for _, m := range matches {
+				if d.root != "" {
+					// A match reached through a folder link leading out
+					// of the repository is not the repository's.
+					dir := filepath.Dir(m)
+					ok, seen := inside[dir]
+					if !seen {
+						ok = IsDirIn(d.root, dir)
+						inside[dir] = ok
+					}
+					if !ok {
+						continue
+					}
+				}
 				if rel, err := filepath.Rel(filepath.FromSlash(base), m); err != nil || !d.skipped(rel) {
 					d.add(m, false)
 				}
