@@ -3,8 +3,8 @@ package load
 import (
 	"bytes"
 	"io/fs"
-	"os/exec"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
@@ -156,7 +156,7 @@ type discoverer struct {
 	files   map[string]*File
 	folders map[string]*Folder
 	out     *Discovery
-	hits    int // paths of a known kind seen (again or not), for Empty
+	hits    int    // paths of a known kind seen (again or not), for Empty
 	root    string // the confining folder of the current argument's files
 }
 
