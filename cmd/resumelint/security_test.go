@@ -137,12 +137,18 @@ func TestNoNetworkNoExecNoStrayWrites(t *testing.T) {
 			continue
 		}
 		fields := strings.Fields(line)
-		// git -C DIR SUBCOMMAND ...: the only program run, with fixed verbs.
-		if len(fields) < 3 || fields[0] != "-C" {
+		// git --no-pager -C DIR -c SAFE... SUBCOMMAND ...: the only program
+		// run, with fixed verbs, and the repository's hooks and fsmonitor off.
+		if len(fields) < 4 || fields[0] != "--no-pager" || fields[1] != "-C" ||
+			!strings.Contains(line, "-c core.fsmonitor=false") || !strings.Contains(line, "-c core.hooksPath=/dev/null") {
 			t.Errorf("unexpected git invocation: %q", line)
 			continue
 		}
-		subcommands = append(subcommands, fields[2])
+		i := 3
+		for i+1 < len(fields) && fields[i] == "-c" {
+			i += 2
+		}
+		subcommands = append(subcommands, fields[i])
 	}
 	if len(subcommands) == 0 {
 		t.Error("the fake git was never run: the test checks nothing")

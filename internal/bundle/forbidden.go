@@ -2,14 +2,16 @@ package bundle
 
 import (
 	"fmt"
-	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
 )
 
 // Forbidden artifacts (seed 002 §2.3): things a bundle must not carry. They
@@ -115,54 +117,83 @@ func (c *checker) forbidden(entries []entry) {
 			holds[d] = true
 		}
 	}
-	dir := c.b.Folder.OSPath
+	root, err := load.OpenFolder(c.b.Folder)
+	if err != nil {
+		return
+	}
+	defer root.Close()
 	seen := 0
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if p == dir {
-			return nil
-		}
-		if seen++; seen > maxWalk {
-			return fs.SkipAll
-		}
+	// walk lists one folder, opened relative to its parent's descriptor:
+	// a folder swapped for a symbolic link while the scan runs is not
+	// followed out of the bundle, and nothing outside is ever listed.
+	var walk func(dir *os.Root, prefix string, depth int) bool
+	walk = func(dir *os.Root, prefix string, depth int) bool {
+		d, err := dir.Open(".")
 		if err != nil {
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
+			return true
+		}
+		ents, _ := d.ReadDir(-1)
+		d.Close()
+		sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+		for _, e := range ents {
+			if seen++; seen > maxWalk {
+				return false
 			}
-			return nil
-		}
-		rel, rerr := filepath.Rel(dir, p)
-		if rerr != nil {
-			return nil
-		}
-		rel = filepath.ToSlash(rel)
-		isDir := d.IsDir()
-		if isDir && d.Name() == ".git" {
-			return fs.SkipDir
-		}
-		if declared[rel] || (isDir && holds[rel]) || (!strings.Contains(rel, "/") && isArtifact(rel)) {
-			return nil
-		}
-		for i := range pats {
-			if !pats[i].match(rel, isDir) {
+			rel := prefix + e.Name()
+			isDir := e.IsDir() // from the listing: a symbolic link is never a folder here
+			if isDir && e.Name() == ".git" {
 				continue
 			}
-			shown := rel
-			if isDir {
-				shown += "/"
+			if declared[rel] || (isDir && holds[rel]) || (!strings.Contains(rel, "/") && isArtifact(rel)) {
+				if isDir && depth < maxDepth && !c.enter(dir, e.Name(), rel, depth, walk) {
+					return false
+				}
+				continue
 			}
-			what := forbiddenWhat[pats[i].orig]
-			if what == "" {
-				what = "a forbidden artifact"
+			if c.matchForbidden(pats, rel, isDir) {
+				continue
 			}
-			c.notes = append(c.notes, Note{Code: ForbiddenArtifact, Path: shown, Pattern: pats[i].orig,
-				Message: fmt.Sprintf("%s looks like %s (pattern %q), which a bundle must not hold", diag.Clip(shown), what, pats[i].orig)})
-			if isDir {
-				return fs.SkipDir
+			if isDir && depth < maxDepth && !c.enter(dir, e.Name(), rel, depth, walk) {
+				return false
 			}
-			return nil
 		}
-		return nil
-	})
+		return true
+	}
+	walk(root, "", 0)
+}
+
+// maxDepth bounds how deep the forbidden-artifact scan descends.
+const maxDepth = 32
+
+// enter walks the subfolder name of dir.
+func (c *checker) enter(dir *os.Root, name, rel string, depth int, walk func(*os.Root, string, int) bool) bool {
+	sub, err := dir.OpenRoot(name)
+	if err != nil {
+		return true // gone, or no longer a folder inside the bundle
+	}
+	defer sub.Close()
+	return walk(sub, rel+"/", depth+1)
+}
+
+// matchForbidden notes rel when it matches a forbidden pattern.
+func (c *checker) matchForbidden(pats []pattern, rel string, isDir bool) bool {
+	for i := range pats {
+		if !pats[i].match(rel, isDir) {
+			continue
+		}
+		shown := rel
+		if isDir {
+			shown += "/"
+		}
+		what := forbiddenWhat[pats[i].orig]
+		if what == "" {
+			what = "a forbidden artifact"
+		}
+		c.notes = append(c.notes, Note{Code: ForbiddenArtifact, Path: shown, Pattern: pats[i].orig,
+			Message: fmt.Sprintf("%s looks like %s (pattern %q), which a bundle must not hold", diag.Clip(shown), what, pats[i].orig)})
+		return true
+	}
+	return false
 }
 
 func isArtifact(name string) bool {

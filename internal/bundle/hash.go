@@ -25,6 +25,11 @@ const bufSize = 1 << 20
 // bundles would otherwise allocate a megabyte per bundle and worker.
 var bufPool = sync.Pool{New: func() any { b := make([]byte, bufSize); return &b }}
 
+// MaxJobs caps --jobs: more readers than 4 per CPU (at most 64) only
+// spend memory (a megabyte buffer each) and file descriptors, so a
+// --jobs 1000000 from a workflow file cannot exhaust either.
+func MaxJobs() int { return min(64, 4*runtime.NumCPU()) }
+
 type hashJob struct {
 	rel  string // relative to the root, evaluated (no symbolic links)
 	size int64
@@ -57,7 +62,7 @@ func hashFiles(root *os.Root, jobs []hashJob, workers int, prog *Progress) []has
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	workers = min(workers, len(jobs))
+	workers = min(workers, MaxJobs(), len(jobs))
 	next := make(chan int, len(order))
 	for _, i := range order {
 		next <- i

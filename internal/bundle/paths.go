@@ -413,7 +413,7 @@ func (c *checker) allUnderRepo(entries []entry) bool {
 		if !ok {
 			return false
 		}
-		fi, err := os.Lstat(p)
+		fi, err := load.StatIn(root, p)
 		if err != nil || !fi.Mode().IsRegular() {
 			return false
 		}
@@ -432,7 +432,13 @@ func (c *checker) otherBaseHint(key string) string {
 		}
 		flag, name = "repo", "repository root"
 	}
-	if fi, err := os.Lstat(other); err == nil && fi.Mode().IsRegular() {
+	// Looked up inside the other base only: a link leading out of it
+	// names nothing, so the hint never tells what exists elsewhere.
+	otherRoot := c.b.Folder.OSPath
+	if c.o.Base != BaseRepo {
+		otherRoot = c.repoRoot()
+	}
+	if fi, err := load.StatIn(otherRoot, other); err == nil && fi.Mode().IsRegular() {
 		return fmt.Sprintf(" (it exists in the %s: set bundle.base: %s or pass --bundle-base %s)", name, flag, flag)
 	}
 	return ""

@@ -121,7 +121,8 @@ func (c *Command) bundleVerify(args []string) (int, error) {
 			bad = append(bad, fmt.Sprintf("%s %s", d, why))
 			continue
 		}
-		folders = append(folders, &load.Folder{Kind: load.KindBundle, Path: filepath.ToSlash(filepath.Clean(d)), OSPath: osPath, Explicit: true})
+		folders = append(folders, &load.Folder{Kind: load.KindBundle, Path: filepath.ToSlash(filepath.Clean(d)), OSPath: osPath, Explicit: true,
+			Root: load.RootFor(settings.Opts.RepoRoot, filepath.Join(osPath, "x"))})
 	}
 	if len(bad) > 0 {
 		return ExitUsage, usagef("%s", strings.Join(bad, "; "))

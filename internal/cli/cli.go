@@ -279,7 +279,7 @@ func (c *Command) lint(args []string) (int, error) {
 	}
 	var disc *load.Discovery
 	if len(rest) > 0 || len(extra) == 0 {
-		disc, err = load.Discover(rest, load.DiscoverOptions{Cwd: c.Cwd, Classifier: lc.classifier})
+		disc, err = load.Discover(rest, load.DiscoverOptions{Cwd: c.Cwd, Classifier: lc.classifier, Root: settings.Opts.RepoRoot})
 		if err != nil {
 			return ExitUsage, err
 		}

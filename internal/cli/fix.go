@@ -66,7 +66,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 	var base *config.Baseline
 	if cf.baseline != "" {
 		var err error
-		if base, err = config.ReadBaseline(osPathOf(c.Cwd, cf.baseline), cf.baseline); err != nil {
+		if base, err = config.ReadBaseline(osPathOf(c.Cwd, cf.baseline), cf.baseline, load.RootFor(lc.root, osPathOf(c.Cwd, cf.baseline))); err != nil {
 			return ExitUsage, err
 		}
 	}
@@ -126,7 +126,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 		if ff.path != ff.file.Path {
 			newPath = ff.osPath
 		}
-		if err := fix.WriteFile(ff.file.OSPath, newPath, ff.read, ff.data); err != nil {
+		if err := fix.WriteFile(ff.file.Root, ff.file.OSPath, newPath, ff.read, ff.data); err != nil {
 			fmt.Fprintf(c.Stderr, "resumelint: %s: %v\n", ff.file.Path, err)
 			writeErr[ff.file.Path] = err.Error()
 			ff.path, ff.osPath = ff.file.Path, ff.file.OSPath
@@ -139,7 +139,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 	// Lint again what is on disk now.
 	final := &load.Discovery{Folders: disc.Folders, Unknown: disc.Unknown}
 	for _, f := range disc.Files {
-		nf := &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit}
+		nf := &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Root: f.Root}
 		for _, x := range files {
 			if x.file == f {
 				nf.Path, nf.OSPath = x.path, x.osPath
@@ -169,6 +169,11 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 		}
 	}
 	code, err := c.finish(res, lf, cf, lc, failOn)
+	if len(writeErr) > 0 && code == ExitOK {
+		// A fix that could not be written is not done: the gate must
+		// not pass as if it were, even when only warnings remain.
+		code = ExitFindings
+	}
 	out := c.Stdout
 	if lf.format != "text" {
 		out = c.Stderr
@@ -290,7 +295,7 @@ func passDiscovery(d *load.Discovery, carried map[string]*fixFile) *load.Discove
 	}
 	for _, f := range d.Files {
 		if !inMemory[f] {
-			out.Files = append(out.Files, &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit})
+			out.Files = append(out.Files, &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Root: f.Root})
 		}
 	}
 	return out
@@ -300,7 +305,7 @@ func passFiles(files []*fixFile) []*load.File {
 	out := make([]*load.File, len(files))
 	for i, ff := range files {
 		f := ff.file
-		out[i] = &load.File{Path: ff.path, OSPath: ff.osPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Data: ff.data}
+		out[i] = &load.File{Path: ff.path, OSPath: ff.osPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Data: ff.data, Root: f.Root}
 	}
 	return out
 }

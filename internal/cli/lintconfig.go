@@ -45,7 +45,7 @@ func (c *Command) setupConfig(cf *configFlags, s *engine.Settings) (*lintConfig,
 		osPath = config.Find(lc.root)
 	}
 	if osPath != "" {
-		cfg, err := config.Load(osPath, load.Display(c.Cwd, osPath))
+		cfg, err := config.Load(osPath, load.Display(c.Cwd, osPath), load.RootFor(lc.root, osPath))
 		if err != nil {
 			var ce *config.Error
 			if errors.As(err, &ce) {
@@ -117,7 +117,7 @@ func (c *Command) applyBaseline(cf *configFlags, lc *lintConfig, res *engine.Res
 	if !filepath.IsAbs(osPath) {
 		osPath = filepath.Join(c.Cwd, osPath)
 	}
-	b, err := config.ReadBaseline(osPath, load.Display(c.Cwd, osPath))
+	b, err := config.ReadBaseline(osPath, load.Display(c.Cwd, osPath), load.RootFor(lc.root, osPath))
 	if err != nil {
 		return err
 	}

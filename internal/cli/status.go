@@ -127,7 +127,7 @@ func (c *Command) runMaxAge(flagPath string) (time.Duration, error) {
 	if osPath == "" {
 		return rules.DefaultRunMaxAge, nil
 	}
-	cfg, err := config.Load(osPath, load.Display(c.Cwd, osPath))
+	cfg, err := config.Load(osPath, load.Display(c.Cwd, osPath), load.RootFor(repoRoot(c.Cwd), osPath))
 	if err != nil {
 		var ce *config.Error
 		if errors.As(err, &ce) {
@@ -168,7 +168,8 @@ func looksLikeRunsDir(dir string) bool {
 
 // loadRun reads one run folder as the linter does.
 func (c *Command) loadRun(dir string) *agentrun.Run {
-	f := &load.Folder{Kind: load.KindAgentRun, Path: load.Display(c.Cwd, dir), OSPath: dir, Explicit: true}
+	root := load.RootFor(repoRoot(c.Cwd), filepath.Join(dir, "x"))
+	f := &load.Folder{Kind: load.KindAgentRun, Path: load.Display(c.Cwd, dir), OSPath: dir, Explicit: true, Root: root}
 	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -179,7 +180,7 @@ func (c *Command) loadRun(dir string) *agentrun.Run {
 			}
 			return nil
 		}
-		f.Files = append(f.Files, &load.File{Path: load.Display(c.Cwd, p), OSPath: p, Kind: load.KindAgentRun})
+		f.Files = append(f.Files, &load.File{Path: load.Display(c.Cwd, p), OSPath: p, Kind: load.KindAgentRun, Root: root})
 		return nil
 	})
 	sort.Slice(f.Files, func(i, j int) bool { return f.Files[i].Path < f.Files[j].Path })

@@ -10,6 +10,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
+	"github.com/resumelint/resumelint/internal/load"
 )
 
 // BaselineVersion is the format version written by WriteBaseline.
@@ -80,12 +81,23 @@ func (b *Baseline) Write(osPath string) error {
 	return nil
 }
 
-// ReadBaseline loads a baseline written by Write.
-func ReadBaseline(osPath, display string) (*Baseline, error) {
-	data, err := os.ReadFile(osPath)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read baseline %s: %w", display, unwrap(err))
+// MaxBaselineSize bounds the baseline read into memory.
+const MaxBaselineSize = 64 << 20
+
+// ReadBaseline loads a baseline written by Write, read like every other
+// input: confined to root (load.RootFor), a regular file, at most
+// MaxBaselineSize bytes.
+func ReadBaseline(osPath, display, root string) (*Baseline, error) {
+	f := &load.File{Path: display, OSPath: osPath, Root: root}
+	probs, ok := load.Read(f, load.Limits{MaxFileSize: MaxBaselineSize})
+	if !ok {
+		why := "not read"
+		if len(probs) > 0 {
+			why = probs[0].Message
+		}
+		return nil, fmt.Errorf("cannot read baseline %s: %s", display, why)
 	}
+	data := f.Data
 	var b Baseline
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

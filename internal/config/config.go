@@ -96,13 +96,16 @@ func Find(root string) string {
 // Load reads and validates a configuration file against #Config, then
 // checks what the schema cannot (rule names, regexes, globs, durations).
 // Every problem is reported, each at its node. display is the path used
-// in messages.
-func Load(osPath, display string) (*Config, error) {
-	if _, err := os.Stat(osPath); err != nil {
-		return nil, fmt.Errorf("cannot read configuration %s: %v", display, unwrap(err))
-	}
-	f := &load.File{Path: display, OSPath: osPath}
+// in messages. root confines the read (load.RootFor): a configuration
+// linked from outside the repository is not read.
+func Load(osPath, display, root string) (*Config, error) {
+	f := &load.File{Path: display, OSPath: osPath, Root: root}
 	probs, ok := load.Read(f, load.DefaultLimits)
+	if !ok && f.Data == nil && len(probs) > 0 {
+		// Not read at all (missing, outside the repository, not a
+		// regular file, too large): nothing of it can be shown.
+		return nil, fmt.Errorf("cannot read configuration %s: %s", display, strings.TrimPrefix(probs[0].Message, "cannot read file: "))
+	}
 	var doc *load.Document
 	if ok {
 		var ps []diag.Finding
@@ -119,6 +122,12 @@ func Load(osPath, display string) (*Config, error) {
 	}
 	if doc.Root == nil {
 		return l.cfg, nil // empty file
+	}
+	if !node.IsMap(doc.Root) {
+		// Not a configuration at all (a file of another kind under this
+		// name): its content is not quoted.
+		l.errorf(doc.Root, "the configuration must be a mapping of settings, found %s", node.Kind(doc.Root))
+		return nil, &Error{l.errs}
 	}
 	vs, err := schema.Validate("#Config", doc.Root, schema.Options{})
 	if err != nil {

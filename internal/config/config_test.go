@@ -36,7 +36,7 @@ ignore:
   - {path: "old/**"}
 fail_on: warning
 `)
-	cfg, err := Load(p, ".resumelint.yaml")
+	cfg, err := Load(p, ".resumelint.yaml", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestLoadErrorsHavePositions(t *testing.T) {
 		{"a: 1\na: 2\n", `.resumelint.yaml:2:1: key "a" is repeated`},
 	}
 	for _, c := range cases {
-		_, err := Load(writeConfig(t, c.text), ".resumelint.yaml")
+		_, err := Load(writeConfig(t, c.text), ".resumelint.yaml", "")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: got %v, want %q", c.text, err, c.want)
 		}
@@ -91,7 +91,7 @@ func TestLoadErrorsHavePositions(t *testing.T) {
 }
 
 func TestEmptyConfig(t *testing.T) {
-	cfg, err := Load(writeConfig(t, "# nothing configured yet\n"), ".resumelint.yaml")
+	cfg, err := Load(writeConfig(t, "# nothing configured yet\n"), ".resumelint.yaml", "")
 	if err != nil || cfg == nil {
 		t.Fatalf("empty config: %v", err)
 	}
@@ -152,7 +152,7 @@ func TestDocumentedExampleLoads(t *testing.T) {
 	if !ok {
 		t.Fatal("docs/configuration.md has no yaml example")
 	}
-	cfg, err := Load(writeConfig(t, example), ".resumelint.yaml")
+	cfg, err := Load(writeConfig(t, example), ".resumelint.yaml", "")
 	if err != nil {
 		t.Fatalf("the documented example is invalid:\n%v", err)
 	}

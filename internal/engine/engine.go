@@ -144,7 +144,7 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 		src := res.Sources[path]
 		if (src == nil || src.Data == nil) && path != "" {
 			// Released after its unit: read again for suppressions and snippets.
-			if again := sourceFor(s.Opts.Cwd, path, s.Opts.Limits); again != nil || src == nil {
+			if again := sourceFor(s.Opts.Cwd, s.Opts.RepoRoot, path, s.Opts.Limits); again != nil || src == nil {
 				src = again
 			}
 		}
@@ -179,7 +179,7 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 			}
 			if f.Data == nil && f.OSPath != "" {
 				// Released after its unit: read again for snippets.
-				if again := sourceFor(s.Opts.Cwd, f.OSPath, s.Opts.Limits); again != nil {
+				if again := sourceFor(s.Opts.Cwd, s.Opts.RepoRoot, f.OSPath, s.Opts.Limits); again != nil {
 					again.Path = f.Path
 					f = again
 				}
@@ -313,6 +313,7 @@ func (s *Settings) pool(idx []int, fn func(int)) {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
+	jobs = min(jobs, 64, 4*runtime.NumCPU()) // more workers only cost memory
 	if jobs > len(idx) {
 		jobs = len(idx)
 	}
@@ -336,12 +337,12 @@ func (s *Settings) pool(idx []int, fn func(int)) {
 
 // sourceFor reads a file named by a finding of a cross-file rule, for its
 // snippet (and suppression comments).
-func sourceFor(cwd, path string, lim load.Limits) *load.File {
+func sourceFor(cwd, repoRoot, path string, lim load.Limits) *load.File {
 	osPath := path
 	if !filepath.IsAbs(osPath) {
 		osPath = filepath.Join(cwd, filepath.FromSlash(path))
 	}
-	f := &load.File{Path: path, OSPath: osPath}
+	f := &load.File{Path: path, OSPath: osPath, Root: load.RootFor(repoRoot, osPath)}
 	if _, ok := load.Read(f, lim); !ok {
 		return nil
 	}

@@ -78,7 +78,7 @@ func TestWriteFile(t *testing.T) {
 	if err := os.WriteFile(p, old, 0o640); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(p, "", old, []byte("a: 2\n")); err != nil {
+	if err := WriteFile("", p, "", old, []byte("a: 2\n")); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(p)
@@ -89,7 +89,7 @@ func TestWriteFile(t *testing.T) {
 	if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o640 {
 		t.Errorf("mode %v, want 0640", fi.Mode().Perm())
 	}
-	if err := WriteFile(p, "", old, []byte("a: 3\n")); !errors.Is(err, ErrChanged) {
+	if err := WriteFile("", p, "", old, []byte("a: 3\n")); !errors.Is(err, ErrChanged) {
 		t.Errorf("a file changed since it was read: err = %v", err)
 	}
 	if got, _ := os.ReadFile(p); string(got) != "a: 2\n" {
@@ -103,7 +103,7 @@ func TestWriteFile(t *testing.T) {
 	t.Run("byte-order mark kept", func(t *testing.T) {
 		b := filepath.Join(dir, "bom.yaml")
 		os.WriteFile(b, append([]byte{0xEF, 0xBB, 0xBF}, "x: 1\n"...), 0o644)
-		if err := WriteFile(b, "", []byte("x: 1\n"), []byte("x: 2\n")); err != nil {
+		if err := WriteFile("", b, "", []byte("x: 1\n"), []byte("x: 2\n")); err != nil {
 			t.Fatal(err)
 		}
 		got, _ := os.ReadFile(b)
@@ -115,7 +115,7 @@ func TestWriteFile(t *testing.T) {
 		from := filepath.Join(dir, "_resume.md")
 		to := filepath.Join(dir, "resume-context.md")
 		os.WriteFile(from, []byte("---\nx: 1\n---\n"), 0o600)
-		if err := WriteFile(from, to, []byte("---\nx: 1\n---\n"), []byte("---\nx: 1\n---\n")); err != nil {
+		if err := WriteFile("", from, to, []byte("---\nx: 1\n---\n"), []byte("---\nx: 1\n---\n")); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := os.Stat(from); !errors.Is(err, os.ErrNotExist) {
@@ -125,7 +125,7 @@ func TestWriteFile(t *testing.T) {
 			t.Errorf("renamed file: %v %v", fi, err)
 		}
 		os.WriteFile(from, []byte("y: 2\n"), 0o644)
-		if err := WriteFile(from, to, []byte("y: 2\n"), []byte("y: 3\n")); err == nil || !strings.Contains(err.Error(), "already exists") {
+		if err := WriteFile("", from, to, []byte("y: 2\n"), []byte("y: 3\n")); err == nil || !strings.Contains(err.Error(), "already exists") {
 			t.Errorf("rename onto an existing file: err = %v", err)
 		}
 		if got, _ := os.ReadFile(to); string(got) != "---\nx: 1\n---\n" {

@@ -1,19 +1,28 @@
 // Package gitbase reads a repository's files as they were at a base
 // revision (--base REF, SPEC §3.7) and lists what changed since then.
 //
-// It runs only git, with fixed arguments: REF is resolved once to a commit
-// hash, the change list comes from one `git diff` and one `git ls-files`,
-// and file contents come from one long-lived `git cat-file --batch` that
-// is started on the first read. Files that the diff does not name are
-// identical at base and in the work tree and are never read from git.
+// It runs only git, with fixed arguments and the repository's executable
+// configuration turned off (package gitcmd): REF is resolved once to a
+// commit hash; the base tree comes from `git ls-tree`, staged renames from
+// `git diff-index --cached`, untracked files from `git ls-files`, and file
+// contents from one long-lived `git cat-file --batch` started on the first
+// read. No git command looks at the work tree's content, because that is
+// where git would run the repository's clean filters: the work-tree files
+// are compared with the base blobs here, by hashing their bytes as git
+// does without filters. Files found identical are never read from git.
 package gitbase
 
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +30,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/resumelint/resumelint/internal/gitcmd"
 )
 
 // Status says how a path changed between base and the work tree.
@@ -70,6 +81,9 @@ type Repo struct {
 	byPath  map[string]*Change // head paths (and base paths of deletions)
 	unsaved map[string]bool    // head files whose content is not the work tree's (stdin)
 	ignored []string           // ignored files, and folders with a trailing '/'
+	// wasRemoved are paths removed from the index whose work-tree file
+	// git now lists as untracked.
+	wasRemoved []string
 
 	mu     sync.Mutex
 	cat    *exec.Cmd
@@ -112,8 +126,7 @@ func Open(dir, ref string) (*Repo, error) {
 // gitOut runs git in dir with fixed arguments and returns its stdout. The
 // environment keeps git from taking optional locks or asking for anything.
 func gitOut(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "core.fsmonitor=false"}, args...)...)
-	cmd.Env = gitEnv()
+	cmd := gitcmd.Command(dir, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -126,18 +139,25 @@ func gitOut(dir string, args ...string) ([]byte, error) {
 	return stdout.Bytes(), nil
 }
 
-func gitEnv() []string {
-	return append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-}
-
 // readChanges lists the paths that differ between the commit and the work
-// tree (renames followed), plus untracked files, which are new at head.
+// tree (staged renames followed), plus untracked files, which are new at
+// head. No git command reads the work tree's files (diffing against the
+// work tree runs the repository's clean filters): the base tree and the
+// index are listed, and each work-tree file is compared with its base
+// blob by hashing its bytes (worktreeDiffers).
 func (r *Repo) readChanges() error {
-	out, err := gitOut(r.Root, "diff", "--name-status", "-z", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules", r.Commit, "--")
+	tree, err := r.baseTree()
+	if err != nil {
+		return fmt.Errorf("listing files at %s: %v", r.Ref, err)
+	}
+	// Staged changes (base tree against the index), for renames, copies
+	// and additions; --cached never looks at the work tree.
+	out, err := gitOut(r.Root, "diff-index", "--cached", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", "--ignore-submodules", r.Commit, "--")
 	if err != nil {
 		return fmt.Errorf("listing changes since %s: %v", r.Ref, err)
 	}
-	r.byPath = map[string]*Change{}
+	staged := map[string]Change{} // by head path
+	renamedFrom := map[string]bool{}
 	fields := bytes.Split(out, []byte{0})
 	for i := 0; i < len(fields); {
 		st := string(fields[i])
@@ -150,14 +170,56 @@ func (r *Repo) readChanges() error {
 			if i+1 >= len(fields) {
 				return fmt.Errorf("listing changes since %s: truncated rename record", r.Ref)
 			}
-			r.changes = append(r.changes, Change{Status: Status(st[0]), OldPath: string(fields[i]), Path: string(fields[i+1])})
+			c := Change{Status: Status(st[0]), OldPath: string(fields[i]), Path: string(fields[i+1])}
+			staged[c.Path] = c
+			if c.Status == Renamed {
+				renamedFrom[c.OldPath] = true
+			}
 			i += 2
 		default:
 			if i >= len(fields) {
 				return fmt.Errorf("listing changes since %s: truncated record", r.Ref)
 			}
-			r.changes = append(r.changes, Change{Status: Status(st[0]), Path: string(fields[i])})
+			staged[string(fields[i])] = Change{Status: Status(st[0]), Path: string(fields[i])}
 			i++
+		}
+	}
+	wt, err := os.OpenRoot(r.Root)
+	if err != nil {
+		return fmt.Errorf("opening the work tree: %v", err)
+	}
+	defer wt.Close()
+	r.byPath = map[string]*Change{}
+	for p, c := range staged {
+		switch c.Status {
+		case Renamed, Copied, Added:
+			if _, err := wt.Lstat(filepath.FromSlash(p)); err == nil {
+				r.changes = append(r.changes, c)
+			} else if c.Status == Renamed {
+				r.changes = append(r.changes, Change{Status: Deleted, Path: c.OldPath})
+			}
+		}
+	}
+	for p, b := range tree {
+		if renamedFrom[p] {
+			continue
+		}
+		c, isStaged := staged[p]
+		if isStaged && c.Status == Renamed {
+			continue
+		}
+		switch differs, gone := worktreeDiffers(wt, p, b); {
+		case gone:
+			r.changes = append(r.changes, Change{Status: Deleted, Path: p})
+		case isStaged && c.Status == Deleted:
+			// Removed from the index but still in the work tree (git rm
+			// --cached): the head file, changed or not, is not the
+			// tracked one; its base version is still compared.
+			r.changes = append(r.changes, Change{Status: Modified, Path: p})
+			r.wasRemoved = append(r.wasRemoved, p)
+			r.changes = append(r.changes, Change{Status: Deleted, Path: p})
+		case differs:
+			r.changes = append(r.changes, Change{Status: Modified, Path: p})
 		}
 	}
 	untracked, err := gitOut(r.Root, "ls-files", "--others", "--exclude-standard", "-z", "--full-name")
@@ -180,17 +242,109 @@ func (r *Repo) readChanges() error {
 			r.ignored = append(r.ignored, string(p))
 		}
 	}
+	removed := map[string]bool{}
+	for _, p := range r.wasRemoved {
+		removed[p] = true
+	}
+	kept := r.changes[:0]
+	for _, c := range r.changes {
+		// The untracked entry of a path removed from the index is its
+		// head file, already recorded as modified.
+		if c.Status == Untracked && removed[c.Path] {
+			continue
+		}
+		kept = append(kept, c)
+	}
+	r.changes = kept
 	sort.SliceStable(r.changes, func(i, j int) bool { return r.changes[i].Path < r.changes[j].Path })
 	for i := range r.changes {
-		c := &r.changes[i]
-		// A deleted path that is untracked at head (git rm --cached) keeps
-		// its deletion record; the untracked entry is the head file.
-		if old, ok := r.byPath[c.Path]; ok && old.Status == Deleted && c.Status == Untracked {
-			c.Status, c.OldPath = Modified, ""
-		}
-		r.byPath[c.Path] = c
+		r.byPath[r.changes[i].Path] = &r.changes[i]
 	}
 	return nil
+}
+
+// treeEntry is a blob of the base tree.
+type treeEntry struct {
+	mode string // "100644", "100755" or "120000"
+	hash string // the blob's object name, hex
+	size int64
+}
+
+// baseTree lists every blob of the base commit.
+func (r *Repo) baseTree() (map[string]treeEntry, error) {
+	out, err := gitOut(r.Root, "ls-tree", "-r", "-z", "-l", "--full-tree", r.Commit)
+	if err != nil {
+		return nil, err
+	}
+	tree := map[string]treeEntry{}
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		meta, path, ok := bytes.Cut(rec, []byte{'\t'})
+		if !ok {
+			continue
+		}
+		f := strings.Fields(string(meta))
+		if len(f) != 4 || f[1] != "blob" {
+			continue // a submodule
+		}
+		size, err := strconv.ParseInt(f[3], 10, 64)
+		if err != nil {
+			continue
+		}
+		tree[string(path)] = treeEntry{mode: f[0], hash: f[2], size: size}
+	}
+	return tree, nil
+}
+
+// worktreeDiffers compares the work-tree file at rel with its base blob
+// by content, hashed as git hashes a blob (no filter runs: the bytes are
+// the repository's as checked out). gone is true when nothing is there;
+// the work tree is looked at only inside its root.
+func worktreeDiffers(wt *os.Root, rel string, b treeEntry) (differs, gone bool) {
+	osRel := filepath.FromSlash(rel)
+	fi, err := wt.Lstat(osRel)
+	if err != nil {
+		return false, true
+	}
+	var h hash.Hash
+	switch len(b.hash) {
+	case 40:
+		h = sha1.New()
+	case 64:
+		h = sha256.New()
+	default:
+		return true, false
+	}
+	if b.mode == "120000" {
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return true, false
+		}
+		target, err := wt.Readlink(osRel)
+		if err != nil {
+			return true, false
+		}
+		fmt.Fprintf(h, "blob %d\x00%s", len(target), target)
+		return hex.EncodeToString(h.Sum(nil)) != b.hash, false
+	}
+	if !fi.Mode().IsRegular() {
+		return true, false
+	}
+	if fi.Size() != b.size {
+		return true, false
+	}
+	f, err := wt.OpenFile(osRel, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return true, false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return true, false
+	}
+	fmt.Fprintf(h, "blob %d\x00", b.size)
+	n, err := io.Copy(h, io.LimitReader(f, b.size+1))
+	if err != nil || n != b.size {
+		return true, false
+	}
+	return hex.EncodeToString(h.Sum(nil)) != b.hash, false
 }
 
 // Changes returns every change since base, ordered by path.
@@ -349,8 +503,7 @@ func (r *Repo) startCat() error {
 	if r.cat != nil {
 		return nil
 	}
-	cmd := exec.Command("git", "-C", r.Root, "cat-file", "--batch")
-	cmd.Env = gitEnv()
+	cmd := gitcmd.Command(r.Root, "cat-file", "--batch")
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return r.catFailed(err)

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/resumelint/resumelint/internal/gitcmd"
 )
 
 // Folder is a folder-kind unit (bundle or agent run) and the files found in it.
@@ -20,6 +22,8 @@ type Folder struct {
 	OSPath   string
 	Explicit bool
 	Files    []*File // files discovered inside, not yet read
+	// Root is the folder reads of this unit may not leave (File.Root).
+	Root string
 }
 
 // Discovery is what a run will check.
@@ -42,6 +46,10 @@ type DiscoverOptions struct {
 	Classifier *Classifier
 	// NoGit walks folders even inside a git work tree.
 	NoGit bool
+	// Root is the repository root: no file found is read outside it
+	// (File.Root). A path named outside it is confined to its own folder.
+	// "" confines nothing.
+	Root string
 }
 
 var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true}
@@ -70,8 +78,14 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 			osPath = filepath.Join(opt.Cwd, a)
 		}
 		hits := d.hits
+		d.root = d.argRoot(osPath, a)
 		fi, err := os.Stat(osPath)
 		switch {
+		case err == nil && fi.IsDir() && d.root != "" && !IsDirIn(d.root, osPath):
+			// A folder that is a link leading out of the repository is
+			// not walked: answered like a missing one, it tells nothing
+			// of what lies outside.
+			d.out.Missing = append(d.out.Missing, a)
 		case err == nil && fi.IsDir():
 			d.dir(osPath, named)
 			if d.hits == hits {
@@ -91,7 +105,21 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 				// gate that silently checks nothing must not pass.
 				d.out.Missing = append(d.out.Missing, a)
 			}
+			inside := map[string]bool{}
 			for _, m := range matches {
+				if d.root != "" {
+					// A match reached through a folder link leading out
+					// of the repository is not the repository's.
+					dir := filepath.Dir(m)
+					ok, seen := inside[dir]
+					if !seen {
+						ok = IsDirIn(d.root, dir)
+						inside[dir] = ok
+					}
+					if !ok {
+						continue
+					}
+				}
 				if rel, err := filepath.Rel(filepath.FromSlash(base), m); err != nil || !d.skipped(rel) {
 					d.add(m, false)
 				}
@@ -128,7 +156,29 @@ type discoverer struct {
 	files   map[string]*File
 	folders map[string]*Folder
 	out     *Discovery
-	hits    int // paths of a known kind seen (again or not), for Empty
+	hits    int    // paths of a known kind seen (again or not), for Empty
+	root    string // the confining folder of the current argument's files
+}
+
+// argRoot is the folder that confines what one command-line path yields:
+// the repository root when the path lies inside it, else the folder it
+// names (for a file or a glob, the folder holding it).
+func (d *discoverer) argRoot(osPath, arg string) string {
+	if d.opt.Root == "" {
+		return ""
+	}
+	osPath = filepath.Clean(osPath)
+	if _, ok := Contained(d.opt.Root, osPath); ok {
+		return filepath.Clean(d.opt.Root)
+	}
+	if hasMeta(arg) {
+		base, _ := doublestar.SplitPattern(filepath.ToSlash(osPath))
+		return filepath.Clean(filepath.FromSlash(base))
+	}
+	if fi, err := os.Lstat(osPath); err == nil && fi.IsDir() {
+		return osPath
+	}
+	return filepath.Dir(osPath)
 }
 
 // Display turns an OS path into the '/'-separated path shown to users,
@@ -201,9 +251,8 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 }
 
 func gitLsFiles(dir string, flags ...string) *exec.Cmd {
-	args := append([]string{"-C", dir, "ls-files", "-z"}, flags...)
-	cmd := exec.Command("git", append(args, "--", ".")...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	args := append([]string{"ls-files", "-z"}, flags...)
+	cmd := gitcmd.Command(dir, append(args, "--", ".")...)
 	cmd.Stdout = &bytes.Buffer{}
 	return cmd
 }
@@ -267,7 +316,7 @@ func (d *discoverer) addPath(osPath string, explicit, mayBeGone bool) {
 		}
 		if !gone() {
 			d.hits++
-			d.files[osPath] = &File{Path: disp, OSPath: osPath, Kind: k, Template: IsTemplate(disp), Explicit: explicit}
+			d.files[osPath] = &File{Path: disp, OSPath: osPath, Kind: k, Template: IsTemplate(disp), Explicit: explicit, Root: d.root}
 		}
 		return
 	}
@@ -292,7 +341,7 @@ func (d *discoverer) addPath(osPath string, explicit, mayBeGone bool) {
 	}
 	if explicit {
 		d.hits++
-		d.out.Unknown = append(d.out.Unknown, &File{Path: disp, OSPath: osPath, Kind: KindUnknown, Explicit: true})
+		d.out.Unknown = append(d.out.Unknown, &File{Path: disp, OSPath: osPath, Kind: KindUnknown, Explicit: true, Root: d.root})
 	}
 }
 
@@ -305,7 +354,7 @@ func (d *discoverer) folder(k Kind, osDir string, explicit bool) *Folder {
 	osDir = filepath.Clean(osDir)
 	f, ok := d.folders[osDir]
 	if !ok {
-		f = &Folder{Kind: k, Path: Display(d.opt.Cwd, osDir), OSPath: osDir}
+		f = &Folder{Kind: k, Path: Display(d.opt.Cwd, osDir), OSPath: osDir, Root: d.root}
 		d.folders[osDir] = f
 	}
 	f.Explicit = f.Explicit || explicit
@@ -318,5 +367,5 @@ func (f *Folder) addFile(osPath, disp string) {
 			return
 		}
 	}
-	f.Files = append(f.Files, &File{Path: disp, OSPath: osPath, Kind: f.Kind})
+	f.Files = append(f.Files, &File{Path: disp, OSPath: osPath, Kind: f.Kind, Root: f.Root})
 }

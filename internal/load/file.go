@@ -2,6 +2,7 @@ package load
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -36,6 +37,10 @@ type File struct {
 	Template bool
 	Explicit bool // named on the command line
 	Data     []byte
+	// Root is the folder reads of this file may not leave (RootFor): the
+	// repository root, or a bundle folder for its artifacts. "" reads
+	// OSPath as it is (tests, files the user names outside any repository).
+	Root string
 
 	lineStarts []int
 	kept       map[int]string // lines kept by Release, for snippets
@@ -139,31 +144,50 @@ func Problem(f *File, code string, pos diag.Pos, format string, args ...any) dia
 // a device or a huge file is reported instead of blocking or exhausting
 // memory. It returns false when the content must not be parsed.
 func Read(f *File, lim Limits) ([]diag.Finding, bool) {
+	probs, ok, _ := read(f, lim)
+	return probs, ok
+}
+
+// read is Read that also returns the error opening the file, so a caller
+// can tell a missing file (fs.ErrNotExist) from one that failed a check.
+func read(f *File, lim Limits) ([]diag.Finding, bool, error) {
+	return readWith(f, lim, func() (*os.File, error) { return OpenIn(f.Root, f.OSPath) })
+}
+
+// readWith is read with the file opened by open (relative to a folder
+// already open, for a bundle's artifacts).
+func readWith(f *File, lim Limits, open func() (*os.File, error)) ([]diag.Finding, bool, error) {
+	fail := func(err error) ([]diag.Finding, bool, error) {
+		if errors.Is(err, ErrOutside) {
+			return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "the path leads outside the repository (a symbolic link or \"..\"); not read")}, false, err
+		}
+		return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false, err
+	}
 	if openFlags == 0 {
 		// Without non-blocking opens, check the type before opening so a
 		// FIFO never blocks the run.
-		fi, err := os.Stat(f.OSPath)
+		fi, err := StatIn(f.Root, f.OSPath)
 		if err != nil {
-			return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
+			return fail(err)
 		}
 		if !fi.Mode().IsRegular() {
-			return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false
+			return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false, nil
 		}
 	}
-	fh, err := os.OpenFile(f.OSPath, os.O_RDONLY|openFlags, 0)
+	fh, err := open()
 	if err != nil {
-		return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
+		return fail(err)
 	}
 	defer fh.Close()
 	fi, err := fh.Stat()
 	if err != nil {
-		return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
+		return fail(err)
 	}
 	if !fi.Mode().IsRegular() {
-		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false
+		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false, nil
 	}
 	if lim.MaxFileSize > 0 && fi.Size() > lim.MaxFileSize {
-		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "file is %s, larger than the limit of %s; not read", human(fi.Size()), human(lim.MaxFileSize))}, false
+		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "file is %s, larger than the limit of %s; not read", human(fi.Size()), human(lim.MaxFileSize))}, false, nil
 	}
 	limit := lim.MaxFileSize
 	if limit <= 0 {
@@ -179,17 +203,18 @@ func Read(f *File, lim Limits) ([]diag.Finding, bool) {
 			break
 		}
 		if err != nil {
-			return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false
+			return fail(err)
 		}
 		if int64(len(data)) > limit {
-			return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "file is larger than the limit of %s; not read", human(lim.MaxFileSize))}, false
+			return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "file is larger than the limit of %s; not read", human(lim.MaxFileSize))}, false, nil
 		}
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
 		}
 	}
 	f.Data = data
-	return CheckBytes(f, lim)
+	probs, ok := CheckBytes(f, lim)
+	return probs, ok, nil
 }
 
 // CheckBytes applies the encoding (RL004) and line-length (RL003) checks to

@@ -1,6 +1,8 @@
 package load
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -22,28 +24,51 @@ type Bundle struct {
 	Entries []string
 }
 
-// LoadBundle reads and parses the bundle's required artifacts.
+// LoadBundle reads and parses the bundle's required artifacts. The
+// bundle folder is opened once (inside the folder's Root, when it has
+// one) and every artifact is opened relative to it: an artifact that is a
+// symbolic link leading out of the bundle folder, or becomes one while it
+// is read, is not read (seed 002 §6.1: a verifier reads only what the
+// bundle holds).
 func LoadBundle(f *Folder, lim Limits) (*Bundle, []diag.Finding) {
 	b := &Bundle{Folder: f, Artifacts: map[string]*Document{}}
 	var out []diag.Finding
+	dir, err := OpenFolder(f)
+	if err != nil {
+		return b, out
+	}
+	defer dir.Close()
 	for _, name := range BundleArtifacts {
-		p := filepath.Join(f.OSPath, name)
-		if _, err := os.Lstat(p); err != nil {
+		file := &File{Path: joinDisplay(f.Path, name), OSPath: filepath.Join(f.OSPath, name), Kind: KindBundle, Root: f.OSPath}
+		fi, err := dir.Lstat(name)
+		if err != nil {
 			continue
 		}
-		file := &File{Path: joinDisplay(f.Path, name), OSPath: p, Kind: KindBundle}
-		if !insideFolder(f.OSPath, p) {
-			// A verifier reads only what the bundle holds (seed 002 §6.1):
-			// an artifact linked from elsewhere is not the bundle's.
+		probs, ok, err := readWith(file, lim, func() (*os.File, error) {
+			fh, err := dir.OpenFile(name, os.O_RDONLY|openFlags, 0)
+			return fh, rootErr(err)
+		})
+		switch {
+		case errors.Is(err, ErrOutside):
 			out = append(out, Problem(file, "RL003", diag.Pos{}, "%s is a symbolic link to a file outside the bundle folder; not read", name))
 			b.Artifacts[name] = &Document{File: file}
 			continue
+		case errors.Is(err, fs.ErrNotExist) && fi.Mode()&fs.ModeSymlink == 0:
+			continue // removed since it was listed
+		case !ok:
+			out = append(out, probs...)
+			b.Artifacts[name] = &Document{File: file}
+			continue
 		}
-		doc, probs := readParse(file, FormatJSON, lim)
+		doc, ps := Parse(file, FormatJSON, lim)
 		out = append(out, probs...)
+		out = append(out, ps...)
 		b.Artifacts[name] = doc
 	}
-	if ents, err := os.ReadDir(f.OSPath); err == nil {
+	if d, err := dir.Open("."); err == nil {
+		ents, _ := d.ReadDir(-1)
+		d.Close()
+		sortEntries(ents)
 		for _, e := range ents {
 			n := e.Name()
 			if e.IsDir() {
@@ -53,6 +78,28 @@ func LoadBundle(f *Folder, lim Limits) (*Bundle, []diag.Finding) {
 		}
 	}
 	return b, out
+}
+
+// OpenFolder opens a folder unit as a root: through its Root when it has
+// one, so the folder itself cannot lie outside the repository.
+func OpenFolder(f *Folder) (*os.Root, error) {
+	if f.Root == "" {
+		return os.OpenRoot(f.OSPath)
+	}
+	rel, ok := Contained(f.Root, f.OSPath)
+	if !ok {
+		return nil, ErrOutside
+	}
+	r, err := os.OpenRoot(f.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if rel == "." {
+		return os.OpenRoot(f.Root)
+	}
+	d, err := r.OpenRoot(rel)
+	return d, rootErr(err)
 }
 
 // AgentRun is a loaded run folder under .agent-memory/runs/ (seed 003).
@@ -73,13 +120,13 @@ type AgentRun struct {
 func LoadAgentRun(f *Folder, lim Limits) (*AgentRun, []diag.Finding) {
 	r := &AgentRun{Folder: f, ID: path.Base(f.Path), Present: map[string]bool{}}
 	var out []diag.Finding
-	if ents, err := os.ReadDir(f.OSPath); err == nil {
+	if ents, err := ReadDirIn(f.Root, f.OSPath); err == nil {
 		for _, e := range ents {
 			r.Present[e.Name()] = true
 		}
 	}
 	if r.Present["task-graph.json"] {
-		file := &File{Path: joinDisplay(f.Path, "task-graph.json"), OSPath: filepath.Join(f.OSPath, "task-graph.json"), Kind: KindAgentRun}
+		file := &File{Path: joinDisplay(f.Path, "task-graph.json"), OSPath: filepath.Join(f.OSPath, "task-graph.json"), Kind: KindAgentRun, Root: f.Root}
 		doc, probs := readParse(file, FormatJSON, lim)
 		out = append(out, probs...)
 		r.TaskGraph = doc
@@ -123,20 +170,6 @@ func joinDisplay(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
-}
-
-// insideFolder reports whether p, after symbolic links, lies inside dir.
-func insideFolder(dir, p string) bool {
-	rd, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return false
-	}
-	rp, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return true // dangling or unreadable: Read reports it without following anything
-	}
-	rel, err := filepath.Rel(rd, rp)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // readParse reads and parses one artifact of a folder unit; a file that

@@ -140,10 +140,23 @@ func SARIF(w io.Writer, in *Input, rel func(string) string) error {
 	return enc.Encode(log)
 }
 
+// relativeRef is a relative-path reference for a repository path. A first
+// segment holding a colon ("https:/x.yaml", a folder named "https:") would
+// read as a scheme and make the URI absolute (RFC 3986 §4.2): such a path
+// is written "./https:/x.yaml".
+func relativeRef(p string) string {
+	esc := (&url.URL{Path: p}).EscapedPath()
+	first, _, _ := strings.Cut(esc, "/")
+	if strings.Contains(first, ":") {
+		esc = "./" + esc
+	}
+	return esc
+}
+
 func physical(uri string, start, end diag.Pos) sarifPhysicalLocation {
 	// A relative URI reference (spaces and the like percent-encoded)
 	// against the repository root; a file outside it gets a file: URI.
-	loc := sarifArtifactLocation{URI: (&url.URL{Path: uri}).EscapedPath(), URIBaseID: "%SRCROOT%"}
+	loc := sarifArtifactLocation{URI: relativeRef(uri), URIBaseID: "%SRCROOT%"}
 	if filepath.IsAbs(filepath.FromSlash(uri)) {
 		loc = sarifArtifactLocation{URI: (&url.URL{Scheme: "file", Path: "/" + strings.TrimPrefix(filepath.ToSlash(uri), "/")}).String()}
 	}

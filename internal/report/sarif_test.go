@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -214,5 +215,26 @@ func TestSARIFFingerprintOccurrences(t *testing.T) {
 	a, b := log.Runs[0].Results[0].PartialFingerprints[FingerprintKey], log.Runs[0].Results[1].PartialFingerprints[FingerprintKey]
 	if a == b || a[:32] != b[:32] || !strings.HasSuffix(a, ":1") || !strings.HasSuffix(b, ":2") {
 		t.Errorf("two findings at one node: %s and %s", a, b)
+	}
+}
+
+// A folder named "https:" must not turn a repository path into an
+// absolute URI that points anywhere.
+func TestSARIFColonInFirstSegmentStaysRelative(t *testing.T) {
+	for in, want := range map[string]string{
+		"https:/evil.example/ORCHESTRATION.yaml": "./https:/evil.example/ORCHESTRATION.yaml",
+		"c:/ORCHESTRATION.yaml":                  "./c:/ORCHESTRATION.yaml",
+		"a:b.yaml":                               "./a:b.yaml",
+		"dir/a:b.yaml":                           "dir/a:b.yaml",
+		"with space/ORCHESTRATION.yaml":          "with%20space/ORCHESTRATION.yaml",
+	} {
+		got := relativeRef(in)
+		if got != want {
+			t.Errorf("relativeRef(%q) = %q, want %q", in, got, want)
+		}
+		u, err := url.Parse(got)
+		if err != nil || u.IsAbs() || u.Scheme != "" {
+			t.Errorf("relativeRef(%q) = %q parses as an absolute URI (%v)", in, got, err)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package rules
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -117,14 +116,19 @@ func displayOf(opts *Options, osPath string) string {
 }
 
 // readHead reads a work-tree file that is no unit of the run, within the
-// size limit.
-func readHead(opts *Options, osPath string) ([]byte, bool) {
-	fi, err := os.Stat(osPath)
-	if err != nil || !fi.Mode().IsRegular() || (opts.Limits.MaxFileSize > 0 && fi.Size() > opts.Limits.MaxFileSize) {
+// size limit, like every other read: confined to the work tree, a
+// regular file, never a FIFO.
+func readHead(opts *Options, root, osPath string) ([]byte, bool) {
+	lim := opts.Limits
+	if lim.MaxFileSize == 0 {
+		lim = load.DefaultLimits
+	}
+	lim.MaxLineLen = 0 // compared as bytes, not parsed
+	f := &load.File{OSPath: osPath, Root: root}
+	if _, ok := load.Read(f, lim); !ok && f.Data == nil {
 		return nil, false
 	}
-	data, err := os.ReadFile(osPath)
-	return data, err == nil
+	return f.Data, f.Data != nil
 }
 
 // ---- comparing trees ----------------------------------------------------------
@@ -1074,7 +1078,7 @@ func (b *Base) addedCheckpoints(opts *Options) []addedCheckpoint {
 				continue
 			}
 			osPath := b.Repo.OSPath(c.Path)
-			data, ok := readHead(opts, osPath)
+			data, ok := readHead(opts, b.Repo.Root, osPath)
 			if !ok {
 				continue
 			}
@@ -1145,7 +1149,7 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		var rc string
 		for _, name := range resumeContextNames {
 			rel := path.Join(project, name)
-			if fi, err := os.Stat(b.Repo.OSPath(rel)); err == nil && fi.Mode().IsRegular() {
+			if fi, err := load.StatIn(b.Repo.Root, b.Repo.OSPath(rel)); err == nil && fi.Mode().IsRegular() {
 				rc = rel
 				break
 			}
@@ -1160,7 +1164,7 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		if !b.inScope(rcOS) {
 			continue
 		}
-		head, ok := readHead(p.Opts, b.Repo.OSPath(c.Path))
+		head, ok := readHead(p.Opts, b.Repo.Root, b.Repo.OSPath(c.Path))
 		if !ok {
 			continue
 		}
@@ -1174,7 +1178,7 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		}
 		at := diag.Pos{Line: 1, Col: 1}
 		var end diag.Pos
-		rcFile := &load.File{Path: displayOf(p.Opts, rcOS), OSPath: rcOS, Kind: load.KindResumeContext}
+		rcFile := &load.File{Path: displayOf(p.Opts, rcOS), OSPath: rcOS, Kind: load.KindResumeContext, Root: b.Repo.Root}
 		if _, ok := load.Read(rcFile, p.Opts.Limits); ok {
 			if doc, _ := load.Parse(rcFile, load.FormatMarkdown, p.Opts.Limits); doc.Root != nil {
 				if v := node.Val(doc.Root, "last_updated"); v != nil {

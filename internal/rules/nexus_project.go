@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"hash/fnv"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -100,13 +99,15 @@ func (pr *Project) display(rel string) string {
 	return pr.Disp + "/" + rel
 }
 
-func folderExists(p string) bool {
-	fi, err := os.Stat(p)
+// folderExists and regularFileExists look only inside root (ReadRoot):
+// a symbolic link leading out of the repository names nothing.
+func folderExists(root, p string) bool {
+	fi, err := load.StatIn(root, p)
 	return err == nil && fi.IsDir()
 }
 
-func regularFileExists(p string) bool {
-	fi, err := os.Stat(p)
+func regularFileExists(root, p string) bool {
+	fi, err := load.StatIn(root, p)
 	return err == nil && fi.Mode().IsRegular()
 }
 
@@ -150,10 +151,10 @@ func projectOver(s string) bool {
 // nexusRoot finds the folder holding 02-projects/ at or above dir, not
 // climbing past the repository root (or 32 levels outside a repository).
 // top is the last folder looked at.
-func nexusRoot(dir, repoRoot string) (root, top string) {
+func nexusRoot(rr, dir, repoRoot string) (root, top string) {
 	inRepo := repoRoot != "" && (dir == repoRoot || strings.HasPrefix(dir, repoRoot+string(filepath.Separator)))
 	for i := 0; i < 32; i++ {
-		if folderExists(filepath.Join(dir, "02-projects")) {
+		if folderExists(rr, filepath.Join(dir, "02-projects")) {
 			return dir, dir
 		}
 		parent := filepath.Dir(dir)
@@ -181,7 +182,8 @@ func runPrecompactProject(p *Pass) {
 	}
 	f := p.Doc.File
 	start := filepath.Dir(absPathOf(p, f))
-	root, top := nexusRoot(start, p.Opts.RepoRoot)
+	rr := ReadRoot(p.Opts, f)
+	root, top := nexusRoot(rr, start, p.Opts.RepoRoot)
 	if root == "" {
 		msg := diag.FitClip(func(w int) string {
 			return fmt.Sprintf("active_project_id %s: no 02-projects/ folder in %s or above it (up to %s): correct the id or the layout", diag.Quote(id), diag.ClipPath(load.Display(p.Opts.Cwd, start), w), diag.ClipPath(load.Display(p.Opts.Cwd, top), w))
@@ -191,16 +193,16 @@ func runPrecompactProject(p *Pass) {
 	}
 	projDir := filepath.Join(root, "02-projects", id)
 	projDisp := load.Display(p.Opts.Cwd, projDir)
-	if !folderExists(projDir) {
+	if !folderExists(rr, projDir) {
 		p.Report(f, idNode, "active_project_id %s names no project: %s/ does not exist; correct the id or restore the folder", diag.Quote(id), diag.Clip(projDisp))
 		return
 	}
 	rc := filepath.Join(projDir, "01-planning", "resume-context.md")
-	if regularFileExists(rc) {
+	if regularFileExists(rr, rc) {
 		return
 	}
 	for _, legacy := range []string{filepath.Join(projDir, "01-planning", "_resume.md"), filepath.Join(projDir, "_resume.md")} {
-		if regularFileExists(legacy) {
+		if regularFileExists(rr, legacy) {
 			rel, _ := filepath.Rel(projDir, legacy)
 			p.Report(f, idNode, "project %s has only the legacy %s, which SessionStart does not read: rename it to 01-planning/resume-context.md", diag.Clip(projDisp), filepath.ToSlash(rel))
 			return
@@ -233,7 +235,7 @@ func Superseded(p *Pass) bool {
 		return false
 	}
 	target, ok := legacyTarget(p, p.Doc.File)
-	return ok && regularFileExists(target)
+	return ok && regularFileExists(ReadRoot(p.Opts, p.Doc.File), target)
 }
 
 func runLegacyResumeFilename(p *Pass) {
@@ -243,7 +245,8 @@ func runLegacyResumeFilename(p *Pass) {
 		return
 	}
 	disp := load.Display(p.Opts.Cwd, target)
-	if regularFileExists(target) {
+	rr := ReadRoot(p.Opts, f)
+	if regularFileExists(rr, target) {
 		fd := p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "a second resume file: SessionStart reads the resume-context.md next to it instead; move anything still needed there and delete this one")
 		fd.Severity = diag.SevError
 		fd.Related = append(fd.Related, diag.Related{Path: disp, Line: 1, Column: 1, Message: "the resume file SessionStart reads"})
@@ -317,6 +320,7 @@ func runFilesToLoad(p *Pass) {
 		return // RL311
 	}
 	pr := LoadedProject(p)
+	rr := ReadRoot(p.Opts, d.File)
 	first := map[string]*yaml.Node{}
 	for _, e := range v.Content {
 		s, ok := node.Str(e)
@@ -338,14 +342,14 @@ func runFilesToLoad(p *Pass) {
 			continue // a finished project is history: nothing will load its manifest
 		}
 		full := filepath.Join(pr.Dir, filepath.FromSlash(rel))
-		fi, err := os.Stat(full)
+		fi, err := load.StatIn(rr, full)
 		if err == nil {
 			if fi.IsDir() {
 				p.Report(d.File, e, "files_to_load entry %s is a folder, which SessionStart does not load: list the files in it instead", diag.Quote(s))
 			}
 			continue
 		}
-		if alt := numberedSibling(full); alt != "" {
+		if alt := numberedSibling(rr, full); alt != "" {
 			alt = path.Join(path.Dir(rel), alt)
 			fd := p.Report(d.File, e, "files_to_load entry %s does not exist in the project folder: did you mean %s?", diag.Quote(s), diag.Quote(alt))
 			fd.Related = append(fd.Related, diag.Related{Path: pr.display(alt), Line: 1, Column: 1, Message: "the file"})
@@ -353,7 +357,7 @@ func runFilesToLoad(p *Pass) {
 		}
 		// The project folder is 02-projects/<id>/: its grandparent is the
 		// repository root of a nexus layout.
-		if regularFileExists(filepath.Join(filepath.Dir(filepath.Dir(pr.Dir)), filepath.FromSlash(rel))) {
+		if regularFileExists(rr, filepath.Join(filepath.Dir(filepath.Dir(pr.Dir)), filepath.FromSlash(rel))) {
 			p.Report(d.File, e, "%s", diag.FitClip(func(w int) string {
 				return fmt.Sprintf("files_to_load entry %s is at the repository root, but SessionStart reads the project folder: copy it in or remove it", strconv.Quote(diag.ClipPath(s, w)))
 			}))
@@ -366,9 +370,9 @@ func runFilesToLoad(p *Pass) {
 // numberedSibling returns the name of the one file next to full that is
 // its name with a number prefix (01-overview.md for overview.md): nexus
 // numbers its planning files, and older manifests name them without.
-func numberedSibling(full string) string {
+func numberedSibling(root, full string) string {
 	base := filepath.Base(full)
-	entries, err := os.ReadDir(filepath.Dir(full))
+	entries, err := load.ReadDirIn(root, filepath.Dir(full))
 	if err != nil {
 		return ""
 	}
@@ -474,7 +478,7 @@ func runNoDuplication(p *Pass) {
 			continue
 		}
 		seen[full] = true
-		lf := &load.File{Path: pr.display(e.rel), OSPath: full}
+		lf := &load.File{Path: pr.display(e.rel), OSPath: full, Root: ReadRoot(p.Opts, d.File)}
 		if _, ok := load.Read(lf, lim); !ok {
 			continue // missing or unreadable: RL314
 		}
@@ -580,12 +584,12 @@ var stepsNames = []string{"04-steps.md", "steps.md", "tasks.md"}
 
 // stepsFile returns the project's task file and its path in the project,
 // or nil when it has none.
-func stepsFile(pr *Project) (*load.File, string) {
+func stepsFile(pr *Project, rr string) (*load.File, string) {
 	for _, name := range stepsNames {
 		rel := "01-planning/" + name
 		full := filepath.Join(pr.Dir, "01-planning", name)
-		if regularFileExists(full) {
-			return &load.File{Path: pr.display(rel), OSPath: full}, rel
+		if regularFileExists(rr, full) {
+			return &load.File{Path: pr.display(rel), OSPath: full, Root: rr}, rel
 		}
 	}
 	return nil, ""
@@ -620,7 +624,7 @@ func runProgressVsSteps(p *Pass) {
 	if total == 0 || pr == nil {
 		return
 	}
-	sf, rel := stepsFile(pr)
+	sf, rel := stepsFile(pr, ReadRoot(p.Opts, d.File))
 	if sf == nil {
 		return
 	}

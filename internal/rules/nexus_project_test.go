@@ -129,7 +129,7 @@ func TestNumberedSibling(t *testing.T) {
 		"notes.md":    "", // not a number prefix
 		"research.md": "",
 	} {
-		if got := numberedSibling(filepath.Join(dir, in)); got != want {
+		if got := numberedSibling(dir, filepath.Join(dir, in)); got != want {
 			t.Errorf("numberedSibling(%s) = %q, want %q", in, got, want)
 		}
 	}

@@ -544,11 +544,11 @@ func checkCheckpointFile(p *Pass, res *Resolver, label, eventID string, cfv *yam
 		p.Report(f, cfv, "%s", res.NotFound(label+" checkpoint_file", s))
 		return
 	}
-	if isDir(osPath) {
+	if isDirIn(res.Root(), osPath) {
 		p.Report(f, cfv, "%s checkpoint_file %s is a folder: name the checkpoint file", label, diag.Quote(s))
 		return
 	}
-	cf := checkpointAt(p, osPath)
+	cf := checkpointAt(p, osPath, res.Root())
 	if cf == nil || cf.ID == "" || eventID == "" || strings.EqualFold(cf.ID, eventID) {
 		return
 	}
@@ -559,7 +559,7 @@ func checkCheckpointFile(p *Pass, res *Resolver, label, eventID string, cfv *yam
 // checkpointAt returns what the checkpoint file at osPath holds: from the
 // index when the file is part of the run, else read from disk (a run over
 // one ORCHESTRATION.yaml).
-func checkpointAt(p *Pass, osPath string) *CheckpointFact {
+func checkpointAt(p *Pass, osPath, root string) *CheckpointFact {
 	if p.Index != nil {
 		for _, x := range p.Index.Facts(CheckpointKey(osPath)) {
 			if cf, ok := x.(*CheckpointFact); ok {
@@ -567,7 +567,7 @@ func checkpointAt(p *Pass, osPath string) *CheckpointFact {
 			}
 		}
 	}
-	cf := &load.File{Path: load.Display(p.Opts.Cwd, osPath), OSPath: osPath, Kind: load.KindCheckpoint}
+	cf := &load.File{Path: load.Display(p.Opts.Cwd, osPath), OSPath: osPath, Kind: load.KindCheckpoint, Root: root}
 	if _, ok := load.Read(cf, p.Opts.Limits); !ok {
 		return nil
 	}

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -28,12 +27,16 @@ type PathBase struct {
 type Resolver struct {
 	Bases []PathBase
 	cwd   string
+	// root confines every look-up (ReadRoot): a path outside it, or one
+	// leading out through a symbolic link, resolves nowhere, exactly like
+	// a missing one, and is never looked at.
+	root string
 }
 
 // NewResolver returns the bases of file f, nearest-first after the
 // repository root, without duplicates.
 func NewResolver(opts *Options, f *load.File) *Resolver {
-	r := &Resolver{cwd: opts.Cwd}
+	r := &Resolver{cwd: opts.Cwd, root: ReadRoot(opts, f)}
 	add := func(what, dir string) {
 		if dir == "" {
 			return
@@ -58,7 +61,7 @@ func NewResolver(opts *Options, f *load.File) *Resolver {
 		if project == "" && filepath.Base(filepath.Dir(d)) == "projects" {
 			project = d
 		}
-		if jerry == "" && isDir(filepath.Join(d, ".jerry")) {
+		if jerry == "" && load.IsDirIn(r.root, filepath.Join(d, ".jerry")) {
 			jerry = d
 		}
 		parent := filepath.Dir(d)
@@ -102,18 +105,39 @@ func (r *Resolver) Resolve(ref string) (string, bool) {
 	p := filepath.FromSlash(ref)
 	if filepath.IsAbs(p) {
 		p = filepath.Clean(p)
-		if !exists(p) {
+		if !load.ExistsIn(r.root, p) {
 			return "", false
 		}
 		return p, true
 	}
 	for _, b := range r.Bases {
 		c := filepath.Join(b.Dir, p)
-		if exists(c) {
+		if load.ExistsIn(r.root, c) {
 			return c, true
 		}
 	}
 	return "", false
+}
+
+// Root is the folder the resolver's look-ups are confined to ("" when
+// nothing is).
+func (r *Resolver) Root() string { return r.root }
+
+// ReadRoot is the folder that confines what is read on behalf of f: its
+// own Root, else the repository root (load.RootFor). Without a repository
+// root (unit tests) nothing is confined.
+func ReadRoot(opts *Options, f *load.File) string {
+	if f != nil && f.Root != "" {
+		return f.Root
+	}
+	if opts.RepoRoot == "" {
+		return ""
+	}
+	root := absPath(opts.Cwd, opts.RepoRoot)
+	if f == nil {
+		return root
+	}
+	return load.RootFor(root, FileOSPath(opts, f))
 }
 
 // Tried names the bases for a message, without their paths (the rule's
@@ -166,12 +190,4 @@ func hasTemplateVar(ref string) bool {
 	return i >= 0 && strings.IndexByte(ref[i:], '}') > 0
 }
 
-func exists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
-
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
-}
+func isDirIn(root, p string) bool { return load.IsDirIn(root, p) }

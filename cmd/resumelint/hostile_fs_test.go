@@ -1,0 +1,660 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/resumelint/resumelint/internal/cli"
+)
+
+// Hostile repositories, filesystem side (docs/security.md): a pull request
+// must not make resumelint read or write outside the repository, hang on
+// a special file, or tell whether a path outside the repository exists.
+// Each test is named after the attack; each run has a deadline.
+
+// secret is what an attacker wants printed: it lives outside the
+// repository, next to it.
+const secret = "ghp_SECRETSECRETSECRETSECRETSECRET0123"
+
+// hostileRepo makes a repository folder and, next to it, an outside
+// folder holding a secret file. Both lie in one temporary folder.
+func hostileRepo(t *testing.T) (repo, outside string) {
+	t.Helper()
+	top := t.TempDir()
+	repo, outside = filepath.Join(top, "repo"), filepath.Join(top, "outside")
+	for _, d := range []string{repo, outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, outside, "token", secret+"\n")
+	return repo, outside
+}
+
+// runIn runs the CLI in dir with a deadline and returns the exit code and
+// everything it printed (stdout and stderr).
+func runIn(t *testing.T, dir string, args ...string) (int, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	c := &cli.Command{Stdout: &stdout, Stderr: &stderr, Cwd: dir, Getenv: func(string) string { return "" }}
+	done := make(chan int, 1)
+	go func() { done <- c.Main(args) }()
+	select {
+	case code := <-done:
+		return code, stdout.String() + stderr.String()
+	case <-time.After(10 * time.Second):
+		t.Fatalf("resumelint %s did not finish within 10s", strings.Join(args, " "))
+	}
+	return 0, ""
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func noSecret(t *testing.T, out string) {
+	t.Helper()
+	if strings.Contains(out, "SECRETSECRET") {
+		t.Errorf("the secret outside the repository was printed:\n%s", out)
+	}
+}
+
+// orchestrationNaming is a workflow whose one compaction event names
+// checkpoint (and files_to_read names read).
+func orchestrationNaming(checkpoint, read string) string {
+	return `workflow:
+  id: "wf-1"
+  status: "ACTIVE"
+resumption:
+  recovery_state:
+    last_checkpoint: "CP-001"
+    current_phase: 1
+    current_phase_name: "One"
+    workflow_status: "ACTIVE"
+    current_activity: "work"
+    next_step: "go on"
+    context_fill_at_update: 0.4
+    updated_at: "2026-02-16T19:31:00Z"
+  files_to_read:
+    - "` + read + `"
+  decision_log: []
+  agent_summaries: {}
+  compaction_events:
+    count: 1
+    events:
+      - id: "CX-001"
+        timestamp: "2026-02-16T15:45:00Z"
+        trigger: "auto"
+        estimated_fill_before: 0.886
+        checkpoint_file: "` + checkpoint + `"
+        acknowledged: true
+`
+}
+
+func TestConfigLinkedToATokenFileOutside(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, repo, "ORCHESTRATION.yaml", "workflow: {}\n")
+	symlink(t, filepath.Join(outside, "token"), filepath.Join(repo, ".resumelint.yaml"))
+	for _, format := range []string{"text", "json", "github", "sarif"} {
+		code, out := runIn(t, repo, "lint", "--format", format)
+		if code != 2 {
+			t.Errorf("--format %s: exit %d, want 2 (a configuration that cannot be read)\n%s", format, code, out)
+		}
+		noSecret(t, out)
+		if !strings.Contains(out, "outside the repository") {
+			t.Errorf("--format %s: the message does not say why the configuration was not read:\n%s", format, out)
+		}
+	}
+}
+
+func TestConfigHoldingATokenIsNotQuoted(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	write(t, repo, "ORCHESTRATION.yaml", "workflow: {}\n")
+	write(t, repo, ".resumelint.yaml", secret+"\n")
+	code, out := runIn(t, repo, "lint")
+	if code != 2 {
+		t.Errorf("exit %d, want 2\n%s", code, out)
+	}
+	noSecret(t, out)
+}
+
+func TestStateFileLinkedOutside(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, outside, "precompact_state.json", `{"active_project_id": "`+secret+`"}`)
+	symlink(t, filepath.Join(outside, "precompact_state.json"), filepath.Join(repo, "precompact_state.json"))
+	symlink(t, "../../outside/token", filepath.Join(repo, "w", "ORCHESTRATION.yaml"))
+	symlink(t, "/proc/self/environ", filepath.Join(repo, "v", "ORCHESTRATION.yaml"))
+	code, out := runIn(t, repo, "lint", "--format", "json")
+	if code != 1 {
+		t.Errorf("exit %d, want 1\n%s", code, out)
+	}
+	noSecret(t, out)
+	if n := strings.Count(out, "outside the repository"); n != 3 {
+		t.Errorf("%d findings say the path leads outside the repository, want 3:\n%s", n, out)
+	}
+	if strings.Contains(out, "PATH=") || strings.Contains(out, "HOME=") {
+		t.Errorf("the environment was printed:\n%s", out)
+	}
+}
+
+// quotedRef is the quoted path after what names it in a JSON message line;
+// messages clip long paths in the middle, so the path is matched, not
+// replaced verbatim.
+var quotedRef = regexp.MustCompile(`(checkpoint_file|files_to_read\[0\]) \\"[^\\]*\\"`)
+
+func TestCheckpointFileNamingAnOutsidePath(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, outside, "cx.json", `{"schema_version": "1.0.0", "event_type": "compaction", "event_id": "cx-777", "timestamp": "2026-02-16T15:45:00Z"}`)
+	cases := map[string]string{
+		"absolute, exists":         filepath.Join(outside, "cx.json"),
+		"absolute with .., exists": filepath.Join(repo, "..", "outside", "cx.json"),
+		"relative .., exists":      "../outside/cx.json",
+		"absolute, missing":        filepath.Join(outside, "nothing.json"),
+		"relative .., missing":     "../outside/nothing.json",
+		"inside, missing":          ".jerry/checkpoints/nothing.json",
+	}
+	symlink(t, filepath.Join(outside, "cx.json"), filepath.Join(repo, ".jerry", "checkpoints", "link.json"))
+	cases["inside link to outside"] = ".jerry/checkpoints/link.json"
+	msgs := map[string]string{}
+	for name, ref := range cases {
+		write(t, repo, "ORCHESTRATION.yaml", orchestrationNaming(ref, "README.md"))
+		write(t, repo, "README.md", "# readme\n")
+		code, out := runIn(t, repo, "lint", "--format", "json", "ORCHESTRATION.yaml")
+		if code != 1 {
+			t.Errorf("%s: exit %d, want 1\n%s", name, code, out)
+		}
+		if strings.Contains(out, "cx-777") {
+			t.Errorf("%s: the outside checkpoint was read:\n%s", name, out)
+		}
+		msg := ""
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Contains(line, `"message"`) && strings.Contains(line, "checkpoint_file") {
+				msg = quotedRef.ReplaceAllString(line, `$1 \"REF\"`)
+			}
+		}
+		if msg == "" {
+			t.Errorf("%s: no finding about checkpoint_file:\n%s", name, out)
+		}
+		msgs[name] = msg
+	}
+	for name, msg := range msgs {
+		if msg != msgs["inside, missing"] {
+			t.Errorf("%s: the message differs from a missing file's inside the repository, so it tells what exists outside:\n%s\n%s", name, msg, msgs["inside, missing"])
+		}
+	}
+}
+
+func TestFilesToReadOutsideIsNotLookedAt(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, repo, ".jerry/checkpoints/cx-001.json", "{}")
+	var msgs []string
+	for _, ref := range []string{filepath.Join(outside, "token"), "../outside/token", filepath.Join(outside, "missing"), "missing.md"} {
+		write(t, repo, "ORCHESTRATION.yaml", orchestrationNaming(".jerry/checkpoints/cx-001.json", ref))
+		_, out := runIn(t, repo, "lint", "--format", "json", "--enable", "RL113", "ORCHESTRATION.yaml")
+		msg := ""
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Contains(line, `"message"`) && strings.Contains(line, "files_to_read") {
+				msg = quotedRef.ReplaceAllString(line, `$1 \"REF\"`)
+			}
+		}
+		msgs = append(msgs, msg)
+	}
+	for i, m := range msgs {
+		if m == "" || m != msgs[len(msgs)-1] {
+			t.Errorf("files_to_read case %d: message %q, want the one of a missing file inside: %q", i, m, msgs[len(msgs)-1])
+		}
+	}
+}
+
+func TestResumeContextTargetLinkedOutside(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, outside, "notes.md", "# notes\n"+secret+"\n")
+	proj := "02-projects/01-demo/"
+	write(t, repo, proj+"01-planning/resume-context.md", `---
+resume_schema_version: "1.0"
+project_id: "01-demo"
+project_name: "Demo"
+current_phase: "execution"
+next_action: "continue"
+files_to_load:
+  - "01-planning/notes.md"
+  - "01-planning/missing.md"
+last_updated: "2026-02-16"
+---
+# Resume
+`)
+	symlink(t, filepath.Join(outside, "notes.md"), filepath.Join(repo, proj+"01-planning/notes.md"))
+	_, out := runIn(t, repo, "lint", "--format", "json")
+	noSecret(t, out)
+	if n := strings.Count(out, "does not exist in the project folder"); n != 2 {
+		t.Errorf("%d files_to_load entries do not exist, want 2 (a link leading outside names nothing):\n%s", n, out)
+	}
+}
+
+func TestBaselineLinkedToDevZero(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	write(t, repo, "ORCHESTRATION.yaml", "workflow: {}\n")
+	symlink(t, "/dev/zero", filepath.Join(repo, "baseline.json"))
+	code, out := runIn(t, repo, "lint", "--baseline", "baseline.json")
+	if code != 2 {
+		t.Errorf("exit %d, want 2\n%s", code, out)
+	}
+}
+
+func TestBaselineIsAFIFO(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	write(t, repo, "ORCHESTRATION.yaml", "workflow: {}\n")
+	if err := syscall.Mkfifo(filepath.Join(repo, "baseline.json"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	code, out := runIn(t, repo, "lint", "--baseline", "baseline.json")
+	if code != 2 || !strings.Contains(out, "FIFO") {
+		t.Errorf("exit %d, want 2 naming the FIFO\n%s", code, out)
+	}
+}
+
+func TestBaselineLinkedOutside(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, repo, "ORCHESTRATION.yaml", "workflow: {}\n")
+	symlink(t, filepath.Join(outside, "token"), filepath.Join(repo, "baseline.json"))
+	code, out := runIn(t, repo, "lint", "--baseline", "baseline.json")
+	if code != 2 {
+		t.Errorf("exit %d, want 2\n%s", code, out)
+	}
+	noSecret(t, out)
+}
+
+func TestConfigIsAFIFO(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	write(t, repo, "ORCHESTRATION.yaml", "workflow: {}\n")
+	if err := syscall.Mkfifo(filepath.Join(repo, ".resumelint.yaml"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	code, out := runIn(t, repo, "lint")
+	if code != 2 || !strings.Contains(out, "FIFO") {
+		t.Errorf("exit %d, want 2 naming the FIFO\n%s", code, out)
+	}
+}
+
+func TestBundleArtifactLinkedOutside(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, outside, "STATUS.json", `{"status": "success", "cmp01": "pass"}`)
+	write(t, repo, "b/TASK_SPEC.json", `{"task_id": "t"}`)
+	write(t, repo, "b/OUTPUT_HASHES.json", `{"validator_semver": "1.0.0", "validator_build_id": "git:abc", "hashes": {}}`)
+	symlink(t, filepath.Join(outside, "STATUS.json"), filepath.Join(repo, "b", "STATUS.json"))
+	code, out := runIn(t, repo, "bundle", "verify", "b")
+	if code == 0 || strings.Contains(out, "ACCEPT") {
+		t.Errorf("exit %d: a bundle whose STATUS.json lies outside was accepted\n%s", code, out)
+	}
+}
+
+// TestMaliciousGitConfigRunsNothing: a repository whose .git/config names
+// programs for every hook git has (fsmonitor, clean/smudge/process filters,
+// textconv, external diff, hooks, pager) must not make resumelint run any,
+// neither in discovery (lint) nor when comparing with a base (lint --base).
+func TestMaliciousGitConfigRunsNothing(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	top := t.TempDir()
+	repo, marks := filepath.Join(top, "repo"), filepath.Join(top, "marks")
+	if err := os.MkdirAll(marks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	evil := filepath.Join(top, "evil.sh")
+	// Each program leaves a marker named after its role, then passes its
+	// input through so git would go on.
+	if err := os.WriteFile(evil, []byte("#!/bin/sh\ntouch "+marks+"/\"$1\"\ncat\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write(t, repo, "w/ORCHESTRATION.yaml", orchestrationNaming(".jerry/checkpoints/cx-001.json", "README.md"))
+	write(t, repo, "README.md", "# readme\n")
+	write(t, repo, ".gitattributes", "* filter=evil diff=evil\n")
+	write(t, repo, ".agent-memory/runs/2026-02-20-001/events/a/0001.jsonl", `{"event": "task_started", "task_id": "T1", "timestamp": "2026-02-20T10:00:00Z"}`+"\n")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "base")
+	// The attack: configuration added after the commit, as an extracted
+	// archive would carry it.
+	hooks := filepath.Join(repo, ".git", "evil-hooks")
+	for _, h := range []string{"pre-commit", "post-checkout", "post-index-change", "fsmonitor-watchman", "reference-transaction"} {
+		write(t, hooks, h, "#!/bin/sh\ntouch "+marks+"/hook-"+h+"\n")
+		os.Chmod(filepath.Join(hooks, h), 0o755)
+	}
+	cfg := "\n[core]\n\tfsmonitor = " + evil + " fsmonitor\n\thooksPath = " + hooks + "\n\tpager = " + evil + " pager\n\tuntrackedCache = true\n" +
+		"[filter \"evil\"]\n\tclean = " + evil + " clean\n\tsmudge = " + evil + " smudge\n\tprocess = " + evil + " process\n" +
+		"[diff \"evil\"]\n\ttextconv = " + evil + " textconv\n\tcommand = " + evil + " diff-command\n" +
+		"[diff]\n\texternal = " + evil + " external\n[pager]\n\tdiff = " + evil + " pager-diff\n"
+	f, err := os.OpenFile(filepath.Join(repo, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(cfg)
+	f.Close()
+	// Work-tree changes that make git look at file contents: an edit of
+	// the same size (stat differs, size does not), an appended event, a
+	// new file, and a touched file.
+	write(t, repo, "README.md", "# README\n")
+	write(t, repo, ".agent-memory/runs/2026-02-20-001/events/a/0001.jsonl", `{"event": "task_started", "task_id": "T1", "timestamp": "2026-02-20T10:00:00Z"}`+"\n"+
+		`{"event": "task_completed", "task_id": "T1", "timestamp": "2026-02-20T11:00:00Z"}`+"\n")
+	write(t, repo, "v/ORCHESTRATION.yaml", "workflow: {}\n")
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(repo, "w", "ORCHESTRATION.yaml"), later, later)
+
+	for _, args := range [][]string{
+		{"lint"},
+		{"lint", "--base", "HEAD"},
+		{"lint", "--base", "HEAD", "--changed-only"},
+		{"lint", "--base", "HEAD", "--format", "sarif", "w"},
+		{"fix", "--diff", "--base", "HEAD"},
+	} {
+		code, out := runIn(t, repo, args...)
+		if code > 2 {
+			t.Errorf("%v: exit %d\n%s", args, code, out)
+		}
+		ents, _ := os.ReadDir(marks)
+		for _, e := range ents {
+			t.Errorf("%v ran the repository's %s program", args, e.Name())
+			os.Remove(filepath.Join(marks, e.Name()))
+		}
+	}
+}
+
+// validBundle writes a bundle folder rel under dir whose outputs are
+// files (name → content), all hashed correctly.
+func validBundle(t *testing.T, dir, rel string, files map[string]string) {
+	t.Helper()
+	var hashes []string
+	for name, content := range files {
+		write(t, dir, rel+"/"+name, content)
+		hashes = append(hashes, fmt.Sprintf("%q: \"sha256:%x\"", name, sha256.Sum256([]byte(content))))
+	}
+	sort.Strings(hashes)
+	write(t, dir, rel+"/TASK_SPEC.json", `{"task_id": "t-1"}`)
+	write(t, dir, rel+"/STATUS.json", `{"status": "success", "cmp01": "pass"}`)
+	write(t, dir, rel+"/OUTPUT_HASHES.json", `{"validator_semver": "1.0.0", "validator_build_id": "git:abc1234", "hashes": {`+strings.Join(hashes, ", ")+`}}`)
+}
+
+func TestBundleVerifyJobsIsCapped(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	files := map[string]string{}
+	for i := 0; i < 400; i++ {
+		files[fmt.Sprintf("out/%03d.txt", i)] = fmt.Sprintf("output %d\n", i)
+	}
+	validBundle(t, repo, "b", files)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	code, out := runIn(t, repo, "bundle", "verify", "--jobs", "1000000000", "b")
+	runtime.ReadMemStats(&after)
+	if code != 0 || !strings.Contains(out, "ACCEPT") {
+		t.Fatalf("exit %d, want 0 and ACCEPT\n%s", code, out)
+	}
+	// One megabyte buffer per worker: 400 workers would allocate 400 MiB.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 128<<20 {
+		t.Errorf("allocated %d MiB: --jobs is not capped", alloc>>20)
+	}
+}
+
+func TestForbiddenScanDoesNotEnterALinkedFolder(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, outside, "private/debug-session.log", "x\n")
+	write(t, outside, "private/transcript-of-someone-else.md", "x\n")
+	validBundle(t, repo, "b", map[string]string{"out/a.txt": "a\n"})
+	symlink(t, filepath.Join(outside, "private"), filepath.Join(repo, "b", "more"))
+	symlink(t, "../../outside/private", filepath.Join(repo, "b", "out", "deeper"))
+	code, out := runIn(t, repo, "bundle", "verify", "b")
+	if code != 0 {
+		t.Errorf("exit %d, want 0\n%s", code, out)
+	}
+	if strings.Contains(out, "debug-session") || strings.Contains(out, "someone-else") {
+		t.Errorf("names from a folder outside the bundle were printed:\n%s", out)
+	}
+}
+
+// legacyResume is a _resume.md whose only finding is RL313 (a warning
+// with a safe rename fix).
+const legacyResume = `---
+resume_schema_version: "1.0"
+last_updated: "2026-06-20T16:35:00Z"
+project_id: "07-demo"
+project_name: "Demo"
+current_phase: execution
+next_action: execute-project
+files_to_load: []
+current_section: 2
+current_task: 4
+progress: "3/9 tasks complete"
+---
+
+# Resume
+`
+
+// decisionsAlias is a workflow whose only finding is RL103 (a warning
+// with a safe fix).
+func decisionsAlias(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../examples/clean/ORCHESTRATION.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(b, []byte("  decision_log:"), []byte("  decisions:"), 1)
+	if bytes.Equal(edited, b) {
+		t.Fatal("examples/clean/ORCHESTRATION.yaml has no decision_log to rename")
+	}
+	return string(edited)
+}
+
+func TestFixDoesNotWriteThroughASymlink(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	content := decisionsAlias(t)
+	target := write(t, outside, "ORCHESTRATION.yaml", content)
+	symlink(t, target, filepath.Join(repo, "w", "ORCHESTRATION.yaml"))
+	// The same link inside the repository is refused too: a fix would
+	// replace the link, or write a file somewhere else than named.
+	inside := write(t, repo, "real/ORCHESTRATION.yaml", content)
+	symlink(t, "../real/ORCHESTRATION.yaml", filepath.Join(repo, "v", "ORCHESTRATION.yaml"))
+	code, out := runIn(t, repo, "fix", "v/ORCHESTRATION.yaml", "w/ORCHESTRATION.yaml")
+	if code == 0 {
+		t.Errorf("exit 0 though a fix was not written\n%s", out)
+	}
+	if b, _ := os.ReadFile(target); string(b) != content {
+		t.Errorf("fix rewrote a file outside the repository through a symbolic link")
+	}
+	if b, _ := os.ReadFile(inside); string(b) != content {
+		t.Errorf("fix wrote through a symbolic link inside the repository")
+	}
+	if !strings.Contains(out, "symbolic link") {
+		t.Errorf("the output does not say why the fix was not written:\n%s", out)
+	}
+	if fi, err := os.Lstat(filepath.Join(repo, "v", "ORCHESTRATION.yaml")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+}
+
+func TestFixRenameDoesNotMoveAnOutsideFileIn(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	target := write(t, outside, "_resume.md", legacyResume)
+	write(t, repo, "02-projects/07-demo/01-planning/overview.md", "# Demo\n")
+	symlink(t, target, filepath.Join(repo, "02-projects/07-demo/01-planning/_resume.md"))
+	code, out := runIn(t, repo, "fix")
+	if code == 0 {
+		t.Errorf("exit 0 though the rename was not done\n%s", out)
+	}
+	if b, err := os.ReadFile(target); err != nil || string(b) != legacyResume {
+		t.Errorf("the file outside the repository was moved or changed: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(repo, "02-projects/07-demo/01-planning/resume-context.md")); err == nil {
+		t.Errorf("a file from outside was moved into the repository")
+	}
+}
+
+func TestFixWriteFailureExitsNonZero(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	// A name of 240 bytes is valid, but the temporary file beside it
+	// (".NAME.resumelint-XXXXXXXXXXXX") is longer than a file name may
+	// be: the write fails, for root too.
+	name := "ORCHESTRATION_" + strings.Repeat("x", 240-len("ORCHESTRATION_.yaml")) + ".yaml"
+	write(t, repo, "w/"+name, decisionsAlias(t))
+	// Only a warning remains, so only the failed write can fail the run.
+	code, out := runIn(t, repo, "fix", "w")
+	if code == 0 {
+		t.Errorf("exit 0 though the fix could not be written\n%s", out)
+	}
+	if !strings.Contains(out, "fix not applied") {
+		t.Errorf("the finding does not say the fix was not applied:\n%s", out)
+	}
+}
+
+func TestFolderNamedHTTPSGivesARelativeSARIFURI(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	write(t, repo, "https:/evil.example/ORCHESTRATION.yaml", "workflow: {}\nresumption: {}\n")
+	_, out := runIn(t, repo, "lint", "--format", "sarif")
+	if !strings.Contains(out, `"uri": "./https:/evil.example/ORCHESTRATION.yaml"`) {
+		t.Errorf("the SARIF location is not the relative ./https:/… reference:\n%s", out)
+	}
+	if strings.Contains(out, `"uri": "https:`) {
+		t.Errorf("a repository path became an absolute https URI:\n%s", out)
+	}
+}
+
+// TestStatusSwappedForALinkDuringVerify: another process swaps the
+// bundle's STATUS.json (which says failure) for a link to an outside
+// STATUS.json (which says success) while bundle verify runs. The verdict
+// must never be ACCEPT: an artifact is opened once, relative to the
+// bundle folder's descriptor, and a link leading out of it is not read.
+func TestStatusSwappedForALinkDuringVerify(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	validBundle(t, repo, "b", map[string]string{"out/a.txt": "a\n"})
+	b := filepath.Join(repo, "b")
+	write(t, outside, "STATUS.json", `{"status": "success", "cmp01": "pass"}`)
+	write(t, b, ".real", `{"status": "failure", "cmp01": "pass"}`)
+	if err := os.Rename(filepath.Join(b, ".real"), filepath.Join(b, "STATUS.json")); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			tmp := filepath.Join(b, ".swap")
+			if i%2 == 0 {
+				os.Symlink(filepath.Join(outside, "STATUS.json"), tmp)
+			} else {
+				os.WriteFile(tmp, []byte(`{"status": "failure", "cmp01": "pass"}`), 0o644)
+			}
+			os.Rename(tmp, filepath.Join(b, "STATUS.json"))
+		}
+	}()
+	accepted := 0
+	deadline := time.Now().Add(5 * time.Second)
+	runs := 0
+	for ; runs < 2000 && time.Now().Before(deadline); runs++ {
+		_, out := runIn(t, repo, "bundle", "verify", "b")
+		if strings.Contains(out, "ACCEPT") {
+			accepted++
+		}
+	}
+	close(stop)
+	<-done
+	if accepted > 0 {
+		t.Errorf("%d of %d runs accepted the bundle through an outside STATUS.json", accepted, runs)
+	}
+}
+
+// TestFolderSwappedForALinkDuringForbiddenScan: a subfolder of the bundle
+// is swapped, while bundle verify runs, for a link to an outside folder
+// holding names the forbidden-artifact scan would print. They never are.
+func TestFolderSwappedForALinkDuringForbiddenScan(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, outside, "private/debug-secret-name.log", "x\n")
+	validBundle(t, repo, "b", map[string]string{"out/a.txt": "a\n"})
+	b := filepath.Join(repo, "b")
+	write(t, b, "sub/plain.txt", "x\n")
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		real, parked := filepath.Join(b, "sub"), filepath.Join(b, ".parked")
+		for {
+			select {
+			case <-stop:
+				os.Remove(real)
+				os.Rename(parked, real)
+				return
+			default:
+			}
+			os.Rename(real, parked)
+			os.Symlink(filepath.Join(outside, "private"), real)
+			os.Remove(real)
+			os.Rename(parked, real)
+		}
+	}()
+	leaked, runs := 0, 0
+	for deadline := time.Now().Add(4 * time.Second); runs < 1500 && time.Now().Before(deadline); runs++ {
+		if _, out := runIn(t, repo, "bundle", "verify", "b"); strings.Contains(out, "debug-secret-name") {
+			leaked++
+		}
+	}
+	close(stop)
+	<-done
+	if leaked > 0 {
+		t.Errorf("%d of %d runs printed names from a folder outside the bundle", leaked, runs)
+	}
+}
+
+// TestNamedFolderLinkedOutsideIsNotWalked: a folder the workflow names
+// (resumelint .agent-memory) that the pull request turned into a link to
+// a folder outside is answered like a missing one, and no name from
+// outside is printed.
+func TestNamedFolderLinkedOutsideIsNotWalked(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	write(t, outside, "home/secret-project/ORCHESTRATION.yaml", "workflow: {}\n")
+	write(t, repo, "ORCHESTRATION.yaml", "workflow: {}\n")
+	symlink(t, filepath.Join(outside, "home"), filepath.Join(repo, "state"))
+	for _, arg := range []string{"state", "state/**/ORCHESTRATION.yaml"} {
+		code, out := runIn(t, repo, "lint", arg)
+		if code != 2 {
+			t.Errorf("%s: exit %d, want 2 (nothing of the repository to check)\n%s", arg, code, out)
+		}
+		if strings.Contains(out, "secret-project") {
+			t.Errorf("%s: a name from outside the repository was printed:\n%s", arg, out)
+		}
+	}
+}

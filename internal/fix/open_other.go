@@ -1,0 +1,5 @@
+//go:build !unix
+
+package fix
+
+const openFlags = 0

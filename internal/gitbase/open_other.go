@@ -1,0 +1,5 @@
+//go:build !unix
+
+package gitbase
+
+const openFlags = 0

@@ -1,0 +1,140 @@
+package load
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Containment: everything resumelint reads from a repository is read
+// through an os.Root opened at the repository root (File.Root), so no
+// symbolic link, "..", absolute path or race can make it read outside. A
+// path that leads outside is answered as if it did not exist, so a message
+// never says whether something outside the repository exists.
+
+// ErrOutside is the error of a path that lies, or leads through a symbolic
+// link, outside its root.
+var ErrOutside = errors.New("leads outside the repository")
+
+// RootFor is the folder that confines reads of osPath: the repository
+// root when osPath lies (lexically) inside it, else the folder holding
+// osPath (a file named on the command line outside the repository).
+func RootFor(repoRoot, osPath string) string {
+	if repoRoot != "" {
+		if _, ok := Contained(repoRoot, osPath); ok {
+			return filepath.Clean(repoRoot)
+		}
+	}
+	return filepath.Dir(filepath.Clean(osPath))
+}
+
+// Contained returns osPath relative to root when it lies lexically inside
+// it (both made absolute and cleaned, so "/repo/../etc" is outside).
+func Contained(root, osPath string) (string, bool) {
+	r, err := filepath.Abs(root)
+	if err != nil {
+		return "", false
+	}
+	p, err := filepath.Abs(osPath)
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(r, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+// OpenIn opens osPath for reading inside root, following symbolic links
+// only while they stay inside it, without blocking on a FIFO. A path that
+// escapes gives ErrOutside. With root "" the path is opened as it is.
+func OpenIn(root, osPath string) (*os.File, error) {
+	if root == "" {
+		return os.OpenFile(osPath, os.O_RDONLY|openFlags, 0)
+	}
+	rel, ok := Contained(root, osPath)
+	if !ok {
+		return nil, ErrOutside
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	fh, err := r.OpenFile(rel, os.O_RDONLY|openFlags, 0)
+	return fh, rootErr(err)
+}
+
+// StatIn returns what osPath names inside root (symbolic links followed
+// while they stay inside). A path outside gives fs.ErrNotExist, exactly
+// like a missing one: nothing outside root is looked at.
+func StatIn(root, osPath string) (fs.FileInfo, error) {
+	if root == "" {
+		return os.Stat(osPath)
+	}
+	rel, ok := Contained(root, osPath)
+	if !ok {
+		return nil, fs.ErrNotExist
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	fi, err := r.Stat(rel)
+	if errors.Is(rootErr(err), ErrOutside) {
+		return nil, fs.ErrNotExist
+	}
+	return fi, err
+}
+
+// ExistsIn reports whether osPath names something inside root.
+func ExistsIn(root, osPath string) bool {
+	_, err := StatIn(root, osPath)
+	return err == nil
+}
+
+// IsDirIn reports whether osPath names a folder inside root.
+func IsDirIn(root, osPath string) bool {
+	fi, err := StatIn(root, osPath)
+	return err == nil && fi.IsDir()
+}
+
+// ReadDirIn lists a folder inside root (entries are not followed).
+func ReadDirIn(root, osPath string) ([]fs.DirEntry, error) {
+	if root == "" {
+		return os.ReadDir(osPath)
+	}
+	d, err := OpenIn(root, osPath)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	fi, err := d.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, &fs.PathError{Op: "readdir", Path: osPath, Err: errors.New("not a folder")}
+	}
+	ents, err := d.ReadDir(-1)
+	sortEntries(ents)
+	return ents, err
+}
+
+func sortEntries(ents []fs.DirEntry) {
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+}
+
+// rootErr maps os.Root's escape error, which the os package does not
+// export, to ErrOutside.
+func rootErr(err error) error {
+	if err != nil && strings.Contains(err.Error(), "path escapes from parent") {
+		return ErrOutside
+	}
+	return err
+}
