@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/node"
 )
 
 // Document is a parsed file. Root is the top-level value (for Markdown, the
@@ -175,7 +176,100 @@ func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Nod
 			}
 		}
 	}
+	out = append(out, expandMerges(f, root)...)
 	return root, out
+}
+
+func isMergeKey(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && k.ShortTag() == "!!merge"
+}
+
+// expandMerges applies YAML merge keys (<<) in place, as readers that load
+// the file do: a mapping gets the entries of the merged mappings it does
+// not set itself (of a list of mappings, the earlier wins), and loses its
+// << entries. Everything after parsing (the schema, every rule) then sees
+// the keys a reader sees, so a << cannot hide an error. A merge of anything
+// but a mapping or a list of mappings is an error readers raise too.
+// checkTree has run: the tree has no alias cycle and a bounded expansion.
+func expandMerges(f *File, root *yaml.Node) []diag.Finding {
+	var out []diag.Finding
+	done := map[*yaml.Node]bool{}
+	var visit func(n *yaml.Node)
+	visit = func(n *yaml.Node) {
+		if n == nil || done[n] {
+			return
+		}
+		done[n] = true
+		switch n.Kind {
+		case yaml.AliasNode:
+			visit(n.Alias)
+			return
+		case yaml.MappingNode:
+		default:
+			for _, c := range n.Content {
+				visit(c)
+			}
+			return
+		}
+		merges := false
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if isMergeKey(n.Content[i]) {
+				merges = true
+			}
+			visit(n.Content[i+1]) // merged mappings are expanded first
+		}
+		if !merges {
+			return
+		}
+		var sources []*yaml.Node
+		kept := make([]*yaml.Node, 0, len(n.Content))
+		set := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if !isMergeKey(k) {
+				kept = append(kept, k, v)
+				if k.Kind == yaml.ScalarNode {
+					set[k.Value] = true
+				}
+				continue
+			}
+			r := node.Resolve(v)
+			switch {
+			case r != nil && r.Kind == yaml.MappingNode:
+				sources = append(sources, r)
+				continue
+			case r != nil && r.Kind == yaml.SequenceNode:
+				ok := true
+				for _, e := range r.Content {
+					if m := node.Resolve(e); m != nil && m.Kind == yaml.MappingNode {
+						sources = append(sources, m)
+					} else {
+						ok = false
+					}
+				}
+				if ok {
+					continue
+				}
+			}
+			out = append(out, Problem(f, "RL001", diag.Pos{Line: k.Line, Col: k.Column}, "the merge key << takes a mapping or a list of mappings, not %s; readers refuse the file", node.Kind(r)))
+		}
+		for _, src := range sources {
+			for i := 0; i+1 < len(src.Content); i += 2 {
+				k, v := src.Content[i], src.Content[i+1]
+				if k.Kind == yaml.ScalarNode {
+					if set[k.Value] {
+						continue
+					}
+					set[k.Value] = true
+				}
+				kc := *k // its own key node: a key is reported per mapping
+				kept = append(kept, &kc, v)
+			}
+		}
+		n.Content = kept
+	}
+	visit(root)
+	return out
 }
 
 // yamlErrFinding turns a go-yaml error into a finding at the line it names.
@@ -220,11 +314,11 @@ func shiftLines(n *yaml.Node, off int, seen map[*yaml.Node]bool) {
 func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 	var out []diag.Finding
 	memo := map[*yaml.Node]int{}
-	var tooDeep *yaml.Node
+	var tooDeep, cycle *yaml.Node
 	aliases := false
 	var walk func(n *yaml.Node, depth int) int
 	walk = func(n *yaml.Node, depth int) int {
-		if n == nil || tooDeep != nil {
+		if n == nil || tooDeep != nil || cycle != nil {
 			return 0
 		}
 		if depth >= lim.MaxDepth && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) {
@@ -235,14 +329,20 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 		// only they are memoised; the rest of the tree is walked once.
 		if n.Anchor != "" {
 			if v, ok := memo[n]; ok {
-				return v
+				return max(v, 0)
 			}
-			memo[n] = 0 // cycle guard
+			memo[n] = -1 // being walked: an alias to it from inside is a cycle
 		}
 		size := 1
 		switch n.Kind {
 		case yaml.AliasNode:
 			aliases = true
+			if memo[n.Alias] < 0 {
+				// An alias inside the node it names: the value would be
+				// infinite, and readers recurse until they crash.
+				cycle = n
+				return 0
+			}
 			size = walk(n.Alias, depth)
 		case yaml.MappingNode:
 			var seen map[string]*yaml.Node
@@ -293,6 +393,9 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 		return size
 	}
 	total := walk(root, 0)
+	if cycle != nil {
+		return append(out, Problem(f, "RL003", diag.Pos{Line: cycle.Line, Col: cycle.Column}, "alias *%s refers to a node that contains it (an endless value); not checked", cycle.Value))
+	}
 	if tooDeep != nil {
 		return append(out, Problem(f, "RL003", diag.Pos{Line: tooDeep.Line, Col: tooDeep.Column}, "nesting deeper than %d levels; not checked", lim.MaxDepth))
 	}

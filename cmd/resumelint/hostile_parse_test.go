@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/resumelint/resumelint/internal/cli"
+)
+
+// Hostile inputs against the parsing and output side: YAML semantics
+// (aliases, merge keys) resolved before the schema, validation bounded in
+// the number of violations, secrets masked in every output, and output
+// that file content cannot forge. Each test runs the whole CLI in process
+// with a deadline and a bound on what it allocates.
+
+// validOrchestration is a clean ORCHESTRATION.yaml (with ORCHESTRATION_PLAN.md
+// beside it); tests replace a part of it.
+const validOrchestration = `schema_version: "2.0.0"
+
+workflow:
+  id: "docs-migration-20260218-001"
+  name: "Docs site migration"
+  status: "ACTIVE"
+  created_at: "2026-02-18T09:00:00Z"
+  updated_at: "2026-02-20T21:00:00Z"
+
+pipelines:
+  pipeline_ps:
+    short_alias: "ps"
+    current_phase: 2
+    phases:
+      - id: 1
+        name: "Inventory"
+        status: "COMPLETE"
+        started_at: "2026-02-18T09:30:00Z"
+        completed_at: "2026-02-19T17:00:00Z"
+        agents:
+          - id: "ps-researcher-001"
+            status: "COMPLETE"
+      - id: 2
+        name: "Content Migration"
+        status: "IN_PROGRESS"
+        started_at: "2026-02-19T18:30:00Z"
+        agents:
+          - id: "ps-writer-001"
+            status: "IN_PROGRESS"
+
+checkpoints:
+  latest_id: "CP-001"
+  entries:
+    - id: "CP-001"
+      timestamp: "2026-02-19T18:00:00Z"
+      trigger: "Phase 1 complete"
+
+resumption:
+  recovery_state:
+    last_checkpoint: "CP-001"
+    current_phase: 2
+    current_phase_name: "Content Migration"
+    workflow_status: "ACTIVE"
+    current_activity: "phase-2-agent-execution"
+    next_step: "Run ps-writer-001 on the remaining 14 pages"
+    context_fill_at_update: 0.42
+    updated_at: "2026-02-20T21:00:00Z"
+    cross_session_portable: true
+    ephemeral_references: false
+
+  files_to_read:
+    - path: "ORCHESTRATION_PLAN.md"
+      priority: 1
+      purpose: "Strategic context: agents, phases, gate criteria."
+      sections: ["phase-2"]
+    - path: "ORCHESTRATION.yaml"
+      priority: 2
+      purpose: "This file. Read the resumption section first."
+
+  quality_trajectory:
+    gates_completed: ["qg-1"]
+    gates_remaining: ["qg-2", "qg-final"]
+    current_gate: null
+    current_gate_iteration: null
+    score_history:
+      qg-1: [0.82, 0.93]
+    lowest_dimension: "evidence_quality"
+    total_iterations_used: 2
+    total_iterations_budget: 9
+
+  defect_summary:
+    total_defects_found: 3
+    total_defects_resolved: 3
+    unresolved_defects: []
+    recurring_patterns:
+      - pattern: "Broken relative links after the move"
+        gates_affected: ["qg-1"]
+        resolution: "Link checker added to the migration script"
+    last_gate_primary_defect: null
+
+  decision_log:
+    - id: "RD-001"
+      timestamp: "2026-02-19T17:30:00Z"
+      gate: "qg-1"
+      iteration: 2
+      decision: "Keep the old URL scheme behind redirects"
+      rationale: "External sites link to the old pages."
+      affects_phases: [2]
+      applied: true
+
+  agent_summaries:
+    ps-researcher-001: "PASS. 42 pages inventoried, 6 orphans flagged."
+
+  compaction_events:
+    count: 0
+    events: []
+`
+
+type bounded struct {
+	code           int
+	stdout, stderr string
+}
+
+// runBounded runs resumelint with args in dir, within 10 s and 512 MiB of
+// allocation.
+func runBounded(t *testing.T, dir string, args ...string) bounded {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	c := &cli.Command{Stdout: &stdout, Stderr: &stderr, Cwd: dir, Getenv: func(string) string { return "" }}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	done := make(chan int, 1)
+	start := time.Now()
+	go func() { done <- c.Main(args) }()
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("resumelint %v did not finish within 10s", args)
+	}
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 512<<20 {
+		t.Errorf("resumelint %v allocated %d MiB, over 512 MiB", args, alloc>>20)
+	}
+	t.Logf("resumelint %v: exit %d in %v", args, code, time.Since(start).Round(time.Millisecond))
+	return bounded{code, stdout.String(), stderr.String()}
+}
+
+// lintJSON lints dir's files given as args and returns the findings.
+func lintJSON(t *testing.T, dir string, args ...string) (int, []map[string]any) {
+	t.Helper()
+	r := runBounded(t, dir, append([]string{"lint", "--format", "json"}, args...)...)
+	var out struct {
+		Findings []map[string]any `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("exit %d, output is not JSON: %v\n%s\nstderr: %s", r.code, err, r.stdout, r.stderr)
+	}
+	return r.code, out.Findings
+}
+
+func findingsWith(fs []map[string]any, code, substr string) []map[string]any {
+	var out []map[string]any
+	for _, f := range fs {
+		if f["code"] == code && strings.Contains(fmt.Sprint(f["message"]), substr) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func withOrchestration(t *testing.T, dir, content string) string {
+	t.Helper()
+	write(t, dir, "ORCHESTRATION_PLAN.md", "# Plan\n")
+	return write(t, dir, "ORCHESTRATION.yaml", content)
+}
+
+// replaceSection swaps the text from `from` up to (not including) `to`.
+func replaceSection(t *testing.T, doc, from, to, with string) string {
+	t.Helper()
+	i := strings.Index(doc, from)
+	j := strings.Index(doc, to)
+	if i < 0 || j < i {
+		t.Fatalf("no %q…%q in the document", from, to)
+	}
+	return doc[:i] + with + doc[j:]
+}
+
+func TestValidOrchestrationIsClean(t *testing.T) {
+	dir := t.TempDir()
+	p := withOrchestration(t, dir, validOrchestration)
+	if code, fs := lintJSON(t, dir, p); code != 0 || len(fs) != 0 {
+		t.Fatalf("exit %d, findings %v", code, fs)
+	}
+}
+
+// --- YAML semantics resolved before the schema ---
+
+func TestHostileAliasCycle(t *testing.T) {
+	for name, tc := range map[string]struct{ file, content string }{
+		"state file":   {"ORCHESTRATION.yaml", "resumption: &r\n  x: *r\n"},
+		"in a list":    {"ORCHESTRATION.yaml", "resumption:\n  files_to_read: &l\n    - *l\n"},
+		"front matter": {"resume-context.md", "---\nresume_schema_version: \"1.0\"\nproject_id: &r\n  x: [*r]\n---\n# body\n"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := write(t, dir, tc.file, tc.content)
+			code, fs := lintJSON(t, dir, p)
+			got := findingsWith(fs, "RL003", "alias")
+			if code != 1 || len(got) != 1 || got[0]["line"] == nil || got[0]["line"].(float64) < 2 {
+				t.Fatalf("exit %d, want 1 and one RL003 alias finding with a position; got %v", code, fs)
+			}
+		})
+	}
+	t.Run("configuration", func(t *testing.T) {
+		dir := t.TempDir()
+		withOrchestration(t, dir, validOrchestration)
+		write(t, dir, ".resumelint.yaml", "rules: &r\n  x: *r\n")
+		r := runBounded(t, dir, "lint")
+		if r.code != 2 || !strings.Contains(r.stderr, ".resumelint.yaml:2:") || !strings.Contains(r.stderr, "alias") {
+			t.Fatalf("exit %d, want 2 and the alias named at its line; stderr: %s", r.code, r.stderr)
+		}
+	})
+}
+
+func TestHostileMergeKeyHidesErrors(t *testing.T) {
+	cases := map[string]struct {
+		with    string // replaces the recovery_state section, or the whole resumption
+		code    string
+		message string
+	}{
+		"resumption holding only a merge":     {"resumption:\n  <<: {a: 1}\n", "RL102", "missing required keys agent_summaries"},
+		"recovery_state holding only a merge": {"  recovery_state:\n    <<: {a: 1}\n\n", "RL102", "missing required keys current_activity"},
+		"a list of merges":                    {"  recovery_state:\n    <<: [{a: 1}]\n\n", "RL102", "missing required keys current_activity"},
+		"a merge of a scalar":                 {"  recovery_state:\n    <<: 1\n\n", "RL001", "merge key"},
+		"a merged wrong value":                {"  recovery_state:\n    <<: {workflow_status: 3}\n    last_checkpoint: \"CP-001\"\n    current_phase: 2\n    current_phase_name: \"Content Migration\"\n    current_activity: \"x\"\n    next_step: \"x\"\n    updated_at: \"2026-02-20T21:00:00Z\"\n\n", "RL102", "workflow_status"},
+		"an anchored merge":                   {"  recovery_state:\n    <<: *rs\n\n", "RL102", "missing required keys current_activity"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			doc := validOrchestration
+			if strings.HasPrefix(tc.with, "resumption:") {
+				doc = doc[:strings.Index(doc, "resumption:")] + tc.with
+			} else {
+				doc = replaceSection(t, doc, "  recovery_state:", "  files_to_read:", tc.with)
+			}
+			if strings.Contains(tc.with, "*rs") {
+				doc = strings.Replace(doc, "workflow:\n", "anchors:\n  rs: &rs {a: 1}\nworkflow:\n", 1)
+			}
+			dir := t.TempDir()
+			p := withOrchestration(t, dir, doc)
+			code, fs := lintJSON(t, dir, p)
+			if code != 1 || len(findingsWith(fs, tc.code, tc.message)) == 0 {
+				t.Fatalf("exit %d, want 1 and a %s finding naming %q; got %v", code, tc.code, tc.message, fs)
+			}
+		})
+	}
+}
