@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	schema "github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/cli"
 )
 
@@ -259,3 +260,67 @@ func TestHostileMergeKeyHidesErrors(t *testing.T) {
 		})
 	}
 }
+
+// --- Bounded validation ---
+
+// entries returns n lines made by line(i).
+func entries(n int, line func(i int) string) string {
+	var sb strings.Builder
+	for i := 0; i < n; i++ {
+		sb.WriteString(line(i))
+	}
+	return sb.String()
+}
+
+func TestHostileManyViolations(t *testing.T) {
+	cases := map[string]struct {
+		edit    func(doc string) string
+		code    string
+		message string
+	}{
+		"100,000 unknown keys in one mapping": {func(doc string) string {
+			return strings.Replace(doc, "  quality_trajectory:\n", "  quality_trajectory:\n"+entries(100000, func(i int) string { return fmt.Sprintf("    k%d: 1\n", i) }), 1)
+		}, "RL010", "and 99996 more"},
+		"100,000 unknown keys beside missing required ones": {func(doc string) string {
+			return doc[:strings.Index(doc, "resumption:")] + "resumption:\n" + entries(100000, func(i int) string { return fmt.Sprintf("  k%d: 1\n", i) })
+		}, "RL102", "missing required keys"},
+		"100,000 wrong values in one mapping": {func(doc string) string {
+			return strings.Replace(doc, "    score_history:\n", "    score_history:\n"+entries(100000, func(i int) string { return fmt.Sprintf("      q%d: \"x\"\n", i) }), 1)
+		}, "RL102", "more places break the schema"},
+		"30,000 wrong list items": {func(doc string) string {
+			return strings.Replace(doc, "  decision_log:\n", "  decision_log:\n"+entries(30000, func(i int) string { return fmt.Sprintf("    - {id: \"X%d\", decision: 1, rationale: 2}\n", i) }), 1)
+		}, "RL102", "more places break the schema"},
+		"20,000 list items with an unknown key each": {func(doc string) string {
+			return strings.Replace(doc, "  decision_log:\n", "  decision_log:\n"+entries(20000, func(i int) string {
+				return fmt.Sprintf("    - {id: \"RD-%03d\", decision: a, rationale: b, z%d: 1}\n", i+1, i)
+			}), 1)
+		}, "RL010", "unknown key"},
+		"200 levels of nesting, each wrong": {func(doc string) string {
+			return strings.Replace(doc, "    score_history:\n", "    score_history:\n      deep: "+strings.Repeat("{a: [", 100)+strings.Repeat("]}", 100)+"\n", 1)
+		}, "RL102", "score_history.deep"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := withOrchestration(t, dir, tc.edit(validOrchestration))
+			code, fs := lintJSON(t, dir, "--fail-on", "warning", p)
+			if code != 1 || len(findingsWith(fs, tc.code, tc.message)) == 0 {
+				if len(fs) > 5 {
+					fs = fs[:5]
+				}
+				t.Fatalf("exit %d, want 1 and a %s finding naming %q; got %v", code, tc.code, tc.message, fs)
+			}
+			n := 0
+			for _, f := range fs {
+				if f["code"] == "RL102" {
+					n++
+				}
+			}
+			if n > schemaMaxProblems+1 {
+				t.Errorf("%d schema findings, want at most %d and one saying how many more", n, schemaMaxProblems)
+			}
+		})
+	}
+}
+
+const schemaMaxProblems = schema.MaxProblems
