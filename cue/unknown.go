@@ -147,7 +147,7 @@ func (r *Result) absorbMisspellings() {
 // keys of closed structs that no field or pattern takes.
 type unknownWalk struct {
 	sets      []UnknownKeys
-	setIndex  map[string]int // a mapping's path (joined) -> its entry in sets
+	setIndex  map[string]int      // a mapping's path (joined) -> its entry in sets
 	drop      map[*yaml.Node]bool // unknown key nodes
 	ancestors map[*yaml.Node]bool // resolved collections on the way to one
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -158,6 +159,9 @@ func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Nod
 	case err != io.EOF:
 		out = append(out, yamlErrFinding(f, data, err, lineOffset, "invalid YAML in a second document (after '---'): "))
 	}
+	if lm := yamlLineMap(data); lm != nil {
+		remapLines(&n, lm, map[*yaml.Node]bool{})
+	}
 	if lineOffset != 0 {
 		shiftLines(&n, lineOffset, map[*yaml.Node]bool{})
 	}
@@ -287,6 +291,9 @@ func yamlErrFinding(f *File, data []byte, err error, lineOffset int, prefix stri
 		if last := bytes.Count(data, []byte("\n")); l > last && len(data) > 0 && data[len(data)-1] == '\n' {
 			l = max(last, 1)
 		}
+		if lm := yamlLineMap(data); lm != nil {
+			l, _ = remapLine(lm, l, 1)
+		}
 		pos.Line = l + lineOffset
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
@@ -295,6 +302,75 @@ func yamlErrFinding(f *File, data []byte, err error, lineOffset int, prefix stri
 		return Problem(f, "RL003", pos, "YAML nesting deeper than the parser's limit")
 	}
 	return Problem(f, "RL001", pos, "%s%s", prefix, msg)
+}
+
+// lineStart is where a line of the YAML parser begins in the file's own
+// lines (which only \n ends, \r\n included).
+type lineStart struct{ line, col int }
+
+// yamlLineMap returns, for each line number of the YAML parser, where it
+// begins in the file's lines, or nil when they are the same. The parser
+// also breaks lines at a lone CR, U+0085, U+2028 and U+2029 (YAML 1.1);
+// every other part of resumelint (snippets, the secret scan, fixes)
+// counts only \n, so positions are moved to those lines, and a finding, a
+// mask or an edit lands where it belongs.
+func yamlLineMap(data []byte) []lineStart {
+	if !bytes.Contains(data, []byte("\u2028")) && !bytes.Contains(data, []byte("\u2029")) && !bytes.Contains(data, []byte("\u0085")) {
+		lone := false
+		for i := bytes.IndexByte(data, '\r'); i >= 0; {
+			if i+1 >= len(data) || data[i+1] != '\n' {
+				lone = true
+				break
+			}
+			j := bytes.IndexByte(data[i+1:], '\r')
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+		if !lone {
+			return nil
+		}
+	}
+	lm := []lineStart{{}, {1, 0}} // index 0 unused
+	line, col := 1, 0
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == '\n' || r == '\r' && i+1 < len(data) && data[i+1] == '\n':
+			if r == '\r' {
+				size = 2
+			}
+			line, col = line+1, 0
+			lm = append(lm, lineStart{line, 0})
+		case r == '\r' || r == 0x85 || r == 0x2028 || r == 0x2029:
+			col++
+			lm = append(lm, lineStart{line, col})
+		default:
+			col++
+		}
+		i += size
+	}
+	return lm
+}
+
+// remapLine moves a parser position to the file's own lines.
+func remapLine(lm []lineStart, line, col int) (int, int) {
+	if line < 1 || line >= len(lm) {
+		return line, col
+	}
+	return lm[line].line, lm[line].col + col
+}
+
+func remapLines(n *yaml.Node, lm []lineStart, seen map[*yaml.Node]bool) {
+	if n == nil || seen[n] {
+		return
+	}
+	seen[n] = true
+	n.Line, n.Column = remapLine(lm, n.Line, n.Column)
+	for _, c := range n.Content {
+		remapLines(c, lm, seen)
+	}
 }
 
 func shiftLines(n *yaml.Node, off int, seen map[*yaml.Node]bool) {

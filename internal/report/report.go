@@ -158,9 +158,20 @@ type maskKey struct {
 func secretMasks(fs []diag.Finding) map[maskKey][][2]int {
 	out := map[maskKey][][2]int{}
 	for _, f := range fs {
-		if f.Secret {
-			k := maskKey{f.Path, f.Start.Line}
-			out[k] = append(out[k], [2]int{f.Start.Col - 1, f.End.Col - 1})
+		if !f.Secret {
+			continue
+		}
+		end := max(f.End.Line, f.Start.Line)
+		for l := f.Start.Line; l <= end && l-f.Start.Line < 1000; l++ {
+			a, b := 0, 1<<30 // a line inside a block: all of it
+			if l == f.Start.Line {
+				a = f.Start.Col - 1
+			}
+			if l == end && f.End.Col > 0 {
+				b = f.End.Col - 1
+			}
+			k := maskKey{f.Path, l}
+			out[k] = append(out[k], [2]int{a, b})
 		}
 	}
 	return out
