@@ -517,6 +517,40 @@ func nodeSpan(f *load.File, n *yaml.Node) SecretSpan {
 	return SecretSpan{Line: n.Line, Col: n.Column, EndLine: last, EndCol: utf8.RuneCountInString(f.Line(last)) + 1}
 }
 
+// MaskFile returns data with every credential FindSecrets locates (in its
+// text alone) replaced by asterisks, for outputs that print file content
+// other than snippets (fix --diff).
+func MaskFile(path string, data []byte) []byte {
+	if !mayHoldSecretBytes(data) {
+		return data
+	}
+	f := &load.File{Path: path, Data: data}
+	spans := FindSecrets(f, nil)
+	if len(spans) == 0 {
+		return data
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	for _, sp := range spans {
+		for l := sp.Line; l <= max(sp.EndLine, sp.Line) && l <= len(lines); l++ {
+			text := lines[l-1]
+			body := strings.TrimRight(text, "\r\n")
+			r := []rune(body)
+			a, b := 0, len(r)
+			if l == sp.Line {
+				a = sp.Col - 1
+			}
+			if l == sp.EndLine {
+				b = min(b, sp.EndCol-1)
+			}
+			for i := max(a, 0); i < b; i++ {
+				r[i] = '*'
+			}
+			lines[l-1] = string(r) + text[len(body):]
+		}
+	}
+	return []byte(strings.Join(lines, ""))
+}
+
 // MaskSecrets replaces what looks like a credential in a message (any
 // rule's, of any file) by ****, to the end of the token: the last line of
 // defence behind the masking of located secrets.
