@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -324,3 +326,110 @@ func TestHostileManyViolations(t *testing.T) {
 }
 
 const schemaMaxProblems = schema.MaxProblems
+
+// --- Secrets masked everywhere ---
+
+// secretFragments are pieces of the credentials below that no output may hold.
+var secretFragments = []string{"R8x2LmQ4", "MIIEpAIBAAKCAQEA", "bodylineTWO", "TAILSECRET", "zz9Yq"}
+
+func secretRepo(t *testing.T) string {
+	dir := t.TempDir()
+	doc := strings.Replace(validOrchestration,
+		`ps-researcher-001: "PASS. 42 pages inventoried, 6 orphans flagged."`,
+		"ps-researcher-001: |\n      -----BEGIN RSA PRIVATE KEY-----\n      MIIEpAIBAAKCAQEAxyzABCDEFGH\n      bodylineTWOqwertyuiopasdfgh\n      -----END RSA PRIVATE KEY-----\n"+
+			`    ps-writer-001: "-----BEGIN PRIVATE KEY-----\nMIIEpAIBAAKCAQEAzz9Yq\n-----END PRIVATE KEY-----"`, 1)
+	// A token where an enum belongs: the schema finding quotes the value.
+	doc = strings.Replace(doc, `workflow_status: "ACTIVE"`, `workflow_status: "ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i"`, 1)
+	withOrchestration(t, dir, doc)
+	// JSON escapes: \/ inside a bearer token, \u005f inside a GitHub token.
+	write(t, dir, ".jerry/checkpoints/cx-001.json", `{"checkpoint_id": "cx-001", "context_state": {"fill_percentage": "Bearer abcdefghij\/klmnopqrstuvTAILSECRET", "tier": "ghp\u005fR8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i"}, "created_at": "2026-01-01T00:00:00Z"}`+"\n")
+	return dir
+}
+
+func noSecret(t *testing.T, what, out string) {
+	t.Helper()
+	for _, s := range secretFragments {
+		if strings.Contains(out, s) {
+			t.Errorf("%s prints %q:\n%s", what, s, out)
+		}
+	}
+}
+
+func TestHostileSecretPrintedDespiteRL005(t *testing.T) {
+	dir := secretRepo(t)
+	for _, format := range []string{"text", "json", "github", "sarif"} {
+		r := runBounded(t, dir, "lint", "--format", format, ".")
+		if r.code != 1 || strings.Count(r.stdout, "RL005") < 4 {
+			t.Errorf("%s: exit %d, want 1 and RL005 findings for every secret:\n%s", format, r.code, r.stdout)
+		}
+		noSecret(t, format+" output", r.stdout+r.stderr)
+	}
+	r := runBounded(t, dir, "lint", "--write-baseline", "baseline.json", ".")
+	b, err := os.ReadFile(filepath.Join(dir, "baseline.json"))
+	if err != nil {
+		t.Fatalf("exit %d, no baseline: %v\n%s", r.code, err, r.stderr)
+	}
+	noSecret(t, "the baseline", string(b))
+}
+
+func TestHostileSecretInFixDiff(t *testing.T) {
+	dir := t.TempDir()
+	doc := strings.Replace(validOrchestration, "  decision_log:", "  decisions:", 1)
+	doc = strings.Replace(doc, `decision: "Keep the old URL scheme behind redirects"`, `decision: "Keep the scheme; pushed with ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i"`, 1)
+	withOrchestration(t, dir, doc)
+	r := runBounded(t, dir, "fix", "--diff", ".")
+	if !strings.Contains(r.stdout, "+  decision_log:") {
+		t.Fatalf("exit %d, no rename in the diff:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	noSecret(t, "fix --diff", r.stdout+r.stderr)
+}
+
+func TestHostileLineSeparatorsShiftMasks(t *testing.T) {
+	dir := t.TempDir()
+	doc := strings.Replace(validOrchestration, `next_step: "Run ps-writer-001 on the remaining 14 pages"`, "next_step: \"Run\u2028ps\u0085writer\r001\"", 1)
+	doc = strings.Replace(doc, `ps-researcher-001: "PASS. 42 pages inventoried, 6 orphans flagged."`, `ps-researcher-001: "PASS. pushed with ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i"`, 1)
+	p := withOrchestration(t, dir, doc)
+	want := strings.Count(doc[:strings.Index(doc, "ghp_")], "\n") + 1
+	code, fs := lintJSON(t, dir, p)
+	got := findingsWith(fs, "RL005", "")
+	if code != 1 || len(got) != 1 || int(got[0]["line"].(float64)) != want {
+		t.Fatalf("exit %d, want one RL005 at line %d; got %v", code, want, fs)
+	}
+	r := runBounded(t, dir, "lint", p)
+	noSecret(t, "text output", r.stdout)
+}
+
+// --- Output that cannot be forged ---
+
+func TestHostileTerminalAndWorkflowCommandInjection(t *testing.T) {
+	dir := t.TempDir()
+	evil := "\x1b[2J\x1b[31m\r\n::error file=x::forged\u2028\u202e"
+	doc := strings.Replace(validOrchestration, `workflow_status: "ACTIVE"`, `workflow_status: "`+strings.NewReplacer("\x1b", `\e`, "\r", `\r`, "\n", `\n`).Replace(evil)+`"`, 1)
+	withOrchestration(t, dir, doc)
+	sub := "w\x1b[31m\rx"
+	write(t, dir, sub+"/ORCHESTRATION.yaml", strings.Replace(validOrchestration, `workflow_status: "ACTIVE"`, "workflow_status: \"ACT\x1b]0;title\x07\"", 1))
+	write(t, dir, sub+"/ORCHESTRATION_PLAN.md", "# Plan\n")
+	r := runBounded(t, dir, "lint", ".")
+	if r.code != 1 || !strings.Contains(r.stdout, `\x1b[2J`) {
+		t.Fatalf("exit %d, want 1 and the value shown escaped:\n%q", r.code, r.stdout)
+	}
+	for _, bad := range []string{"\x1b", "\r", "\u2028", "\u202e", "\x07"} {
+		if strings.Contains(r.stdout, bad) {
+			t.Errorf("text output holds %q raw:\n%q", bad, r.stdout)
+		}
+	}
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(line, "::") {
+			t.Errorf("text output starts a line with a workflow command: %q", line)
+		}
+	}
+	g := runBounded(t, dir, "lint", "--format", "github", ".")
+	for _, line := range strings.Split(strings.TrimSuffix(g.stdout, "\n"), "\n") {
+		if !strings.HasPrefix(line, "::error ") && !strings.HasPrefix(line, "::warning ") && !strings.HasPrefix(line, "::notice ") {
+			t.Errorf("github output line that is not one command: %q", line)
+		}
+		if strings.ContainsAny(line, "\r\x1b") {
+			t.Errorf("github output holds a raw control character: %q", line)
+		}
+	}
+}
