@@ -194,6 +194,7 @@ func validateCUE(d cue.Value, fast *checker, root *yaml.Node, opt Options) ([]Vi
 	removed := map[string]bool{}
 	seen := map[string]bool{}
 	var out []Violation
+	var firstErr error
 	var rest *yaml.Node // root without the removed entries, while fast can check it
 	if fast != nil {
 		rest = root
@@ -213,6 +214,9 @@ func validateCUE(d cue.Value, fast *checker, root *yaml.Node, opt Options) ([]Vi
 		if verr == nil {
 			break
 		}
+		if pass == 0 {
+			firstErr = verr
+		}
 		groups := group(verr, removed)
 		for _, g := range groups {
 			g.def = d
@@ -221,6 +225,9 @@ func validateCUE(d cue.Value, fast *checker, root *yaml.Node, opt Options) ([]Vi
 		for _, g := range groups {
 			v, ok := g.violation(root, opt)
 			if !ok {
+				if g.deliberate {
+					firstErr = nil // the error is accounted for
+				}
 				continue
 			}
 			k := strings.Join(v.Path, "\x00") + "\x00" + v.Message
@@ -244,6 +251,19 @@ func validateCUE(d cue.Value, fast *checker, root *yaml.Node, opt Options) ([]Vi
 		if !more {
 			break
 		}
+	}
+	if firstErr != nil && len(out) == 0 {
+		// CUE rejects the document but no error could be placed: the
+		// document is still not valid. Reported at its root.
+		msg := "does not match the schema"
+		if errs := cueerrors.Errors(firstErr); len(errs) > 0 {
+			f, a := errs[0].Msg()
+			msg += ": " + fmt.Sprintf(f, a...)
+		}
+		if opt.Prefix != "" {
+			msg = opt.Prefix + ": " + msg
+		}
+		out = append(out, Violation{Node: node.Resolve(root), Message: msg})
 	}
 	out = dropShadowed(out)
 	sort.SliceStable(out, func(i, j int) bool {
@@ -318,6 +338,9 @@ type errGroup struct {
 	missing  []string // their names
 	items    []errItem
 	def      cue.Value
+	// deliberate: no violation on purpose (reported elsewhere, or a
+	// template placeholder), not for want of a place.
+	deliberate bool
 }
 
 // group turns CUE's error list into one group per data path; missing
@@ -431,6 +454,7 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 	where := DisplayPath(opt.Prefix, g.path)
 	if g.required {
 		if matched < len(g.path) {
+			g.deliberate = true
 			return Violation{}, false // the parent itself is missing: reported there
 		}
 		sort.Strings(g.missing)
@@ -441,7 +465,20 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 		return Violation{Node: n, Path: g.path, Message: msg, Missing: g.missing, where: where}, true
 	}
 	if matched < len(g.path) {
-		return Violation{}, false
+		// CUE names a place the data does not have: still a finding, at
+		// the nearest node that exists, never a silent pass.
+		if len(g.items) == 0 {
+			return Violation{}, false
+		}
+		if key != nil && n != nil && n.Kind != yaml.MappingNode && n.Kind != yaml.SequenceNode {
+			n = key
+		}
+		it := g.items[0]
+		msg := fmt.Sprintf(it.format, it.args...)
+		if where != "" {
+			msg = where + ": " + msg
+		}
+		return Violation{Node: n, Path: g.path[:matched], Message: msg}, true
 	}
 	for _, it := range g.items {
 		if it.format == "field not allowed" {
@@ -474,6 +511,7 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 			}
 		}
 		if !allTypes {
+			g.deliberate = true
 			return Violation{}, false
 		}
 	}

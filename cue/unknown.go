@@ -49,9 +49,19 @@ func Check(def string, root *yaml.Node, opt Options) (Result, error) {
 	if fast.accepts(rest, 0) {
 		return res, nil
 	}
+	b := &bounder{left: MaxProblems}
+	rest = b.trim(fast, rest, nil, 0)
 	vs, err := validateCUE(d, fast, rest, opt)
 	if err != nil {
 		return Result{}, err
+	}
+	if b.dropped > 0 {
+		where := DisplayPath(opt.Prefix, b.path)
+		msg := itoa(b.dropped) + " more places break the schema from here on; they are not reported one by one (at most " + itoa(MaxProblems) + " problems per file are)"
+		if where != "" {
+			msg = where + ": " + msg
+		}
+		vs = append(vs, Violation{Node: b.first, Path: b.path, Message: msg})
 	}
 	for _, v := range vs {
 		if v.unknown {
@@ -106,14 +116,29 @@ func (r *Result) absorbMisspellings() {
 			}
 			var names []string
 			hint := ""
-			for _, k := range u.Keys {
-				names = append(names, k.Value)
-				if s := Suggest(k.Value, v.Missing); s != "" && hint == "" {
+			total := len(u.Keys)
+			for i, k := range u.Keys {
+				if len(names) < 6 {
+					names = append(names, k.Value)
+				}
+				if i >= 1000 || hint != "" {
+					continue // a mapping of 100,000 unknown keys is not a typo
+				}
+				if s := Suggest(k.Value, v.Missing); s != "" {
 					hint = " (" + k.Value + " → " + s + "?)"
 				}
 			}
+			list := func(n int) string {
+				if n > len(names) {
+					n = len(names)
+				}
+				if total <= n {
+					return strings.Join(names[:total], ", ")
+				}
+				return strings.Join(names[:n], ", ") + " and " + itoa(total-n) + " more"
+			}
 			render := func(n int) string {
-				return missingMessage(v.where, v.Missing, n) + "; unknown " + plural(len(names), "key") + " " + diag.List(names, n) + hint
+				return missingMessage(v.where, v.Missing, n) + "; unknown " + plural(total, "key") + " " + list(n) + hint
 			}
 			v.Message = diag.Fit(5, render)
 			if len([]rune(v.Message)) > diag.MaxMessage {
@@ -135,6 +160,7 @@ func (r *Result) absorbMisspellings() {
 // keys of closed structs that no field or pattern takes.
 type unknownWalk struct {
 	sets      []UnknownKeys
+	setIndex  map[string]int      // a mapping's path (joined) -> its entry in sets
 	drop      map[*yaml.Node]bool // unknown key nodes
 	ancestors map[*yaml.Node]bool // resolved collections on the way to one
 }
@@ -205,6 +231,10 @@ func (w *unknownWalk) entries(c *checker, m, key *yaml.Node, path []string, dept
 		// Found by path each time: walking values may grow (and move) w.sets.
 		s := w.setAt(path)
 		if s == nil {
+			if w.setIndex == nil {
+				w.setIndex = map[string]int{}
+			}
+			w.setIndex[strings.Join(path, "\x00")] = len(w.sets)
 			w.sets = append(w.sets, UnknownKeys{Path: append([]string(nil), path...), Mapping: m, Key: key, Known: c.names})
 			s = &w.sets[len(w.sets)-1]
 		}
@@ -215,11 +245,8 @@ func (w *unknownWalk) entries(c *checker, m, key *yaml.Node, path []string, dept
 }
 
 func (w *unknownWalk) setAt(path []string) *UnknownKeys {
-	p := strings.Join(path, "\x00")
-	for i := len(w.sets) - 1; i >= 0; i-- {
-		if strings.Join(w.sets[i].Path, "\x00") == p {
-			return &w.sets[i]
-		}
+	if i, ok := w.setIndex[strings.Join(path, "\x00")]; ok {
+		return &w.sets[i]
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/rules"
 )
 
 // `resumelint fix` is `resumelint lint --fix` (SPEC §4, §5).
@@ -323,13 +324,20 @@ func (c *Command) printDiff(files []*fixFile) (int, error) {
 		nFixes += ff.fixes
 		from, to := ff.file.Path, ff.path
 		if from != to {
-			fmt.Fprintf(&sb, "diff --git a/%s b/%s\n", from, to)
+			fmt.Fprintf(&sb, "diff --git a/%s b/%s\n", diag.Escape(from), diag.Escape(to))
 			if bytes.Equal(ff.read, ff.data) {
 				sb.WriteString("similarity index 100%\n")
 			}
-			fmt.Fprintf(&sb, "rename from %s\nrename to %s\n", from, to)
+			fmt.Fprintf(&sb, "rename from %s\nrename to %s\n", diag.Escape(from), diag.Escape(to))
 		}
-		sb.WriteString(fix.Unified("a/"+from, "b/"+to, ff.read, ff.data))
+		// Secrets masked on both sides (what lint never prints, the diff
+		// does not either), content escaped as text output is.
+		d := fix.Unified("a/"+from, "b/"+to, rules.MaskFile(from, ff.read), rules.MaskFile(to, ff.data))
+		for _, line := range strings.SplitAfter(d, "\n") {
+			body := strings.TrimSuffix(line, "\n")
+			sb.WriteString(diag.Escape(body))
+			sb.WriteString(line[len(body):])
+		}
 	}
 	if _, err := fmt.Fprint(c.Stdout, sb.String()); err != nil {
 		return ExitInternal, err

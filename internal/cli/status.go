@@ -15,6 +15,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/agentrun"
 	"github.com/resumelint/resumelint/internal/config"
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/rules"
 )
@@ -257,14 +258,14 @@ func (c *Command) pickRun(runsDir, format string) (*agentrun.Run, int, error) {
 		}
 	} else {
 		var sb strings.Builder
-		fmt.Fprintf(&sb, "Incomplete runs under %s/:\n", disp)
+		fmt.Fprintf(&sb, "Incomplete runs under %s/:\n", safeText(disp))
 		for _, r := range incomplete {
 			done, total := r.Count()
 			last := "none"
 			if l := lastActivity(r); l != nil {
 				last = *l
 			}
-			fmt.Fprintf(&sb, "- %s: phase %d, %d/%d tasks complete, last activity %s\n", r.ID, r.Phase(), done, total, last)
+			fmt.Fprintf(&sb, "- %s: phase %d, %d/%d tasks complete, last activity %s\n", safeText(r.ID), r.Phase(), done, total, safeText(last))
 		}
 		if _, err := io.WriteString(c.Stdout, sb.String()); err != nil {
 			return nil, ExitInternal, err
@@ -484,17 +485,17 @@ func writeStatusText(w io.Writer, rep *statusReport) error {
 	if lc := rep.LastCompleted; lc != nil {
 		completed = label(lc.ID, lc.Title)
 	}
-	fmt.Fprintf(&sb, "%s\nRESUMING RUN: %s\n\nCurrent State:\n", statusRule, rep.RunID)
-	fmt.Fprintf(&sb, "- Phase: %d\n- Tasks: %d/%d complete\n- Last activity: %s\n- Last completed: %s\n", rep.Phase, rep.TasksDone, rep.TasksTotal, last, completed)
+	fmt.Fprintf(&sb, "%s\nRESUMING RUN: %s\n\nCurrent State:\n", statusRule, safeText(rep.RunID))
+	fmt.Fprintf(&sb, "- Phase: %d\n- Tasks: %d/%d complete\n- Last activity: %s\n- Last completed: %s\n", rep.Phase, rep.TasksDone, rep.TasksTotal, safeText(last), safeText(completed))
 	if len(rep.Warnings) > 0 {
 		sb.WriteString("\nWarnings:\n")
 		for _, x := range rep.Warnings {
-			sb.WriteString("- " + x + "\n")
+			sb.WriteString("- " + safeText(x) + "\n")
 		}
 	}
 	sb.WriteString("\nNext Action:\n")
 	for _, a := range nextActions(rep) {
-		sb.WriteString("- " + a + "\n")
+		sb.WriteString("- " + safeText(a) + "\n")
 	}
 	fmt.Fprintf(&sb, "\nContinuing...\n%s\n", statusRule)
 	_, err := io.WriteString(w, sb.String())
@@ -551,3 +552,8 @@ func writeMermaid(w io.Writer, r *agentrun.Run, rep *statusReport) error {
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
+
+// safeText is text from the run's files as status prints it: credentials
+// masked as lint masks them, control characters escaped as text output
+// escapes them, so a task title can neither leak a token nor forge a line.
+func safeText(s string) string { return diag.Escape(rules.MaskSecrets(s)) }

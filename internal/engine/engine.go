@@ -4,10 +4,12 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -507,7 +509,9 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 
 // redact removes every secret RL005 located from the messages of all
 // findings of the same file, so no output format can print one (CUE's
-// messages quote offending values).
+// messages quote offending values): each line of a located secret as
+// written, and decoded (a quoted scalar with escapes); then anything in
+// any message that looks like a credential.
 func redact(fs []diag.Finding, files []*load.File) {
 	byPath := map[string]*load.File{}
 	for _, f := range files {
@@ -522,20 +526,63 @@ func redact(fs []diag.Finding, files []*load.File) {
 		if f == nil {
 			continue
 		}
-		line := []rune(f.Line(fd.Start.Line))
-		a, b := fd.Start.Col-1, fd.End.Col-1
-		if a >= 0 && b <= len(line) && a < b {
-			secrets[fd.Path] = append(secrets[fd.Path], string(line[a:b]))
-		}
-	}
-	for i := range fs {
-		for _, sec := range secrets[fs[i].Path] {
-			if len(sec) >= 6 {
-				fs[i].Message = strings.ReplaceAll(fs[i].Message, sec, "****")
-				// A JSON-escaped or quoted rendering may differ; mask the
-				// distinctive middle too.
-				fs[i].Message = strings.ReplaceAll(fs[i].Message, sec[3:len(sec)-2], "****")
+		endLine := max(fd.End.Line, fd.Start.Line)
+		for l := fd.Start.Line; l <= endLine && l-fd.Start.Line < 1000; l++ {
+			line := []rune(f.Line(l))
+			a, b := 0, len(line)
+			if l == fd.Start.Line {
+				a = fd.Start.Col - 1
+			}
+			if l == endLine && fd.End.Col > 0 {
+				b = min(b, fd.End.Col-1)
+			}
+			if a < 0 || a >= b {
+				continue
+			}
+			seg := string(line[a:b])
+			secrets[fd.Path] = append(secrets[fd.Path], strings.TrimSpace(seg))
+			if u, ok := unquote(seg); ok {
+				secrets[fd.Path] = append(secrets[fd.Path], u)
+				for _, part := range strings.Split(u, "\n") {
+					secrets[fd.Path] = append(secrets[fd.Path], strings.TrimSpace(part))
+				}
 			}
 		}
 	}
+	mask := func(path, msg string) string {
+		for _, sec := range secrets[path] {
+			if len(sec) >= 6 {
+				msg = strings.ReplaceAll(msg, sec, "****")
+				// A JSON-escaped or quoted rendering may differ; mask the
+				// distinctive middle too.
+				msg = strings.ReplaceAll(msg, sec[3:len(sec)-2], "****")
+				if q := strconv.Quote(sec); len(q) > 8 {
+					msg = strings.ReplaceAll(msg, q[4:len(q)-3], "****")
+				}
+			}
+		}
+		return rules.MaskSecrets(msg)
+	}
+	for i := range fs {
+		fs[i].Message = mask(fs[i].Path, fs[i].Message)
+		for j := range fs[i].Related {
+			fs[i].Related[j].Message = mask(fs[i].Path, fs[i].Related[j].Message)
+		}
+	}
+}
+
+// unquote decodes a double-quoted (JSON or YAML) scalar's text.
+func unquote(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '"' {
+		return "", false
+	}
+	var out string
+	if err := json.Unmarshal([]byte(s), &out); err == nil {
+		return out, true
+	}
+	if u, err := strconv.Unquote(s); err == nil {
+		return u, true
+	}
+	return "", false
 }

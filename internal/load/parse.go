@@ -8,10 +8,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/node"
 )
 
 // Document is a parsed file. Root is the top-level value (for Markdown, the
@@ -157,6 +159,9 @@ func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Nod
 	case err != io.EOF:
 		out = append(out, yamlErrFinding(f, data, err, lineOffset, "invalid YAML in a second document (after '---'): "))
 	}
+	if lm := yamlLineMap(data); lm != nil {
+		remapLines(&n, lm, map[*yaml.Node]bool{})
+	}
 	if lineOffset != 0 {
 		shiftLines(&n, lineOffset, map[*yaml.Node]bool{})
 	}
@@ -175,7 +180,100 @@ func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Nod
 			}
 		}
 	}
+	out = append(out, expandMerges(f, root)...)
 	return root, out
+}
+
+func isMergeKey(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && k.ShortTag() == "!!merge"
+}
+
+// expandMerges applies YAML merge keys (<<) in place, as readers that load
+// the file do: a mapping gets the entries of the merged mappings it does
+// not set itself (of a list of mappings, the earlier wins), and loses its
+// << entries. Everything after parsing (the schema, every rule) then sees
+// the keys a reader sees, so a << cannot hide an error. A merge of anything
+// but a mapping or a list of mappings is an error readers raise too.
+// checkTree has run: the tree has no alias cycle and a bounded expansion.
+func expandMerges(f *File, root *yaml.Node) []diag.Finding {
+	var out []diag.Finding
+	done := map[*yaml.Node]bool{}
+	var visit func(n *yaml.Node)
+	visit = func(n *yaml.Node) {
+		if n == nil || done[n] {
+			return
+		}
+		done[n] = true
+		switch n.Kind {
+		case yaml.AliasNode:
+			visit(n.Alias)
+			return
+		case yaml.MappingNode:
+		default:
+			for _, c := range n.Content {
+				visit(c)
+			}
+			return
+		}
+		merges := false
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if isMergeKey(n.Content[i]) {
+				merges = true
+			}
+			visit(n.Content[i+1]) // merged mappings are expanded first
+		}
+		if !merges {
+			return
+		}
+		var sources []*yaml.Node
+		kept := make([]*yaml.Node, 0, len(n.Content))
+		set := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if !isMergeKey(k) {
+				kept = append(kept, k, v)
+				if k.Kind == yaml.ScalarNode {
+					set[k.Value] = true
+				}
+				continue
+			}
+			r := node.Resolve(v)
+			switch {
+			case r != nil && r.Kind == yaml.MappingNode:
+				sources = append(sources, r)
+				continue
+			case r != nil && r.Kind == yaml.SequenceNode:
+				ok := true
+				for _, e := range r.Content {
+					if m := node.Resolve(e); m != nil && m.Kind == yaml.MappingNode {
+						sources = append(sources, m)
+					} else {
+						ok = false
+					}
+				}
+				if ok {
+					continue
+				}
+			}
+			out = append(out, Problem(f, "RL001", diag.Pos{Line: k.Line, Col: k.Column}, "the merge key << takes a mapping or a list of mappings, not %s; readers refuse the file", node.Kind(r)))
+		}
+		for _, src := range sources {
+			for i := 0; i+1 < len(src.Content); i += 2 {
+				k, v := src.Content[i], src.Content[i+1]
+				if k.Kind == yaml.ScalarNode {
+					if set[k.Value] {
+						continue
+					}
+					set[k.Value] = true
+				}
+				kc := *k // its own key node: a key is reported per mapping
+				kept = append(kept, &kc, v)
+			}
+		}
+		n.Content = kept
+	}
+	visit(root)
+	return out
 }
 
 // yamlErrFinding turns a go-yaml error into a finding at the line it names.
@@ -193,6 +291,9 @@ func yamlErrFinding(f *File, data []byte, err error, lineOffset int, prefix stri
 		if last := bytes.Count(data, []byte("\n")); l > last && len(data) > 0 && data[len(data)-1] == '\n' {
 			l = max(last, 1)
 		}
+		if lm := yamlLineMap(data); lm != nil {
+			l, _ = remapLine(lm, l, 1)
+		}
 		pos.Line = l + lineOffset
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
@@ -201,6 +302,75 @@ func yamlErrFinding(f *File, data []byte, err error, lineOffset int, prefix stri
 		return Problem(f, "RL003", pos, "YAML nesting deeper than the parser's limit")
 	}
 	return Problem(f, "RL001", pos, "%s%s", prefix, msg)
+}
+
+// lineStart is where a line of the YAML parser begins in the file's own
+// lines (which only \n ends, \r\n included).
+type lineStart struct{ line, col int }
+
+// yamlLineMap returns, for each line number of the YAML parser, where it
+// begins in the file's lines, or nil when they are the same. The parser
+// also breaks lines at a lone CR, U+0085, U+2028 and U+2029 (YAML 1.1);
+// every other part of resumelint (snippets, the secret scan, fixes)
+// counts only \n, so positions are moved to those lines, and a finding, a
+// mask or an edit lands where it belongs.
+func yamlLineMap(data []byte) []lineStart {
+	if !bytes.Contains(data, []byte("\u2028")) && !bytes.Contains(data, []byte("\u2029")) && !bytes.Contains(data, []byte("\u0085")) {
+		lone := false
+		for i := bytes.IndexByte(data, '\r'); i >= 0; {
+			if i+1 >= len(data) || data[i+1] != '\n' {
+				lone = true
+				break
+			}
+			j := bytes.IndexByte(data[i+1:], '\r')
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+		if !lone {
+			return nil
+		}
+	}
+	lm := []lineStart{{}, {1, 0}} // index 0 unused
+	line, col := 1, 0
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == '\n' || r == '\r' && i+1 < len(data) && data[i+1] == '\n':
+			if r == '\r' {
+				size = 2
+			}
+			line, col = line+1, 0
+			lm = append(lm, lineStart{line, 0})
+		case r == '\r' || r == 0x85 || r == 0x2028 || r == 0x2029:
+			col++
+			lm = append(lm, lineStart{line, col})
+		default:
+			col++
+		}
+		i += size
+	}
+	return lm
+}
+
+// remapLine moves a parser position to the file's own lines.
+func remapLine(lm []lineStart, line, col int) (int, int) {
+	if line < 1 || line >= len(lm) {
+		return line, col
+	}
+	return lm[line].line, lm[line].col + col
+}
+
+func remapLines(n *yaml.Node, lm []lineStart, seen map[*yaml.Node]bool) {
+	if n == nil || seen[n] {
+		return
+	}
+	seen[n] = true
+	n.Line, n.Column = remapLine(lm, n.Line, n.Column)
+	for _, c := range n.Content {
+		remapLines(c, lm, seen)
+	}
 }
 
 func shiftLines(n *yaml.Node, off int, seen map[*yaml.Node]bool) {
@@ -220,11 +390,11 @@ func shiftLines(n *yaml.Node, off int, seen map[*yaml.Node]bool) {
 func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 	var out []diag.Finding
 	memo := map[*yaml.Node]int{}
-	var tooDeep *yaml.Node
+	var tooDeep, cycle *yaml.Node
 	aliases := false
 	var walk func(n *yaml.Node, depth int) int
 	walk = func(n *yaml.Node, depth int) int {
-		if n == nil || tooDeep != nil {
+		if n == nil || tooDeep != nil || cycle != nil {
 			return 0
 		}
 		if depth >= lim.MaxDepth && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) {
@@ -235,14 +405,20 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 		// only they are memoised; the rest of the tree is walked once.
 		if n.Anchor != "" {
 			if v, ok := memo[n]; ok {
-				return v
+				return max(v, 0)
 			}
-			memo[n] = 0 // cycle guard
+			memo[n] = -1 // being walked: an alias to it from inside is a cycle
 		}
 		size := 1
 		switch n.Kind {
 		case yaml.AliasNode:
 			aliases = true
+			if memo[n.Alias] < 0 {
+				// An alias inside the node it names: the value would be
+				// infinite, and readers recurse until they crash.
+				cycle = n
+				return 0
+			}
 			size = walk(n.Alias, depth)
 		case yaml.MappingNode:
 			var seen map[string]*yaml.Node
@@ -293,6 +469,9 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 		return size
 	}
 	total := walk(root, 0)
+	if cycle != nil {
+		return append(out, Problem(f, "RL003", diag.Pos{Line: cycle.Line, Col: cycle.Column}, "alias *%s refers to a node that contains it (an endless value); not checked", cycle.Value))
+	}
 	if tooDeep != nil {
 		return append(out, Problem(f, "RL003", diag.Pos{Line: tooDeep.Line, Col: tooDeep.Column}, "nesting deeper than %d levels; not checked", lim.MaxDepth))
 	}

@@ -45,8 +45,26 @@ var (
 )
 
 // EscapeData escapes a workflow command's message (GitHub's escapeData).
-func EscapeData(s string) string { return dataEscaper.Replace(s) }
+func EscapeData(s string) string { return dataEscaper.Replace(escapeControls(s)) }
+
+// escapeControls shows the control characters other than CR and LF (which
+// GitHub's own escaping encodes) as text output does: an ESC or a bidi
+// override in a path or message must not reach the log raw.
+func escapeControls(s string) string {
+	if diag.Escape(s) == s {
+		return s
+	}
+	var sb strings.Builder
+	for _, r := range s {
+		if r == '\r' || r == '\n' {
+			sb.WriteRune(r)
+			continue
+		}
+		sb.WriteString(diag.Escape(string(r)))
+	}
+	return sb.String()
+}
 
 // EscapeProperty escapes a workflow command's property value (GitHub's
 // escapeProperty: also ':' and ',', which delimit properties).
-func EscapeProperty(s string) string { return propertyEscaper.Replace(s) }
+func EscapeProperty(s string) string { return propertyEscaper.Replace(escapeControls(s)) }

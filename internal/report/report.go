@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fatih/color"
 
@@ -82,7 +83,9 @@ func Text(w io.Writer, in *Input) error {
 		} else {
 			sev = yellow(sev)
 		}
-		fmt.Fprintf(&sb, "%s: %s: %s %s\n", bold(fmt.Sprintf("%s:%d:%d", f.Path, f.Start.Line, f.Start.Col)), sev, f.Message, gray("["+f.Code+" "+f.Name+"]"))
+		// Paths and messages come from the repository: escaped, so none
+		// can move the cursor or start a line of its own.
+		fmt.Fprintf(&sb, "%s: %s: %s %s\n", bold(fmt.Sprintf("%s:%d:%d", diag.Escape(f.Path), f.Start.Line, f.Start.Col)), sev, diag.Escape(f.Message), gray("["+f.Code+" "+f.Name+"]"))
 		if text, ok := snippet(in.Sources[f.Path], f.Start.Line); ok {
 			line := []rune(text)
 			for _, m := range masks[maskKey{f.Path, f.Start.Line}] {
@@ -98,18 +101,31 @@ func Text(w io.Writer, in *Input) error {
 			num := fmt.Sprint(f.Start.Line)
 			pad := strings.Repeat(" ", len(num))
 			fmt.Fprintf(&sb, "%s %s\n", pad, gray("|"))
-			fmt.Fprintf(&sb, "%s %s %s\n", gray(num), gray("|"), string(line))
+			// Each character escaped on its own, so the caret still
+			// lines up under it.
+			shown := make([]string, len(line))
+			for i, r := range line {
+				shown[i] = diag.Escape(string(r))
+			}
+			fmt.Fprintf(&sb, "%s %s %s\n", gray(num), gray("|"), strings.Join(shown, ""))
 			var caret strings.Builder
 			for i := 0; i < f.Start.Col-1 && i < len(line); i++ {
 				if line[i] == '\t' {
 					caret.WriteByte('\t')
 				} else {
-					caret.WriteByte(' ')
+					caret.WriteString(strings.Repeat(" ", utf8.RuneCountInString(shown[i])))
 				}
 			}
 			width := 1
 			if f.End.Line == f.Start.Line && f.End.Col > f.Start.Col {
-				width = f.End.Col - f.Start.Col
+				width = 0
+				for i := f.Start.Col - 1; i < f.End.Col-1; i++ {
+					if i >= 0 && i < len(shown) {
+						width += utf8.RuneCountInString(shown[i])
+					} else {
+						width++
+					}
+				}
 			}
 			caret.WriteString(green("^" + strings.Repeat("~", width-1)))
 			fmt.Fprintf(&sb, "%s %s %s\n", pad, gray("|"), caret.String())
@@ -158,9 +174,20 @@ type maskKey struct {
 func secretMasks(fs []diag.Finding) map[maskKey][][2]int {
 	out := map[maskKey][][2]int{}
 	for _, f := range fs {
-		if f.Secret {
-			k := maskKey{f.Path, f.Start.Line}
-			out[k] = append(out[k], [2]int{f.Start.Col - 1, f.End.Col - 1})
+		if !f.Secret {
+			continue
+		}
+		end := max(f.End.Line, f.Start.Line)
+		for l := f.Start.Line; l <= end && l-f.Start.Line < 1000; l++ {
+			a, b := 0, 1<<30 // a line inside a block: all of it
+			if l == f.Start.Line {
+				a = f.Start.Col - 1
+			}
+			if l == end && f.End.Col > 0 {
+				b = f.End.Col - 1
+			}
+			k := maskKey{f.Path, l}
+			out[k] = append(out[k], [2]int{a, b})
 		}
 	}
 	return out

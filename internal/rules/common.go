@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -250,18 +251,19 @@ func runFutureTimestamp(p *Pass) {
 type secretPattern struct {
 	what string
 	re   *regexp.Regexp
+	pem  bool // the match opens a block that runs to its END line
 }
 
 var secretPatterns = []secretPattern{
-	{"an AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-	{"a GitHub token", regexp.MustCompile(`\b(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{30,}\b`)},
-	{"a GitHub fine-grained token", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,}\b`)},
-	{"an Anthropic API key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`)},
-	{"an API secret key (sk-…)", regexp.MustCompile(`\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}`)},
-	{"a Slack token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
-	{"a PEM private key", regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`)},
-	{"a JSON Web Token", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
-	{"a bearer token", regexp.MustCompile(`\bBearer\s+[A-Za-z0-9._~+/=-]{20,}`)},
+	{"an AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), false},
+	{"a GitHub token", regexp.MustCompile(`\b(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{30,}\b`), false},
+	{"a GitHub fine-grained token", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,}\b`), false},
+	{"an Anthropic API key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`), false},
+	{"an API secret key (sk-…)", regexp.MustCompile(`\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}`), false},
+	{"a Slack token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), false},
+	{"a PEM private key", regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`), true},
+	{"a JSON Web Token", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), false},
+	{"a bearer token", regexp.MustCompile(`\bBearer\s+(?:[A-Za-z0-9._~+/=-]|\\/){20,}`), false},
 }
 
 // digestRe matches content digests (sha256:…): hashes name data, they do
@@ -317,10 +319,65 @@ func looksLikePlaceholder(s string) bool {
 }
 
 // SecretSpan is a located credential; only its position and kind leave
-// the rule, never its text.
+// the rule, never its text. It ends at EndLine:EndCol (exclusive); a PEM
+// block or a multi-line scalar spans lines.
 type SecretSpan struct {
-	Line, Col, EndCol int
-	What              string
+	Line, Col, EndLine, EndCol int
+	What                       string
+}
+
+// tokenEnd extends a match that ends at byte m of line over the rest of
+// the token: a pattern stops at the first character it does not expect
+// (an escaped \/, a character of another alphabet), and the credential
+// goes on to the next delimiter.
+func tokenEnd(line string, m int) int {
+	end := m
+	for end < len(line) {
+		c := line[end]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', strings.IndexByte("_-+/=~.%", c) >= 0:
+			end++
+		case c == '\\' && end+1 < len(line) && line[end+1] != '"':
+			end += 2 // an escape inside a quoted token (\/, \u002f)
+		default:
+			return trimDots(line, m, end)
+		}
+	}
+	return trimDots(line, m, end)
+}
+
+// trimDots gives a sentence's full stop back.
+func trimDots(line string, m, end int) int {
+	for end > m && line[end-1] == '.' {
+		end--
+	}
+	return end
+}
+
+var pemEndRe = regexp.MustCompile(`-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----`)
+
+// pemEnd finds the END line of a PEM block that begins at line i (1-based),
+// byte m: on the same line (a JSON string with \n escapes) or below, within
+// 1,000 lines. It returns the line and the byte offset just past END; not
+// found, the block runs to the end of its line.
+func pemEnd(f *load.File, i int, line string, m int) (int, int) {
+	if loc := pemEndRe.FindStringIndex(line[m:]); loc != nil {
+		return i, m + loc[1]
+	}
+	n := len(f.LineStarts())
+	for j := i + 1; j <= n && j <= i+1000; j++ {
+		l := f.Line(j)
+		if loc := pemEndRe.FindStringIndex(l); loc != nil {
+			return j, loc[1]
+		}
+	}
+	return i, len(line)
+}
+
+func posLess(l1, c1, l2, c2 int) bool { return l1 < l2 || l1 == l2 && c1 < c2 }
+
+func runeCol(line string, b int) int {
+	return utf8.RuneCountInString(line[:min(b, len(line))]) + 1
 }
 
 // FindSecrets scans a file's text for credential patterns, and its trees
@@ -348,15 +405,57 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 				if looksLikePlaceholder(line[m[0]:m[1]]) {
 					continue
 				}
-				col := len([]rune(line[:m[0]])) + 1
+				col := runeCol(line, m[0])
 				k := [2]int{i + 1, col}
 				if seen[k] {
 					continue
 				}
 				seen[k] = true
-				out = append(out, SecretSpan{Line: i + 1, Col: col, EndCol: col + len([]rune(line[m[0]:m[1]])), What: sp.what})
+				endLine, end := i+1, tokenEnd(line, m[1])
+				endCol := runeCol(line, end)
+				if sp.pem {
+					var endByte int
+					endLine, endByte = pemEnd(f, i+1, line, m[1])
+					endCol = runeCol(f.Line(endLine), endByte)
+					if endLine == i+1 {
+						endCol = runeCol(line, endByte)
+					}
+				}
+				out = append(out, SecretSpan{Line: i + 1, Col: col, EndLine: endLine, EndCol: endCol, What: sp.what})
 			}
 		}
+	}
+	// Values with escapes (\u005f, \/) or folded across lines match only
+	// once decoded: the whole scalar is then the secret.
+	for _, t := range trees {
+		node.Walk(t, func(n, pk *yaml.Node) {
+			if !node.IsString(n) || len(n.Value) < 16 || n.Line == 0 || !mayHoldSecret(n.Value) {
+				return
+			}
+			what := ""
+			for _, sp := range secretPatterns {
+				for _, m := range sp.re.FindAllStringIndex(n.Value, -1) {
+					if !looksLikePlaceholder(n.Value[m[0]:m[1]]) {
+						what = sp.what
+						break
+					}
+				}
+				if what != "" {
+					break
+				}
+			}
+			if what == "" {
+				return
+			}
+			sp := nodeSpan(f, n)
+			for _, o := range out {
+				if posLess(o.Line, o.Col, sp.EndLine, sp.EndCol) && posLess(sp.Line, sp.Col, o.EndLine, o.EndCol) {
+					return // the text scan found it (to the token's end)
+				}
+			}
+			sp.What = what
+			out = append(out, sp)
+		})
 	}
 	for _, t := range trees {
 		node.Walk(t, func(n, pk *yaml.Node) {
@@ -373,10 +472,117 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 					return // the pattern scan already found this credential
 				}
 			}
-			out = append(out, SecretSpan{Line: n.Line, Col: n.Column, EndCol: end.Col, What: fmt.Sprintf("a high-entropy value under %q", pk.Value)})
+			out = append(out, SecretSpan{Line: n.Line, Col: n.Column, EndLine: n.Line, EndCol: end.Col, What: fmt.Sprintf("a high-entropy value under %q", pk.Value)})
 		})
 	}
 	return out
+}
+
+// nodeSpan is the source extent of a scalar: its quoted or plain text on
+// one line, or every line of a block or multi-line scalar, whole.
+func nodeSpan(f *load.File, n *yaml.Node) SecretSpan {
+	end := EndOf(f, n)
+	lines := strings.Count(strings.TrimRight(n.Value, "\n"), "\n")
+	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		lines++ // the content starts below the indicator
+	}
+	if lines == 0 && end.Line == n.Line && end.Col > n.Column {
+		return SecretSpan{Line: n.Line, Col: n.Column, EndLine: n.Line, EndCol: end.Col}
+	}
+	// A scalar over several lines: to the end of its last line. Folded
+	// and plain multi-line scalars join lines, so look further, to the
+	// next line that is indented no deeper than the scalar's key.
+	last := n.Line + lines
+	nl := len(f.LineStarts())
+	if n.Style&yaml.LiteralStyle == 0 {
+		for last < nl {
+			next := f.Line(last + 1)
+			trim := strings.TrimLeft(next, " ")
+			if trim != "" && len(next)-len(trim) < n.Column-1 && n.Style&(yaml.FoldedStyle) == 0 {
+				break
+			}
+			if trim != "" && n.Style&yaml.FoldedStyle != 0 && len(next)-len(trim) == 0 {
+				break
+			}
+			if last-n.Line > lines+1000 {
+				break
+			}
+			last++
+			if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 && strings.ContainsAny(trim, `"'`) {
+				break
+			}
+		}
+	}
+	last = min(last, max(nl, n.Line))
+	return SecretSpan{Line: n.Line, Col: n.Column, EndLine: last, EndCol: utf8.RuneCountInString(f.Line(last)) + 1}
+}
+
+// MaskFile returns data with every credential FindSecrets locates (in its
+// text alone) replaced by asterisks, for outputs that print file content
+// other than snippets (fix --diff).
+func MaskFile(path string, data []byte) []byte {
+	if !mayHoldSecretBytes(data) {
+		return data
+	}
+	f := &load.File{Path: path, Data: data}
+	spans := FindSecrets(f, nil)
+	if len(spans) == 0 {
+		return data
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	for _, sp := range spans {
+		for l := sp.Line; l <= max(sp.EndLine, sp.Line) && l <= len(lines); l++ {
+			text := lines[l-1]
+			body := strings.TrimRight(text, "\r\n")
+			r := []rune(body)
+			a, b := 0, len(r)
+			if l == sp.Line {
+				a = sp.Col - 1
+			}
+			if l == sp.EndLine {
+				b = min(b, sp.EndCol-1)
+			}
+			for i := max(a, 0); i < b; i++ {
+				r[i] = '*'
+			}
+			lines[l-1] = string(r) + text[len(body):]
+		}
+	}
+	return []byte(strings.Join(lines, ""))
+}
+
+// MaskSecrets replaces what looks like a credential in a message (any
+// rule's, of any file) by ****, to the end of the token: the last line of
+// defence behind the masking of located secrets.
+func MaskSecrets(msg string) string {
+	if !mayHoldSecret(msg) {
+		return msg
+	}
+	for _, sp := range secretPatterns {
+		var sb strings.Builder
+		last := 0
+		for _, m := range sp.re.FindAllStringIndex(msg, -1) {
+			if m[0] < last || looksLikePlaceholder(msg[m[0]:m[1]]) {
+				continue
+			}
+			end := tokenEnd(msg, m[1])
+			if sp.pem {
+				if loc := pemEndRe.FindStringIndex(msg[m[1]:]); loc != nil {
+					end = m[1] + loc[1]
+				} else {
+					end = len(msg)
+				}
+			}
+			sb.WriteString(msg[last:m[0]])
+			sb.WriteString("****")
+			last = end
+		}
+		if last > 0 {
+			sb.WriteString(msg[last:])
+			msg = sb.String()
+		}
+	}
+	return msg
 }
 
 func runSecrets(p *Pass) {
@@ -397,7 +603,7 @@ func runSecrets(p *Pass) {
 			if secretAllowed(p.Opts.SecretAllow, d.File, s) {
 				continue
 			}
-			fd := p.ReportAt(d.File, diag.Pos{Line: s.Line, Col: s.Col}, diag.Pos{Line: s.Line, Col: s.EndCol},
+			fd := p.ReportAt(d.File, diag.Pos{Line: s.Line, Col: s.Col}, diag.Pos{Line: s.EndLine, Col: s.EndCol},
 				"%s is stored here (value hidden); remove it from the file and rotate the credential", s.What)
 			fd.Secret = true
 		}
@@ -416,6 +622,9 @@ func secretAllowed(allow []string, f *load.File, s SecretSpan) bool {
 	}
 	line := []rune(f.Line(s.Line))
 	a, b := s.Col-1, s.EndCol-1
+	if s.EndLine != s.Line {
+		b = len(line) // a block: its first line decides
+	}
 	if a < 0 || b > len(line) || a >= b {
 		return false
 	}

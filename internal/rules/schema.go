@@ -155,7 +155,11 @@ func reportUnknown(p *Pass, c *schemaCheck, g unknownGroup, allow []string) {
 	var names []string
 	var at *yaml.Node
 	hint := ""
-	for _, k := range u.Keys {
+	var candidates []string // the known keys the mapping lacks, looked up once
+	if len(u.Keys) > 0 {
+		candidates = absent(u.Mapping, u.Known)
+	}
+	for i, k := range u.Keys {
 		full := k.Value
 		if where != "" {
 			full = where + "." + k.Value
@@ -167,8 +171,8 @@ func reportUnknown(p *Pass, c *schemaCheck, g unknownGroup, allow []string) {
 			at = k
 		}
 		names = append(names, k.Value)
-		if hint == "" {
-			if s := schema.Suggest(k.Value, absent(u.Mapping, u.Known)); s != "" {
+		if hint == "" && i < maxSuggest {
+			if s := schema.Suggest(k.Value, candidates); s != "" {
 				hint = fmt.Sprintf(" (did you mean %s for %s?)", s, k.Value)
 			}
 		}
@@ -196,6 +200,10 @@ func reportUnknown(p *Pass, c *schemaCheck, g unknownGroup, allow []string) {
 	fd := p.Report(c.file, at, "%s", msg)
 	fd.NodePath = fmt.Sprint(c.prefix, u.Path)
 }
+
+// maxSuggest bounds the keys of one mapping looked at for a misspelling:
+// a mapping of 100,000 unknown keys is not a typo.
+const maxSuggest = 1000
 
 // allowed reports whether schema.allow_keys accepts a key, by name or path.
 func allowed(allow []string, name, full string) bool {

@@ -1,0 +1,73 @@
+package diag
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Escape makes text from a file safe to print on a terminal or in a CI
+// log: control characters (C0 but the tab, DEL, C1), line and paragraph
+// separators and bidirectional overrides are shown as escapes (\x1b, \r,
+// \n, \u2028, \u202e), so file content can neither move the cursor,
+// recolour the screen, reorder what is shown, nor start a line of its own
+// (a forged "::error" workflow command). Invalid UTF-8 is shown as \xNN.
+func Escape(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&sb, `\x%02x`, s[i])
+		case r == '\n':
+			sb.WriteString(`\n`)
+		case r == '\r':
+			sb.WriteString(`\r`)
+		case unsafeRune(r):
+			if r < 0x80 {
+				fmt.Fprintf(&sb, `\x%02x`, r)
+			} else {
+				fmt.Fprintf(&sb, `\u%04x`, r)
+			}
+		default:
+			sb.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return sb.String()
+}
+
+func needsEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\t' || c == 0x7f || c >= 0x80 {
+			if c < 0x80 {
+				return true
+			}
+			// Multibyte: decide per rune.
+			for _, r := range s[i:] {
+				if r == utf8.RuneError || r == '\n' || r == '\r' || unsafeRune(r) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+func unsafeRune(r rune) bool {
+	switch {
+	case r < 0x20 && r != '\t', r == 0x7f, r >= 0x80 && r < 0xa0:
+		return true
+	case r == 0x2028, r == 0x2029: // line and paragraph separators
+		return true
+	case r == 0x200e, r == 0x200f, r == 0x061c: // directional marks
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069: // bidi embeddings, overrides, isolates
+		return true
+	}
+	return false
+}
