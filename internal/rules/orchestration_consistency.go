@@ -135,6 +135,27 @@ func phaseName(p *Pass, ph *phaseInfo) string {
 	return fmt.Sprintf("phase %d", ph.Num)
 }
 
+// maxMessage is the length a message is kept within (one sentence of
+// what is wrong and what to do).
+const maxMessage = 160
+
+// fitList formats a message around as many items as fit in maxMessage
+// ("a, b and 3 more"), at least one.
+func fitList(items []string, format func(list string) string) string {
+	var msg string
+	for k := len(items); k >= 1; k-- {
+		list := strings.Join(items[:k], ", ")
+		if k < len(items) {
+			list = fmt.Sprintf("%s and %d more", list, len(items)-k)
+		}
+		msg = format(list)
+		if len([]rune(msg)) <= maxMessage {
+			break
+		}
+	}
+	return msg
+}
+
 // agentsAllComplete reports a phase whose agents are listed and all done.
 func agentsAllComplete(ph *phaseInfo) bool {
 	n := 0
@@ -238,15 +259,14 @@ func checkWorkflowRecord(p *Pass) {
 				what = append(what, fmt.Sprintf("%d %s(s)", c.n, c.name))
 			}
 		}
-		list := strings.Join(items, ", ")
-		if len(items) > 2 {
-			list = fmt.Sprintf("%s and %d more", strings.Join(items[:2], ", "), len(items)-2)
-		}
 		hint := "update them or the status"
 		if phases > 0 && gates == 0 && pipes == 0 && agentsDone {
 			hint = "their agents are COMPLETE: update the phases"
 		}
-		fd := p.Report(f, anchor.At, "%s %s, but %s still open: %s; %s", anchor.Field, anchor.Raw, strings.Join(what, " and "), list, hint)
+		msg := fitList(items, func(list string) string {
+			return fmt.Sprintf("%s %s, but %s still open: %s; %s", anchor.Field, anchor.Raw, strings.Join(what, " and "), list, hint)
+		})
+		fd := p.Report(f, anchor.At, "%s", msg)
 		fd.Related = rel
 	case "ACTIVE", "IN_PROGRESS", "RUNNING":
 		if rs := recoveryStateOf(p); rs != nil && anchor.Field == "workflow.status" {
@@ -602,15 +622,14 @@ func runCompleteWithDefects(p *Pass) {
 	if n <= 0 || at == nil {
 		return
 	}
-	named := ""
-	if len(ids) > 0 {
-		named = " (" + listShort(ids) + ")"
-		if len(ids) > 3 {
-			named = fmt.Sprintf(" (%s and %d more)", strings.Join(ids[:3], ", "), len(ids)-3)
-		}
-	}
 	f := d.File
-	fd := p.Report(f, at, "%s %s (line %d), but defect_summary counts %d unresolved defect(s)%s; resolve them or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), n, named)
+	msg := fmt.Sprintf("%s %s (line %d), but defect_summary counts %d unresolved defect(s); resolve them or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), n)
+	if len(ids) > 0 {
+		msg = fitList(ids, func(list string) string {
+			return fmt.Sprintf("%s %s (line %d), but defect_summary counts %d unresolved defect(s) (%s); resolve them or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), n, list)
+		})
+	}
+	fd := p.Report(f, at, "%s", msg)
 	fd.Related = append(fd.Related, relatedAt(f, lc.At, lc.Field))
 }
 

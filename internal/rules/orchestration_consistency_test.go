@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -103,5 +104,17 @@ func TestCountBoxes(t *testing.T) {
 		if got := numberedSteps.MatchString(name); got != want {
 			t.Errorf("numberedSteps(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+func TestFitList(t *testing.T) {
+	items := []string{"phase 4 (BLOCKED)", "phase 5 (BLOCKED)", "phase 6 (BLOCKED)"}
+	short := fitList(items, func(l string) string { return "open: " + l })
+	if short != "open: phase 4 (BLOCKED), phase 5 (BLOCKED), phase 6 (BLOCKED)" {
+		t.Errorf("fitList kept %q", short)
+	}
+	long := fitList(items, func(l string) string { return strings.Repeat("x", 125) + l })
+	if want := strings.Repeat("x", 125) + "phase 4 (BLOCKED) and 2 more"; long != want {
+		t.Errorf("fitList = %q, want %q", long, want)
 	}
 }
