@@ -585,7 +585,20 @@ var stepsNames = []string{"04-steps.md", "steps.md", "tasks.md"}
 // stepsFile returns the project's task file and its path in the project,
 // or nil when it has none.
 func stepsFile(pr *Project, rr string) (*load.File, string) {
-	for _, name := range stepsNames {
+	names := stepsNames
+	if entries, err := load.ReadDirIn(rr, filepath.Join(pr.Dir, "01-planning")); err == nil {
+		// A numbered NN-steps.md other than 04-steps.md, before tasks.md.
+		var numbered []string
+		for _, e := range entries {
+			if n := e.Name(); numberedSteps.MatchString(n) && n != stepsNames[0] {
+				numbered = append(numbered, n)
+			}
+		}
+		if len(numbered) > 0 {
+			names = append(append(append([]string{}, stepsNames[:2]...), numbered...), stepsNames[2:]...)
+		}
+	}
+	for _, name := range names {
 		rel := "01-planning/" + name
 		full := filepath.Join(pr.Dir, "01-planning", name)
 		if regularFileExists(rr, full) {
@@ -595,15 +608,29 @@ func stepsFile(pr *Project, rr string) (*load.File, string) {
 	return nil, ""
 }
 
+var numberedSteps = regexp.MustCompile(`^[0-9]{2}-steps\.md$`)
+
+// countBoxes counts the task items of a Markdown file, checked or not, as
+// countChecked does.
+func countBoxes(data []byte, dashOnly bool) int {
+	return countChecked(openBoxes.ReplaceAll(data, []byte("$1[x]")), dashOnly)
+}
+
+var openBoxes = regexp.MustCompile(`(?m)^(\s*[-*+]\s+)\[ \]`)
+
+// stepsLag is how far a counter may trail the steps file: the task being
+// ticked now is counted at the next update of the resume file.
+const stepsLag = 1
+
 func runProgressVsSteps(p *Pass) {
 	d := p.Doc
 	if ResumeOf(p) == nil || ResumeFinished(p) {
 		return
 	}
 	// The count of completed tasks: nexus's tasks_completed, else seed
-	// 004's progress N. A total of 0 is a counter nobody keeps yet
-	// (init_project.py writes 0/0); counters that contradict each other
-	// are RL315's.
+	// 004's progress N. Counters at init_project.py's 0/0 are compared
+	// too (a ticked steps file read as "nothing done"); counters that
+	// contradict each other are RL315's.
 	var done, total int64
 	var n *yaml.Node
 	what := "tasks_completed"
@@ -621,7 +648,7 @@ func runProgressVsSteps(p *Pass) {
 		return
 	}
 	pr := LoadedProject(p)
-	if total == 0 || pr == nil {
+	if pr == nil || total == 0 && (done != 0 || what != "tasks_completed") {
 		return
 	}
 	sf, rel := stepsFile(pr, ReadRoot(p.Opts, d.File))
@@ -636,13 +663,18 @@ func runProgressVsSteps(p *Pass) {
 		return
 	}
 	checked := int64(countChecked(sf.Data, what == "tasks_completed"))
-	if checked == done {
+	if checked == done || checked > done && checked-done <= stepsLag {
 		return
 	}
 	var fd *diag.Finding
-	if what == "progress" {
+	switch {
+	case total == 0:
+		// init_project.py writes 0/0; a project whose steps are ticked
+		// and whose counters never moved tells a reader nothing is done.
+		fd = p.Report(d.File, n, "tasks_completed and total_tasks are 0, but %s has %d of %d tasks checked: set both from the steps file", diag.Clip(rel), checked, countBoxes(sf.Data, true))
+	case what == "progress":
 		fd = p.Report(d.File, n, "progress says %d tasks complete, but %s has %d checked: set it to %q", done, diag.Clip(rel), checked, fmt.Sprintf("%d/%d tasks complete", checked, total))
-	} else {
+	default:
 		fd = p.Report(d.File, n, "tasks_completed is %d, but %s has %d checked: update the counter when tasks are ticked", done, diag.Clip(rel), checked)
 	}
 	fd.Related = append(fd.Related, diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "the steps file"})

@@ -586,6 +586,7 @@ func runFilesToRead(p *Pass) {
 		return
 	}
 	f := p.Doc.File
+	misnamedReadingList(p, r)
 	fv := node.Val(r.Node, "files_to_read")
 	if !node.IsSeq(fv) {
 		return
@@ -667,12 +668,17 @@ func checkFileToRead(p *Pass, res *Resolver, i int, s string, at, portableAt *ya
 	if f.Template || placeholderInText.MatchString(s) {
 		return // templates name files of the instantiated workflow; RL114 reports placeholders
 	}
-	if _, ok := res.Resolve(s); !ok {
+	osPath, ok := res.Resolve(s)
+	if !ok {
 		if describesFile(s) {
 			p.Report(f, at, "files_to_read[%d] %s describes a file instead of naming its path: write the path a session should read", i, diag.Quote(s))
 			return
 		}
 		p.Report(f, at, "%s", res.NotFound(fmt.Sprintf("files_to_read[%d]", i), s))
+		return
+	}
+	if isDirIn(res.Root(), osPath) {
+		p.Report(f, at, "files_to_read[%d] %s is a folder, which a session's read tool cannot open: list the files in it instead", i, diag.Quote(s))
 	}
 }
 
@@ -686,4 +692,24 @@ func describesFile(s string) bool {
 		return false
 	}
 	return path.Ext(t) == "" || strings.Contains(path.Ext(t), " ")
+}
+
+// readingListKey matches keys under which real v1.0 sections keep the
+// reading list files_to_read should hold (key_artifacts_to_read,
+// files_to_load, reading_list, key_files).
+var readingListKey = regexp.MustCompile(`(?i)^(key_)?(files|artifacts|documents|docs)_to_(read|load)$|^reading_list$|^key_(files|artifacts)$`)
+
+// misnamedReadingList reports a v1.0 section without files_to_read that
+// keeps its reading list under another key: no reader looks there.
+func misnamedReadingList(p *Pass, r *Resumption) {
+	if r.Version() != "v1" || node.Has(r.Node, "files_to_read") {
+		return
+	}
+	node.Pairs(r.Node, func(k, v *yaml.Node) {
+		if !readingListKey.MatchString(k.Value) || !node.IsSeq(v) || len(v.Content) == 0 {
+			return
+		}
+		fd := p.Report(p.Doc.File, k, "resumption has no files_to_read, but lists %d path(s) under %s, which no reader reads; rename it to files_to_read", len(v.Content), k.Value)
+		fd.Severity = diag.SevWarning
+	})
 }

@@ -592,6 +592,7 @@ var (
 var workflowStatuses = map[string]bool{"ACTIVE": true, "PAUSED": true, "COMPLETE": true, "FAILED": true, "CANCELLED": true}
 
 func runWorkflowStatus(p *Pass) {
+	checkWorkflowRecord(p)
 	rs := recoveryStateOf(p)
 	if rs == nil {
 		return
@@ -820,6 +821,7 @@ func laterThan(a transition, t time.Time, day bool) bool {
 func runStaleResumption(p *Pass) {
 	rs := recoveryStateOf(p)
 	if rs == nil {
+		staleV1(p)
 		return
 	}
 	f := p.Doc.File
@@ -852,7 +854,7 @@ func runStaleResumption(p *Pass) {
 	if p.Opts.MaxAge <= 0 || p.Opts.Now.IsZero() {
 		return
 	}
-	if ws, _ := node.Str(node.Val(rs, "workflow_status")); ws == "COMPLETE" || ws == "FAILED" || ws == "CANCELLED" {
+	if ws, _ := node.Str(node.Val(rs, "workflow_status")); ws == "COMPLETE" || ws == "FAILED" || ws == "CANCELLED" || WorkflowFinished(p) {
 		return // a finished workflow is not expected to move
 	}
 	if age := p.Opts.Now.Sub(ut); age > p.Opts.MaxAge {

@@ -1,0 +1,681 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// ORCHESTRATION.yaml: the whole workflow record against itself, for v1.0,
+// v2.0 and files without `resumption:` (SPEC §0: a record that contradicts
+// itself is false, finished or not). RL106 compares the lifecycle status
+// with the phases, pipelines and gates; RL118 the resumption prose with
+// the phases; RL119 a COMPLETE workflow with its open defects.
+
+var (
+	ResumptionText = &Rule{Code: "RL118", Name: "resumption-text", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+		Summary: "current_state, next_step or current_activity claims a phase state that the file's phases or status contradict", Run: runResumptionText}
+	CompleteWithDefects = &Rule{Code: "RL119", Name: "complete-with-defects", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+		Summary: "a COMPLETE workflow whose defect_summary still counts unresolved defects", Run: runCompleteWithDefects}
+)
+
+func init() {
+	Register(ResumptionText, CompleteWithDefects)
+}
+
+// ---- statuses ---------------------------------------------------------------
+
+// openWords are the statuses of a phase, pipeline or gate that is not done:
+// waiting, blocked or running. Anything else (COMPLETE, PASS, SKIPPED,
+// ACCEPTED, FAIL, prose) is not read as open: never a guess beyond these.
+var openWords = map[string]bool{
+	"PENDING": true, "PLANNED": true, "BLOCKED": true, "IN_PROGRESS": true, "READY": true,
+	"NOT_STARTED": true, "ACTIVE": true, "RUNNING": true, "STARTED": true, "OPEN": true,
+	"WAITING": true, "TODO": true,
+}
+
+// pipelineOpen is the PHASE_N_<state> form real pipelines use for their
+// own status (PHASE_2_IN_PROGRESS).
+var pipelineOpen = regexp.MustCompile(`^PHASE_\d+_(IN_PROGRESS|PENDING|READY|BLOCKED|ACTIVE)$`)
+
+func isOpenStatus(s string) bool {
+	w := node.StatusWord(s)
+	return openWords[w] || pipelineOpen.MatchString(w)
+}
+
+// lifecycle is the workflow's own lifecycle claim: workflow.status, else a
+// v2.0 recovery_state.workflow_status.
+type lifecycle struct {
+	Status string // canonical (COMPLETE for COMPLETED/DONE)
+	Raw    string
+	Field  string
+	At     *yaml.Node
+}
+
+func workflowLifecycle(p *Pass) *lifecycle {
+	if v, ok := p.Facts["workflow-lifecycle"].(*lifecycle); ok {
+		return v
+	}
+	var lc *lifecycle
+	if sv := node.Val(node.Val(p.Doc.Root, "workflow"), "status"); sv != nil {
+		if s, ok := node.Str(sv); ok && strings.TrimSpace(s) != "" && !isPlaceholderIn(p.Doc.File, s) {
+			lc = &lifecycle{Status: canonWorkflowStatus(s), Raw: s, Field: "workflow.status", At: sv}
+		}
+	}
+	if lc == nil {
+		if rs := recoveryStateOf(p); rs != nil {
+			sv := node.Val(rs, "workflow_status")
+			if s, ok := node.Str(sv); ok && strings.TrimSpace(s) != "" && !isPlaceholderIn(p.Doc.File, s) {
+				lc = &lifecycle{Status: canonWorkflowStatus(s), Raw: s, Field: "workflow_status", At: sv}
+			}
+		}
+	}
+	p.Facts["workflow-lifecycle"] = lc
+	return lc
+}
+
+// recordPhases are the pipelines' phases and, in files that keep them at
+// the top, `phases:` (quality gates and barriers listed among them are
+// left out: they are not phases).
+func recordPhases(p *Pass) []*phaseInfo {
+	if v, ok := p.Facts["record-phases"].([]*phaseInfo); ok {
+		return v
+	}
+	var out []*phaseInfo
+	for _, pi := range pipelines(p) {
+		out = append(out, pi.Phases...)
+	}
+	if ph := node.Val(p.Doc.Root, "phases"); node.IsSeq(ph) || node.IsMap(ph) {
+		fake := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+			{Kind: yaml.ScalarNode, Value: "pipelines"},
+			{Kind: yaml.MappingNode, Content: []*yaml.Node{
+				{Kind: yaml.ScalarNode, Value: ""},
+				{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "phases"}, ph}},
+			}},
+		}}
+		for _, pi := range pipelinesOf(fake) {
+			for _, x := range pi.Phases {
+				if gateLike.MatchString(phaseID(x)) {
+					continue
+				}
+				x.Label = "phases" + strings.TrimPrefix(x.Label, "pipelines..phases")
+				out = append(out, x)
+			}
+		}
+	}
+	p.Facts["record-phases"] = out
+	return out
+}
+
+var gateLike = regexp.MustCompile(`(?i)^(qg|gate|barrier|pg)[-_ ]?\d`)
+
+func phaseID(ph *phaseInfo) string {
+	if s, ok := node.Str(node.Val(ph.Node, "id")); ok {
+		return s
+	}
+	if i := strings.LastIndexByte(ph.Label, '.'); i >= 0 {
+		return ph.Label[i+1:]
+	}
+	return ""
+}
+
+// phaseName names a phase for a message: "phase 4", with its pipeline
+// when the file has several.
+func phaseName(p *Pass, ph *phaseInfo) string {
+	if ph.Pipeline != "" && len(pipelines(p)) > 1 {
+		return fmt.Sprintf("%s phase %d", ph.Pipeline, ph.Num)
+	}
+	return fmt.Sprintf("phase %d", ph.Num)
+}
+
+// maxMessage is the length a message is kept within (one sentence of
+// what is wrong and what to do).
+const maxMessage = 160
+
+// fitList formats a message around as many items as fit in maxMessage
+// ("a, b and 3 more"), at least one.
+func fitList(items []string, format func(list string) string) string {
+	var msg string
+	for k := len(items); k >= 1; k-- {
+		list := strings.Join(items[:k], ", ")
+		if k < len(items) {
+			list = fmt.Sprintf("%s and %d more", list, len(items)-k)
+		}
+		msg = format(list)
+		if len([]rune(msg)) <= maxMessage {
+			break
+		}
+	}
+	return msg
+}
+
+// agentsAllComplete reports a phase whose agents are listed and all done.
+func agentsAllComplete(ph *phaseInfo) bool {
+	n := 0
+	for _, a := range ph.Agents {
+		if a.At == node.Val(ph.Node, "agent") {
+			continue // the phase's own status, not the agent's
+		}
+		if !isComplete(a.Status) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// openGates are the quality gates whose status is open, in file order.
+func openGates(root *yaml.Node) []*gateInfo {
+	gates, ok := gatesOf(root)
+	if !ok {
+		return nil
+	}
+	var out []*gateInfo
+	for _, g := range gates {
+		if g.StatusAt != nil && isOpenStatus(g.Status) {
+			out = append(out, g)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return lineOf(out[i].StatusAt) < lineOf(out[j].StatusAt) })
+	return out
+}
+
+// ---- RL106: the lifecycle status against phases, pipelines and gates -------
+
+// checkWorkflowRecord reports a COMPLETE workflow whose phases, pipelines
+// or gates are still open (error), and a running workflow whose phases are
+// all done or whose phase has all its agents done (warning). It runs for
+// every version; a v2.0 workflow_status COMPLETE has its open phases
+// reported by completeContradictions, so they are not listed twice.
+func checkWorkflowRecord(p *Pass) {
+	d := p.Doc
+	if d == nil || !node.IsMap(d.Root) || d.File.Template {
+		return
+	}
+	f := d.File
+	lc := workflowLifecycle(p)
+	anchor := lc
+	v2Complete := false
+	if rs := recoveryStateOf(p); rs != nil {
+		sv := node.Val(rs, "workflow_status")
+		if s, _ := node.Str(sv); s == "COMPLETE" {
+			v2Complete = true
+			anchor = &lifecycle{Status: "COMPLETE", Raw: s, Field: "workflow_status", At: sv}
+		}
+	}
+	if anchor == nil {
+		return
+	}
+	switch anchor.Status {
+	case "COMPLETE":
+		var items []string
+		var rel []diag.Related
+		var phases, gates, pipes int
+		agentsDone := true
+		if !v2Complete {
+			openPipe := map[string]bool{}
+			for _, ph := range recordPhases(p) {
+				if !isOpenStatus(ph.Status) {
+					continue
+				}
+				phases++
+				openPipe[ph.Pipeline] = true
+				items = append(items, fmt.Sprintf("%s (%s)", phaseName(p, ph), ph.Status))
+				rel = append(rel, relatedAt(f, statusAt(ph.Node, ph.At), ph.Label+": "+ph.Status))
+				agentsDone = agentsDone && agentsAllComplete(ph)
+			}
+			for _, pi := range pipelines(p) {
+				sv := node.Val(node.Val(node.Val(d.Root, "pipelines"), pi.Key), "status")
+				s, ok := node.Str(sv)
+				if !ok || openPipe[pi.Key] || !isOpenStatus(s) {
+					continue
+				}
+				pipes++
+				items = append(items, fmt.Sprintf("pipeline %s (%s)", pi.Key, s))
+				rel = append(rel, relatedAt(f, sv, "pipelines."+pi.Key+".status: "+s))
+			}
+		}
+		for _, g := range openGates(d.Root) {
+			gates++
+			items = append(items, fmt.Sprintf("gate %s (%s)", g.ID, g.Status))
+			rel = append(rel, relatedAt(f, g.StatusAt, g.Label+".status: "+g.Status))
+		}
+		if len(items) == 0 {
+			return
+		}
+		var what []string
+		for _, c := range []struct {
+			n    int
+			name string
+		}{{phases, "phase"}, {pipes, "pipeline"}, {gates, "gate"}} {
+			if c.n > 0 {
+				what = append(what, fmt.Sprintf("%d %s(s)", c.n, c.name))
+			}
+		}
+		hint := "update them or the status"
+		if phases > 0 && gates == 0 && pipes == 0 && agentsDone {
+			hint = "their agents are COMPLETE: update the phases"
+		}
+		msg := fitList(items, func(list string) string {
+			return fmt.Sprintf("%s %s, but %s still open: %s; %s", anchor.Field, anchor.Raw, strings.Join(what, " and "), list, hint)
+		})
+		fd := p.Report(f, anchor.At, "%s", msg)
+		fd.Related = rel
+	case "ACTIVE", "IN_PROGRESS", "RUNNING":
+		if rs := recoveryStateOf(p); rs != nil && anchor.Field == "workflow.status" {
+			if s, ok := node.Str(node.Val(rs, "workflow_status")); ok && canonWorkflowStatus(s) != anchor.Status {
+				return // the two statuses disagree: RL106 reports that first
+			}
+		}
+		if notAdvanced(p) {
+			phs := recordPhases(p)
+			fd := p.Report(f, anchor.At, "%s %s, but all %d phase(s) are done and no gate is open; set it to COMPLETE if the workflow is over", anchor.Field, anchor.Raw, len(phs))
+			fd.Severity = diag.SevWarning
+			fd.Related = append(fd.Related, relatedAt(f, statusAt(phs[len(phs)-1].Node, phs[len(phs)-1].At), phs[len(phs)-1].Label))
+			return
+		}
+		for _, ph := range recordPhases(p) {
+			if !isOpenStatus(ph.Status) || isInProgress(ph.Status) || !agentsAllComplete(ph) {
+				continue
+			}
+			sv := statusAt(ph.Node, ph.At)
+			fd := p.Report(f, sv, "%s is %s, but all its agents are COMPLETE; advance the phase's status", phaseName(p, ph), ph.Status)
+			fd.Severity = diag.SevWarning
+			for _, a := range ph.Agents {
+				fd.Related = append(fd.Related, relatedAt(f, a.At, "agent "+a.ID+": "+a.Status))
+				if len(fd.Related) == 5 {
+					break
+				}
+			}
+		}
+	}
+}
+
+// notAdvanced reports a running workflow whose phases (at least one) are
+// all settled and whose gates are none open.
+func notAdvanced(p *Pass) bool {
+	if v, ok := p.Facts["not-advanced"].(bool); ok {
+		return v
+	}
+	res := false
+	if lc := workflowLifecycle(p); lc != nil && (lc.Status == "ACTIVE" || lc.Status == "IN_PROGRESS" || lc.Status == "RUNNING") {
+		phs := recordPhases(p)
+		res = len(phs) > 0 && len(openGates(p.Doc.Root)) == 0
+		for _, ph := range phs {
+			if !isSettled(ph.Status) {
+				res = false
+			}
+		}
+	}
+	p.Facts["not-advanced"] = res
+	return res
+}
+
+// statusAt is a phase's status value, else where the phase is.
+func statusAt(ph, at *yaml.Node) *yaml.Node {
+	if sv := node.Val(ph, "status"); sv != nil {
+		return sv
+	}
+	return at
+}
+
+// ---- RL118 resumption-text --------------------------------------------------
+
+type claimKind int
+
+const (
+	claimNotStarted   claimKind = iota // no phase has started
+	claimReady                         // phase N is ready to run (not done)
+	claimNext                          // phase N is the next to run (not done)
+	claimRunning                       // phase N is in progress (not done)
+	claimPhaseDone                     // phase N is done
+	claimWorkflowDone                  // the workflow is done
+)
+
+// claimPatterns is the whole vocabulary RL118 reads (docs/rules/RL118.md).
+// Text is matched case-insensitively with '_' and '-' read as spaces, so
+// PHASE_2_READY reads "phase 2 ready" and workflow-complete "workflow
+// complete". Nothing outside these phrases is interpreted.
+var claimPatterns = []struct {
+	kind claimKind
+	re   *regexp.Regexp
+}{
+	{claimNotStarted, regexp.MustCompile(`\bno\s+phases?\s+(?:(?:have|has)\s+)?(?:been\s+)?started\b`)},
+	{claimNotStarted, regexp.MustCompile(`\bworkflow\s+(?:not\s+started|initiali[sz]ed)\b`)},
+	{claimNotStarted, regexp.MustCompile(`\ball\s+phases\s+(?:are\s+)?pending\b`)},
+	{claimReady, regexp.MustCompile(`\bready\s+for\s+phase\s+(\d+)\b`)},
+	{claimReady, regexp.MustCompile(`\bphase\s+(\d+)\s+(?:is\s+)?ready\b`)},
+	{claimNext, regexp.MustCompile(`\b(?:execute|start|begin|next:?)\s+phase\s+(\d+)\b`)},
+	{claimRunning, regexp.MustCompile(`\bphase\s+(\d+)\s+(?:is\s+)?(?:in\s+progress|executing|running|underway)\b`)},
+	{claimPhaseDone, regexp.MustCompile(`\bphase\s+(\d+)\s+(?:is\s+)?(?:complete|completed|done|finished)\b`)},
+	{claimWorkflowDone, regexp.MustCompile(`\bworkflow\s+(?:is\s+)?(?:complete|completed|finished|done)\b`)},
+	{claimWorkflowDone, regexp.MustCompile(`\ball\s+phases\s+(?:are\s+)?(?:complete|completed|done)\b`)},
+}
+
+// textClaim is one phrase of the vocabulary found in a text field.
+type textClaim struct {
+	kind  claimKind
+	phase int
+	text  string // the phrase as written
+	start int    // its byte offset in the text
+}
+
+// claimsIn finds the vocabulary's phrases in s, in text order.
+func claimsIn(s string) []textClaim {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c == '_' || c == '-':
+			b[i] = ' '
+		case c >= 'A' && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	norm := string(b)
+	var out []textClaim
+	for _, cp := range claimPatterns {
+		for _, m := range cp.re.FindAllStringSubmatchIndex(norm, -1) {
+			c := textClaim{kind: cp.kind, text: s[m[0]:m[1]], start: m[0]}
+			if len(m) >= 4 && m[2] >= 0 {
+				fmt.Sscan(norm[m[2]:m[3]], &c.phase)
+			}
+			out = append(out, c)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
+	return out
+}
+
+// contradiction is what the file says against a claim.
+type contradiction struct {
+	why string // "phase 3 is COMPLETE (line 212)"
+	at  *yaml.Node
+	msg string
+}
+
+// contradict checks one claim against the phases and the lifecycle.
+func contradict(p *Pass, c textClaim) *contradiction {
+	phs := recordPhases(p)
+	byNum := map[int][]*phaseInfo{}
+	for _, ph := range phs {
+		if ph.HasNum && ph.Status != "" {
+			byNum[ph.Num] = append(byNum[ph.Num], ph)
+		}
+	}
+	lc := workflowLifecycle(p)
+	complete := lc != nil && lc.Status == "COMPLETE"
+	phaseSays := func(ph *phaseInfo) *contradiction {
+		sv := statusAt(ph.Node, ph.At)
+		return &contradiction{why: fmt.Sprintf("%s is %s (line %d)", phaseName(p, ph), ph.Status, lineOf(sv)), at: sv, msg: ph.Label + ".status"}
+	}
+	lifecycleSays := func() *contradiction {
+		return &contradiction{why: fmt.Sprintf("%s is %s (line %d)", lc.Field, lc.Raw, lineOf(lc.At)), at: lc.At, msg: lc.Field}
+	}
+	allDone := func(n int) *phaseInfo {
+		list := byNum[n]
+		if len(list) == 0 {
+			return nil
+		}
+		for _, ph := range list {
+			if !isComplete(ph.Status) {
+				return nil
+			}
+		}
+		return list[0]
+	}
+	switch c.kind {
+	case claimNotStarted:
+		for _, ph := range phs {
+			if isComplete(ph.Status) || isInProgress(ph.Status) {
+				return phaseSays(ph)
+			}
+		}
+		if complete {
+			return lifecycleSays()
+		}
+	case claimReady, claimNext, claimRunning:
+		if ph := allDone(c.phase); ph != nil {
+			return phaseSays(ph)
+		}
+		if complete {
+			return lifecycleSays()
+		}
+	case claimPhaseDone:
+		list := byNum[c.phase]
+		if len(list) == 0 {
+			return nil
+		}
+		for _, ph := range list {
+			if isSettled(ph.Status) || !isOpenStatus(ph.Status) {
+				return nil
+			}
+		}
+		return phaseSays(list[0])
+	case claimWorkflowDone:
+		if lc != nil && IsFinishedStatus(lc.Raw) || WorkflowFinished(p) {
+			return nil // the status agrees; open phases are RL106's
+		}
+		for _, ph := range phs {
+			if isOpenStatus(ph.Status) {
+				return phaseSays(ph)
+			}
+		}
+	}
+	return nil
+}
+
+// textField is one prose field of the resumption section.
+type textField struct{ key, val *yaml.Node }
+
+// textFields are the resumption's prose fields, in reading order.
+func textFields(p *Pass) []textField {
+	r := ResumptionOf(p)
+	if r == nil {
+		return nil
+	}
+	var out []textField
+	add := func(holder *yaml.Node, names ...string) {
+		if !node.IsMap(holder) {
+			return
+		}
+		for _, n := range names {
+			if k, v := node.Get(holder, n); k != nil && node.IsString(v) {
+				out = append(out, textField{k, node.Resolve(v)})
+			}
+		}
+	}
+	if r.Version() != "v2" {
+		add(r.Node, "current_state", "next_step")
+	}
+	if r.Version() != "v1" {
+		add(r.RecoveryState, "current_activity", "next_step")
+	}
+	return out
+}
+
+func runResumptionText(p *Pass) {
+	r := ResumptionOf(p)
+	if r == nil || p.Doc.File.Template {
+		return
+	}
+	f := p.Doc.File
+	finished := WorkflowFinished(p)
+	var fd *diag.Finding
+	for _, tf := range textFields(p) {
+		if finished && tf.key.Value == "next_step" {
+			continue // a finished workflow's next step is the work after it
+		}
+		for _, c := range claimsIn(tf.val.Value) {
+			x := contradict(p, c)
+			if x == nil {
+				continue
+			}
+			if fd == nil {
+				fd = p.Report(f, tf.val, "%s says %s, but %s; rewrite it to the file's state", tf.key.Value, quoteClaim(c.text), x.why)
+				fd.Related = append(fd.Related, relatedAt(f, x.at, x.msg))
+			} else {
+				fd.Related = append(fd.Related, relatedAt(f, tf.val, fmt.Sprintf("%s says %s, but %s", tf.key.Value, quoteClaim(c.text), x.why)))
+			}
+			break // one contradiction per field
+		}
+	}
+}
+
+func quoteClaim(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:39]) + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// ---- RL119 complete-with-defects --------------------------------------------
+
+// defectKeys are the defect_summary keys RL119 reads: seed 000's canonical
+// names first, then the near misses real files write.
+var (
+	defectFoundKeys    = []string{"total_defects_found", "total_defects", "defects_found"}
+	defectResolvedKeys = []string{"total_defects_resolved", "resolved_defects", "defects_resolved"}
+	defectOpenKeys     = []string{"open_defects", "in_progress_defects", "unresolved_count", "open_count"}
+)
+
+func firstInt(m *yaml.Node, keys []string) (int64, *yaml.Node, bool) {
+	for _, k := range keys {
+		if v := node.Val(m, k); v != nil {
+			if n, ok := node.Int(v); ok {
+				return n, v, true
+			}
+		}
+	}
+	return 0, nil, false
+}
+
+// openDefects counts the unresolved defects a defect_summary records and
+// returns where it says so; ids names them when it lists them.
+func openDefects(ds *yaml.Node) (count int64, at *yaml.Node, ids []string) {
+	if uv := node.Val(ds, "unresolved_defects"); uv != nil {
+		switch {
+		case node.IsSeq(uv):
+			for _, e := range uv.Content {
+				if s, ok := node.Str(e); ok {
+					ids = append(ids, s)
+				} else if s, ok := node.Str(node.Val(e, "id")); ok {
+					ids = append(ids, s)
+				}
+			}
+			return int64(len(uv.Content)), uv, ids
+		default:
+			if n, ok := node.Int(uv); ok {
+				return n, uv, nil
+			}
+		}
+	}
+	var sum int64
+	for _, k := range defectOpenKeys {
+		if v := node.Val(ds, k); v != nil {
+			if n, ok := node.Int(v); ok && n > 0 {
+				sum += n
+				if at == nil {
+					at = v
+				}
+			}
+		}
+	}
+	if at != nil {
+		return sum, at, nil
+	}
+	found, fv, ok1 := firstInt(ds, defectFoundKeys)
+	resolved, _, ok2 := firstInt(ds, defectResolvedKeys)
+	if ok1 && ok2 && found > resolved && resolved >= 0 {
+		return found - resolved, fv, nil
+	}
+	return 0, nil, nil
+}
+
+func runCompleteWithDefects(p *Pass) {
+	d := p.Doc
+	if d == nil || !node.IsMap(d.Root) || d.File.Template {
+		return
+	}
+	lc := workflowLifecycle(p)
+	if lc == nil || lc.Status != "COMPLETE" {
+		return
+	}
+	var ds *yaml.Node
+	if r := ResumptionOf(p); r != nil {
+		ds = node.Val(r.Node, "defect_summary")
+	}
+	if !node.IsMap(ds) {
+		ds = node.Val(d.Root, "defect_summary")
+	}
+	if !node.IsMap(ds) {
+		return
+	}
+	n, at, ids := openDefects(ds)
+	if n <= 0 || at == nil {
+		return
+	}
+	f := d.File
+	msg := fmt.Sprintf("%s %s (line %d), but defect_summary counts %d unresolved defect(s); resolve them or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), n)
+	if len(ids) > 0 {
+		msg = fitList(ids, func(list string) string {
+			return fmt.Sprintf("%s %s (line %d), but defect_summary counts %d unresolved defect(s) (%s); resolve them or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), n, list)
+		})
+	}
+	fd := p.Report(f, at, "%s", msg)
+	fd.Related = append(fd.Related, relatedAt(f, lc.At, lc.Field))
+}
+
+// ---- RL107: staleness of a v1.0 section -------------------------------------
+
+// staleV1 applies staleness.max_age to a v1.0 section, which records no
+// updated_at of its own: the newest time the file records for its own
+// state (workflow.updated_at, checkpoints, phase and gate times, a
+// timestamp in last_checkpoint) stands for it. A finished workflow is
+// never stale; a running one whose phases are all done is RL106's.
+func staleV1(p *Pass) {
+	r := ResumptionOf(p)
+	if r == nil || r.Version() != "v1" || p.Opts.MaxAge <= 0 || p.Opts.Now.IsZero() || p.Doc.File.Template || WorkflowFinished(p) || notAdvanced(p) {
+		return
+	}
+	trs := transitionsOf(p)
+	if lv := node.Val(r.Node, "last_checkpoint"); lv != nil {
+		if t, s, day, ok := timeOf(lv); ok {
+			trs = append(trs, transition{label: "last_checkpoint", text: s, t: t, day: day, at: lv})
+		}
+	}
+	if len(trs) == 0 {
+		return // nothing to tell the age by
+	}
+	newest := trs[0]
+	for _, tr := range trs[1:] {
+		if tr.t.After(newest.t) {
+			newest = tr
+		}
+	}
+	end := newest.t
+	if newest.day {
+		end = end.Add(24*time.Hour - time.Second) // a date stands for its whole day
+	}
+	age := p.Opts.Now.Sub(end)
+	if age <= p.Opts.MaxAge {
+		return
+	}
+	f := p.Doc.File
+	at, what := r.V1Keys[0], "resumption"
+	if lc := workflowLifecycle(p); lc != nil && lc.Field == "workflow.status" {
+		at, what = lc.At, "workflow.status "+lc.Raw
+	} else if k, v := node.Get(r.Node, "current_state"); k != nil && v != nil {
+		at, what = v, "current_state"
+	}
+	fd := p.Report(f, at, "%s, but nothing in the file is newer than %s (%s ago, over staleness.max_age %s); update the resumption section",
+		what, newest.text, humanAge(age), humanAge(p.Opts.MaxAge))
+	fd.Related = append(fd.Related, relatedAt(f, newest.at, newest.label))
+}
