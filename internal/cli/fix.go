@@ -215,7 +215,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 		}
 	}
 	if lf.diff {
-		fx.printReport(c.Stderr)
+		fx.printReport(c.Stderr, "would apply")
 		return c.printDiff(files)
 	}
 
@@ -259,7 +259,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 	if lf.format != "text" {
 		out = c.Stderr
 	}
-	fx.printReport(out)
+	fx.printReport(out, "applied")
 	switch {
 	case nFixes == 0:
 		fmt.Fprintln(out, "0 fixes applied.")
@@ -572,14 +572,14 @@ func propose(cwd string, ff *fixFile, offers []offer, byPath map[string]*fixFile
 
 // printReport tells, per file, which fixes were applied and which were
 // not and why, and with --unsafe-fixes what they add.
-func (fx *fixRun) printReport(w io.Writer) {
+func (fx *fixRun) printReport(w io.Writer, verb string) {
 	var sb strings.Builder
 	for _, ff := range fx.files {
 		for _, a := range ff.applied {
-			fmt.Fprintf(&sb, "%s: applied %s\n", ff.path, a)
+			fmt.Fprintf(&sb, "%s: %s %s\n", ff.path, verb, a)
 		}
 		if len(ff.adds) > 0 {
-			fmt.Fprintf(&sb, "%s: the fixes applied add %s:\n", ff.path, plural(len(ff.adds), "finding", "findings"))
+			fmt.Fprintf(&sb, "%s: these fixes add %s:\n", ff.path, plural(len(ff.adds), "finding", "findings"))
 			sort.SliceStable(ff.adds, func(i, j int) bool { return diag.Less(&ff.adds[i], &ff.adds[j]) })
 			for _, f := range ff.adds {
 				fmt.Fprintf(&sb, "  %d:%d: %s %s\n", f.Start.Line, f.Start.Col, f.Code, f.Message)
