@@ -532,7 +532,7 @@ func TestFixWriteFailureExitsNonZero(t *testing.T) {
 	if code == 0 {
 		t.Errorf("exit 0 though the fix could not be written\n%s", out)
 	}
-	if !strings.Contains(out, "fix not applied") {
+	if !strings.Contains(out, "not written") {
 		t.Errorf("the finding does not say the fix was not applied:\n%s", out)
 	}
 }

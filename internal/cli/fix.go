@@ -3,9 +3,12 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -37,29 +40,76 @@ type fixFile struct {
 	path   string     // display path now (a rename changes it)
 	osPath string
 	fixes  int
-	notes  map[string]string // rule code -> why its fix was not applied
+	// applied lists the fixes applied, in order; skipped says why the
+	// others offered in the last pass were not (by fixLabel).
+	applied []string
+	skipped map[string]string
+	// rejected holds the fixes the never-worse check turned down (by
+	// fixKey), with the reason: they are not tried again in this run.
+	rejected map[string]string
+	// adds are the findings the unsafe fixes applied added (--unsafe-fixes).
+	adds []diag.Finding
 }
 
 func (ff *fixFile) changed() bool { return ff.path != ff.file.Path || !bytes.Equal(ff.read, ff.data) }
 
-func (ff *fixFile) note(code, why string) {
-	if ff.notes == nil {
-		ff.notes = map[string]string{}
+func (ff *fixFile) skip(label, why string) {
+	if ff.skipped == nil {
+		ff.skipped = map[string]string{}
 	}
-	ff.notes[code] = why
+	ff.skipped[label] = why
+}
+
+// offer is one fix offered for a file in a pass, with the code of the
+// first finding that carries it.
+type offer struct {
+	code string
+	fix  *diag.Fix
+}
+
+func (o offer) label() string { return fixLabel(o.code, o.fix) }
+
+func fixLabel(code string, fx *diag.Fix) string {
+	if fx.Description == "" {
+		return code
+	}
+	return code + " " + fx.Description
+}
+
+// fixKey tells one fix from another by what it does, not where: a fix
+// turned down stays turned down while it would make the same change.
+func fixKey(code string, fx *diag.Fix) string {
+	var sb strings.Builder
+	sb.WriteString(code + "\x00" + fx.Description + "\x00" + fx.RenameTo)
+	for _, e := range fx.Edits {
+		sb.WriteString("\x00" + e.NewText)
+	}
+	return sb.String()
+}
+
+// candidate is the text a pass would give one file: the fixes picked,
+// applied and verified, not yet kept.
+type candidate struct {
+	ff     *fixFile
+	offers []offer
+	data   []byte
+	path   string // display path after a rename
+	osPath string
+	worse  bool // adds findings (applied only with --unsafe-fixes)
 }
 
 // fix runs lint passes over the files in memory, applying the allowed
-// fixes of each pass, until nothing more applies. With --diff it prints
+// fixes of each pass, until nothing more applies. Each pass is held to
+// SPEC §5 "never worse": the edited files are linted with the rest of the
+// repository before anything is kept, and a fix after which a finding
+// appears that was not there, or errors rise, is not applied as safe (only
+// --unsafe-fixes applies it, and says what it adds). With --diff it prints
 // the changes as a unified diff and writes nothing; with --fix it writes
-// each changed file once, lints again and prints what remains.
+// each changed file once, lints again and prints what remains. Both tell,
+// per file, what was applied and what was skipped and why.
 func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Settings, lf *lintFlags, cf *configFlags, lc *lintConfig, failOn diag.Severity) (int, error) {
 	if !lf.diff && len(extra) > 0 {
 		return ExitUsage, usagef("--fix cannot write a file read from stdin; use --diff to see its fixes")
-	}
-	allowed := func(fx *diag.Fix) bool {
-		return fx != nil && (len(fx.Edits) > 0 || fx.RenameTo != "") &&
-			(fx.Applicability == diag.FixSafe || (fx.Applicability == diag.FixUnsafe && lf.unsafeFixes))
 	}
 	s.KeepData = true // the fixes edit the bytes the run read
 	run := func(d *load.Discovery, ex []*load.File) *engine.Result { return engine.Run(d, ex, lc.freshFilter(s)) }
@@ -80,6 +130,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 	}
 
 	res := run(disc, extra)
+	orig := newTally(visible(res))
 	byPath := map[string]*fixFile{}
 	var files []*fixFile
 	for _, f := range append(append([]*load.File(nil), extra...), disc.Files...) {
@@ -91,34 +142,85 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 		files = append(files, ff)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].file.Path < files[j].file.Path })
+	fx := &fixRun{c: c, lf: lf, files: files, byPath: byPath, visible: visible,
+		run: func(cands map[*fixFile]*candidate) *engine.Result {
+			return run(passDiscovery(disc, byPath), passFiles(files, cands))
+		}}
 
 	for round := 0; round < maxFixRounds; round++ {
-		offered := map[*fixFile][]*diag.Finding{}
 		fds := visible(res)
+		for _, ff := range files {
+			ff.skipped = nil // this pass says what stands
+		}
+		offered := map[*fixFile][]offer{}
+		seen := map[*diag.Fix]bool{}
 		for i := range fds {
 			fd := &fds[i]
-			if ff := byPath[fd.Path]; ff != nil && allowed(fd.Fix) {
-				offered[ff] = append(offered[ff], fd)
+			ff := byPath[fd.Path]
+			f := fd.Fix
+			if ff == nil || f == nil || seen[f] || len(f.Edits) == 0 && f.RenameTo == "" {
+				continue
+			}
+			seen[f] = true
+			o := offer{code: fd.Code, fix: f}
+			switch {
+			case f.Applicability == diag.FixUnsafe && !lf.unsafeFixes:
+				why := "unsafe"
+				if f.Reason != "" {
+					why += ": " + f.Reason
+				}
+				ff.skip(o.label(), why+"; --unsafe-fixes applies it")
+			case f.Applicability != diag.FixSafe && f.Applicability != diag.FixUnsafe:
+			case ff.rejected[fixKey(o.code, f)] != "" && !lf.unsafeFixes:
+				ff.skip(o.label(), ff.rejected[fixKey(o.code, f)])
+			default:
+				offered[ff] = append(offered[ff], o)
 			}
 		}
-		applied := 0
+		cands := map[*fixFile]*candidate{}
+		taken := map[string]bool{}
 		for _, ff := range files {
-			if fds := offered[ff]; len(fds) > 0 {
-				applied += applyPass(c.Cwd, ff, fds, byPath)
+			if ofs := offered[ff]; len(ofs) > 0 {
+				if cd := propose(c.Cwd, ff, ofs, byPath, taken); cd != nil {
+					cands[ff] = cd
+				}
 			}
 		}
-		if applied == 0 {
+		if len(cands) == 0 {
 			break
 		}
-		res = run(passDiscovery(disc, byPath), passFiles(files))
+		after, rejected := fx.neverWorse(fds, cands)
+		if after == nil {
+			if rejected {
+				continue // other fixes may apply without the ones turned down
+			}
+			break
+		}
+		for _, ff := range files {
+			if cd := cands[ff]; cd != nil {
+				fx.keep(cd)
+			}
+		}
+		res = after
 	}
 
+	if lf.unsafeFixes {
+		// What the unsafe fixes add, against the files as they were read.
+		back := map[string]string{}
+		for _, ff := range files {
+			back[ff.path] = ff.file.Path
+		}
+		add, _ := orig.added(visible(res), back)
+		for _, ff := range files {
+			ff.adds = add[ff.file.Path]
+		}
+	}
 	if lf.diff {
+		fx.printReport(c.Stderr, "would apply")
 		return c.printDiff(files)
 	}
 
-	written, nFixes := 0, 0
-	writeErr := map[string]string{}
+	written, nFixes, writeFailed := 0, 0, 0
 	for _, ff := range files {
 		if !ff.changed() {
 			continue
@@ -129,7 +231,11 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 		}
 		if err := fix.WriteFile(ff.file.Root, ff.file.OSPath, newPath, ff.read, ff.data); err != nil {
 			fmt.Fprintf(c.Stderr, "resumelint: %s: %v\n", ff.file.Path, err)
-			writeErr[ff.file.Path] = err.Error()
+			writeFailed++
+			for _, a := range ff.applied {
+				ff.skip(a, "not written: "+err.Error())
+			}
+			ff.applied = nil
 			ff.path, ff.osPath = ff.file.Path, ff.file.OSPath
 			continue
 		}
@@ -150,27 +256,8 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 	}
 	sort.Slice(final.Files, func(i, j int) bool { return final.Files[i].Path < final.Files[j].Path })
 	res = run(final, nil)
-	notes := map[string]map[string]string{}
-	for _, ff := range files {
-		if ff.notes != nil {
-			notes[ff.path] = ff.notes
-		}
-	}
-	for i := range res.Findings {
-		fd := &res.Findings[i]
-		if !allowed(fd.Fix) {
-			continue
-		}
-		why := writeErr[fd.Path]
-		if why == "" {
-			why = notes[fd.Path][fd.Code]
-		}
-		if why != "" {
-			fd.Message += " (fix not applied: " + why + ")"
-		}
-	}
 	code, err := c.finish(res, lf, cf, lc, failOn)
-	if len(writeErr) > 0 && code == ExitOK {
+	if writeFailed > 0 && code == ExitOK {
 		// A fix that could not be written is not done: the gate must
 		// not pass as if it were, even when only warnings remain.
 		code = ExitFindings
@@ -179,6 +266,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 	if lf.format != "text" {
 		out = c.Stderr
 	}
+	fx.printReport(out, "applied")
 	switch {
 	case nFixes == 0:
 		fmt.Fprintln(out, "0 fixes applied.")
@@ -188,50 +276,266 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 	return code, err
 }
 
-// applyPass applies the fixes offered for one file in one pass: those that
-// do not overlap, whose result keeps every value (fix.Verify). It returns
-// how many were applied.
-func applyPass(cwd string, ff *fixFile, fds []*diag.Finding, byPath map[string]*fixFile) int {
-	fixes := make([]*diag.Fix, len(fds))
-	codeOf := map[*diag.Fix]string{}
-	for i, fd := range fds {
-		fixes[i] = fd.Fix
-		if _, ok := codeOf[fd.Fix]; !ok {
-			codeOf[fd.Fix] = fd.Code
+// fixRun is the state of one `fix` run.
+type fixRun struct {
+	c       *Command
+	lf      *lintFlags
+	files   []*fixFile
+	byPath  map[string]*fixFile
+	visible func(*engine.Result) []diag.Finding
+	// run lints the repository with the files as they are in memory, the
+	// candidates' text in place of their files'.
+	run func(cands map[*fixFile]*candidate) *engine.Result
+}
+
+// keep makes a candidate the file's text.
+func (fx *fixRun) keep(cd *candidate) {
+	ff := cd.ff
+	ff.data = cd.data
+	if cd.path != ff.path {
+		delete(fx.byPath, ff.path)
+		ff.path, ff.osPath = cd.path, cd.osPath
+		fx.byPath[ff.path] = ff
+	}
+	for _, o := range cd.offers {
+		l := o.label()
+		switch {
+		case o.fix.Applicability == diag.FixUnsafe && o.fix.Reason != "":
+			l += " (unsafe: " + o.fix.Reason + ")"
+		case o.fix.Applicability == diag.FixUnsafe || cd.worse:
+			l += " (unsafe)"
+		}
+		ff.applied = append(ff.applied, l)
+		delete(ff.skipped, o.label())
+	}
+	ff.fixes += len(cd.offers)
+}
+
+// tally counts findings by identity (findingKey), to tell which of a later
+// run's findings are new.
+type tally struct {
+	n      map[string]int
+	errors int
+}
+
+func newTally(fs []diag.Finding) *tally {
+	t := &tally{n: map[string]int{}}
+	for i := range fs {
+		t.n[findingKey(&fs[i], fs[i].Path)]++
+		if fs[i].Severity == diag.SevError {
+			t.errors++
 		}
 	}
-	var picked []*diag.Fix
+	return t
+}
+
+// added returns the findings of after that the tally does not hold, by the
+// display path each file had before the pass (back maps a renamed file's
+// new path to it), and whether after has more errors.
+func (t *tally) added(after []diag.Finding, back map[string]string) (map[string][]diag.Finding, bool) {
+	left := maps.Clone(t.n)
+	out := map[string][]diag.Finding{}
+	errs := 0
+	for i := range after {
+		f := &after[i]
+		p := f.Path
+		if b, ok := back[p]; ok {
+			p = b
+		}
+		if f.Severity == diag.SevError {
+			errs++
+		}
+		k := findingKey(f, p)
+		if left[k] > 0 {
+			left[k]--
+			continue
+		}
+		out[p] = append(out[p], *f)
+	}
+	return out, errs > t.errors
+}
+
+func backPaths(cands map[*fixFile]*candidate) map[string]string {
+	back := map[string]string{}
+	for ff, cd := range cands {
+		if cd.path != ff.path {
+			back[cd.path] = ff.path
+		}
+	}
+	return back
+}
+
+// lineRef is a line number quoted in a message ("(line 12)", "(lines 3,
+// 9)"): it moves when a fix adds or removes lines above it.
+var lineRef = regexp.MustCompile(`\blines? \d+(, \d+)*`)
+
+// findingKey is a finding's identity across a fix: its code, file, the
+// path of its node in the document and its message, line numbers aside.
+func findingKey(f *diag.Finding, path string) string {
+	return f.Code + "\x00" + path + "\x00" + f.NodePath + "\x00" + lineRef.ReplaceAllString(f.Message, "line N")
+}
+
+// neverWorse lints the repository with the candidates in place and keeps
+// only those after which no finding appears that was not there before and
+// errors do not rise (SPEC §5). It returns the result of the run with the
+// candidates kept (nil when none is), and whether it turned a fix down.
+// A file's candidate that fails is split: its fixes are tried alone; each
+// that fails alone is turned down, the first that passes stays a
+// candidate, the others wait for the next pass. With --unsafe-fixes nothing
+// is turned down: what the fixes add is told instead.
+func (fx *fixRun) neverWorse(before []diag.Finding, cands map[*fixFile]*candidate) (*engine.Result, bool) {
+	base := newTally(before)
+	turnedDown := false
+	for len(cands) > 0 {
+		res := fx.run(cands)
+		add, more := base.added(fx.visible(res), backPaths(cands))
+		if len(add) == 0 && !more {
+			return res, turnedDown
+		}
+		if fx.lf.unsafeFixes {
+			for p := range add {
+				if cd := cands[fx.byPath[p]]; cd != nil {
+					cd.worse = true
+				}
+			}
+			return res, turnedDown
+		}
+		// To blame: the candidates whose file gained a finding; when a
+		// finding appears in another file (a rule across files), or only
+		// the errors rose, each candidate is linted alone.
+		blame := map[*fixFile][]diag.Finding{}
+		elsewhere := more
+		for p, fs := range add {
+			if ff := fx.byPath[p]; ff != nil && cands[ff] != nil {
+				blame[ff] = fs
+			} else {
+				elsewhere = true
+			}
+		}
+		if elsewhere && len(blame) == 0 {
+			for ff, cd := range cands {
+				one := map[*fixFile]*candidate{ff: cd}
+				if a, m := base.added(fx.visible(fx.run(one)), backPaths(one)); len(a) > 0 || m {
+					blame[ff] = flatten(a)
+				}
+			}
+			if len(blame) == 0 { // worse only together: keep none
+				for ff := range cands {
+					blame[ff] = nil
+				}
+			}
+		}
+		for ff, fs := range blame {
+			cd := cands[ff]
+			delete(cands, ff)
+			turnedDown = true
+			if len(cd.offers) == 1 {
+				fx.turnDown(ff, cd.offers[0], fs)
+				continue
+			}
+			for _, o := range cd.offers {
+				one := propose(fx.c.Cwd, ff, []offer{o}, fx.byPath, map[string]bool{})
+				if one == nil {
+					continue
+				}
+				m := map[*fixFile]*candidate{ff: one}
+				a, worse := base.added(fx.visible(fx.run(m)), backPaths(m))
+				if len(a) == 0 && !worse {
+					cands[ff] = one
+					break
+				}
+				fx.turnDown(ff, o, flatten(a))
+			}
+		}
+	}
+	return nil, turnedDown
+}
+
+func flatten(m map[string][]diag.Finding) []diag.Finding {
+	var out []diag.Finding
+	for _, fs := range m {
+		out = append(out, fs...)
+	}
+	sort.Slice(out, func(i, j int) bool { return diag.Less(&out[i], &out[j]) })
+	return out
+}
+
+// turnDown records that a fix failed the never-worse check, and why.
+func (fx *fixRun) turnDown(ff *fixFile, o offer, add []diag.Finding) {
+	why := "it would raise the errors"
+	if len(add) > 0 {
+		why = "it would add " + describeAdded(add)
+	}
+	why += "; --unsafe-fixes applies it"
+	if ff.rejected == nil {
+		ff.rejected = map[string]string{}
+	}
+	ff.rejected[fixKey(o.code, o.fix)] = why
+	ff.skip(o.label(), why)
+}
+
+// describeAdded names up to three findings a fix would add.
+func describeAdded(fs []diag.Finding) string {
+	sort.SliceStable(fs, func(i, j int) bool { return diag.Less(&fs[i], &fs[j]) })
+	var parts []string
+	for i, f := range fs {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(fs)-3))
+			break
+		}
+		parts = append(parts, f.Code+" ("+f.Message+")")
+	}
+	return plural(len(fs), "finding", "findings") + ": " + strings.Join(parts, "; ")
+}
+
+// propose picks, among the fixes offered for one file in one pass, those
+// that can be applied together (fix.Select), whose result keeps every
+// value (fix.Verify) and whose rename finds its name free, and returns the
+// text they give the file, or nil when none applies. Why the others are
+// not applied is recorded for the report.
+func propose(cwd string, ff *fixFile, offers []offer, byPath map[string]*fixFile, taken map[string]bool) *candidate {
+	fixes := make([]*diag.Fix, len(offers))
+	byFix := map[*diag.Fix]offer{}
+	for i, o := range offers {
+		fixes[i] = o.fix
+		byFix[o.fix] = o
+	}
+	var picked []offer
 	for _, ch := range fix.Select(fixes) {
 		switch ch.Outcome {
 		case fix.Applied:
-			picked = append(picked, ch.Fix)
+			picked = append(picked, byFix[ch.Fix])
 		case fix.Conflict:
-			ff.note(codeOf[ch.Fix], "it overlaps the "+codeOf[ch.With]+" fix")
+			ff.skip(byFix[ch.Fix].label(), "it overlaps the "+byFix[ch.With].code+" fix (tried again once that one is settled)")
 		}
 	}
 	// A rename needs its new name free, on disk and among the files, in a
 	// folder that exists.
 	kept := picked[:0]
-	for _, p := range picked {
-		if p.RenameTo != "" {
-			target := osPathOf(cwd, p.RenameTo)
-			if _, err := os.Lstat(target); err == nil || byPath[p.RenameTo] != nil {
-				ff.note(codeOf[p], p.RenameTo+" already exists")
+	for _, o := range picked {
+		if to := o.fix.RenameTo; to != "" {
+			target := osPathOf(cwd, to)
+			if _, err := os.Lstat(target); err == nil || byPath[to] != nil || taken[to] {
+				ff.skip(o.label(), to+" already exists")
 				continue
 			}
 			if fi, err := os.Stat(filepath.Dir(target)); err != nil || !fi.IsDir() {
-				ff.note(codeOf[p], "the folder "+path.Dir(p.RenameTo)+" does not exist")
+				ff.skip(o.label(), "the folder "+path.Dir(to)+" does not exist")
 				continue
 			}
 		}
-		kept = append(kept, p)
+		kept = append(kept, o)
 	}
 	picked = kept
 	if len(picked) == 0 {
-		return 0
+		return nil
 	}
 	format := load.FormatOf(ff.file.Kind, ff.path)
-	try := func(fs []*diag.Fix) ([]byte, error) {
+	try := func(ofs []offer) ([]byte, error) {
+		fs := make([]*diag.Fix, len(ofs))
+		for i, o := range ofs {
+			fs[i] = o.fix
+		}
 		out, err := fix.Apply(ff.data, fix.Edits(fs))
 		if err != nil {
 			return nil, err
@@ -244,36 +548,60 @@ func applyPass(cwd string, ff *fixFile, fds []*diag.Finding, byPath map[string]*
 	out, err := try(picked)
 	if err != nil {
 		// Find the fixes that fail alone; apply the others.
-		var ok []*diag.Fix
-		for _, p := range picked {
-			if _, err := try([]*diag.Fix{p}); err != nil {
-				ff.note(codeOf[p], err.Error())
+		var ok []offer
+		for _, o := range picked {
+			if _, err := try([]offer{o}); err != nil {
+				ff.skip(o.label(), err.Error())
 			} else {
-				ok = append(ok, p)
+				ok = append(ok, o)
 			}
 		}
 		if len(ok) == 0 {
-			return 0
+			return nil
 		}
 		if out, err = try(ok); err != nil {
-			for _, p := range ok {
-				ff.note(codeOf[p], err.Error())
+			for _, o := range ok {
+				ff.skip(o.label(), err.Error())
 			}
-			return 0
+			return nil
 		}
 		picked = ok
 	}
-	ff.data = out
-	for _, p := range picked {
-		if p.RenameTo != "" {
-			delete(byPath, ff.path)
-			ff.path, ff.osPath = p.RenameTo, osPathOf(cwd, p.RenameTo)
-			byPath[ff.path] = ff
+	cd := &candidate{ff: ff, offers: picked, data: out, path: ff.path, osPath: ff.osPath}
+	for _, o := range picked {
+		if to := o.fix.RenameTo; to != "" {
+			cd.path, cd.osPath = to, osPathOf(cwd, to)
+			taken[to] = true
 		}
-		delete(ff.notes, codeOf[p])
 	}
-	ff.fixes += len(picked)
-	return len(picked)
+	return cd
+}
+
+// printReport tells, per file, which fixes were applied and which were
+// not and why, and with --unsafe-fixes what they add.
+func (fx *fixRun) printReport(w io.Writer, verb string) {
+	var sb strings.Builder
+	for _, ff := range fx.files {
+		for _, a := range ff.applied {
+			fmt.Fprintf(&sb, "%s: %s %s\n", ff.path, verb, a)
+		}
+		if len(ff.adds) > 0 {
+			fmt.Fprintf(&sb, "%s: these fixes add %s:\n", ff.path, plural(len(ff.adds), "finding", "findings"))
+			sort.SliceStable(ff.adds, func(i, j int) bool { return diag.Less(&ff.adds[i], &ff.adds[j]) })
+			for _, f := range ff.adds {
+				fmt.Fprintf(&sb, "  %d:%d: %s %s\n", f.Start.Line, f.Start.Col, f.Code, f.Message)
+			}
+		}
+		labels := make([]string, 0, len(ff.skipped))
+		for l := range ff.skipped {
+			labels = append(labels, l)
+		}
+		sort.Strings(labels)
+		for _, l := range labels {
+			fmt.Fprintf(&sb, "%s: skipped %s: %s\n", ff.path, l, ff.skipped[l])
+		}
+	}
+	io.WriteString(w, sb.String())
 }
 
 // osPathOf turns a display path (relative to the working directory) into
@@ -302,11 +630,15 @@ func passDiscovery(d *load.Discovery, carried map[string]*fixFile) *load.Discove
 	return out
 }
 
-func passFiles(files []*fixFile) []*load.File {
+func passFiles(files []*fixFile, cands map[*fixFile]*candidate) []*load.File {
 	out := make([]*load.File, len(files))
 	for i, ff := range files {
 		f := ff.file
-		out[i] = &load.File{Path: ff.path, OSPath: ff.osPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Data: ff.data, Root: f.Root}
+		p, op, data := ff.path, ff.osPath, ff.data
+		if cd := cands[ff]; cd != nil {
+			p, op, data = cd.path, cd.osPath, cd.data
+		}
+		out[i] = &load.File{Path: p, OSPath: op, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Data: data, Root: f.Root}
 	}
 	return out
 }

@@ -38,7 +38,7 @@ func TestFixStdin(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(stderr, "cannot write a file read from stdin") {
 		t.Errorf("--fix of stdin: exit %d, stderr %q", code, stderr)
 	}
-	code, stdout, _ := run(t, dir, v1Section, "lint", "--diff", "--stdin-filename", "ORCHESTRATION.yaml", "-")
+	code, stdout, _ := run(t, dir, v1Section, "lint", "--diff", "--unsafe-fixes", "--stdin-filename", "ORCHESTRATION.yaml", "-")
 	if code != ExitFindings || !strings.Contains(stdout, "+  recovery_state:\n") || !strings.HasPrefix(stdout, "--- a/ORCHESTRATION.yaml\n+++ b/ORCHESTRATION.yaml\n") {
 		t.Errorf("--diff of stdin: exit %d, stdout:\n%s", code, stdout)
 	}
@@ -55,7 +55,7 @@ func TestFixWrites(t *testing.T) {
 	if err := os.WriteFile(p, []byte(v1Section), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := run(t, dir, "", "fix", "--format", "json", "ORCHESTRATION.yaml")
+	code, stdout, stderr := run(t, dir, "", "fix", "--unsafe-fixes", "--format", "json", "ORCHESTRATION.yaml")
 	if code != ExitFindings || !strings.HasPrefix(stdout, "{") || !strings.Contains(stderr, "1 fix applied in 1 file.") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
 	}

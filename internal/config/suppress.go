@@ -257,6 +257,9 @@ func (x *Filter) PostRun() ([]diag.Finding, []*load.File) {
 	var out []diag.Finding
 	var files []*load.File
 	for _, s := range x.files {
+		if s == nil {
+			continue // the marker, but no directive: nothing to report
+		}
 		s.mu.Lock()
 		var fs []diag.Finding
 		for _, d := range s.dirs {

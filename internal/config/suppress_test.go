@@ -97,6 +97,17 @@ func TestSuppressionTargetsAndUse(t *testing.T) {
 	}
 }
 
+// A file holding the marker but no directive ("resumelint:00") has no
+// suppressions; the end of the run does not trip over it.
+func TestMarkerWithoutDirective(t *testing.T) {
+	f := &load.File{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration, Data: []byte("resumelint:00\n")}
+	x := NewFilter(nil, "", "")
+	x.PostFile(f, []diag.Finding{{Code: "RL100", Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}}})
+	if unused, _ := x.PostRun(); len(unused) != 0 {
+		t.Errorf("got %+v", unused)
+	}
+}
+
 func TestFrontMatterOnly(t *testing.T) {
 	f := &load.File{Path: "p/resume-context.md", Kind: load.KindResumeContext, Data: []byte(
 		"---\nlast_updated: \"2026-02-20 21:00\" # resumelint:ignore RL006 -- local time\n---\n\n# resumelint:ignore RL316 -- a heading, not a comment\n")}

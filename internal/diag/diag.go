@@ -80,6 +80,9 @@ type Fix struct {
 	// a value it recomputes, a key it renames, an exact duplicate it folds.
 	// The nothing-lost check of internal/fix allows exactly these.
 	Drops []string
+	// Reason says why an unsafe fix is unsafe (the fields a migration
+	// could not derive and leaves to fill by hand); `fix` prints it.
+	Reason string
 }
 
 // Finding is one reported problem.

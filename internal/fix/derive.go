@@ -193,6 +193,7 @@ type gate struct {
 	id       string
 	passed   bool
 	active   bool
+	failed   bool
 	scores   []string // source text of each iteration's score
 	scoresOK bool     // every iteration has a numeric score
 	iters    int
@@ -213,6 +214,7 @@ func gatesOf(root *yaml.Node) []gate {
 		st := node.Val(g, "status")
 		gt.passed = statusIn(st, passedStates...)
 		gt.active = statusIn(st, inProgressStates...)
+		gt.failed = statusIn(st, "FAIL", "FAILED", "REJECTED")
 		if n, ok := node.Int(node.Val(g, "current_iteration")); ok && n >= 1 {
 			gt.current = int(n)
 		}
@@ -263,7 +265,11 @@ type trajectory struct {
 	currentIter          int    // 0: unknown
 	history              []historyEntry
 	used                 int
-	anyIteration         bool // some gate has run an iteration
+	// known: the gates are recorded where the migration reads them
+	// (quality_gates), or there is no sign of any gate.
+	known bool
+	// anyRun: some gate has run (an iteration, or passed or failed).
+	anyRun bool
 }
 
 type historyEntry struct {
@@ -274,6 +280,24 @@ type historyEntry struct {
 func deriveTrajectory(root *yaml.Node) trajectory {
 	var t trajectory
 	gs := gatesOf(root)
+	qg := node.Val(root, "quality_gates")
+	switch {
+	case qg != nil && !node.IsNull(qg):
+		// Every entry must read as a gate, or the lists would be partial.
+		n := -1
+		switch {
+		case node.IsMap(qg):
+			n = len(node.Resolve(qg).Content) / 2
+		case node.IsSeq(qg):
+			n = len(node.Resolve(qg).Content)
+		}
+		t.known = n == len(gs)
+	default:
+		// No quality_gates: the trajectory is known to be empty only while
+		// no phase has started; after that, gates may be recorded in forms
+		// the migration does not read (barriers, per-enabler scores).
+		t.known = !anyPhaseStarted(root)
+	}
 	nActive := 0
 	for _, g := range gs {
 		if g.active && !g.passed {
@@ -281,8 +305,8 @@ func deriveTrajectory(root *yaml.Node) trajectory {
 		}
 	}
 	for _, g := range gs {
-		if g.iters > 0 {
-			t.anyIteration = true
+		if g.iters > 0 || g.passed || g.failed || g.active && g.current > 0 {
+			t.anyRun = true
 		}
 		switch {
 		case g.passed:
@@ -359,4 +383,55 @@ func agentSummaries(root *yaml.Node) []agentSummary {
 		}
 	}
 	return kept
+}
+
+// anyPhaseStarted reports a phase of some pipeline that is in progress or
+// complete.
+func anyPhaseStarted(root *yaml.Node) bool {
+	started := false
+	for _, p := range pipelineMaps(root) {
+		phasesOf(p, func(ph *yaml.Node, _ string) {
+			if st := node.Val(ph, "status"); statusIn(st, inProgressStates...) || statusIn(st, completeStates...) {
+				started = true
+			}
+		})
+	}
+	return started
+}
+
+// agentsWithoutSummary lists the completed agents, in file order, that
+// have no summary to carry into agent_summaries (RL111 asks for one).
+func agentsWithoutSummary(root *yaml.Node) []string {
+	has := map[string]bool{}
+	for _, a := range agentSummaries(root) {
+		has[a.id] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(id string, a *yaml.Node) {
+		if id == "" || seen[id] || has[id] || !statusIn(node.Val(a, "status"), completeStates...) {
+			return
+		}
+		seen[id] = true
+		out = append(out, id)
+	}
+	list := func(agents *yaml.Node) {
+		switch {
+		case node.IsSeq(agents):
+			for _, a := range agents.Content {
+				a = node.Resolve(a)
+				add(strOf(node.Val(a, "id")), a)
+			}
+		case node.IsMap(agents):
+			node.Pairs(agents, func(k, v *yaml.Node) {
+				if node.IsMap(v) {
+					add(k.Value, v)
+				}
+			})
+		}
+	}
+	for _, p := range pipelineMaps(root) {
+		phasesOf(p, func(ph *yaml.Node, _ string) { list(node.Val(ph, "agents")) })
+	}
+	return out
 }

@@ -91,9 +91,9 @@ func RenameKeyKeepString(doc *load.Document, key, val *yaml.Node, newName string
 }
 
 // SetScalar replaces a one-line scalar value with text already rendered
-// for YAML. The old value is not thrown away: a comment line above keeps
-// it ("# count was 3"), and the fix declares the value dropped.
-func SetScalar(doc *load.Document, name string, val *yaml.Node, text, desc string, inFlow bool) *diag.Fix {
+// for YAML. The old value is declared dropped (git keeps it); nothing is
+// written in its memory (SPEC §5: a safe fix changes only what it fixes).
+func SetScalar(doc *load.Document, val *yaml.Node, text, desc string, inFlow bool) *diag.Fix {
 	if !breaksOK(doc.File.Data) {
 		return nil
 	}
@@ -103,33 +103,33 @@ func SetScalar(doc *load.Document, name string, val *yaml.Node, text, desc strin
 		return nil
 	}
 	a := s.off(val)
-	old := string(s.data[a:end])
-	if old == text {
+	if string(s.data[a:end]) == text {
 		return nil
 	}
-	ls := s.start(val.Line)
-	was := strings.Repeat(" ", s.indent(val.Line)) + "# " + name + " was " + old + s.eol
-	return safe(desc, []diag.TextEdit{{Offset: ls, NewText: was}, {Offset: a, Length: end - a, NewText: text}}, val.Value)
+	return safe(desc, []diag.TextEdit{{Offset: a, Length: end - a, NewText: text}}, val.Value)
 }
 
 // CopyLatestID sets recovery_state.last_checkpoint to checkpoints.latest_id
-// (null when there is none) (RL104).
+// (RL104). The rule offers it only when that moves the pointer forward to
+// a recorded, later checkpoint.
 func CopyLatestID(doc *load.Document, lastCheckpoint, latestID *yaml.Node, inFlow bool) *diag.Fix {
-	text := "null"
-	if id, ok := node.Str(latestID); ok {
-		_, st := styleOf(doc, nil)
-		if inFlow {
-			text = st.strFlow(id)
-		} else {
-			text = st.str(id)
-		}
+	id, ok := node.Str(latestID)
+	if !ok {
+		return nil
 	}
-	return SetScalar(doc, "last_checkpoint", lastCheckpoint, text, "copy checkpoints.latest_id into last_checkpoint", inFlow)
+	_, st := styleOf(doc, nil)
+	text := st.str(id)
+	if inFlow {
+		text = st.strFlow(id)
+	}
+	return SetScalar(doc, lastCheckpoint, text, "move last_checkpoint forward to "+id, inFlow)
 }
 
 // RecomputeCount sets a count to the length of the list it counts (RL112).
+// The rule offers it only when the count is below the list: a count above
+// it may be the truth (events recorded elsewhere).
 func RecomputeCount(doc *load.Document, count *yaml.Node, n int, inFlow bool) *diag.Fix {
-	return SetScalar(doc, "count", count, strconv.Itoa(n), fmt.Sprintf("set count to %d", n), inFlow)
+	return SetScalar(doc, count, strconv.Itoa(n), fmt.Sprintf("set count to %d", n), inFlow)
 }
 
 // NumberDecisionIDs gives decision_log entries without an id the id their

@@ -99,28 +99,37 @@ func TestRenameKeyKeepString(t *testing.T) {
 }
 
 func TestCopyLatestID(t *testing.T) {
-	const base = "checkpoints:\n  latest_id: %s\nresumption:\n  recovery_state:\n%s    last_checkpoint: %s  # keep me\n"
+	const base = "checkpoints:\n  latest_id: %s\nresumption:\n  recovery_state:\n    last_checkpoint: %s  # keep me\n"
 	tests := []struct{ name, latest, last, want string }{
 		{"string", `"CP-006"`, `"CP-005"`, `"CP-006"`},
-		{"null when there is no checkpoint", `null`, `"CP-005"`, `null`},
 		{"plain file", `cp-2`, `cp-1`, `cp-2`},
+		{"from null", `"CP-001"`, `null`, `"CP-001"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			in := fmt.Sprintf(base, tc.latest, "", tc.last)
-			want := fmt.Sprintf(base, tc.latest, "    # last_checkpoint was "+tc.last+"\n", tc.want)
+			in := fmt.Sprintf(base, tc.latest, tc.last)
+			want := fmt.Sprintf(base, tc.latest, tc.want)
 			doc := parsed(t, "o.yaml", in)
 			check(t, doc, CopyLatestID(doc, valAt(doc, "resumption.recovery_state.last_checkpoint"), valAt(doc, "checkpoints.latest_id"), false), want)
 		})
 	}
+	t.Run("no latest id: no fix", func(t *testing.T) {
+		doc := parsed(t, "o.yaml", fmt.Sprintf(base, "null", `"CP-005"`))
+		check(t, doc, CopyLatestID(doc, valAt(doc, "resumption.recovery_state.last_checkpoint"), valAt(doc, "checkpoints.latest_id"), false), "")
+	})
 }
 
+// A recomputed count leaves no trace of the old one: the fix declares it
+// dropped.
 func TestRecomputeCount(t *testing.T) {
-	doc := parsed(t, "o.yaml", "compaction_events:\n  count: 3   # three?\n  events:\n    - id: \"CX-001\"\n    - id: \"CX-002\"\n")
-	check(t, doc, RecomputeCount(doc, valAt(doc, "compaction_events.count"), 2, false),
-		"compaction_events:\n  # count was 3\n  count: 2   # three?\n  events:\n    - id: \"CX-001\"\n    - id: \"CX-002\"\n")
-	flow := parsed(t, "o.yaml", "compaction_events: {count: 5, events: []}\n")
-	check(t, flow, RecomputeCount(flow, valAt(flow, "compaction_events.count"), 0, true), "# count was 5\ncompaction_events: {count: 0, events: []}\n")
+	doc := parsed(t, "o.yaml", "compaction_events:\n  count: 1   # one?\n  events:\n    - id: \"CX-001\"\n    - id: \"CX-002\"\n")
+	fx := RecomputeCount(doc, valAt(doc, "compaction_events.count"), 2, false)
+	check(t, doc, fx, "compaction_events:\n  count: 2   # one?\n  events:\n    - id: \"CX-001\"\n    - id: \"CX-002\"\n")
+	if len(fx.Drops) != 1 || fx.Drops[0] != "1" {
+		t.Errorf("drops %q, want the old count", fx.Drops)
+	}
+	flow := parsed(t, "o.yaml", "compaction_events: {count: 0, events: [{id: CX-001}]}\n")
+	check(t, flow, RecomputeCount(flow, valAt(flow, "compaction_events.count"), 1, true), "compaction_events: {count: 1, events: [{id: CX-001}]}\n")
 	same := parsed(t, "o.yaml", "compaction_events: {count: 0, events: []}\n")
 	check(t, same, RecomputeCount(same, valAt(same, "compaction_events.count"), 0, true), "")
 }

@@ -17,15 +17,27 @@ import (
 // The v1.0 fields move into recovery_state as whole lines (their bytes,
 // comments and quoting kept, only indented one level deeper); current_state
 // prose is kept verbatim as a comment above recovery_state; the structured
-// fields are derived from the file's own data or written null; missing
-// sub-sections are appended empty. Nothing outside `resumption:` changes.
+// fields are derived from the file's own data; missing sub-sections are
+// appended with what the schema requires. Nothing outside `resumption:`
+// changes.
+//
+// The migration is safe only when every required v2.0 field derives from
+// the file's own data (SPEC §5). What does not is written null and listed
+// in the fix's Reason ("fill by hand: ..."): the fix is then unsafe.
 
-// v1Movable are the v1.0 fields that leave the top of resumption.
-var v1Movable = map[string]bool{"last_checkpoint": true, "current_state": true, "next_step": true, "cross_session_portable": true, "ephemeral_references": true}
+// v1Movable are the fields that leave the top of resumption for
+// recovery_state: the v1.0 ones, and the recovery_state fields seed 001's
+// draft keeps flat at the top of the section.
+var v1Movable = map[string]bool{"last_checkpoint": true, "current_state": true, "next_step": true, "cross_session_portable": true, "ephemeral_references": true,
+	"current_phase": true, "current_phase_name": true, "workflow_status": true, "current_activity": true, "context_fill_at_update": true, "updated_at": true}
 
 // recoveryFields is recovery_state in the order of seed 000 §Update
 // Semantics, then the two optional v1.0 carry-overs.
 var recoveryFields = []string{"last_checkpoint", "current_phase", "current_phase_name", "workflow_status", "current_activity", "next_step", "context_fill_at_update", "updated_at", "cross_session_portable", "ephemeral_references"}
+
+// optionalRecovery are recovery_state fields the schema does not require:
+// written only when the section has them.
+var optionalRecovery = map[string]bool{"context_fill_at_update": true, "cross_session_portable": true, "ephemeral_references": true}
 
 // Migration is the migration of one file.
 type Migration struct {
@@ -36,6 +48,9 @@ type Migration struct {
 	Folded map[*yaml.Node]bool
 	// Reason says why Fix is nil.
 	Reason string
+	// Fill lists the required v2.0 fields that do not derive from the
+	// file's data (written null; the fix is then unsafe).
+	Fill []string
 }
 
 // Migrate computes the migration of doc's resumption section.
@@ -112,9 +127,13 @@ func Migrate(doc *load.Document) *Migration {
 	}
 
 	var e editList
-	var drops []string
+	var drops, fill, dropped []string
 	fieldsAt := func(fi int) func(w *lineWriter, name string) {
-		return func(w *lineWriter, name string) { writeDerived(w, st, root, fi, name) }
+		return func(w *lineWriter, name string) {
+			if !writeDerived(w, st, root, fi, name) {
+				fill = append(fill, "recovery_state."+name)
+			}
+		}
 	}
 	if rs == nil {
 		// One new recovery_state where the first v1.0 field was.
@@ -131,7 +150,7 @@ func Migrate(doc *load.Document) *Migration {
 				w.raw(reindent(s.lineText(it.first, it.last), fi-ci))
 				continue
 			}
-			if name == "cross_session_portable" || name == "ephemeral_references" {
+			if optionalRecovery[name] {
 				continue
 			}
 			derive(w, name)
@@ -174,13 +193,12 @@ func Migrate(doc *load.Document) *Migration {
 				region()
 				drops = append(drops, name, it.val.Value)
 			case it.val.Kind == yaml.ScalarNode && it.val.ShortTag() == "!!str" && ex.val.Kind == yaml.ScalarNode:
-				// Two texts: recovery_state's stays, the v1.0 one is kept
-				// as a comment above it.
-				w := &lineWriter{eol: s.eol}
-				w.commentLines(fi, name+" (v1.0, superseded by the value below): ", it.val.Value)
-				e.insert(s.start(ex.first), w.String())
+				// Two texts: recovery_state's is the one kept up to date;
+				// the v1.0 one is dropped, and the fix says so (git keeps
+				// it; nothing is echoed into the file).
 				region()
-				drops = append(drops, commented(name, it.val)...)
+				drops = append(drops, name, it.val.Value)
+				dropped = append(dropped, name)
 			default:
 				continue // differing non-text values: left for the user
 			}
@@ -188,7 +206,7 @@ func Migrate(doc *load.Document) *Migration {
 		}
 		derive := fieldsAt(fi)
 		for _, name := range recoveryFields {
-			if have[name] != nil || find(v1, name) != nil || name == "cross_session_portable" || name == "ephemeral_references" {
+			if have[name] != nil || find(v1, name) != nil || optionalRecovery[name] {
 				continue
 			}
 			derive(add, name)
@@ -215,7 +233,7 @@ func Migrate(doc *load.Document) *Migration {
 			w.blank()
 		}
 		prevBlank = false
-		writeSubsection(w, st, root, ci, name)
+		fill = append(fill, writeSubsection(w, st, root, ci, name)...)
 	}
 	if w.String() != "" {
 		text := w.String()
@@ -228,7 +246,16 @@ func Migrate(doc *load.Document) *Migration {
 		m.Reason = "the v1.0 fields left differ from recovery_state's and are not text: merge them by hand"
 		return m
 	}
-	m.Fix = &diag.Fix{Applicability: diag.FixSafe, Description: "migrate resumption to v2.0", Edits: e.list, Drops: drops}
+	desc := "migrate resumption to v2.0"
+	if len(dropped) > 0 {
+		desc += " (dropping the v1.0 " + strings.Join(dropped, ", ") + ": recovery_state's is kept)"
+	}
+	m.Fix = &diag.Fix{Applicability: diag.FixSafe, Description: desc, Edits: e.list, Drops: drops}
+	if len(fill) > 0 {
+		m.Fix.Applicability = diag.FixUnsafe
+		m.Fix.Reason = "fill by hand: " + strings.Join(fill, ", ")
+	}
+	m.Fill = fill
 	return m
 }
 
@@ -349,40 +376,62 @@ func splitLines(s string) []string {
 }
 
 // writeDerived writes one recovery_state field from the file's data, or
-// null when it cannot be derived.
-func writeDerived(w *lineWriter, st style, root *yaml.Node, indent int, name string) {
-	val := "null"
+// null when it cannot be derived, and reports whether it was.
+func writeDerived(w *lineWriter, st style, root *yaml.Node, indent int, name string) bool {
+	val, ok := "null", false
 	switch name {
 	case "last_checkpoint":
-		if id, ok := latestCheckpoint(root); ok {
+		// null is the value before the first checkpoint.
+		ok = true
+		if id, has := latestCheckpoint(root); has {
 			val = st.str(id)
 		}
 	case "current_phase":
-		if n, ok, _, _ := currentPhase(root); ok && n >= 0 {
-			val = strconv.Itoa(n)
+		if n, has, _, _ := currentPhase(root); has && n >= 0 {
+			val, ok = strconv.Itoa(n), true
 		}
 	case "current_phase_name":
-		if _, _, name, ok := currentPhase(root); ok {
-			val = st.str(name)
+		if _, _, name, has := currentPhase(root); has {
+			val, ok = st.str(name), true
 		}
 	case "workflow_status":
-		if s, ok := workflowStatus(root); ok {
-			val = st.str(s)
+		if s, has := workflowStatus(root); has {
+			val, ok = st.str(s), true
 		}
 	}
+	// current_activity, next_step and updated_at say what the session was
+	// doing and when it wrote the section: nothing else in the file does.
 	w.line(indent, name+": "+val)
+	return ok
 }
 
-// writeSubsection writes a missing sub-section: quality_trajectory from
-// quality_gates, agent_summaries from completed agents, the rest empty.
-func writeSubsection(w *lineWriter, st style, root *yaml.Node, indent int, name string) {
+// writeSubsection writes a missing sub-section with the keys the schema
+// requires: quality_trajectory from quality_gates, defect_summary when no
+// gate has run, agent_summaries from completed agents, the logs empty. It
+// returns the fields it could not derive (written null).
+func writeSubsection(w *lineWriter, st style, root *yaml.Node, indent int, name string) []string {
 	fi, gi := indent+st.indent, indent+2*st.indent
+	var fill []string
+	null := func(key string) {
+		w.line(fi, key+": null")
+		fill = append(fill, name+"."+key)
+	}
 	switch name {
 	case "files_to_read", "decision_log":
 		w.line(indent, name+": []")
 	case "quality_trajectory":
 		t := deriveTrajectory(root)
 		w.line(indent, "quality_trajectory:")
+		if !t.known {
+			null("gates_completed")
+			null("gates_remaining")
+			null("current_gate")
+			null("current_gate_iteration")
+			null("score_history")
+			w.line(fi, "lowest_dimension: null")
+			null("total_iterations_used")
+			return fill
+		}
 		writeList(w, st, fi, "gates_completed", t.completed)
 		writeList(w, st, fi, "gates_remaining", t.remaining)
 		if t.current != "" {
@@ -390,9 +439,12 @@ func writeSubsection(w *lineWriter, st style, root *yaml.Node, indent int, name 
 		} else {
 			w.line(fi, "current_gate: null")
 		}
-		if t.current != "" && t.currentIter > 0 {
+		switch {
+		case t.current != "" && t.currentIter > 0:
 			w.line(fi, "current_gate_iteration: "+strconv.Itoa(t.currentIter))
-		} else {
+		case t.current != "":
+			null("current_gate_iteration")
+		default:
 			w.line(fi, "current_gate_iteration: null")
 		}
 		if len(t.history) == 0 {
@@ -406,26 +458,29 @@ func writeSubsection(w *lineWriter, st style, root *yaml.Node, indent int, name 
 		w.line(fi, "lowest_dimension: null")
 		w.line(fi, "total_iterations_used: "+strconv.Itoa(t.used))
 	case "defect_summary":
-		// Defect counts are not recorded per gate in structured form; with
-		// no iteration run yet they are zero.
+		// Defect counts are not recorded in structured form: they are
+		// known (zero) only while no gate has run.
 		t := deriveTrajectory(root)
 		w.line(indent, "defect_summary:")
-		if t.anyIteration {
-			w.line(fi, "total_defects_found: null")
-			w.line(fi, "total_defects_resolved: null")
-			w.line(fi, "unresolved_defects: null")
-		} else {
+		if t.known && !t.anyRun {
 			w.line(fi, "total_defects_found: 0")
 			w.line(fi, "total_defects_resolved: 0")
 			w.line(fi, "unresolved_defects: []")
+		} else {
+			null("total_defects_found")
+			null("total_defects_resolved")
+			null("unresolved_defects")
 		}
 		w.line(fi, "recurring_patterns: []")
 		w.line(fi, "last_gate_primary_defect: null")
 	case "agent_summaries":
 		sums := agentSummaries(root)
+		for _, id := range agentsWithoutSummary(root) {
+			fill = append(fill, "agent_summaries."+id)
+		}
 		if len(sums) == 0 {
 			w.line(indent, "agent_summaries: {}")
-			return
+			return fill
 		}
 		w.line(indent, "agent_summaries:")
 		for _, a := range sums {
@@ -436,6 +491,7 @@ func writeSubsection(w *lineWriter, st style, root *yaml.Node, indent int, name 
 		w.line(fi, "count: 0")
 		w.line(fi, "events: []")
 	}
+	return fill
 }
 
 // writeList writes a list of strings in flow style, or as a block list

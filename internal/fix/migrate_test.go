@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -78,8 +79,22 @@ func TestMigrateFiles(t *testing.T) {
 			"recovery_state.current_phase":       "2",
 			"recovery_state.current_phase_name":  "Normalize",
 			"recovery_state.workflow_status":     "PAUSED",
-			"quality_trajectory.gates_completed": "[]",
-			"defect_summary.total_defects_found": "0",
+			"quality_trajectory.gates_completed": "null", // phases started, no quality_gates
+			"defect_summary.total_defects_found": "null",
+		},
+		"v1_flat_all_derive.yaml": {
+			"recovery_state.last_checkpoint":           "CP-001",
+			"recovery_state.current_phase":             "1",
+			"recovery_state.current_phase_name":        "Schema survey",
+			"recovery_state.workflow_status":           "ACTIVE",
+			"recovery_state.current_activity":          "phase-1-agent-execution",
+			"recovery_state.updated_at":                "2026-03-06T09:40:00Z",
+			"recovery_state.next_step":                 "Map the remaining 8 ledger tables",
+			"quality_trajectory.gates_remaining":       "[qg-1]",
+			"quality_trajectory.total_iterations_used": "0",
+			"defect_summary.total_defects_found":       "0",
+			"defect_summary.unresolved_defects":        "[]",
+			"agent_summaries":                          "{}",
 		},
 		"v1_minimal_null_checkpoint.yaml": {
 			"recovery_state.last_checkpoint":    "null",
@@ -96,10 +111,19 @@ func TestMigrateFiles(t *testing.T) {
 			"recovery_state.next_step":                 "Rotate the remaining 13 service tokens, then re-run the audit",
 			"recovery_state.context_fill_at_update":    "0.41",
 			"quality_trajectory.gates_remaining":       "[qg-1]",
-			"defect_summary.total_defects_found":       "0",
+			"defect_summary.total_defects_found":       "null", // phases started, no quality_gates
 			"compaction_events.count":                  "0",
 			"quality_trajectory.total_iterations_used": "0",
 		},
+	}
+	// What each file leaves to fill by hand; an empty list is a safe fix.
+	fill := map[string]string{
+		"v1_active_two_pipelines.yaml":    "recovery_state.current_activity, recovery_state.updated_at, defect_summary.total_defects_found, defect_summary.total_defects_resolved, defect_summary.unresolved_defects",
+		"v1_complete_plain_indent4.yaml":  "recovery_state.workflow_status, recovery_state.current_activity, recovery_state.updated_at, defect_summary.total_defects_found, defect_summary.total_defects_resolved, defect_summary.unresolved_defects",
+		"v1_single_quoted_crlf.yaml":      "recovery_state.current_activity, recovery_state.updated_at, quality_trajectory.gates_completed, quality_trajectory.gates_remaining, quality_trajectory.current_gate, quality_trajectory.current_gate_iteration, quality_trajectory.score_history, quality_trajectory.total_iterations_used, defect_summary.total_defects_found, defect_summary.total_defects_resolved, defect_summary.unresolved_defects",
+		"v1_minimal_null_checkpoint.yaml": "recovery_state.current_phase, recovery_state.current_phase_name, recovery_state.current_activity, recovery_state.updated_at",
+		"mixed_recovery_state.yaml":       "defect_summary.total_defects_found, defect_summary.total_defects_resolved, defect_summary.unresolved_defects",
+		"v1_flat_all_derive.yaml":         "",
 	}
 	paths, _ := filepath.Glob("testdata/migrate/*.yaml")
 	if len(paths) < 5 {
@@ -115,6 +139,18 @@ func TestMigrateFiles(t *testing.T) {
 			out, m := migrated(t, name, data)
 			if m.Fix == nil {
 				t.Fatalf("no migration: %s", m.Reason)
+			}
+			if got := strings.Join(m.Fill, ", "); got != fill[name] {
+				t.Errorf("fields to fill by hand:\n got %s\nwant %s", got, fill[name])
+			}
+			switch {
+			case len(m.Fill) == 0 && (m.Fix.Applicability != diag.FixSafe || m.Fix.Reason != ""):
+				t.Errorf("every field derives, but the fix is %s (%s)", m.Fix.Applicability, m.Fix.Reason)
+			case len(m.Fill) > 0 && (m.Fix.Applicability != diag.FixUnsafe || m.Fix.Reason != "fill by hand: "+fill[name]):
+				t.Errorf("fields are left to fill, but the fix is %s (%q)", m.Fix.Applicability, m.Fix.Reason)
+			}
+			if bytes.Contains(out, []byte("\n\n\n")) || bytes.Contains(out, []byte("\r\n\r\n\r\n")) {
+				t.Errorf("doubled blank lines:\n%s", out)
 			}
 			if err := Verify(name, load.FormatYAML, data, out, m.Fix.Drops); err != nil {
 				t.Errorf("nothing-lost check: %v\n%s", err, out)
@@ -141,7 +177,7 @@ func TestMigrateFiles(t *testing.T) {
 			}
 			doc, _ := load.Parse(&load.File{Path: name, Data: out}, load.FormatYAML, load.DefaultLimits)
 			res := node.Val(doc.Root, "resumption")
-			for _, k := range []string{"last_checkpoint", "current_state", "next_step", "cross_session_portable", "ephemeral_references"} {
+			for _, k := range []string{"last_checkpoint", "current_state", "next_step", "cross_session_portable", "ephemeral_references", "current_activity", "updated_at"} {
 				if node.Has(res, k) {
 					t.Errorf("%s is still at the top of resumption", k)
 				}

@@ -476,8 +476,14 @@ func runCompactionEvents(p *Pass) {
 	}
 	if cv := node.Val(ce, "count"); cv != nil {
 		if n, ok := node.Int(cv); ok && int(n) != len(evs.Content) {
-			fd := p.Report(f, cv, "count %d, but events lists %d event(s): set count to the number of events", n, len(evs.Content))
-			fd.Fix = fix.RecomputeCount(p.Doc, cv, len(evs.Content), ce.Style&yaml.FlowStyle != 0)
+			// A count above the list may be the truth (the events list is
+			// not always the full record): only a count below gets a fix.
+			if int(n) < len(evs.Content) {
+				fd := p.Report(f, cv, "count %d, but events lists %d event(s): set count to the number of events", n, len(evs.Content))
+				fd.Fix = fix.RecomputeCount(p.Doc, cv, len(evs.Content), ce.Style&yaml.FlowStyle != 0)
+			} else {
+				p.Report(f, cv, "count %d, but events lists %d event(s): add the missing events or correct count", n, len(evs.Content))
+			}
 		}
 	}
 	rs := recoveryStateOf(p)

@@ -423,9 +423,7 @@ func runCheckpointLink(p *Pass) {
 	if isStr && node.IsSeq(ev) && len(ev.Content) == 0 {
 		fd := p.Report(f, at, "%s %s is set, but checkpoints.entries is empty (line %d): record that checkpoint there, or set it to null until one exists", field, quoteShort(last), ek.Line)
 		fd.Related = append(fd.Related, relatedAt(f, ek, "checkpoints.entries"))
-		if idk, idv := node.Get(cv, "latest_id"); idk != nil && node.IsNull(idv) {
-			fd.Fix = fix.CopyLatestID(p.Doc, lv, idv, holder.Style&yaml.FlowStyle != 0)
-		}
+		// No fix: clearing the pointer is no move forward (SPEC §5).
 		return
 	}
 	idk, idv := node.Get(cv, "latest_id")
@@ -447,8 +445,57 @@ func runCheckpointLink(p *Pass) {
 	}
 	if fd != nil {
 		fd.Related = append(fd.Related, relatedAt(f, idv, "checkpoints.latest_id"))
-		fd.Fix = fix.CopyLatestID(p.Doc, lv, idv, holder.Style&yaml.FlowStyle != 0)
+		if latestStr && movesForward(cv, last, isStr, latest) {
+			fd.Fix = fix.CopyLatestID(p.Doc, lv, idv, holder.Style&yaml.FlowStyle != 0)
+		}
 	}
+}
+
+// movesForward reports whether setting last_checkpoint (hasLast false:
+// null) to latest moves it forward to a recorded, later checkpoint (SPEC
+// §5): latest is an entry of checkpoints.entries, and the current one is
+// none or an entry before it, earlier in time when both are dated. A
+// pointer naming something unrecorded, or a latest_id that is itself
+// stale, gets no fix.
+func movesForward(checkpoints *yaml.Node, last string, hasLast bool, latest string) bool {
+	es := node.Val(checkpoints, "entries")
+	if !node.IsSeq(es) {
+		return false
+	}
+	li, ti := -1, -1
+	for i, e := range es.Content {
+		id, ok := node.Str(node.Val(e, "id"))
+		if !ok {
+			continue
+		}
+		if hasLast && strings.EqualFold(id, last) {
+			if li >= 0 {
+				return false // recorded twice: no order to go by
+			}
+			li = i
+		}
+		if strings.EqualFold(id, latest) {
+			if ti >= 0 {
+				return false
+			}
+			ti = i
+		}
+	}
+	if ti < 0 {
+		return false
+	}
+	if ti != len(es.Content)-1 {
+		return false // a later entry exists: latest_id is stale itself
+	}
+	if !hasLast {
+		return true
+	}
+	if li < 0 || li >= ti {
+		return false
+	}
+	lt, _, _, lok := timeOf(node.Val(es.Content[li], "timestamp"))
+	tt, _, _, tok := timeOf(node.Val(es.Content[ti], "timestamp"))
+	return !lok || !tok || tt.After(lt)
 }
 
 // ---- RL105 phase-consistency ------------------------------------------------
