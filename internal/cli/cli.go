@@ -157,6 +157,7 @@ type lintFlags struct {
 	changedOnly                           bool
 	fix, diff, unsafeFixes                bool
 	verbose                               bool
+	affected                              bool
 	// excluded are the units exclude patterns left out, for --verbose.
 	excluded []load.Skip
 }
@@ -185,6 +186,7 @@ func (c *Command) lint(args []string) (int, error) {
 	fs.BoolVar(&lf.fix, "fix", false, "apply the safe fixes, then report what remains")
 	fs.BoolVar(&lf.diff, "diff", false, "print the fixes as a unified diff and write nothing (exit 1 if there are any)")
 	fs.BoolVar(&lf.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply the unsafe fixes")
+	fs.BoolVar(&lf.affected, "affected", false, "the paths are changed files (pre-commit): check the units they affect, the bundles and runs holding or declaring them; other paths are ignored")
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
 		return ExitUsage, err
@@ -251,6 +253,22 @@ func (c *Command) lint(args []string) (int, error) {
 		settings.Severity[r.Code] = diag.SevOff
 	}
 
+	if lf.affected {
+		for _, p := range paths {
+			if p == "-" {
+				return ExitUsage, usagef("--affected takes the changed paths, not stdin (-)")
+			}
+		}
+		if paths, err = c.affectedUnits(paths, lc); err != nil {
+			return ExitUsage, err
+		}
+		if len(paths) == 0 {
+			if lf.verbose {
+				fmt.Fprintf(c.Stderr, "resumelint: --affected: no changed path is or affects a file of a known kind; nothing to check\n")
+			}
+			return ExitOK, nil
+		}
+	}
 	var extra []*load.File
 	var rest []string
 	for _, p := range paths {
