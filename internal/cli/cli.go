@@ -66,7 +66,7 @@ Usage:
   resumelint explain RULE                      print a rule's documentation
   resumelint version                           print the version
 
-Run 'resumelint lint -h' for the lint flags.
+Run 'resumelint COMMAND -h' for a command's flags.
 `
 
 // Main dispatches a subcommand and converts errors to exit codes.
@@ -98,10 +98,20 @@ func (c *Command) Main(args []string) (code int) {
 			return ExitOK
 		case args[0] == "-version" || args[0] == "--version":
 			cmd, rest = "version", args[1:]
+		default:
+			if err := c.unknownCommand(args[0]); err != nil {
+				fmt.Fprintf(c.Stderr, "resumelint: %v\n", err)
+				return ExitUsage
+			}
 		}
 	}
 	code, err := subcommands[cmd](c, rest)
 	if err != nil {
+		var help *helpRequest
+		if errors.As(err, &help) {
+			fmt.Fprint(c.Stdout, help.text)
+			return ExitOK
+		}
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK
 		}
@@ -121,30 +131,34 @@ var subcommands = map[string]func(c *Command, args []string) (int, error){
 	"lint":    (*Command).lint,
 	"rules":   (*Command).rules,
 	"explain": (*Command).explain,
-	"version": func(c *Command, _ []string) (int, error) {
+	"version": func(c *Command, args []string) (int, error) {
+		rest, err := parseInterspersed(newFlagSet("version"), args)
+		if err != nil {
+			return ExitUsage, err
+		}
+		if len(rest) > 0 {
+			return ExitUsage, usagef("version takes no arguments (run 'resumelint version -h')")
+		}
 		fmt.Fprintf(c.Stdout, "resumelint %s\n", version.String())
 		return ExitOK, nil
 	},
 }
 
-// parseInterspersed lets flags follow positional arguments, as users of
-// linters expect ("resumelint lint . --format json").
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+// unknownCommand rejects a first argument that is neither a command nor
+// a path: a bare word naming nothing on disk is a mistyped command more
+// often than a missing folder. Anything that looks like a path (a
+// separator, a dot, a glob) is left to lint, which reports it missing.
+func (c *Command) unknownCommand(a string) error {
+	if a == "" || strings.HasPrefix(a, "-") || strings.ContainsAny(a, `/\.*?[{`) {
+		return nil
 	}
+	if _, err := os.Lstat(filepath.Join(c.Cwd, a)); err == nil {
+		return nil
+	}
+	if s := suggest(a, append(commandNames(), "help")); s != "" {
+		return usagef("unknown command %q; did you mean %q? (run 'resumelint -h' for the commands)", a, s)
+	}
+	return usagef("unknown command %q, and no file or folder of that name (run 'resumelint -h' for the commands)", a)
 }
 
 type lintFlags struct {
@@ -162,16 +176,19 @@ type lintFlags struct {
 	excluded []load.Skip
 }
 
-func (c *Command) lint(args []string) (int, error) {
+func (c *Command) lint(args []string) (int, error) { return c.lintAs("lint", args) }
+
+// lintAs runs lint as the command name ("lint", or "fix", which adds
+// --fix): -h and flag errors name the command typed.
+func (c *Command) lintAs(name string, args []string) (int, error) {
 	var lf lintFlags
 	var cf configFlags
-	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
-	fs.SetOutput(c.Stderr)
+	fs := newFlagSet(name)
 	cf.register(fs)
 	fs.StringVar(&lf.format, "format", "text", "output format: text, json, sarif or github")
 	fs.StringVar(&lf.failOn, "fail-on", "error", "lowest severity that fails the run: error or warning")
 	fs.StringVar(&lf.now, "now", "", "the current time for time-based rules (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
-	fs.StringVar(&lf.color, "color", "auto", "colour the text output: auto, always or never (NO_COLOR is honoured)")
+	fs.StringVar(&lf.color, "color", "auto", "colour the text output: auto, always or never (auto: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)")
 	fs.StringVar(&lf.stdinName, "stdin-filename", "", "the name of the file read from stdin when PATH is -")
 	fs.IntVar(&lf.jobs, "jobs", 0, "number of parallel workers (default: all CPUs)")
 	fs.BoolVar(&lf.quiet, "quiet", false, "print findings only, no summary")
@@ -190,6 +207,14 @@ func (c *Command) lint(args []string) (int, error) {
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
 		return ExitUsage, err
+	}
+	switch lf.color {
+	case "auto", "always", "never":
+	default:
+		return ExitUsage, usagef("unknown --color %q (want auto, always or never)", lf.color)
+	}
+	if !flagGiven(fs, "color") {
+		lf.color = "" // not given: the environment may decide
 	}
 	if lf.changedOnly && lf.base == "" {
 		return ExitUsage, usagef("--changed-only needs --base REF (changed since what?)")
@@ -467,12 +492,18 @@ func (c *Command) nowTime(flagVal string) (time.Time, error) {
 	return time.Now(), nil
 }
 
+// useColor decides colour: an explicit --color always or never wins;
+// otherwise FORCE_COLOR (set, not "0") turns it on, NO_COLOR (set) off,
+// and it is on for a terminal that is not TERM=dumb.
 func (c *Command) useColor(mode string) bool {
 	switch mode {
 	case "always":
-		return c.Getenv("NO_COLOR") == ""
+		return true
 	case "never":
 		return false
+	}
+	if fc := c.Getenv("FORCE_COLOR"); fc != "" && fc != "0" {
+		return true
 	}
 	if c.Getenv("NO_COLOR") != "" || c.Getenv("TERM") == "dumb" {
 		return false

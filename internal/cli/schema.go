@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -49,13 +50,22 @@ func (c *Command) schema(args []string) (int, error) {
 		names[i] = e.name
 	}
 	usageText := "usage: resumelint schema export [--out DIR] [KIND]\nKIND: " + strings.Join(names, ", ") + ", or bundle (its three artifacts)"
+	fs := newFlagSet("schema export")
+	out := fs.String("out", "", "write KIND.schema.json files into DIR (every kind when KIND is not given)")
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
+		return ExitUsage, schemaHelp(fs, names)
+	}
 	if len(args) == 0 || args[0] != "export" {
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") && suggest(args[0], []string{"export"}) != "" {
+			return ExitUsage, usagef("unknown command \"schema %s\"; did you mean \"schema export\"? (run 'resumelint schema export -h')", args[0])
+		}
 		return ExitUsage, usagef("%s", usageText)
 	}
-	fs := flag.NewFlagSet("schema export", flag.ContinueOnError)
-	fs.SetOutput(c.Stderr)
-	out := fs.String("out", "", "write KIND.schema.json files into DIR (every kind when KIND is not given)")
 	rest, err := parseInterspersed(fs, args[1:])
+	var help *helpRequest
+	if errors.As(err, &help) {
+		return ExitUsage, schemaHelp(fs, names)
+	}
 	if err != nil {
 		return ExitUsage, err
 	}
@@ -101,6 +111,13 @@ func (c *Command) schema(args []string) (int, error) {
 		fmt.Fprintln(c.Stdout, filepath.ToSlash(filepath.Join(*out, e.name+".schema.json")))
 	}
 	return ExitOK, nil
+}
+
+// schemaHelp is the usage of schema export, with the kinds it knows.
+func schemaHelp(fs *flag.FlagSet, names []string) *helpRequest {
+	h := helpOf(fs)
+	h.text += "\nKIND: " + strings.Join(names, ", ") + ", or bundle (its three artifacts)\n"
+	return h
 }
 
 // exportSchema generates the JSON Schema (draft 2020-12) of one CUE
