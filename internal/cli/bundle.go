@@ -88,9 +88,10 @@ func (c *Command) bundleVerify(args []string) (int, error) {
 	}
 	// The same configuration and settings-to-options seam as lint, so both
 	// decide alike; a flag wins over the file.
-	settings := engine.Settings{Opts: rules.Options{RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd, Limits: load.DefaultLimits},
+	anchor := c.anchorDir(dirs)
+	settings := engine.Settings{Opts: rules.Options{RepoRoot: c.repoRootOf(anchor), Cwd: c.Cwd, Limits: load.DefaultLimits},
 		Severity: map[string]diag.Severity{}}
-	if _, err := c.setupConfig(&configFlags{config: vf.config}, &settings); err != nil {
+	if _, err := c.setupConfig(&configFlags{config: vf.config}, &settings, anchor); err != nil {
 		return ExitUsage, err
 	}
 	if flagGiven(vf.fs, "bundle-base") || settings.Opts.Bundle.Base == "" {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mattn/go-isatty"
 
 	"github.com/resumelint/resumelint/internal/bundle"
@@ -172,6 +173,7 @@ type lintFlags struct {
 	fix, diff, unsafeFixes                bool
 	verbose                               bool
 	affected                              bool
+	paths                                 []string // as given, for --verbose
 	// excluded are the units exclude patterns left out, for --verbose.
 	excluded []load.Skip
 }
@@ -238,12 +240,13 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 			return ExitUsage, usagef("--bundle-base: %v", err)
 		}
 	}
+	anchor := c.anchorDir(paths)
 	settings := engine.Settings{
-		Opts: rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd,
+		Opts: rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: c.repoRootOf(anchor), Cwd: c.Cwd,
 			Bundle: rules.BundleOptions{Base: lf.bundleBase}, EveryLine: lf.everyLine},
 		Jobs: lf.jobs, Severity: map[string]diag.Severity{},
 	}
-	lc, err := c.setupConfig(&cf, &settings)
+	lc, err := c.setupConfig(&cf, &settings, anchor)
 	if err != nil {
 		return ExitUsage, err
 	}
@@ -294,6 +297,7 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 			return ExitOK, nil
 		}
 	}
+	lf.paths = paths
 	var extra []*load.File
 	var rest []string
 	for _, p := range paths {
@@ -324,7 +328,7 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 		if err != nil {
 			return ExitUsage, err
 		}
-		lc.cfg.Filter(disc, lc.root, c.Cwd)
+		lc.cfg.Filter(disc, lc.cfgRoot, c.Cwd)
 		if len(disc.Missing) > 0 {
 			return ExitUsage, usagef("no such file, folder or matching glob: %s", strings.Join(disc.Missing, ", "))
 		}
@@ -384,10 +388,18 @@ func noKnownKind(empty []string, named bool, lc *lintConfig) error {
 // reason under --verbose, else a count.
 func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig) {
 	if lf.verbose {
+		scope := "every path linted"
+		if len(lf.paths) > 0 {
+			scope = strings.Join(lf.paths, ", ")
+		}
 		if lc.cfg.Path != "" {
-			fmt.Fprintf(c.Stderr, "resumelint: configuration %s\n", lc.cfg.Path)
+			how := lc.how
+			if how != "--config" {
+				how = "the nearest " + config.FileName + ", " + how
+			}
+			fmt.Fprintf(c.Stderr, "resumelint: configuration %s (%s) applies to %s\n", lc.cfg.Path, how, scope)
 		} else {
-			fmt.Fprintf(c.Stderr, "resumelint: no configuration file (%s at the repository root); defaults apply\n", config.FileName)
+			fmt.Fprintf(c.Stderr, "resumelint: no configuration file (%s %s); defaults apply to %s\n", config.FileName, lc.how, scope)
 		}
 		pats, defaults := lc.cfg.Excludes()
 		switch {
@@ -513,16 +525,70 @@ func (c *Command) useColor(mode string) bool {
 }
 
 // repoRoot is the top of the git work tree containing dir, or dir itself.
-// It reads .git markers instead of running git, so a one-file run stays fast.
 func repoRoot(dir string) string {
+	if r, ok := gitRoot(dir); ok {
+		return r
+	}
+	return dir
+}
+
+// repoRootOf is the repository root for a run anchored at dir: the git
+// work tree holding dir (so 'resumelint lint /other/repo' is rooted
+// there), else the working directory's.
+func (c *Command) repoRootOf(dir string) string {
+	if r, ok := gitRoot(dir); ok {
+		return r
+	}
+	return repoRoot(c.Cwd)
+}
+
+// gitRoot is the top of the git work tree containing dir. It reads .git
+// markers instead of running git, so a one-file run stays fast.
+func gitRoot(dir string) (string, bool) {
 	for d := dir; ; {
 		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return d
+			return d, true
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return dir
+			return "", false
 		}
 		d = parent
 	}
 }
+
+// anchorDir is the folder the repository and the configuration are looked
+// for from: that of the first path linted (a file's folder, a glob's
+// literal base), else the working directory. So 'resumelint lint
+// /other/repo' uses that repository's root and configuration.
+func (c *Command) anchorDir(paths []string) string {
+	for _, p := range paths {
+		if p == "-" {
+			continue
+		}
+		if hasGlobMeta(p) {
+			p, _ = doublestar.SplitPattern(filepath.ToSlash(p))
+			p = filepath.FromSlash(p)
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(c.Cwd, p)
+		}
+		p = filepath.Clean(p)
+		for {
+			if fi, err := os.Stat(p); err == nil {
+				if !fi.IsDir() {
+					p = filepath.Dir(p)
+				}
+				return p
+			}
+			parent := filepath.Dir(p)
+			if parent == p {
+				return c.Cwd
+			}
+			p = parent
+		}
+	}
+	return c.Cwd
+}
+
+func hasGlobMeta(s string) bool { return strings.ContainsAny(s, "*?[{") }
