@@ -17,7 +17,7 @@ mkdir -p "$OUT"
 
 echo "== building"
 go build -o "$BIN" ./cmd/resumelint
-go build -o "$OUT/genbundle" ./bench/genbundle
+go build -tags bench -o "$OUT/genbundle" ./bench/genbundle
 
 echo "== generating 1 GiB in 1,000 files (once)"
 "$OUT/genbundle" -dir "$OUT/big" -files 1000 -bytes $((1 << 30))

@@ -1,3 +1,5 @@
+//go:build bench
+
 // Command floor is the parse-only floor of SPEC §9 P2: it reads and parses
 // the same files resumelint checks, with the same YAML and JSON parsers, on
 // all cores, and does nothing else. A linter in Go cannot be faster.

@@ -1,3 +1,5 @@
+//go:build bench
+
 // Command gen writes the benchmark repository of SPEC §9 P1: ORCHESTRATION.yaml
 // files of about 300 lines (v2.0, 5% with one error), checkpoint files, and
 // Nexus projects with resume-context.md. -scale multiplies every count (P3).

@@ -1,3 +1,5 @@
+//go:build bench
+
 // Command genbundle writes a SPECTRUM-02 bundle of random outputs for the
 // hashing benchmark (SPEC §9 P5): the outputs under out/, the three
 // artifacts with their digests, and a sha256sum manifest of the same files.

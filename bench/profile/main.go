@@ -1,7 +1,9 @@
+//go:build bench
+
 // Command profile runs one lint in process under the Go profilers, for
 // finding what a benchmark figure is made of:
 //
-//	go run ./bench/profile -cpu cpu.prof -mem mem.prof -- lint DIR
+//	go run -tags bench ./bench/profile -cpu cpu.prof -mem mem.prof -- lint DIR
 //	go tool pprof -top cpu.prof
 package main
 

@@ -1,3 +1,5 @@
+//go:build bench
+
 // Command timeit runs a command once and prints its wall time in seconds
 // and its peak resident set size in KiB (children included), so the
 // benchmark script can interleave runs and take medians itself.

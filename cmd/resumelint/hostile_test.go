@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -102,7 +101,7 @@ func TestHostileInputs(t *testing.T) {
 		}, "RL003"},
 		{"FIFO named ORCHESTRATION.yaml", func(t *testing.T, dir string) []string {
 			p := filepath.Join(dir, "ORCHESTRATION.yaml")
-			if err := syscall.Mkfifo(p, 0o644); err != nil {
+			if err := mkfifo(p); err != nil {
 				t.Skipf("mkfifo: %v", err)
 			}
 			return []string{p}
@@ -111,7 +110,7 @@ func TestHostileInputs(t *testing.T) {
 			if err := os.MkdirAll(filepath.Join(dir, "w"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := syscall.Mkfifo(filepath.Join(dir, "w", "ORCHESTRATION.yaml"), 0o644); err != nil {
+			if err := mkfifo(filepath.Join(dir, "w", "ORCHESTRATION.yaml")); err != nil {
 				t.Skipf("mkfifo: %v", err)
 			}
 			return []string{filepath.Join(dir, "w")}
@@ -145,10 +144,10 @@ func TestHostileInputs(t *testing.T) {
 			d := filepath.Join(dir, "repo")
 			write(t, dir, "repo/ORCHESTRATION.yaml", "workflow: {}\n")
 			if err := os.Symlink(".", filepath.Join(d, "loop")); err != nil {
-				t.Fatal(err)
+				t.Skipf("symlink: %v", err)
 			}
 			if err := os.Symlink("self", filepath.Join(d, "self")); err != nil {
-				t.Fatal(err)
+				t.Skipf("symlink: %v", err)
 			}
 			return []string{d}
 		}, "RL100"},

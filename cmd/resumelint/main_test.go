@@ -49,7 +49,7 @@ func TestGolden(t *testing.T) {
 				if err != nil {
 					ts.Fatalf("rl: exit code %q is not a number", args[0])
 				}
-				c := &cli.Command{Stdin: nil, Stdout: ts.Stdout(), Stderr: ts.Stderr(), Getenv: ts.Getenv, Cwd: ts.Getenv("WORK")}
+				c := &cli.Command{Stdin: nil, Stdout: ts.Stdout(), Stderr: ts.Stderr(), Getenv: ts.Getenv, Cwd: ts.MkAbs(".")}
 				if got := c.Main(args[1:]); got != want {
 					ts.Fatalf("resumelint %v: exit code %d, want %d", args[1:], got, want)
 				}

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/cli"
 	"github.com/resumelint/resumelint/internal/rules"
@@ -112,7 +115,7 @@ func TestReadmeCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, cmd := range []string{"go run ./cmd/resumelint lint examples/", "go test ./...", "go install github.com/resumelint/resumelint/cmd/resumelint@latest"} {
+	for _, cmd := range []string{"go run ./cmd/resumelint lint examples/", "go test ./...", "go install ./cmd/resumelint"} {
 		if !bytes.Contains(readme, []byte("\n"+cmd+"\n")) {
 			t.Errorf("README.md does not show the command line %q", cmd)
 		}
@@ -126,5 +129,57 @@ func TestReadmeCommands(t *testing.T) {
 	}
 	if fi, err := os.Stat(filepath.Join(root, ".ci", "run")); err == nil && fi.Mode()&0o111 == 0 {
 		t.Errorf(".ci/run is not executable")
+	}
+}
+
+// The README names the Go version go.mod requires, exactly.
+func TestReadmeGoVersion(t *testing.T) {
+	root := moduleRoot(t)
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^go ([0-9.]+)$`).FindSubmatch(mod)
+	if m == nil {
+		t.Fatal("go.mod has no go directive")
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Go " + string(m[1]) + " or later"
+	if !bytes.Contains(readme, []byte(want)) {
+		t.Errorf("README.md does not say %q (the go directive of go.mod)", want)
+	}
+}
+
+// Every file glob of the release archives matches a file: goreleaser fails
+// the release on a glob that matches nothing.
+func TestGoreleaserFiles(t *testing.T) {
+	root := moduleRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Archives []struct {
+			Files []string `yaml:"files"`
+		} `yaml:"archives"`
+	}
+	if err := yaml.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, a := range cfg.Archives {
+		for _, g := range a.Files {
+			n++
+			m, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(g)))
+			if err != nil || len(m) == 0 {
+				t.Errorf(".goreleaser.yaml: archive file glob %q matches nothing (err %v)", g, err)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error(".goreleaser.yaml: no archive files (LICENSE and README.md belong in every archive)")
 	}
 }

@@ -24,23 +24,17 @@ import (
 
 func init() { subcommands["bundle"] = (*Command).bundle }
 
-const bundleUsage = `Usage: resumelint bundle verify [flags] DIR ...
-
-Decides, for each SPECTRUM-02 bundle folder, whether a resuming agent may
-trust it (seed 002 §3): ACCEPT, or REJECT with the rejection codes.
-Exit code 0 only if every bundle is accepted.
-
-Flags:
-`
-
 func (c *Command) bundle(args []string) (int, error) {
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-		fmt.Fprint(c.Stdout, bundleUsage)
-		newVerifyFlags(c.Stdout).fs.PrintDefaults()
-		return ExitOK, nil
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
+		return ExitUsage, helpOf(newVerifyFlags().fs)
+	}
+	if len(args) > 0 && args[0] != "verify" && !strings.HasPrefix(args[0], "-") {
+		if s := suggest(args[0], []string{"verify"}); s != "" {
+			return ExitUsage, usagef("unknown command \"bundle %s\"; did you mean \"bundle %s\"? (run 'resumelint bundle verify -h')", args[0], s)
+		}
 	}
 	if len(args) == 0 || args[0] != "verify" {
-		return ExitUsage, usagef("usage: resumelint bundle verify [flags] DIR ... (see 'resumelint bundle -h')")
+		return ExitUsage, usagef("usage: resumelint bundle verify [flags] DIR ... (run 'resumelint bundle verify -h')")
 	}
 	return c.bundleVerify(args[1:])
 }
@@ -53,10 +47,9 @@ type verifyFlags struct {
 	jobs                        int
 }
 
-func newVerifyFlags(out io.Writer) *verifyFlags {
-	vf := &verifyFlags{fs: flag.NewFlagSet("bundle verify", flag.ContinueOnError)}
+func newVerifyFlags() *verifyFlags {
+	vf := &verifyFlags{fs: newFlagSet("bundle verify")}
 	fs := vf.fs
-	fs.SetOutput(out)
 	fs.BoolVar(&vf.strict, "strict", false, "also reject a validator_build_id other than --expect-build-id (VALIDATOR_BUILD_MISMATCH)")
 	fs.StringVar(&vf.expectBuildID, "expect-build-id", "", "the current validator build id, for --strict (e.g. git:abc1234)")
 	fs.StringVar(&vf.format, "format", "text", "output format: text or json")
@@ -67,7 +60,7 @@ func newVerifyFlags(out io.Writer) *verifyFlags {
 }
 
 func (c *Command) bundleVerify(args []string) (int, error) {
-	vf := newVerifyFlags(c.Stderr)
+	vf := newVerifyFlags()
 	dirs, err := parseInterspersed(vf.fs, args)
 	if err != nil {
 		return ExitUsage, err
@@ -95,9 +88,10 @@ func (c *Command) bundleVerify(args []string) (int, error) {
 	}
 	// The same configuration and settings-to-options seam as lint, so both
 	// decide alike; a flag wins over the file.
-	settings := engine.Settings{Opts: rules.Options{RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd, Limits: load.DefaultLimits},
+	anchor := c.anchorDir(dirs)
+	settings := engine.Settings{Opts: rules.Options{RepoRoot: c.repoRootOf(anchor), Cwd: c.Cwd, Limits: load.DefaultLimits},
 		Severity: map[string]diag.Severity{}}
-	if _, err := c.setupConfig(&configFlags{config: vf.config}, &settings); err != nil {
+	if _, err := c.setupConfig(&configFlags{config: vf.config}, &settings, anchor); err != nil {
 		return ExitUsage, err
 	}
 	if flagGiven(vf.fs, "bundle-base") || settings.Opts.Bundle.Base == "" {

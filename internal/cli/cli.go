@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mattn/go-isatty"
 
 	"github.com/resumelint/resumelint/internal/bundle"
@@ -68,7 +69,7 @@ Usage:
   resumelint server                            language server on stdio: diagnostics, fixes, hover (docs/editors.md)
   resumelint version                           print the version
 
-Run 'resumelint lint -h' for the lint flags.
+Run 'resumelint COMMAND -h' for a command's flags.
 `
 
 // Main dispatches a subcommand and converts errors to exit codes.
@@ -100,10 +101,20 @@ func (c *Command) Main(args []string) (code int) {
 			return ExitOK
 		case args[0] == "-version" || args[0] == "--version":
 			cmd, rest = "version", args[1:]
+		default:
+			if err := c.unknownCommand(args[0]); err != nil {
+				fmt.Fprintf(c.Stderr, "resumelint: %v\n", err)
+				return ExitUsage
+			}
 		}
 	}
 	code, err := subcommands[cmd](c, rest)
 	if err != nil {
+		var help *helpRequest
+		if errors.As(err, &help) {
+			fmt.Fprint(c.Stdout, help.text)
+			return ExitOK
+		}
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK
 		}
@@ -123,30 +134,34 @@ var subcommands = map[string]func(c *Command, args []string) (int, error){
 	"lint":    (*Command).lint,
 	"rules":   (*Command).rules,
 	"explain": (*Command).explain,
-	"version": func(c *Command, _ []string) (int, error) {
+	"version": func(c *Command, args []string) (int, error) {
+		rest, err := parseInterspersed(newFlagSet("version"), args)
+		if err != nil {
+			return ExitUsage, err
+		}
+		if len(rest) > 0 {
+			return ExitUsage, usagef("version takes no arguments (run 'resumelint version -h')")
+		}
 		fmt.Fprintf(c.Stdout, "resumelint %s\n", version.String())
 		return ExitOK, nil
 	},
 }
 
-// parseInterspersed lets flags follow positional arguments, as users of
-// linters expect ("resumelint lint . --format json").
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+// unknownCommand rejects a first argument that is neither a command nor
+// a path: a bare word naming nothing on disk is a mistyped command more
+// often than a missing folder. Anything that looks like a path (a
+// separator, a dot, a glob) is left to lint, which reports it missing.
+func (c *Command) unknownCommand(a string) error {
+	if a == "" || strings.HasPrefix(a, "-") || strings.ContainsAny(a, `/\.*?[{`) {
+		return nil
 	}
+	if _, err := os.Lstat(filepath.Join(c.Cwd, a)); err == nil {
+		return nil
+	}
+	if s := suggest(a, append(commandNames(), "help")); s != "" {
+		return usagef("unknown command %q; did you mean %q? (run 'resumelint -h' for the commands)", a, s)
+	}
+	return usagef("unknown command %q, and no file or folder of that name (run 'resumelint -h' for the commands)", a)
 }
 
 type lintFlags struct {
@@ -159,20 +174,25 @@ type lintFlags struct {
 	changedOnly                           bool
 	fix, diff, unsafeFixes                bool
 	verbose                               bool
+	affected                              bool
+	paths                                 []string // as given, for --verbose
 	// excluded are the units exclude patterns left out, for --verbose.
 	excluded []load.Skip
 }
 
-func (c *Command) lint(args []string) (int, error) {
+func (c *Command) lint(args []string) (int, error) { return c.lintAs("lint", args) }
+
+// lintAs runs lint as the command name ("lint", or "fix", which adds
+// --fix): -h and flag errors name the command typed.
+func (c *Command) lintAs(name string, args []string) (int, error) {
 	var lf lintFlags
 	var cf configFlags
-	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
-	fs.SetOutput(c.Stderr)
+	fs := newFlagSet(name)
 	cf.register(fs)
 	fs.StringVar(&lf.format, "format", "text", "output format: text, json, sarif or github")
 	fs.StringVar(&lf.failOn, "fail-on", "error", "lowest severity that fails the run: error or warning")
 	fs.StringVar(&lf.now, "now", "", "the current time for time-based rules (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
-	fs.StringVar(&lf.color, "color", "auto", "colour the text output: auto, always or never (NO_COLOR is honoured)")
+	fs.StringVar(&lf.color, "color", "auto", "colour the text output: auto, always or never (auto: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)")
 	fs.StringVar(&lf.stdinName, "stdin-filename", "", "the name of the file read from stdin when PATH is -")
 	fs.IntVar(&lf.jobs, "jobs", 0, "number of parallel workers (default: all CPUs)")
 	fs.BoolVar(&lf.quiet, "quiet", false, "print findings only, no summary")
@@ -187,9 +207,18 @@ func (c *Command) lint(args []string) (int, error) {
 	fs.BoolVar(&lf.fix, "fix", false, "apply the safe fixes, then report what remains")
 	fs.BoolVar(&lf.diff, "diff", false, "print the fixes as a unified diff and write nothing (exit 1 if there are any)")
 	fs.BoolVar(&lf.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply the unsafe fixes")
+	fs.BoolVar(&lf.affected, "affected", false, "the paths are changed files (pre-commit): check the units they affect, the bundles and runs holding or declaring them; other paths are ignored")
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
 		return ExitUsage, err
+	}
+	switch lf.color {
+	case "auto", "always", "never":
+	default:
+		return ExitUsage, usagef("unknown --color %q (want auto, always or never)", lf.color)
+	}
+	if !flagGiven(fs, "color") {
+		lf.color = "" // not given: the environment may decide
 	}
 	if lf.changedOnly && lf.base == "" {
 		return ExitUsage, usagef("--changed-only needs --base REF (changed since what?)")
@@ -213,12 +242,13 @@ func (c *Command) lint(args []string) (int, error) {
 			return ExitUsage, usagef("--bundle-base: %v", err)
 		}
 	}
+	anchor := c.anchorDir(paths)
 	settings := engine.Settings{
-		Opts: rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd,
+		Opts: rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: c.repoRootOf(anchor), Cwd: c.Cwd,
 			Bundle: rules.BundleOptions{Base: lf.bundleBase}, EveryLine: lf.everyLine},
 		Jobs: lf.jobs, Severity: map[string]diag.Severity{},
 	}
-	lc, err := c.setupConfig(&cf, &settings)
+	lc, err := c.setupConfig(&cf, &settings, anchor)
 	if err != nil {
 		return ExitUsage, err
 	}
@@ -253,6 +283,23 @@ func (c *Command) lint(args []string) (int, error) {
 		settings.Severity[r.Code] = diag.SevOff
 	}
 
+	if lf.affected {
+		for _, p := range paths {
+			if p == "-" {
+				return ExitUsage, usagef("--affected takes the changed paths, not stdin (-)")
+			}
+		}
+		if paths, err = c.affectedUnits(paths, lc); err != nil {
+			return ExitUsage, err
+		}
+		if len(paths) == 0 {
+			if lf.verbose {
+				fmt.Fprintf(c.Stderr, "resumelint: --affected: no changed path is or affects a file of a known kind; nothing to check\n")
+			}
+			return ExitOK, nil
+		}
+	}
+	lf.paths = paths
 	var extra []*load.File
 	var rest []string
 	for _, p := range paths {
@@ -283,7 +330,7 @@ func (c *Command) lint(args []string) (int, error) {
 		if err != nil {
 			return ExitUsage, err
 		}
-		lc.cfg.Filter(disc, lc.root, c.Cwd)
+		lc.cfg.Filter(disc, lc.cfgRoot, c.Cwd)
 		if len(disc.Missing) > 0 {
 			return ExitUsage, usagef("no such file, folder or matching glob: %s", strings.Join(disc.Missing, ", "))
 		}
@@ -343,10 +390,18 @@ func noKnownKind(empty []string, named bool, lc *lintConfig) error {
 // reason under --verbose, else a count.
 func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig) {
 	if lf.verbose {
+		scope := "every path linted"
+		if len(lf.paths) > 0 {
+			scope = strings.Join(lf.paths, ", ")
+		}
 		if lc.cfg.Path != "" {
-			fmt.Fprintf(c.Stderr, "resumelint: configuration %s\n", lc.cfg.Path)
+			how := lc.how
+			if how != "--config" {
+				how = "the nearest " + config.FileName + ", " + how
+			}
+			fmt.Fprintf(c.Stderr, "resumelint: configuration %s (%s) applies to %s\n", lc.cfg.Path, how, scope)
 		} else {
-			fmt.Fprintf(c.Stderr, "resumelint: no configuration file (%s at the repository root); defaults apply\n", config.FileName)
+			fmt.Fprintf(c.Stderr, "resumelint: no configuration file (%s %s); defaults apply to %s\n", config.FileName, lc.how, scope)
 		}
 		pats, defaults := lc.cfg.Excludes()
 		switch {
@@ -451,12 +506,18 @@ func (c *Command) nowTime(flagVal string) (time.Time, error) {
 	return time.Now(), nil
 }
 
+// useColor decides colour: an explicit --color always or never wins;
+// otherwise FORCE_COLOR (set, not "0") turns it on, NO_COLOR (set) off,
+// and it is on for a terminal that is not TERM=dumb.
 func (c *Command) useColor(mode string) bool {
 	switch mode {
 	case "always":
-		return c.Getenv("NO_COLOR") == ""
+		return true
 	case "never":
 		return false
+	}
+	if fc := c.Getenv("FORCE_COLOR"); fc != "" && fc != "0" {
+		return true
 	}
 	if c.Getenv("NO_COLOR") != "" || c.Getenv("TERM") == "dumb" {
 		return false
@@ -466,16 +527,70 @@ func (c *Command) useColor(mode string) bool {
 }
 
 // repoRoot is the top of the git work tree containing dir, or dir itself.
-// It reads .git markers instead of running git, so a one-file run stays fast.
 func repoRoot(dir string) string {
+	if r, ok := gitRoot(dir); ok {
+		return r
+	}
+	return dir
+}
+
+// repoRootOf is the repository root for a run anchored at dir: the git
+// work tree holding dir (so 'resumelint lint /other/repo' is rooted
+// there), else the working directory's.
+func (c *Command) repoRootOf(dir string) string {
+	if r, ok := gitRoot(dir); ok {
+		return r
+	}
+	return repoRoot(c.Cwd)
+}
+
+// gitRoot is the top of the git work tree containing dir. It reads .git
+// markers instead of running git, so a one-file run stays fast.
+func gitRoot(dir string) (string, bool) {
 	for d := dir; ; {
 		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return d
+			return d, true
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return dir
+			return "", false
 		}
 		d = parent
 	}
 }
+
+// anchorDir is the folder the repository and the configuration are looked
+// for from: that of the first path linted (a file's folder, a glob's
+// literal base), else the working directory. So 'resumelint lint
+// /other/repo' uses that repository's root and configuration.
+func (c *Command) anchorDir(paths []string) string {
+	for _, p := range paths {
+		if p == "-" {
+			continue
+		}
+		if hasGlobMeta(p) {
+			p, _ = doublestar.SplitPattern(filepath.ToSlash(p))
+			p = filepath.FromSlash(p)
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(c.Cwd, p)
+		}
+		p = filepath.Clean(p)
+		for {
+			if fi, err := os.Stat(p); err == nil {
+				if !fi.IsDir() {
+					p = filepath.Dir(p)
+				}
+				return p
+			}
+			parent := filepath.Dir(p)
+			if parent == p {
+				return c.Cwd
+			}
+			p = parent
+		}
+	}
+	return c.Cwd
+}
+
+func hasGlobMeta(s string) bool { return strings.ContainsAny(s, "*?[{") }

@@ -23,7 +23,7 @@ import (
 // `resumelint fix` is `resumelint lint --fix` (SPEC §4, §5).
 func init() {
 	subcommands["fix"] = func(c *Command, args []string) (int, error) {
-		return c.lint(append([]string{"--fix"}, args...))
+		return c.lintAs("fix", append([]string{"--fix"}, args...))
 	}
 }
 

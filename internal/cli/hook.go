@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -52,6 +53,11 @@ Reads one Claude Code hook event on stdin and answers in the hook protocol:
 Setup for .claude/settings.json: docs/agent-hooks.md.
 `
 
+func init() {
+	usageHeads["hook"] = hookUsage
+	usageHeads["server"] = serverUsage
+}
+
 func (c *Command) hook(args []string) (int, error) {
 	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
 	fs.SetOutput(c.Stderr)
@@ -62,9 +68,11 @@ func (c *Command) hook(args []string) (int, error) {
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if err == flag.ErrHelp {
-			return ExitOK, nil
+		var help *helpRequest
+		if errors.As(err, &help) {
+			return ExitOK, help // Main prints it on stdout
 		}
+		fmt.Fprintf(c.Stderr, "resumelint hook: %v\n", err)
 		return hookProblem, nil
 	}
 	if len(pos) > 0 {
@@ -119,7 +127,7 @@ func (h *hookRun) setup() (*engine.Settings, *lintConfig, bool) {
 	}
 	cc := *h.c
 	cc.Cwd = h.cwd
-	lc, err := cc.setupConfig(&configFlags{}, s)
+	lc, err := cc.setupConfig(&configFlags{}, s, h.cwd)
 	if err != nil {
 		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err)
 		return nil, nil, false

@@ -19,30 +19,48 @@ type configFlags struct {
 }
 
 func (cf *configFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&cf.config, "config", "", "configuration file (default: .resumelint.yaml at the repository root)")
+	fs.StringVar(&cf.config, "config", "", "configuration file (default: the nearest .resumelint.yaml walking up from the linted path to the repository root)")
 	fs.StringVar(&cf.baseline, "baseline", "", "hide the findings recorded in this baseline file")
 	fs.StringVar(&cf.writeBaseline, "write-baseline", "", "record today's findings in this baseline file (they are then hidden)")
 }
 
 // lintConfig is a run's configuration and the filters built from it.
 type lintConfig struct {
-	cfg        *config.Config
-	root, cwd  string
+	cfg *config.Config
+	// root is the repository root (paths in baselines, SARIF and
+	// annotations are relative to it); cfgRoot is where the configuration's
+	// globs are anchored: the folder of a .resumelint.yaml found by the
+	// walk up, else root.
+	root, cfgRoot, cwd string
+	// how says how the configuration was chosen, for --verbose.
+	how        string
 	classifier *load.Classifier
 	filter     *config.Filter
 }
 
-// setupConfig reads the configuration (--config, else the repository
-// root's) and applies it to settings before the flags are applied, so
-// flags win. It installs the suppression filter as the engine's hooks.
-func (c *Command) setupConfig(cf *configFlags, s *engine.Settings) (*lintConfig, error) {
-	lc := &lintConfig{cfg: &config.Config{}, root: s.Opts.RepoRoot, cwd: c.Cwd}
+// setupConfig reads the configuration (--config, else the nearest
+// .resumelint.yaml walking up from anchor, the first linted path, to the
+// repository root, or to the filesystem root outside a repository) and
+// applies it to settings before the flags are applied, so flags win. It
+// installs the suppression filter as the engine's hooks.
+func (c *Command) setupConfig(cf *configFlags, s *engine.Settings, anchor string) (*lintConfig, error) {
+	lc := &lintConfig{cfg: &config.Config{}, root: s.Opts.RepoRoot, cfgRoot: s.Opts.RepoRoot, cwd: c.Cwd}
 	osPath := cf.config
 	if osPath != "" && !filepath.IsAbs(osPath) {
 		osPath = filepath.Join(c.Cwd, osPath)
 	}
+	lc.how = "--config"
 	if osPath == "" {
-		osPath = config.Find(lc.root)
+		lc.how = "looked for from " + load.Display(c.Cwd, anchor) + " up to the repository root"
+		stop := ""
+		if _, ok := gitRoot(anchor); ok {
+			stop = lc.root
+		} else {
+			lc.how = "looked for from " + load.Display(c.Cwd, anchor) + " up to the filesystem root, outside a repository"
+		}
+		if osPath = config.FindNearest(anchor, stop); osPath != "" {
+			lc.cfgRoot = filepath.Dir(osPath)
+		}
 	}
 	if osPath != "" {
 		cfg, err := config.Load(osPath, load.Display(c.Cwd, osPath), load.RootFor(lc.root, osPath))
@@ -56,8 +74,8 @@ func (c *Command) setupConfig(cf *configFlags, s *engine.Settings) (*lintConfig,
 		lc.cfg = cfg
 	}
 	lc.cfg.Apply(s)
-	lc.classifier = lc.cfg.Classifier(lc.root)
-	lc.filter = config.NewFilter(lc.cfg, lc.root, c.Cwd)
+	lc.classifier = lc.cfg.Classifier(lc.cfgRoot)
+	lc.filter = config.NewFilter(lc.cfg, lc.cfgRoot, c.Cwd)
 	lc.filter.Active = func(code string) bool {
 		r := rules.Lookup(code)
 		if r == nil {

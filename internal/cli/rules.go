@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -26,11 +25,14 @@ type ruleJSON struct {
 }
 
 func (c *Command) rules(args []string) (int, error) {
-	fset := flag.NewFlagSet("rules", flag.ContinueOnError)
-	fset.SetOutput(c.Stderr)
+	fset := newFlagSet("rules")
 	format := fset.String("format", "text", "output format: text or json")
-	if _, err := parseInterspersed(fset, args); err != nil {
+	rest, err := parseInterspersed(fset, args)
+	if err != nil {
 		return ExitUsage, err
+	}
+	if len(rest) > 0 {
+		return ExitUsage, usagef("rules takes no arguments; to read a rule's page: resumelint explain %s", rest[0])
 	}
 	all := rules.All()
 	switch *format {
@@ -70,11 +72,22 @@ func defaultState(r *rules.Rule) string {
 }
 
 func (c *Command) explain(args []string) (int, error) {
+	args, err := parseInterspersed(newFlagSet("explain"), args)
+	if err != nil {
+		return ExitUsage, err
+	}
 	if len(args) != 1 {
 		return ExitUsage, usagef("usage: resumelint explain RULE (a code like RL107 or a name like stale-resumption)")
 	}
 	r := rules.Lookup(args[0])
 	if r == nil {
+		var names []string
+		for _, r := range rules.All() {
+			names = append(names, r.Code, r.Name)
+		}
+		if s := suggest(args[0], names); s != "" {
+			return ExitUsage, usagef("unknown rule %q; did you mean %s? (see 'resumelint rules')", args[0], s)
+		}
 		return ExitUsage, usagef("unknown rule %q (see 'resumelint rules')", args[0])
 	}
 	page, err := fs.ReadFile(docs.Rules, "rules/"+r.Code+".md")

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -29,7 +30,7 @@ var schemaExports = []schemaExport{
 	{"orchestration", "#OrchestrationFile", "ORCHESTRATION.yaml (the resumption section; other keys are open)"},
 	{"checkpoint", "#CheckpointFile", "checkpoint file (.jerry/checkpoints/*.json), seed or runtime form"},
 	{"precompact-state", "#PrecompactState", "precompact_state.json"},
-	{"resume-context", "#ResumeContext", "resume-context.md front matter"},
+	{"resume-context", "#ResumeContextExport", "resume-context.md front matter (either version, or a finished project's)"},
 	{"bundle-task-spec", "#TaskSpec", "SPECTRUM-02 bundle TASK_SPEC.json"},
 	{"bundle-status", "#Status", "SPECTRUM-02 bundle STATUS.json"},
 	{"bundle-output-hashes", "#OutputHashes", "SPECTRUM-02 bundle OUTPUT_HASHES.json"},
@@ -49,13 +50,22 @@ func (c *Command) schema(args []string) (int, error) {
 		names[i] = e.name
 	}
 	usageText := "usage: resumelint schema export [--out DIR] [KIND]\nKIND: " + strings.Join(names, ", ") + ", or bundle (its three artifacts)"
+	fs := newFlagSet("schema export")
+	out := fs.String("out", "", "write KIND.schema.json files into DIR (every kind when KIND is not given)")
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
+		return ExitUsage, schemaHelp(fs, names)
+	}
 	if len(args) == 0 || args[0] != "export" {
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") && suggest(args[0], []string{"export"}) != "" {
+			return ExitUsage, usagef("unknown command \"schema %s\"; did you mean \"schema export\"? (run 'resumelint schema export -h')", args[0])
+		}
 		return ExitUsage, usagef("%s", usageText)
 	}
-	fs := flag.NewFlagSet("schema export", flag.ContinueOnError)
-	fs.SetOutput(c.Stderr)
-	out := fs.String("out", "", "write KIND.schema.json files into DIR (every kind when KIND is not given)")
 	rest, err := parseInterspersed(fs, args[1:])
+	var help *helpRequest
+	if errors.As(err, &help) {
+		return ExitUsage, schemaHelp(fs, names)
+	}
 	if err != nil {
 		return ExitUsage, err
 	}
@@ -103,6 +113,55 @@ func (c *Command) schema(args []string) (int, error) {
 	return ExitOK, nil
 }
 
+// openStructs corrects what CUE's JSON Schema generator makes of an open
+// struct with no fields, `{...}`: it writes `"const": {}` ("must be the
+// empty object"), where CUE means any object.
+func openStructs(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if c, ok := x["const"].(map[string]any); ok && len(c) == 0 {
+			delete(x, "const")
+			x["type"] = "object"
+		}
+		for k, e := range x {
+			x[k] = openStructs(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = openStructs(e)
+		}
+	}
+	return v
+}
+
+// forbiddenFields are optional fields a definition declares as _|_ (must
+// not be there), which CUE's generator exports as `true` (anything).
+var forbiddenFields = map[string][]string{
+	"ResumptionV1Export": {"recovery_state"},
+}
+
+// forbidFields writes the fields of forbiddenFields as `false`.
+func forbidFields(doc any) {
+	m, _ := doc.(map[string]any)
+	defs, _ := m["$defs"].(map[string]any)
+	for def, fields := range forbiddenFields {
+		d, _ := defs[def].(map[string]any)
+		props, _ := d["properties"].(map[string]any)
+		for _, f := range fields {
+			if props != nil {
+				props[f] = false
+			}
+		}
+	}
+}
+
+// schemaHelp is the usage of schema export, with the kinds it knows.
+func schemaHelp(fs *flag.FlagSet, names []string) *helpRequest {
+	h := helpOf(fs)
+	h.text += "\nKIND: " + strings.Join(names, ", ") + ", or bundle (its three artifacts)\n"
+	return h
+}
+
 // exportSchema generates the JSON Schema (draft 2020-12) of one CUE
 // definition, with an $id and a title.
 func exportSchema(e schemaExport) ([]byte, error) {
@@ -129,7 +188,16 @@ func exportSchema(e schemaExport) ([]byte, error) {
 	if jv.Err() != nil {
 		return nil, fmt.Errorf("generating the %s schema: %w", e.name, jv.Err())
 	}
-	data, err := json.MarshalIndent(jv, "", "  ")
+	raw, err := json.Marshal(jv)
+	if err != nil {
+		return nil, fmt.Errorf("generating the %s schema: %w", e.name, err)
+	}
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("generating the %s schema: %w", e.name, err)
+	}
+	forbidFields(doc)
+	data, err := json.MarshalIndent(openStructs(doc), "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("generating the %s schema: %w", e.name, err)
 	}

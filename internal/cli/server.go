@@ -19,6 +19,12 @@ import (
 
 func init() { subcommands["server"] = (*Command).server }
 
+const serverUsage = `Usage: resumelint server
+
+A language server on stdin/stdout: diagnostics, code actions for fixes, hover with the rule page.
+Setup for VS Code, Neovim and Helix: docs/editors.md.
+`
+
 func (c *Command) server(args []string) (int, error) {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(c.Stderr)
@@ -65,7 +71,7 @@ func (e *lspEngine) root(root string) (*lspRoot, error) {
 		Jobs: 1, Severity: map[string]diag.Severity{}}
 	cc := *e.c
 	cc.Cwd = root
-	lc, err := cc.setupConfig(&configFlags{}, &s)
+	lc, err := cc.setupConfig(&configFlags{}, &s, root)
 	if err != nil {
 		return nil, err
 	}

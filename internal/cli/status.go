@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -38,15 +37,10 @@ const skippedPerFile = 5
 const statusRule = "═══════════════════════════════════════════════════════════"
 
 func (c *Command) status(args []string) (int, error) {
-	fset := flag.NewFlagSet("status", flag.ContinueOnError)
-	fset.SetOutput(c.Stderr)
+	fset := newFlagSet("status")
 	format := fset.String("format", "text", "output format: text, json or mermaid")
 	nowFlag := fset.String("now", "", "the current time for the staleness warning (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
 	configFlag := fset.String("config", "", "configuration file for staleness.run_max_age (default: .resumelint.yaml at the repository root)")
-	fset.Usage = func() {
-		fmt.Fprintf(c.Stderr, "Usage: resumelint status [--format text|json|mermaid] [RUN_DIR]\n\nWithout RUN_DIR, the only incomplete run under .agent-memory/runs/ is reported.\n\n")
-		fset.PrintDefaults()
-	}
 	pos, err := parseInterspersed(fset, args)
 	if err != nil {
 		return ExitUsage, err

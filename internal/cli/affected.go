@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// affectedUnits maps changed paths (what pre-commit passes: files that
+// were added, modified or deleted, of any kind or none) to the units that
+// must be checked again (SPEC §8):
+//
+//   - a changed file of a known kind: that file;
+//   - anything in an agent run folder: the run;
+//   - anything in a bundle folder, or a file a bundle's OUTPUT_HASHES.json
+//     or TASK_SPEC.json names (relative to the bundle folder or to the
+//     repository root, whichever the bundle uses): the bundle.
+//
+// Paths of no kind in no unit are dropped without a finding: a commit
+// touching only other files checks nothing and passes. The units come
+// back as command-line arguments, sorted.
+func (c *Command) affectedUnits(paths []string, lc *lintConfig) ([]string, error) {
+	abs := make(map[string]bool, len(paths))
+	units := map[string]bool{}
+	for _, p := range paths {
+		a := p
+		if !filepath.IsAbs(a) {
+			a = filepath.Join(c.Cwd, a)
+		}
+		a = filepath.Clean(a)
+		abs[a] = true
+		slash := filepath.ToSlash(a)
+		if run, ok := load.RunDir(slash); ok {
+			units[filepath.FromSlash(run)] = true
+			continue
+		}
+		if _, ok := lc.classifier.BundleDir(slash); ok {
+			units[filepath.Dir(a)] = true
+			continue
+		}
+		if lc.kindOf(load.Display(c.Cwd, a)) != load.KindUnknown && exists(a) {
+			units[a] = true
+		}
+	}
+	// Every bundle of the repository: one holding a changed path, or
+	// declaring one as an output, is verified again.
+	disc, err := load.Discover([]string{lc.root}, load.DiscoverOptions{Cwd: c.Cwd, Classifier: lc.classifier})
+	if err == nil {
+		for _, f := range disc.Folders {
+			if f.Kind != load.KindBundle || units[f.OSPath] {
+				continue
+			}
+			if bundleAffected(f, lc.root, abs) {
+				units[f.OSPath] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(units))
+	for u := range units {
+		out = append(out, u)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// bundleAffected reports whether a changed path lies in the bundle folder
+// or is named by its OUTPUT_HASHES.json or TASK_SPEC.json.
+func bundleAffected(f *load.Folder, root string, changed map[string]bool) bool {
+	prefix := f.OSPath + string(filepath.Separator)
+	for p := range changed {
+		if strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	b, _ := load.LoadBundle(f, load.DefaultLimits)
+	var names []string
+	for _, art := range []string{"OUTPUT_HASHES.json", "TASK_SPEC.json"} {
+		doc := b.Artifacts[art]
+		if doc == nil || doc.Root == nil || !node.IsMap(doc.Root) {
+			continue
+		}
+		// The seed's {hashes: {path: digest}}, a flat {path: digest} map,
+		// and TASK_SPEC's outputs in any of their shapes: every key and
+		// string that may be a path.
+		node.Walk(doc.Root, func(n, k *yaml.Node) {
+			if k != nil {
+				names = append(names, k.Value)
+			}
+			if n.Kind == yaml.ScalarNode {
+				names = append(names, n.Value)
+			}
+		})
+	}
+	for _, n := range names {
+		if n == "" || filepath.IsAbs(n) {
+			continue
+		}
+		rel := filepath.FromSlash(n)
+		if changed[filepath.Join(f.OSPath, rel)] || changed[filepath.Join(root, rel)] {
+			return true
+		}
+	}
+	return false
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
