@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -365,14 +364,13 @@ func backPaths(cands map[*fixFile]*candidate) map[string]string {
 	return back
 }
 
-// lineRef is a line number quoted in a message ("(line 12)", "(lines 3,
-// 9)"): it moves when a fix adds or removes lines above it.
-var lineRef = regexp.MustCompile(`\blines? \d+(, \d+)*`)
-
 // findingKey is a finding's identity across a fix: its code, file, the
-// path of its node in the document and its message, line numbers aside.
+// path of its node in the document and its message, word for word. A
+// message that quotes the line of another node ("(line 317)") changes when
+// a fix adds lines above that node; such a fix is not safe either, since
+// whoever compares the findings before and after sees a new one.
 func findingKey(f *diag.Finding, path string) string {
-	return f.Code + "\x00" + path + "\x00" + f.NodePath + "\x00" + lineRef.ReplaceAllString(f.Message, "line N")
+	return f.Code + "\x00" + path + "\x00" + f.NodePath + "\x00" + f.Message
 }
 
 // neverWorse lints the repository with the candidates in place and keeps
