@@ -445,7 +445,9 @@ func runAgentSummaries(p *Pass) {
 			}
 		}
 	}
-	if len(missing) > 0 {
+	// A finished workflow is not resumed: summaries it never wrote are
+	// history, not a gap a session falls into (SPEC §0 lifecycle).
+	if len(missing) > 0 && !WorkflowFinished(p) {
 		msg := diag.Fit(4, func(n int) string {
 			return fmt.Sprintf("agent_summaries has no entry for %d completed agent(s): %s; add a one-line summary for each", len(missing), diag.List(missing, n))
 		})
