@@ -7,6 +7,7 @@ import (
 	"embed"
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -589,6 +590,13 @@ func describe(items []errItem, n *yaml.Node, order []string) string {
 	if len(types) == 0 {
 		return found + " is not valid here"
 	}
+	if node.IsScalar(n) && (n.ShortTag() == "!!float" || n.ShortTag() == "!!int") && bigInteger.MatchString(n.Value) {
+		if _, err := strconv.ParseInt(n.Value, 10, 64); err != nil {
+			// A literal beyond 64 bits is an integer out of range, not
+			// another type (YAML reads it as a float).
+			return fmt.Sprintf("integer %s is out of range (at most 9223372036854775807)", n.Value)
+		}
+	}
 	msg := fmt.Sprintf("expected %s, found %s", orList(types), node.Kind(n))
 	if node.IsScalar(n) && !node.IsNull(n) {
 		msg += " " + found
@@ -598,6 +606,9 @@ func describe(items []errItem, n *yaml.Node, order []string) string {
 	}
 	return msg
 }
+
+// bigInteger is a decimal integer literal, as YAML and JSON write one.
+var bigInteger = regexp.MustCompile(`^[-+]?[0-9]+$`)
 
 // enumOrder returns the literal alternatives of the schema at a data path,
 // in the order the schema lists them, so messages read like the seeds.

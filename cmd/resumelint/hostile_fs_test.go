@@ -658,3 +658,22 @@ func TestNamedFolderLinkedOutsideIsNotWalked(t *testing.T) {
 		}
 	}
 }
+
+// TestBundleKeysNamingNoFile: a hashes key that names a folder (a trailing
+// slash) or holds a lone surrogate names no regular file of the bundle, so
+// the bundle is rejected, whatever digest it declares.
+func TestBundleKeysNamingNoFile(t *testing.T) {
+	for name, key := range map[string]string{"trailing slash": `out/`, "lone surrogate": `out/\ud800.txt`} {
+		repo, _ := hostileRepo(t)
+		write(t, repo, "b/out/a.txt", "hi\n")
+		sum := sha256.Sum256([]byte("hi\n"))
+		digest := fmt.Sprintf("sha256:%x", sum)
+		write(t, repo, "b/TASK_SPEC.json", `{"task_id": "t", "inputs": [], "expected_outputs": ["out/a.txt"], "constraints": {}, "created_at": "2026-01-01T00:00:00Z"}`)
+		write(t, repo, "b/STATUS.json", `{"status": "success", "cmp01": "pass", "completed_at": "2026-01-01T00:00:00Z", "error": null}`)
+		write(t, repo, "b/OUTPUT_HASHES.json", `{"validator_semver": "1.0.0", "validator_build_id": "ci", "generated_at": "2026-01-01T00:00:00Z", "hashes": {"out/a.txt": "`+digest+`", "`+key+`": "`+digest+`"}}`)
+		code, out := runIn(t, repo, "bundle", "verify", "b")
+		if code != 1 || !strings.Contains(out, "REJECT") {
+			t.Errorf("%s: exit %d, want 1 and REJECT\n%s", name, code, out)
+		}
+	}
+}

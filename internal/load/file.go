@@ -226,8 +226,8 @@ func CheckBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 		out = append(out, Problem(f, "RL004", diag.Pos{Line: 1, Col: 1}, "file starts with a UTF-8 byte-order mark; save it without one"))
 		f.Data = f.Data[3:]
 		f.lineStarts = nil
-	} else if bytes.HasPrefix(f.Data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(f.Data, []byte{0xFE, 0xFF}) {
-		return append(out, Problem(f, "RL004", diag.Pos{Line: 1, Col: 1}, "file is UTF-16 encoded; resumelint reads UTF-8 only")), false
+	} else if enc := wideEncoding(f.Data); enc != "" {
+		return append(out, Problem(f, "RL004", diag.Pos{Line: 1, Col: 1}, "file is %s encoded; resumelint reads UTF-8 only: save it as UTF-8", enc)), false
 	}
 	if i := bytes.IndexByte(f.Data, 0); i >= 0 {
 		return append(out, Problem(f, "RL004", f.posOf(i), "file contains a NUL byte (binary data?); not parsed")), false
@@ -254,6 +254,31 @@ func CheckBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 		}
 	}
 	return out, true
+}
+
+// wideEncoding names the UTF-16 or UTF-32 encoding of data, told by its
+// byte-order mark or, without one, by the zero bytes around an ASCII first
+// character (state files start with "{", "-" or a key); "" for neither.
+func wideEncoding(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE, 0, 0}):
+		return "UTF-32LE"
+	case bytes.HasPrefix(data, []byte{0, 0, 0xFE, 0xFF}):
+		return "UTF-32BE"
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
+		return "UTF-16LE"
+	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		return "UTF-16BE"
+	case len(data) >= 4 && data[0] != 0 && data[1] == 0 && data[2] == 0 && data[3] == 0:
+		return "UTF-32LE"
+	case len(data) >= 4 && data[0] == 0 && data[1] == 0 && data[2] == 0 && data[3] != 0:
+		return "UTF-32BE"
+	case len(data) >= 2 && data[0] < 0x80 && data[0] != 0 && data[1] == 0:
+		return "UTF-16LE"
+	case len(data) >= 2 && data[0] == 0 && data[1] != 0 && data[1] < 0x80:
+		return "UTF-16BE"
+	}
+	return ""
 }
 
 func (f *File) posOf(off int) diag.Pos {

@@ -26,6 +26,10 @@ func TestCheckBytes(t *testing.T) {
 		{"truncated sequence", "ab\xc3", false, "RL004", diag.Pos{Line: 1, Col: 3}, "0xc3"},
 		{"UTF-16 LE", "\xff\xfea\x00", false, "RL004", diag.Pos{Line: 1, Col: 1}, "UTF-16"},
 		{"UTF-16 BE", "\xfe\xff\x00a", false, "RL004", diag.Pos{Line: 1, Col: 1}, "UTF-16"},
+		{"UTF-32 LE with a mark", "\xff\xfe\x00\x00{\x00\x00\x00", false, "RL004", diag.Pos{Line: 1, Col: 1}, "UTF-32LE"},
+		{"UTF-32 BE with a mark", "\x00\x00\xfe\xff\x00\x00\x00{", false, "RL004", diag.Pos{Line: 1, Col: 1}, "UTF-32BE"},
+		{"UTF-32 LE without a mark", "{\x00\x00\x00}\x00\x00\x00", false, "RL004", diag.Pos{Line: 1, Col: 1}, "UTF-32LE"},
+		{"UTF-16 LE without a mark", "{\x00}\x00", false, "RL004", diag.Pos{Line: 1, Col: 1}, "UTF-16LE"},
 	}
 	for _, c := range cases {
 		f := &File{Path: "x.yaml", Data: []byte(c.data)}
