@@ -394,7 +394,7 @@ func (c *Command) finish(res *engine.Result, lf *lintFlags, cf *configFlags, lc 
 		return ExitUsage, err
 	}
 	var err error
-	in := &report.Input{Findings: res.Findings, Sources: res.Sources, Checked: res.Checked, Version: version.String(), Quiet: lf.quiet,
+	in := &report.Input{Findings: res.Findings, Sources: res.Sources, Checked: res.Checked, Version: version.String(), Quiet: lf.quiet, Root: lc.root,
 		Color: c.useColor(lf.color)}
 	switch lf.format {
 	case "json":
