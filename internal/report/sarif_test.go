@@ -464,12 +464,12 @@ func TestSARIFCapsResults(t *testing.T) {
 	}
 
 	// At the limit nothing is dropped and nothing is said.
-	in.Findings = in.Findings[:MaxSARIFResults]
+	in.Findings = in.Findings[:5]
 	buf.Reset()
-	if err := SARIF(&buf, in, identity); err != nil {
+	if err := writeSARIF(&buf, in, identity, 5); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(buf.String(), "toolExecutionNotifications") || strings.Count(buf.String(), `"ruleId"`) != MaxSARIFResults {
+	if strings.Contains(buf.String(), "toolExecutionNotifications") || strings.Count(buf.String(), `"ruleId"`) != 5 {
 		t.Error("at exactly the limit, results were dropped or a notification written")
 	}
 }
