@@ -176,6 +176,8 @@ type lintFlags struct {
 	verbose                               bool
 	affected                              bool
 	paths                                 []string // as given, for --verbose
+	out                                   outputFlags
+	outputs                               []output
 	// excluded are the units exclude patterns left out, for --verbose.
 	excluded []load.Skip
 }
@@ -189,7 +191,8 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 	var cf configFlags
 	fs := newFlagSet(name)
 	cf.register(fs)
-	fs.StringVar(&lf.format, "format", "text", "output format: text, json, sarif or github")
+	fs.StringVar(&lf.format, "format", "text", "output format: text, json, sarif, github, junit, codeclimate or markdown")
+	lf.out.register(fs)
 	fs.StringVar(&lf.failOn, "fail-on", "error", "lowest severity that fails the run: error or warning")
 	fs.StringVar(&lf.now, "now", "", "the current time for time-based rules (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
 	fs.StringVar(&lf.color, "color", "auto", "colour the text output: auto, always or never (auto: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)")
@@ -223,8 +226,11 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 	if lf.changedOnly && lf.base == "" {
 		return ExitUsage, usagef("--changed-only needs --base REF (changed since what?)")
 	}
-	if lf.format != "text" && lf.format != "json" && lf.format != "sarif" && lf.format != "github" {
-		return ExitUsage, usagef("unknown --format %q (want text, json, sarif or github)", lf.format)
+	if !knownFormat(lf.format) {
+		return ExitUsage, usagef("unknown --format %q (want %s)", lf.format, strings.Join(lintFormats, ", "))
+	}
+	if lf.outputs, err = lf.out.outputs(lf.format, c.Cwd); err != nil {
+		return ExitUsage, err
 	}
 	failOn, err := diag.ParseSeverity(lf.failOn)
 	if err != nil || failOn == diag.SevOff {
@@ -450,20 +456,13 @@ func (c *Command) finish(res *engine.Result, lf *lintFlags, cf *configFlags, lc 
 	if err := c.applyBaseline(cf, lc, res); err != nil {
 		return ExitUsage, err
 	}
-	var err error
-	in := &report.Input{Findings: res.Findings, Sources: res.Sources, Checked: res.Checked, Version: version.String(), Quiet: lf.quiet,
+	in := &report.Input{Findings: res.Findings, Sources: res.Sources, Checked: res.Checked, Version: version.String(), Quiet: lf.quiet, Root: lc.root,
 		Color: c.useColor(lf.color)}
-	switch lf.format {
-	case "json":
-		err = report.JSON(c.Stdout, in)
-	case "sarif":
-		err = report.SARIF(c.Stdout, in, lc.rel)
-	case "github":
-		err = report.GitHub(c.Stdout, in, lc.rel)
-	default:
-		err = report.Text(c.Stdout, in)
-	}
-	if err != nil {
+	if err := c.writeOutputs(lf.outputs, in, lf.out.statistics, lc); err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return ExitUsage, err // a report file that cannot be written
+		}
 		return ExitInternal, err
 	}
 	if res.Internal > 0 {

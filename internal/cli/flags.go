@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -131,10 +132,13 @@ func flagError(fs *flag.FlagSet, err error) error {
 		return usagef("flag --%s needs a value (%s)", strings.TrimPrefix(name, "-"), hint)
 	}
 	// "invalid value ... for flag -x: ...", "bad flag syntax: ..."
-	msg = strings.Replace(msg, "for flag -", "for flag --", 1)
-	msg = strings.Replace(msg, " for -", " for --", 1)
+	msg = longFlag.ReplaceAllString(msg, "for${1} --${2}")
 	return usagef("%s (%s)", msg, hint)
 }
+
+// longFlag is a flag of two or more letters named in a flag package
+// error; one-letter flags keep their single dash (-o).
+var longFlag = regexp.MustCompile(`for( flag)? -([A-Za-z][A-Za-z0-9-]+)`)
 
 // suggest returns the candidate closest to s when it is close enough to
 // be a typo: at most 2 edits (1 for short names), or a unique prefix.

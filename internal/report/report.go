@@ -23,6 +23,9 @@ type Input struct {
 	Version  string
 	Color    bool
 	Quiet    bool // no summary line
+	// Root is the repository root (an absolute OS path) that SARIF's
+	// %SRCROOT% stands for; empty leaves it to the consumer.
+	Root string
 }
 
 // Summary counts findings.

@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	cuejson "cuelang.org/go/encoding/json"
 	"cuelang.org/go/encoding/jsonschema"
 
+	"github.com/resumelint/resumelint/docs"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/rules"
 )
@@ -128,6 +131,14 @@ func TestSARIFContent(t *testing.T) {
 				RelatedLocations    []json.RawMessage
 				PartialFingerprints map[string]string
 			}
+			Invocations []struct {
+				ExecutionSuccessful        bool
+				ToolExecutionNotifications []struct {
+					Level          string
+					Message        struct{ Text string }
+					AssociatedRule struct{ ID string }
+				}
+			}
 		}
 	}
 	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
@@ -161,9 +172,17 @@ func TestSARIFContent(t *testing.T) {
 	if r := run.Results[1].Locations[0].PhysicalLocation.Region; r.EndColumn != r.StartColumn+1 || run.Results[1].Level != "warning" {
 		t.Errorf("point region: %+v", r)
 	}
-	// An internal error names no rule of the catalog and no file.
-	if run.Results[2].RuleIndex != nil || len(run.Results[2].Locations) != 0 {
-		t.Errorf("internal error result: %+v", run.Results[2])
+	// An internal error names no file: code scanning rejects a result
+	// without a location, so it is a notification of a failed run.
+	if len(run.Results) != 2 {
+		t.Errorf("%d results, want 2 (the internal error is a notification)", len(run.Results))
+	}
+	inv := run.Invocations
+	if len(inv) != 1 || inv[0].ExecutionSuccessful || len(inv[0].ToolExecutionNotifications) != 1 {
+		t.Fatalf("invocations: %+v", inv)
+	}
+	if n := inv[0].ToolExecutionNotifications[0]; n.Level != "error" || n.AssociatedRule.ID != "RL000" || n.Message.Text != "internal error in rule RL999" {
+		t.Errorf("notification: %+v", n)
 	}
 }
 
@@ -228,13 +247,264 @@ func TestSARIFColonInFirstSegmentStaysRelative(t *testing.T) {
 		"dir/a:b.yaml":                           "dir/a:b.yaml",
 		"with space/ORCHESTRATION.yaml":          "with%20space/ORCHESTRATION.yaml",
 	} {
-		got := relativeRef(in)
+		got := relativeURI(in)
 		if got != want {
-			t.Errorf("relativeRef(%q) = %q, want %q", in, got, want)
+			t.Errorf("relativeURI(%q) = %q, want %q", in, got, want)
 		}
 		u, err := url.Parse(got)
 		if err != nil || u.IsAbs() || u.Scheme != "" {
-			t.Errorf("relativeRef(%q) = %q parses as an absolute URI (%v)", in, got, err)
+			t.Errorf("relativeURI(%q) = %q parses as an absolute URI (%v)", in, got, err)
 		}
+	}
+}
+
+// sarifDoc decodes a SARIF log loosely, for the property checks.
+func sarifDoc(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("output is not JSON: %v", err)
+	}
+	return doc
+}
+
+// get walks a decoded JSON document by keys and indexes.
+func get(v any, path ...any) any {
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil
+			}
+			v = m[k]
+		case int:
+			a, ok := v.([]any)
+			if !ok || k >= len(a) {
+				return nil
+			}
+			v = a[k]
+		}
+	}
+	return v
+}
+
+func nonEmpty(v any) bool { s, ok := v.(string); return ok && s != "" }
+
+// githubProblems lists what GitHub code scanning requires of an uploaded
+// SARIF file beyond the schema ("SARIF support for code scanning": the
+// properties it documents as required) and the output misses.
+func githubProblems(doc map[string]any) []string {
+	var out []string
+	runs, _ := doc["runs"].([]any)
+	if doc["version"] != "2.1.0" || len(runs) == 0 {
+		return []string{"not a SARIF 2.1.0 log with a run"}
+	}
+	for ri, run := range runs {
+		if !nonEmpty(get(run, "tool", "driver", "name")) {
+			out = append(out, fmt.Sprintf("run %d: tool.driver.name", ri))
+		}
+		ruleIDs := map[string]bool{}
+		rules, _ := get(run, "tool", "driver", "rules").([]any)
+		for i, r := range rules {
+			id, _ := get(r, "id").(string)
+			ruleIDs[id] = true
+			for _, p := range [][]any{{"id"}, {"shortDescription", "text"}, {"fullDescription", "text"}, {"help", "text"}, {"help", "markdown"}, {"helpUri"}} {
+				if !nonEmpty(get(r, p...)) {
+					out = append(out, fmt.Sprintf("rule %d (%s): %v", i, id, p))
+				}
+			}
+			switch get(r, "defaultConfiguration", "level") {
+			case "note", "warning", "error":
+			default:
+				out = append(out, fmt.Sprintf("rule %s: defaultConfiguration.level", id))
+			}
+		}
+		results, _ := get(run, "results").([]any)
+		if len(results) > MaxSARIFResults {
+			out = append(out, fmt.Sprintf("run %d: %d results, more than %d", ri, len(results), MaxSARIFResults))
+		}
+		for i, res := range results {
+			if id, _ := get(res, "ruleId").(string); !ruleIDs[id] {
+				out = append(out, fmt.Sprintf("result %d: ruleId %q names no rule in tool.driver.rules", i, id))
+			}
+			if !nonEmpty(get(res, "message", "text")) {
+				out = append(out, fmt.Sprintf("result %d: message.text", i))
+			}
+			locs, _ := get(res, "locations").([]any)
+			if len(locs) == 0 || len(locs) > 10 {
+				out = append(out, fmt.Sprintf("result %d: %d locations, want 1 to 10", i, len(locs)))
+			}
+			for j, loc := range locs {
+				uri, _ := get(loc, "physicalLocation", "artifactLocation", "uri").(string)
+				u, err := url.Parse(uri)
+				if uri == "" || err != nil || u.Scheme != "" || strings.HasPrefix(uri, "/") {
+					out = append(out, fmt.Sprintf("result %d location %d: uri %q is not a relative reference", i, j, uri))
+				}
+				if line, _ := get(loc, "physicalLocation", "region", "startLine").(float64); line < 1 {
+					out = append(out, fmt.Sprintf("result %d location %d: region.startLine", i, j))
+				}
+			}
+			if _, ok := get(res, "partialFingerprints").(map[string]any); !ok {
+				out = append(out, fmt.Sprintf("result %d: partialFingerprints", i))
+			}
+		}
+	}
+	return out
+}
+
+func TestSARIFHasWhatGitHubRequires(t *testing.T) {
+	in := sampleFindings()
+	in.Root = "/src/repo"
+	var buf bytes.Buffer
+	if err := SARIF(&buf, in, identity); err != nil {
+		t.Fatal(err)
+	}
+	doc := sarifDoc(t, buf.Bytes())
+	if p := githubProblems(doc); len(p) > 0 {
+		t.Errorf("GitHub code scanning would miss:\n%s", strings.Join(p, "\n"))
+	}
+	// The check can fail.
+	bad := strings.Replace(buf.String(), `"fullDescription"`, `"fullDescription_"`, 1)
+	if p := githubProblems(sarifDoc(t, []byte(bad))); len(p) == 0 {
+		t.Error("a rule without fullDescription passed the check")
+	}
+	if got := get(doc, "runs", 0, "originalUriBaseIds", "%SRCROOT%", "uri"); got != "file:///src/repo/" {
+		t.Errorf("originalUriBaseIds: %v", got)
+	}
+	// help holds the rule's page, as `resumelint explain` prints it.
+	rl107 := get(doc, "runs", 0, "tool", "driver", "rules", indexOf(t, "RL107"))
+	page, err := fs.ReadFile(docs.Rules, "rules/RL107.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md, _ := get(rl107, "help", "markdown").(string); strings.TrimSpace(md) != strings.TrimSpace(string(page)) {
+		t.Errorf("RL107 help.markdown is not its page:\n%s", md)
+	}
+	if full, _ := get(rl107, "fullDescription", "text").(string); !strings.HasPrefix(full, "`recovery_state.updated_at` is earlier than a state transition") || strings.Contains(full, "\n") {
+		t.Errorf("RL107 fullDescription: %q", full)
+	}
+	if err := validateSARIF(t, buf.Bytes()); err != nil {
+		t.Fatalf("SARIF output does not validate: %v", err)
+	}
+}
+
+func indexOf(t *testing.T, code string) int {
+	for i, r := range rules.All() {
+		if r.Code == code {
+			return i
+		}
+	}
+	t.Fatalf("no rule %s", code)
+	return -1
+}
+
+func TestSARIFRelativeURIs(t *testing.T) {
+	for p, want := range map[string]string{
+		"https:/x/ORCHESTRATION.yaml": "./https:/x/ORCHESTRATION.yaml",
+		"a:b/x.json":                  "./a:b/x.json",
+		"a/b:c/x.json":                "a/b:c/x.json",
+		"a b/x.yaml":                  "a%20b/x.yaml",
+		"50%/x.yaml":                  "50%25/x.yaml",
+		"ORCHESTRATION.yaml":          "ORCHESTRATION.yaml",
+	} {
+		got := relativeURI(p)
+		if got != want {
+			t.Errorf("relativeURI(%q) = %q, want %q", p, got, want)
+		}
+		// Resolved against a base, it stays inside the base.
+		base, _ := url.Parse("file:///repo/")
+		ref, err := url.Parse(got)
+		if err != nil || ref.Scheme != "" {
+			t.Errorf("%q parses as %+v (%v)", got, ref, err)
+			continue
+		}
+		if r := base.ResolveReference(ref); !strings.HasPrefix(r.String(), "file:///repo/") || r.Path != "/repo/"+p {
+			t.Errorf("%q resolves to %s", got, r)
+		}
+	}
+}
+
+func TestSARIFCapsResults(t *testing.T) {
+	in := &Input{Version: "v1"}
+	const warnings, errs = 24990, 30
+	for i := 0; i < warnings; i++ {
+		in.Findings = append(in.Findings, diag.Finding{Code: "RL006", Name: "timestamp-format", Severity: diag.SevWarning,
+			Path: fmt.Sprintf("a/%05d/resume-context.md", i), Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}, Message: "w"})
+	}
+	for i := 0; i < errs; i++ {
+		in.Findings = append(in.Findings, diag.Finding{Code: "RL102", Name: "resumption-schema", Severity: diag.SevError,
+			Path: fmt.Sprintf("b/%02d/ORCHESTRATION.yaml", i), Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}, Message: "e"})
+	}
+	var buf bytes.Buffer
+	if err := SARIF(&buf, in, identity); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Level     string
+				Locations []struct {
+					PhysicalLocation struct{ ArtifactLocation struct{ URI string } }
+				}
+			}
+			Invocations []struct {
+				ExecutionSuccessful        bool
+				ToolExecutionNotifications []struct {
+					Level   string
+					Message struct{ Text string }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	if len(run.Results) != MaxSARIFResults {
+		t.Fatalf("%d results, want %d", len(run.Results), MaxSARIFResults)
+	}
+	nerr := 0
+	for _, r := range run.Results {
+		if r.Level == "error" {
+			nerr++
+		}
+	}
+	if nerr != errs {
+		t.Errorf("%d errors kept, want all %d (errors go first)", nerr, errs)
+	}
+	if last := run.Results[len(run.Results)-1].Locations[0].PhysicalLocation.ArtifactLocation.URI; last != "b/29/ORCHESTRATION.yaml" {
+		t.Errorf("results not in path order: last is %s", last)
+	}
+	inv := run.Invocations
+	if len(inv) != 1 || !inv[0].ExecutionSuccessful || len(inv[0].ToolExecutionNotifications) != 1 {
+		t.Fatalf("invocations: %+v", inv)
+	}
+	if n := inv[0].ToolExecutionNotifications[0]; n.Level != "warning" || !strings.HasPrefix(n.Message.Text, "20 results dropped: GitHub code scanning accepts at most 25000 results per run") {
+		t.Errorf("notification: %+v", n)
+	}
+
+	// At the limit nothing is dropped and nothing is said.
+	in.Findings = in.Findings[:5]
+	buf.Reset()
+	if err := writeSARIF(&buf, in, identity, 5); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "toolExecutionNotifications") || strings.Count(buf.String(), `"ruleId"`) != 5 {
+		t.Error("at exactly the limit, results were dropped or a notification written")
+	}
+}
+
+func TestSARIFCapNotificationValidates(t *testing.T) {
+	in := sampleFindings()
+	var buf bytes.Buffer
+	if err := writeSARIF(&buf, in, identity, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := validateSARIF(t, buf.Bytes()); err != nil {
+		t.Fatalf("a capped log does not validate: %v\n%s", err, buf.String())
+	}
+	if !strings.Contains(buf.String(), "1 result dropped") {
+		t.Errorf("no notification:\n%s", buf.String())
 	}
 }

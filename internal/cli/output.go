@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/report"
+)
+
+// lintFormats are the output formats of lint and fix (SPEC §6).
+var lintFormats = []string{"text", "json", "sarif", "github", "junit", "codeclimate", "markdown"}
+
+func knownFormat(f string) bool {
+	for _, k := range lintFormats {
+		if k == f {
+			return true
+		}
+	}
+	return false
+}
+
+// output is one report of a run: a format and where it goes ("" or "-"
+// is standard output).
+type output struct {
+	format, path string
+}
+
+// outputList is the repeatable -o FORMAT=PATH flag.
+type outputList []output
+
+func (l *outputList) String() string {
+	var parts []string
+	for _, o := range *l {
+		parts = append(parts, o.format+"="+o.path)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (l *outputList) Set(v string) error {
+	format, path, ok := strings.Cut(v, "=")
+	if !ok || path == "" {
+		return fmt.Errorf("want FORMAT=PATH, e.g. sarif=results.sarif")
+	}
+	if !knownFormat(format) {
+		return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(lintFormats, ", "))
+	}
+	*l = append(*l, output{format, path})
+	return nil
+}
+
+// outputFlags choose where a run's reports go.
+type outputFlags struct {
+	file       string // --output-file: the --format report goes here instead of stdout
+	extra      outputList
+	statistics bool
+}
+
+func (of *outputFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&of.file, "output-file", "", "write the --format report to this file instead of standard output")
+	fs.Var(&of.extra, "o", "also write a report, as `FORMAT=PATH` (PATH \"-\" is standard output); repeat for several, e.g. -o sarif=results.sarif -o junit=report.xml")
+	fs.Var(&of.extra, "output", "the same as -o `FORMAT=PATH`")
+	fs.BoolVar(&of.statistics, "statistics", false, "print the number of findings per rule instead of the findings (text or json)")
+}
+
+// outputs returns every report of the run, the --format one first, and
+// checks that no two go to the same place.
+func (of *outputFlags) outputs(format, cwd string) ([]output, error) {
+	if of.statistics && format != "text" && format != "json" {
+		return nil, usagef("--statistics prints text or json, not --format %s (write the %s report with -o %s=PATH)", format, format, format)
+	}
+	all := append([]output{{format, of.file}}, of.extra...)
+	seen := map[string]bool{}
+	for _, o := range all {
+		key := "-"
+		if o.path != "" && o.path != "-" {
+			key = o.path
+			if !filepath.IsAbs(key) {
+				key = filepath.Join(cwd, key)
+			}
+			key = filepath.Clean(key)
+		}
+		if seen[key] {
+			where := "standard output"
+			if key != "-" {
+				where = o.path
+			}
+			return nil, usagef("two reports would go to %s (--output-file and -o each need their own file)", where)
+		}
+		seen[key] = true
+	}
+	return all, nil
+}
+
+// writeOutputs renders every report; files are written whole, their
+// folders created when missing. Colour is only ever for the terminal.
+func (c *Command) writeOutputs(outs []output, in *report.Input, statistics bool, lc *lintConfig) error {
+	for i, o := range outs {
+		toStdout := o.path == "" || o.path == "-"
+		oin := *in
+		oin.Color = in.Color && toStdout
+		var buf bytes.Buffer
+		if err := render(&buf, o.format, &oin, statistics && i == 0, lc); err != nil {
+			return err
+		}
+		if toStdout {
+			if _, err := c.Stdout.Write(buf.Bytes()); err != nil {
+				return err
+			}
+			continue
+		}
+		osPath := o.path
+		if !filepath.IsAbs(osPath) {
+			osPath = filepath.Join(c.Cwd, osPath)
+		}
+		if err := os.MkdirAll(filepath.Dir(osPath), 0o755); err != nil {
+			return usagef("writing the %s report: %v", o.format, err)
+		}
+		if err := os.WriteFile(osPath, buf.Bytes(), 0o644); err != nil {
+			return usagef("writing the %s report to %s: %v", o.format, load.Display(c.Cwd, osPath), err)
+		}
+	}
+	return nil
+}
+
+func render(w *bytes.Buffer, format string, in *report.Input, statistics bool, lc *lintConfig) error {
+	switch {
+	case statistics && format == "json":
+		return report.StatisticsJSON(w, in)
+	case statistics:
+		return report.StatisticsText(w, in)
+	}
+	switch format {
+	case "json":
+		return report.JSON(w, in)
+	case "sarif":
+		return report.SARIF(w, in, lc.rel)
+	case "github":
+		return report.GitHub(w, in, lc.rel)
+	case "junit":
+		return report.JUnit(w, in, lc.rel)
+	case "codeclimate":
+		return report.CodeClimate(w, in, lc.rel)
+	case "markdown":
+		return report.Markdown(w, in, lc.rel)
+	}
+	return report.Text(w, in)
+}
