@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/rogpeppe/go-internal/txtar"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -433,5 +434,37 @@ func TestHostileTerminalAndWorkflowCommandInjection(t *testing.T) {
 		if strings.ContainsAny(line, "\r\x1b") {
 			t.Errorf("github output holds a raw control character: %q", line)
 		}
+	}
+}
+
+// TestHostileSecretInStatus: a credential pasted into a task title of an
+// agent run is masked in every format of `status`, as lint masks it.
+func TestHostileSecretInStatus(t *testing.T) {
+	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "golden", "status_json.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	n := 0
+	for _, f := range ar.Files {
+		if !strings.HasPrefix(f.Name, ".agent-memory/") {
+			continue
+		}
+		data := string(f.Data)
+		if strings.Contains(data, `"Map the session store"`) {
+			data = strings.Replace(data, `"Map the session store"`, `"Map the store with ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i"`, 1)
+			n++
+		}
+		write(t, dir, f.Name, data)
+	}
+	if n == 0 {
+		t.Fatal("the task title to plant the token in is gone from status_json.txtar")
+	}
+	for _, format := range []string{"text", "json", "mermaid"} {
+		r := runBounded(t, dir, "status", "--format", format)
+		if !strings.Contains(r.stdout, "Map the store") {
+			t.Errorf("%s: the task title is not in the output:\n%s", format, r.stdout)
+		}
+		noSecretIn(t, "status --format "+format, r.stdout+r.stderr)
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -95,11 +96,17 @@ func (c *Command) status(args []string) (int, error) {
 	addUnread(rep, run)
 	switch *format {
 	case "json":
-		enc := json.NewEncoder(c.Stdout)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
 		enc.SetIndent("", "  ")
-		err = enc.Encode(rep)
+		if err = enc.Encode(rep); err == nil {
+			_, err = io.WriteString(c.Stdout, rules.MaskSecrets(buf.String()))
+		}
 	case "mermaid":
-		err = writeMermaid(c.Stdout, run, rep)
+		var buf bytes.Buffer
+		if err = writeMermaid(&buf, run, rep); err == nil {
+			_, err = io.WriteString(c.Stdout, rules.MaskSecrets(buf.String()))
+		}
 	default:
 		err = writeStatusText(c.Stdout, rep)
 	}
@@ -245,9 +252,13 @@ func (c *Command) pickRun(runsDir, format string) (*agentrun.Run, int, error) {
 			done, total := r.Count()
 			out.Runs = append(out.Runs, entry{r.ID, r.Src.Folder.Path, r.Phase(), done, total, lastActivity(r)})
 		}
-		enc := json.NewEncoder(c.Stdout)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
+			return nil, ExitInternal, err
+		}
+		if _, err := io.WriteString(c.Stdout, rules.MaskSecrets(buf.String())); err != nil {
 			return nil, ExitInternal, err
 		}
 	} else {
