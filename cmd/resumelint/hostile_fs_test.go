@@ -677,3 +677,31 @@ func TestBundleKeysNamingNoFile(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepBundleFolder: a bundle 1,200 folders deep with 400 outputs costs
+// each key its own depth, not the folder's (resolving every key from the
+// filesystem root took seconds per hundred keys).
+func TestDeepBundleFolder(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	deep := strings.TrimSuffix(strings.Repeat("a/", 1200), "/")
+	b := filepath.Join(repo, filepath.FromSlash(deep), "b")
+	if err := os.MkdirAll(filepath.Join(b, "out"), 0o755); err != nil {
+		t.Skipf("cannot make a folder that deep here: %v", err)
+	}
+	sum := sha256.Sum256([]byte("x"))
+	var keys []string
+	for i := 0; i < 400; i++ {
+		name := fmt.Sprintf("out/f%03d.txt", i)
+		if err := os.WriteFile(filepath.Join(b, filepath.FromSlash(name)), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, fmt.Sprintf("%q: \"sha256:%x\"", name, sum))
+	}
+	write(t, b, "TASK_SPEC.json", `{"task_id": "t", "inputs": [], "expected_outputs": ["out/f000.txt"], "constraints": {}, "created_at": "2026-01-01T00:00:00Z"}`)
+	write(t, b, "STATUS.json", `{"status": "success", "cmp01": "pass", "completed_at": "2026-01-01T00:00:00Z", "error": null}`)
+	write(t, b, "OUTPUT_HASHES.json", `{"validator_semver": "1.0.0", "validator_build_id": "ci", "generated_at": "2026-01-01T00:00:00Z", "hashes": {`+strings.Join(keys, ", ")+`}}`)
+	r := runBounded(t, repo, "lint", ".")
+	if r.code != 0 {
+		t.Errorf("exit %d, want 0 for a valid bundle\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
