@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/fix"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/rules"
 )
@@ -367,7 +367,7 @@ func backPaths(cands map[*fixFile]*candidate) map[string]string {
 
 // lineRef is a line number quoted in a message ("(line 12)", "(lines 3,
 // 9)"): it moves when a fix adds or removes lines above it.
-var lineRef = regexp.MustCompile(`\blines? \d+(, \d+)*`)
+var lineRef = lazyre.New(`\blines? \d+(, \d+)*`)
 
 // findingKey is a finding's identity across a fix: its code, file, the
 // path of its node in the document and its message, line numbers aside.
