@@ -33,11 +33,10 @@ type Result struct {
 
 // Check validates root against the named definition, with unknown keys
 // reported apart from the violations and kept out of CUE.
+//
+// A document the fast checker accepts never reaches the CUE runtime: the
+// schema is compiled (Def) only for one it cannot prove valid.
 func Check(def string, root *yaml.Node, opt Options) (Result, error) {
-	d, err := Def(def)
-	if err != nil {
-		return Result{}, err
-	}
 	fast := fastChecker(def)
 	w := &unknownWalk{ancestors: map[*yaml.Node]bool{}, drop: map[*yaml.Node]bool{}}
 	w.walk(fast, root, nil, nil, 0)
@@ -48,6 +47,10 @@ func Check(def string, root *yaml.Node, opt Options) (Result, error) {
 	}
 	if fast.accepts(rest, 0) {
 		return res, nil
+	}
+	d, err := Def(def)
+	if err != nil {
+		return Result{}, err
 	}
 	b := &bounder{left: MaxProblems}
 	rest = b.trim(fast, rest, nil, 0)

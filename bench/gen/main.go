@@ -3,6 +3,12 @@
 // Command gen writes the benchmark repository of SPEC §9 P1: ORCHESTRATION.yaml
 // files of about 300 lines (v2.0, 5% with one error), checkpoint files, and
 // Nexus projects with resume-context.md. -scale multiplies every count (P3).
+//
+// -shape clean (the default) names only files that exist, relative to the
+// file's own folder; -shape findings names files by repository-relative
+// paths, two of every ORCHESTRATION.yaml's files_to_read and the one of
+// every checkpoint's recovery_instructions resolving nowhere, so a lint
+// reports thousands of findings (6,100 at scale 1).
 package main
 
 import (
@@ -20,7 +26,15 @@ func main() {
 	cps := flag.Int("checkpoints", 2000, "checkpoint files")
 	projects := flag.Int("projects", 500, "resume-context projects")
 	scale := flag.Int("scale", 1, "multiply every count")
+	shape := flag.String("shape", "clean", "clean, or findings (repository-relative paths that resolve nowhere)")
 	flag.Parse()
+	switch *shape {
+	case "clean":
+	case "findings":
+		missing = true
+	default:
+		log.Fatalf("unknown -shape %q (clean, findings)", *shape)
+	}
 	if err := os.RemoveAll(*out); err != nil {
 		log.Fatal(err)
 	}
@@ -54,6 +68,20 @@ func main() {
 	// first invalid file, so it is given only the valid ones).
 	write(filepath.Join(*out, ".broken"), brokenList.String())
 	fmt.Printf("wrote %d orchestration, %d checkpoint, %d resume-context files to %s\n", n, c, p, *out)
+}
+
+// missing selects the findings shape.
+var missing bool
+
+// toRead returns the files_to_read paths of project i's ORCHESTRATION.yaml
+// and the path of its checkpoint's recovery_instructions.files_to_read.
+func toRead(i int) (orch, plan, tracker, cp string) {
+	if !missing {
+		return "ORCHESTRATION.yaml", "ORCHESTRATION_PLAN.md", "WORKTRACKER.md", "ORCHESTRATION.yaml"
+	}
+	p := fmt.Sprintf("projects/PROJ-%05d/", i)
+	return p + "ORCHESTRATION.yaml", p + "docs/ORCHESTRATION_PLAN.md", p + "notes/WORKTRACKER.md",
+		fmt.Sprintf("projects/PROJ-%05d/state/resume-%05d.yaml", i, i)
 }
 
 func write(path, content string) {
@@ -94,6 +122,7 @@ Before continuing, verify you understand:
 }
 
 func checkpoint(i int) string {
+	_, _, _, cp := toRead(i)
 	return fmt.Sprintf(`{
   "schema_version": "1.0.0",
   "event_type": "compaction",
@@ -129,7 +158,7 @@ func checkpoint(i int) string {
   },
   "recovery_instructions": {
     "files_to_read": [
-      {"path": "ORCHESTRATION.yaml", "sections": ["resumption"], "priority": 1}
+      {"path": %q, "sections": ["resumption"], "priority": 1}
     ],
     "next_action": "Read the resumption section, merge this checkpoint, continue qg-2 iteration 1.",
     "critical_context": "QG-2 was scoring the build deliverables when compaction occurred."
@@ -140,7 +169,7 @@ func checkpoint(i int) string {
     "acknowledged_at": "2026-02-20T11:50:00Z"
   }
 }
-`, i)
+`, i, cp)
 }
 
 // orchestration writes a consistent v2.0 file; broken ones carry one error.
@@ -205,6 +234,7 @@ pipelines:
 			fmt.Fprintf(&sb, "          - id: \"%s-%d\"\n            name: \"%s agent\"\n            status: %q%s\n            artifact: \"orchestration/main/phase-%d/%s-%d/output.md\"\n            inputs:\n              - \"ORCHESTRATION_PLAN.md\"\n              - \"WORKTRACKER.md\"\n", a, ph.id, a, st, summary, ph.id, a, ph.id)
 		}
 	}
+	orchPath, planPath, trackerPath, _ := toRead(i)
 	sb.WriteString(`
 quality_gates:
   qg-1:
@@ -279,14 +309,14 @@ resumption:
     ephemeral_references: false
 
   files_to_read:
-    - path: "ORCHESTRATION.yaml"
+    - path: "` + orchPath + `"
       priority: 1
       purpose: "Machine-readable workflow state. Read resumption section first."
       sections: ["resumption", "quality_gates.qg-2"]
-    - path: "ORCHESTRATION_PLAN.md"
+    - path: "` + planPath + `"
       priority: 2
       purpose: "Strategic context."
-    - path: "WORKTRACKER.md"
+    - path: "` + trackerPath + `"
       priority: 3
       purpose: "Tactical documentation."
 

@@ -5,9 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/resumelint/resumelint/internal/lazyre"
 )
 
 // Every command parses its flags with newFlagSet and parseInterspersed:
@@ -132,13 +133,13 @@ func flagError(fs *flag.FlagSet, err error) error {
 		return usagef("flag --%s needs a value (%s)", strings.TrimPrefix(name, "-"), hint)
 	}
 	// "invalid value ... for flag -x: ...", "bad flag syntax: ..."
-	msg = longFlag.ReplaceAllString(msg, "for${1} --${2}")
+	msg = longFlag.Regexp().ReplaceAllString(msg, "for${1} --${2}")
 	return usagef("%s (%s)", msg, hint)
 }
 
 // longFlag is a flag of two or more letters named in a flag package
 // error; one-letter flags keep their single dash (-o).
-var longFlag = regexp.MustCompile(`for( flag)? -([A-Za-z][A-Za-z0-9-]+)`)
+var longFlag = lazyre.New(`for( flag)? -([A-Za-z][A-Za-z0-9-]+)`)
 
 // suggest returns the candidate closest to s when it is close enough to
 // be a typo: at most 2 edits (1 for short names), or a unique prefix.

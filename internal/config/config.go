@@ -23,6 +23,7 @@ import (
 	schema "github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 	"github.com/resumelint/resumelint/internal/rules"
@@ -340,7 +341,7 @@ func regexpReason(err error) string {
 	return strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 }
 
-var dayRe = regexp.MustCompile(`([0-9]+)d`)
+var dayRe = lazyre.New(`([0-9]+)d`)
 
 // ParseDuration reads Go durations plus days: "72h", "14d", "1d12h".
 func ParseDuration(s string) (time.Duration, error) {

@@ -3,12 +3,13 @@ package diag
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"regexp"
+
+	"github.com/resumelint/resumelint/internal/lazyre"
 )
 
 var (
-	lineRefRe = regexp.MustCompile(`(?i)\b(?:lines?|col(?:umn)?s?)\s+\d+(?:\s*(?:-|–|,|and|to)\s*\d+)*`)
-	digitsRe  = regexp.MustCompile(`[0-9]+`)
+	lineRefRe = lazyre.New(`(?i)\b(?:lines?|col(?:umn)?s?)\s+\d+(?:\s*(?:-|–|,|and|to)\s*\d+)*`)
+	digitsRe  = lazyre.New(`[0-9]+`)
 )
 
 // StableMessage strips line references and numbers from a message, so a

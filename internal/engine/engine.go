@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -108,8 +109,15 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 		}
 	}
 	sort.Slice(res.Skipped, func(i, j int) bool { return res.Skipped[i].Path < res.Skipped[j].Path })
+	total := 0
 	for _, r := range results {
+		total += len(r.findings)
+	}
+	res.Findings = make([]diag.Finding, 0, total)
+	for i := range results {
+		r := &results[i]
 		res.Findings = append(res.Findings, r.findings...)
+		r.findings = nil // one copy of each finding
 		res.Internal += r.internal
 		for _, f := range r.files {
 			res.Sources[f.Path] = f
@@ -492,6 +500,10 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 				}
 			}
 		}
+	}
+	// The findings outlive the unit until the report: no spare capacity.
+	if len(out.findings) < cap(out.findings) {
+		out.findings = slices.Clone(out.findings)
 	}
 	// Keep only the lines findings point at (for snippets): a run's memory
 	// must not grow with the files it checks.

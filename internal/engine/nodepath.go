@@ -63,7 +63,8 @@ type nodeEntry struct {
 	line, col int
 	n         *yaml.Node
 	parent    int    // index of the enclosing entry, -1 at a root
-	label     string // "key" or "[i]"
+	label     string // a mapping key, or "" for a list item
+	index     int    // a list item's index, -1 for a key; labels are rendered only for the paths findings need
 }
 
 // nodeIndex lists a document's nodes (keys stand for their entries) and
@@ -75,33 +76,33 @@ type nodeIndex struct {
 
 func newNodeIndex(d *load.Document, lines map[int]bool) *nodeIndex {
 	ix := &nodeIndex{}
-	var rec func(n *yaml.Node, parent int, label string)
-	rec = func(n *yaml.Node, parent int, label string) {
+	var rec func(n *yaml.Node, parent int, label string, index int)
+	rec = func(n *yaml.Node, parent int, label string, index int) {
 		if n == nil {
 			return
 		}
 		me := len(ix.entries)
-		ix.entries = append(ix.entries, nodeEntry{line: n.Line, col: n.Column, n: n, parent: parent, label: label})
+		ix.entries = append(ix.entries, nodeEntry{line: n.Line, col: n.Column, n: n, parent: parent, label: label, index: index})
 		switch n.Kind {
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k := n.Content[i]
 				// The key stands for its entry: the same path as its value.
-				ix.entries = append(ix.entries, nodeEntry{line: k.Line, col: k.Column, n: k, parent: me, label: k.Value})
-				rec(n.Content[i+1], me, k.Value)
+				ix.entries = append(ix.entries, nodeEntry{line: k.Line, col: k.Column, n: k, parent: me, label: k.Value, index: -1})
+				rec(n.Content[i+1], me, k.Value, -1)
 			}
 		case yaml.SequenceNode:
 			for i, c := range n.Content {
-				rec(c, me, "["+strconv.Itoa(i)+"]")
+				rec(c, me, "", i)
 			}
 		}
 	}
 	if d.Root != nil {
-		rec(d.Root, -1, "")
+		rec(d.Root, -1, "", -1)
 	}
 	for i, l := range d.Lines {
 		if lines == nil || lines[l.Line] {
-			rec(l.Node, -1, "["+strconv.Itoa(i)+"]")
+			rec(l.Node, -1, "", i)
 		}
 	}
 	ix.byPos = make([]int, len(ix.entries))
@@ -141,19 +142,25 @@ func (ix *nodeIndex) at(p diag.Pos) int {
 
 // path renders an entry's document path, e.g. resumption.decision_log[2].id.
 func (ix *nodeIndex) path(i int) string {
-	var labels []string
+	var chain []int
 	for ; i >= 0; i = ix.entries[i].parent {
-		if l := ix.entries[i].label; l != "" {
-			labels = append(labels, l)
+		if e := ix.entries[i]; e.label != "" || e.index >= 0 {
+			chain = append(chain, i)
 		}
 	}
 	var sb strings.Builder
-	for j := len(labels) - 1; j >= 0; j-- {
-		l := labels[j]
-		if !strings.HasPrefix(l, "[") && sb.Len() > 0 {
+	for j := len(chain) - 1; j >= 0; j-- {
+		e := ix.entries[chain[j]]
+		if e.index >= 0 {
+			sb.WriteByte('[')
+			sb.WriteString(strconv.Itoa(e.index))
+			sb.WriteByte(']')
+			continue
+		}
+		if sb.Len() > 0 && !strings.HasPrefix(e.label, "[") { // as before: baselines keep their fingerprints
 			sb.WriteByte('.')
 		}
-		sb.WriteString(l)
+		sb.WriteString(e.label)
 	}
 	return sb.String()
 }

@@ -1,12 +1,12 @@
 package fix
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -52,7 +52,7 @@ func latestCheckpoint(root *yaml.Node) (string, bool) {
 	return node.Str(node.Val(node.Val(root, "checkpoints"), "latest_id"))
 }
 
-var trailingDigits = regexp.MustCompile(`(\d+)$`)
+var trailingDigits = lazyre.New(`(\d+)$`)
 
 // phaseNumber is a phase's number: an integer id or sequence, else the
 // digits that end its id or its key (phase-3, eng-phase-3, phase_3).

@@ -13,16 +13,20 @@ import (
 // Limit is the soft memory limit below which a lint does not collect.
 const Limit = 64 << 20
 
-// fallbackGOGC takes over when a run's live heap is too large for Limit.
-const fallbackGOGC = 200
+// Headroom is the heap a run may reach, as a multiple of its live heap,
+// once the live heap passes half of Limit (the work GOGC=100 does).
+const Headroom = 2
 
 // Start sets the collector up unless the environment does (getenv is
 // os.Getenv): no collection until the heap nears Limit, which saves most
 // collections and bounds peak RSS. A run whose live heap passes half the
-// limit would collect without pause near it, so the limit is then lifted
-// and GOGC=200 takes over. A GOMEMLIMIT of the user's alone keeps
-// collecting at GOGC=400, so the heap cannot grow unchecked below a far
-// limit; a GOGC alone gets Limit.
+// limit would collect without pause near it, so after each collection the
+// limit is then raised to Headroom times the live heap: the heap grows with
+// what the run keeps, never to a multiple of it that a fixed GOGC would
+// allow on top of the limit (GOGC=200 took a run keeping 33 MiB to 166 MiB
+// of RSS). A GOMEMLIMIT of the user's alone keeps collecting at GOGC=400,
+// so the heap cannot grow unchecked below a far limit; a GOGC alone gets
+// Limit.
 func Start(getenv func(string) string) {
 	ownGC, ownLimit := getenv("GOGC") == "", getenv("GOMEMLIMIT") == ""
 	switch {
@@ -46,10 +50,19 @@ func watch() {
 func check() {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
-	if s[0].Value.Kind() == metrics.KindUint64 && s[0].Value.Uint64() > Limit/2 {
-		debug.SetGCPercent(fallbackGOGC)
-		debug.SetMemoryLimit(math.MaxInt64)
-		return
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		debug.SetMemoryLimit(limitFor(s[0].Value.Uint64()))
 	}
 	watch()
+}
+
+// limitFor is the memory limit after a collection that left live bytes.
+func limitFor(live uint64) int64 {
+	switch {
+	case live <= Limit/2:
+		return Limit
+	case live > math.MaxInt64/Headroom:
+		return math.MaxInt64
+	}
+	return int64(live) * Headroom
 }

@@ -50,9 +50,9 @@ func TestStartHonoursTheEnvironment(t *testing.T) {
 	}
 }
 
-// When the live heap passes half the limit, the next collection lifts the
-// limit and turns GOGC back on; below it, the settings stay.
-func TestLargeLiveHeapLiftsTheLimit(t *testing.T) {
+// When the live heap passes half the limit, the next collection raises the
+// limit to Headroom times the live heap; below it, the settings stay.
+func TestLargeLiveHeapRaisesTheLimit(t *testing.T) {
 	restore(t)
 	Start(env(nil))
 	runtime.GC()
@@ -68,13 +68,26 @@ func TestLargeLiveHeapLiftsTheLimit(t *testing.T) {
 	for {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
-		if gogc, limit := settings(); gogc == fallbackGOGC && limit == math.MaxInt64 {
+		if gogc, limit := settings(); gogc == -1 && limit >= Headroom*48<<20 && limit < 4*48<<20 {
 			break
 		}
 		if time.Now().After(deadline) {
 			gogc, limit := settings()
-			t.Fatalf("large heap: GOGC %d, limit %d; want %d and no limit", gogc, limit, fallbackGOGC)
+			t.Fatalf("large heap: GOGC %d, limit %d; want off and about %d", gogc, limit, Headroom*48<<20)
 		}
 	}
 	runtime.KeepAlive(live)
+}
+
+func TestLimitFor(t *testing.T) {
+	for _, tc := range []struct {
+		live uint64
+		want int64
+	}{
+		{0, Limit}, {Limit / 2, Limit}, {Limit/2 + 1, (Limit/2 + 1) * Headroom}, {1 << 30, Headroom << 30}, {math.MaxUint64, math.MaxInt64},
+	} {
+		if got := limitFor(tc.live); got != tc.want {
+			t.Errorf("limitFor(%d) = %d, want %d", tc.live, got, tc.want)
+		}
+	}
 }

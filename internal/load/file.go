@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"sort"
 	"unicode/utf8"
 
@@ -43,7 +44,14 @@ type File struct {
 	Root string
 
 	lineStarts []int
-	kept       map[int]string // lines kept by Release, for snippets
+	kept       []keptLine // lines kept by Release, for snippets, in line order
+}
+
+// keptLine is one line a finding points at, kept after Release. A file
+// with findings keeps a few: a slice costs a fraction of a map's buckets.
+type keptLine struct {
+	n    int
+	text string
 }
 
 // Release drops the file's bytes once its unit is checked, keeping the
@@ -51,10 +59,13 @@ type File struct {
 // not grow with the size of the files it reports on.
 func (f *File) Release(keep ...int) {
 	if len(keep) > 0 && f.Data != nil {
-		f.kept = make(map[int]string, len(keep))
+		keep = slices.Clone(keep)
+		slices.Sort(keep)
+		keep = slices.Compact(keep)
+		f.kept = make([]keptLine, 0, len(keep))
 		for _, n := range keep {
 			if n >= 1 && n <= len(f.LineStarts()) {
-				f.kept[n] = f.Line(n)
+				f.kept = append(f.kept, keptLine{n, f.Line(n)})
 			}
 		}
 	}
@@ -66,8 +77,11 @@ func (f *File) Release(keep ...int) {
 // the line was kept by Release.
 func (f *File) Snippet(n int) (string, bool) {
 	if f.Data == nil {
-		s, ok := f.kept[n]
-		return s, ok
+		i, ok := slices.BinarySearchFunc(f.kept, n, func(k keptLine, n int) int { return k.n - n })
+		if !ok {
+			return "", false
+		}
+		return f.kept[i].text, true
 	}
 	if n < 1 || n > len(f.LineStarts()) {
 		return "", false

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -13,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -116,7 +116,7 @@ func dupFindings(f *File, dups []DuplicateKey) []diag.Finding {
 	return out
 }
 
-var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRe = lazyre.New(`^yaml: line (\d+): (.*)$`)
 
 // yamlParserProblems are the messages of go-yaml's parser stage, whose
 // "line N" is 0-based; its scanner stage reports 1-based lines.

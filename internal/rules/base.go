@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/gitbase"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -1130,7 +1130,7 @@ func joinAnd(items []string) string {
 // ---- RL604 resume-context-update ------------------------------------------------
 
 // checkedItem is a Markdown task list item that is ticked.
-var checkedItem = regexp.MustCompile(`^\s*[-*+]\s+\[[xX]\]\s`)
+var checkedItem = lazyre.New(`^\s*[-*+]\s+\[[xX]\]\s`)
 
 // resumeContextNames are where a project keeps its resume context, in the
 // order seed 004 prefers them.

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"math"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -45,7 +45,7 @@ func init() {
 }
 
 // checkpointIDRe is #CheckpointID; other ids are the schema rule's (RL201).
-var checkpointIDRe = regexp.MustCompile(`^cx-\d{3}$`)
+var checkpointIDRe = lazyre.New(`^cx-\d{3}$`)
 
 func checkpointRoot(p *Pass) *yaml.Node {
 	if p.Doc == nil || !node.IsMap(p.Doc.Root) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -56,9 +57,9 @@ func IsTimestampKey(k string) bool {
 }
 
 var (
-	rfc3339Zone = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$`)
-	zoneless    = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$`)
-	dateOnly    = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	rfc3339Zone = lazyre.New(`^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$`)
+	zoneless    = lazyre.New(`^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$`)
+	dateOnly    = lazyre.New(`^\d{4}-\d{2}-\d{2}$`)
 )
 
 // ParseTimestamp parses the timestamp forms seen in real files. zone is
@@ -199,7 +200,7 @@ func comparedTimestamps(p *Pass) map[*yaml.Node]bool {
 	return m
 }
 
-var datePrefix = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
+var datePrefix = lazyre.New(`^\d{4}-\d{2}-\d{2}`)
 
 // schemaCovers reports whether a node lies in the part of the document a
 // CUE definition validates: the whole document for every kind but
@@ -250,27 +251,27 @@ func runFutureTimestamp(p *Pass) {
 
 type secretPattern struct {
 	what string
-	re   *regexp.Regexp
+	re   *lazyre.RE
 	pem  bool // the match opens a block that runs to its END line
 }
 
 var secretPatterns = []secretPattern{
-	{"an AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), false},
-	{"a GitHub token", regexp.MustCompile(`\b(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{30,}\b`), false},
-	{"a GitHub fine-grained token", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,}\b`), false},
-	{"an Anthropic API key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`), false},
-	{"an API secret key (sk-…)", regexp.MustCompile(`\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}`), false},
-	{"a Slack token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), false},
-	{"a PEM private key", regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`), true},
-	{"a JSON Web Token", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), false},
-	{"a bearer token", regexp.MustCompile(`\bBearer\s+(?:[A-Za-z0-9._~+/=-]|\\/){20,}`), false},
+	{"an AWS access key id", lazyre.New(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), false},
+	{"a GitHub token", lazyre.New(`\b(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{30,}\b`), false},
+	{"a GitHub fine-grained token", lazyre.New(`\bgithub_pat_[A-Za-z0-9_]{22,}\b`), false},
+	{"an Anthropic API key", lazyre.New(`\bsk-ant-[A-Za-z0-9_-]{20,}`), false},
+	{"an API secret key (sk-…)", lazyre.New(`\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}`), false},
+	{"a Slack token", lazyre.New(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), false},
+	{"a PEM private key", lazyre.New(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`), true},
+	{"a JSON Web Token", lazyre.New(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), false},
+	{"a bearer token", lazyre.New(`\bBearer\s+(?:[A-Za-z0-9._~+/=-]|\\/){20,}`), false},
 }
 
 // digestRe matches content digests (sha256:…): hashes name data, they do
 // not grant access to it.
-var digestRe = regexp.MustCompile(`^(?:sha(?:1|224|256|384|512)|md5|blake2b|blake3):[0-9a-fA-F]+$`)
+var digestRe = lazyre.New(`^(?:sha(?:1|224|256|384|512)|md5|blake2b|blake3):[0-9a-fA-F]+$`)
 
-var secretKeyRe = regexp.MustCompile(`(?i)(token|secret|passw(or)?d|pwd|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth)`)
+var secretKeyRe = lazyre.New(`(?i)(token|secret|passw(or)?d|pwd|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth)`)
 
 // secretKeyWords are what secretKeyRe looks for, as plain substrings:
 // checking every key of every file with the regexp costs more than the
@@ -291,7 +292,7 @@ func secretKey(k string) bool {
 
 // secretRefKey marks keys that name where a secret lives or what it is
 // (api_key_source, token_env, password_policy), not the secret itself.
-var secretRefKey = regexp.MustCompile(`(?i)[_-](name|env|var|file|path|source|ref|url|uri|id|policy|type|hint|scope|header|location)s?$`)
+var secretRefKey = lazyre.New(`(?i)[_-](name|env|var|file|path|source|ref|url|uri|id|policy|type|hint|scope|header|location)s?$`)
 
 // Entropy returns the Shannon entropy of s in bits per character.
 func Entropy(s string) float64 {
@@ -354,7 +355,7 @@ func trimDots(line string, m, end int) int {
 	return end
 }
 
-var pemEndRe = regexp.MustCompile(`-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----`)
+var pemEndRe = lazyre.New(`-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----`)
 
 // pemEnd finds the END line of a PEM block that begins at line i (1-based),
 // byte m: on the same line (a JSON string with \n escapes) or below, within

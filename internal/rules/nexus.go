@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -326,7 +326,7 @@ func runLegacyResumeVersion(p *Pass) {
 // ---- RL315 --------------------------------------------------------------------
 
 // progressRe is #ResumeContext's progress pattern, with the counts captured.
-var progressRe = regexp.MustCompile(`^([0-9]+)/([0-9]+) tasks complete$`)
+var progressRe = lazyre.New(`^([0-9]+)/([0-9]+) tasks complete$`)
 
 // ProgressOf returns progress N/M and its node, ok false when the file has
 // no progress in the schema's form (RL311 reports a malformed one).
@@ -437,7 +437,7 @@ func headingLevel(s string) (int, string) {
 	return n, strings.TrimSpace(strings.Trim(strings.TrimSpace(t[n:]), "#"))
 }
 
-var uncheckedItem = regexp.MustCompile(`^\s*(?:[-*+]|[0-9]+[.)])\s+\[ \]`)
+var uncheckedItem = lazyre.New(`^\s*(?:[-*+]|[0-9]+[.)])\s+\[ \]`)
 
 // gateRequired reports whether a resume file is in seed 004's "1.0" form,
 // the one that carries a Validation Gate. The "2.0" form and nexus's "1.0"

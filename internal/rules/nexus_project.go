@@ -5,7 +5,6 @@ import (
 	"hash/fnv"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -168,7 +168,7 @@ func nexusRoot(rr, dir, repoRoot string) (root, top string) {
 
 // projectIDRe is #PrecompactState's active_project_id pattern: an id that
 // fails it is RL301's, not a missing folder.
-var projectIDRe = regexp.MustCompile(`^[0-9]{2}-[a-z0-9-]+$`)
+var projectIDRe = lazyre.New(`^[0-9]{2}-[a-z0-9-]+$`)
 
 func runPrecompactProject(p *Pass) {
 	pc := PrecompactOf(p)
@@ -608,7 +608,7 @@ func stepsFile(pr *Project, rr string) (*load.File, string) {
 	return nil, ""
 }
 
-var numberedSteps = regexp.MustCompile(`^[0-9]{2}-steps\.md$`)
+var numberedSteps = lazyre.New(`^[0-9]{2}-steps\.md$`)
 
 // countBoxes counts the task items of a Markdown file, checked or not, as
 // countChecked does.
@@ -616,7 +616,7 @@ func countBoxes(data []byte, dashOnly bool) int {
 	return countChecked(openBoxes.ReplaceAll(data, []byte("$1[x]")), dashOnly)
 }
 
-var openBoxes = regexp.MustCompile(`(?m)^(\s*[-*+]\s+)\[ \]`)
+var openBoxes = lazyre.New(`(?m)^(\s*[-*+]\s+)\[ \]`)
 
 // stepsLag is how far a counter may trail the steps file: the task being
 // ticked now is counted at the next update of the resume file.

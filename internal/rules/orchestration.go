@@ -1,13 +1,13 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -228,11 +228,11 @@ func contains(s []string, x string) bool {
 
 // A placeholder is {UPPER_SNAKE} of two or more characters; single letters
 // such as iteration-{N} are deliberate path patterns in real files.
-var placeholderInText = regexp.MustCompile(`\{[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\}`)
+var placeholderInText = lazyre.New(`\{[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\}`)
 
 // patternKey marks values that are patterns by design (iteration_pattern,
 // id_format, …), where braces name a variable rather than a blank.
-var patternKey = regexp.MustCompile(`(?i)(pattern|format|template)$`)
+var patternKey = lazyre.New(`(?i)(pattern|format|template)$`)
 
 func runTemplatePlaceholder(p *Pass) {
 	d := p.Doc

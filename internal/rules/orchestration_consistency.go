@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -43,7 +43,7 @@ var openWords = map[string]bool{
 
 // pipelineOpen is the PHASE_N_<state> form real pipelines use for their
 // own status (PHASE_2_IN_PROGRESS).
-var pipelineOpen = regexp.MustCompile(`^PHASE_\d+_(IN_PROGRESS|PENDING|READY|BLOCKED|ACTIVE)$`)
+var pipelineOpen = lazyre.New(`^PHASE_\d+_(IN_PROGRESS|PENDING|READY|BLOCKED|ACTIVE)$`)
 
 func isOpenStatus(s string) bool {
 	w := node.StatusWord(s)
@@ -114,7 +114,7 @@ func recordPhases(p *Pass) []*phaseInfo {
 	return out
 }
 
-var gateLike = regexp.MustCompile(`(?i)^(qg|gate|barrier|pg)[-_ ]?\d`)
+var gateLike = lazyre.New(`(?i)^(qg|gate|barrier|pg)[-_ ]?\d`)
 
 func phaseID(ph *phaseInfo) string {
 	if s, ok := node.Str(node.Val(ph.Node, "id")); ok {
@@ -345,18 +345,18 @@ const (
 // complete". Nothing outside these phrases is interpreted.
 var claimPatterns = []struct {
 	kind claimKind
-	re   *regexp.Regexp
+	re   *lazyre.RE
 }{
-	{claimNotStarted, regexp.MustCompile(`\bno\s+phases?\s+(?:(?:have|has)\s+)?(?:been\s+)?started\b`)},
-	{claimNotStarted, regexp.MustCompile(`\bworkflow\s+(?:not\s+started|initiali[sz]ed)\b`)},
-	{claimNotStarted, regexp.MustCompile(`\ball\s+phases\s+(?:are\s+)?pending\b`)},
-	{claimReady, regexp.MustCompile(`\bready\s+for\s+phase\s+(\d+)\b`)},
-	{claimReady, regexp.MustCompile(`\bphase\s+(\d+)\s+(?:is\s+)?ready\b`)},
-	{claimNext, regexp.MustCompile(`\b(?:execute|start|begin|next:?)\s+phase\s+(\d+)\b`)},
-	{claimRunning, regexp.MustCompile(`\bphase\s+(\d+)\s+(?:is\s+)?(?:in\s+progress|executing|running|underway)\b`)},
-	{claimPhaseDone, regexp.MustCompile(`\bphase\s+(\d+)\s+(?:is\s+)?(?:complete|completed|done|finished)\b`)},
-	{claimWorkflowDone, regexp.MustCompile(`\bworkflow\s+(?:is\s+)?(?:complete|completed|finished|done)\b`)},
-	{claimWorkflowDone, regexp.MustCompile(`\ball\s+phases\s+(?:are\s+)?(?:complete|completed|done)\b`)},
+	{claimNotStarted, lazyre.New(`\bno\s+phases?\s+(?:(?:have|has)\s+)?(?:been\s+)?started\b`)},
+	{claimNotStarted, lazyre.New(`\bworkflow\s+(?:not\s+started|initiali[sz]ed)\b`)},
+	{claimNotStarted, lazyre.New(`\ball\s+phases\s+(?:are\s+)?pending\b`)},
+	{claimReady, lazyre.New(`\bready\s+for\s+phase\s+(\d+)\b`)},
+	{claimReady, lazyre.New(`\bphase\s+(\d+)\s+(?:is\s+)?ready\b`)},
+	{claimNext, lazyre.New(`\b(?:execute|start|begin|next:?)\s+phase\s+(\d+)\b`)},
+	{claimRunning, lazyre.New(`\bphase\s+(\d+)\s+(?:is\s+)?(?:in\s+progress|executing|running|underway)\b`)},
+	{claimPhaseDone, lazyre.New(`\bphase\s+(\d+)\s+(?:is\s+)?(?:complete|completed|done|finished)\b`)},
+	{claimWorkflowDone, lazyre.New(`\bworkflow\s+(?:is\s+)?(?:complete|completed|finished|done)\b`)},
+	{claimWorkflowDone, lazyre.New(`\ball\s+phases\s+(?:are\s+)?(?:complete|completed|done)\b`)},
 }
 
 // textClaim is one phrase of the vocabulary found in a text field.

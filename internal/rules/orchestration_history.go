@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -275,7 +275,7 @@ func runDefectSummary(p *Pass) {
 
 // ---- RL110 decision-log -----------------------------------------------------
 
-var decisionID = regexp.MustCompile(`^RD-\d{3}$`)
+var decisionID = lazyre.New(`^RD-\d{3}$`)
 
 // knownGates is every gate id the file names outside decision_log.
 func knownGates(p *Pass) map[string]bool {
@@ -464,7 +464,7 @@ func runAgentSummaries(p *Pass) {
 
 // ---- RL112 compaction-events ------------------------------------------------
 
-var compactionID = regexp.MustCompile(`^CX-\d{3}$`)
+var compactionID = lazyre.New(`^CX-\d{3}$`)
 
 func runCompactionEvents(p *Pass) {
 	_, ce := subsection(p, "compaction_events")
@@ -705,7 +705,7 @@ func describesFile(s string) bool {
 // readingListKey matches keys under which real v1.0 sections keep the
 // reading list files_to_read should hold (key_artifacts_to_read,
 // files_to_load, reading_list, key_files).
-var readingListKey = regexp.MustCompile(`(?i)^(key_)?(files|artifacts|documents|docs)_to_(read|load)$|^reading_list$|^key_(files|artifacts)$`)
+var readingListKey = lazyre.New(`(?i)^(key_)?(files|artifacts|documents|docs)_to_(read|load)$|^reading_list$|^key_(files|artifacts)$`)
 
 // misnamedReadingList reports a v1.0 section without files_to_read that
 // keeps its reading list under another key: no reader looks there.

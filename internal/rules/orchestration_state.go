@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -113,7 +113,7 @@ func GateKey(s string) string {
 	return strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), "_", "-"))
 }
 
-var trailingNumber = regexp.MustCompile(`(\d+)\s*$`)
+var trailingNumber = lazyre.New(`(\d+)\s*$`)
 
 type phaseInfo struct {
 	Pipeline string
@@ -632,8 +632,8 @@ func foldSpace(s string) string {
 // ---- RL106 workflow-status --------------------------------------------------
 
 var (
-	activityPhase = regexp.MustCompile(`(?i)^phase-(\d+)-agent-execution$`)
-	activityGate  = regexp.MustCompile(`(?i)^(.+)-iteration-(\d+)$`)
+	activityPhase = lazyre.New(`(?i)^phase-(\d+)-agent-execution$`)
+	activityGate  = lazyre.New(`(?i)^(.+)-iteration-(\d+)$`)
 )
 
 var workflowStatuses = map[string]bool{"ACTIVE": true, "PAUSED": true, "COMPLETE": true, "FAILED": true, "CANCELLED": true}

@@ -2,13 +2,13 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -55,7 +55,7 @@ func runActivityVocabulary(p *Pass) {
 }
 
 // summaryForm is seed 000's `{agent_id}: "{status}. {key_finding_or_output}."`.
-var summaryForm = regexp.MustCompile(`^[A-Z][A-Z0-9_-]*(?: [A-Z0-9_-]+)*\.\s+\S.*\.$`)
+var summaryForm = lazyre.New(`^[A-Z][A-Z0-9_-]*(?: [A-Z0-9_-]+)*\.\s+\S.*\.$`)
 
 func runAgentSummaryForm(p *Pass) {
 	_, av := subsection(p, "agent_summaries")
