@@ -72,6 +72,7 @@ type unitResult struct {
 
 // Run lints the discovered units. extra are files already read (stdin).
 func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
+	defer load.HoldRoots()()
 	var units []unit
 	for _, f := range extra {
 		units = append(units, unit{file: f, stdin: true})

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Containment: everything resumelint reads from a repository is read
@@ -60,11 +61,11 @@ func OpenIn(root, osPath string) (*os.File, error) {
 	if !ok {
 		return nil, ErrOutside
 	}
-	r, err := os.OpenRoot(root)
+	r, done, err := openRoot(root)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
+	defer done()
 	fh, err := r.OpenFile(rel, os.O_RDONLY|openFlags, 0)
 	return fh, rootErr(err)
 }
@@ -80,11 +81,11 @@ func StatIn(root, osPath string) (fs.FileInfo, error) {
 	if !ok {
 		return nil, fs.ErrNotExist
 	}
-	r, err := os.OpenRoot(root)
+	r, done, err := openRoot(root)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
+	defer done()
 	fi, err := r.Stat(rel)
 	if errors.Is(rootErr(err), ErrOutside) {
 		return nil, fs.ErrNotExist
@@ -137,4 +138,63 @@ func rootErr(err error) error {
 		return ErrOutside
 	}
 	return err
+}
+
+// heldRoots keeps the roots a run reads through open while the run lasts:
+// opening one costs an open, an fstat and a close, and a lint reads and
+// resolves thousands of paths in the same root (a quarter of its CPU went
+// there). Confinement is the same: every look-up still goes through
+// os.Root.
+var heldRoots struct {
+	sync.Mutex
+	holds int
+	m     map[string]*os.Root
+}
+
+// maxHeldRoots bounds the open descriptors (each bundle folder is a root).
+const maxHeldRoots = 32
+
+// HoldRoots keeps the roots opened until release is called (engine.Run
+// holds them for a run; runs may overlap, the last release closes them).
+func HoldRoots() (release func()) {
+	heldRoots.Lock()
+	heldRoots.holds++
+	heldRoots.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			heldRoots.Lock()
+			defer heldRoots.Unlock()
+			heldRoots.holds--
+			if heldRoots.holds == 0 {
+				for _, r := range heldRoots.m {
+					r.Close()
+				}
+				heldRoots.m = nil
+			}
+		})
+	}
+}
+
+// openRoot opens root, or returns the one a run holds; done releases it.
+func openRoot(root string) (r *os.Root, done func(), err error) {
+	heldRoots.Lock()
+	defer heldRoots.Unlock()
+	if heldRoots.holds > 0 {
+		if r := heldRoots.m[root]; r != nil {
+			return r, func() {}, nil
+		}
+	}
+	r, err = os.OpenRoot(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	if heldRoots.holds > 0 && len(heldRoots.m) < maxHeldRoots {
+		if heldRoots.m == nil {
+			heldRoots.m = map[string]*os.Root{}
+		}
+		heldRoots.m[root] = r
+		return r, func() {}, nil
+	}
+	return r, func() { r.Close() }, nil
 }

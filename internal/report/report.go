@@ -3,6 +3,7 @@
 package report
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -78,7 +79,8 @@ func Text(w io.Writer, in *Input) error {
 	}
 	bold, red, yellow, gray, green := paint(color.Bold), paint(color.FgRed, color.Bold), paint(color.FgYellow, color.Bold), paint(color.FgHiBlack), paint(color.FgGreen)
 	masks := secretMasks(in.Findings)
-	var sb strings.Builder
+	// Written as it is made: the output of 24,000 findings is megabytes.
+	sb := bufio.NewWriterSize(w, 64<<10)
 	for _, f := range in.Findings {
 		sev := f.Severity.String()
 		if f.Severity == diag.SevError {
@@ -88,7 +90,7 @@ func Text(w io.Writer, in *Input) error {
 		}
 		// Paths and messages come from the repository: escaped, so none
 		// can move the cursor or start a line of its own.
-		fmt.Fprintf(&sb, "%s: %s: %s %s\n", bold(fmt.Sprintf("%s:%d:%d", diag.Escape(f.Path), f.Start.Line, f.Start.Col)), sev, diag.Escape(f.Message), gray("["+f.Code+" "+f.Name+"]"))
+		fmt.Fprintf(sb, "%s: %s: %s %s\n", bold(fmt.Sprintf("%s:%d:%d", diag.Escape(f.Path), f.Start.Line, f.Start.Col)), sev, diag.Escape(f.Message), gray("["+f.Code+" "+f.Name+"]"))
 		if text, ok := snippet(in.Sources[f.Path], f.Start.Line); ok {
 			line := []rune(text)
 			for _, m := range masks[maskKey{f.Path, f.Start.Line}] {
@@ -103,14 +105,14 @@ func Text(w io.Writer, in *Input) error {
 			}
 			num := fmt.Sprint(f.Start.Line)
 			pad := strings.Repeat(" ", len(num))
-			fmt.Fprintf(&sb, "%s %s\n", pad, gray("|"))
+			fmt.Fprintf(sb, "%s %s\n", pad, gray("|"))
 			// Each character escaped on its own, so the caret still
 			// lines up under it.
 			shown := make([]string, len(line))
 			for i, r := range line {
 				shown[i] = diag.Escape(string(r))
 			}
-			fmt.Fprintf(&sb, "%s %s %s\n", gray(num), gray("|"), strings.Join(shown, ""))
+			fmt.Fprintf(sb, "%s %s %s\n", gray(num), gray("|"), strings.Join(shown, ""))
 			var caret strings.Builder
 			for i := 0; i < f.Start.Col-1 && i < len(line); i++ {
 				if line[i] == '\t' {
@@ -131,25 +133,24 @@ func Text(w io.Writer, in *Input) error {
 				}
 			}
 			caret.WriteString(green("^" + strings.Repeat("~", width-1)))
-			fmt.Fprintf(&sb, "%s %s %s\n", pad, gray("|"), caret.String())
+			fmt.Fprintf(sb, "%s %s %s\n", pad, gray("|"), caret.String())
 		}
 	}
 	if !in.Quiet {
 		s := Summarize(in)
 		units := plural(s.Files, "file", "files")
 		if s.Errors+s.Warnings == 0 {
-			fmt.Fprintf(&sb, "No problems found in %s.\n", units)
+			fmt.Fprintf(sb, "No problems found in %s.\n", units)
 		} else {
-			fmt.Fprintf(&sb, "Found %s (%s, %s) in %s.", plural(s.Errors+s.Warnings, "problem", "problems"),
+			fmt.Fprintf(sb, "Found %s (%s, %s) in %s.", plural(s.Errors+s.Warnings, "problem", "problems"),
 				plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"), filesPart(s))
 			if s.Fixable > 0 {
-				fmt.Fprintf(&sb, " %d fixable with `resumelint fix`.", s.Fixable)
+				fmt.Fprintf(sb, " %d fixable with `resumelint fix`.", s.Fixable)
 			}
 			sb.WriteString("\n")
 		}
 	}
-	_, err := io.WriteString(w, sb.String())
-	return err
+	return sb.Flush()
 }
 
 // filesPart says how many of the files linted have findings: "2 of 35 files".
@@ -223,10 +224,17 @@ type JSONDoc struct {
 	Summary  Summary       `json:"summary"`
 }
 
-// JSON writes one JSON document.
+// JSON writes one JSON document: the document json.Encoder with a two-space
+// indent writes for a JSONDoc, one finding at a time, so a run's output is
+// never held in memory whole.
 func JSON(w io.Writer, in *Input) error {
-	doc := JSONDoc{Version: in.Version, Findings: []JSONFinding{}, Summary: Summarize(in)}
-	for _, f := range in.Findings {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	head, err := json.Marshal(in.Version)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(bw, "{\n  \"version\": %s,\n  \"findings\": [", head)
+	for i, f := range in.Findings {
 		jf := JSONFinding{Code: f.Code, Name: f.Name, Severity: f.Severity.String(), Path: f.Path,
 			Line: f.Start.Line, Column: f.Start.Col, EndLine: f.End.Line, EndColumn: f.End.Col,
 			Message: f.Message, Related: f.Related}
@@ -236,11 +244,27 @@ func JSON(w io.Writer, in *Input) error {
 		if f.Fix != nil && f.Fix.Applicability != diag.FixNone { // documented: safe, unsafe or null
 			jf.Fix = &JSONFix{Applicability: string(f.Fix.Applicability)}
 		}
-		doc.Findings = append(doc.Findings, jf)
+		b, err := json.MarshalIndent(jf, "    ", "  ")
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n    ")
+		bw.Write(b)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	if len(in.Findings) > 0 {
+		bw.WriteString("\n  ")
+	}
+	sum, err := json.MarshalIndent(Summarize(in), "  ", "  ")
+	if err != nil {
+		return err
+	}
+	bw.WriteString("],\n  \"summary\": ")
+	bw.Write(sum)
+	bw.WriteString("\n}\n")
+	return bw.Flush()
 }
 
 // snippet returns the source line a finding points at, when it is known.
