@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,9 +9,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/resumelint/resumelint/internal/cli"
 	"github.com/resumelint/resumelint/internal/diag"
-	"github.com/resumelint/resumelint/internal/report"
 )
 
 // A finding's message is one sentence of what is wrong and what to do
@@ -31,35 +26,9 @@ func TestMessagesShort(t *testing.T) {
 	for _, path := range cases {
 		name := strings.TrimSuffix(filepath.Base(path), ".txtar")
 		t.Run(name, func(t *testing.T) {
-			ar, err := txtar.ParseFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := t.TempDir()
-			inputs := 0
-			for _, f := range ar.Files {
-				if strings.HasPrefix(f.Name, "want") || strings.HasSuffix(f.Name, ".txt") || strings.HasSuffix(f.Name, ".diff") {
-					continue
-				}
-				dst := filepath.Join(dir, filepath.FromSlash(f.Name))
-				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(dst, f.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				inputs++
-			}
-			if inputs == 0 {
+			doc := lintGoldenInputs(t, path, all)
+			if doc == nil {
 				return
-			}
-			var stdout, stderr bytes.Buffer
-			env := map[string]string{"NO_COLOR": "1", "SOURCE_DATE_EPOCH": "1782000000"}
-			c := &cli.Command{Stdout: &stdout, Stderr: &stderr, Cwd: dir, Getenv: func(k string) string { return env[k] }}
-			c.Main([]string{"lint", "--format", "json", "--enable", all, "."})
-			var doc report.JSONDoc
-			if json.Unmarshal(stdout.Bytes(), &doc) != nil {
-				return // a case whose configuration is the point (exit 2)
 			}
 			for _, f := range doc.Findings {
 				checked++
