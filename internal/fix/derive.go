@@ -357,25 +357,8 @@ func agentSummaries(root *yaml.Node) []agentSummary {
 		seen[id] = len(out)
 		out = append(out, agentSummary{id: id, summary: sum})
 	}
-	list := func(agents *yaml.Node) {
-		switch {
-		case node.IsSeq(agents):
-			for _, a := range agents.Content {
-				a = node.Resolve(a)
-				add(strOf(node.Val(a, "id")), a)
-			}
-		case node.IsMap(agents):
-			node.Pairs(agents, func(k, v *yaml.Node) {
-				if node.IsMap(v) {
-					add(k.Value, v)
-				}
-			})
-		}
-	}
-	for _, p := range pipelineMaps(root) {
-		phasesOf(p, func(ph *yaml.Node, _ string) { list(node.Val(ph, "agents")) })
-	}
-	list(node.Val(root, "agents"))
+	eachPhaseAgent(root, add)
+	eachAgentIn(node.Val(root, "agents"), add)
 	kept := out[:0]
 	for _, a := range out {
 		if !conflict[a.id] {
@@ -415,23 +398,31 @@ func agentsWithoutSummary(root *yaml.Node) []string {
 		seen[id] = true
 		out = append(out, id)
 	}
-	list := func(agents *yaml.Node) {
-		switch {
-		case node.IsSeq(agents):
-			for _, a := range agents.Content {
-				a = node.Resolve(a)
-				add(strOf(node.Val(a, "id")), a)
-			}
-		case node.IsMap(agents):
-			node.Pairs(agents, func(k, v *yaml.Node) {
-				if node.IsMap(v) {
-					add(k.Value, v)
-				}
-			})
-		}
-	}
-	for _, p := range pipelineMaps(root) {
-		phasesOf(p, func(ph *yaml.Node, _ string) { list(node.Val(ph, "agents")) })
-	}
+	eachPhaseAgent(root, add)
 	return out
+}
+
+// eachAgentIn calls fn with the id and node of every agent of an agents
+// list ([{id: …}, …]) or map ({id: {…}, …}).
+func eachAgentIn(agents *yaml.Node, fn func(id string, a *yaml.Node)) {
+	switch {
+	case node.IsSeq(agents):
+		for _, a := range agents.Content {
+			a = node.Resolve(a)
+			fn(strOf(node.Val(a, "id")), a)
+		}
+	case node.IsMap(agents):
+		node.Pairs(agents, func(k, v *yaml.Node) {
+			if node.IsMap(v) {
+				fn(k.Value, v)
+			}
+		})
+	}
+}
+
+// eachPhaseAgent calls fn for every agent of every phase of every pipeline.
+func eachPhaseAgent(root *yaml.Node, fn func(id string, a *yaml.Node)) {
+	for _, p := range pipelineMaps(root) {
+		phasesOf(p, func(ph *yaml.Node, _ string) { eachAgentIn(node.Val(ph, "agents"), fn) })
+	}
 }
