@@ -1,19 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"github.com/rogpeppe/go-internal/txtar"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	schema "github.com/resumelint/resumelint/cue"
-	"github.com/resumelint/resumelint/internal/cli"
 )
 
 // Hostile inputs against the parsing and output side: YAML semantics
@@ -131,26 +128,13 @@ type bounded struct {
 // allocation.
 func runBounded(t *testing.T, dir string, args ...string) bounded {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	c := &cli.Command{Stdout: &stdout, Stderr: &stderr, Cwd: dir, Getenv: func(string) string { return "" }}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	done := make(chan int, 1)
 	start := time.Now()
-	go func() { done <- c.Main(args) }()
-	var code int
-	select {
-	case code = <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("resumelint %v did not finish within 10s", args)
-	}
-	runtime.ReadMemStats(&after)
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 512<<20 {
+	code, stdout, stderr, alloc := runMeasured(t, dir, args)
+	if alloc > 512<<20 {
 		t.Errorf("resumelint %v allocated %d MiB, over 512 MiB", args, alloc>>20)
 	}
 	t.Logf("resumelint %v: exit %d in %v", args, code, time.Since(start).Round(time.Millisecond))
-	return bounded{code, stdout.String(), stderr.String()}
+	return bounded{code, stdout, stderr}
 }
 
 // lintJSON lints dir's files given as args and returns the findings.

@@ -26,27 +26,34 @@ type hostileCase struct {
 
 func runHostile(t *testing.T, dir string, args []string) (int, []map[string]any, uint64) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	c := &cli.Command{Stdout: &stdout, Stderr: &stderr, Cwd: dir, Getenv: func(string) string { return "" }}
+	code, stdout, stderr, alloc := runMeasured(t, dir, append([]string{"lint", "--format", "json"}, args...))
+	var out struct {
+		Findings []map[string]any `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil && code != 2 {
+		t.Fatalf("exit %d, output is not JSON: %v\n%s\nstderr: %s", code, err, stdout, stderr)
+	}
+	return code, out.Findings, alloc
+}
+
+// runMeasured runs resumelint with args in dir, failing the test after
+// 10 s, and returns its exit code, output and bytes allocated.
+func runMeasured(t *testing.T, dir string, args []string) (code int, stdout, stderr string, alloc uint64) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	c := &cli.Command{Stdout: &out, Stderr: &errOut, Cwd: dir, Getenv: func(string) string { return "" }}
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	done := make(chan int, 1)
-	go func() { done <- c.Main(append([]string{"lint", "--format", "json"}, args...)) }()
-	var code int
+	go func() { done <- c.Main(args) }()
 	select {
 	case code = <-done:
 	case <-time.After(10 * time.Second):
-		t.Fatalf("resumelint did not finish within 10s")
+		t.Fatalf("resumelint %v did not finish within 10s", args)
 	}
 	runtime.ReadMemStats(&after)
-	var out struct {
-		Findings []map[string]any `json:"findings"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil && code != 2 {
-		t.Fatalf("exit %d, output is not JSON: %v\n%s\nstderr: %s", code, err, stdout.String(), stderr.String())
-	}
-	return code, out.Findings, after.TotalAlloc - before.TotalAlloc
+	return code, out.String(), errOut.String(), after.TotalAlloc - before.TotalAlloc
 }
 
 func TestHostileInputs(t *testing.T) {
