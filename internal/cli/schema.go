@@ -12,7 +12,7 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/encoding/jsonschema"
 
-	schema "github.com/resumelint/resumelint/cue"
+	"github.com/resumelint/resumelint/internal/schema"
 )
 
 func init() { subcommands["schema"] = (*Command).schema }

@@ -4,7 +4,6 @@
 package schema
 
 import (
-	"embed"
 	"fmt"
 	"math"
 	"sort"
@@ -18,13 +17,14 @@ import (
 	cueerrors "cuelang.org/go/cue/errors"
 	"go.yaml.in/yaml/v3"
 
+	schemacue "github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
-//go:embed *.cue
-var files embed.FS
+// files are the embedded .cue definitions.
+var files = schemacue.FS
 
 var (
 	once     sync.Once

@@ -103,7 +103,7 @@ var (
 func loadCorpus(tb testing.TB) []corpusDoc {
 	tb.Helper()
 	corpusOnce.Do(func() {
-		corpusErr = filepath.WalkDir("../examples", func(p string, d fs.DirEntry, err error) error {
+		corpusErr = filepath.WalkDir("../../examples", func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
 			}
@@ -117,7 +117,7 @@ func loadCorpus(tb testing.TB) []corpusDoc {
 		if corpusErr != nil {
 			return
 		}
-		archives, _ := filepath.Glob("../testdata/golden/*.txtar")
+		archives, _ := filepath.Glob("../../testdata/golden/*.txtar")
 		for _, a := range archives {
 			ar, err := txtar.ParseFile(a)
 			if err != nil {
