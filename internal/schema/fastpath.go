@@ -36,10 +36,10 @@ import (
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
-	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
 	"go.yaml.in/yaml/v3"
 
+	schemacue "github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -623,25 +623,24 @@ var (
 
 func syntaxOf() *syntaxGuard {
 	guardOnce.Do(func() {
-		src, err := combined()
+		files, err := parseFiles(schemacue.FS)
 		if err != nil {
 			guard = &syntaxGuard{global: err.Error()}
 			return
 		}
-		guard = newSyntaxGuard(src)
+		guard = newSyntaxGuard(files)
 	})
 	return guard
 }
 
-// newSyntaxGuard reads the definitions of one CUE source file.
-func newSyntaxGuard(src []byte) *syntaxGuard {
+// newSyntaxGuard reads the definitions of the files of one package.
+func newSyntaxGuard(files []*ast.File) *syntaxGuard {
 	g := &syntaxGuard{own: map[string]string{}, refs: map[string][]string{}}
-	f, err := parser.ParseFile("resumelint-schema.cue", src)
-	if err != nil {
-		g.global = err.Error()
-		return g
+	var decls []ast.Decl
+	for _, f := range files {
+		decls = append(decls, f.Decls...)
 	}
-	for _, d := range f.Decls {
+	for _, d := range decls {
 		switch d := d.(type) {
 		case *ast.Package, *ast.CommentGroup:
 			continue

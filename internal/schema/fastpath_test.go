@@ -14,7 +14,9 @@ import (
 	"testing"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/parser"
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
 
@@ -395,7 +397,7 @@ func TestFastPathConstructs(t *testing.T) {
 				t.Fatal(v.Err())
 			}
 			d := v.LookupPath(cue.ParsePath("#D"))
-			c := compileDef(d, newSyntaxGuard([]byte(tc.schema)), "#D")
+			c := compileDef(d, newSyntaxGuard(parseSchema(t, tc.schema)), "#D")
 			var out []string
 			unknowns(c, "#D", &out, 0)
 			if compiles := len(out) == 0; compiles != tc.compiles {
@@ -807,4 +809,14 @@ func FuzzValidateShortcut(f *testing.F) {
 			t.Fatalf("%s: with the shortcut %v (%v), CUE alone %v (%v):\n%s", name, quick, err2, slow, err1, marshal(root))
 		}
 	})
+}
+
+// parseSchema parses a one-file schema for the compiler.
+func parseSchema(t *testing.T, src string) []*ast.File {
+	t.Helper()
+	f, err := parser.ParseFile("schema.cue", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []*ast.File{f}
 }

@@ -17,14 +17,10 @@ import (
 	cueerrors "cuelang.org/go/cue/errors"
 	"go.yaml.in/yaml/v3"
 
-	schemacue "github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/node"
 )
-
-// files are the embedded .cue definitions.
-var files = schemacue.FS
 
 var (
 	once     sync.Once
@@ -37,51 +33,16 @@ var (
 	cueStarted atomic.Bool
 )
 
-// Compile compiles the embedded definitions (once per process). The result
-// is shared read-only by all workers; cuelang.org/go documents shared values
-// as safe for concurrent use from v0.17.0.
+// Compile compiles the embedded definitions (once per process), as one
+// CUE instance built from the parsed files. The result is shared
+// read-only by all workers; cuelang.org/go documents shared values as safe
+// for concurrent use from v0.17.0.
 func Compile() error {
 	once.Do(func() {
 		cueStarted.Store(true)
-		src, err := combined()
-		if err != nil {
-			loadErr = err
-			return
-		}
-		v := cuecontext.New().CompileBytes(src, cue.Filename("resumelint-schema.cue"))
-		if v.Err() != nil {
-			loadErr = fmt.Errorf("compiling embedded schema: %w", v.Err())
-			return
-		}
-		compiled = v
+		compiled, loadErr = compileEmbedded()
 	})
 	return loadErr
-}
-
-// combined joins the embedded files into one package source; the files
-// share one scope (common definitions live in common.cue) and use no imports.
-func combined() ([]byte, error) {
-	entries, err := files.ReadDir(".")
-	if err != nil {
-		return nil, err
-	}
-	var sb strings.Builder
-	sb.WriteString("package schema\n")
-	for _, e := range entries {
-		b, err := files.ReadFile(e.Name())
-		if err != nil {
-			return nil, err
-		}
-		for _, line := range strings.SplitAfter(string(b), "\n") {
-			if strings.HasPrefix(strings.TrimSpace(line), "package ") {
-				sb.WriteString("\n")
-				continue
-			}
-			sb.WriteString(line)
-		}
-		sb.WriteString("\n")
-	}
-	return []byte(sb.String()), nil
 }
 
 // Def returns a compiled definition such as "#ResumptionV2".
@@ -98,23 +59,6 @@ func Def(name string) (cue.Value, error) {
 	}
 	defCache.Store(name, v)
 	return v, nil
-}
-
-// Source returns the embedded CUE sources, for export.
-func Source() (map[string][]byte, error) {
-	out := map[string][]byte{}
-	entries, err := files.ReadDir(".")
-	if err != nil {
-		return nil, err
-	}
-	for _, e := range entries {
-		b, err := files.ReadFile(e.Name())
-		if err != nil {
-			return nil, err
-		}
-		out[e.Name()] = b
-	}
-	return out, nil
 }
 
 // Violation is one schema problem at a data node.
