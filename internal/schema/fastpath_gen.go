@@ -368,10 +368,8 @@ var generatedCheckers = map[string]func() *checker{
 			&checker{op: opOr, mask: 13, subs: []*checker{
 				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
 				&checker{op: opAnd, mask: 12, subs: []*checker{
-					&checker{op: opAnd, mask: 12, subs: []*checker{
-						&checker{op: opKinds, mask: 12, allow: 12},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					}},
+					&checker{op: opKinds, mask: 12, allow: 12},
+					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
 					&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
 				}},
 			}},
@@ -422,10 +420,8 @@ var generatedCheckers = map[string]func() *checker{
 				&checker{op: opOr, mask: 13, subs: []*checker{
 					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
 					&checker{op: opAnd, mask: 12, subs: []*checker{
-						&checker{op: opAnd, mask: 12, subs: []*checker{
-							&checker{op: opKinds, mask: 12, allow: 12},
-							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-						}},
+						&checker{op: opKinds, mask: 12, allow: 12},
+						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
 						&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
 					}},
 				}},
@@ -651,10 +647,8 @@ var generatedCheckers = map[string]func() *checker{
 	},
 	"#Fraction": func() *checker {
 		return &checker{op: opAnd, mask: 12, subs: []*checker{
-			&checker{op: opAnd, mask: 12, subs: []*checker{
-				&checker{op: opKinds, mask: 12, allow: 12},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
+			&checker{op: opKinds, mask: 12, allow: 12},
+			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
 			&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
 		}}
 	},
@@ -707,10 +701,8 @@ var generatedCheckers = map[string]func() *checker{
 		return &checker{op: opOr, mask: 13, subs: []*checker{
 			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
 			&checker{op: opAnd, mask: 12, subs: []*checker{
-				&checker{op: opAnd, mask: 12, subs: []*checker{
-					&checker{op: opKinds, mask: 12, allow: 12},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
+				&checker{op: opKinds, mask: 12, allow: 12},
+				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
 				&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
 			}},
 		}}
@@ -724,7 +716,193 @@ var generatedCheckers = map[string]func() *checker{
 			}},
 		}}
 	},
-	"#OrchestrationFile": func() *checker { return &checker{op: opUnknown, mask: 32, why: "#ResumptionV1Export: *ast.BottomLit"} },
+	"#OrchestrationFile": func() *checker {
+		return &checker{op: opStruct, mask: 32, fields: map[string]int{"resumption": 0}, names: []string{"resumption"}, vals: []*checker{
+			&checker{op: opOr, mask: 32, subs: []*checker{
+				&checker{op: opStruct, mask: 32, fields: map[string]int{"recovery_state": 0, "files_to_read": 1, "quality_trajectory": 2, "defect_summary": 3, "decision_log": 4, "agent_summaries": 5, "compaction_events": 6}, names: []string{"recovery_state", "files_to_read", "quality_trajectory", "defect_summary", "decision_log", "agent_summaries", "compaction_events"}, vals: []*checker{
+					&checker{op: opStruct, mask: 32, fields: map[string]int{"last_checkpoint": 0, "current_phase": 1, "current_phase_name": 2, "workflow_status": 3, "current_activity": 4, "next_step": 5, "context_fill_at_update": 6, "updated_at": 7, "cross_session_portable": 8, "ephemeral_references": 9}, names: []string{"last_checkpoint", "current_phase", "current_phase_name", "workflow_status", "current_activity", "next_step", "context_fill_at_update", "updated_at", "cross_session_portable", "ephemeral_references"}, vals: []*checker{
+						&checker{op: opOr, mask: 17, subs: []*checker{
+							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+							&checker{op: opKinds, mask: 16, allow: 16},
+						}},
+						&checker{op: opAnd, mask: 4, subs: []*checker{
+							&checker{op: opKinds, mask: 4, allow: 4},
+							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+						}},
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opOr, mask: 16, subs: []*checker{
+							&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ACTIVE", i: 0, f: 0, b: false}},
+							&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "PAUSED", i: 0, f: 0, b: false}},
+							&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
+							&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "FAILED", i: 0, f: 0, b: false}},
+							&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "CANCELLED", i: 0, f: 0, b: false}},
+						}},
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opOr, mask: 13, subs: []*checker{
+							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+							&checker{op: opAnd, mask: 12, subs: []*checker{
+								&checker{op: opKinds, mask: 12, allow: 12},
+								&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+								&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
+							}},
+						}},
+						&checker{op: opAnd, mask: 16, subs: []*checker{
+							&checker{op: opKinds, mask: 16, allow: 16},
+							&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+						}},
+						&checker{op: opKinds, mask: 2, allow: 2},
+						&checker{op: opKinds, mask: 2, allow: 2},
+					}, reqMask: 0xbf},
+					&checker{op: opList, mask: 64, elem: &checker{op: opOr, mask: 48, subs: []*checker{
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "priority": 1, "purpose": 2, "sections": 3}, names: []string{"path", "priority", "purpose", "sections"}, vals: []*checker{
+							&checker{op: opKinds, mask: 16, allow: 16},
+							&checker{op: opAnd, mask: 4, subs: []*checker{
+								&checker{op: opKinds, mask: 4, allow: 4},
+								&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
+							}},
+							&checker{op: opKinds, mask: 16, allow: 16},
+							&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+						}, reqMask: 0x3},
+					}}},
+					&checker{op: opStruct, mask: 32, fields: map[string]int{"gates_completed": 0, "gates_remaining": 1, "current_gate": 2, "current_gate_iteration": 3, "score_history": 4, "lowest_dimension": 5, "total_iterations_used": 6, "total_iterations_budget": 7}, names: []string{"gates_completed", "gates_remaining", "current_gate", "current_gate_iteration", "score_history", "lowest_dimension", "total_iterations_used", "total_iterations_budget"}, vals: []*checker{
+						&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+						&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+						&checker{op: opOr, mask: 17, subs: []*checker{
+							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+							&checker{op: opKinds, mask: 16, allow: 16},
+						}},
+						&checker{op: opOr, mask: 5, subs: []*checker{
+							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+							&checker{op: opAnd, mask: 4, subs: []*checker{
+								&checker{op: opKinds, mask: 4, allow: 4},
+								&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
+							}},
+						}},
+						&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
+							{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 12, allow: 12}}},
+						}},
+						&checker{op: opOr, mask: 17, subs: []*checker{
+							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+							&checker{op: opKinds, mask: 16, allow: 16},
+						}},
+						&checker{op: opAnd, mask: 4, subs: []*checker{
+							&checker{op: opKinds, mask: 4, allow: 4},
+							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+						}},
+						&checker{op: opAnd, mask: 4, subs: []*checker{
+							&checker{op: opKinds, mask: 4, allow: 4},
+							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+						}},
+					}, reqMask: 0x7f},
+					&checker{op: opStruct, mask: 32, fields: map[string]int{"total_defects_found": 0, "total_defects_resolved": 1, "unresolved_defects": 2, "recurring_patterns": 3, "last_gate_primary_defect": 4}, names: []string{"total_defects_found", "total_defects_resolved", "unresolved_defects", "recurring_patterns", "last_gate_primary_defect"}, vals: []*checker{
+						&checker{op: opAnd, mask: 4, subs: []*checker{
+							&checker{op: opKinds, mask: 4, allow: 4},
+							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+						}},
+						&checker{op: opAnd, mask: 4, subs: []*checker{
+							&checker{op: opKinds, mask: 4, allow: 4},
+							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+						}},
+						&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+						&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"pattern": 0, "gates_affected": 1, "resolution": 2}, names: []string{"pattern", "gates_affected", "resolution"}, vals: []*checker{
+							&checker{op: opKinds, mask: 16, allow: 16},
+							&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+							&checker{op: opOr, mask: 17, subs: []*checker{
+								&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+								&checker{op: opKinds, mask: 16, allow: 16},
+							}},
+						}, reqMask: 0x1}},
+						&checker{op: opOr, mask: 17, subs: []*checker{
+							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+							&checker{op: opKinds, mask: 16, allow: 16},
+						}},
+					}, reqMask: 0x1f},
+					&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "gate": 2, "iteration": 3, "decision": 4, "rationale": 5, "affects_phases": 6, "applied": 7}, names: []string{"id", "timestamp", "gate", "iteration", "decision", "rationale", "affects_phases", "applied"}, vals: []*checker{
+						&checker{op: opAnd, mask: 16, subs: []*checker{
+							&checker{op: opKinds, mask: 16, allow: 16},
+							&checker{op: opRegex, mask: 16, re: lazyre.New("^RD-[0-9]{3}$")},
+						}},
+						&checker{op: opAnd, mask: 16, subs: []*checker{
+							&checker{op: opKinds, mask: 16, allow: 16},
+							&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+						}},
+						&checker{op: opOr, mask: 17, subs: []*checker{
+							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+							&checker{op: opKinds, mask: 16, allow: 16},
+						}},
+						&checker{op: opOr, mask: 5, subs: []*checker{
+							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+							&checker{op: opAnd, mask: 4, subs: []*checker{
+								&checker{op: opKinds, mask: 4, allow: 4},
+								&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
+							}},
+						}},
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
+						&checker{op: opKinds, mask: 2, allow: 2},
+					}, reqMask: 0x30}},
+					&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
+						{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 16, allow: 16}},
+					}},
+					&checker{op: opStruct, mask: 32, fields: map[string]int{"count": 0, "events": 1}, names: []string{"count", "events"}, vals: []*checker{
+						&checker{op: opAnd, mask: 4, subs: []*checker{
+							&checker{op: opKinds, mask: 4, allow: 4},
+							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+						}},
+						&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "trigger": 2, "estimated_fill_before": 3, "active_phase": 4, "active_gate": 5, "active_gate_iteration": 6, "checkpoint_file": 7, "acknowledged": 8}, names: []string{"id", "timestamp", "trigger", "estimated_fill_before", "active_phase", "active_gate", "active_gate_iteration", "checkpoint_file", "acknowledged"}, vals: []*checker{
+							&checker{op: opAnd, mask: 16, subs: []*checker{
+								&checker{op: opKinds, mask: 16, allow: 16},
+								&checker{op: opRegex, mask: 16, re: lazyre.New("^CX-[0-9]{3}$")},
+							}},
+							&checker{op: opAnd, mask: 16, subs: []*checker{
+								&checker{op: opKinds, mask: 16, allow: 16},
+								&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+							}},
+							&checker{op: opOr, mask: 16, subs: []*checker{
+								&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "auto", i: 0, f: 0, b: false}},
+								&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "manual", i: 0, f: 0, b: false}},
+							}},
+							&checker{op: opOr, mask: 13, subs: []*checker{
+								&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+								&checker{op: opAnd, mask: 12, subs: []*checker{
+									&checker{op: opKinds, mask: 12, allow: 12},
+									&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+									&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
+								}},
+							}},
+							&checker{op: opOr, mask: 5, subs: []*checker{
+								&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+								&checker{op: opAnd, mask: 4, subs: []*checker{
+									&checker{op: opKinds, mask: 4, allow: 4},
+									&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+								}},
+							}},
+							&checker{op: opOr, mask: 17, subs: []*checker{
+								&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+								&checker{op: opKinds, mask: 16, allow: 16},
+							}},
+							&checker{op: opOr, mask: 5, subs: []*checker{
+								&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+								&checker{op: opAnd, mask: 4, subs: []*checker{
+									&checker{op: opKinds, mask: 4, allow: 4},
+									&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
+								}},
+							}},
+							&checker{op: opOr, mask: 17, subs: []*checker{
+								&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+								&checker{op: opKinds, mask: 16, allow: 16},
+							}},
+							&checker{op: opKinds, mask: 2, allow: 2},
+						}, reqMask: 0xf}},
+					}, reqMask: 0x3},
+				}, reqMask: 0x7f},
+				&checker{op: opUnknown, mask: 32, why: "a conjunction of structs or lists"},
+			}},
+		}, reqMask: 0x1, open: true}
+	},
 	"#OutputHashes": func() *checker {
 		return &checker{op: opStruct, mask: 32, fields: map[string]int{"validator_semver": 0, "validator_build_id": 1, "generated_at": 2, "hashes": 3}, names: []string{"validator_semver", "validator_build_id", "generated_at", "hashes"}, vals: []*checker{
 			&checker{op: opKinds, mask: 16, allow: 16},
@@ -741,7 +919,17 @@ var generatedCheckers = map[string]func() *checker{
 			}},
 		}, reqMask: 0xb}
 	},
-	"#OutputHashesFields": func() *checker { return &checker{op: opUnknown, mask: 32, why: "#OutputHashesFields: reference to _"} },
+	"#OutputHashesFields": func() *checker {
+		return &checker{op: opStruct, mask: 32, fields: map[string]int{"validator_semver": 0, "validator_build_id": 1, "generated_at": 2, "hashes": 3}, names: []string{"validator_semver", "validator_build_id", "generated_at", "hashes"}, vals: []*checker{
+			&checker{op: opAny, mask: 127},
+			&checker{op: opAny, mask: 127},
+			&checker{op: opAnd, mask: 16, subs: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+			}},
+			&checker{op: opAny, mask: 127},
+		}}
+	},
 	"#PositiveInt": func() *checker {
 		return &checker{op: opAnd, mask: 4, subs: []*checker{
 			&checker{op: opKinds, mask: 4, allow: 4},
@@ -831,10 +1019,8 @@ var generatedCheckers = map[string]func() *checker{
 			&checker{op: opOr, mask: 13, subs: []*checker{
 				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
 				&checker{op: opAnd, mask: 12, subs: []*checker{
-					&checker{op: opAnd, mask: 12, subs: []*checker{
-						&checker{op: opKinds, mask: 12, allow: 12},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					}},
+					&checker{op: opKinds, mask: 12, allow: 12},
+					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
 					&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
 				}},
 			}},
@@ -903,7 +1089,96 @@ var generatedCheckers = map[string]func() *checker{
 		}, reqMask: 0x7f}
 	},
 	"#ResumeContextExport": func() *checker {
-		return &checker{op: opUnknown, mask: 32, why: "#ResumeContextFinished: *ast.EmbedDecl in a struct"}
+		return &checker{op: opOr, mask: 32, subs: []*checker{
+			&checker{op: opOr, mask: 32, subs: []*checker{
+				&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opOr, mask: 16, subs: []*checker{
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "research", i: 0, f: 0, b: false}},
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "planning", i: 0, f: 0, b: false}},
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "execution", i: 0, f: 0, b: false}},
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ready-for-implementation", i: 0, f: 0, b: false}},
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "testing", i: 0, f: 0, b: false}},
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "review", i: 0, f: 0, b: false}},
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "complete", i: 0, f: 0, b: false}},
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
+					}},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+					&checker{op: opAnd, mask: 16, subs: []*checker{
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+					}},
+					&checker{op: opKinds, mask: 4, allow: 4},
+					&checker{op: opKinds, mask: 4, allow: 4},
+					&checker{op: opAnd, mask: 16, subs: []*checker{
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
+					}},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opAnd, mask: 4, subs: []*checker{
+						&checker{op: opKinds, mask: 4, allow: 4},
+						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+					}},
+					&checker{op: opKinds, mask: 2, allow: 2},
+					&checker{op: opAnd, mask: 4, subs: []*checker{
+						&checker{op: opKinds, mask: 4, allow: 4},
+						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+					}},
+					&checker{op: opAnd, mask: 4, subs: []*checker{
+						&checker{op: opKinds, mask: 4, allow: 4},
+						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+					}},
+				}, reqMask: 0x7f},
+				&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
+					&checker{op: opAnd, mask: 16, subs: []*checker{
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opRegex, mask: 16, re: lazyre.New("^2\\.0$")},
+					}},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opAnd, mask: 16, subs: []*checker{
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opRegex, mask: 16, re: lazyre.New("[^ ]")},
+					}},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+					&checker{op: opAnd, mask: 16, subs: []*checker{
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+					}},
+					&checker{op: opKinds, mask: 4, allow: 4},
+					&checker{op: opKinds, mask: 4, allow: 4},
+					&checker{op: opAnd, mask: 16, subs: []*checker{
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
+					}},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opAnd, mask: 4, subs: []*checker{
+						&checker{op: opKinds, mask: 4, allow: 4},
+						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+					}},
+					&checker{op: opKinds, mask: 2, allow: 2},
+					&checker{op: opAnd, mask: 4, subs: []*checker{
+						&checker{op: opKinds, mask: 4, allow: 4},
+						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+					}},
+					&checker{op: opAnd, mask: 4, subs: []*checker{
+						&checker{op: opKinds, mask: 4, allow: 4},
+						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+					}},
+				}, reqMask: 0x7f},
+			}},
+			&checker{op: opUnknown, mask: 32, why: "an EmbedDecl in a struct"},
+		}}
 	},
 	"#ResumeContextFile": func() *checker {
 		return &checker{op: opOr, mask: 32, subs: []*checker{
@@ -994,9 +1269,7 @@ var generatedCheckers = map[string]func() *checker{
 			}, reqMask: 0x7f},
 		}}
 	},
-	"#ResumeContextFinished": func() *checker {
-		return &checker{op: opUnknown, mask: 32, why: "#ResumeContextFinished: *ast.EmbedDecl in a struct"}
-	},
+	"#ResumeContextFinished": func() *checker { return &checker{op: opUnknown, mask: 32, why: "an EmbedDecl in a struct"} },
 	"#ResumeContextV2": func() *checker {
 		return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
 			&checker{op: opAnd, mask: 16, subs: []*checker{
@@ -1070,7 +1343,7 @@ var generatedCheckers = map[string]func() *checker{
 			&checker{op: opKinds, mask: 2, allow: 2},
 		}, open: true}
 	},
-	"#ResumptionV1Export": func() *checker { return &checker{op: opUnknown, mask: 32, why: "#ResumptionV1Export: *ast.BottomLit"} },
+	"#ResumptionV1Export": func() *checker { return &checker{op: opUnknown, mask: 32, why: "a conjunction of structs or lists"} },
 	"#ResumptionV2": func() *checker {
 		return &checker{op: opStruct, mask: 32, fields: map[string]int{"recovery_state": 0, "files_to_read": 1, "quality_trajectory": 2, "defect_summary": 3, "decision_log": 4, "agent_summaries": 5, "compaction_events": 6}, names: []string{"recovery_state", "files_to_read", "quality_trajectory", "defect_summary", "decision_log", "agent_summaries", "compaction_events"}, vals: []*checker{
 			&checker{op: opStruct, mask: 32, fields: map[string]int{"last_checkpoint": 0, "current_phase": 1, "current_phase_name": 2, "workflow_status": 3, "current_activity": 4, "next_step": 5, "context_fill_at_update": 6, "updated_at": 7, "cross_session_portable": 8, "ephemeral_references": 9}, names: []string{"last_checkpoint", "current_phase", "current_phase_name", "workflow_status", "current_activity", "next_step", "context_fill_at_update", "updated_at", "cross_session_portable", "ephemeral_references"}, vals: []*checker{
@@ -1095,10 +1368,8 @@ var generatedCheckers = map[string]func() *checker{
 				&checker{op: opOr, mask: 13, subs: []*checker{
 					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
 					&checker{op: opAnd, mask: 12, subs: []*checker{
-						&checker{op: opAnd, mask: 12, subs: []*checker{
-							&checker{op: opKinds, mask: 12, allow: 12},
-							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-						}},
+						&checker{op: opKinds, mask: 12, allow: 12},
+						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
 						&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
 					}},
 				}},
@@ -1223,10 +1494,8 @@ var generatedCheckers = map[string]func() *checker{
 					&checker{op: opOr, mask: 13, subs: []*checker{
 						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
 						&checker{op: opAnd, mask: 12, subs: []*checker{
-							&checker{op: opAnd, mask: 12, subs: []*checker{
-								&checker{op: opKinds, mask: 12, allow: 12},
-								&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-							}},
+							&checker{op: opKinds, mask: 12, allow: 12},
+							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
 							&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
 						}},
 					}},
@@ -1376,7 +1645,23 @@ var generatedCheckers = map[string]func() *checker{
 			&checker{op: opKinds, mask: 16, allow: 16},
 		}, reqMask: 0x3}
 	},
-	"#StatusFields": func() *checker { return &checker{op: opUnknown, mask: 32, why: "#StatusFields: reference to _"} },
+	"#StatusFields": func() *checker {
+		return &checker{op: opStruct, mask: 32, fields: map[string]int{"status": 0, "cmp01": 1, "completed_at": 2, "error": 3}, names: []string{"status", "cmp01", "completed_at", "error"}, vals: []*checker{
+			&checker{op: opAny, mask: 127},
+			&checker{op: opAny, mask: 127},
+			&checker{op: opAnd, mask: 16, subs: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+			}},
+			&checker{op: opOr, mask: 33, subs: []*checker{
+				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+				&checker{op: opStruct, mask: 32, fields: map[string]int{"code": 0, "message": 1}, names: []string{"code", "message"}, vals: []*checker{
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opKinds, mask: 16, allow: 16},
+				}, reqMask: 0x3},
+			}},
+		}}
+	},
 	"#Task": func() *checker {
 		return &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "title": 1, "depends_on": 2, "dependencies": 3}, names: []string{"id", "title", "depends_on", "dependencies"}, vals: []*checker{
 			&checker{op: opKinds, mask: 16, allow: 16},
