@@ -389,6 +389,15 @@ func TestFastPathConstructs(t *testing.T) {
 		{"recursion taken", `#D: {n?: #D, a?: int}`, `{n: {a: 1}}`, false, false},
 		{"branching recursion", `#D: {l?: #D, r?: #D, s?: [...#D]}`, `{}`, false, true},
 		{"conjoined structs", "#X: {a?: int, ...}\n#D: #X & {b?: int}", `{a: 1}`, false, false},
+		{"negative literal", `#D: {a!: -1 | 2}`, `{a: -1}`, true, true},
+		{"negative bound", `#D: {a!: int & >=-2}`, `{a: -3}`, true, false},
+		{"quoted label", `#D: {"a-b"!: int}`, `{a-b: 1}`, true, true},
+		{"nested disjunction", `#D: {a!: ("x" | "y") | "z"}`, `{a: z}`, true, true},
+		{"any list", `#D: {a!: [...]}`, `{a: [1]}`, false, false},
+		{"declared in parts", "#D: {a?: int}\n#D: {b?: int}", `{a: 1}`, false, false},
+		{"top-level field", "x: int\n#D: {a?: int}", `{a: 1}`, false, false},
+		{"unknown value, known struct", `#D: {a?: int & !=3, b?: int}`, `{b: 1}`, false, true},
+		{"unknown value taken", `#D: {a?: int & !=3, b?: int}`, `{a: 1}`, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
