@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	schema "github.com/resumelint/resumelint/cue"
+	"github.com/resumelint/resumelint/internal/schema"
 )
 
 // Hostile inputs against the parsing and output side: YAML semantics

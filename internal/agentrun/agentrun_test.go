@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	schema "github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/schema"
 )
 
 // CheckEvent must accept exactly what #Event accepts, or RL503 would call

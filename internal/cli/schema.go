@@ -10,9 +10,10 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/encoding/jsonschema"
 
-	schema "github.com/resumelint/resumelint/cue"
+	"github.com/resumelint/resumelint/internal/schema"
 )
 
 func init() { subcommands["schema"] = (*Command).schema }
@@ -184,7 +185,7 @@ func exportSchema(e schemaExport) ([]byte, error) {
 		}
 		st.Elts = append(st.Elts[:at], append(head, st.Elts[at:]...)...)
 	}
-	jv := v.Context().BuildExpr(expr)
+	jv := cuecontext.New().BuildExpr(expr) // the generated schema stands alone
 	if jv.Err() != nil {
 		return nil, fmt.Errorf("generating the %s schema: %w", e.name, jv.Err())
 	}

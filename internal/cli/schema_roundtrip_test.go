@@ -17,7 +17,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 
-	schema "github.com/resumelint/resumelint/cue"
+	"github.com/resumelint/resumelint/internal/schema"
 )
 
 // The exported JSON Schemas are checked here with a JSON Schema validator

@@ -20,13 +20,13 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
 
-	schema "github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 	"github.com/resumelint/resumelint/internal/rules"
+	"github.com/resumelint/resumelint/internal/schema"
 )
 
 // FileName is the configuration looked for at the repository root.

@@ -9,11 +9,11 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/agentrun"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
+	"github.com/resumelint/resumelint/internal/schema"
 )
 
 // Agent runs under .agent-memory/runs/ (SPEC §3.6, seed 003). Task state

@@ -12,11 +12,11 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
+	"github.com/resumelint/resumelint/internal/schema"
 )
 
 // Rules that apply to every kind (SPEC §3.1).

@@ -7,10 +7,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
+	"github.com/resumelint/resumelint/internal/schema"
 )
 
 // UnknownKey reports keys no reader of a kind knows (SPEC §0, §3.1): a

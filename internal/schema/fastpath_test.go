@@ -14,7 +14,9 @@ import (
 	"testing"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/parser"
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
 
@@ -68,7 +70,7 @@ func unknowns(c *checker, at string, out *[]string, depth int) {
 }
 
 func (op checkOp) String() string {
-	return [...]string{"unknown", "kinds", "literal", "bound", "regex", "and", "or", "list", "struct"}[op]
+	return [...]string{"unknown", "kinds", "literal", "bound", "regex", "and", "or", "list", "struct", "any"}[op]
 }
 
 // Every definition compiles completely: a construct the compiler does not
@@ -103,7 +105,7 @@ var (
 func loadCorpus(tb testing.TB) []corpusDoc {
 	tb.Helper()
 	corpusOnce.Do(func() {
-		corpusErr = filepath.WalkDir("../examples", func(p string, d fs.DirEntry, err error) error {
+		corpusErr = filepath.WalkDir("../../examples", func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
 			}
@@ -117,7 +119,7 @@ func loadCorpus(tb testing.TB) []corpusDoc {
 		if corpusErr != nil {
 			return
 		}
-		archives, _ := filepath.Glob("../testdata/golden/*.txtar")
+		archives, _ := filepath.Glob("../../testdata/golden/*.txtar")
 		for _, a := range archives {
 			ar, err := txtar.ParseFile(a)
 			if err != nil {
@@ -370,14 +372,14 @@ func TestFastPathConstructs(t *testing.T) {
 		{"key like a definition", `#D: {a?: int}`, `{"#a": 1}`, true, false},
 		{"float literal", `#D: {a!: 1.5}`, `{a: 1.5}`, false, false},
 		{"fixed list", `#D: {a!: [int, ...string]}`, `{a: [1]}`, false, false},
-		{"default", `#D: {a?: *1 | int}`, `{a: 1}`, false, false},
+		{"default", `#D: {a?: *1 | int}`, `{a: 1}`, false, true}, // the int arm decides a concrete scalar
 		{"comprehension", `#D: {a?: int, if a != _|_ {b!: string}}`, `{a: 1}`, false, false},
 		{"sibling reference", `#D: {a!: int, b!: a}`, `{a: 1, b: 2}`, false, false},
 		{"let", `#D: {let x = int, a?: x}`, `{a: 1}`, false, false},
 		{"builtin", "import \"strings\"\n#D: {a!: strings.MinRunes(3)}", `{a: xy}`, false, false},
 		{"not equal", `#D: {a!: int & !=3}`, `{a: 3}`, false, false},
 		{"string bound", `#D: {a!: string & >"b"}`, `{a: a}`, false, false},
-		{"top", `#D: {a!: _}`, `{a: 1}`, false, false},
+		{"top", `#D: {a!: _, b?: _}`, `{a: 1, b: [{c: x}]}`, true, true},
 		{"hidden field", `#D: {_h: int, a?: int}`, `{a: 1}`, false, false},
 		{"embedding", "#X: {a?: int}\n#D: {#X, c?: int}", `{c: 1}`, false, false},
 		{"closed by close()", `#D: close({a?: int})`, `{a: 1}`, false, false},
@@ -387,6 +389,15 @@ func TestFastPathConstructs(t *testing.T) {
 		{"recursion taken", `#D: {n?: #D, a?: int}`, `{n: {a: 1}}`, false, false},
 		{"branching recursion", `#D: {l?: #D, r?: #D, s?: [...#D]}`, `{}`, false, true},
 		{"conjoined structs", "#X: {a?: int, ...}\n#D: #X & {b?: int}", `{a: 1}`, false, false},
+		{"negative literal", `#D: {a!: -1 | 2}`, `{a: -1}`, true, true},
+		{"negative bound", `#D: {a!: int & >=-2}`, `{a: -3}`, true, false},
+		{"quoted label", `#D: {"a-b"!: int}`, `{a-b: 1}`, true, true},
+		{"nested disjunction", `#D: {a!: ("x" | "y") | "z"}`, `{a: z}`, true, true},
+		{"any list", `#D: {a!: [...]}`, `{a: [1]}`, false, false},
+		{"declared in parts", "#D: {a?: int}\n#D: {b?: int}", `{a: 1}`, false, false},
+		{"top-level field", "x: int\n#D: {a?: int}", `{a: 1}`, false, false},
+		{"unknown value, known struct", `#D: {a?: int & !=3, b?: int}`, `{b: 1}`, false, true},
+		{"unknown value taken", `#D: {a?: int & !=3, b?: int}`, `{a: 1}`, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -395,7 +406,7 @@ func TestFastPathConstructs(t *testing.T) {
 				t.Fatal(v.Err())
 			}
 			d := v.LookupPath(cue.ParsePath("#D"))
-			c := compileDef(d, newSyntaxGuard([]byte(tc.schema)), "#D")
+			c := newDefSyntax(parseSchema(t, tc.schema)).def("#D")
 			var out []string
 			unknowns(c, "#D", &out, 0)
 			if compiles := len(out) == 0; compiles != tc.compiles {
@@ -807,4 +818,14 @@ func FuzzValidateShortcut(f *testing.F) {
 			t.Fatalf("%s: with the shortcut %v (%v), CUE alone %v (%v):\n%s", name, quick, err2, slow, err1, marshal(root))
 		}
 	})
+}
+
+// parseSchema parses a one-file schema for the compiler.
+func parseSchema(t *testing.T, src string) []*ast.File {
+	t.Helper()
+	f, err := parser.ParseFile("schema.cue", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []*ast.File{f}
 }

@@ -4,7 +4,6 @@
 package schema
 
 import (
-	"embed"
 	"fmt"
 	"math"
 	"sort"
@@ -23,9 +22,6 @@ import (
 	"github.com/resumelint/resumelint/internal/node"
 )
 
-//go:embed *.cue
-var files embed.FS
-
 var (
 	once     sync.Once
 	compiled cue.Value
@@ -37,51 +33,16 @@ var (
 	cueStarted atomic.Bool
 )
 
-// Compile compiles the embedded definitions (once per process). The result
-// is shared read-only by all workers; cuelang.org/go documents shared values
-// as safe for concurrent use from v0.17.0.
+// Compile compiles the embedded definitions (once per process), as one
+// CUE instance built from the parsed files. The result is shared
+// read-only by all workers; cuelang.org/go documents shared values as safe
+// for concurrent use from v0.17.0.
 func Compile() error {
 	once.Do(func() {
 		cueStarted.Store(true)
-		src, err := combined()
-		if err != nil {
-			loadErr = err
-			return
-		}
-		v := cuecontext.New().CompileBytes(src, cue.Filename("resumelint-schema.cue"))
-		if v.Err() != nil {
-			loadErr = fmt.Errorf("compiling embedded schema: %w", v.Err())
-			return
-		}
-		compiled = v
+		compiled, loadErr = compileEmbedded()
 	})
 	return loadErr
-}
-
-// combined joins the embedded files into one package source; the files
-// share one scope (common definitions live in common.cue) and use no imports.
-func combined() ([]byte, error) {
-	entries, err := files.ReadDir(".")
-	if err != nil {
-		return nil, err
-	}
-	var sb strings.Builder
-	sb.WriteString("package schema\n")
-	for _, e := range entries {
-		b, err := files.ReadFile(e.Name())
-		if err != nil {
-			return nil, err
-		}
-		for _, line := range strings.SplitAfter(string(b), "\n") {
-			if strings.HasPrefix(strings.TrimSpace(line), "package ") {
-				sb.WriteString("\n")
-				continue
-			}
-			sb.WriteString(line)
-		}
-		sb.WriteString("\n")
-	}
-	return []byte(sb.String()), nil
 }
 
 // Def returns a compiled definition such as "#ResumptionV2".
@@ -98,23 +59,6 @@ func Def(name string) (cue.Value, error) {
 	}
 	defCache.Store(name, v)
 	return v, nil
-}
-
-// Source returns the embedded CUE sources, for export.
-func Source() (map[string][]byte, error) {
-	out := map[string][]byte{}
-	entries, err := files.ReadDir(".")
-	if err != nil {
-		return nil, err
-	}
-	for _, e := range entries {
-		b, err := files.ReadFile(e.Name())
-		if err != nil {
-			return nil, err
-		}
-		out[e.Name()] = b
-	}
-	return out, nil
 }
 
 // Violation is one schema problem at a data node.
@@ -325,18 +269,21 @@ func under(p, q []string) bool {
 	return true
 }
 
+// onlyTypeErrors reports whether every error of a node says its kind is wrong.
 func onlyTypeErrors(items []errItem) bool {
 	for _, it := range items {
-		if !strings.Contains(it.format, "mismatched types") && !strings.Contains(it.format, "errors in empty disjunction") {
+		if !it.shape.typeError {
 			return false
 		}
 	}
 	return len(items) > 0
 }
 
+// errItem is one CUE error message, with the shape it has (errshape.go).
 type errItem struct {
 	format string
 	args   []any
+	shape  *errShape
 }
 
 type errGroup struct {
@@ -358,7 +305,8 @@ func group(err error, removed map[string]bool) []*errGroup {
 	for _, e := range cueerrors.Errors(err) {
 		p := dataPath(e.Path())
 		format, args := e.Msg()
-		if format == "field is required but not present" || strings.HasPrefix(format, "incomplete value") {
+		sh := shapeOf(format, args)
+		if sh.missing {
 			if len(p) == 0 || removed[strings.Join(p, "\x00")] {
 				continue
 			}
@@ -383,7 +331,7 @@ func group(err error, removed map[string]bool) []*errGroup {
 			byKey[k] = g
 			order = append(order, k)
 		}
-		g.items = append(g.items, errItem{format, args})
+		g.items = append(g.items, errItem{format, args, sh})
 	}
 	out := make([]*errGroup, 0, len(order))
 	for _, k := range order {
@@ -488,7 +436,7 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 		return Violation{Node: n, Path: g.path[:matched], Message: msg}, true
 	}
 	for _, it := range g.items {
-		if it.format == "field not allowed" {
+		if it.shape.shape == shapeNotAllowed {
 			// Next to another error CUE may place this at the unknown
 			// field's list elements (old_log[0]); the key is the field.
 			path := g.path
@@ -511,13 +459,7 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 		}
 	}
 	if opt.Template && node.IsString(n) && IsPlaceholder(n.Value) {
-		allTypes := true
-		for _, it := range g.items {
-			if !strings.Contains(it.format, "mismatched types") && !strings.Contains(it.format, "errors in empty disjunction") {
-				allTypes = false
-			}
-		}
-		if !allTypes {
+		if !onlyTypeErrors(g.items) {
 			g.deliberate = true
 			return Violation{}, false
 		}
@@ -529,51 +471,13 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 
 // describe renders a group of CUE errors for one node as one sentence.
 func describe(items []errItem, n *yaml.Node, order []string) string {
-	found := Show(n)
-	var alts []string
-	var types []string
-	var others []string
+	w := wording{found: Show(n)}
 	for _, it := range items {
-		switch {
-		case strings.Contains(it.format, "errors in empty disjunction"):
-			continue
-		case strings.HasPrefix(it.format, "conflicting values") && strings.Contains(it.format, "mismatched types"):
-			if len(it.args) >= 4 {
-				// args: a, b, typeA, typeB; one side is the data.
-				want := fmt.Sprint(it.args[3])
-				if fmt.Sprint(it.args[3]) == cueKind(n) || !sameValue(fmt.Sprint(it.args[0]), found) && sameValue(fmt.Sprint(it.args[1]), found) {
-					want = fmt.Sprint(it.args[2])
-				}
-				if lit := fmt.Sprint(it.args[1]); isLiteral(lit) && sameValue(fmt.Sprint(it.args[0]), found) {
-					alts = append(alts, lit)
-					continue
-				}
-				if lit := fmt.Sprint(it.args[0]); isLiteral(lit) && sameValue(fmt.Sprint(it.args[1]), found) {
-					alts = append(alts, lit)
-					continue
-				}
-				types = append(types, typeName(want))
-			}
-		case strings.HasPrefix(it.format, "conflicting values"):
-			if len(it.args) >= 2 {
-				a, b := fmt.Sprint(it.args[0]), fmt.Sprint(it.args[1])
-				if a == found {
-					alts = append(alts, b)
-				} else {
-					alts = append(alts, a)
-				}
-			}
-		case strings.HasPrefix(it.format, "invalid value") && len(it.args) >= 2:
-			bound := fmt.Sprint(it.args[1])
-			if strings.HasPrefix(bound, "=~") {
-				others = append(others, fmt.Sprintf("%s does not match the pattern %s", found, strings.TrimPrefix(bound, "=~")))
-			} else {
-				others = append(others, fmt.Sprintf("%s is out of range (must be %s)", found, bound))
-			}
-		default:
-			others = append(others, fmt.Sprintf(it.format, it.args...))
+		if it.shape.word != nil {
+			it.shape.word(&w, it, n)
 		}
 	}
+	found, alts, types, others := w.found, w.alts, w.types, w.others
 	if len(others) > 0 {
 		return others[0]
 	}
