@@ -152,10 +152,7 @@ func danglingEscape(baseReal, full string) bool {
 		if d, err := filepath.EvalSymlinks(dir); err == nil {
 			dir = d
 		}
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(dir, target)
-		}
-		p = filepath.Clean(target)
+		p = filepath.Clean(load.Abs(dir, target))
 		if !within(baseReal, p) {
 			return true
 		}

@@ -605,11 +605,7 @@ func (fx *fixRun) printReport(w io.Writer, verb string) {
 // osPathOf turns a display path (relative to the working directory) into
 // an OS path.
 func osPathOf(cwd, display string) string {
-	p := filepath.FromSlash(display)
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(cwd, p)
+	return load.Abs(cwd, display)
 }
 
 // passDiscovery is the discovery of a later pass: the files carried in

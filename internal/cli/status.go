@@ -67,9 +67,7 @@ func (c *Command) status(args []string) (int, error) {
 	runsDir := ""
 	if len(pos) == 1 {
 		dir := pos[0]
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(c.Cwd, dir)
-		}
+		dir = load.Abs(c.Cwd, dir)
 		fi, err := os.Stat(dir)
 		if err != nil || !fi.IsDir() {
 			return ExitUsage, usagef("%s is not a run folder (expected .agent-memory/runs/<run-id>/)", pos[0])
@@ -120,8 +118,8 @@ func (c *Command) status(args []string) (int, error) {
 // does for RL507.
 func (c *Command) runMaxAge(flagPath string) (time.Duration, error) {
 	osPath := flagPath
-	if osPath != "" && !filepath.IsAbs(osPath) {
-		osPath = filepath.Join(c.Cwd, osPath)
+	if osPath != "" {
+		osPath = load.Abs(c.Cwd, osPath)
 	}
 	if osPath == "" {
 		osPath = config.Find(repoRoot(c.Cwd))

@@ -285,9 +285,7 @@ func (s *server) diagnostic(d *document, fd *diag.Finding) diagnostic {
 		if p == "" {
 			continue
 		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(d.res.Base, filepath.FromSlash(p))
-		}
+		p = load.Abs(d.res.Base, p)
 		line := max(r.Line-1, 0)
 		col := max(r.Column-1, 0)
 		out.RelatedInformation = append(out.RelatedInformation, diagnosticRelatedInformation{
