@@ -123,11 +123,11 @@ func (fx *Fixer) Run(read []*load.File, first []diag.Finding) []*File {
 	slices.SortFunc(fx.files, func(a, b *File) int { return strings.Compare(a.File.Path, b.File.Path) })
 	fds := first
 	for range maxRounds {
-		after, again := fx.round(fds)
-		if after == nil && !again {
+		after, kept, again := fx.round(fds)
+		if !kept && !again {
 			break
 		}
-		if after != nil {
+		if kept {
 			fds = after
 		}
 	}
@@ -147,9 +147,9 @@ func (fx *Fixer) Run(read []*load.File, first []diag.Finding) []*File {
 
 // round is one pass: the fixes the findings fds offer are picked, applied
 // in memory and held to never-worse. It returns the findings with the
-// fixes kept (nil when none is), and whether to try again without the
+// fixes kept and whether any is, and whether to try again without the
 // fixes turned down.
-func (fx *Fixer) round(fds []diag.Finding) ([]diag.Finding, bool) {
+func (fx *Fixer) round(fds []diag.Finding) ([]diag.Finding, bool, bool) {
 	for _, ff := range fx.files {
 		ff.Skipped = nil // this pass says what stands
 	}
@@ -164,18 +164,18 @@ func (fx *Fixer) round(fds []diag.Finding) ([]diag.Finding, bool) {
 		}
 	}
 	if len(cands) == 0 {
-		return nil, false
+		return nil, false, false
 	}
-	after, rejected := fx.neverWorse(fds, cands)
-	if after == nil {
-		return nil, rejected // other fixes may apply without the ones turned down
+	after, kept, rejected := fx.neverWorse(fds, cands)
+	if !kept {
+		return nil, false, rejected // other fixes may apply without the ones turned down
 	}
 	for _, ff := range fx.files {
 		if cd := cands[ff]; cd != nil {
 			fx.keep(cd)
 		}
 	}
-	return after, false
+	return after, true, false
 }
 
 // offers returns, per file, the fixes the findings offer that this run
@@ -313,19 +313,18 @@ func findingKey(f *diag.Finding, path string) string {
 // neverWorse lints the repository with the candidates in place and keeps
 // only those after which no finding appears that was not there before and
 // errors do not rise (SPEC §5). It returns the findings of the run with
-// the candidates kept (nil when none is), and whether it turned a fix
-// down. A file's candidate that fails is split: its fixes are tried alone;
+// the candidates kept, whether any is, and whether it turned a fix down. A file's candidate that fails is split: its fixes are tried alone;
 // each that fails alone is turned down, the first that passes stays a
 // candidate, the others wait for the next pass. With Unsafe nothing is
 // turned down: what the fixes add is told instead.
-func (fx *Fixer) neverWorse(before []diag.Finding, cands map[*File]*candidate) ([]diag.Finding, bool) {
+func (fx *Fixer) neverWorse(before []diag.Finding, cands map[*File]*candidate) ([]diag.Finding, bool, bool) {
 	base := newTally(before)
 	turnedDown := false
 	for len(cands) > 0 {
 		fds := fx.lint(cands)
 		add, more := base.added(fds, backPaths(cands))
 		if len(add) == 0 && !more {
-			return fds, turnedDown
+			return fds, true, turnedDown
 		}
 		if fx.Unsafe {
 			for p := range add {
@@ -333,7 +332,7 @@ func (fx *Fixer) neverWorse(before []diag.Finding, cands map[*File]*candidate) (
 					cd.worse = true
 				}
 			}
-			return fds, turnedDown
+			return fds, true, turnedDown
 		}
 		for ff, fs := range fx.blame(base, cands, add, more) {
 			cd := cands[ff]
@@ -348,7 +347,7 @@ func (fx *Fixer) neverWorse(before []diag.Finding, cands map[*File]*candidate) (
 			}
 		}
 	}
-	return nil, turnedDown
+	return nil, false, turnedDown
 }
 
 // blame returns the candidates whose file gained a finding; when a finding
