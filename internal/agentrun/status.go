@@ -2,10 +2,7 @@ package agentrun
 
 import (
 	"fmt"
-	"io/fs"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/resumelint/resumelint/internal/diag"
@@ -19,44 +16,15 @@ import (
 // skippedPerFile is how many skipped lines of one events file a report names.
 const skippedPerFile = 5
 
-// Load reads one run folder as the linter does, once: the files under it
-// (but .git and node_modules), then its task graph and event logs
-// (load.LoadAgentRun). A folder that cannot be listed and a file that
-// cannot be read come back as findings with the parse problems; root is
-// the folder reads may not leave (load.File.Root).
+// Load reads one run folder as the linter does, once: its files
+// (load.RunFolder), then its task graph and event logs (load.LoadAgentRun).
+// A folder that cannot be listed and a file that cannot be read come back
+// as findings with the parse problems; root is the folder reads may not
+// leave (load.File.Root).
 func Load(cwd, root, dir string) (*Run, []diag.Finding) {
-	f := &load.Folder{Kind: load.KindAgentRun, Path: load.Display(cwd, dir), OSPath: dir, Explicit: true, Root: root}
-	var probs []diag.Finding
-	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			bad := &load.File{Path: load.Display(cwd, p), OSPath: p, Kind: load.KindAgentRun, Root: root}
-			probs = append(probs, load.Problem(bad, "RL001", diag.Pos{}, "cannot read folder: %v", unwrapPathErr(err)))
-			if e != nil && e.IsDir() && p != dir {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if e.IsDir() {
-			if p != dir && (e.Name() == ".git" || e.Name() == "node_modules") {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		f.Files = append(f.Files, &load.File{Path: load.Display(cwd, p), OSPath: p, Kind: load.KindAgentRun, Root: root})
-		return nil
-	})
-	slices.SortFunc(f.Files, func(a, b *load.File) int { return strings.Compare(a.Path, b.Path) })
+	f, probs := load.RunFolder(cwd, root, dir)
 	ar, ps := load.LoadAgentRun(f, load.DefaultLimits)
 	return Derive(ar), append(probs, ps...)
-}
-
-// unwrapPathErr drops the path an fs.PathError repeats: the finding
-// already names it.
-func unwrapPathErr(err error) error {
-	if pe, ok := err.(*fs.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 // StatusTask is a task in the report.
