@@ -32,8 +32,9 @@ func TestMain(m *testing.M) {
 //	                  and require exit code CODE
 func TestGolden(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir:           "../../testdata/golden",
-		UpdateScripts: *update,
+		Dir:                "../../testdata/golden",
+		UpdateScripts:      *update,
+		RequireUniqueNames: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
 			// A fixed clock: time-based rules must not depend on the day.

@@ -152,10 +152,7 @@ func danglingEscape(baseReal, full string) bool {
 		if d, err := filepath.EvalSymlinks(dir); err == nil {
 			dir = d
 		}
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(dir, target)
-		}
-		p = filepath.Clean(target)
+		p = filepath.Clean(load.Abs(dir, target))
 		if !within(baseReal, p) {
 			return true
 		}
@@ -179,25 +176,8 @@ func (c *checker) outputs(entries []entry) {
 	if len(entries) == 0 {
 		return
 	}
-	oh := c.b.Artifacts[outputHashes]
-	base, baseName := c.b.Folder.OSPath, "bundle folder"
-	inBundle := func(key string) (string, bool) { return key, true }
-	if c.o.Base == BaseRepo {
-		base, baseName = c.repoRoot(), "repository root"
-		if c.prefix != "" {
-			// The root was told from the keys: only what they place in
-			// the bundle folder is looked at, relative to it.
-			base = c.b.Folder.OSPath
-			inBundle = func(key string) (string, bool) { return strings.CutPrefix(key, c.prefix) }
-		}
-	}
-	var missing []Problem // OUTPUT_MISSING: not found under base
-	fail := func(e entry, code Code, why string) {
-		p := Problem{Code: code, File: outputHashes, Key: e.key, Doc: oh, Node: e.keyNode,
-			Message: fmt.Sprintf("output %s %s", diag.Quote(e.key), strings.ReplaceAll(why, "%BASE%", baseName))}
-		c.add(p)
-	}
-	baseReal, err := filepath.Abs(base)
+	sc := c.outputScope()
+	baseReal, err := filepath.Abs(sc.base)
 	if err == nil {
 		baseReal, err = filepath.EvalSymlinks(baseReal)
 	}
@@ -207,80 +187,129 @@ func (c *checker) outputs(entries []entry) {
 	}
 	if err != nil {
 		for _, e := range entries {
-			fail(e, OutputMissing, "cannot be looked up: the "+baseName+" cannot be opened: "+plainErr(err))
+			c.failOutput(sc, e, OutputMissing, "cannot be looked up: the "+sc.baseName+" cannot be opened: "+plainErr(err))
 		}
 		return
 	}
 	defer root.Close()
-
-	var jobs []hashJob
-	jobOf := make([]int, len(entries)) // entry → job, -1 when not hashed
-	byRel := map[string]int{}
-	allMissing := true
+	plan := c.planHashes(sc, root, baseReal, entries)
+	c.reportMissing(sc, entries, plan)
+	results := hashFiles(root, plan.jobs, c.o.Jobs, c.o.Progress)
 	for i, e := range entries {
-		jobOf[i] = -1
-		if why := lexicalProblem(e.key); why != "" {
-			fail(e, PathInvalid, why)
-			allMissing = false
-			continue
-		}
-		key, ok := inBundle(e.key)
-		if !ok {
-			fail(e, PathInvalid, "lies outside the bundle folder, and outside a git work tree nothing else of the repository is looked at")
-			allMissing = false
-			continue
-		}
-		r := resolveIn(root, baseReal, key)
-		if r.code != "" {
-			if r.code == OutputMissing && r.why == "does not exist" {
-				missing = append(missing, Problem{Code: OutputMissing, File: outputHashes, Key: e.key, Doc: oh, Node: e.keyNode,
-					Message: fmt.Sprintf("output %s does not exist in the %s%s", diag.Quote(e.key), baseName, c.otherBaseHint(e.key))})
-				continue
-			}
-			fail(e, r.code, r.why)
-			allMissing = false
-			continue
-		}
-		allMissing = false
-		// Two keys naming the same file are hashed once.
-		if j, ok := byRel[r.rel]; ok {
-			jobOf[i] = j
-			continue
-		}
-		byRel[r.rel] = len(jobs)
-		jobOf[i] = len(jobs)
-		jobs = append(jobs, hashJob{rel: r.rel, size: r.size})
-	}
-	if allMissing && len(missing) > 0 && c.o.Base != BaseRepo && c.allUnderRepo(entries) {
-		// Every output is missing here and present under the repository
-		// root: one cause, the base setting, reported once.
-		p := missing[0]
-		p.Key = ""
-		p.Message = "the declared output is not in the bundle folder but under the repository root: set bundle.base: repo or pass --bundle-base repo"
-		if len(missing) > 1 {
-			_, p.Node, _ = c.fieldQuiet(oh, "hashes")
-			p.Message = fmt.Sprintf("none of the %d declared outputs is in the bundle folder, all are under the repository root: set bundle.base: repo or pass --bundle-base repo", len(missing))
-		}
-		c.add(p)
-	} else {
-		for _, p := range missing {
-			c.add(p)
-		}
-	}
-	results := hashFiles(root, jobs, c.o.Jobs, c.o.Progress)
-	for i, e := range entries {
-		j := jobOf[i]
+		j := plan.jobOf[i]
 		if j < 0 {
 			continue
 		}
 		r := results[j]
 		switch {
 		case r.code != "":
-			fail(e, r.code, r.why)
+			c.failOutput(sc, e, r.code, r.why)
 		case r.hex != e.want:
-			c.add(mismatch(oh, e, r.hex))
+			c.add(mismatch(sc.oh, e, r.hex))
 		}
 	}
+}
+
+// outputScope is where the outputs' keys are looked up: the folder they
+// are relative to, its name for messages, and which keys it holds.
+type outputScope struct {
+	oh       *load.Document // the hashes artifact
+	base     string
+	baseName string
+	// inBundle returns a key relative to base, or false when base does
+	// not hold it.
+	inBundle func(key string) (string, bool)
+}
+
+func (c *checker) outputScope() outputScope {
+	sc := outputScope{oh: c.b.Artifacts[outputHashes], base: c.b.Folder.OSPath, baseName: "bundle folder",
+		inBundle: func(key string) (string, bool) { return key, true }}
+	if c.o.Base == BaseRepo {
+		sc.base, sc.baseName = c.repoRoot(), "repository root"
+		if c.prefix != "" {
+			// The root was told from the keys: only what they place in
+			// the bundle folder is looked at, relative to it.
+			sc.base = c.b.Folder.OSPath
+			sc.inBundle = func(key string) (string, bool) { return strings.CutPrefix(key, c.prefix) }
+		}
+	}
+	return sc
+}
+
+// failOutput reports a problem with one output.
+func (c *checker) failOutput(sc outputScope, e entry, code Code, why string) {
+	c.add(Problem{Code: code, File: outputHashes, Key: e.key, Doc: sc.oh, Node: e.keyNode,
+		Message: fmt.Sprintf("output %s %s", diag.Quote(e.key), strings.ReplaceAll(why, "%BASE%", sc.baseName))})
+}
+
+// hashPlan is the files to hash for the entries, and what was not found.
+type hashPlan struct {
+	jobs       []hashJob
+	jobOf      []int     // entry → job, -1 when not hashed
+	missing    []Problem // OUTPUT_MISSING: not found under base
+	allMissing bool      // no entry was found, nor had another problem
+}
+
+// planHashes resolves and type-checks every entry in key order, reporting
+// what is not a file to hash, and lists the files to hash (once each).
+func (c *checker) planHashes(sc outputScope, root *os.Root, baseReal string, entries []entry) hashPlan {
+	plan := hashPlan{jobOf: make([]int, len(entries)), allMissing: true}
+	byRel := map[string]int{}
+	for i, e := range entries {
+		plan.jobOf[i] = -1
+		if why := lexicalProblem(e.key); why != "" {
+			c.failOutput(sc, e, PathInvalid, why)
+			plan.allMissing = false
+			continue
+		}
+		key, ok := sc.inBundle(e.key)
+		if !ok {
+			c.failOutput(sc, e, PathInvalid, "lies outside the bundle folder, and outside a git work tree nothing else of the repository is looked at")
+			plan.allMissing = false
+			continue
+		}
+		r := resolveIn(root, baseReal, key)
+		if r.code != "" {
+			if r.code == OutputMissing && r.why == "does not exist" {
+				plan.missing = append(plan.missing, Problem{Code: OutputMissing, File: outputHashes, Key: e.key, Doc: sc.oh, Node: e.keyNode,
+					Message: fmt.Sprintf("output %s does not exist in the %s%s", diag.Quote(e.key), sc.baseName, c.otherBaseHint(e.key))})
+				continue
+			}
+			c.failOutput(sc, e, r.code, r.why)
+			plan.allMissing = false
+			continue
+		}
+		plan.allMissing = false
+		// Two keys naming the same file are hashed once.
+		if j, ok := byRel[r.rel]; ok {
+			plan.jobOf[i] = j
+			continue
+		}
+		byRel[r.rel] = len(plan.jobs)
+		plan.jobOf[i] = len(plan.jobs)
+		plan.jobs = append(plan.jobs, hashJob{rel: r.rel, size: r.size})
+	}
+	return plan
+}
+
+// reportMissing reports the outputs not found; when every one is missing
+// here and present under the repository root, one cause, the base
+// setting, is reported once.
+func (c *checker) reportMissing(sc outputScope, entries []entry, plan hashPlan) {
+	if !plan.allMissing || len(plan.missing) == 0 || c.o.Base == BaseRepo || !c.allUnderRepo(entries) {
+		for _, p := range plan.missing {
+			c.add(p)
+		}
+		return
+	}
+	p := plan.missing[0]
+	p.Key = ""
+	p.Message = "the declared output is not in the bundle folder but under the repository root: set bundle.base: repo or pass --bundle-base repo"
+	if len(plan.missing) > 1 {
+		_, p.Node, _ = c.fieldQuiet(sc.oh, "hashes")
+		p.Message = fmt.Sprintf("none of the %d declared outputs is in the bundle folder, all are under the repository root: set bundle.base: repo or pass --bundle-base repo", len(plan.missing))
+	}
+	c.add(p)
 }
 
 // mismatch states both digests of a HASH_MISMATCH, shortened in the

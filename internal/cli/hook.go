@@ -9,11 +9,13 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/agentrun"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/hook"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
+	"github.com/resumelint/resumelint/internal/report"
 	"github.com/resumelint/resumelint/internal/rules"
 )
 
@@ -330,7 +332,7 @@ func (h *hookRun) runReport() string {
 	}
 	var sb strings.Builder
 	cc.Stdout = &sb
-	run, _, err := cc.pickRun(runsDir, "text")
+	run, probs, _, err := cc.pickRun(runsDir, "text")
 	if run == nil {
 		if err != nil && sb.Len() > 0 { // several incomplete runs: the list
 			return strings.TrimSuffix(sb.String(), "\n") + "\nName the run to resume; resumelint status RUN_DIR reports one."
@@ -345,10 +347,8 @@ func (h *hookRun) runReport() string {
 	if err != nil {
 		maxAge = rules.DefaultRunMaxAge
 	}
-	rep := newStatusReport(run, now, maxAge)
-	addUnread(rep, run)
 	sb.Reset()
-	if writeStatusText(&sb, rep) != nil {
+	if report.StatusText(&sb, agentrun.NewStatus(run, probs, now, maxAge), rules.MaskSecrets) != nil {
 		return ""
 	}
 	return hook.CleanText(strings.TrimSuffix(sb.String(), "\n"))

@@ -2,201 +2,92 @@ package fix
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/rogpeppe/go-internal/diff"
 )
 
 // Unified returns a unified diff (3 lines of context) from a to b with the
 // given header names ("a/path", "b/path"), or "" when they are equal.
+//
+// The hunks come from go-internal's anchored diff; the output follows
+// diff -u: no "diff" line before the headers, a count of 1 left out of a
+// hunk's range, and hunks whose context lines meet printed as one.
 func Unified(oldName, newName string, a, b []byte) string {
-	if string(a) == string(b) {
+	d := diff.Diff(oldName, a, newName, b)
+	if d == nil {
 		return ""
-	}
-	al, bl := splitKeep(string(a)), splitKeep(string(b))
-	ops := diffLines(al, bl)
-	const ctx = 3
-	var changes []int
-	for i, o := range ops {
-		if o.kind != ' ' {
-			changes = append(changes, i)
-		}
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", oldName, newName)
-	for h := 0; h < len(changes); {
-		start := max(changes[h]-ctx, 0)
-		end := changes[h] + 1
-		h++
-		for h < len(changes) && changes[h]-end <= 2*ctx {
-			end = changes[h] + 1
-			h++
-		}
-		end = min(end+ctx, len(ops))
-		hunk := ops[start:end]
-		var na, nb int
-		for _, o := range hunk {
-			if o.kind != '+' {
-				na++
-			}
-			if o.kind != '-' {
-				nb++
-			}
-		}
-		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkRange(hunk[0].a, na), hunkRange(hunk[0].b, nb))
-		for _, o := range hunk {
-			line := ""
-			switch o.kind {
-			case '-':
-				line = al[o.a]
-			default:
-				line = bl[o.b]
-			}
-			sb.WriteByte(o.kind)
-			sb.WriteString(line)
-			if !strings.HasSuffix(line, "\n") {
-				sb.WriteString("\n\\ No newline at end of file\n")
-			}
-		}
+	for _, h := range mergeHunks(parseHunks(string(d))) {
+		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkRange(h.old), hunkRange(h.new))
+		sb.WriteString(h.body)
 	}
 	return sb.String()
 }
 
-// hunkRange is "start,count" (1-based); an empty range names the line
-// before it, and a count of 1 is left out, as diff -u does.
-func hunkRange(at, n int) string {
-	switch n {
-	case 0:
-		return fmt.Sprintf("%d,0", at)
-	case 1:
-		return fmt.Sprint(at + 1)
-	}
-	return fmt.Sprintf("%d,%d", at+1, n)
+// span is one side of a hunk: its first line (1-based; for an empty span,
+// the line before it) and its number of lines.
+type span struct{ start, count int }
+
+type hunk struct {
+	old, new span
+	body     string // the hunk's lines, each ending in a line break
 }
 
-// splitKeep splits text into lines that keep their line breaks.
-func splitKeep(s string) []string {
-	if s == "" {
-		return nil
+// parseHunks reads the hunks of diff.Diff's output, skipping its three
+// header lines.
+func parseHunks(d string) []hunk {
+	var hs []hunk
+	for _, line := range strings.SplitAfter(d, "\n") {
+		if rest, ok := strings.CutPrefix(line, "@@ -"); ok {
+			f := strings.Fields(rest) // "x,n" "+y,m" "@@"
+			hs = append(hs, hunk{old: parseSpan(f[0]), new: parseSpan(strings.TrimPrefix(f[1], "+"))})
+			continue
+		}
+		if len(hs) > 0 {
+			hs[len(hs)-1].body += line
+		}
 	}
-	lines := strings.SplitAfter(s, "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
+	return hs
 }
 
-// op is one line of an edit script: ' ' kept, '-' removed, '+' added; a
-// and b are the line indexes in the old and new text where it applies.
-type op struct {
-	kind byte
-	a, b int
+// parseSpan reads "start,count" or "start" (a count of 1).
+func parseSpan(s string) span {
+	start, count, ok := strings.Cut(s, ",")
+	a, _ := strconv.Atoi(start)
+	if !ok {
+		return span{a, 1}
+	}
+	n, _ := strconv.Atoi(count)
+	return span{a, n}
 }
 
-// diffLines returns a shortest edit script from a to b (Myers' O(ND)
-// algorithm) after stripping the common prefix and suffix.
-func diffLines(a, b []string) []op {
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
-	var out []op
-	for i := 0; i < pre; i++ {
-		out = append(out, op{' ', i, i})
-	}
-	for _, o := range myers(a[pre:len(a)-suf], b[pre:len(b)-suf]) {
-		out = append(out, op{o.kind, o.a + pre, o.b + pre})
-	}
-	for i := 0; i < suf; i++ {
-		out = append(out, op{' ', len(a) - suf + i, len(b) - suf + i})
+// mergeHunks joins a hunk to the one before it when they touch: diff -u
+// prints changes separated by up to twice the context as one hunk.
+func mergeHunks(hs []hunk) []hunk {
+	var out []hunk
+	for _, h := range hs {
+		if n := len(out); n > 0 {
+			p := &out[n-1]
+			if p.old.count > 0 && h.old.count > 0 && p.old.start+p.old.count == h.old.start {
+				p.old.count += h.old.count
+				p.new.count += h.new.count
+				p.body += h.body
+				continue
+			}
+		}
+		out = append(out, h)
 	}
 	return out
 }
 
-// maxTrace bounds the memory Myers' trace may take; beyond it the middle
-// is shown as removed and added wholesale (still a correct diff).
-const maxTrace = 1 << 24
-
-func myers(a, b []string) []op {
-	n, m := len(a), len(b)
-	if n == 0 || m == 0 {
-		return wholesale(a, b)
+// hunkRange is "start,count"; a count of 1 is left out, as diff -u does.
+func hunkRange(s span) string {
+	if s.count == 1 {
+		return strconv.Itoa(s.start)
 	}
-	total := n + m
-	off := total
-	v := make([]int, 2*total+2)
-	var trace [][]int
-	for d := 0; d <= total; d++ {
-		if (d+1)*len(v) > maxTrace {
-			return wholesale(a, b)
-		}
-		trace = append(trace, append([]int(nil), v...))
-		for k := -d; k <= d; k += 2 {
-			var x int
-			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
-				x = v[off+k+1]
-			} else {
-				x = v[off+k-1] + 1
-			}
-			y := x - k
-			for x < n && y < m && a[x] == b[y] {
-				x++
-				y++
-			}
-			v[off+k] = x
-			if x >= n && y >= m {
-				return backtrack(trace, off, n, m)
-			}
-		}
-	}
-	return wholesale(a, b)
-}
-
-func backtrack(trace [][]int, off, n, m int) []op {
-	var rev []op
-	x, y := n, m
-	for d := len(trace) - 1; d >= 0; d-- {
-		v := trace[d]
-		k := x - y
-		var pk int
-		if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
-			pk = k + 1
-		} else {
-			pk = k - 1
-		}
-		px := v[off+pk]
-		py := px - pk
-		for x > px && y > py {
-			x--
-			y--
-			rev = append(rev, op{' ', x, y})
-		}
-		if d > 0 {
-			if x == px {
-				y--
-				rev = append(rev, op{'+', x, y})
-			} else {
-				x--
-				rev = append(rev, op{'-', x, y})
-			}
-		}
-	}
-	out := make([]op, len(rev))
-	for i, o := range rev {
-		out[len(rev)-1-i] = o
-	}
-	return out
-}
-
-func wholesale(a, b []string) []op {
-	var out []op
-	for i := range a {
-		out = append(out, op{'-', i, 0})
-	}
-	for j := range b {
-		out = append(out, op{'+', len(a), j})
-	}
-	return out
+	return fmt.Sprintf("%d,%d", s.start, s.count)
 }

@@ -33,49 +33,68 @@ func TestUnified(t *testing.T) {
 	}
 }
 
-// Replaying an edit script rebuilds the new text, and the script is no
-// longer than deleting and re-adding every line.
-func TestDiffLinesReplays(t *testing.T) {
+// Applying a diff to the old text rebuilds the new one, and every hunk's
+// counts match its lines.
+func TestUnifiedApplies(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
-	words := []string{"a\n", "b\n", "c\n", "d\n", "e\n"}
-	gen := func() []string {
-		n := r.Intn(30)
-		out := make([]string, n)
-		for i := range out {
-			out[i] = words[r.Intn(len(words))]
+	words := []string{"a\n", "b\n", "c\n", "d\n", "e\n", "f\n", "g\n"}
+	gen := func() string {
+		var sb strings.Builder
+		for range r.Intn(40) {
+			sb.WriteString(words[r.Intn(len(words))])
 		}
-		return out
+		return sb.String()
 	}
-	for i := 0; i < 500; i++ {
+	for range 500 {
 		a, b := gen(), gen()
-		ops := diffLines(a, b)
-		var got []string
-		changes := 0
-		ai := 0
-		for _, o := range ops {
-			switch o.kind {
+		d := Unified("a/f", "b/f", []byte(a), []byte(b))
+		if got := apply(t, a, d); got != b {
+			t.Fatalf("applying\n%s\nto %q gave %q, want %q", d, a, got, b)
+		}
+	}
+}
+
+// apply applies a unified diff of texts that end in a line break.
+func apply(t *testing.T, a, d string) string {
+	t.Helper()
+	old := strings.SplitAfter(a, "\n")
+	old = old[:len(old)-1]
+	var out []string
+	next := 0 // the next old line to copy
+	lines := strings.SplitAfter(d, "\n")
+	for i := 2; i < len(lines)-1; {
+		hs := parseHunks(lines[i])
+		if len(hs) != 1 {
+			t.Fatalf("want a hunk header, got %q", lines[i])
+		}
+		h := hs[0]
+		start := h.old.start - 1
+		if h.old.count == 0 {
+			start = h.old.start
+		}
+		out = append(out, old[next:start]...)
+		next = start
+		i++
+		var no, nn int
+		for ; i < len(lines)-1 && !strings.HasPrefix(lines[i], "@@"); i++ {
+			text := lines[i][1:]
+			switch lines[i][0] {
 			case ' ':
-				if a[o.a] != b[o.b] || o.a != ai {
-					t.Fatalf("kept line differs: %q vs %q", a[o.a], b[o.b])
-				}
-				got = append(got, a[o.a])
-				ai++
+				out = append(out, old[next])
+				next, no, nn = next+1, no+1, nn+1
 			case '-':
-				if o.a != ai {
-					t.Fatalf("deletion out of order")
+				if old[next] != text {
+					t.Fatalf("removed line %q is %q in the old text", text, old[next])
 				}
-				ai++
-				changes++
+				next, no = next+1, no+1
 			case '+':
-				got = append(got, b[o.b])
-				changes++
+				out = append(out, text)
+				nn++
 			}
 		}
-		if ai != len(a) || strings.Join(got, "") != strings.Join(b, "") {
-			t.Fatalf("replay of %q -> %q gave %q", a, b, got)
-		}
-		if changes > len(a)+len(b) {
-			t.Fatalf("script longer than a rewrite")
+		if no != h.old.count || nn != h.new.count {
+			t.Fatalf("hunk %+v has %d old and %d new lines", h, no, nn)
 		}
 	}
+	return strings.Join(append(out, old[next:]...), "")
 }

@@ -53,6 +53,24 @@ type Migration struct {
 	Fill []string
 }
 
+// migration is the state of one Migrate: the section, its items and the
+// edits, drops and fields to fill gathered so far.
+type migration struct {
+	m       *Migration
+	s       *src
+	st      style
+	root    *yaml.Node
+	items   []item          // resumption's items
+	v1      []item          // the v1.0 fields among them
+	rs      *item           // recovery_state, when there is one
+	present map[string]bool // resumption's keys
+	ci      int             // indentation of resumption's keys
+	e       editList
+	drops   []string
+	fill    []string // required fields that do not derive from the data
+	dropped []string // v1.0 texts dropped for recovery_state's
+}
+
 // Migrate computes the migration of doc's resumption section.
 func Migrate(doc *load.Document) *Migration {
 	m := &Migration{Folded: map[*yaml.Node]bool{}}
@@ -64,7 +82,37 @@ func Migrate(doc *load.Document) *Migration {
 		m.Reason = "the file breaks lines with a lone CR or a Unicode line separator"
 		return m
 	}
-	root := doc.Root
+	mg := &migration{m: m, root: doc.Root, s: newSrc(doc.File)}
+	if m.Reason = mg.section(); m.Reason != "" {
+		return m
+	}
+	if mg.rs == nil {
+		mg.newRecovery()
+	} else if m.Reason = mg.foldIntoRecovery(); m.Reason != "" {
+		return m
+	}
+	mg.addSubsections()
+	if len(mg.e.list) == 0 {
+		m.Reason = "the v1.0 fields left differ from recovery_state's and are not text: merge them by hand"
+		return m
+	}
+	desc := "migrate resumption to v2.0"
+	if len(mg.dropped) > 0 {
+		desc += " (dropping the v1.0 " + strings.Join(mg.dropped, ", ") + ": recovery_state's is kept)"
+	}
+	m.Fix = &diag.Fix{Applicability: diag.FixSafe, Description: desc, Edits: mg.e.list, Drops: mg.drops}
+	if len(mg.fill) > 0 {
+		m.Fix.Applicability = diag.FixUnsafe
+		m.Fix.Reason = "fill by hand: " + strings.Join(mg.fill, ", ")
+	}
+	m.Fill = mg.fill
+	return m
+}
+
+// section finds the resumption section and its v1.0 fields, or says why
+// it cannot be migrated.
+func (mg *migration) section() string {
+	s, root := mg.s, mg.root
 	var rk, rv *yaml.Node
 	limit := 0
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -76,7 +124,6 @@ func Migrate(doc *load.Document) *Migration {
 			}
 		}
 	}
-	s := newSrc(doc.File)
 	if limit == 0 {
 		limit = s.lines() + 1
 	}
@@ -90,173 +137,168 @@ func Migrate(doc *load.Document) *Migration {
 		}
 	}
 	if rk == nil || rv == nil || rv.Kind != yaml.MappingNode || rv.Style&yaml.FlowStyle != 0 || len(rv.Content) == 0 || rv.Content[0].Line <= rk.Line {
-		m.Reason = "resumption is not a block mapping"
-		return m
+		return "resumption is not a block mapping"
 	}
-	items := s.items(rv, limit)
-	st := detectStyle(s, root, rv)
-	st.blankSep = blankSeparated(s, items)
-	ci := rv.Content[0].Column - 1 // indentation of resumption's keys
-
-	var v1 []item
-	var rs *item
-	present := map[string]bool{}
-	for i := range items {
-		it := &items[i]
-		present[it.key.Value] = true
+	mg.items = s.items(rv, limit)
+	mg.st = detectStyle(s, root, rv)
+	mg.st.blankSep = blankSeparated(s, mg.items)
+	mg.ci = rv.Content[0].Column - 1
+	mg.present = map[string]bool{}
+	for i := range mg.items {
+		it := &mg.items[i]
+		mg.present[it.key.Value] = true
 		switch {
 		case v1Movable[it.key.Value]:
-			v1 = append(v1, *it)
+			mg.v1 = append(mg.v1, *it)
 		case it.key.Value == "recovery_state":
-			rs = it
+			mg.rs = it
 		}
 	}
-	if len(v1) == 0 {
-		m.Reason = "no v1.0 fields at the top of resumption"
-		return m
+	if len(mg.v1) == 0 {
+		return "no v1.0 fields at the top of resumption"
 	}
-	for _, it := range v1 {
-		if it.key.Column-1 != ci {
-			m.Reason = "resumption's keys are not aligned"
-			return m
+	for _, it := range mg.v1 {
+		if it.key.Column-1 != mg.ci {
+			return "resumption's keys are not aligned"
 		}
 	}
-	if cs := find(v1, "current_state"); cs != nil && cs.val.Kind != yaml.ScalarNode {
-		m.Reason = "current_state is not text"
-		return m
+	if cs := find(mg.v1, "current_state"); cs != nil && cs.val.Kind != yaml.ScalarNode {
+		return "current_state is not text"
 	}
+	return ""
+}
 
-	var e editList
-	var drops, fill, dropped []string
-	fieldsAt := func(fi int) func(w *lineWriter, name string) {
-		return func(w *lineWriter, name string) {
-			if !writeDerived(w, st, root, fi, name) {
-				fill = append(fill, "recovery_state."+name)
-			}
+// derive writes a derived recovery_state field at indentation fi, or null
+// and a field to fill by hand.
+func (mg *migration) derive(w *lineWriter, fi int, name string) {
+	if !writeDerived(w, mg.st, mg.root, fi, name) {
+		mg.fill = append(mg.fill, "recovery_state."+name)
+	}
+}
+
+// newRecovery writes one new recovery_state where the first v1.0 field was.
+func (mg *migration) newRecovery() {
+	s, ci := mg.s, mg.ci
+	fi := ci + mg.st.indent
+	w := &lineWriter{eol: s.eol}
+	if cs := find(mg.v1, "current_state"); cs != nil {
+		writeProse(w, s, ci, cs)
+		mg.drops = append(mg.drops, commented("current_state", cs.val)...)
+	}
+	w.line(ci, "recovery_state:")
+	for _, name := range recoveryFields {
+		if it := find(mg.v1, name); it != nil {
+			w.raw(reindent(s.lineText(it.first, it.last), fi-ci))
+			continue
+		}
+		if optionalRecovery[name] {
+			continue
+		}
+		mg.derive(w, fi, name)
+	}
+	for i, it := range mg.v1 {
+		if i == 0 {
+			mg.e.replace(s.start(it.first), s.next(it.last), w.String())
+		} else {
+			mg.e.replace(s.start(it.first), s.next(it.last), "")
+		}
+		mg.m.Folded[it.key] = true
+	}
+}
+
+// foldIntoRecovery folds the v1.0 fields into the recovery_state there is
+// (a mixed section), or says why it cannot.
+func (mg *migration) foldIntoRecovery() string {
+	s, rs := mg.s, mg.rs
+	if rs.val.Kind != yaml.MappingNode || rs.val.Style&yaml.FlowStyle != 0 || len(rs.val.Content) == 0 || rs.val.Content[0].Line <= rs.key.Line {
+		return "recovery_state is not a block mapping"
+	}
+	rsItems := s.items(rs.val, rs.last+1)
+	fi := rs.val.Content[0].Column - 1
+	have := map[string]*item{}
+	for i := range rsItems {
+		have[rsItems[i].key.Value] = &rsItems[i]
+	}
+	add := &lineWriter{eol: s.eol}
+	for _, it := range mg.v1 {
+		if mg.foldField(it, have[it.key.Value], add, fi) {
+			mg.m.Folded[it.key] = true
 		}
 	}
-	if rs == nil {
-		// One new recovery_state where the first v1.0 field was.
-		fi := ci + st.indent
+	for _, name := range recoveryFields {
+		if have[name] != nil || find(mg.v1, name) != nil || optionalRecovery[name] {
+			continue
+		}
+		mg.derive(add, fi, name)
+	}
+	if add.String() != "" {
+		last := rsItems[len(rsItems)-1]
+		mg.e.insert(s.next(last.last), add.String())
+	}
+	return ""
+}
+
+// foldField moves one v1.0 field into recovery_state (ex: the field there,
+// if any; new fields go to add, at indentation fi) and reports whether it
+// did.
+func (mg *migration) foldField(it item, ex *item, add *lineWriter, fi int) bool {
+	s := mg.s
+	name := it.key.Value
+	region := func() { mg.e.replace(s.start(it.first), s.next(it.last), "") }
+	switch {
+	case name == "current_state":
 		w := &lineWriter{eol: s.eol}
-		if cs := find(v1, "current_state"); cs != nil {
-			writeProse(w, s, ci, cs)
-			drops = append(drops, commented("current_state", cs.val)...)
-		}
-		w.line(ci, "recovery_state:")
-		derive := fieldsAt(fi)
-		for _, name := range recoveryFields {
-			if it := find(v1, name); it != nil {
-				w.raw(reindent(s.lineText(it.first, it.last), fi-ci))
-				continue
-			}
-			if optionalRecovery[name] {
-				continue
-			}
-			derive(w, name)
-		}
-		for i, it := range v1 {
-			if i == 0 {
-				e.replace(s.start(it.first), s.next(it.last), w.String())
-			} else {
-				e.replace(s.start(it.first), s.next(it.last), "")
-			}
-			m.Folded[it.key] = true
-		}
-	} else {
-		// Mixed: fold the v1.0 fields into the recovery_state there is.
-		if rs.val.Kind != yaml.MappingNode || rs.val.Style&yaml.FlowStyle != 0 || len(rs.val.Content) == 0 || rs.val.Content[0].Line <= rs.key.Line {
-			m.Reason = "recovery_state is not a block mapping"
-			return m
-		}
-		rsItems := s.items(rs.val, rs.last+1)
-		fi := rs.val.Content[0].Column - 1
-		have := map[string]*item{}
-		for i := range rsItems {
-			have[rsItems[i].key.Value] = &rsItems[i]
-		}
-		add := &lineWriter{eol: s.eol}
-		for _, it := range v1 {
-			name := it.key.Value
-			region := func() { e.replace(s.start(it.first), s.next(it.last), "") }
-			switch ex := have[name]; {
-			case name == "current_state":
-				w := &lineWriter{eol: s.eol}
-				writeProse(w, s, ci, &it)
-				e.insert(s.start(rs.first), w.String())
-				region()
-				drops = append(drops, commented("current_state", it.val)...)
-			case ex == nil:
-				add.raw(reindent(s.lineText(it.first, it.last), fi-ci))
-				region()
-			case sameScalar(ex.val, it.val):
-				region()
-				drops = append(drops, name, it.val.Value)
-			case it.val.Kind == yaml.ScalarNode && it.val.ShortTag() == "!!str" && ex.val.Kind == yaml.ScalarNode:
-				// Two texts: recovery_state's is the one kept up to date;
-				// the v1.0 one is dropped, and the fix says so (git keeps
-				// it; nothing is echoed into the file).
-				region()
-				drops = append(drops, name, it.val.Value)
-				dropped = append(dropped, name)
-			default:
-				continue // differing non-text values: left for the user
-			}
-			m.Folded[it.key] = true
-		}
-		derive := fieldsAt(fi)
-		for _, name := range recoveryFields {
-			if have[name] != nil || find(v1, name) != nil || optionalRecovery[name] {
-				continue
-			}
-			derive(add, name)
-		}
-		if add.String() != "" {
-			last := rsItems[len(rsItems)-1]
-			e.insert(s.next(last.last), add.String())
-		}
+		writeProse(w, s, mg.ci, &it)
+		mg.e.insert(s.start(mg.rs.first), w.String())
+		region()
+		mg.drops = append(mg.drops, commented("current_state", it.val)...)
+	case ex == nil:
+		add.raw(reindent(s.lineText(it.first, it.last), fi-mg.ci))
+		region()
+	case sameScalar(ex.val, it.val):
+		region()
+		mg.drops = append(mg.drops, name, it.val.Value)
+	case it.val.Kind == yaml.ScalarNode && it.val.ShortTag() == "!!str" && ex.val.Kind == yaml.ScalarNode:
+		// Two texts: recovery_state's is the one kept up to date; the
+		// v1.0 one is dropped, and the fix says so (git keeps it; nothing
+		// is echoed into the file).
+		region()
+		mg.drops = append(mg.drops, name, it.val.Value)
+		mg.dropped = append(mg.dropped, name)
+	default:
+		return false // differing non-text values: left for the user
 	}
+	return true
+}
 
-	// Missing sub-sections, appended after the section's last item.
+// addSubsections appends the missing sub-sections after the section's
+// last item.
+func (mg *migration) addSubsections() {
+	s, present := mg.s, mg.present
 	if present["decisions"] {
 		present["decision_log"] = true
 	}
-	last := items[len(items)-1]
+	last := mg.items[len(mg.items)-1]
 	at := s.next(last.last)
 	w := &lineWriter{eol: s.eol}
-	prevBlank := lineBeforeIsBlank(s, at, e.list)
+	prevBlank := lineBeforeIsBlank(s, at, mg.e.list)
 	for _, name := range []string{"files_to_read", "quality_trajectory", "defect_summary", "decision_log", "agent_summaries", "compaction_events"} {
 		if present[name] {
 			continue
 		}
-		if st.blankSep && !prevBlank {
+		if mg.st.blankSep && !prevBlank {
 			w.blank()
 		}
 		prevBlank = false
-		fill = append(fill, writeSubsection(w, st, root, ci, name)...)
+		mg.fill = append(mg.fill, writeSubsection(w, mg.st, mg.root, mg.ci, name)...)
 	}
 	if w.String() != "" {
 		text := w.String()
 		if at == len(s.data) && len(s.data) > 0 && s.data[len(s.data)-1] != '\n' {
 			text = s.eol + text
 		}
-		e.insert(at, text)
+		mg.e.insert(at, text)
 	}
-	if len(e.list) == 0 {
-		m.Reason = "the v1.0 fields left differ from recovery_state's and are not text: merge them by hand"
-		return m
-	}
-	desc := "migrate resumption to v2.0"
-	if len(dropped) > 0 {
-		desc += " (dropping the v1.0 " + strings.Join(dropped, ", ") + ": recovery_state's is kept)"
-	}
-	m.Fix = &diag.Fix{Applicability: diag.FixSafe, Description: desc, Edits: e.list, Drops: drops}
-	if len(fill) > 0 {
-		m.Fix.Applicability = diag.FixUnsafe
-		m.Fix.Reason = "fill by hand: " + strings.Join(fill, ", ")
-	}
-	m.Fill = fill
-	return m
 }
 
 // commented is what a key whose value becomes a comment drops: the key,

@@ -150,39 +150,9 @@ func (r *Repo) readChanges() error {
 	if err != nil {
 		return fmt.Errorf("listing files at %s: %v", r.Ref, err)
 	}
-	// Staged changes (base tree against the index), for renames, copies
-	// and additions; --cached never looks at the work tree.
-	out, err := gitOut(r.Root, "diff-index", "--cached", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", "--ignore-submodules", r.Commit, "--")
+	staged, renamedFrom, err := r.stagedChanges()
 	if err != nil {
-		return fmt.Errorf("listing changes since %s: %v", r.Ref, err)
-	}
-	staged := map[string]Change{} // by head path
-	renamedFrom := map[string]bool{}
-	fields := bytes.Split(out, []byte{0})
-	for i := 0; i < len(fields); {
-		st := string(fields[i])
-		i++
-		if st == "" {
-			continue
-		}
-		switch st[0] {
-		case 'R', 'C':
-			if i+1 >= len(fields) {
-				return fmt.Errorf("listing changes since %s: truncated rename record", r.Ref)
-			}
-			c := Change{Status: Status(st[0]), OldPath: string(fields[i]), Path: string(fields[i+1])}
-			staged[c.Path] = c
-			if c.Status == Renamed {
-				renamedFrom[c.OldPath] = true
-			}
-			i += 2
-		default:
-			if i >= len(fields) {
-				return fmt.Errorf("listing changes since %s: truncated record", r.Ref)
-			}
-			staged[string(fields[i])] = Change{Status: Status(st[0]), Path: string(fields[i])}
-			i++
-		}
+		return err
 	}
 	wt, err := os.OpenRoot(r.Root)
 	if err != nil {
@@ -200,6 +170,73 @@ func (r *Repo) readChanges() error {
 			}
 		}
 	}
+	r.compareTree(wt, tree, staged, renamedFrom)
+	if err := r.readUntracked(); err != nil {
+		return err
+	}
+	removed := map[string]bool{}
+	for _, p := range r.wasRemoved {
+		removed[p] = true
+	}
+	kept := r.changes[:0]
+	for _, c := range r.changes {
+		// The untracked entry of a path removed from the index is its
+		// head file, already recorded as modified.
+		if c.Status == Untracked && removed[c.Path] {
+			continue
+		}
+		kept = append(kept, c)
+	}
+	r.changes = kept
+	sort.SliceStable(r.changes, func(i, j int) bool { return r.changes[i].Path < r.changes[j].Path })
+	for i := range r.changes {
+		r.byPath[r.changes[i].Path] = &r.changes[i]
+	}
+	return nil
+}
+
+// stagedChanges lists the base tree against the index, for renames,
+// copies and additions (--cached never looks at the work tree): the
+// changes by head path, and the old paths of renames.
+func (r *Repo) stagedChanges() (map[string]Change, map[string]bool, error) {
+	out, err := gitOut(r.Root, "diff-index", "--cached", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", "--ignore-submodules", r.Commit, "--")
+	if err != nil {
+		return nil, nil, fmt.Errorf("listing changes since %s: %v", r.Ref, err)
+	}
+	staged := map[string]Change{}
+	renamedFrom := map[string]bool{}
+	fields := bytes.Split(out, []byte{0})
+	for i := 0; i < len(fields); {
+		st := string(fields[i])
+		i++
+		if st == "" {
+			continue
+		}
+		switch st[0] {
+		case 'R', 'C':
+			if i+1 >= len(fields) {
+				return nil, nil, fmt.Errorf("listing changes since %s: truncated rename record", r.Ref)
+			}
+			c := Change{Status: Status(st[0]), OldPath: string(fields[i]), Path: string(fields[i+1])}
+			staged[c.Path] = c
+			if c.Status == Renamed {
+				renamedFrom[c.OldPath] = true
+			}
+			i += 2
+		default:
+			if i >= len(fields) {
+				return nil, nil, fmt.Errorf("listing changes since %s: truncated record", r.Ref)
+			}
+			staged[string(fields[i])] = Change{Status: Status(st[0]), Path: string(fields[i])}
+			i++
+		}
+	}
+	return staged, renamedFrom, nil
+}
+
+// compareTree records the files of the base tree that the work tree
+// deleted or changed.
+func (r *Repo) compareTree(wt *os.Root, tree map[string]treeEntry, staged map[string]Change, renamedFrom map[string]bool) {
 	for p, b := range tree {
 		if renamedFrom[p] {
 			continue
@@ -222,6 +259,12 @@ func (r *Repo) readChanges() error {
 			r.changes = append(r.changes, Change{Status: Modified, Path: p})
 		}
 	}
+}
+
+// readUntracked records the untracked files, which are new at head, and
+// the ignored ones, which are neither in the diff nor untracked and never
+// existed at base (ignored folders come as one "dir/" entry each).
+func (r *Repo) readUntracked() error {
 	untracked, err := gitOut(r.Root, "ls-files", "--others", "--exclude-standard", "-z", "--full-name")
 	if err != nil {
 		return fmt.Errorf("listing untracked files: %v", err)
@@ -231,8 +274,6 @@ func (r *Repo) readChanges() error {
 			r.changes = append(r.changes, Change{Status: Untracked, Path: string(p)})
 		}
 	}
-	// Ignored files are neither in the diff nor untracked; they never
-	// existed at base. Ignored folders come as one "dir/" entry each.
 	ignored, err := gitOut(r.Root, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z", "--full-name")
 	if err != nil {
 		return fmt.Errorf("listing ignored files: %v", err)
@@ -241,24 +282,6 @@ func (r *Repo) readChanges() error {
 		if len(p) > 0 {
 			r.ignored = append(r.ignored, string(p))
 		}
-	}
-	removed := map[string]bool{}
-	for _, p := range r.wasRemoved {
-		removed[p] = true
-	}
-	kept := r.changes[:0]
-	for _, c := range r.changes {
-		// The untracked entry of a path removed from the index is its
-		// head file, already recorded as modified.
-		if c.Status == Untracked && removed[c.Path] {
-			continue
-		}
-		kept = append(kept, c)
-	}
-	r.changes = kept
-	sort.SliceStable(r.changes, func(i, j int) bool { return r.changes[i].Path < r.changes[j].Path })
-	for i := range r.changes {
-		r.byPath[r.changes[i].Path] = &r.changes[i]
 	}
 	return nil
 }

@@ -68,11 +68,7 @@ func Scope(cwd string, args []string) func(osPath string) bool {
 		args = []string{"."}
 	}
 	for _, a := range args {
-		p := a
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(cwd, p)
-		}
-		p = filepath.Clean(p)
+		p := filepath.Clean(load.Abs(cwd, a))
 		if fi, err := os.Stat(p); err == nil {
 			es = append(es, entry{path: p, dir: fi.IsDir()})
 		} else if strings.ContainsAny(a, "*?[{") {

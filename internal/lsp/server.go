@@ -113,124 +113,158 @@ func (s *server) handle(m *message) error {
 	if s.shutdown && isRequest(m) {
 		return s.c.replyError(m.ID, codeInvalidAfterShut, "the server is shut down")
 	}
-	switch m.Method {
-	case "initialize":
-		var p initializeParams
-		if err := json.Unmarshal(m.Params, &p); err != nil {
-			return s.c.replyError(m.ID, codeInvalidParams, "initialize: %v", err)
-		}
-		s.init = true
-		s.watch = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration
-		return s.c.reply(m.ID, map[string]any{
-			"capabilities": map[string]any{
-				"positionEncoding":   "utf-16",
-				"textDocumentSync":   map[string]any{"openClose": true, "change": 1, "save": map[string]any{"includeText": false}},
-				"codeActionProvider": map[string]any{"codeActionKinds": []string{kindQuickFix, kindFixAll}},
-				"hoverProvider":      true,
-			},
-			"serverInfo": map[string]any{"name": "resumelint", "version": s.version},
-		})
-	case "initialized":
-		if s.watch {
-			s.nextID++
-			return s.c.request(s.nextID, "client/registerCapability", map[string]any{
-				"registrations": []any{map[string]any{
-					"id": "resumelint-config", "method": "workspace/didChangeWatchedFiles",
-					"registerOptions": map[string]any{"watchers": []any{map[string]any{"globPattern": "**/" + ConfigName}}},
-				}},
-			})
-		}
-		return nil
-	case "shutdown":
-		s.shutdown = true
-		return s.c.reply(m.ID, nil)
-	case "textDocument/didOpen":
-		var p didOpenParams
-		if err := json.Unmarshal(m.Params, &p); err != nil {
-			return err
-		}
-		d := &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
-		d.osPath = osPathOf(d.uri)
-		s.docs[d.uri] = d
-		return s.lint(d, true)
-	case "textDocument/didChange":
-		var p didChangeParams
-		if err := json.Unmarshal(m.Params, &p); err != nil {
-			return err
-		}
-		d := s.docs[p.TextDocument.URI]
-		if d == nil {
-			return nil
-		}
-		for _, ch := range p.ContentChanges {
-			if ch.Range == nil {
-				d.text = []byte(ch.Text)
-			} else {
-				d.text = applyRangeChange(d.text, *ch.Range, ch.Text)
-			}
-		}
-		d.version = p.TextDocument.Version
-		return s.lint(d, false)
-	case "textDocument/didSave":
-		var p didSaveParams
-		if err := json.Unmarshal(m.Params, &p); err != nil {
-			return err
-		}
-		d := s.docs[p.TextDocument.URI]
-		if p.Text != nil && d != nil {
-			d.text = []byte(*p.Text)
-		}
-		if path.Base(osPathOf(p.TextDocument.URI)) == ConfigName {
-			return s.reload()
-		}
-		if d != nil {
-			return s.lint(d, true)
-		}
-		return nil
-	case "textDocument/didClose":
-		var p didCloseParams
-		if err := json.Unmarshal(m.Params, &p); err != nil {
-			return err
-		}
-		if _, ok := s.docs[p.TextDocument.URI]; ok {
-			delete(s.docs, p.TextDocument.URI)
-			return s.c.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []diagnostic{}})
-		}
-		return nil
-	case "workspace/didChangeWatchedFiles":
-		var p didChangeWatchedFilesParams
-		if err := json.Unmarshal(m.Params, &p); err != nil {
-			return err
-		}
-		for _, ch := range p.Changes {
-			if path.Base(osPathOf(ch.URI)) == ConfigName {
-				return s.reload()
-			}
-		}
-		return nil
-	case "workspace/didChangeConfiguration":
-		return s.reload()
-	case "textDocument/codeAction":
-		var p codeActionParams
-		if err := json.Unmarshal(m.Params, &p); err != nil {
-			return s.c.replyError(m.ID, codeInvalidParams, "codeAction: %v", err)
-		}
-		return s.c.reply(m.ID, s.codeActions(&p))
-	case "textDocument/hover":
-		var p hoverParams
-		if err := json.Unmarshal(m.Params, &p); err != nil {
-			return s.c.replyError(m.ID, codeInvalidParams, "hover: %v", err)
-		}
-		h := s.hover(&p)
-		if h == nil {
-			return s.c.reply(m.ID, nil)
-		}
-		return s.c.reply(m.ID, h)
+	if h := handlers[m.Method]; h != nil {
+		return h(s, m)
 	}
 	if isRequest(m) {
 		return s.c.replyError(m.ID, codeMethodNotFound, "method %q is not supported", m.Method)
 	}
 	return nil // notifications the server does not use ($/cancelRequest, …)
+}
+
+// handlers answer the methods the server supports.
+var handlers = map[string]func(*server, *message) error{
+	"initialize":  (*server).initialize,
+	"initialized": (*server).initialized,
+	"shutdown": func(s *server, m *message) error {
+		s.shutdown = true
+		return s.c.reply(m.ID, nil)
+	},
+	"textDocument/didOpen":             (*server).didOpen,
+	"textDocument/didChange":           (*server).didChange,
+	"textDocument/didSave":             (*server).didSave,
+	"textDocument/didClose":            (*server).didClose,
+	"workspace/didChangeWatchedFiles":  (*server).didChangeWatchedFiles,
+	"workspace/didChangeConfiguration": func(s *server, _ *message) error { return s.reload() },
+	"textDocument/codeAction":          (*server).codeAction,
+	"textDocument/hover":               (*server).hoverRequest,
+}
+
+func (s *server) initialize(m *message) error {
+	var p initializeParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		return s.c.replyError(m.ID, codeInvalidParams, "initialize: %v", err)
+	}
+	s.init = true
+	s.watch = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration
+	return s.c.reply(m.ID, map[string]any{
+		"capabilities": map[string]any{
+			"positionEncoding":   "utf-16",
+			"textDocumentSync":   map[string]any{"openClose": true, "change": 1, "save": map[string]any{"includeText": false}},
+			"codeActionProvider": map[string]any{"codeActionKinds": []string{kindQuickFix, kindFixAll}},
+			"hoverProvider":      true,
+		},
+		"serverInfo": map[string]any{"name": "resumelint", "version": s.version},
+	})
+}
+
+// initialized asks the client to watch the configuration files, when it
+// can.
+func (s *server) initialized(*message) error {
+	if !s.watch {
+		return nil
+	}
+	s.nextID++
+	return s.c.request(s.nextID, "client/registerCapability", map[string]any{
+		"registrations": []any{map[string]any{
+			"id": "resumelint-config", "method": "workspace/didChangeWatchedFiles",
+			"registerOptions": map[string]any{"watchers": []any{map[string]any{"globPattern": "**/" + ConfigName}}},
+		}},
+	})
+}
+
+func (s *server) didOpen(m *message) error {
+	var p didOpenParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		return err
+	}
+	d := &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
+	d.osPath = osPathOf(d.uri)
+	s.docs[d.uri] = d
+	return s.lint(d, true)
+}
+
+func (s *server) didChange(m *message) error {
+	var p didChangeParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		return err
+	}
+	d := s.docs[p.TextDocument.URI]
+	if d == nil {
+		return nil
+	}
+	for _, ch := range p.ContentChanges {
+		if ch.Range == nil {
+			d.text = []byte(ch.Text)
+		} else {
+			d.text = applyRangeChange(d.text, *ch.Range, ch.Text)
+		}
+	}
+	d.version = p.TextDocument.Version
+	return s.lint(d, false)
+}
+
+func (s *server) didSave(m *message) error {
+	var p didSaveParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		return err
+	}
+	d := s.docs[p.TextDocument.URI]
+	if p.Text != nil && d != nil {
+		d.text = []byte(*p.Text)
+	}
+	if path.Base(osPathOf(p.TextDocument.URI)) == ConfigName {
+		return s.reload()
+	}
+	if d != nil {
+		return s.lint(d, true)
+	}
+	return nil
+}
+
+func (s *server) didClose(m *message) error {
+	var p didCloseParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		return err
+	}
+	if _, ok := s.docs[p.TextDocument.URI]; ok {
+		delete(s.docs, p.TextDocument.URI)
+		return s.c.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []diagnostic{}})
+	}
+	return nil
+}
+
+func (s *server) didChangeWatchedFiles(m *message) error {
+	var p didChangeWatchedFilesParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		return err
+	}
+	for _, ch := range p.Changes {
+		if path.Base(osPathOf(ch.URI)) == ConfigName {
+			return s.reload()
+		}
+	}
+	return nil
+}
+
+func (s *server) codeAction(m *message) error {
+	var p codeActionParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		return s.c.replyError(m.ID, codeInvalidParams, "codeAction: %v", err)
+	}
+	return s.c.reply(m.ID, s.codeActions(&p))
+}
+
+func (s *server) hoverRequest(m *message) error {
+	var p hoverParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		return s.c.replyError(m.ID, codeInvalidParams, "hover: %v", err)
+	}
+	h := s.hover(&p)
+	if h == nil {
+		return s.c.reply(m.ID, nil)
+	}
+	return s.c.reply(m.ID, h)
 }
 
 // reload reads the configuration again and checks every open document
@@ -285,9 +319,7 @@ func (s *server) diagnostic(d *document, fd *diag.Finding) diagnostic {
 		if p == "" {
 			continue
 		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(d.res.Base, filepath.FromSlash(p))
-		}
+		p = load.Abs(d.res.Base, p)
 		line := max(r.Line-1, 0)
 		col := max(r.Column-1, 0)
 		out.RelatedInformation = append(out.RelatedInformation, diagnosticRelatedInformation{

@@ -652,19 +652,7 @@ func runRunStale(p *Pass) {
 	done, total := r.Count()
 	e := r.LastEvent
 	p.Report(e.Doc.File, e.TimeNode, "run %s is incomplete (%d/%d tasks done) and its last event is %s old (run_max_age %s); review it before resuming, or close it",
-		r.ID, done, total, AgeInDays(age), AgeInDays(maxAge))
-}
-
-// AgeInDays renders an age for messages ("43 days").
-func AgeInDays(d time.Duration) string {
-	n := int(d / (24 * time.Hour))
-	if n == 1 {
-		return "1 day"
-	}
-	if n >= 1 {
-		return fmt.Sprintf("%d days", n)
-	}
-	return d.Round(time.Minute).String()
+		r.ID, done, total, agentrun.AgeInDays(age), agentrun.AgeInDays(maxAge))
 }
 
 // ---- RL508 ------------------------------------------------------------------

@@ -8,6 +8,9 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// repoRoot is the repository's root, seen from this package's folder.
+const repoRoot = "../.."
+
 // TestPreCommitHooks checks the hooks' contract (SPEC §8): the file hooks
 // see every changed file and pass them with --affected, so a change to a
 // bundle's output (a file of no kind) re-verifies the bundle

@@ -1,0 +1,607 @@
+package fix
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+// maxRounds bounds the lint-and-fix passes: a fix that conflicted with
+// another, or that a first fix made possible (ids numbered in a log the
+// migration just created), applies on a later pass.
+const maxRounds = 10
+
+// Fixer runs lint passes over files in memory, applying the allowed fixes
+// of each pass, until nothing more applies. Each pass is held to SPEC §5
+// "never worse": the edited files are linted with the rest of the
+// repository before anything is kept, and a fix after which a finding
+// appears that was not there, or errors rise, is not applied as safe (only
+// Unsafe applies it, and says what it adds). The Fixer writes nothing:
+// WriteAll does, and Report tells what was applied and skipped and why.
+type Fixer struct {
+	// Cwd resolves the display paths of renames.
+	Cwd string
+	// Unsafe applies unsafe fixes and fixes that add findings
+	// (--unsafe-fixes).
+	Unsafe bool
+	// Lint lints the repository with files in place of the files carried
+	// (one each, in the order given to Run, their text in Data) and
+	// returns the findings that count: those a baseline hides are left
+	// out, like suppressed ones.
+	Lint func(files []*load.File) []diag.Finding
+
+	files  []*File
+	byPath map[string]*File
+}
+
+// File is one file carried through the fix passes, in memory.
+type File struct {
+	File   *load.File // as discovered: kind, paths
+	Read   []byte     // the bytes read in the first pass
+	Data   []byte     // the text after the fixes so far
+	Path   string     // display path now (a rename changes it)
+	OSPath string
+	Fixes  int
+	// Applied lists the fixes applied, in order; Skipped says why the
+	// others offered in the last pass were not (by label).
+	Applied []string
+	Skipped map[string]string
+	// Adds are the findings the unsafe fixes applied add (Fixer.Unsafe).
+	Adds []diag.Finding
+	// rejected holds the fixes the never-worse check turned down (by
+	// fixKey), with the reason: they are not tried again in this run.
+	rejected map[string]string
+}
+
+// Changed says whether the file's text or name differs from what was read.
+func (ff *File) Changed() bool { return ff.Path != ff.File.Path || !bytes.Equal(ff.Read, ff.Data) }
+
+func (ff *File) skip(label, why string) {
+	if ff.Skipped == nil {
+		ff.Skipped = map[string]string{}
+	}
+	ff.Skipped[label] = why
+}
+
+// offer is one fix offered for a file in a pass, with the code of the
+// first finding that carries it.
+type offer struct {
+	code string
+	fix  *diag.Fix
+}
+
+func (o offer) label() string {
+	if o.fix.Description == "" {
+		return o.code
+	}
+	return o.code + " " + o.fix.Description
+}
+
+// fixKey tells one fix from another by what it does, not where: a fix
+// turned down stays turned down while it would make the same change.
+func fixKey(code string, fx *diag.Fix) string {
+	var sb strings.Builder
+	sb.WriteString(code + "\x00" + fx.Description + "\x00" + fx.RenameTo)
+	for _, e := range fx.Edits {
+		sb.WriteString("\x00" + e.NewText)
+	}
+	return sb.String()
+}
+
+// candidate is the text a pass would give one file: the fixes picked,
+// applied and verified, not yet kept.
+type candidate struct {
+	ff     *File
+	offers []offer
+	data   []byte
+	path   string // display path after a rename
+	osPath string
+	worse  bool // adds findings (applied only with Unsafe)
+}
+
+// Run fixes files (those the first lint read, their bytes in Data) given
+// the findings of that lint, and returns them with their new text and
+// names, sorted by path.
+func (fx *Fixer) Run(read []*load.File, first []diag.Finding) []*File {
+	fx.byPath = map[string]*File{}
+	fx.files = nil
+	for _, f := range read {
+		ff := &File{File: f, Read: f.Data, Data: f.Data, Path: f.Path, OSPath: f.OSPath}
+		fx.byPath[f.Path] = ff
+		fx.files = append(fx.files, ff)
+	}
+	slices.SortFunc(fx.files, func(a, b *File) int { return strings.Compare(a.File.Path, b.File.Path) })
+	fds := first
+	for range maxRounds {
+		after, kept, again := fx.round(fds)
+		if !kept && !again {
+			break
+		}
+		if kept {
+			fds = after
+		}
+	}
+	if fx.Unsafe {
+		// What the unsafe fixes add, against the files as they were read.
+		back := map[string]string{}
+		for _, ff := range fx.files {
+			back[ff.Path] = ff.File.Path
+		}
+		add, _ := newTally(first).added(fds, back)
+		for _, ff := range fx.files {
+			ff.Adds = add[ff.File.Path]
+		}
+	}
+	return fx.files
+}
+
+// round is one pass: the fixes the findings fds offer are picked, applied
+// in memory and held to never-worse. It returns the findings with the
+// fixes kept and whether any is, and whether to try again without the
+// fixes turned down.
+func (fx *Fixer) round(fds []diag.Finding) ([]diag.Finding, bool, bool) {
+	for _, ff := range fx.files {
+		ff.Skipped = nil // this pass says what stands
+	}
+	offered := fx.offers(fds)
+	cands := map[*File]*candidate{}
+	taken := map[string]bool{}
+	for _, ff := range fx.files {
+		if ofs := offered[ff]; len(ofs) > 0 {
+			if cd := fx.propose(ff, ofs, taken); cd != nil {
+				cands[ff] = cd
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return nil, false, false
+	}
+	after, kept, rejected := fx.neverWorse(fds, cands)
+	if !kept {
+		return nil, false, rejected // other fixes may apply without the ones turned down
+	}
+	for _, ff := range fx.files {
+		if cd := cands[ff]; cd != nil {
+			fx.keep(cd)
+		}
+	}
+	return after, true, false
+}
+
+// offers returns, per file, the fixes the findings offer that this run
+// may apply; the others are recorded as skipped, with why.
+func (fx *Fixer) offers(fds []diag.Finding) map[*File][]offer {
+	offered := map[*File][]offer{}
+	seen := map[*diag.Fix]bool{}
+	for i := range fds {
+		fd := &fds[i]
+		ff := fx.byPath[fd.Path]
+		f := fd.Fix
+		if ff == nil || f == nil || seen[f] || len(f.Edits) == 0 && f.RenameTo == "" {
+			continue
+		}
+		seen[f] = true
+		o := offer{code: fd.Code, fix: f}
+		switch {
+		case f.Applicability == diag.FixUnsafe && !fx.Unsafe:
+			why := "unsafe"
+			if f.Reason != "" {
+				why += ": " + f.Reason
+			}
+			ff.skip(o.label(), why+"; --unsafe-fixes applies it")
+		case f.Applicability != diag.FixSafe && f.Applicability != diag.FixUnsafe:
+		case ff.rejected[fixKey(o.code, f)] != "" && !fx.Unsafe:
+			ff.skip(o.label(), ff.rejected[fixKey(o.code, f)])
+		default:
+			offered[ff] = append(offered[ff], o)
+		}
+	}
+	return offered
+}
+
+// lint lints the repository with the files as they are in memory, the
+// candidates' text in place of their files'.
+func (fx *Fixer) lint(cands map[*File]*candidate) []diag.Finding {
+	out := make([]*load.File, len(fx.files))
+	for i, ff := range fx.files {
+		f := ff.File
+		p, op, data := ff.Path, ff.OSPath, ff.Data
+		if cd := cands[ff]; cd != nil {
+			p, op, data = cd.path, cd.osPath, cd.data
+		}
+		out[i] = &load.File{Path: p, OSPath: op, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Data: data, Root: f.Root}
+	}
+	return fx.Lint(out)
+}
+
+// keep makes a candidate the file's text.
+func (fx *Fixer) keep(cd *candidate) {
+	ff := cd.ff
+	ff.Data = cd.data
+	if cd.path != ff.Path {
+		delete(fx.byPath, ff.Path)
+		ff.Path, ff.OSPath = cd.path, cd.osPath
+		fx.byPath[ff.Path] = ff
+	}
+	for _, o := range cd.offers {
+		l := o.label()
+		switch {
+		case o.fix.Applicability == diag.FixUnsafe && o.fix.Reason != "":
+			l += " (unsafe: " + o.fix.Reason + ")"
+		case o.fix.Applicability == diag.FixUnsafe || cd.worse:
+			l += " (unsafe)"
+		}
+		ff.Applied = append(ff.Applied, l)
+		delete(ff.Skipped, o.label())
+	}
+	ff.Fixes += len(cd.offers)
+}
+
+// tally counts findings by identity (findingKey), to tell which of a later
+// run's findings are new.
+type tally struct {
+	n      map[string]int
+	errors int
+}
+
+func newTally(fs []diag.Finding) *tally {
+	t := &tally{n: map[string]int{}}
+	for i := range fs {
+		t.n[findingKey(&fs[i], fs[i].Path)]++
+		if fs[i].Severity == diag.SevError {
+			t.errors++
+		}
+	}
+	return t
+}
+
+// added returns the findings of after that the tally does not hold, by the
+// display path each file had before the pass (back maps a renamed file's
+// new path to it), and whether after has more errors.
+func (t *tally) added(after []diag.Finding, back map[string]string) (map[string][]diag.Finding, bool) {
+	left := maps.Clone(t.n)
+	out := map[string][]diag.Finding{}
+	errs := 0
+	for i := range after {
+		f := &after[i]
+		p := f.Path
+		if b, ok := back[p]; ok {
+			p = b
+		}
+		if f.Severity == diag.SevError {
+			errs++
+		}
+		k := findingKey(f, p)
+		if left[k] > 0 {
+			left[k]--
+			continue
+		}
+		out[p] = append(out[p], *f)
+	}
+	return out, errs > t.errors
+}
+
+func backPaths(cands map[*File]*candidate) map[string]string {
+	back := map[string]string{}
+	for ff, cd := range cands {
+		if cd.path != ff.Path {
+			back[cd.path] = ff.Path
+		}
+	}
+	return back
+}
+
+// findingKey is a finding's identity across a fix: its code, file, the
+// path of its node in the document and its message, word for word. A
+// message that quotes the line of another node ("(line 317)") changes when
+// a fix adds lines above that node; such a fix is not safe either, since
+// whoever compares the findings before and after sees a new one.
+func findingKey(f *diag.Finding, path string) string {
+	return f.Code + "\x00" + path + "\x00" + f.NodePath + "\x00" + f.Message
+}
+
+// neverWorse lints the repository with the candidates in place and keeps
+// only those after which no finding appears that was not there before and
+// errors do not rise (SPEC §5). It returns the findings of the run with
+// the candidates kept, whether any is, and whether it turned a fix down. A file's candidate that fails is split: its fixes are tried alone;
+// each that fails alone is turned down, the first that passes stays a
+// candidate, the others wait for the next pass. With Unsafe nothing is
+// turned down: what the fixes add is told instead.
+func (fx *Fixer) neverWorse(before []diag.Finding, cands map[*File]*candidate) ([]diag.Finding, bool, bool) {
+	base := newTally(before)
+	turnedDown := false
+	for len(cands) > 0 {
+		fds := fx.lint(cands)
+		add, more := base.added(fds, backPaths(cands))
+		if len(add) == 0 && !more {
+			return fds, true, turnedDown
+		}
+		if fx.Unsafe {
+			for p := range add {
+				if cd := cands[fx.byPath[p]]; cd != nil {
+					cd.worse = true
+				}
+			}
+			return fds, true, turnedDown
+		}
+		for ff, fs := range fx.blame(base, cands, add, more) {
+			cd := cands[ff]
+			delete(cands, ff)
+			turnedDown = true
+			if len(cd.offers) == 1 {
+				fx.turnDown(ff, cd.offers[0], fs)
+				continue
+			}
+			if one := fx.split(base, ff, cd.offers); one != nil {
+				cands[ff] = one
+			}
+		}
+	}
+	return nil, false, turnedDown
+}
+
+// blame returns the candidates whose file gained a finding; when a finding
+// appears in another file (a rule across files), or only the errors rose,
+// each candidate is linted alone.
+func (fx *Fixer) blame(base *tally, cands map[*File]*candidate, add map[string][]diag.Finding, more bool) map[*File][]diag.Finding {
+	blame := map[*File][]diag.Finding{}
+	elsewhere := more
+	for p, fs := range add {
+		if ff := fx.byPath[p]; ff != nil && cands[ff] != nil {
+			blame[ff] = fs
+		} else {
+			elsewhere = true
+		}
+	}
+	if elsewhere && len(blame) == 0 {
+		for ff, cd := range cands {
+			one := map[*File]*candidate{ff: cd}
+			if a, m := base.added(fx.lint(one), backPaths(one)); len(a) > 0 || m {
+				blame[ff] = flatten(a)
+			}
+		}
+		if len(blame) == 0 { // worse only together: keep none
+			for ff := range cands {
+				blame[ff] = nil
+			}
+		}
+	}
+	return blame
+}
+
+// split tries a failed candidate's fixes one at a time: each that fails
+// alone is turned down, the first that passes is returned as the file's
+// candidate, the others wait for the next pass.
+func (fx *Fixer) split(base *tally, ff *File, offers []offer) *candidate {
+	for _, o := range offers {
+		one := fx.propose(ff, []offer{o}, map[string]bool{})
+		if one == nil {
+			continue
+		}
+		m := map[*File]*candidate{ff: one}
+		a, worse := base.added(fx.lint(m), backPaths(m))
+		if len(a) == 0 && !worse {
+			return one
+		}
+		fx.turnDown(ff, o, flatten(a))
+	}
+	return nil
+}
+
+func flatten(m map[string][]diag.Finding) []diag.Finding {
+	var out []diag.Finding
+	for _, fs := range m {
+		out = append(out, fs...)
+	}
+	sort.Slice(out, func(i, j int) bool { return diag.Less(&out[i], &out[j]) })
+	return out
+}
+
+// turnDown records that a fix failed the never-worse check, and why.
+func (fx *Fixer) turnDown(ff *File, o offer, add []diag.Finding) {
+	why := "it would raise the errors"
+	if len(add) > 0 {
+		why = "it would add " + describeAdded(add)
+	}
+	why += "; --unsafe-fixes applies it"
+	if ff.rejected == nil {
+		ff.rejected = map[string]string{}
+	}
+	ff.rejected[fixKey(o.code, o.fix)] = why
+	ff.skip(o.label(), why)
+}
+
+// describeAdded names up to three findings a fix would add.
+func describeAdded(fs []diag.Finding) string {
+	sort.SliceStable(fs, func(i, j int) bool { return diag.Less(&fs[i], &fs[j]) })
+	var parts []string
+	for i, f := range fs {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(fs)-3))
+			break
+		}
+		parts = append(parts, f.Code+" ("+f.Message+")")
+	}
+	return Plural(len(fs), "finding", "findings") + ": " + strings.Join(parts, "; ")
+}
+
+// propose picks, among the fixes offered for one file in one pass, those
+// that can be applied together (Select), whose result keeps every value
+// (Verify) and whose rename finds its name free, and returns the text they
+// give the file, or nil when none applies. Why the others are not applied
+// is recorded for the report.
+func (fx *Fixer) propose(ff *File, offers []offer, taken map[string]bool) *candidate {
+	picked := fx.renamable(ff, selectOffers(ff, offers), taken)
+	if len(picked) == 0 {
+		return nil
+	}
+	out, picked := applyOffers(ff, picked)
+	if picked == nil {
+		return nil
+	}
+	cd := &candidate{ff: ff, offers: picked, data: out, path: ff.Path, osPath: ff.OSPath}
+	for _, o := range picked {
+		if to := o.fix.RenameTo; to != "" {
+			cd.path, cd.osPath = to, load.Abs(fx.Cwd, to)
+			taken[to] = true
+		}
+	}
+	return cd
+}
+
+// selectOffers returns the offers that can be applied together; the
+// others are skipped until the ones they overlap are settled.
+func selectOffers(ff *File, offers []offer) []offer {
+	fixes := make([]*diag.Fix, len(offers))
+	byFix := map[*diag.Fix]offer{}
+	for i, o := range offers {
+		fixes[i] = o.fix
+		byFix[o.fix] = o
+	}
+	var picked []offer
+	for _, ch := range Select(fixes) {
+		switch ch.Outcome {
+		case Applied:
+			picked = append(picked, byFix[ch.Fix])
+		case Conflict:
+			ff.skip(byFix[ch.Fix].label(), "it overlaps the "+byFix[ch.With].code+" fix (tried again once that one is settled)")
+		}
+	}
+	return picked
+}
+
+// renamable drops the renames whose new name is not free, on disk and
+// among the files, in a folder that exists.
+func (fx *Fixer) renamable(ff *File, picked []offer, taken map[string]bool) []offer {
+	kept := picked[:0]
+	for _, o := range picked {
+		if to := o.fix.RenameTo; to != "" {
+			target := load.Abs(fx.Cwd, to)
+			if _, err := os.Lstat(target); err == nil || fx.byPath[to] != nil || taken[to] {
+				ff.skip(o.label(), to+" already exists")
+				continue
+			}
+			if fi, err := os.Stat(filepath.Dir(target)); err != nil || !fi.IsDir() {
+				ff.skip(o.label(), "the folder "+path.Dir(to)+" does not exist")
+				continue
+			}
+		}
+		kept = append(kept, o)
+	}
+	return kept
+}
+
+// applyOffers applies the picked fixes to the file's text and verifies the
+// result; when that fails, the fixes that fail alone are skipped and the
+// others applied. It returns the text and the fixes in it (nil when none
+// applies).
+func applyOffers(ff *File, picked []offer) ([]byte, []offer) {
+	format := load.FormatOf(ff.File.Kind, ff.Path)
+	try := func(ofs []offer) ([]byte, error) {
+		fs := make([]*diag.Fix, len(ofs))
+		for i, o := range ofs {
+			fs[i] = o.fix
+		}
+		out, err := Apply(ff.Data, Edits(fs))
+		if err != nil {
+			return nil, err
+		}
+		if len(Edits(fs)) == 0 {
+			return out, nil
+		}
+		return out, Verify(ff.Path, format, ff.Data, out, Drops(fs))
+	}
+	out, err := try(picked)
+	if err == nil {
+		return out, picked
+	}
+	// Find the fixes that fail alone; apply the others.
+	var ok []offer
+	for _, o := range picked {
+		if _, err := try([]offer{o}); err != nil {
+			ff.skip(o.label(), err.Error())
+		} else {
+			ok = append(ok, o)
+		}
+	}
+	if len(ok) == 0 {
+		return nil, nil
+	}
+	if out, err = try(ok); err != nil {
+		for _, o := range ok {
+			ff.skip(o.label(), err.Error())
+		}
+		return nil, nil
+	}
+	return out, ok
+}
+
+// WriteAll writes every changed file once (WriteFile: atomic, renames
+// included) and returns how many files and fixes were written. A file
+// that cannot be written keeps its name; its fixes become skipped, and
+// failed hears of it.
+func WriteAll(files []*File, failed func(ff *File, err error)) (written, fixes int) {
+	for _, ff := range files {
+		if !ff.Changed() {
+			continue
+		}
+		newPath := ""
+		if ff.Path != ff.File.Path {
+			newPath = ff.OSPath
+		}
+		if err := WriteFile(ff.File.Root, ff.File.OSPath, newPath, ff.Read, ff.Data); err != nil {
+			failed(ff, err)
+			for _, a := range ff.Applied {
+				ff.skip(a, "not written: "+err.Error())
+			}
+			ff.Applied = nil
+			ff.Path, ff.OSPath = ff.File.Path, ff.File.OSPath
+			continue
+		}
+		written++
+		fixes += ff.Fixes
+	}
+	return written, fixes
+}
+
+// Report tells, per file, which fixes were applied (verb: "applied",
+// "would apply") and which were not and why, and with unsafe fixes what
+// they add.
+func Report(w io.Writer, files []*File, verb string) error {
+	var sb strings.Builder
+	for _, ff := range files {
+		for _, a := range ff.Applied {
+			fmt.Fprintf(&sb, "%s: %s %s\n", ff.Path, verb, a)
+		}
+		if len(ff.Adds) > 0 {
+			fmt.Fprintf(&sb, "%s: these fixes add %s:\n", ff.Path, Plural(len(ff.Adds), "finding", "findings"))
+			sort.SliceStable(ff.Adds, func(i, j int) bool { return diag.Less(&ff.Adds[i], &ff.Adds[j]) })
+			for _, f := range ff.Adds {
+				fmt.Fprintf(&sb, "  %d:%d: %s %s\n", f.Start.Line, f.Start.Col, f.Code, f.Message)
+			}
+		}
+		for _, l := range slices.Sorted(maps.Keys(ff.Skipped)) {
+			fmt.Fprintf(&sb, "%s: skipped %s: %s\n", ff.Path, l, ff.Skipped[l])
+		}
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// Plural is "1 one" or "n many".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

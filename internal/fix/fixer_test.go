@@ -1,0 +1,70 @@
+package fix
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+// fakeLint reports RL900 with a fix setting x to 2 while x is 1, and,
+// when after is set, the finding after gives once x is 2.
+func fakeLint(after *diag.Finding) func([]*load.File) []diag.Finding {
+	return func(files []*load.File) []diag.Finding {
+		var out []diag.Finding
+		for _, f := range files {
+			switch string(f.Data) {
+			case "x: 1\n":
+				out = append(out, diag.Finding{Code: "RL900", Path: f.Path, Severity: diag.SevWarning, Message: "x is 1",
+					Fix: &diag.Fix{Applicability: diag.FixSafe, Description: "set x to 2",
+						Edits: []diag.TextEdit{{Offset: 3, Length: 1, NewText: "2"}}, Drops: []string{"1"}}})
+			case "x: 2\n":
+				if after != nil {
+					fd := *after
+					fd.Path = f.Path
+					out = append(out, fd)
+				}
+			}
+		}
+		return out
+	}
+}
+
+func runFixer(t *testing.T, fx *Fixer) *File {
+	t.Helper()
+	f := &load.File{Path: "a.yaml", OSPath: "/nowhere/a.yaml", Kind: load.KindOrchestration, Data: []byte("x: 1\n")}
+	files := fx.Run([]*load.File{f}, fx.Lint([]*load.File{f}))
+	if len(files) != 1 {
+		t.Fatalf("%d files, want 1", len(files))
+	}
+	return files[0]
+}
+
+func TestFixerApplies(t *testing.T) {
+	ff := runFixer(t, &Fixer{Cwd: "/nowhere", Lint: fakeLint(nil)})
+	if string(ff.Data) != "x: 2\n" || !ff.Changed() || ff.Fixes != 1 || len(ff.Applied) != 1 || ff.Applied[0] != "RL900 set x to 2" {
+		t.Errorf("data %q, fixes %d, applied %q, skipped %q", ff.Data, ff.Fixes, ff.Applied, ff.Skipped)
+	}
+	var sb strings.Builder
+	if err := Report(&sb, []*File{ff}, "applied"); err != nil || sb.String() != "a.yaml: applied RL900 set x to 2\n" {
+		t.Errorf("report %q, %v", sb.String(), err)
+	}
+}
+
+// A fix after which a finding appears is turned down (never worse), and
+// applied with Unsafe, which says what it adds.
+func TestFixerNeverWorse(t *testing.T) {
+	worse := &diag.Finding{Code: "RL901", Severity: diag.SevError, Message: "x is 2", Start: diag.Pos{Line: 1, Col: 4}}
+	ff := runFixer(t, &Fixer{Cwd: "/nowhere", Lint: fakeLint(worse)})
+	if ff.Changed() || len(ff.Applied) != 0 {
+		t.Errorf("a fix that adds a finding was applied: %q", ff.Data)
+	}
+	if why := ff.Skipped["RL900 set x to 2"]; !strings.Contains(why, "it would add 1 finding: RL901 (x is 2)") {
+		t.Errorf("skipped %q", ff.Skipped)
+	}
+	ff = runFixer(t, &Fixer{Cwd: "/nowhere", Unsafe: true, Lint: fakeLint(worse)})
+	if string(ff.Data) != "x: 2\n" || len(ff.Applied) != 1 || ff.Applied[0] != "RL900 set x to 2 (unsafe)" || len(ff.Adds) != 1 || ff.Adds[0].Code != "RL901" {
+		t.Errorf("with Unsafe: data %q, applied %q, adds %v", ff.Data, ff.Applied, ff.Adds)
+	}
+}

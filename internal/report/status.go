@@ -1,0 +1,148 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/resumelint/resumelint/internal/agentrun"
+	"github.com/resumelint/resumelint/internal/diag"
+)
+
+// The renderers of `resumelint status`: text (seed 003's template), json
+// (the same as data) and mermaid (the task graph with each task's state as
+// a class). Mermaid is printed raw, without a ```mermaid fence: it can be
+// piped into a .mmd file or the Mermaid CLI as is, and wrapping it for a
+// Markdown comment is one line of shell, while a fence would have to be
+// stripped everywhere else.
+//
+// Text from the run's files goes through mask (credentials hidden as lint
+// hides them in messages) before it is printed; the text format also
+// escapes control characters as text output does, so a task title can
+// neither leak a token nor forge a line.
+
+const statusRule = "═══════════════════════════════════════════════════════════"
+
+// StatusText writes seed 003's resume report.
+func StatusText(w io.Writer, st *agentrun.Status, mask func(string) string) error {
+	safe := func(s string) string { return diag.Escape(mask(s)) }
+	var sb strings.Builder
+	last := "none"
+	if st.LastActivity != nil {
+		last = *st.LastActivity
+	}
+	completed := "none"
+	if lc := st.LastCompleted; lc != nil {
+		completed = agentrun.Label(lc.ID, lc.Title)
+	}
+	fmt.Fprintf(&sb, "%s\nRESUMING RUN: %s\n\nCurrent State:\n", statusRule, safe(st.RunID))
+	fmt.Fprintf(&sb, "- Phase: %d\n- Tasks: %d/%d complete\n- Last activity: %s\n- Last completed: %s\n", st.Phase, st.TasksDone, st.TasksTotal, safe(last), safe(completed))
+	if len(st.Warnings) > 0 {
+		sb.WriteString("\nWarnings:\n")
+		for _, x := range st.Warnings {
+			sb.WriteString("- " + safe(x) + "\n")
+		}
+	}
+	sb.WriteString("\nNext Action:\n")
+	for _, a := range st.NextActions() {
+		sb.WriteString("- " + safe(a) + "\n")
+	}
+	fmt.Fprintf(&sb, "\nContinuing...\n%s\n", statusRule)
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// StatusJSON writes the report as an indented JSON object.
+func StatusJSON(w io.Writer, st *agentrun.Status, mask func(string) string) error {
+	return writeMaskedJSON(w, st, mask)
+}
+
+func writeMaskedJSON(w io.Writer, v any, mask func(string) string) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, mask(buf.String()))
+	return err
+}
+
+// mermaidClasses style each state; a pending task whose dependencies are
+// done is drawn as runnable.
+var mermaidClasses = []string{
+	"classDef done fill:#d3f9d8,stroke:#2b8a3e,color:#1b4332",
+	"classDef in_progress fill:#d0ebff,stroke:#1971c2,color:#0b3a66",
+	"classDef failed fill:#ffe3e3,stroke:#c92a2a,color:#5c0a0a",
+	"classDef blocked fill:#fff3bf,stroke:#e67700,color:#5c3a00",
+	"classDef runnable fill:#ffffff,stroke:#2b8a3e,stroke-width:3px,color:#1b4332",
+	"classDef pending fill:#f1f3f5,stroke:#868e96,color:#343a40",
+}
+
+// mermaidText escapes a label for a quoted Mermaid node.
+func mermaidText(s string) string { return mermaidEscaper.Replace(s) }
+
+var mermaidEscaper = strings.NewReplacer(`"`, "#quot;", "\n", " ", "\r", " ")
+
+// StatusMermaid writes the run's task graph as a Mermaid flowchart.
+func StatusMermaid(w io.Writer, r *agentrun.Run, st *agentrun.Status, mask func(string) string) error {
+	var sb strings.Builder
+	sb.WriteString("flowchart TD\n")
+	fmt.Fprintf(&sb, "    %%%% run %s: phase %d, %d/%d tasks complete\n", mermaidText(st.RunID), st.Phase, st.TasksDone, st.TasksTotal)
+	for _, s := range st.SkippedLines {
+		fmt.Fprintf(&sb, "    %%%% skipped %s:%d (%s)\n", s.Path, s.Line, mermaidText(s.Reason))
+	}
+	ids := map[string]string{}
+	for i, t := range r.Tasks {
+		ids[t.ID] = fmt.Sprintf("t%d", i)
+	}
+	if len(r.Tasks) == 0 {
+		sb.WriteString("    empty[\"no tasks in task-graph.json\"]:::pending\n")
+	}
+	for _, t := range r.Tasks {
+		class := string(r.State(t.ID))
+		if r.State(t.ID) == agentrun.Pending && r.IsRunnable(t) {
+			class = "runnable"
+		}
+		fmt.Fprintf(&sb, "    %s[\"%s\"]:::%s\n", ids[t.ID], mermaidText(agentrun.Label(t.ID, t.Title)), class)
+	}
+	for _, t := range r.Tasks {
+		for _, d := range t.Deps {
+			if from, ok := ids[d]; ok {
+				fmt.Fprintf(&sb, "    %s --> %s\n", from, ids[t.ID])
+			}
+		}
+	}
+	for _, cd := range mermaidClasses {
+		sb.WriteString("    " + cd + "\n")
+	}
+	_, err := io.WriteString(w, mask(sb.String()))
+	return err
+}
+
+// RunList writes the incomplete runs under runsDir (a display path) to
+// choose from: a JSON object with an error and the runs for format
+// "json", a list otherwise.
+func RunList(w io.Writer, format, runsDir string, runs []agentrun.RunSummary, mask func(string) string) error {
+	if format == "json" {
+		out := struct {
+			Error string                `json:"error"`
+			Runs  []agentrun.RunSummary `json:"runs"`
+		}{Error: "several incomplete runs: name the one to resume", Runs: runs}
+		return writeMaskedJSON(w, out, mask)
+	}
+	safe := func(s string) string { return diag.Escape(mask(s)) }
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Incomplete runs under %s/:\n", safe(runsDir))
+	for _, r := range runs {
+		last := "none"
+		if r.LastActivity != nil {
+			last = *r.LastActivity
+		}
+		fmt.Fprintf(&sb, "- %s: phase %d, %d/%d tasks complete, last activity %s\n", safe(r.RunID), r.Phase, r.TasksDone, r.TasksTotal, safe(last))
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
