@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/resumelint/resumelint/internal/agentrun"
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/config"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
@@ -198,7 +199,7 @@ func addUnread(rep *statusReport, r *agentrun.Run) {
 	_, probs := load.LoadAgentRun(r.Src.Folder, load.DefaultLimits)
 	for _, p := range probs {
 		switch p.Code {
-		case "RL001", "RL003", "RL004":
+		case code.ParseError, code.InputLimits, code.Encoding:
 			rep.UnreadFiles = append(rep.UnreadFiles, statusSkipped{Path: p.Path, Line: p.Start.Line, Reason: p.Message})
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("not read: %s:%d (%s)", p.Path, p.Start.Line, p.Message))
 		}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/rules"
@@ -55,7 +56,7 @@ type Result struct {
 }
 
 // InternalCode marks a finding about resumelint's own failure.
-const InternalCode = "RL000"
+const InternalCode = code.Internal
 
 type unit struct {
 	file   *load.File

@@ -11,6 +11,7 @@ import (
 
 	"github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/agentrun"
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
@@ -22,21 +23,21 @@ import (
 var runKinds = []load.Kind{load.KindAgentRun}
 
 var (
-	TaskGraphSchema = &Rule{Code: "RL501", Name: "task-graph-schema", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
+	TaskGraphSchema = &Rule{Code: code.TaskGraphSchema, Name: "task-graph-schema", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
 		Summary: "task-graph.json violating #TaskGraph", Run: runTaskGraphSchema}
-	TaskGraphDeps = &Rule{Code: "RL502", Name: "task-graph-deps", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
+	TaskGraphDeps = &Rule{Code: code.TaskGraphDeps, Name: "task-graph-deps", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
 		Summary: "a duplicate task id, a dependency on an unknown task, or a dependency cycle", Run: runTaskGraphDeps}
-	EventCorrupt = &Rule{Code: "RL503", Name: "event-corrupt", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
+	EventCorrupt = &Rule{Code: code.EventCorrupt, Name: "event-corrupt", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
 		Summary: "an events line that is not a valid #Event (the rest of the file still counts)", Run: runEventCorrupt}
-	EventLocation = &Rule{Code: "RL504", Name: "event-location", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
+	EventLocation = &Rule{Code: code.EventLocation, Name: "event-location", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
 		Summary: "an events file outside events/<actor-id>/, or an event whose actor differs from its folder", Run: runEventLocation}
-	EventSequence = &Rule{Code: "RL505", Name: "event-sequence", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
+	EventSequence = &Rule{Code: code.EventSequence, Name: "event-sequence", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
 		Summary: "events out of order: finished before started, after completion, time going back, unknown task, dependencies not done", Run: runEventSequence}
-	RunArtifacts = &Rule{Code: "RL506", Name: "run-artifacts", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
+	RunArtifacts = &Rule{Code: code.RunArtifacts, Name: "run-artifacts", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
 		Summary: "task events without plan.md or task-graph.json", Run: runRunArtifacts}
-	RunStale = &Rule{Code: "RL507", Name: "run-stale", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
+	RunStale = &Rule{Code: code.RunStale, Name: "run-stale", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
 		Summary: "an incomplete run whose last event is older than staleness.run_max_age", Run: runRunStale}
-	MultipleIncompleteRuns = &Rule{Code: "RL508", Name: "multiple-incomplete-runs", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
+	MultipleIncompleteRuns = &Rule{Code: code.MultipleIncompleteRuns, Name: "multiple-incomplete-runs", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
 		Summary: "more than one incomplete run under one .agent-memory/runs/", Run: publishRun, Finalize: reportIncompleteRuns}
 )
 

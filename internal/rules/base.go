@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/gitbase"
 	"github.com/resumelint/resumelint/internal/lazyre"
@@ -24,13 +25,13 @@ import (
 // a file that is new at head has no base and is not compared.
 
 var (
-	AppendOnly = &Rule{Code: "RL601", Name: "append-only", Severity: diag.SevError, Kinds: orch, Family: "base",
+	AppendOnly = &Rule{Code: code.AppendOnly, Name: "append-only", Severity: diag.SevError, Kinds: orch, Family: "base",
 		Summary: "a decision_log, agent_summaries, compaction_events or checkpoints entry at base is missing or changed at head (--base)", Run: runAppendOnly}
-	EventLogAppendOnly = &Rule{Code: "RL602", Name: "event-log-append-only", Severity: diag.SevError, Kinds: []load.Kind{load.KindAgentRun}, Family: "base",
+	EventLogAppendOnly = &Rule{Code: code.EventLogAppendOnly, Name: "event-log-append-only", Severity: diag.SevError, Kinds: []load.Kind{load.KindAgentRun}, Family: "base",
 		Summary: "an events .jsonl at base that is not a byte prefix of its head version, or was deleted (--base)", Run: runEventLogAppendOnly, Finalize: finalizeDeletedEventLogs}
-	UpdateProtocol = &Rule{Code: "RL603", Name: "update-protocol", Severity: diag.SevError, Kinds: orch, Family: "base",
+	UpdateProtocol = &Rule{Code: code.UpdateProtocol, Name: "update-protocol", Severity: diag.SevError, Kinds: orch, Family: "base",
 		Summary: "a trigger of seed 000 (phase, gate iteration, agent, compaction, decision) without the resumption updates it requires (--base)", Run: runUpdateProtocol}
-	ResumeContextUpdate = &Rule{Code: "RL604", Name: "resume-context-update", Severity: diag.SevError, Kinds: []load.Kind{load.KindResumeContext}, Family: "base",
+	ResumeContextUpdate = &Rule{Code: code.ResumeContextUpdate, Name: "resume-context-update", Severity: diag.SevError, Kinds: []load.Kind{load.KindResumeContext}, Family: "base",
 		Summary: "01-planning/steps.md gained checked items but the project's resume-context.md did not change (--base)", Finalize: finalizeResumeContextUpdate}
 )
 

@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
@@ -22,21 +23,21 @@ import (
 var ckpt = []load.Kind{load.KindCheckpoint}
 
 var (
-	CheckpointName = &Rule{Code: "RL202", Name: "checkpoint-name", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+	CheckpointName = &Rule{Code: code.CheckpointName, Name: "checkpoint-name", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
 		Summary: "file name is not <id>-checkpoint.json or <id>.json for its event_id/checkpoint_id", Run: runCheckpointName}
-	CheckpointAck = &Rule{Code: "RL203", Name: "checkpoint-ack", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+	CheckpointAck = &Rule{Code: code.CheckpointAck, Name: "checkpoint-ack", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
 		Summary: "acknowledged and acknowledged_at disagree, or acknowledged before written", Run: runCheckpointAck}
-	CheckpointContext = &Rule{Code: "RL204", Name: "checkpoint-context", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+	CheckpointContext = &Rule{Code: code.CheckpointContext, Name: "checkpoint-context", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
 		Summary: "context fill that is not tokens/window, outside [0,1], or of another tier", Run: runCheckpointContext}
-	CheckpointPhases = &Rule{Code: "RL205", Name: "checkpoint-phases", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+	CheckpointPhases = &Rule{Code: code.CheckpointPhases, Name: "checkpoint-phases", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
 		Summary: "orchestration_state phase lists that overlap, or a current phase, gate or score that does not fit", Run: runCheckpointPhases}
 	// CheckpointMerge publishes the index facts (checkpoints and
 	// orchestration files) in Run and reports from them in Finalize.
-	CheckpointMerge = &Rule{Code: "RL206", Name: "checkpoint-merge", Severity: diag.SevWarning,
+	CheckpointMerge = &Rule{Code: code.CheckpointMerge, Name: "checkpoint-merge", Severity: diag.SevWarning,
 		Kinds: []load.Kind{load.KindCheckpoint, load.KindOrchestration}, Family: "checkpoint",
 		Summary: "a checkpoint no compaction event of its workflow references, or still unacknowledged after a later update",
 		Run:     publishMergeFacts, Finalize: finalizeCheckpointMerge}
-	CheckpointFiles = &Rule{Code: "RL207", Name: "checkpoint-files", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+	CheckpointFiles = &Rule{Code: code.CheckpointFiles, Name: "checkpoint-files", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
 		Summary: "recovery_instructions.files_to_read paths that resolve nowhere", Run: runCheckpointFiles}
 )
 

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/cue"
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
@@ -22,21 +23,21 @@ import (
 // Rules that apply to every kind (SPEC §3.1).
 
 var (
-	ParseError = &Rule{Code: "RL001", Name: "parse-error", Severity: diag.SevError, Family: "common",
+	ParseError = &Rule{Code: code.ParseError, Name: "parse-error", Severity: diag.SevError, Family: "common",
 		Summary: "YAML, JSON, JSONL or front matter that does not parse"}
-	DuplicateKey = &Rule{Code: "RL002", Name: "duplicate-key", Severity: diag.SevError, Family: "common",
+	DuplicateKey = &Rule{Code: code.DuplicateKey, Name: "duplicate-key", Severity: diag.SevError, Family: "common",
 		Summary: "a mapping repeats a key"}
-	InputLimits = &Rule{Code: "RL003", Name: "input-limits", Severity: diag.SevError, Family: "common",
+	InputLimits = &Rule{Code: code.InputLimits, Name: "input-limits", Severity: diag.SevError, Family: "common",
 		Summary: "file too large, alias expansion or nesting beyond the limits, a line too long, or not a regular file"}
-	Encoding = &Rule{Code: "RL004", Name: "encoding", Severity: diag.SevError, Family: "common",
+	Encoding = &Rule{Code: code.Encoding, Name: "encoding", Severity: diag.SevError, Family: "common",
 		Summary: "not UTF-8, a NUL byte, or a byte-order mark"}
-	SecretLeak = &Rule{Code: "RL005", Name: "secret-leak", Severity: diag.SevError, Family: "common",
+	SecretLeak = &Rule{Code: code.SecretLeak, Name: "secret-leak", Severity: diag.SevError, Family: "common",
 		Summary: "a value that looks like a credential (never printed)", Run: runSecrets}
-	TimestampFormat = &Rule{Code: "RL006", Name: "timestamp-format", Severity: diag.SevWarning, Family: "common",
+	TimestampFormat = &Rule{Code: code.TimestampFormat, Name: "timestamp-format", Severity: diag.SevWarning, Family: "common",
 		Summary: "a timestamp that is not RFC 3339 with a zone", Run: runTimestampFormat}
-	FutureTimestamp = &Rule{Code: "RL008", Name: "future-timestamp", Severity: diag.SevError, Family: "common",
+	FutureTimestamp = &Rule{Code: code.FutureTimestamp, Name: "future-timestamp", Severity: diag.SevError, Family: "common",
 		Summary: "a timestamp later than now plus 5 minutes", Run: runFutureTimestamp}
-	UnknownKind = &Rule{Code: "RL009", Name: "unknown-kind", Severity: diag.SevWarning, Family: "common",
+	UnknownKind = &Rule{Code: code.UnknownKind, Name: "unknown-kind", Severity: diag.SevWarning, Family: "common",
 		Summary: "an explicitly named file that matches no kind"}
 )
 

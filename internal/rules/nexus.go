@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/lazyre"
@@ -24,21 +25,21 @@ var (
 )
 
 var (
-	PrecompactSchema = &Rule{Code: "RL301", Name: "precompact-schema", Severity: diag.SevError, Kinds: precompactKind, Family: "nexus",
+	PrecompactSchema = &Rule{Code: code.PrecompactSchema, Name: "precompact-schema", Severity: diag.SevError, Kinds: precompactKind, Family: "nexus",
 		Summary: "a violation of #PrecompactState", Run: runPrecompactSchema}
-	PrecompactFlat = &Rule{Code: "RL302", Name: "precompact-flat", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: precompactKind, Family: "nexus",
+	PrecompactFlat = &Rule{Code: code.PrecompactFlat, Name: "precompact-flat", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: precompactKind, Family: "nexus",
 		Summary: "the state nested (under project_detection) instead of flat", Run: runPrecompactFlat}
-	PrecompactSize = &Rule{Code: "RL303", Name: "precompact-size", Severity: diag.SevError, Kinds: precompactKind, Family: "nexus",
+	PrecompactSize = &Rule{Code: code.PrecompactSize, Name: "precompact-size", Severity: diag.SevError, Kinds: precompactKind, Family: "nexus",
 		Summary: "precompact_state.json of 1 KiB or more", Run: runPrecompactSize}
-	FrontMatter = &Rule{Code: "RL310", Name: "frontmatter", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
+	FrontMatter = &Rule{Code: code.Frontmatter, Name: "frontmatter", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "no YAML front matter, or one not closed by ---"}
-	ResumeContextSchema = &Rule{Code: "RL311", Name: "resume-context-schema", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
+	ResumeContextSchema = &Rule{Code: code.ResumeContextSchema, Name: "resume-context-schema", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "a violation of #ResumeContext (#ResumeContextV2 for version \"2.0\")", Run: runResumeContextSchema}
-	LegacyResumeVersion = &Rule{Code: "RL312", Name: "legacy-resume-version", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: resumeKind, Family: "nexus",
+	LegacyResumeVersion = &Rule{Code: code.LegacyResumeVersion, Name: "legacy-resume-version", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: resumeKind, Family: "nexus",
 		Summary: "`resume_version` instead of `resume_schema_version`", Run: runLegacyResumeVersion}
-	Progress = &Rule{Code: "RL315", Name: "progress", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+	Progress = &Rule{Code: code.Progress, Name: "progress", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
 		Summary: "more tasks done than there are (progress N/M, tasks_completed/total_tasks), or current_task not N or N+1", Run: runProgress}
-	ValidationGate = &Rule{Code: "RL316", Name: "validation-gate", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+	ValidationGate = &Rule{Code: code.ValidationGate, Name: "validation-gate", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
 		Summary: "a seed-form \"1.0\" body without a \"Validation Gate\" heading holding a `- [ ]` item", Run: runValidationGate}
 )
 

@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/lazyre"
@@ -21,17 +22,17 @@ import (
 // past one file, at the 02-projects/<id>/ folder around it.
 
 var (
-	PrecompactProject = &Rule{Code: "RL304", Name: "precompact-project", Severity: diag.SevWarning, Kinds: precompactKind, Family: "nexus",
+	PrecompactProject = &Rule{Code: code.PrecompactProject, Name: "precompact-project", Severity: diag.SevWarning, Kinds: precompactKind, Family: "nexus",
 		Summary: "active_project_id with no 02-projects/<id>/ folder, or none with 01-planning/resume-context.md", Run: runPrecompactProject}
-	LegacyResumeFilename = &Rule{Code: "RL313", Name: "legacy-resume-filename", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: resumeKind, Family: "nexus",
+	LegacyResumeFilename = &Rule{Code: code.LegacyResumeFilename, Name: "legacy-resume-filename", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: resumeKind, Family: "nexus",
 		Summary: "a _resume.md file (an error when resume-context.md exists too)", Run: runLegacyResumeFilename}
-	FilesToLoad = &Rule{Code: "RL314", Name: "files-to-load", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
+	FilesToLoad = &Rule{Code: code.FilesToLoad, Name: "files-to-load", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "a files_to_load entry that is missing, absolute, outside the project folder, or repeated", Run: runFilesToLoad}
-	NoDuplication = &Rule{Code: "RL317", Name: "no-duplication", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+	NoDuplication = &Rule{Code: code.NoDuplication, Name: "no-duplication", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
 		Summary: "the body repeats 5 or more consecutive non-blank lines of a files_to_load file", Run: runNoDuplication}
-	ProjectIDFolder = &Rule{Code: "RL318", Name: "project-id-folder", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
+	ProjectIDFolder = &Rule{Code: code.ProjectIDFolder, Name: "project-id-folder", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "project_id differs from the enclosing 02-projects/<id>/ folder", Run: runProjectIDFolder}
-	ProgressVsSteps = &Rule{Code: "RL319", Name: "progress-vs-steps", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+	ProgressVsSteps = &Rule{Code: code.ProgressVsSteps, Name: "progress-vs-steps", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
 		Summary: "tasks_completed or progress N differs from the checked items of the steps file (04-steps.md, steps.md)", Run: runProgressVsSteps}
 )
 

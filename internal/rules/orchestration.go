@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/lazyre"
@@ -17,17 +18,17 @@ import (
 var orch = []load.Kind{load.KindOrchestration}
 
 var (
-	ResumptionMissing = &Rule{Code: "RL100", Name: "resumption-missing", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	ResumptionMissing = &Rule{Code: code.ResumptionMissing, Name: "resumption-missing", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "no `resumption:` mapping", Run: runResumptionMissing}
-	ResumptionV1 = &Rule{Code: "RL101", Name: "resumption-v1", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
+	ResumptionV1 = &Rule{Code: code.ResumptionV1, Name: "resumption-v1", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "a v1.0 section (last_checkpoint/current_state/next_step at the top of resumption)", Run: runResumptionV1}
-	ResumptionSchema = &Rule{Code: "RL102", Name: "resumption-schema", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	ResumptionSchema = &Rule{Code: code.ResumptionSchema, Name: "resumption-schema", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "a violation of #ResumptionV2 (or #ResumptionV1 for a v1.0 section)", Run: runResumptionSchema}
-	DecisionsAlias = &Rule{Code: "RL103", Name: "decisions-alias", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
+	DecisionsAlias = &Rule{Code: code.DecisionsAlias, Name: "decisions-alias", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "`decisions:` instead of `decision_log:`", Run: runDecisionsAlias}
-	TemplatePlaceholder = &Rule{Code: "RL114", Name: "template-placeholder", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	TemplatePlaceholder = &Rule{Code: code.TemplatePlaceholder, Name: "template-placeholder", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "a {PLACEHOLDER} left in a non-template file", Run: runTemplatePlaceholder}
-	MixedVersion = &Rule{Code: "RL115", Name: "mixed-version", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
+	MixedVersion = &Rule{Code: code.MixedVersion, Name: "mixed-version", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "both v1.0 top-level fields and recovery_state present", Run: runMixedVersion}
 )
 

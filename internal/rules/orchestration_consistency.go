@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/node"
@@ -20,9 +21,9 @@ import (
 // the phases; RL119 a COMPLETE workflow with its open defects.
 
 var (
-	ResumptionText = &Rule{Code: "RL118", Name: "resumption-text", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+	ResumptionText = &Rule{Code: code.ResumptionText, Name: "resumption-text", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
 		Summary: "current_state, next_step or current_activity claims a phase state that the file's phases or status contradict", Run: runResumptionText}
-	CompleteWithDefects = &Rule{Code: "RL119", Name: "complete-with-defects", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+	CompleteWithDefects = &Rule{Code: code.CompleteWithDefects, Name: "complete-with-defects", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
 		Summary: "a COMPLETE workflow whose defect_summary still counts unresolved defects", Run: runCompleteWithDefects}
 )
 

@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/lazyre"
@@ -22,17 +23,17 @@ import (
 // files it points at (SPEC §3.2 RL108–RL113; seed 000 §Update Semantics).
 
 var (
-	QualityTrajectory = &Rule{Code: "RL108", Name: "quality-trajectory", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	QualityTrajectory = &Rule{Code: code.QualityTrajectory, Name: "quality-trajectory", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "quality_trajectory inconsistent in itself or with quality_gates", Run: runQualityTrajectory}
-	DefectSummary = &Rule{Code: "RL109", Name: "defect-summary", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	DefectSummary = &Rule{Code: code.DefectSummary, Name: "defect-summary", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "defect counts that do not add up", Run: runDefectSummary}
-	DecisionLog = &Rule{Code: "RL110", Name: "decision-log", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
+	DecisionLog = &Rule{Code: code.DecisionLog, Name: "decision-log", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "decision_log ids, gates, iterations or phases that do not fit the file", Run: runDecisionLog}
-	AgentSummaries = &Rule{Code: "RL111", Name: "agent-summaries", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	AgentSummaries = &Rule{Code: code.AgentSummaries, Name: "agent-summaries", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "a completed agent without a summary, or a summary for no agent", Run: runAgentSummaries}
-	CompactionEvents = &Rule{Code: "RL112", Name: "compaction-events", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
+	CompactionEvents = &Rule{Code: code.CompactionEvents, Name: "compaction-events", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "compaction events miscounted, out of order, unmerged, or pointing at a missing or different checkpoint file", Run: runCompactionEvents}
-	FilesToRead = &Rule{Code: "RL113", Name: "files-to-read", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	FilesToRead = &Rule{Code: code.FilesToRead, Name: "files-to-read", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "files_to_read paths that resolve nowhere, repeat, or are not portable; priorities repeated or out of order", Run: runFilesToRead}
 )
 

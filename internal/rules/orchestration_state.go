@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/lazyre"
@@ -22,13 +23,13 @@ import (
 // schema rule (RL102) reports.
 
 var (
-	CheckpointLink = &Rule{Code: "RL104", Name: "checkpoint-link", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
+	CheckpointLink = &Rule{Code: code.CheckpointLink, Name: "checkpoint-link", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "last_checkpoint differs from checkpoints.latest_id, or is set while there are no checkpoint entries", Run: runCheckpointLink}
-	PhaseConsistency = &Rule{Code: "RL105", Name: "phase-consistency", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	PhaseConsistency = &Rule{Code: code.PhaseConsistency, Name: "phase-consistency", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "current_phase/current_phase_name disagree with the pipelines", Run: runPhaseConsistency}
-	WorkflowStatus = &Rule{Code: "RL106", Name: "workflow-status", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	WorkflowStatus = &Rule{Code: code.WorkflowStatus, Name: "workflow-status", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "workflow_status or current_activity contradicts the rest of the file", Run: runWorkflowStatus}
-	StaleResumption = &Rule{Code: "RL107", Name: "stale-resumption", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	StaleResumption = &Rule{Code: code.StaleResumption, Name: "stale-resumption", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "recovery_state.updated_at older than a later state transition recorded in the file (or than staleness.max_age)", Run: runStaleResumption}
 )
 

@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/cue"
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
@@ -15,14 +16,14 @@ import (
 
 // UnknownKey reports keys no reader of a kind knows (SPEC §0, §3.1): a
 // warning once per mapping, never a schema error.
-var UnknownKey = &Rule{Code: "RL010", Name: "unknown-key", Severity: diag.SevWarning, Family: "common",
+var UnknownKey = &Rule{Code: code.UnknownKey, Name: "unknown-key", Severity: diag.SevWarning, Family: "common",
 	Summary: "keys no reader of that kind knows, one finding per mapping", Run: runUnknownKey}
 
 func init() { Register(UnknownKey) }
 
 // schemaRuleCodes are the rules that check a kind against its CUE
 // definition; the unknown keys their checks find are RL010's.
-var schemaRuleCodes = []string{"RL102", "RL201", "RL301", "RL311", "RL402", "RL501"}
+var schemaRuleCodes = []string{code.ResumptionSchema, code.CheckpointSchema, code.PrecompactSchema, code.ResumeContextSchema, code.BundleArtifactSchema, code.TaskGraphSchema}
 
 // schemaCheck is one validated subtree and its result.
 type schemaCheck struct {
@@ -79,8 +80,8 @@ func reportViolations(p *Pass, f *load.File, prefix string, vs []schema.Violatio
 func runUnknownKey(p *Pass) {
 	kind := unitKind(p)
 	var discard []diag.Finding
-	for _, code := range schemaRuleCodes {
-		r := Lookup(code)
+	for _, c := range schemaRuleCodes {
+		r := Lookup(c)
 		if r == nil || r.Run == nil || !r.AppliesTo(kind) {
 			continue
 		}
