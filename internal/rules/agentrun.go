@@ -38,7 +38,7 @@ var (
 	RunStale = &Rule{Code: code.RunStale, Name: "run-stale", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
 		Summary: "an incomplete run whose last event is older than staleness.run_max_age", Run: runRunStale}
 	MultipleIncompleteRuns = &Rule{Code: code.MultipleIncompleteRuns, Name: "multiple-incomplete-runs", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
-		Summary: "more than one incomplete run under one .agent-memory/runs/", Run: publishRun, Finalize: reportIncompleteRuns}
+		Summary: "more than one incomplete run under one .agent-memory/runs/", Finalize: reportIncompleteRuns}
 )
 
 func init() {
@@ -128,15 +128,10 @@ func runTaskGraphSchema(p *Pass) {
 }
 
 // derivedRun derives the run's state once per unit; the rules of a unit
-// share it through p.Facts.
-func derivedRun(p *Pass) *agentrun.Run {
-	if r, ok := p.Facts["agentrun"].(*agentrun.Run); ok && r.Src == p.Run {
-		return r
-	}
-	r := agentrun.Derive(p.Run)
-	p.Facts["agentrun"] = r
-	return r
-}
+// share it.
+func derivedRun(p *Pass) *agentrun.Run { return derivedRunResult.Of(p) }
+
+var derivedRunResult = NewResult("agentrun", func(p *Pass) *agentrun.Run { return agentrun.Derive(p.Run) })
 
 // ---- RL502 ------------------------------------------------------------------
 
@@ -682,9 +677,14 @@ type RunFact struct {
 	Last       string // timestamp of the last event, "" without events
 }
 
-const runFactKey = "agentrun.run"
+// Runs holds every agent run of the run.
+var Runs = NewFact[RunFact]("agent-runs")
 
-func publishRun(p *Pass) {
+func init() {
+	RegisterIndexer(&Indexer{Name: "agent-runs", Kinds: []load.Kind{load.KindAgentRun}, Produces: []FactKey{Runs}, Run: indexRun})
+}
+
+func indexRun(p *Pass) {
 	r := derivedRun(p)
 	f := RunFact{RunsDir: path.Dir(p.Run.Folder.Path), ID: r.ID, Incomplete: !r.Finished(), Phase: r.Phase()}
 	f.Done, f.Total = r.Count()
@@ -701,14 +701,13 @@ func publishRun(p *Pass) {
 	default:
 		f.Path = p.Run.Folder.Path
 	}
-	p.Index.Publish(runFactKey, f)
+	Runs.Publish(p.Index, f)
 }
 
 func reportIncompleteRuns(p *RepoPass) {
 	byDir := map[string][]RunFact{}
-	for _, x := range p.Index.Facts(runFactKey) {
-		f, ok := x.(RunFact)
-		if ok && f.Incomplete {
+	for _, f := range Runs.All(p.Index) {
+		if f.Incomplete {
 			byDir[f.RunsDir] = append(byDir[f.RunsDir], f)
 		}
 	}

@@ -31,12 +31,12 @@ var (
 		Summary: "context fill that is not tokens/window, outside [0,1], or of another tier", Run: runCheckpointContext}
 	CheckpointPhases = &Rule{Code: code.CheckpointPhases, Name: "checkpoint-phases", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
 		Summary: "orchestration_state phase lists that overlap, or a current phase, gate or score that does not fit", Run: runCheckpointPhases}
-	// CheckpointMerge publishes the index facts (checkpoints and
-	// orchestration files) in Run and reports from them in Finalize.
+	// CheckpointMerge reports from the index facts of checkpoints and
+	// orchestration files, in Finalize.
 	CheckpointMerge = &Rule{Code: code.CheckpointMerge, Name: "checkpoint-merge", Severity: diag.SevWarning,
 		Kinds: []load.Kind{load.KindCheckpoint, load.KindOrchestration}, Family: "checkpoint",
-		Summary: "a checkpoint no compaction event of its workflow references, or still unacknowledged after a later update",
-		Run:     publishMergeFacts, Finalize: finalizeCheckpointMerge}
+		Summary:  "a checkpoint no compaction event of its workflow references, or still unacknowledged after a later update",
+		Finalize: finalizeCheckpointMerge}
 	CheckpointFiles = &Rule{Code: code.CheckpointFiles, Name: "checkpoint-files", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
 		Summary: "recovery_instructions.files_to_read paths that resolve nowhere", Run: runCheckpointFiles}
 )
@@ -299,38 +299,9 @@ func namedByID(owners []*OrchestrationFact, id string) bool {
 	return false
 }
 
-// publishMergeFacts runs on checkpoint files (phase 1) and orchestration
-// files (phase 2) and records what Finalize and RL112 look up.
-func publishMergeFacts(p *Pass) {
-	if p.Doc == nil || p.Index == nil {
-		return
-	}
-	switch p.Doc.File.Kind {
-	case load.KindCheckpoint:
-		if cf := CheckpointFactOf(p.Opts, p.Doc.File, p.Doc.Root); cf != nil {
-			p.Index.Publish(FactCheckpoints, cf)
-			p.Index.Publish(CheckpointKey(cf.OSPath), cf)
-		}
-	case load.KindOrchestration:
-		if of := OrchestrationFactOf(p); of != nil {
-			p.Index.Publish(FactOrchestrations, of)
-		}
-	}
-}
-
 func finalizeCheckpointMerge(p *RepoPass) {
-	var cps []*CheckpointFact
-	for _, x := range p.Index.Facts(FactCheckpoints) {
-		if cf, ok := x.(*CheckpointFact); ok {
-			cps = append(cps, cf)
-		}
-	}
-	var orchs []*OrchestrationFact
-	for _, x := range p.Index.Facts(FactOrchestrations) {
-		if of, ok := x.(*OrchestrationFact); ok {
-			orchs = append(orchs, of)
-		}
-	}
+	cps := Checkpoints.All(p.Index)
+	orchs := Orchestrations.All(p.Index)
 	sort.Slice(cps, func(i, j int) bool { return cps[i].Path < cps[j].Path })
 	sort.Slice(orchs, func(i, j int) bool { return orchs[i].Path < orchs[j].Path })
 	refs := map[string][]*OrchestrationFact{}

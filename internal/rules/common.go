@@ -176,10 +176,9 @@ func runTimestampFormat(p *Pass) {
 // comparedTimestamps are the timestamps of an orchestration file that a
 // protocol compares (seed 000 §Staleness Detection, §Update Semantics):
 // recovery_state.updated_at and the decision and compaction event times.
-func comparedTimestamps(p *Pass) map[*yaml.Node]bool {
-	if m, ok := p.Facts["compared-timestamps"].(map[*yaml.Node]bool); ok {
-		return m
-	}
+func comparedTimestamps(p *Pass) map[*yaml.Node]bool { return comparedTimestampsResult.Of(p) }
+
+var comparedTimestampsResult = NewResult("compared-timestamps", func(p *Pass) map[*yaml.Node]bool {
 	m := map[*yaml.Node]bool{}
 	if rs := recoveryStateOf(p); rs != nil {
 		m[node.Val(rs, "updated_at")] = true
@@ -197,9 +196,8 @@ func comparedTimestamps(p *Pass) map[*yaml.Node]bool {
 		}
 	}
 	delete(m, nil)
-	p.Facts["compared-timestamps"] = m
 	return m
-}
+})
 
 var datePrefix = lazyre.New(`^\d{4}-\d{2}-\d{2}`)
 

@@ -7,33 +7,20 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 )
 
-// Index is the repository-wide view of a run. Units of every kind but
-// orchestration are checked first and publish facts (a checkpoint's id,
-// …); orchestration files are checked next and can look those up; then
-// each rule's Finalize sees every fact. Facts are small values, not parsed
-// trees, so memory stays flat however many files a run checks.
+// Index is the repository-wide view of a run: the facts (see Fact) the
+// indexers publish for every unit. Units are checked in the phases Phase
+// derives from what rules require, so a rule sees the facts of every unit
+// of the kinds it depends on; then each rule's Finalize sees every fact.
+// Facts are small values, not parsed trees, so memory stays flat however
+// many files a run checks.
 type Index struct {
 	mu    sync.Mutex
-	facts map[string][]any
+	all   map[any][]any
+	byKey map[keyed]any
 }
 
 // NewIndex returns an empty index.
-func NewIndex() *Index { return &Index{facts: map[string][]any{}} }
-
-// Publish records a fact under key. Safe for concurrent use.
-func (ix *Index) Publish(key string, v any) {
-	ix.mu.Lock()
-	ix.facts[key] = append(ix.facts[key], v)
-	ix.mu.Unlock()
-}
-
-// Facts returns the facts under key. Their order depends on scheduling:
-// callers that report from them must sort.
-func (ix *Index) Facts(key string) []any {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	return append([]any(nil), ix.facts[key]...)
-}
+func NewIndex() *Index { return &Index{all: map[any][]any{}, byKey: map[keyed]any{}} }
 
 // RepoPass is what a rule's Finalize sees: the whole index.
 type RepoPass struct {

@@ -15,17 +15,33 @@ import (
 // RL112 can tell which event a checkpoint_file holds without reopening it
 // and RL206 can tell which checkpoints no ORCHESTRATION.yaml has merged.
 // They are small values, never parsed trees.
-
-const (
-	// FactCheckpoints lists every checkpoint file of the run (*CheckpointFact).
-	FactCheckpoints = "checkpoints"
-	// FactOrchestrations lists every orchestration file of the run (*OrchestrationFact).
-	FactOrchestrations = "orchestrations"
+var (
+	// Checkpoints holds every checkpoint file of the run, each also under
+	// its absolute OS path (what a resolved checkpoint_file yields).
+	Checkpoints = NewFact[*CheckpointFact]("checkpoints")
+	// Orchestrations holds every orchestration file of the run.
+	Orchestrations = NewFact[*OrchestrationFact]("orchestrations")
 )
 
-// CheckpointKey is the key one checkpoint is also published under: its
-// absolute OS path, which is what a resolved checkpoint_file yields.
-func CheckpointKey(osPath string) string { return "checkpoint@" + osPath }
+func init() {
+	RegisterIndexer(&Indexer{Name: "checkpoints", Kinds: []load.Kind{load.KindCheckpoint}, Produces: []FactKey{Checkpoints}, Run: indexCheckpoint},
+		&Indexer{Name: "orchestrations", Kinds: []load.Kind{load.KindOrchestration}, Produces: []FactKey{Orchestrations}, Run: indexOrchestration})
+}
+
+func indexCheckpoint(p *Pass) {
+	if p.Doc == nil {
+		return
+	}
+	if cf := CheckpointFactOf(p.Opts, p.Doc.File, p.Doc.Root); cf != nil {
+		Checkpoints.PublishAt(p.Index, cf.OSPath, cf)
+	}
+}
+
+func indexOrchestration(p *Pass) {
+	if of := OrchestrationFactOf(p); of != nil {
+		Orchestrations.Publish(p.Index, of)
+	}
+}
 
 // Span is a finding's start and end on one line.
 type Span struct{ Start, End diag.Pos }
@@ -189,11 +205,6 @@ func OrchestrationFactOf(p *Pass) *OrchestrationFact {
 }
 
 // ResolverOf returns the resolver of the pass's file, computed once.
-func ResolverOf(p *Pass) *Resolver {
-	if r, ok := p.Facts["resolver"].(*Resolver); ok {
-		return r
-	}
-	r := NewResolver(p.Opts, p.File())
-	p.Facts["resolver"] = r
-	return r
-}
+func ResolverOf(p *Pass) *Resolver { return resolverResult.Of(p) }
+
+var resolverResult = NewResult("resolver", func(p *Pass) *Resolver { return NewResolver(p.Opts, p.File()) })

@@ -23,10 +23,9 @@ func IsFinishedStatus(s string) bool { return finishedWords[node.StatusWord(s)] 
 
 // WorkflowFinished reports whether an orchestration file records its
 // workflow as over, in workflow.status or resumption's workflow_status.
-func WorkflowFinished(p *Pass) bool {
-	if v, ok := p.Facts["workflow-finished"].(bool); ok {
-		return v
-	}
+func WorkflowFinished(p *Pass) bool { return workflowFinished.Of(p) }
+
+var workflowFinished = NewResult("workflow-finished", func(p *Pass) bool {
 	done := false
 	if p.Doc != nil && node.IsMap(p.Doc.Root) {
 		for _, n := range lifecycleNodes(p) {
@@ -35,9 +34,8 @@ func WorkflowFinished(p *Pass) bool {
 			}
 		}
 	}
-	p.Facts["workflow-finished"] = done
 	return done
-}
+})
 
 // lifecycleNodes are the values that state a workflow's lifecycle.
 func lifecycleNodes(p *Pass) []*yaml.Node {

@@ -60,7 +60,6 @@ var precompactKeys = []string{"active_project_id", "project_id", "confidence", "
 type Precompact struct {
 	View  *yaml.Node // the flat mapping (the root itself when nothing is nested)
 	Nests []Nest
-	doc   *load.Document
 }
 
 // Nest is one mapping that holds state keys, and what flattening it does.
@@ -73,17 +72,9 @@ type Nest struct {
 // PrecompactOf flattens the pass's precompact state document once per
 // unit (RL301 and RL010 must see the same view), or returns nil when its
 // top level is not a mapping.
-func PrecompactOf(p *Pass) *Precompact {
-	if pc, ok := p.Facts["precompact"].(*Precompact); ok && pc.doc == p.Doc {
-		return pc
-	}
-	pc := flattenPrecompact(p.Doc)
-	if pc != nil {
-		pc.doc = p.Doc
-		p.Facts["precompact"] = pc
-	}
-	return pc
-}
+func PrecompactOf(p *Pass) *Precompact { return precompactResult.Of(p) }
+
+var precompactResult = NewResult("precompact", func(p *Pass) *Precompact { return flattenPrecompact(p.Doc) })
 
 // flattenPrecompact hoists nested state to the top level.
 func flattenPrecompact(d *load.Document) *Precompact {
@@ -209,7 +200,6 @@ type Resume struct {
 	// Counters: the file keeps nexus's total_tasks/tasks_completed, as
 	// execute-project's update-resume.py writes them.
 	Counters bool
-	doc      *load.Document
 }
 
 // V2 reports the "2.0" form init_project.py writes.
@@ -223,10 +213,12 @@ func ResumeOf(p *Pass) *Resume {
 	if d == nil || d.Root == nil || !node.IsMap(d.Root) || Superseded(p) {
 		return nil
 	}
-	if r, ok := p.Facts["resume"].(*Resume); ok && r.doc == d {
-		return r
-	}
-	r := &Resume{View: resumeView(d.Root), Def: "#ResumeContext", doc: d}
+	return resumeResult.Of(p)
+}
+
+var resumeResult = NewResult("resume", func(p *Pass) *Resume {
+	d := p.Doc
+	r := &Resume{View: resumeView(d.Root), Def: "#ResumeContext"}
 	r.Counters = node.Has(d.Root, "total_tasks") || node.Has(d.Root, "tasks_completed")
 	v := node.Val(d.Root, "resume_schema_version")
 	if v == nil {
@@ -239,9 +231,8 @@ func ResumeOf(p *Pass) *Resume {
 	if r.Version == "2.0" || (r.Version == "2" && !node.IsString(v)) {
 		r.Def = "#ResumeContextV2"
 	}
-	p.Facts["resume"] = r
 	return r
-}
+})
 
 // resumeView is the front matter with the legacy resume_version renamed
 // (RL312 reports it; an unquoted number becomes its text), so one root

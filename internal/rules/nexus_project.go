@@ -126,9 +126,11 @@ func ResumeFinished(p *Pass) bool {
 	if d == nil {
 		return false
 	}
-	if v, ok := p.Facts["resume-finished"].(bool); ok {
-		return v
-	}
+	return resumeFinished.Of(p)
+}
+
+var resumeFinished = NewResult("resume-finished", func(p *Pass) bool {
+	d := p.Doc
 	done := false
 	if node.IsMap(d.Root) {
 		for _, k := range []string{"current_phase", "status"} {
@@ -137,9 +139,8 @@ func ResumeFinished(p *Pass) bool {
 			}
 		}
 	}
-	p.Facts["resume-finished"] = done
 	return done
-}
+})
 
 // projectOver reads a status's first word ("COMPLETE - READY FOR ARCHIVE").
 func projectOver(s string) bool {

@@ -64,11 +64,9 @@ func (r *Resumption) Version() string {
 
 // ResumptionOf returns the resumption section of an orchestration file, or
 // nil when there is none (RL100 reports that).
-func ResumptionOf(p *Pass) *Resumption {
-	if r, ok := p.Facts["resumption"]; ok {
-		res, _ := r.(*Resumption)
-		return res
-	}
+func ResumptionOf(p *Pass) *Resumption { return resumptionResult.Of(p) }
+
+var resumptionResult = NewResult("resumption", func(p *Pass) *Resumption {
 	var res *Resumption
 	if p.Doc != nil && node.IsMap(p.Doc.Root) {
 		k, v := node.Get(p.Doc.Root, "resumption")
@@ -87,9 +85,8 @@ func ResumptionOf(p *Pass) *Resumption {
 			}
 		}
 	}
-	p.Facts["resumption"] = res
 	return res
-}
+})
 
 func runResumptionMissing(p *Pass) {
 	d := p.Doc

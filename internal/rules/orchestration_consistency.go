@@ -60,10 +60,9 @@ type lifecycle struct {
 	At     *yaml.Node
 }
 
-func workflowLifecycle(p *Pass) *lifecycle {
-	if v, ok := p.Facts["workflow-lifecycle"].(*lifecycle); ok {
-		return v
-	}
+func workflowLifecycle(p *Pass) *lifecycle { return workflowLifecycleResult.Of(p) }
+
+var workflowLifecycleResult = NewResult("workflow-lifecycle", func(p *Pass) *lifecycle {
 	var lc *lifecycle
 	if sv := node.Val(node.Val(p.Doc.Root, "workflow"), "status"); sv != nil {
 		if s, ok := node.Str(sv); ok && strings.TrimSpace(s) != "" && !isPlaceholderIn(p.Doc.File, s) {
@@ -78,17 +77,15 @@ func workflowLifecycle(p *Pass) *lifecycle {
 			}
 		}
 	}
-	p.Facts["workflow-lifecycle"] = lc
 	return lc
-}
+})
 
 // recordPhases are the pipelines' phases and, in files that keep them at
 // the top, `phases:` (quality gates and barriers listed among them are
 // left out: they are not phases).
-func recordPhases(p *Pass) []*phaseInfo {
-	if v, ok := p.Facts["record-phases"].([]*phaseInfo); ok {
-		return v
-	}
+func recordPhases(p *Pass) []*phaseInfo { return recordPhasesResult.Of(p) }
+
+var recordPhasesResult = NewResult("record-phases", func(p *Pass) []*phaseInfo {
 	var out []*phaseInfo
 	for _, pi := range pipelines(p) {
 		out = append(out, pi.Phases...)
@@ -111,9 +108,8 @@ func recordPhases(p *Pass) []*phaseInfo {
 			}
 		}
 	}
-	p.Facts["record-phases"] = out
 	return out
-}
+})
 
 var gateLike = lazyre.New(`(?i)^(qg|gate|barrier|pg)[-_ ]?\d`)
 
@@ -301,10 +297,9 @@ func checkWorkflowRecord(p *Pass) {
 
 // notAdvanced reports a running workflow whose phases (at least one) are
 // all settled and whose gates are none open.
-func notAdvanced(p *Pass) bool {
-	if v, ok := p.Facts["not-advanced"].(bool); ok {
-		return v
-	}
+func notAdvanced(p *Pass) bool { return notAdvancedResult.Of(p) }
+
+var notAdvancedResult = NewResult("not-advanced", func(p *Pass) bool {
 	res := false
 	if lc := workflowLifecycle(p); lc != nil && (lc.Status == "ACTIVE" || lc.Status == "IN_PROGRESS" || lc.Status == "RUNNING") {
 		phs := recordPhases(p)
@@ -315,9 +310,8 @@ func notAdvanced(p *Pass) bool {
 			}
 		}
 	}
-	p.Facts["not-advanced"] = res
 	return res
-}
+})
 
 // statusAt is a phase's status value, else where the phase is.
 func statusAt(ph, at *yaml.Node) *yaml.Node {

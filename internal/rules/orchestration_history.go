@@ -32,7 +32,8 @@ var (
 	AgentSummaries = &Rule{Code: code.AgentSummaries, Name: "agent-summaries", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "a completed agent without a summary, or a summary for no agent", Run: runAgentSummaries}
 	CompactionEvents = &Rule{Code: code.CompactionEvents, Name: "compaction-events", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
-		Summary: "compaction events miscounted, out of order, unmerged, or pointing at a missing or different checkpoint file", Run: runCompactionEvents}
+		Summary: "compaction events miscounted, out of order, unmerged, or pointing at a missing or different checkpoint file", Run: runCompactionEvents,
+		Requires: []FactKey{Checkpoints}}
 	FilesToRead = &Rule{Code: code.FilesToRead, Name: "files-to-read", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "files_to_read paths that resolve nowhere, repeat, or are not portable; priorities repeated or out of order", Run: runFilesToRead}
 )
@@ -569,12 +570,8 @@ func checkCheckpointFile(p *Pass, res *Resolver, label, eventID string, cfv *yam
 // index when the file is part of the run, else read from disk (a run over
 // one ORCHESTRATION.yaml).
 func checkpointAt(p *Pass, osPath, root string) *CheckpointFact {
-	if p.Index != nil {
-		for _, x := range p.Index.Facts(CheckpointKey(osPath)) {
-			if cf, ok := x.(*CheckpointFact); ok {
-				return cf
-			}
-		}
+	if cf, ok := Checkpoints.At(p.Index, osPath); ok {
+		return cf
 	}
 	cf := &load.File{Path: load.Display(p.Opts.Cwd, osPath), OSPath: osPath, Kind: load.KindCheckpoint, Root: root}
 	if _, ok := load.Read(cf, p.Opts.Limits); !ok {

@@ -143,14 +143,9 @@ type pipelineInfo struct {
 
 // pipelines is pipelinesOf the unit's document, read once for the rules
 // that share it. Callers must not modify what it returns.
-func pipelines(p *Pass) []*pipelineInfo {
-	if v, ok := p.Facts["pipelines"].([]*pipelineInfo); ok {
-		return v
-	}
-	v := pipelinesOf(p.Doc.Root)
-	p.Facts["pipelines"] = v
-	return v
-}
+func pipelines(p *Pass) []*pipelineInfo { return pipelinesResult.Of(p) }
+
+var pipelinesResult = NewResult("pipelines", func(p *Pass) []*pipelineInfo { return pipelinesOf(p.Doc.Root) })
 
 // pipelinesOf reads pipelines.<key>.phases in the shapes real files use:
 // phases as a list or a map (phase_1: …), numbered by an integer id, a
@@ -712,10 +707,9 @@ type staleTrajectory struct {
 // trajectoryStale returns the quality_trajectory of a COMPLETE workflow that
 // still shows a gate in progress or gates remaining, else nil. RL106 reports
 // it once; RL108 does not check a trajectory that is stale as a whole.
-func trajectoryStale(p *Pass) *staleTrajectory {
-	if v, ok := p.Facts["trajectory-stale"].(*staleTrajectory); ok {
-		return v
-	}
+func trajectoryStale(p *Pass) *staleTrajectory { return trajectoryStaleResult.Of(p) }
+
+var trajectoryStaleResult = NewResult("trajectory-stale", func(p *Pass) *staleTrajectory {
 	var st *staleTrajectory
 	if rs := recoveryStateOf(p); rs != nil {
 		ws, _ := node.Str(node.Val(rs, "workflow_status"))
@@ -734,9 +728,8 @@ func trajectoryStale(p *Pass) *staleTrajectory {
 			}
 		}
 	}
-	p.Facts["trajectory-stale"] = st
 	return st
-}
+})
 
 // completeContradictions reports what still runs in a workflow whose
 // resumption says COMPLETE.

@@ -32,6 +32,9 @@ type Rule struct {
 	// Finalize, when set, runs once after every unit, over the index
 	// (cross-file rules).
 	Finalize func(p *RepoPass)
+	// Requires lists the facts Run reads from the index: units of the
+	// kinds producing them are checked first (see Phase).
+	Requires []FactKey
 	// Family groups rules in listings and names the file they live in.
 	Family string
 	// OptIn marks style and housekeeping checks (SPEC §0): off unless
@@ -137,16 +140,16 @@ type Pass struct {
 	// before this one (see Index), and where this unit publishes its own.
 	Index *Index
 
-	// Shared per-unit facts computed once (for example the resumption
-	// version), keyed by the producing helper.
-	Facts map[string]any
+	// Results holds the unit's per-unit results (see Result), shared by
+	// every pass over the unit.
+	Results *Results
 
 	out *[]diag.Finding
 }
 
 // NewPass prepares a pass that appends findings to out.
 func NewPass(r *Rule, opts *Options, out *[]diag.Finding) *Pass {
-	return &Pass{Rule: r, Opts: opts, out: out, Facts: map[string]any{}}
+	return &Pass{Rule: r, Opts: opts, out: out, Results: NewResults()}
 }
 
 // File returns the file a finding of this pass belongs to by default.

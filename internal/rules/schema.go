@@ -35,20 +35,21 @@ type schemaCheck struct {
 	err    error
 }
 
-const schemaFact = "schema-checks"
+// schemaChecks are the unit's validated subtrees, each checked once.
+var schemaChecks = NewResult("schema-checks", func(*Pass) *[]*schemaCheck { return new([]*schemaCheck) })
 
 // checkSchema validates root against def once per unit: the kind's schema
 // rule reports the violations, RL010 the unknown keys.
 func checkSchema(p *Pass, f *load.File, def string, root *yaml.Node, prefix string) *schemaCheck {
-	checks, _ := p.Facts[schemaFact].([]*schemaCheck)
-	for _, c := range checks {
+	checks := schemaChecks.Of(p)
+	for _, c := range *checks {
 		if c.def == def && c.root == root && c.prefix == prefix && c.file.Path == f.Path {
 			return c
 		}
 	}
 	c := &schemaCheck{file: f, def: def, root: root, prefix: prefix}
 	c.res, c.err = schema.Check(def, root, schema.Options{Prefix: prefix, Template: f.Template})
-	p.Facts[schemaFact] = append(checks, c)
+	*checks = append(*checks, c)
 	return c
 }
 
@@ -90,9 +91,8 @@ func runUnknownKey(p *Pass) {
 		sub.out = &discard
 		r.Run(&sub)
 	}
-	checks, _ := p.Facts[schemaFact].([]*schemaCheck)
 	allow := p.Opts.AllowKeys[kind]
-	for _, c := range checks {
+	for _, c := range *schemaChecks.Of(p) {
 		for _, g := range groupUnknown(c.res.Unknown) {
 			reportUnknown(p, c, g, allow)
 		}
