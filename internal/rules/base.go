@@ -63,35 +63,53 @@ type baseVersion struct {
 // baseOf returns the parsed base version of the pass's document, or nil
 // when there is nothing to compare: no --base, a file new at head, or a
 // base version that does not parse (there is no history to protect).
+// The base version is read once per unit; a read error is reported once,
+// by the first rule of the unit that asks.
 func baseOf(p *Pass) *baseVersion {
+	bl := baseLookup.Of(p)
+	if bl.err != nil && !bl.reported {
+		bl.reported = true
+		p.ReportAt(p.Doc.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "cannot read this file at %s, so it was not compared: %v", p.Opts.Base.Repo.Ref, bl.err)
+	}
+	return bl.version
+}
+
+// baseRead is the unit's one read of its base version.
+type baseRead struct {
+	version  *baseVersion
+	err      error // a read error to report (never ErrTooLarge)
+	reported bool
+}
+
+var baseLookup = NewResult("base-version", func(p *Pass) *baseRead {
 	b := p.Opts.Base
 	if b == nil || p.Doc == nil || p.Doc.Root == nil {
-		return nil
+		return &baseRead{}
 	}
 	f := p.Doc.File
 	bf, err := b.Repo.Lookup(osPathOf(p.Opts, f.OSPath))
 	if err != nil {
 		if err != gitbase.ErrTooLarge {
-			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "cannot read this file at %s, so it was not compared: %v", b.Repo.Ref, err)
+			return &baseRead{err: err}
 		}
-		return nil
+		return &baseRead{}
 	}
 	if !bf.Exists {
-		return nil
+		return &baseRead{}
 	}
 	if bf.Unchanged {
-		return &baseVersion{Doc: p.Doc, Path: bf.Path, Unchanged: true}
+		return &baseRead{version: &baseVersion{Doc: p.Doc, Path: bf.Path, Unchanged: true}}
 	}
 	bfile := &load.File{Path: f.Path, Kind: f.Kind, Data: bf.Data}
 	if _, ok := load.CheckBytes(bfile, p.Opts.Limits); !ok {
-		return nil
+		return &baseRead{}
 	}
 	doc, _ := load.Parse(bfile, load.FormatOf(f.Kind, f.Path), p.Opts.Limits)
 	if doc.Root == nil {
-		return nil
+		return &baseRead{}
 	}
-	return &baseVersion{Doc: doc, Path: bf.Path}
-}
+	return &baseRead{version: &baseVersion{Doc: doc, Path: bf.Path}}
+})
 
 // osPathOf makes a file's OS path absolute against the working directory
 // (stdin files carry the name the user gave).
