@@ -85,6 +85,21 @@ type keyed struct {
 	key  string
 }
 
+// Index is the repository-wide view of a run: the facts (see Fact) the
+// indexers publish for every unit. Units are checked in the phases Phase
+// derives from what rules require, so a rule sees the facts of every unit
+// of the kinds it depends on; then each rule's Finalize sees every fact.
+// Facts are small values, not parsed trees, so memory stays flat however
+// many files a run checks.
+type Index struct {
+	mu    sync.Mutex
+	all   map[any][]any
+	byKey map[keyed]any
+}
+
+// NewIndex returns an empty index.
+func NewIndex() *Index { return &Index{all: map[any][]any{}, byKey: map[keyed]any{}} }
+
 // Result is the handle of a per-unit value of type T, computed once by
 // compute on first use.
 type Result[T any] struct {
