@@ -10,6 +10,7 @@ import (
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -36,57 +37,25 @@ func init() {
 	Register(ResumptionMissing, ResumptionV1, ResumptionSchema, DecisionsAlias, TemplatePlaceholder, MixedVersion)
 }
 
-// V1Fields are the legacy fields whose presence at the top of resumption
-// marks a v1.0 section (seed 001 §Current State Analysis).
-var V1Fields = []string{"last_checkpoint", "current_state", "next_step"}
-
 // V1Movable are the v1.0 fields that move into recovery_state (seed 000
 // §V1.0 to V2.0 Field Mapping).
 var V1Movable = []string{"last_checkpoint", "current_state", "next_step", "cross_session_portable", "ephemeral_references"}
 
-// Resumption describes a file's resumption section once, for every rule.
-type Resumption struct {
-	Key, Node     *yaml.Node // the `resumption` key and its mapping
-	V1Keys        []*yaml.Node
-	RecoveryState *yaml.Node
-}
+// OrchestrationOf returns the typed view of the pass's orchestration
+// document, read once per unit.
+func OrchestrationOf(p *Pass) *model.Orchestration { return orchestrationResult.Of(p) }
 
-// Version returns "v1", "v2" or "mixed".
-func (r *Resumption) Version() string {
-	switch {
-	case len(r.V1Keys) > 0 && r.RecoveryState != nil:
-		return "mixed"
-	case len(r.V1Keys) > 0:
-		return "v1"
+var orchestrationResult = NewResult("orchestration", func(p *Pass) *model.Orchestration {
+	var root *yaml.Node
+	if p.Doc != nil {
+		root = p.Doc.Root
 	}
-	return "v2"
-}
+	return model.OrchestrationOf(root)
+})
 
 // ResumptionOf returns the resumption section of an orchestration file, or
 // nil when there is none (RL100 reports that).
-func ResumptionOf(p *Pass) *Resumption { return resumptionResult.Of(p) }
-
-var resumptionResult = NewResult("resumption", func(p *Pass) *Resumption {
-	var res *Resumption
-	if p.Doc != nil && node.IsMap(p.Doc.Root) {
-		k, v := node.Get(p.Doc.Root, "resumption")
-		if k != nil && node.IsMap(v) {
-			res = &Resumption{Key: k, Node: v}
-			for _, f := range V1Fields {
-				if kk, _ := node.Get(v, f); kk != nil {
-					res.V1Keys = append(res.V1Keys, kk)
-				}
-			}
-			if rk, rv := node.Get(v, "recovery_state"); rk != nil {
-				res.RecoveryState = rv
-				if res.RecoveryState == nil {
-					res.RecoveryState = rk
-				}
-			}
-		}
-	}
-	return res
-})
+func ResumptionOf(p *Pass) *model.Resumption { return OrchestrationOf(p).Resumption }
 
 func runResumptionMissing(p *Pass) {
 	d := p.Doc

@@ -11,6 +11,7 @@ import (
 	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -83,10 +84,10 @@ var workflowLifecycleResult = NewResult("workflow-lifecycle", func(p *Pass) *lif
 // recordPhases are the pipelines' phases and, in files that keep them at
 // the top, `phases:` (quality gates and barriers listed among them are
 // left out: they are not phases).
-func recordPhases(p *Pass) []*phaseInfo { return recordPhasesResult.Of(p) }
+func recordPhases(p *Pass) []*model.Phase { return recordPhasesResult.Of(p) }
 
-var recordPhasesResult = NewResult("record-phases", func(p *Pass) []*phaseInfo {
-	var out []*phaseInfo
+var recordPhasesResult = NewResult("record-phases", func(p *Pass) []*model.Phase {
+	var out []*model.Phase
 	for _, pi := range pipelines(p) {
 		out = append(out, pi.Phases...)
 	}
@@ -98,7 +99,7 @@ var recordPhasesResult = NewResult("record-phases", func(p *Pass) []*phaseInfo {
 				{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "phases"}, ph}},
 			}},
 		}}
-		for _, pi := range pipelinesOf(fake) {
+		for _, pi := range model.PipelinesOf(fake) {
 			for _, x := range pi.Phases {
 				if gateLike.MatchString(phaseID(x)) {
 					continue
@@ -113,7 +114,7 @@ var recordPhasesResult = NewResult("record-phases", func(p *Pass) []*phaseInfo {
 
 var gateLike = lazyre.New(`(?i)^(qg|gate|barrier|pg)[-_ ]?\d`)
 
-func phaseID(ph *phaseInfo) string {
+func phaseID(ph *model.Phase) string {
 	if s, ok := node.Str(node.Val(ph.Node, "id")); ok {
 		return s
 	}
@@ -125,7 +126,7 @@ func phaseID(ph *phaseInfo) string {
 
 // phaseName names a phase for a message: "phase 4", with its pipeline
 // when the file has several.
-func phaseName(p *Pass, ph *phaseInfo) string {
+func phaseName(p *Pass, ph *model.Phase) string {
 	if ph.Pipeline != "" && len(pipelines(p)) > 1 {
 		return fmt.Sprintf("%s phase %d", ph.Pipeline, ph.Num)
 	}
@@ -154,7 +155,7 @@ func fitList(items []string, format func(list string) string) string {
 }
 
 // agentsAllComplete reports a phase whose agents are listed and all done.
-func agentsAllComplete(ph *phaseInfo) bool {
+func agentsAllComplete(ph *model.Phase) bool {
 	n := 0
 	for _, a := range ph.Agents {
 		if a.At == node.Val(ph.Node, "agent") {
@@ -169,12 +170,12 @@ func agentsAllComplete(ph *phaseInfo) bool {
 }
 
 // openGates are the quality gates whose status is open, in file order.
-func openGates(root *yaml.Node) []*gateInfo {
-	gates, ok := gatesOf(root)
+func openGates(root *yaml.Node) []*model.Gate {
+	gates, ok := model.GatesOf(root)
 	if !ok {
 		return nil
 	}
-	var out []*gateInfo
+	var out []*model.Gate
 	for _, g := range gates {
 		if g.StatusAt != nil && isOpenStatus(g.Status) {
 			out = append(out, g)
@@ -398,7 +399,7 @@ type contradiction struct {
 // contradict checks one claim against the phases and the lifecycle.
 func contradict(p *Pass, c textClaim) *contradiction {
 	phs := recordPhases(p)
-	byNum := map[int][]*phaseInfo{}
+	byNum := map[int][]*model.Phase{}
 	for _, ph := range phs {
 		if ph.HasNum && ph.Status != "" {
 			byNum[ph.Num] = append(byNum[ph.Num], ph)
@@ -406,14 +407,14 @@ func contradict(p *Pass, c textClaim) *contradiction {
 	}
 	lc := workflowLifecycle(p)
 	complete := lc != nil && lc.Status == "COMPLETE"
-	phaseSays := func(ph *phaseInfo) *contradiction {
+	phaseSays := func(ph *model.Phase) *contradiction {
 		sv := statusAt(ph.Node, ph.At)
 		return &contradiction{why: fmt.Sprintf("%s is %s (line %d)", phaseName(p, ph), ph.Status, lineOf(sv)), at: sv, msg: ph.Label + ".status"}
 	}
 	lifecycleSays := func() *contradiction {
 		return &contradiction{why: fmt.Sprintf("%s is %s (line %d)", lc.Field, lc.Raw, lineOf(lc.At)), at: lc.At, msg: lc.Field}
 	}
-	allDone := func(n int) *phaseInfo {
+	allDone := func(n int) *model.Phase {
 		list := byNum[n]
 		if len(list) == 0 {
 			return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -59,16 +60,16 @@ func runQualityTrajectory(p *Pass) {
 	}
 	f := p.Doc.File
 	ck, cv := node.Get(qt, "gates_completed")
-	completed, cNodes, cOK := strList(cv)
+	completed, cNodes, cOK := model.StrList(cv)
 	_, rv := node.Get(qt, "gates_remaining")
-	remaining, rNodes, rOK := strList(rv)
+	remaining, rNodes, rOK := model.StrList(rv)
 	completedAt := map[string]*yaml.Node{}
 	for i, g := range completed {
-		completedAt[GateKey(g)] = cNodes[i]
+		completedAt[model.GateKey(g)] = cNodes[i]
 	}
 	if cOK && rOK {
 		for i, g := range remaining {
-			if c := completedAt[GateKey(g)]; c != nil {
+			if c := completedAt[model.GateKey(g)]; c != nil {
 				fd := p.Report(f, rNodes[i], "gate %s is in both gates_completed (line %d) and gates_remaining: remove it from gates_remaining", g, c.Line)
 				fd.Related = append(fd.Related, relatedAt(f, c, "quality_trajectory.gates_completed"))
 			}
@@ -80,12 +81,12 @@ func runQualityTrajectory(p *Pass) {
 	civ := node.Val(qt, "current_gate_iteration")
 	ci, ciSet := node.Int(civ)
 	if cgSet {
-		if c := completedAt[GateKey(cg)]; cOK && c != nil {
+		if c := completedAt[model.GateKey(cg)]; cOK && c != nil {
 			fd := p.Report(f, cgv, "current_gate %s is already in gates_completed (line %d): set current_gate to the gate in progress, or null", cg, c.Line)
 			fd.Related = append(fd.Related, relatedAt(f, c, "quality_trajectory.gates_completed"))
 		}
 		for i, g := range remaining {
-			if rOK && GateKey(g) == GateKey(cg) {
+			if rOK && model.GateKey(g) == model.GateKey(cg) {
 				fd := p.Report(f, cgv, "current_gate %s is also listed in gates_remaining (line %d): remove it from gates_remaining", cg, rNodes[i].Line)
 				fd.Related = append(fd.Related, relatedAt(f, rNodes[i], "quality_trajectory.gates_remaining"))
 			}
@@ -134,7 +135,7 @@ func runQualityTrajectory(p *Pass) {
 		var stray []string
 		var first *yaml.Node
 		for _, h := range hist {
-			if completedAt[GateKey(h.gate)] == nil && !(cgSet && GateKey(h.gate) == GateKey(cg)) {
+			if completedAt[model.GateKey(h.gate)] == nil && !(cgSet && model.GateKey(h.gate) == model.GateKey(cg)) {
 				stray = append(stray, h.gate)
 				if first == nil {
 					first = h.key
@@ -148,11 +149,11 @@ func runQualityTrajectory(p *Pass) {
 		has := map[string]bool{}
 		for _, h := range hist {
 			if len(h.scores) > 0 {
-				has[GateKey(h.gate)] = true
+				has[model.GateKey(h.gate)] = true
 			}
 		}
 		for i, g := range completed {
-			if !has[GateKey(g)] {
+			if !has[model.GateKey(g)] {
 				fd := p.Report(f, cNodes[i], "gate %s is in gates_completed, but score_history has no scores for it (line %d): record the score of each of its iterations", g, shk.Line)
 				fd.Related = append(fd.Related, relatedAt(f, shk, "quality_trajectory.score_history"))
 			}
@@ -179,7 +180,7 @@ func runQualityTrajectory(p *Pass) {
 		}
 	}
 
-	gates, ok := gatesOf(p.Doc.Root)
+	gates, ok := model.GatesOf(p.Doc.Root)
 	if !ok {
 		return
 	}
@@ -197,7 +198,7 @@ func runQualityTrajectory(p *Pass) {
 			}
 		}
 		for i, c := range completed {
-			g := gates[GateKey(c)]
+			g := gates[model.GateKey(c)]
 			switch {
 			case g == nil:
 				p.Report(f, cNodes[i], "gate %s is in gates_completed, but quality_gates defines no such gate (it has %s)", c, listShort(gateIDs(gates, keys)))
@@ -209,7 +210,7 @@ func runQualityTrajectory(p *Pass) {
 	}
 	if histOK {
 		for _, h := range hist {
-			g := gates[GateKey(h.gate)]
+			g := gates[model.GateKey(h.gate)]
 			if g == nil || !g.ScoresOK || sameScores(h.scores, g.Scores) {
 				continue
 			}
@@ -218,14 +219,14 @@ func runQualityTrajectory(p *Pass) {
 		}
 	}
 	if cgSet && ciSet {
-		if g := gates[GateKey(cg)]; g != nil && g.Iters != nil && len(g.Iters.Content) != int(ci) {
+		if g := gates[model.GateKey(cg)]; g != nil && g.Iters != nil && len(g.Iters.Content) != int(ci) {
 			fd := p.Report(f, civ, "current_gate_iteration %d, but %s.%s records %d iteration(s) (line %d)", ci, g.Label, g.IterKey, len(g.Iters.Content), g.Iters.Line)
 			fd.Related = append(fd.Related, relatedAt(f, g.Iters, g.Label+"."+g.IterKey))
 		}
 	}
 }
 
-func gateIDs(gates map[string]*gateInfo, keys []string) []string {
+func gateIDs(gates map[string]*model.Gate, keys []string) []string {
 	out := make([]string, len(keys))
 	for i, k := range keys {
 		out[i] = gates[k].ID
@@ -282,23 +283,23 @@ var decisionID = lazyre.New(`^RD-\d{3}$`)
 // knownGates is every gate id the file names outside decision_log.
 func knownGates(p *Pass) map[string]bool {
 	known := map[string]bool{}
-	if gates, ok := gatesOf(p.Doc.Root); ok {
+	if gates, ok := model.GatesOf(p.Doc.Root); ok {
 		for k := range gates {
 			known[k] = true
 		}
 	}
 	if _, qt := subsection(p, "quality_trajectory"); node.IsMap(qt) {
 		for _, k := range []string{"gates_completed", "gates_remaining"} {
-			if gs, _, ok := strList(node.Val(qt, k)); ok {
+			if gs, _, ok := model.StrList(node.Val(qt, k)); ok {
 				for _, g := range gs {
-					known[GateKey(g)] = true
+					known[model.GateKey(g)] = true
 				}
 			}
 		}
 		if cg, ok := node.Str(node.Val(qt, "current_gate")); ok {
-			known[GateKey(cg)] = true
+			known[model.GateKey(cg)] = true
 		}
-		node.Pairs(node.Val(qt, "score_history"), func(k, _ *yaml.Node) { known[GateKey(k.Value)] = true })
+		node.Pairs(node.Val(qt, "score_history"), func(k, _ *yaml.Node) { known[model.GateKey(k.Value)] = true })
 	}
 	return known
 }
@@ -311,7 +312,7 @@ func runDecisionLog(p *Pass) {
 	f := p.Doc.File
 	name := lk.Value
 	known := knownGates(p)
-	phases := phaseNumbers(pipelines(p))
+	phases := model.PhaseNumbers(pipelines(p))
 	var phaseList []int
 	for n := range phases {
 		phaseList = append(phaseList, n)
@@ -342,7 +343,7 @@ func runDecisionLog(p *Pass) {
 		iter, iterSet := node.Int(iv)
 		gateNull := gv == nil || node.IsNull(gv)
 		iterNull := iv == nil || node.IsNull(iv)
-		if gateSet && len(known) > 0 && !known[GateKey(gate)] && !isPlaceholderIn(f, gate) {
+		if gateSet && len(known) > 0 && !known[model.GateKey(gate)] && !isPlaceholderIn(f, gate) {
 			keys := make([]string, 0, len(known))
 			for k := range known {
 				keys = append(keys, k)
@@ -707,7 +708,7 @@ var readingListKey = lazyre.New(`(?i)^(key_)?(files|artifacts|documents|docs)_to
 
 // misnamedReadingList reports a v1.0 section without files_to_read that
 // keeps its reading list under another key: no reader looks there.
-func misnamedReadingList(p *Pass, r *Resumption) {
+func misnamedReadingList(p *Pass, r *model.Resumption) {
 	if r.Version() != "v1" || node.Has(r.Node, "files_to_read") {
 		return
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -42,24 +43,24 @@ func init() {
 // recoveryStateOf returns recovery_state of a v2.0 (or mixed) section, or
 // nil: the v2-only rules stay silent on v1.0 sections (RL101 reports them).
 func recoveryStateOf(p *Pass) *yaml.Node {
+	if rs := recoveryOf(p); rs != nil {
+		return rs.Node
+	}
+	return nil
+}
+
+// recoveryOf is the typed view of recoveryStateOf.
+func recoveryOf(p *Pass) *model.RecoveryState {
 	r := ResumptionOf(p)
-	if r == nil || r.Version() == "v1" || !node.IsMap(r.RecoveryState) {
+	if r == nil || r.Version() == "v1" {
 		return nil
 	}
-	return r.RecoveryState
+	return r.Recovery
 }
 
 // subsection returns a v2.0 sub-section of resumption (nil for v1.0).
 func subsection(p *Pass, name string) (key, val *yaml.Node) {
-	r := ResumptionOf(p)
-	if r == nil || r.Version() == "v1" {
-		return nil, nil
-	}
-	k, v := node.Get(r.Node, name)
-	if k == nil && name == "decision_log" {
-		k, v = node.Get(r.Node, "decisions") // RL103 reports the name
-	}
-	return k, v
+	return ResumptionOf(p).Section(name)
 }
 
 func isComplete(status string) bool {
@@ -109,246 +110,9 @@ func canonWorkflowStatus(s string) string {
 	}
 }
 
-// GateKey compares gate ids written as qg-1, QG-1 or qg_1.
-func GateKey(s string) string {
-	return strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), "_", "-"))
-}
-
-var trailingNumber = lazyre.New(`(\d+)\s*$`)
-
-type phaseInfo struct {
-	Pipeline string
-	Label    string // path for messages, e.g. pipelines.lic.phases[2]
-	Num      int
-	HasNum   bool
-	Name     string
-	Status   string
-	At       *yaml.Node // where to point: the id, else the mapping
-	Node     *yaml.Node
-	Agents   []agentInfo
-}
-
-type agentInfo struct {
-	ID     string
-	Status string
-	At     *yaml.Node
-}
-
-type pipelineInfo struct {
-	Key          string
-	Phases       []*phaseInfo
-	CurrentPhase int
-	HasCurrent   bool
-}
-
-// pipelines is pipelinesOf the unit's document, read once for the rules
+// pipelines is model.PipelinesOf the unit's document, read once for the rules
 // that share it. Callers must not modify what it returns.
-func pipelines(p *Pass) []*pipelineInfo { return pipelinesResult.Of(p) }
-
-var pipelinesResult = NewResult("pipelines", func(p *Pass) []*pipelineInfo { return pipelinesOf(p.Doc.Root) })
-
-// pipelinesOf reads pipelines.<key>.phases in the shapes real files use:
-// phases as a list or a map (phase_1: …), numbered by an integer id, a
-// sequence, or the digits that end their id; agents as a list with ids, a
-// map keyed by id, or one `agent:` per phase.
-func pipelinesOf(root *yaml.Node) []*pipelineInfo {
-	var out []*pipelineInfo
-	ps := node.Val(root, "pipelines")
-	add := func(key string, pv *yaml.Node) {
-		if !node.IsMap(pv) {
-			return
-		}
-		pi := &pipelineInfo{Key: key}
-		if n, ok := node.Int(node.Val(pv, "current_phase")); ok {
-			pi.CurrentPhase, pi.HasCurrent = int(n), true
-		}
-		phases := node.Val(pv, "phases")
-		i := 0
-		each := func(label, mapKey string, ph *yaml.Node) {
-			i++
-			if !node.IsMap(ph) {
-				return
-			}
-			info := &phaseInfo{Pipeline: key, Label: label, Node: ph, At: ph}
-			idv := node.Val(ph, "id")
-			if idv != nil {
-				info.At = idv
-			}
-			if n, ok := node.Int(idv); ok {
-				info.Num, info.HasNum = int(n), true
-			} else if n, ok := node.Int(node.Val(ph, "sequence")); ok {
-				info.Num, info.HasNum = int(n), true
-			} else if s, ok := node.Str(idv); ok && trailingNumber.MatchString(s) {
-				info.Num, info.HasNum = atoiTrailing(s), true
-			} else if trailingNumber.MatchString(mapKey) {
-				info.Num, info.HasNum = atoiTrailing(mapKey), true
-			} else {
-				info.Num, info.HasNum = i, true
-			}
-			info.Name, _ = node.Str(node.Val(ph, "name"))
-			info.Status, _ = node.Str(node.Val(ph, "status"))
-			info.Agents = agentsOf(ph, info.Status)
-			pi.Phases = append(pi.Phases, info)
-		}
-		switch {
-		case node.IsSeq(phases):
-			for j, ph := range phases.Content {
-				each(fmt.Sprintf("pipelines.%s.phases[%d]", key, j), "", node.Resolve(ph))
-			}
-		case node.IsMap(phases):
-			node.Pairs(phases, func(k, v *yaml.Node) {
-				each(fmt.Sprintf("pipelines.%s.phases.%s", key, k.Value), k.Value, v)
-			})
-		}
-		out = append(out, pi)
-	}
-	switch {
-	case node.IsMap(ps):
-		node.Pairs(ps, func(k, v *yaml.Node) { add(k.Value, v) })
-	case node.IsSeq(ps):
-		for j, pv := range ps.Content {
-			key := strconv.Itoa(j)
-			if s, ok := node.Str(node.Val(pv, "id")); ok {
-				key = s
-			}
-			add(key, node.Resolve(pv))
-		}
-	}
-	return out
-}
-
-func atoiTrailing(s string) int {
-	n, _ := strconv.Atoi(trailingNumber.FindStringSubmatch(s)[1])
-	return n
-}
-
-func agentsOf(ph *yaml.Node, phaseStatus string) []agentInfo {
-	var out []agentInfo
-	agents := node.Val(ph, "agents")
-	switch {
-	case node.IsSeq(agents):
-		for _, a := range agents.Content {
-			a = node.Resolve(a)
-			idv := node.Val(a, "id")
-			id, ok := node.Str(idv)
-			if !ok {
-				continue
-			}
-			st, _ := node.Str(node.Val(a, "status"))
-			out = append(out, agentInfo{ID: id, Status: st, At: idv})
-		}
-	case node.IsMap(agents):
-		node.Pairs(agents, func(k, v *yaml.Node) {
-			st, _ := node.Str(node.Val(v, "status"))
-			out = append(out, agentInfo{ID: k.Value, Status: st, At: k})
-		})
-	}
-	if v := node.Val(ph, "agent"); v != nil {
-		if id, ok := node.Str(v); ok {
-			out = append(out, agentInfo{ID: id, Status: phaseStatus, At: v})
-		}
-	}
-	return out
-}
-
-// phaseNumbers is every phase number the pipelines define.
-func phaseNumbers(pipes []*pipelineInfo) map[int][]*phaseInfo {
-	out := map[int][]*phaseInfo{}
-	for _, pi := range pipes {
-		for _, ph := range pi.Phases {
-			if ph.HasNum {
-				out[ph.Num] = append(out[ph.Num], ph)
-			}
-		}
-	}
-	return out
-}
-
-type gateInfo struct {
-	ID       string
-	Label    string // quality_gates.qg-1 or quality_gates[0]
-	At       *yaml.Node
-	Status   string
-	StatusAt *yaml.Node
-	Iters    *yaml.Node // the iteration list
-	IterKey  string
-	Scores   []float64
-	ScoresOK bool
-	Node     *yaml.Node
-}
-
-// gatesOf reads quality_gates as a map of id to gate or a list of gates
-// with ids; iterations under iteration_history (or iteration_scores).
-func gatesOf(root *yaml.Node) (map[string]*gateInfo, bool) {
-	qg := node.Val(root, "quality_gates")
-	if !node.IsMap(qg) && !node.IsSeq(qg) {
-		return nil, false
-	}
-	out := map[string]*gateInfo{}
-	add := func(id, label string, at, g *yaml.Node) {
-		if !node.IsMap(g) || id == "" {
-			return
-		}
-		gi := &gateInfo{ID: id, Label: label, At: at, Node: g}
-		gi.StatusAt = node.Val(g, "status")
-		gi.Status, _ = node.Str(gi.StatusAt)
-		for _, k := range []string{"iteration_history", "iteration_scores", "iterations"} {
-			if it := node.Val(g, k); node.IsSeq(it) {
-				gi.Iters, gi.IterKey = it, k
-				break
-			}
-		}
-		if gi.Iters != nil {
-			gi.ScoresOK = true
-			for _, e := range gi.Iters.Content {
-				s, ok := node.Float(node.Val(e, "score"))
-				if !ok {
-					gi.ScoresOK = false
-					break
-				}
-				gi.Scores = append(gi.Scores, s)
-			}
-		}
-		if _, dup := out[GateKey(id)]; !dup {
-			out[GateKey(id)] = gi
-		}
-	}
-	if node.IsMap(qg) {
-		node.Pairs(qg, func(k, v *yaml.Node) {
-			id := k.Value
-			if s, ok := node.Str(node.Val(v, "id")); ok && s != "" {
-				id = s
-			}
-			add(id, "quality_gates."+k.Value, k, v)
-		})
-	} else {
-		for i, g := range qg.Content {
-			g = node.Resolve(g)
-			idv := node.Val(g, "id")
-			id, _ := node.Str(idv)
-			add(id, fmt.Sprintf("quality_gates[%d]", i), idv, g)
-		}
-	}
-	return out, true
-}
-
-// strList returns a list of strings and whether every item is one.
-func strList(n *yaml.Node) ([]string, []*yaml.Node, bool) {
-	if !node.IsSeq(n) {
-		return nil, nil, false
-	}
-	var out []string
-	var nodes []*yaml.Node
-	for _, c := range n.Content {
-		s, ok := node.Str(c)
-		if !ok {
-			return nil, nil, false
-		}
-		out = append(out, s)
-		nodes = append(nodes, c)
-	}
-	return out, nodes, true
-}
+func pipelines(p *Pass) []*model.Pipeline { return OrchestrationOf(p).Pipelines }
 
 func lineOf(n *yaml.Node) int {
 	if n == nil {
@@ -510,16 +274,16 @@ func runPhaseConsistency(p *Pass) {
 	cur := int(n)
 	pipes := pipelines(p)
 	type expect struct {
-		pipe   *pipelineInfo
+		pipe   *model.Pipeline
 		nums   []int
-		phases []*phaseInfo
+		phases []*model.Phase
 		why    string
 	}
 	var exps []expect
-	matched := map[*pipelineInfo]bool{}
+	matched := map[*model.Pipeline]bool{}
 	for _, pi := range pipes {
 		e := expect{pipe: pi}
-		var last *phaseInfo
+		var last *model.Phase
 		anyStatus := false
 		for _, ph := range pi.Phases {
 			if ph.Status != "" {
@@ -537,7 +301,7 @@ func runPhaseConsistency(p *Pass) {
 		case len(e.phases) > 0:
 			e.why = "IN_PROGRESS"
 		case last != nil:
-			e.nums, e.phases, e.why = []int{last.Num}, []*phaseInfo{last}, "the last COMPLETE phase"
+			e.nums, e.phases, e.why = []int{last.Num}, []*model.Phase{last}, "the last COMPLETE phase"
 		case anyStatus:
 			e.nums, e.why = []int{0}, "no phase has started"
 			if pi.HasCurrent {
@@ -592,7 +356,7 @@ func runPhaseConsistency(p *Pass) {
 	if !ok || isPlaceholderIn(f, name) || cur == 0 || WorkflowFinished(p) {
 		return
 	}
-	var want []*phaseInfo
+	var want []*model.Phase
 	for _, pi := range pipes {
 		if !matched[pi] {
 			continue
@@ -665,7 +429,7 @@ func runWorkflowStatus(p *Pass) {
 	switch {
 	case strings.EqualFold(ca, "idle"), strings.EqualFold(ca, "compaction-recovery"):
 	case activityPhase.MatchString(ca):
-		n := atoiTrailing(activityPhase.FindStringSubmatch(ca)[1])
+		n := model.TrailingInt(activityPhase.FindStringSubmatch(ca)[1])
 		cpv := node.Val(rs, "current_phase")
 		if cur, ok := node.Int(cpv); ok && int(cur) != n {
 			fd := p.Report(f, cav, "current_activity %q names phase %d, but current_phase is %d (line %d)", ca, n, cur, cpv.Line)
@@ -673,7 +437,7 @@ func runWorkflowStatus(p *Pass) {
 		}
 	case activityGate.MatchString(ca):
 		m := activityGate.FindStringSubmatch(ca)
-		gate, iter := m[1], atoiTrailing(m[2])
+		gate, iter := m[1], model.TrailingInt(m[2])
 		if !node.IsMap(qt) {
 			return
 		}
@@ -684,7 +448,7 @@ func runWorkflowStatus(p *Pass) {
 		case node.IsNull(cgv):
 			fd := p.Report(f, cav, "current_activity %q names gate %s, but quality_trajectory.current_gate is null (line %d)", ca, gate, cgv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
-		case isStr && GateKey(cg) != GateKey(gate):
+		case isStr && model.GateKey(cg) != model.GateKey(gate):
 			fd := p.Report(f, cav, "current_activity %q names gate %s, but quality_trajectory.current_gate is %s (line %d)", ca, gate, cg, cgv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
 		case isStr:
@@ -720,7 +484,7 @@ var trajectoryStaleResult = NewResult("trajectory-stale", func(p *Pass) *staleTr
 				cand.gate = cg
 			}
 			rk, rv := node.Get(qt, "gates_remaining")
-			if gates, _, ok := strList(rv); ok && len(gates) > 0 {
+			if gates, _, ok := model.StrList(rv); ok && len(gates) > 0 {
 				cand.remaining, cand.remainingKey = gates, rk
 			}
 			if cand.gate != nil || len(cand.remaining) > 0 {
@@ -814,7 +578,7 @@ func transitionsOf(p *Pass) []transition {
 			add(node.Val(ph.Node, "completed_at"), ph.Label+".completed_at", fmt.Sprintf("phase %d completed", ph.Num))
 		}
 	}
-	if gates, ok := gatesOf(root); ok {
+	if gates, ok := model.GatesOf(root); ok {
 		keys := make([]string, 0, len(gates))
 		for k := range gates {
 			keys = append(keys, k)

@@ -1,0 +1,114 @@
+package model
+
+import (
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// V1Fields are the fields whose presence at the top of a resumption section
+// marks a v1.0 section (seed 001 §Current State Analysis).
+var V1Fields = []string{"last_checkpoint", "current_state", "next_step"}
+
+// Orchestration is an ORCHESTRATION.yaml seen once for every rule.
+type Orchestration struct {
+	Root     *yaml.Node
+	Workflow Workflow
+	// Resumption is nil when the file has no resumption mapping.
+	Resumption *Resumption
+	Pipelines  []*Pipeline
+}
+
+// Workflow is the top-level `workflow:` mapping.
+type Workflow struct {
+	Node   *yaml.Node // nil when absent or not a mapping
+	ID     Str
+	Status Str
+}
+
+// Resumption is the file's resumption section.
+type Resumption struct {
+	Key, Node *yaml.Node // the `resumption` key and its mapping
+	V1Keys    []*yaml.Node
+	// RecoveryState is recovery_state's value (its key when the value is
+	// empty); Recovery its typed view when it is a mapping.
+	RecoveryState *yaml.Node
+	Recovery      *RecoveryState
+}
+
+// RecoveryState is resumption.recovery_state.
+type RecoveryState struct {
+	Node             *yaml.Node
+	WorkflowStatus   Str
+	UpdatedAt        Str
+	CurrentPhase     Int
+	CurrentPhaseName Str
+	CurrentActivity  Str
+}
+
+// OrchestrationOf reads an orchestration document's root.
+func OrchestrationOf(root *yaml.Node) *Orchestration {
+	o := &Orchestration{Root: root, Resumption: ResumptionOf(root), Pipelines: PipelinesOf(root)}
+	if w := node.Val(root, "workflow"); node.IsMap(w) {
+		o.Workflow = Workflow{Node: w, ID: StrOf(w, "id"), Status: StrOf(w, "status")}
+	}
+	return o
+}
+
+// ResumptionOf reads the resumption section of an orchestration root, or
+// returns nil when there is none.
+func ResumptionOf(root *yaml.Node) *Resumption {
+	if !node.IsMap(root) {
+		return nil
+	}
+	k, v := node.Get(root, "resumption")
+	if k == nil || !node.IsMap(v) {
+		return nil
+	}
+	res := &Resumption{Key: k, Node: v}
+	for _, f := range V1Fields {
+		if kk, _ := node.Get(v, f); kk != nil {
+			res.V1Keys = append(res.V1Keys, kk)
+		}
+	}
+	if rk, rv := node.Get(v, "recovery_state"); rk != nil {
+		res.RecoveryState = rv
+		if res.RecoveryState == nil {
+			res.RecoveryState = rk
+		}
+	}
+	if rs := res.RecoveryState; node.IsMap(rs) {
+		res.Recovery = &RecoveryState{Node: rs,
+			WorkflowStatus:   StrOf(rs, "workflow_status"),
+			UpdatedAt:        StrOf(rs, "updated_at"),
+			CurrentPhase:     IntOf(rs, "current_phase"),
+			CurrentPhaseName: StrOf(rs, "current_phase_name"),
+			CurrentActivity:  StrOf(rs, "current_activity"),
+		}
+	}
+	return res
+}
+
+// Version returns "v1", "v2" or "mixed".
+func (r *Resumption) Version() string {
+	switch {
+	case len(r.V1Keys) > 0 && r.RecoveryState != nil:
+		return "mixed"
+	case len(r.V1Keys) > 0:
+		return "v1"
+	}
+	return "v2"
+}
+
+// Section returns a v2.0 sub-section (nil for a v1.0 section); decision_log
+// is also found under its alias `decisions`.
+func (r *Resumption) Section(name string) (key, val *yaml.Node) {
+	if r == nil || r.Version() == "v1" {
+		return nil, nil
+	}
+	k, v := node.Get(r.Node, name)
+	if k == nil && name == "decision_log" {
+		k, v = node.Get(r.Node, "decisions")
+	}
+	return k, v
+}
