@@ -152,21 +152,15 @@ func OrchestrationFactOf(p *Pass) *OrchestrationFact {
 	}
 	osPath := FileOSPath(p.Opts, d.File)
 	of := &OrchestrationFact{Path: d.File.Path, OSPath: osPath, Dir: filepath.Dir(osPath)}
-	if w := node.Val(d.Root, "workflow"); node.IsMap(w) {
-		of.WorkflowID, _ = node.Str(node.Val(w, "id"))
-	}
+	of.WorkflowID = OrchestrationOf(p).Workflow.ID.Value
 	r := ResumptionOf(p)
 	if r == nil {
 		return of
 	}
 	of.EventsAt = spanOf(d.File, r.Key)
-	if node.IsMap(r.RecoveryState) {
-		if v := node.Val(r.RecoveryState, "updated_at"); v != nil {
-			if s, ok := node.Str(v); ok {
-				if t, _, ok := ParseTimestamp(s); ok {
-					of.UpdatedAt, of.UpdatedAtText, of.UpdatedAtAt = t, s, spanOf(d.File, v)
-				}
-			}
+	if rs := r.Recovery; rs != nil && rs.UpdatedAt.OK {
+		if t, _, ok := ParseTimestamp(rs.UpdatedAt.Value); ok {
+			of.UpdatedAt, of.UpdatedAtText, of.UpdatedAtAt = t, rs.UpdatedAt.Value, spanOf(d.File, rs.UpdatedAt.Node)
 		}
 	}
 	ck, cv := node.Get(r.Node, "compaction_events")

@@ -180,8 +180,8 @@ func comparedTimestamps(p *Pass) map[*yaml.Node]bool { return comparedTimestamps
 
 var comparedTimestampsResult = NewResult("compared-timestamps", func(p *Pass) map[*yaml.Node]bool {
 	m := map[*yaml.Node]bool{}
-	if rs := recoveryStateOf(p); rs != nil {
-		m[node.Val(rs, "updated_at")] = true
+	if rs := recoveryOf(p); rs != nil {
+		m[rs.UpdatedAt.Node] = true
 	}
 	if _, log := subsection(p, "decision_log"); node.IsSeq(log) {
 		for _, e := range node.Resolve(log).Content {

@@ -65,14 +65,14 @@ func workflowLifecycle(p *Pass) *lifecycle { return workflowLifecycleResult.Of(p
 
 var workflowLifecycleResult = NewResult("workflow-lifecycle", func(p *Pass) *lifecycle {
 	var lc *lifecycle
-	if sv := node.Val(node.Val(p.Doc.Root, "workflow"), "status"); sv != nil {
+	if sv := OrchestrationOf(p).Workflow.Status.Node; sv != nil {
 		if s, ok := node.Str(sv); ok && strings.TrimSpace(s) != "" && !isPlaceholderIn(p.Doc.File, s) {
 			lc = &lifecycle{Status: canonWorkflowStatus(s), Raw: s, Field: "workflow.status", At: sv}
 		}
 	}
 	if lc == nil {
-		if rs := recoveryStateOf(p); rs != nil {
-			sv := node.Val(rs, "workflow_status")
+		if rs := recoveryOf(p); rs != nil {
+			sv := rs.WorkflowStatus.Node
 			if s, ok := node.Str(sv); ok && strings.TrimSpace(s) != "" && !isPlaceholderIn(p.Doc.File, s) {
 				lc = &lifecycle{Status: canonWorkflowStatus(s), Raw: s, Field: "workflow_status", At: sv}
 			}
@@ -201,8 +201,8 @@ func checkWorkflowRecord(p *Pass) {
 	lc := workflowLifecycle(p)
 	anchor := lc
 	v2Complete := false
-	if rs := recoveryStateOf(p); rs != nil {
-		sv := node.Val(rs, "workflow_status")
+	if rs := recoveryOf(p); rs != nil {
+		sv := rs.WorkflowStatus.Node
 		if s, _ := node.Str(sv); s == "COMPLETE" {
 			v2Complete = true
 			anchor = &lifecycle{Status: "COMPLETE", Raw: s, Field: "workflow_status", At: sv}
@@ -267,8 +267,8 @@ func checkWorkflowRecord(p *Pass) {
 		fd := p.Report(f, anchor.At, "%s", msg)
 		fd.Related = rel
 	case "ACTIVE", "IN_PROGRESS", "RUNNING":
-		if rs := recoveryStateOf(p); rs != nil && anchor.Field == "workflow.status" {
-			if s, ok := node.Str(node.Val(rs, "workflow_status")); ok && canonWorkflowStatus(s) != anchor.Status {
+		if rs := recoveryOf(p); rs != nil && anchor.Field == "workflow.status" {
+			if s, ok := rs.WorkflowStatus.Value, rs.WorkflowStatus.OK; ok && canonWorkflowStatus(s) != anchor.Status {
 				return // the two statuses disagree: RL106 reports that first
 			}
 		}

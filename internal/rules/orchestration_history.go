@@ -491,10 +491,13 @@ func runCompactionEvents(p *Pass) {
 			}
 		}
 	}
-	rs := recoveryStateOf(p)
-	cpv := node.Val(rs, "current_phase")
+	var rs model.RecoveryState // no fields without a v2.0 recovery_state
+	if r := recoveryOf(p); r != nil {
+		rs = *r
+	}
+	cpv := rs.CurrentPhase.Node
 	cur, curOK := node.Int(cpv)
-	uv := node.Val(rs, "updated_at")
+	uv := rs.UpdatedAt.Node
 	ut, us, _, utOK := timeOf(uv)
 	res := ResolverOf(p)
 	var prev time.Time

@@ -40,16 +40,8 @@ func init() {
 
 // ---- the file's own sections ------------------------------------------------
 
-// recoveryStateOf returns recovery_state of a v2.0 (or mixed) section, or
+// recoveryOf returns recovery_state of a v2.0 (or mixed) section, or
 // nil: the v2-only rules stay silent on v1.0 sections (RL101 reports them).
-func recoveryStateOf(p *Pass) *yaml.Node {
-	if rs := recoveryOf(p); rs != nil {
-		return rs.Node
-	}
-	return nil
-}
-
-// recoveryOf is the typed view of recoveryStateOf.
 func recoveryOf(p *Pass) *model.RecoveryState {
 	r := ResumptionOf(p)
 	if r == nil || r.Version() == "v1" {
@@ -261,12 +253,12 @@ func movesForward(checkpoints *yaml.Node, last string, hasLast bool, latest stri
 // ---- RL105 phase-consistency ------------------------------------------------
 
 func runPhaseConsistency(p *Pass) {
-	rs := recoveryStateOf(p)
+	rs := recoveryOf(p)
 	if rs == nil {
 		return
 	}
 	f := p.Doc.File
-	cpv := node.Val(rs, "current_phase")
+	cpv := rs.CurrentPhase.Node
 	n, ok := node.Int(cpv)
 	if !ok {
 		return
@@ -349,7 +341,7 @@ func runPhaseConsistency(p *Pass) {
 		fd.Related = rel
 		return
 	}
-	nv := node.Val(rs, "current_phase_name")
+	nv := rs.CurrentPhaseName.Node
 	name, ok := node.Str(nv)
 	// A finished workflow's phase name is a label no session resumes from
 	// ("Phase 5 - Final Review (COMPLETE)"); only the number is checked.
@@ -400,27 +392,26 @@ var workflowStatuses = map[string]bool{"ACTIVE": true, "PAUSED": true, "COMPLETE
 
 func runWorkflowStatus(p *Pass) {
 	checkWorkflowRecord(p)
-	rs := recoveryStateOf(p)
+	rs := recoveryOf(p)
 	if rs == nil {
 		return
 	}
 	f := p.Doc.File
 	_, qt := subsection(p, "quality_trajectory")
-	wsv := node.Val(rs, "workflow_status")
+	wsv := rs.WorkflowStatus.Node
 	ws, ok := node.Str(wsv)
 	if ok && workflowStatuses[ws] {
 		if ws == "COMPLETE" {
 			completeContradictions(p, wsv, qt)
 		}
-		wk := node.Val(p.Doc.Root, "workflow")
-		if sv := node.Val(wk, "status"); sv != nil {
+		if sv := OrchestrationOf(p).Workflow.Status.Node; sv != nil {
 			if s, ok := node.Str(sv); ok && !isPlaceholderIn(f, s) && canonWorkflowStatus(s) != ws {
 				fd := p.Report(f, wsv, "workflow_status %s differs from workflow.status %s (line %d): both record the workflow's lifecycle state and change together", ws, s, sv.Line)
 				fd.Related = append(fd.Related, relatedAt(f, sv, "workflow.status"))
 			}
 		}
 	}
-	cav := node.Val(rs, "current_activity")
+	cav := rs.CurrentActivity.Node
 	ca, ok := node.Str(cav)
 	if !ok || isPlaceholderIn(f, ca) {
 		return
@@ -430,7 +421,7 @@ func runWorkflowStatus(p *Pass) {
 	case strings.EqualFold(ca, "idle"), strings.EqualFold(ca, "compaction-recovery"):
 	case activityPhase.MatchString(ca):
 		n := model.TrailingInt(activityPhase.FindStringSubmatch(ca)[1])
-		cpv := node.Val(rs, "current_phase")
+		cpv := rs.CurrentPhase.Node
 		if cur, ok := node.Int(cpv); ok && int(cur) != n {
 			fd := p.Report(f, cav, "current_activity %q names phase %d, but current_phase is %d (line %d)", ca, n, cur, cpv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cpv, "recovery_state.current_phase"))
@@ -475,8 +466,8 @@ func trajectoryStale(p *Pass) *staleTrajectory { return trajectoryStaleResult.Of
 
 var trajectoryStaleResult = NewResult("trajectory-stale", func(p *Pass) *staleTrajectory {
 	var st *staleTrajectory
-	if rs := recoveryStateOf(p); rs != nil {
-		ws, _ := node.Str(node.Val(rs, "workflow_status"))
+	if rs := recoveryOf(p); rs != nil {
+		ws := rs.WorkflowStatus.Value
 		qk, qt := subsection(p, "quality_trajectory")
 		if ws == "COMPLETE" && node.IsMap(qt) {
 			cand := &staleTrajectory{key: qk}
@@ -624,13 +615,13 @@ func laterThan(a transition, t time.Time, day bool) bool {
 }
 
 func runStaleResumption(p *Pass) {
-	rs := recoveryStateOf(p)
+	rs := recoveryOf(p)
 	if rs == nil {
 		staleV1(p)
 		return
 	}
 	f := p.Doc.File
-	uv := node.Val(rs, "updated_at")
+	uv := rs.UpdatedAt.Node
 	ut, us, uday, ok := timeOf(uv)
 	if !ok {
 		return
@@ -659,7 +650,7 @@ func runStaleResumption(p *Pass) {
 	if p.Opts.MaxAge <= 0 || p.Opts.Now.IsZero() {
 		return
 	}
-	if ws, _ := node.Str(node.Val(rs, "workflow_status")); ws == "COMPLETE" || ws == "FAILED" || ws == "CANCELLED" || WorkflowFinished(p) {
+	if ws := rs.WorkflowStatus.Value; ws == "COMPLETE" || ws == "FAILED" || ws == "CANCELLED" || WorkflowFinished(p) {
 		return // a finished workflow is not expected to move
 	}
 	if age := p.Opts.Now.Sub(ut); age > p.Opts.MaxAge {

@@ -27,11 +27,11 @@ var (
 func init() { Register(ActivityVocabulary, AgentSummaryForm) }
 
 func runActivityVocabulary(p *Pass) {
-	rs := recoveryStateOf(p)
+	rs := recoveryOf(p)
 	if rs == nil {
 		return
 	}
-	cav := node.Val(rs, "current_activity")
+	cav := rs.CurrentActivity.Node
 	ca, ok := node.Str(cav)
 	if !ok || isPlaceholderIn(p.Doc.File, ca) {
 		return
