@@ -50,7 +50,7 @@ func spanOf(f *load.File, n *yaml.Node) Span {
 	if n == nil {
 		return Span{Start: diag.Pos{Line: 1, Col: 1}}
 	}
-	return Span{Start: node.Pos(n), End: EndOf(f, n)}
+	return Span{Start: node.Pos(n), End: load.EndOf(f, n)}
 }
 
 // CheckpointFact is what a checkpoint file tells the rest of the run.

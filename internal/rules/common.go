@@ -466,7 +466,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 			if len(s) < 16 || strings.ContainsAny(s, " \t\n") || looksLikePlaceholder(s) || digestRe.MatchString(s) || Entropy(s) < 3.5 {
 				return
 			}
-			end := EndOf(f, n)
+			end := load.EndOf(f, n)
 			for _, o := range out {
 				if o.Line == n.Line && o.Col < end.Col && n.Column < o.EndCol {
 					return // the pattern scan already found this credential
@@ -481,7 +481,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 // nodeSpan is the source extent of a scalar: its quoted or plain text on
 // one line, or every line of a block or multi-line scalar, whole.
 func nodeSpan(f *load.File, n *yaml.Node) SecretSpan {
-	end := EndOf(f, n)
+	end := load.EndOf(f, n)
 	lines := strings.Count(strings.TrimRight(n.Value, "\n"), "\n")
 	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		lines++ // the content starts below the indicator

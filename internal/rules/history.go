@@ -1201,7 +1201,7 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		if _, ok := load.Read(rcFile, p.Opts.Limits); ok {
 			if doc, _ := load.Parse(rcFile, load.FormatMarkdown, p.Opts.Limits); doc.Root != nil {
 				if v := node.Val(doc.Root, "last_updated"); v != nil {
-					at, end = node.Pos(v), EndOf(rcFile, v)
+					at, end = node.Pos(v), load.EndOf(rcFile, v)
 				}
 			}
 		}

@@ -238,5 +238,5 @@ func textSpan(f *load.File, n *yaml.Node, text string) (diag.Pos, diag.Pos) {
 			return diag.Pos{Line: l, Col: col}, diag.Pos{Line: l, Col: col + len([]rune(text))}
 		}
 	}
-	return node.Pos(n), EndOf(f, n)
+	return node.Pos(n), load.EndOf(f, n)
 }

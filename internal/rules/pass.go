@@ -46,7 +46,7 @@ func (p *Pass) File() *load.File {
 
 // Report adds a finding at a node of doc's file.
 func (p *Pass) Report(f *load.File, n *yaml.Node, format string, args ...any) *diag.Finding {
-	return p.ReportAt(f, node.Pos(n), EndOf(f, n), format, args...)
+	return p.ReportAt(f, node.Pos(n), load.EndOf(f, n), format, args...)
 }
 
 // ReportAt adds a finding at explicit positions.
@@ -68,88 +68,6 @@ func (p *Pass) ReportAt(f *load.File, start, end diag.Pos, format string, args .
 		Message:  fmt.Sprintf(format, args...),
 	})
 	return &(*p.out)[len(*p.out)-1]
-}
-
-// EndOf estimates where a node's source text ends on its first line: the
-// whole token for scalars, the key for collections.
-func EndOf(f *load.File, n *yaml.Node) diag.Pos {
-	if f == nil || n == nil || n.Line == 0 {
-		return diag.Pos{}
-	}
-	line := []rune(f.Line(n.Line))
-	start := n.Column - 1
-	if start < 0 || start >= len(line) {
-		return diag.Pos{Line: n.Line, Col: n.Column}
-	}
-	end := start + 1
-	if n.Kind == yaml.ScalarNode {
-		switch line[start] {
-		case '"', '\'':
-			q := line[start]
-			end = start + 1
-			for end < len(line) {
-				if line[end] == '\\' && q == '"' {
-					end += 2
-					continue
-				}
-				if line[end] == q {
-					if q == '\'' && end+1 < len(line) && line[end+1] == '\'' {
-						end += 2
-						continue
-					}
-					end++
-					break
-				}
-				end++
-			}
-		case '|', '>':
-			end = start + 1
-		default:
-			end = start
-			for end < len(line) {
-				c := line[end]
-				if c == '#' && end > 0 && (line[end-1] == ' ' || line[end-1] == '\t') {
-					break
-				}
-				if (c == ',' || c == ']' || c == '}') && n.Style&yaml.FlowStyle == 0 && isFlow(line, start) {
-					break
-				}
-				// ": " or a final ':' ends a plain scalar in any context (a key).
-				if c == ':' && (end+1 == len(line) || line[end+1] == ' ' || line[end+1] == '\t') && n.Style == 0 {
-					break
-				}
-				end++
-			}
-			for end > start+1 && (line[end-1] == ' ' || line[end-1] == '\t') {
-				end--
-			}
-		}
-	} else if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
-		if line[start] == '{' || line[start] == '[' || line[start] == '-' {
-			end = start + 1
-		}
-	}
-	if end > len(line) {
-		end = len(line)
-	}
-	if end <= start {
-		end = start + 1
-	}
-	return diag.Pos{Line: n.Line, Col: end + 1}
-}
-
-// isFlow guesses whether a plain scalar sits inside a flow collection.
-func isFlow(line []rune, at int) bool {
-	depth := 0
-	for i := 0; i < at; i++ {
-		switch line[i] {
-		case '[', '{':
-			depth++
-		case ']', '}':
-			depth--
-		}
-	}
-	return depth > 0
 }
 
 // RepoPass is what a rule's Finalize sees: the whole index.
