@@ -53,163 +53,212 @@ func fmtScores(s []float64) string {
 
 // ---- RL108 quality-trajectory -----------------------------------------------
 
+// trajectory is quality_trajectory read for RL108.
+type trajectory struct {
+	f                    *load.File
+	qt                   *yaml.Node
+	ck                   *yaml.Node // gates_completed
+	completed, remaining []string
+	cNodes, rNodes       []*yaml.Node
+	cOK, rOK             bool
+	completedAt          map[string]*yaml.Node
+	cgv, civ             *yaml.Node // current_gate, current_gate_iteration
+	cg                   string
+	ci                   int64
+	cgSet, ciSet         bool
+	shk                  *yaml.Node // score_history
+	hist                 []gateScores
+	histOK               bool
+}
+
+// gateScores is one score_history entry: a gate's iteration scores.
+type gateScores struct {
+	gate   string
+	key    *yaml.Node
+	scores []float64
+}
+
 func runQualityTrajectory(p *Pass) {
 	_, qt := subsection(p, "quality_trajectory")
 	if !node.IsMap(qt) || trajectoryStale(p) != nil {
 		return // a trajectory left behind by a finished workflow is RL106's one finding
 	}
-	f := p.Doc.File
-	ck, cv := node.Get(qt, "gates_completed")
-	completed, cNodes, cOK := model.StrList(cv)
-	_, rv := node.Get(qt, "gates_remaining")
-	remaining, rNodes, rOK := model.StrList(rv)
-	completedAt := map[string]*yaml.Node{}
-	for i, g := range completed {
-		completedAt[model.GateKey(g)] = cNodes[i]
+	t := &trajectory{f: p.Doc.File, qt: qt, completedAt: map[string]*yaml.Node{}}
+	var cv, rv *yaml.Node
+	t.ck, cv = node.Get(qt, "gates_completed")
+	t.completed, t.cNodes, t.cOK = model.StrList(cv)
+	_, rv = node.Get(qt, "gates_remaining")
+	t.remaining, t.rNodes, t.rOK = model.StrList(rv)
+	for i, g := range t.completed {
+		t.completedAt[model.GateKey(g)] = t.cNodes[i]
 	}
-	if cOK && rOK {
-		for i, g := range remaining {
-			if c := completedAt[model.GateKey(g)]; c != nil {
-				fd := p.Report(f, rNodes[i], "gate %s is in both gates_completed (line %d) and gates_remaining: remove it from gates_remaining", g, c.Line)
+	t.cgv = node.Val(qt, "current_gate")
+	t.cg, t.cgSet = node.Str(t.cgv)
+	t.civ = node.Val(qt, "current_gate_iteration")
+	t.ci, t.ciSet = node.Int(t.civ)
+	checkGateLists(p, t)
+	readScoreHistory(p, t)
+	checkScoreHistory(p, t)
+	checkIterationsUsed(p, t)
+	if gates, ok := model.GatesOf(p.Doc.Root); ok {
+		checkTrajectoryGates(p, t, gates)
+	}
+}
+
+// checkGateLists checks gates_completed, gates_remaining and the current
+// gate against one another.
+func checkGateLists(p *Pass, t *trajectory) {
+	f := t.f
+	if t.cOK && t.rOK {
+		for i, g := range t.remaining {
+			if c := t.completedAt[model.GateKey(g)]; c != nil {
+				fd := p.Report(f, t.rNodes[i], "gate %s is in both gates_completed (line %d) and gates_remaining: remove it from gates_remaining", g, c.Line)
 				fd.Related = append(fd.Related, relatedAt(f, c, "quality_trajectory.gates_completed"))
 			}
 		}
 	}
-
-	cgv := node.Val(qt, "current_gate")
-	cg, cgSet := node.Str(cgv)
-	civ := node.Val(qt, "current_gate_iteration")
-	ci, ciSet := node.Int(civ)
-	if cgSet {
-		if c := completedAt[model.GateKey(cg)]; cOK && c != nil {
+	cg, cgv, civ := t.cg, t.cgv, t.civ
+	if t.cgSet {
+		if c := t.completedAt[model.GateKey(cg)]; t.cOK && c != nil {
 			fd := p.Report(f, cgv, "current_gate %s is already in gates_completed (line %d): set current_gate to the gate in progress, or null", cg, c.Line)
 			fd.Related = append(fd.Related, relatedAt(f, c, "quality_trajectory.gates_completed"))
 		}
-		for i, g := range remaining {
-			if rOK && model.GateKey(g) == model.GateKey(cg) {
-				fd := p.Report(f, cgv, "current_gate %s is also listed in gates_remaining (line %d): remove it from gates_remaining", cg, rNodes[i].Line)
-				fd.Related = append(fd.Related, relatedAt(f, rNodes[i], "quality_trajectory.gates_remaining"))
+		for i, g := range t.remaining {
+			if t.rOK && model.GateKey(g) == model.GateKey(cg) {
+				fd := p.Report(f, cgv, "current_gate %s is also listed in gates_remaining (line %d): remove it from gates_remaining", cg, t.rNodes[i].Line)
+				fd.Related = append(fd.Related, relatedAt(f, t.rNodes[i], "quality_trajectory.gates_remaining"))
 			}
 		}
 	}
 	if cgv != nil && civ != nil {
 		switch {
-		case cgSet && node.IsNull(civ):
+		case t.cgSet && node.IsNull(civ):
 			fd := p.Report(f, civ, "current_gate_iteration is null while current_gate is %s (line %d): set both during a gate, or both to null between gates", cg, cgv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
-		case ciSet && node.IsNull(cgv):
-			fd := p.Report(f, civ, "current_gate_iteration is %d while current_gate is null (line %d): set both during a gate, or both to null between gates", ci, cgv.Line)
+		case t.ciSet && node.IsNull(cgv):
+			fd := p.Report(f, civ, "current_gate_iteration is %d while current_gate is null (line %d): set both during a gate, or both to null between gates", t.ci, cgv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
 		}
 	}
+}
 
-	// score_history: gate id -> scores of each iteration.
-	shk, shv := node.Get(qt, "score_history")
-	type history struct {
-		gate   string
-		key    *yaml.Node
-		scores []float64
-	}
-	var hist []history
-	histOK := node.IsMap(shv)
+// readScoreHistory reads score_history (gate id -> scores of each
+// iteration), reporting scores outside [0, 1].
+func readScoreHistory(p *Pass, t *trajectory) {
+	var shv *yaml.Node
+	t.shk, shv = node.Get(t.qt, "score_history")
+	t.histOK = node.IsMap(shv)
 	node.Pairs(shv, func(k, v *yaml.Node) {
 		if !node.IsSeq(v) {
-			histOK = false
+			t.histOK = false
 			return
 		}
-		h := history{gate: k.Value, key: k}
+		h := gateScores{gate: k.Value, key: k}
 		for _, s := range v.Content {
 			x, ok := node.Float(s)
 			if !ok {
-				histOK = false
+				t.histOK = false
 				return
 			}
 			if x < 0 || x > 1 {
-				p.Report(f, s, "score %s of %s is outside [0, 1]", s.Value, k.Value)
+				p.Report(t.f, s, "score %s of %s is outside [0, 1]", s.Value, k.Value)
 			}
 			h.scores = append(h.scores, x)
 		}
-		hist = append(hist, h)
+		t.hist = append(t.hist, h)
 	})
-	if node.IsMap(shv) && cOK {
-		var stray []string
-		var first *yaml.Node
-		for _, h := range hist {
-			if completedAt[model.GateKey(h.gate)] == nil && !(cgSet && model.GateKey(h.gate) == model.GateKey(cg)) {
-				stray = append(stray, h.gate)
-				if first == nil {
-					first = h.key
-				}
-			}
-		}
-		if len(stray) > 0 {
-			p.Report(f, first, "score_history holds scores for %s, which %s neither in gates_completed nor the current gate: correct the gate ids",
-				listShort(stray), map[bool]string{true: "is", false: "are"}[len(stray) == 1])
-		}
-		has := map[string]bool{}
-		for _, h := range hist {
-			if len(h.scores) > 0 {
-				has[model.GateKey(h.gate)] = true
-			}
-		}
-		for i, g := range completed {
-			if !has[model.GateKey(g)] {
-				fd := p.Report(f, cNodes[i], "gate %s is in gates_completed, but score_history has no scores for it (line %d): record the score of each of its iterations", g, shk.Line)
-				fd.Related = append(fd.Related, relatedAt(f, shk, "quality_trajectory.score_history"))
+}
+
+// checkScoreHistory checks that score_history and gates_completed name
+// the same gates.
+func checkScoreHistory(p *Pass, t *trajectory) {
+	if !node.IsMap(node.Val(t.qt, "score_history")) || !t.cOK {
+		return
+	}
+	f := t.f
+	var stray []string
+	var first *yaml.Node
+	for _, h := range t.hist {
+		if t.completedAt[model.GateKey(h.gate)] == nil && !(t.cgSet && model.GateKey(h.gate) == model.GateKey(t.cg)) {
+			stray = append(stray, h.gate)
+			if first == nil {
+				first = h.key
 			}
 		}
 	}
-	tuv := node.Val(qt, "total_iterations_used")
+	if len(stray) > 0 {
+		p.Report(f, first, "score_history holds scores for %s, which %s neither in gates_completed nor the current gate: correct the gate ids",
+			listShort(stray), map[bool]string{true: "is", false: "are"}[len(stray) == 1])
+	}
+	has := map[string]bool{}
+	for _, h := range t.hist {
+		if len(h.scores) > 0 {
+			has[model.GateKey(h.gate)] = true
+		}
+	}
+	for i, g := range t.completed {
+		if !has[model.GateKey(g)] {
+			fd := p.Report(f, t.cNodes[i], "gate %s is in gates_completed, but score_history has no scores for it (line %d): record the score of each of its iterations", g, t.shk.Line)
+			fd.Related = append(fd.Related, relatedAt(f, t.shk, "quality_trajectory.score_history"))
+		}
+	}
+}
+
+// checkIterationsUsed checks total_iterations_used against score_history
+// and total_iterations_budget.
+func checkIterationsUsed(p *Pass, t *trajectory) {
+	f := t.f
+	tuv := node.Val(t.qt, "total_iterations_used")
 	used, usedOK := node.Int(tuv)
-	if usedOK && histOK {
+	if usedOK && t.histOK {
 		sum := 0
 		var parts []string
-		for _, h := range hist {
+		for _, h := range t.hist {
 			sum += len(h.scores)
 			parts = append(parts, fmt.Sprintf("%s: %d", h.gate, len(h.scores)))
 		}
 		if int(used) != sum {
 			fd := p.Report(f, tuv, "total_iterations_used %d, but score_history holds %d score(s) (%s): set it to the number of gate iterations", used, sum, listShort(parts))
-			fd.Related = append(fd.Related, relatedAt(f, shk, "quality_trajectory.score_history"))
+			fd.Related = append(fd.Related, relatedAt(f, t.shk, "quality_trajectory.score_history"))
 		}
 	}
-	if bv := node.Val(qt, "total_iterations_budget"); usedOK && bv != nil {
+	if bv := node.Val(t.qt, "total_iterations_budget"); usedOK && bv != nil {
 		if budget, ok := node.Int(bv); ok && used > budget {
 			fd := p.Report(f, tuv, "total_iterations_used %d exceeds total_iterations_budget %d (line %d)", used, budget, bv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, bv, "quality_trajectory.total_iterations_budget"))
 		}
 	}
+}
 
-	gates, ok := model.GatesOf(p.Doc.Root)
-	if !ok {
-		return
-	}
+// checkTrajectoryGates checks the trajectory against quality_gates.
+func checkTrajectoryGates(p *Pass, t *trajectory, gates map[string]*model.Gate) {
+	f := t.f
 	keys := make([]string, 0, len(gates))
 	for k := range gates {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return lineOf(gates[keys[i]].At) < lineOf(gates[keys[j]].At) })
-	if cOK {
+	if t.cOK {
 		for _, k := range keys {
 			g := gates[k]
-			if isPassed(g.Status) && completedAt[k] == nil && g.StatusAt != nil {
-				fd := p.Report(f, ck, "%s is %s (line %d), but gates_completed does not list %s: append it", g.Label, g.Status, g.StatusAt.Line, g.ID)
+			if isPassed(g.Status) && t.completedAt[k] == nil && g.StatusAt != nil {
+				fd := p.Report(f, t.ck, "%s is %s (line %d), but gates_completed does not list %s: append it", g.Label, g.Status, g.StatusAt.Line, g.ID)
 				fd.Related = append(fd.Related, relatedAt(f, g.StatusAt, g.Label+".status"))
 			}
 		}
-		for i, c := range completed {
+		for i, c := range t.completed {
 			g := gates[model.GateKey(c)]
 			switch {
 			case g == nil:
-				p.Report(f, cNodes[i], "gate %s is in gates_completed, but quality_gates defines no such gate (it has %s)", c, listShort(gateIDs(gates, keys)))
+				p.Report(f, t.cNodes[i], "gate %s is in gates_completed, but quality_gates defines no such gate (it has %s)", c, listShort(gateIDs(gates, keys)))
 			case g.Status != "" && !isPassed(g.Status) && g.StatusAt != nil:
-				fd := p.Report(f, cNodes[i], "gate %s is in gates_completed, but %s.status is %s (line %d): correct one of them", c, g.Label, g.Status, g.StatusAt.Line)
+				fd := p.Report(f, t.cNodes[i], "gate %s is in gates_completed, but %s.status is %s (line %d): correct one of them", c, g.Label, g.Status, g.StatusAt.Line)
 				fd.Related = append(fd.Related, relatedAt(f, g.StatusAt, g.Label+".status"))
 			}
 		}
 	}
-	if histOK {
-		for _, h := range hist {
+	if t.histOK {
+		for _, h := range t.hist {
 			g := gates[model.GateKey(h.gate)]
 			if g == nil || !g.ScoresOK || sameScores(h.scores, g.Scores) {
 				continue
@@ -218,9 +267,9 @@ func runQualityTrajectory(p *Pass) {
 			fd.Related = append(fd.Related, relatedAt(f, g.Iters, g.Label+"."+g.IterKey))
 		}
 	}
-	if cgSet && ciSet {
-		if g := gates[model.GateKey(cg)]; g != nil && g.Iters != nil && len(g.Iters.Content) != int(ci) {
-			fd := p.Report(f, civ, "current_gate_iteration %d, but %s.%s records %d iteration(s) (line %d)", ci, g.Label, g.IterKey, len(g.Iters.Content), g.Iters.Line)
+	if t.cgSet && t.ciSet {
+		if g := gates[model.GateKey(t.cg)]; g != nil && g.Iters != nil && len(g.Iters.Content) != int(t.ci) {
+			fd := p.Report(f, t.civ, "current_gate_iteration %d, but %s.%s records %d iteration(s) (line %d)", t.ci, g.Label, g.IterKey, len(g.Iters.Content), g.Iters.Line)
 			fd.Related = append(fd.Related, relatedAt(f, g.Iters, g.Label+"."+g.IterKey))
 		}
 	}
