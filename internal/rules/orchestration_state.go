@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -252,29 +253,40 @@ func movesForward(checkpoints *yaml.Node, last string, hasLast bool, latest stri
 
 // ---- RL105 phase-consistency ------------------------------------------------
 
+// phaseExpectation is the current phase one pipeline implies, and why.
+type phaseExpectation struct {
+	pipe   *model.Pipeline
+	nums   []int
+	phases []*model.Phase
+	why    string
+}
+
 func runPhaseConsistency(p *Pass) {
 	rs := recoveryOf(p)
-	if rs == nil {
+	if rs == nil || !rs.CurrentPhase.OK {
 		return
 	}
-	f := p.Doc.File
-	cpv := rs.CurrentPhase.Node
-	n, ok := node.Int(cpv)
-	if !ok {
-		return
-	}
-	cur := int(n)
+	cur := rs.CurrentPhase.Value
 	pipes := pipelines(p)
-	type expect struct {
-		pipe   *model.Pipeline
-		nums   []int
-		phases []*model.Phase
-		why    string
+	exps, matched := expectedPhases(pipes, cur)
+	if len(exps) == 0 {
+		return
 	}
-	var exps []expect
+	if len(matched) == 0 {
+		reportPhaseMismatch(p, rs.CurrentPhase.Node, cur, exps)
+		return
+	}
+	checkPhaseName(p, rs.CurrentPhaseName, cur, pipes, matched)
+}
+
+// expectedPhases is what each pipeline's phase statuses (or its own
+// current_phase) imply the current phase is, and the pipelines that agree
+// with cur.
+func expectedPhases(pipes []*model.Pipeline, cur int) ([]phaseExpectation, map[*model.Pipeline]bool) {
+	var exps []phaseExpectation
 	matched := map[*model.Pipeline]bool{}
 	for _, pi := range pipes {
-		e := expect{pipe: pi}
+		e := phaseExpectation{pipe: pi}
 		var last *model.Phase
 		anyStatus := false
 		for _, ph := range pi.Phases {
@@ -305,47 +317,50 @@ func runPhaseConsistency(p *Pass) {
 			continue
 		}
 		exps = append(exps, e)
-		for _, x := range e.nums {
-			if x == cur {
-				matched[pi] = true
-			}
+		if slices.Contains(e.nums, cur) {
+			matched[pi] = true
 		}
 	}
-	if len(exps) == 0 {
-		return
-	}
-	if len(matched) == 0 {
-		var parts []string
-		var rel []diag.Related
-		for _, e := range exps {
-			switch {
-			case e.why == "IN_PROGRESS":
-				for _, ph := range e.phases {
-					parts = append(parts, fmt.Sprintf("pipeline %s has phase %d %s IN_PROGRESS (line %d)", e.pipe.Key, ph.Num, quoteName(ph.Name), lineOf(ph.At)))
-					rel = append(rel, relatedAt(f, ph.At, fmt.Sprintf("%s: phase %d, %s", ph.Label, ph.Num, ph.Status)))
-				}
-			case len(e.phases) > 0:
-				ph := e.phases[0]
-				parts = append(parts, fmt.Sprintf("phase %d %s is %s of pipeline %s (line %d)", ph.Num, quoteName(ph.Name), e.why, e.pipe.Key, lineOf(ph.At)))
+	return exps, matched
+}
+
+// reportPhaseMismatch reports a current_phase no pipeline agrees with.
+func reportPhaseMismatch(p *Pass, cpv *yaml.Node, cur int, exps []phaseExpectation) {
+	f := p.Doc.File
+	var parts []string
+	var rel []diag.Related
+	for _, e := range exps {
+		switch {
+		case e.why == "IN_PROGRESS":
+			for _, ph := range e.phases {
+				parts = append(parts, fmt.Sprintf("pipeline %s has phase %d %s IN_PROGRESS (line %d)", e.pipe.Key, ph.Num, quoteName(ph.Name), lineOf(ph.At)))
 				rel = append(rel, relatedAt(f, ph.At, fmt.Sprintf("%s: phase %d, %s", ph.Label, ph.Num, ph.Status)))
-			case e.why == "no phase has started":
-				parts = append(parts, fmt.Sprintf("no phase of pipeline %s has started (expected 0)", e.pipe.Key))
-			default:
-				parts = append(parts, fmt.Sprintf("pipelines.%s.current_phase is %d", e.pipe.Key, e.pipe.CurrentPhase))
 			}
+		case len(e.phases) > 0:
+			ph := e.phases[0]
+			parts = append(parts, fmt.Sprintf("phase %d %s is %s of pipeline %s (line %d)", ph.Num, quoteName(ph.Name), e.why, e.pipe.Key, lineOf(ph.At)))
+			rel = append(rel, relatedAt(f, ph.At, fmt.Sprintf("%s: phase %d, %s", ph.Label, ph.Num, ph.Status)))
+		case e.why == "no phase has started":
+			parts = append(parts, fmt.Sprintf("no phase of pipeline %s has started (expected 0)", e.pipe.Key))
+		default:
+			parts = append(parts, fmt.Sprintf("pipelines.%s.current_phase is %d", e.pipe.Key, e.pipe.CurrentPhase))
 		}
-		msg := diag.Fit(len(parts), func(n int) string {
-			return fmt.Sprintf("current_phase %d, but %s: correct it or the phase statuses", cur, joinShort(parts, "; ", n))
-		})
-		fd := p.Report(f, cpv, "%s", msg)
-		fd.Related = rel
-		return
 	}
-	nv := rs.CurrentPhaseName.Node
-	name, ok := node.Str(nv)
+	msg := diag.Fit(len(parts), func(n int) string {
+		return fmt.Sprintf("current_phase %d, but %s: correct it or the phase statuses", cur, joinShort(parts, "; ", n))
+	})
+	fd := p.Report(f, cpv, "%s", msg)
+	fd.Related = rel
+}
+
+// checkPhaseName checks current_phase_name against the name of phase cur
+// in the pipelines that agree with it.
+func checkPhaseName(p *Pass, nameField model.Str, cur int, pipes []*model.Pipeline, matched map[*model.Pipeline]bool) {
+	f := p.Doc.File
+	name := nameField.Value
 	// A finished workflow's phase name is a label no session resumes from
 	// ("Phase 5 - Final Review (COMPLETE)"); only the number is checked.
-	if !ok || isPlaceholderIn(f, name) || cur == 0 || WorkflowFinished(p) {
+	if !nameField.OK || isPlaceholderIn(f, name) || cur == 0 || WorkflowFinished(p) {
 		return
 	}
 	var want []*model.Phase
@@ -367,7 +382,7 @@ func runPhaseConsistency(p *Pass) {
 		return
 	}
 	var names []string
-	fd := p.Report(f, nv, "")
+	fd := p.Report(f, nameField.Node, "")
 	for _, ph := range want {
 		names = append(names, fmt.Sprintf("%s (line %d)", quoteName(ph.Name), lineOf(ph.At)))
 		fd.Related = append(fd.Related, relatedAt(f, ph.At, ph.Label))
