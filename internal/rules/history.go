@@ -668,8 +668,15 @@ func runUpdateProtocol(p *Pass) {
 	if !node.IsMap(hrs) || !node.IsMap(brs) {
 		return // not v2.0 on both sides (a migration, or RL100/RL101 territory)
 	}
-	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
 	triggers := protocolTriggers(p, base, head)
+	checkUpdatedAt(p, br, hr, brs, hrs, triggers)
+	checkTriggerUpdates(p, head, br, hr, triggers)
+}
+
+// checkUpdatedAt reports a recovery_state.updated_at left as it was
+// although a trigger fired or a sub-section changed.
+func checkUpdatedAt(p *Pass, br, hr, brs, hrs *yaml.Node, triggers []protocolTrigger) {
+	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
 	rewritten, hu, was := updatedAtRewritten(brs, hrs)
 
 	// Every trigger overwrites recovery_state; so does any change of a
@@ -709,8 +716,13 @@ func runUpdateProtocol(p *Pass) {
 			p.Report(f, hu, "%s", msg)
 		}
 	}
+}
 
-	// What each trigger adds to the overwrite of recovery_state.
+// checkTriggerUpdates reports what each trigger adds to the overwrite of
+// recovery_state and is missing: a summary, a compaction event, a changed
+// sub-section.
+func checkTriggerUpdates(p *Pass, head, br, hr *yaml.Node, triggers []protocolTrigger) {
+	f := p.Doc.File
 	subAt := func(name string) *yaml.Node {
 		if k, _ := node.Get(hr, name); k != nil {
 			return k
