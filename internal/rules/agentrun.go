@@ -477,8 +477,19 @@ func runEventSequence(p *Pass) {
 			p.Report(e.Doc.File, at, format, args...)
 		}
 	}
-	// Time going back inside one append-only file, in file order, among
-	// the events that set a task's state (only their order is read).
+	checkEventTimes(r, issue)
+	checkTaskLifecycles(p, r, issue)
+	checkRunCompleted(r, issue)
+	c.flush("%d more event-sequence problems in this file (lines %s)")
+}
+
+// eventIssue reports a problem of an event at one of its nodes.
+type eventIssue func(e *agentrun.Event, at *yaml.Node, format string, args ...any)
+
+// checkEventTimes reports time going back inside one append-only file, in
+// file order, among the events that set a task's state (only their order
+// is read).
+func checkEventTimes(r *agentrun.Run, issue eventIssue) {
 	byFile := make([]*agentrun.Event, 0, len(r.Events))
 	for _, e := range r.Events {
 		if e.State != "" {
@@ -493,7 +504,12 @@ func runEventSequence(p *Pass) {
 		}
 		prev[e.Doc] = e
 	}
-	// Task lifecycles, in state order.
+}
+
+// checkTaskLifecycles follows each task's events in state order: work
+// after completion, outcomes never started, work before the dependencies
+// were done, and events for tasks the graph does not have.
+func checkTaskLifecycles(p *Pass, r *agentrun.Run, issue eventIssue) {
 	state := map[string]agentrun.State{}
 	started := map[string]bool{}
 	worked := map[string]bool{}
@@ -563,7 +579,11 @@ func runEventSequence(p *Pass) {
 		}
 		issue(e, e.TaskNode, "event for task %q, which is not in task-graph.json%s, so its state is lost; add the task to the graph or correct the id", e.TaskID, more)
 	}
-	// A run recorded as completed while tasks are not done contradicts itself.
+}
+
+// checkRunCompleted reports a run recorded as completed while tasks are
+// not done: it contradicts itself.
+func checkRunCompleted(r *agentrun.Run, issue eventIssue) {
 	if end := r.Ended; end != nil && r.GraphOK && (end.Type == "run_completed" || end.Type == "run_complete") {
 		var open []string
 		for _, t := range r.Tasks {
@@ -575,7 +595,6 @@ func runEventSequence(p *Pass) {
 			issue(end, end.TypeNode, "%s, but %d of %d tasks are not done (%s); log their outcome, or the run is recorded finished with work open", end.Name, len(open), len(r.Tasks), listIDs(open))
 		}
 	}
-	c.flush("%d more event-sequence problems in this file (lines %s)")
 }
 
 // depList names unfinished dependencies with their verb ("its dependency
