@@ -197,9 +197,7 @@ func checkWorkflowRecord(p *Pass) {
 	if d == nil || !node.IsMap(d.Root) || d.File.Template {
 		return
 	}
-	f := d.File
-	lc := workflowLifecycle(p)
-	anchor := lc
+	anchor := workflowLifecycle(p)
 	v2Complete := false
 	if rs := recoveryOf(p); rs != nil {
 		sv := rs.WorkflowStatus.Node
@@ -213,84 +211,98 @@ func checkWorkflowRecord(p *Pass) {
 	}
 	switch anchor.Status {
 	case "COMPLETE":
-		var items []string
-		var rel []diag.Related
-		var phases, gates, pipes int
-		agentsDone := true
-		if !v2Complete {
-			openPipe := map[string]bool{}
-			for _, ph := range recordPhases(p) {
-				if !isOpenStatus(ph.Status) {
-					continue
-				}
-				phases++
-				openPipe[ph.Pipeline] = true
-				items = append(items, fmt.Sprintf("%s (%s)", phaseName(p, ph), ph.Status))
-				rel = append(rel, relatedAt(f, statusAt(ph.Node, ph.At), ph.Label+": "+ph.Status))
-				agentsDone = agentsDone && agentsAllComplete(ph)
-			}
-			for _, pi := range pipelines(p) {
-				sv := node.Val(node.Val(node.Val(d.Root, "pipelines"), pi.Key), "status")
-				s, ok := node.Str(sv)
-				if !ok || openPipe[pi.Key] || !isOpenStatus(s) {
-					continue
-				}
-				pipes++
-				items = append(items, fmt.Sprintf("pipeline %s (%s)", pi.Key, s))
-				rel = append(rel, relatedAt(f, sv, "pipelines."+pi.Key+".status: "+s))
-			}
-		}
-		for _, g := range openGates(d.Root) {
-			gates++
-			items = append(items, fmt.Sprintf("gate %s (%s)", g.ID, g.Status))
-			rel = append(rel, relatedAt(f, g.StatusAt, g.Label+".status: "+g.Status))
-		}
-		if len(items) == 0 {
-			return
-		}
-		var what []string
-		for _, c := range []struct {
-			n    int
-			name string
-		}{{phases, "phase"}, {pipes, "pipeline"}, {gates, "gate"}} {
-			if c.n > 0 {
-				what = append(what, fmt.Sprintf("%d %s(s)", c.n, c.name))
-			}
-		}
-		hint := "update them or the status"
-		if phases > 0 && gates == 0 && pipes == 0 && agentsDone {
-			hint = "their agents are COMPLETE: update the phases"
-		}
-		msg := fitList(items, func(list string) string {
-			return fmt.Sprintf("%s %s, but %s still open: %s; %s", anchor.Field, anchor.Raw, strings.Join(what, " and "), list, hint)
-		})
-		fd := p.Report(f, anchor.At, "%s", msg)
-		fd.Related = rel
+		checkCompleteRecord(p, anchor, v2Complete)
 	case "ACTIVE", "IN_PROGRESS", "RUNNING":
-		if rs := recoveryOf(p); rs != nil && anchor.Field == "workflow.status" {
-			if s, ok := rs.WorkflowStatus.Value, rs.WorkflowStatus.OK; ok && canonWorkflowStatus(s) != anchor.Status {
-				return // the two statuses disagree: RL106 reports that first
-			}
-		}
-		if notAdvanced(p) {
-			phs := recordPhases(p)
-			fd := p.Report(f, anchor.At, "%s %s, but all %d phase(s) are done and no gate is open; set it to COMPLETE if the workflow is over", anchor.Field, anchor.Raw, len(phs))
-			fd.Severity = diag.SevWarning
-			fd.Related = append(fd.Related, relatedAt(f, statusAt(phs[len(phs)-1].Node, phs[len(phs)-1].At), phs[len(phs)-1].Label))
-			return
-		}
+		checkRunningRecord(p, anchor)
+	}
+}
+
+// checkCompleteRecord reports the phases, pipelines and gates still open
+// in a workflow recorded COMPLETE.
+func checkCompleteRecord(p *Pass, anchor *lifecycle, v2Complete bool) {
+	d, f := p.Doc, p.Doc.File
+	var items []string
+	var rel []diag.Related
+	var phases, gates, pipes int
+	agentsDone := true
+	if !v2Complete {
+		openPipe := map[string]bool{}
 		for _, ph := range recordPhases(p) {
-			if !isOpenStatus(ph.Status) || isInProgress(ph.Status) || !agentsAllComplete(ph) {
+			if !isOpenStatus(ph.Status) {
 				continue
 			}
-			sv := statusAt(ph.Node, ph.At)
-			fd := p.Report(f, sv, "%s is %s, but all its agents are COMPLETE; advance the phase's status", phaseName(p, ph), ph.Status)
-			fd.Severity = diag.SevWarning
-			for _, a := range ph.Agents {
-				fd.Related = append(fd.Related, relatedAt(f, a.At, "agent "+a.ID+": "+a.Status))
-				if len(fd.Related) == 5 {
-					break
-				}
+			phases++
+			openPipe[ph.Pipeline] = true
+			items = append(items, fmt.Sprintf("%s (%s)", phaseName(p, ph), ph.Status))
+			rel = append(rel, relatedAt(f, statusAt(ph.Node, ph.At), ph.Label+": "+ph.Status))
+			agentsDone = agentsDone && agentsAllComplete(ph)
+		}
+		for _, pi := range pipelines(p) {
+			sv := node.Val(node.Val(node.Val(d.Root, "pipelines"), pi.Key), "status")
+			s, ok := node.Str(sv)
+			if !ok || openPipe[pi.Key] || !isOpenStatus(s) {
+				continue
+			}
+			pipes++
+			items = append(items, fmt.Sprintf("pipeline %s (%s)", pi.Key, s))
+			rel = append(rel, relatedAt(f, sv, "pipelines."+pi.Key+".status: "+s))
+		}
+	}
+	for _, g := range openGates(d.Root) {
+		gates++
+		items = append(items, fmt.Sprintf("gate %s (%s)", g.ID, g.Status))
+		rel = append(rel, relatedAt(f, g.StatusAt, g.Label+".status: "+g.Status))
+	}
+	if len(items) == 0 {
+		return
+	}
+	var what []string
+	for _, c := range []struct {
+		n    int
+		name string
+	}{{phases, "phase"}, {pipes, "pipeline"}, {gates, "gate"}} {
+		if c.n > 0 {
+			what = append(what, fmt.Sprintf("%d %s(s)", c.n, c.name))
+		}
+	}
+	hint := "update them or the status"
+	if phases > 0 && gates == 0 && pipes == 0 && agentsDone {
+		hint = "their agents are COMPLETE: update the phases"
+	}
+	msg := fitList(items, func(list string) string {
+		return fmt.Sprintf("%s %s, but %s still open: %s; %s", anchor.Field, anchor.Raw, strings.Join(what, " and "), list, hint)
+	})
+	fd := p.Report(f, anchor.At, "%s", msg)
+	fd.Related = rel
+}
+
+// checkRunningRecord reports a running workflow whose phases are all done,
+// and phases left open although all their agents are complete.
+func checkRunningRecord(p *Pass, anchor *lifecycle) {
+	f := p.Doc.File
+	if rs := recoveryOf(p); rs != nil && anchor.Field == "workflow.status" {
+		if s, ok := rs.WorkflowStatus.Value, rs.WorkflowStatus.OK; ok && canonWorkflowStatus(s) != anchor.Status {
+			return // the two statuses disagree: RL106 reports that first
+		}
+	}
+	if notAdvanced(p) {
+		phs := recordPhases(p)
+		fd := p.Report(f, anchor.At, "%s %s, but all %d phase(s) are done and no gate is open; set it to COMPLETE if the workflow is over", anchor.Field, anchor.Raw, len(phs))
+		fd.Severity = diag.SevWarning
+		fd.Related = append(fd.Related, relatedAt(f, statusAt(phs[len(phs)-1].Node, phs[len(phs)-1].At), phs[len(phs)-1].Label))
+		return
+	}
+	for _, ph := range recordPhases(p) {
+		if !isOpenStatus(ph.Status) || isInProgress(ph.Status) || !agentsAllComplete(ph) {
+			continue
+		}
+		sv := statusAt(ph.Node, ph.At)
+		fd := p.Report(f, sv, "%s is %s, but all its agents are COMPLETE; advance the phase's status", phaseName(p, ph), ph.Status)
+		fd.Severity = diag.SevWarning
+		for _, a := range ph.Agents {
+			fd.Related = append(fd.Related, relatedAt(f, a.At, "agent "+a.ID+": "+a.Status))
+			if len(fd.Related) == 5 {
+				break
 			}
 		}
 	}
