@@ -400,7 +400,7 @@ func (s *Settings) checkUnit(k load.Kind, path string, index *rules.Index, set f
 	}
 	for _, r := range rules.All() {
 		if r.Run != nil && r.AppliesTo(k) && s.enabled(r) {
-			guard("rule "+r.Code+" "+r.Name, func() { r.Run(newPass(r, raw)) })
+			guard("rule "+r.Code+" "+r.Name, func() { r.Check(newPass(r, raw)) })
 		}
 	}
 	return internal

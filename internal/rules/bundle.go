@@ -187,10 +187,10 @@ func runBundleArtifactSchema(p *Pass) {
 		if name == "OUTPUT_HASHES.json" && !seedShaped(d.Root) {
 			continue // another layout altogether: one finding, RL404's
 		}
-		before := len(*p.out)
+		before := len(p.pending)
 		validate(p, d.File, bundleDefs[name], d.Root, "")
-		for i := before; i < len(*p.out); i++ {
-			(*p.out)[i].Severity = diag.SevWarning
+		for _, fd := range p.pending[before:] {
+			fd.Severity = diag.SevWarning
 		}
 	}
 }

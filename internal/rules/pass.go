@@ -28,10 +28,11 @@ type Pass struct {
 	// every pass over the unit.
 	Results *Results
 
-	out *[]diag.Finding
+	out     *[]diag.Finding
+	pending []*diag.Finding // reported, added to out when the rule returns
 }
 
-// NewPass prepares a pass that appends findings to out.
+// NewPass prepares a pass that appends findings to out (see Rule.Check).
 func NewPass(r *Rule, opts *Options, out *[]diag.Finding) *Pass {
 	return &Pass{Rule: r, Opts: opts, out: out, Results: NewResults()}
 }
@@ -44,12 +45,28 @@ func (p *Pass) File() *load.File {
 	return nil
 }
 
-// Report adds a finding at a node of doc's file.
+// Check runs the rule over the pass's unit and adds the findings it
+// reported to the pass's output, also when the rule panics.
+func (r *Rule) Check(p *Pass) {
+	defer p.flush()
+	r.Run(p)
+}
+
+func (p *Pass) flush() {
+	for _, fd := range p.pending {
+		*p.out = append(*p.out, *fd)
+	}
+	p.pending = nil
+}
+
+// Report records a finding at a node of f and returns it for the rule to
+// complete (Related, Fix, NodePath …): the finding is the rule's own until
+// the rule returns, when Check adds every finding in the order reported.
 func (p *Pass) Report(f *load.File, n *yaml.Node, format string, args ...any) *diag.Finding {
 	return p.ReportAt(f, node.Pos(n), load.EndOf(f, n), format, args...)
 }
 
-// ReportAt adds a finding at explicit positions.
+// ReportAt records a finding at explicit positions, like Report.
 func (p *Pass) ReportAt(f *load.File, start, end diag.Pos, format string, args ...any) *diag.Finding {
 	if end.Line == 0 {
 		end = start
@@ -58,7 +75,7 @@ func (p *Pass) ReportAt(f *load.File, start, end diag.Pos, format string, args .
 	if f != nil {
 		path = f.Path
 	}
-	*p.out = append(*p.out, diag.Finding{
+	fd := &diag.Finding{
 		Code:     p.Rule.Code,
 		Name:     p.Rule.Name,
 		Severity: p.Rule.Severity,
@@ -66,8 +83,9 @@ func (p *Pass) ReportAt(f *load.File, start, end diag.Pos, format string, args .
 		Start:    start,
 		End:      end,
 		Message:  fmt.Sprintf(format, args...),
-	})
-	return &(*p.out)[len(*p.out)-1]
+	}
+	p.pending = append(p.pending, fd)
+	return fd
 }
 
 // RepoPass is what a rule's Finalize sees: the whole index.

@@ -87,9 +87,8 @@ func runUnknownKey(p *Pass) {
 			continue
 		}
 		sub := *p
-		sub.Rule = r
-		sub.out = &discard
-		r.Run(&sub)
+		sub.Rule, sub.out, sub.pending = r, &discard, nil
+		r.Check(&sub)
 	}
 	allow := p.Opts.AllowKeys[kind]
 	for _, c := range *schemaChecks.Of(p) {
