@@ -10,23 +10,20 @@ import (
 	"github.com/resumelint/resumelint/internal/node"
 )
 
-// Str is a string field. Node is the value as written (nil when the key is
-// absent), whatever its type; OK reports that it is a string.
+// Str is a string field. Key is the key as written (nil when absent), Node
+// the value whatever its type; OK reports that it is a string.
 type Str struct {
-	Value string
-	Node  *yaml.Node
-	OK    bool
+	Value     string
+	Key, Node *yaml.Node
+	OK        bool
 }
 
 // StrOf reads m[key].
 func StrOf(m *yaml.Node, key string) Str {
-	v := node.Val(m, key)
+	k, v := node.Get(m, key)
 	s, ok := node.Str(v)
-	return Str{Value: s, Node: v, OK: ok}
+	return Str{Value: s, Key: k, Node: v, OK: ok}
 }
-
-// Present reports whether the key is written at all.
-func (s Str) Present() bool { return s.Node != nil }
 
 // Int is an integer field, read like Str.
 type Int struct {

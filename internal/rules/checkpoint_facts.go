@@ -8,6 +8,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -74,43 +75,21 @@ type CheckpointFact struct {
 // CheckpointFactOf reads the fact of a parsed checkpoint file; nil when
 // its top level is not a mapping.
 func CheckpointFactOf(opts *Options, f *load.File, root *yaml.Node) *CheckpointFact {
-	if !node.IsMap(root) {
+	c := model.CheckpointOf(root)
+	if c == nil {
 		return nil
 	}
-	cf := &CheckpointFact{Path: f.Path, OSPath: FileOSPath(opts, f)}
-	for _, k := range []string{"event_id", "checkpoint_id"} {
-		if v := node.Val(root, k); v != nil {
-			if s, ok := node.Str(v); ok {
-				cf.ID, cf.IDAt = s, spanOf(f, v)
-			}
-			break
+	cf := &CheckpointFact{Path: f.Path, OSPath: FileOSPath(opts, f), WorkflowID: c.WorkflowID}
+	if c.ID.OK {
+		cf.ID, cf.IDAt = c.ID.Value, spanOf(f, c.ID.Node)
+	}
+	if c.Time.OK {
+		if t, _, ok := ParseTimestamp(c.Time.Value); ok {
+			cf.Time, cf.TimeText = t, c.Time.Value
 		}
 	}
-	for _, k := range []string{"timestamp", "created_at"} {
-		if v := node.Val(root, k); v != nil {
-			if s, ok := node.Str(v); ok {
-				if t, _, ok := ParseTimestamp(s); ok {
-					cf.Time, cf.TimeText = t, s
-				}
-			}
-			break
-		}
-	}
-	if md := node.Val(root, "metadata"); node.IsMap(md) {
-		if v := node.Val(md, "acknowledged"); v != nil {
-			if b, ok := node.Bool(v); ok {
-				cf.HasAck, cf.Acknowledged, cf.AckAt = true, b, spanOf(f, v)
-			}
-		}
-	}
-	if st := node.Val(root, "orchestration_state"); node.IsMap(st) {
-		cf.WorkflowID, _ = node.Str(node.Val(st, "workflow_id"))
-	} else if rs := node.Val(root, "resumption_state"); node.IsMap(rs) {
-		if id, ok := node.Str(node.Val(rs, "workflow_id")); ok {
-			cf.WorkflowID = id
-		} else if w := node.Val(rs, "workflow"); node.IsMap(w) {
-			cf.WorkflowID, _ = node.Str(node.Val(w, "id"))
-		}
+	if ack := c.Acknowledged; ack.OK {
+		cf.HasAck, cf.Acknowledged, cf.AckAt = true, ack.Value, spanOf(f, ack.Node)
 	}
 	return cf
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -48,66 +49,63 @@ func init() {
 // checkpointIDRe is #CheckpointID; other ids are the schema rule's (RL201).
 var checkpointIDRe = lazyre.New(`^cx-\d{3}$`)
 
-func checkpointRoot(p *Pass) *yaml.Node {
-	if p.Doc == nil || !node.IsMap(p.Doc.Root) {
+// checkpointOf is the typed view of the pass's checkpoint file; nil when
+// its top level is not a mapping.
+func checkpointOf(p *Pass) *model.Checkpoint { return checkpointResult.Of(p) }
+
+var checkpointResult = NewResult("checkpoint", func(p *Pass) *model.Checkpoint {
+	if p.Doc == nil {
 		return nil
 	}
-	return p.Doc.Root
+	return model.CheckpointOf(p.Doc.Root)
+})
+
+// checkpointRoot is the checkpoint's top-level mapping, or nil.
+func checkpointRoot(p *Pass) *yaml.Node {
+	if c := checkpointOf(p); c != nil {
+		return c.Root
+	}
+	return nil
 }
 
 // ---- RL202 checkpoint-name --------------------------------------------------
 
 func runCheckpointName(p *Pass) {
-	root := checkpointRoot(p)
-	if root == nil {
+	c := checkpointOf(p)
+	if c == nil || !c.ID.OK || !checkpointIDRe.MatchString(c.ID.Value) {
 		return
 	}
-	for _, k := range []string{"event_id", "checkpoint_id"} {
-		v := node.Val(root, k)
-		if v == nil {
-			continue
-		}
-		id, ok := node.Str(v)
-		if !ok || !checkpointIDRe.MatchString(id) {
-			return
-		}
-		base := path.Base(p.Doc.File.Path)
-		if base != id+"-checkpoint.json" && base != id+".json" {
-			p.Report(p.Doc.File, v, "file name %s does not match %s %s: rename it to %s-checkpoint.json or %s.json", base, k, id, id, id)
-		}
-		return
+	id := c.ID.Value
+	base := path.Base(p.Doc.File.Path)
+	if base != id+"-checkpoint.json" && base != id+".json" {
+		p.Report(p.Doc.File, c.ID.Node, "file name %s does not match %s %s: rename it to %s-checkpoint.json or %s.json", base, c.ID.Key.Value, id, id, id)
 	}
 }
 
 // ---- RL203 checkpoint-ack ---------------------------------------------------
 
 func runCheckpointAck(p *Pass) {
-	root := checkpointRoot(p)
-	md := node.Val(root, "metadata")
-	if !node.IsMap(md) {
+	c := checkpointOf(p)
+	if c == nil || !c.Acknowledged.OK {
 		return
 	}
 	f := p.Doc.File
-	av := node.Val(md, "acknowledged")
-	ack, ok := node.Bool(av)
-	if !ok {
-		return
-	}
-	atk, atv := node.Get(md, "acknowledged_at")
+	av, ack := c.Acknowledged.Node, c.Acknowledged.Value
+	atk, atv := c.AcknowledgedAt.Key, c.AcknowledgedAt.Node
 	atNull := atk == nil || node.IsNull(atv)
 	if ack && atNull {
 		p.Report(f, av, "acknowledged is true but acknowledged_at is %s: record when the re-orientation merged this checkpoint", map[bool]string{true: "missing", false: "null"}[atk == nil])
 		return
 	}
 	if !ack && !atNull {
-		if s, ok := node.Str(atv); ok {
-			fd := p.Report(f, atv, "acknowledged_at %s is set but acknowledged is false (line %d): set acknowledged: true, or clear acknowledged_at", s, av.Line)
+		if s := c.AcknowledgedAt; s.OK {
+			fd := p.Report(f, atv, "acknowledged_at %s is set but acknowledged is false (line %d): set acknowledged: true, or clear acknowledged_at", s.Value, av.Line)
 			fd.Related = append(fd.Related, relatedAt(f, av, "metadata.acknowledged"))
 		}
 		return
 	}
 	at, as, _, ok1 := timeOf(atv)
-	tv := node.Val(root, "timestamp")
+	tv := c.Timestamp.Node
 	t, ts, _, ok2 := timeOf(tv)
 	if ack && ok1 && ok2 && at.Before(t) {
 		fd := p.Report(f, atv, "acknowledged_at %s is before the checkpoint's timestamp %s (line %d): correct one of them", as, ts, tv.Line)
@@ -138,10 +136,11 @@ func seedTierOf(fill float64) string {
 }
 
 func runCheckpointContext(p *Pass) {
-	cs := node.Val(checkpointRoot(p), "context_state")
-	if !node.IsMap(cs) {
+	c := checkpointOf(p)
+	if c == nil || c.ContextState == nil {
 		return
 	}
+	cs := c.ContextState
 	f := p.Doc.File
 	fillKey, tokKey, winKey := "estimated_fill_before_compaction", "estimated_tokens_used", "context_window_size"
 	if node.Has(cs, "fill_percentage") {
@@ -202,10 +201,11 @@ func intList(n *yaml.Node) ([]int64, []*yaml.Node, bool) {
 }
 
 func runCheckpointPhases(p *Pass) {
-	st := node.Val(checkpointRoot(p), "orchestration_state")
-	if !node.IsMap(st) {
+	c := checkpointOf(p)
+	if c == nil || c.State == nil {
 		return
 	}
+	st := c.State
 	f := p.Doc.File
 	names := []string{"phases_complete", "phases_in_progress", "phases_remaining"}
 	type list struct {
