@@ -15,6 +15,7 @@ import (
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -317,7 +318,7 @@ func runFilesToLoad(p *Pass) {
 		return
 	}
 	d := p.Doc
-	v := node.Val(d.Root, "files_to_load")
+	v := r.FilesToLoad
 	if !node.IsSeq(v) {
 		return // RL311
 	}
@@ -530,16 +531,16 @@ func sameLines(a, b []textLine) bool {
 
 func runProjectIDFolder(p *Pass) {
 	d := p.Doc
-	if ResumeOf(p) == nil {
+	r := ResumeOf(p)
+	if r == nil {
 		return
 	}
 	pr := ProjectOf(p, d.File)
 	if pr == nil || pr.FolderID == "" {
 		return
 	}
-	v := node.Val(d.Root, "project_id")
-	id, ok := node.Str(v)
-	if !ok || id == pr.FolderID {
+	v, id := r.ProjectID.Node, r.ProjectID.Value
+	if !r.ProjectID.OK || id == pr.FolderID {
 		return
 	}
 	p.Report(d.File, v, "project_id %s differs from its folder name: set it to %s", diag.Quote(id), diag.Quote(pr.FolderID))
@@ -636,12 +637,12 @@ func runProgressVsSteps(p *Pass) {
 	var done, total int64
 	var n *yaml.Node
 	what := "tasks_completed"
-	if c, t, cn, _, ok := CountersOf(d.Root); ok {
+	if c, t, cn, _, ok := model.CountersOf(d.Root); ok {
 		if c > t {
 			return
 		}
 		done, total, n = c, t, cn
-	} else if c, t, pn, ok := ProgressOf(d.Root); ok {
+	} else if c, t, pn, ok := model.ProgressOf(d.Root); ok {
 		if c > t {
 			return
 		}
