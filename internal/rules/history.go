@@ -17,6 +17,7 @@ import (
 	"github.com/resumelint/resumelint/internal/gitbase"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -663,11 +664,12 @@ func runUpdateProtocol(p *Pass) {
 		return // unchanged: only a new checkpoint file can be a trigger
 	}
 	head, base := p.Doc.Root, bv.Doc.Root
-	hr, br := node.Val(head, "resumption"), node.Val(base, "resumption")
-	hrs, brs := node.Val(hr, "recovery_state"), node.Val(br, "recovery_state")
-	if !node.IsMap(hrs) || !node.IsMap(brs) {
+	hres, bres := ResumptionOf(p), model.ResumptionOf(base)
+	if hres == nil || bres == nil || hres.Recovery == nil || bres.Recovery == nil {
 		return // not v2.0 on both sides (a migration, or RL100/RL101 territory)
 	}
+	hr, br := hres.Node, bres.Node
+	hrs, brs := hres.Recovery.Node, bres.Recovery.Node
 	triggers := protocolTriggers(p, base, head)
 	checkUpdatedAt(p, br, hr, brs, hrs, triggers)
 	checkTriggerUpdates(p, head, br, hr, triggers)
@@ -895,7 +897,7 @@ func protocolTriggers(p *Pass, base, head *yaml.Node) []protocolTrigger {
 			out = append(out, protocolTrigger{Code: "T5", Name: "compaction event", What: "resumption.compaction_events.events gained " + entryLabel(e, 0), At: e})
 		}
 	}
-	if wf, ok := node.Str(node.Val(node.Val(head, "workflow"), "id")); ok && wf != "" {
+	if wf := OrchestrationOf(p).Workflow.ID.Value; wf != "" {
 		for _, cp := range p.Opts.Base.addedCheckpoints(p.Opts) {
 			if cp.WorkflowID != wf || compactionNames(hev, cp) {
 				continue
