@@ -34,6 +34,46 @@ type Resumption struct {
 	// empty); Recovery its typed view when it is a mapping.
 	RecoveryState *yaml.Node
 	Recovery      *RecoveryState
+	// Compaction is compaction_events, whatever the section's version;
+	// nil when absent.
+	Compaction *CompactionEvents
+}
+
+// CompactionEvents is resumption.compaction_events.
+type CompactionEvents struct {
+	Key, Node *yaml.Node
+	Count     Int
+	// List is the events list (nil when absent or not a list); Events
+	// are its mapping entries.
+	List   *yaml.Node
+	Events []CompactionEvent
+}
+
+// CompactionEvent is one entry of compaction_events.events.
+type CompactionEvent struct {
+	Index          int // in the events list
+	Node           *yaml.Node
+	ID             Str
+	Timestamp      Str
+	ActivePhase    Int
+	CheckpointFile Str
+	Acknowledged   Bool
+}
+
+func compactionEventsOf(k, v *yaml.Node) *CompactionEvents {
+	ce := &CompactionEvents{Key: k, Node: v, Count: IntOf(v, "count")}
+	if evs := node.Val(v, "events"); node.IsSeq(evs) {
+		ce.List = evs
+		for i, e := range evs.Content {
+			if !node.IsMap(e) {
+				continue
+			}
+			ce.Events = append(ce.Events, CompactionEvent{Index: i, Node: e, ID: StrOf(e, "id"),
+				Timestamp: StrOf(e, "timestamp"), ActivePhase: IntOf(e, "active_phase"),
+				CheckpointFile: StrOf(e, "checkpoint_file"), Acknowledged: BoolOf(e, "acknowledged")})
+		}
+	}
+	return ce
 }
 
 // RecoveryState is resumption.recovery_state.
@@ -76,6 +116,9 @@ func ResumptionOf(root *yaml.Node) *Resumption {
 		if res.RecoveryState == nil {
 			res.RecoveryState = rk
 		}
+	}
+	if ck, cv := node.Get(v, "compaction_events"); ck != nil {
+		res.Compaction = compactionEventsOf(ck, cv)
 	}
 	if rs := res.RecoveryState; node.IsMap(rs) {
 		res.Recovery = &RecoveryState{Node: rs,

@@ -142,34 +142,28 @@ func OrchestrationFactOf(p *Pass) *OrchestrationFact {
 			of.UpdatedAt, of.UpdatedAtText, of.UpdatedAtAt = t, rs.UpdatedAt.Value, spanOf(d.File, rs.UpdatedAt.Node)
 		}
 	}
-	ck, cv := node.Get(r.Node, "compaction_events")
-	if ck == nil {
+	ce := r.Compaction
+	if ce == nil {
 		return of
 	}
-	of.EventsAt = spanOf(d.File, ck)
-	events := node.Val(cv, "events")
-	if !node.IsSeq(events) || r.Version() == "v1" {
+	of.EventsAt = spanOf(d.File, ce.Key)
+	if ce.List == nil || r.Version() == "v1" {
 		return of
 	}
 	of.HasEvents = true
 	res := ResolverOf(p)
-	for _, e := range events.Content {
-		if !node.IsMap(e) {
-			continue
+	for _, e := range ce.Events {
+		ef := CompactionEventFact{At: spanOf(d.File, e.Node), ID: e.ID.Value, Acknowledged: e.Acknowledged.Value}
+		if e.ID.Node != nil {
+			ef.At = spanOf(d.File, e.ID.Node)
 		}
-		ef := CompactionEventFact{At: spanOf(d.File, e)}
-		if v := node.Val(e, "id"); v != nil {
-			ef.ID, _ = node.Str(v)
-			ef.At = spanOf(d.File, v)
+		if e.Timestamp.OK {
+			ef.Time, _, _ = ParseTimestamp(e.Timestamp.Value)
 		}
-		if s, ok := node.Str(node.Val(e, "timestamp")); ok {
-			ef.Time, _, _ = ParseTimestamp(s)
-		}
-		ef.Acknowledged, _ = node.Bool(node.Val(e, "acknowledged"))
-		if s, ok := node.Str(node.Val(e, "checkpoint_file")); ok {
-			ef.CheckpointFile = s
-			if !(d.File.Template && hasTemplateVar(s)) {
-				ef.Resolved, _ = res.Resolve(s)
+		if s := e.CheckpointFile; s.OK {
+			ef.CheckpointFile = s.Value
+			if !(d.File.Template && hasTemplateVar(s.Value)) {
+				ef.Resolved, _ = res.Resolve(s.Value)
 			}
 		}
 		of.Events = append(of.Events, ef)

@@ -519,17 +519,14 @@ func runAgentSummaries(p *Pass) {
 var compactionID = lazyre.New(`^CX-\d{3}$`)
 
 func runCompactionEvents(p *Pass) {
-	_, ce := subsection(p, "compaction_events")
-	if !node.IsMap(ce) {
+	r := ResumptionOf(p)
+	if r == nil || r.Version() == "v1" || r.Compaction == nil || !node.IsMap(r.Compaction.Node) || r.Compaction.List == nil {
 		return
 	}
 	f := p.Doc.File
-	evs := node.Val(ce, "events")
-	if !node.IsSeq(evs) {
-		return
-	}
-	if cv := node.Val(ce, "count"); cv != nil {
-		if n, ok := node.Int(cv); ok && int(n) != len(evs.Content) {
+	ce, evs := r.Compaction.Node, r.Compaction.List
+	if cv := r.Compaction.Count.Node; cv != nil {
+		if n, ok := r.Compaction.Count.Value, r.Compaction.Count.OK; ok && n != len(evs.Content) {
 			// A count above the list may be the truth (the events list is
 			// not always the full record): only a count below gets a fix.
 			if int(n) < len(evs.Content) {
@@ -551,12 +548,9 @@ func runCompactionEvents(p *Pass) {
 	res := ResolverOf(p)
 	var prev time.Time
 	var prevAt *yaml.Node
-	for i, e := range evs.Content {
-		if !node.IsMap(e) {
-			continue
-		}
-		idv := node.Val(e, "id")
-		id, _ := node.Str(idv)
+	for _, e := range r.Compaction.Events {
+		i := e.Index
+		idv, id := e.ID.Node, e.ID.Value
 		label := fmt.Sprintf("events[%d]", i)
 		if compactionID.MatchString(id) {
 			label = id
@@ -564,7 +558,7 @@ func runCompactionEvents(p *Pass) {
 				p.Report(f, idv, "events[%d] has id %s, but compaction events are numbered CX-001, CX-002, … in order: expected %s", i, id, want)
 			}
 		}
-		tv := node.Val(e, "timestamp")
+		tv := e.Timestamp.Node
 		t, ts, _, tOK := timeOf(tv)
 		if tOK {
 			if prevAt != nil && t.Before(prev) {
@@ -573,17 +567,17 @@ func runCompactionEvents(p *Pass) {
 			}
 			prev, prevAt = t, tv
 		}
-		if apv := node.Val(e, "active_phase"); curOK {
-			if ap, ok := node.Int(apv); ok && ap > cur {
+		if apv := e.ActivePhase.Node; curOK {
+			if ap, ok := int64(e.ActivePhase.Value), e.ActivePhase.OK; ok && ap > cur {
 				fd := p.Report(f, apv, "%s active_phase %d is later than recovery_state.current_phase %d (line %d): correct one of them", label, ap, cur, cpv.Line)
 				fd.Related = append(fd.Related, relatedAt(f, cpv, "recovery_state.current_phase"))
 			}
 		}
-		if cfv := node.Val(e, "checkpoint_file"); cfv != nil {
+		if cfv := e.CheckpointFile.Node; cfv != nil {
 			checkCheckpointFile(p, res, label, id, cfv)
 		}
-		if ackv := node.Val(e, "acknowledged"); tOK && utOK {
-			if ack, ok := node.Bool(ackv); ok && !ack && ut.After(t) {
+		if ackv := e.Acknowledged.Node; tOK && utOK {
+			if ack, ok := e.Acknowledged.Value, e.Acknowledged.OK; ok && !ack && ut.After(t) {
 				fd := p.Report(f, ackv, "%s is still acknowledged: false, but recovery_state.updated_at %s (line %d) is later: merge the compaction and set acknowledged: true", label, us, uv.Line)
 				fd.Related = append(fd.Related, relatedAt(f, uv, "recovery_state.updated_at"))
 			}
