@@ -40,16 +40,16 @@ var workflowFinished = NewResult("workflow-finished", func(p *Pass) bool {
 // lifecycleNodes are the values that state a workflow's lifecycle.
 func lifecycleNodes(p *Pass) []*yaml.Node {
 	var out []*yaml.Node
-	root := p.Doc.Root
-	if w := node.Val(root, "workflow"); node.IsMap(w) {
-		out = append(out, node.Val(w, "status"))
+	o := OrchestrationOf(p)
+	if o.Workflow.Node != nil {
+		out = append(out, o.Workflow.Status.Node)
 	}
-	if r := ResumptionOf(p); r != nil {
-		if node.IsMap(r.RecoveryState) {
-			out = append(out, node.Val(r.RecoveryState, "workflow_status"))
+	if r := o.Resumption; r != nil {
+		if r.Recovery != nil {
+			out = append(out, r.Recovery.WorkflowStatus.Node)
 		}
 		out = append(out, node.Val(r.Node, "workflow_status"))
 	}
-	out = append(out, node.Val(root, "status"))
+	out = append(out, node.Val(o.Root, "status"))
 	return out
 }
