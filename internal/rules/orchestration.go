@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -151,7 +152,7 @@ func runResumptionSchema(p *Pass) {
 	view := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: r.Node.Line, Column: r.Node.Column}
 	hasLog := node.Has(r.Node, "decision_log")
 	node.Pairs(r.Node, func(k, v *yaml.Node) {
-		if r.Version() == "mixed" && contains(V1Movable, k.Value) {
+		if r.Version() == "mixed" && slices.Contains(V1Movable, k.Value) {
 			return
 		}
 		if k.Value == "decisions" {
@@ -182,15 +183,6 @@ func runResumptionSchema(p *Pass) {
 		vs = kept
 	}
 	reportViolations(p, &f, "resumption", vs)
-}
-
-func contains(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // A placeholder is {UPPER_SNAKE} of two or more characters; single letters
