@@ -34,7 +34,7 @@ type Pass struct {
 
 // NewPass prepares a pass that appends findings to out (see Rule.Check).
 func NewPass(r *Rule, opts *Options, out *[]diag.Finding) *Pass {
-	return &Pass{Rule: r, Opts: opts, out: out, Results: NewResults()}
+	return &Pass{Rule: r, Opts: opts, out: out}
 }
 
 // File returns the file a finding of this pass belongs to by default.
