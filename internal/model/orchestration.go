@@ -37,6 +37,51 @@ type Resumption struct {
 	// Compaction is compaction_events, whatever the section's version;
 	// nil when absent.
 	Compaction *CompactionEvents
+	// Trajectory is quality_trajectory when it is a mapping, whatever the
+	// section's version; nil otherwise.
+	Trajectory *QualityTrajectory
+}
+
+// QualityTrajectory is resumption.quality_trajectory.
+type QualityTrajectory struct {
+	Key, Node                      *yaml.Node
+	GatesCompleted, GatesRemaining StrListField
+	CurrentGate                    Str
+	CurrentGateIteration           Int
+	// ScoreHistoryKey and ScoreHistory are score_history's key and value.
+	ScoreHistoryKey, ScoreHistory *yaml.Node
+	TotalIterationsUsed           Int
+	TotalIterationsBudget         Int
+}
+
+// StrListField is a field holding a list of strings.
+type StrListField struct {
+	Key, Node *yaml.Node
+	Values    []string
+	Nodes     []*yaml.Node
+	// OK reports a list whose every item is a string.
+	OK bool
+}
+
+// StrListOf reads m[key].
+func StrListOf(m *yaml.Node, key string) StrListField {
+	k, v := node.Get(m, key)
+	f := StrListField{Key: k, Node: v}
+	f.Values, f.Nodes, f.OK = StrList(v)
+	return f
+}
+
+func trajectoryOf(k, v *yaml.Node) *QualityTrajectory {
+	t := &QualityTrajectory{Key: k, Node: v,
+		GatesCompleted:        StrListOf(v, "gates_completed"),
+		GatesRemaining:        StrListOf(v, "gates_remaining"),
+		CurrentGate:           StrOf(v, "current_gate"),
+		CurrentGateIteration:  IntOf(v, "current_gate_iteration"),
+		TotalIterationsUsed:   IntOf(v, "total_iterations_used"),
+		TotalIterationsBudget: IntOf(v, "total_iterations_budget"),
+	}
+	t.ScoreHistoryKey, t.ScoreHistory = node.Get(v, "score_history")
+	return t
 }
 
 // CompactionEvents is resumption.compaction_events.
@@ -116,6 +161,9 @@ func ResumptionOf(root *yaml.Node) *Resumption {
 		if res.RecoveryState == nil {
 			res.RecoveryState = rk
 		}
+	}
+	if qk, qv := node.Get(v, "quality_trajectory"); node.IsMap(qv) {
+		res.Trajectory = trajectoryOf(qk, qv)
 	}
 	if ck, cv := node.Get(v, "compaction_events"); ck != nil {
 		res.Compaction = compactionEventsOf(ck, cv)

@@ -56,7 +56,7 @@ func fmtScores(s []float64) string {
 // trajectory is quality_trajectory read for RL108.
 type trajectory struct {
 	f                    *load.File
-	qt                   *yaml.Node
+	qt                   *model.QualityTrajectory
 	ck                   *yaml.Node // gates_completed
 	completed, remaining []string
 	cNodes, rNodes       []*yaml.Node
@@ -79,23 +79,19 @@ type gateScores struct {
 }
 
 func runQualityTrajectory(p *Pass) {
-	_, qt := subsection(p, "quality_trajectory")
-	if !node.IsMap(qt) || trajectoryStale(p) != nil {
+	qt := trajectoryOf(p)
+	if qt == nil || trajectoryStale(p) != nil {
 		return // a trajectory left behind by a finished workflow is RL106's one finding
 	}
 	t := &trajectory{f: p.Doc.File, qt: qt, completedAt: map[string]*yaml.Node{}}
-	var cv, rv *yaml.Node
-	t.ck, cv = node.Get(qt, "gates_completed")
-	t.completed, t.cNodes, t.cOK = model.StrList(cv)
-	_, rv = node.Get(qt, "gates_remaining")
-	t.remaining, t.rNodes, t.rOK = model.StrList(rv)
+	t.ck = qt.GatesCompleted.Key
+	t.completed, t.cNodes, t.cOK = qt.GatesCompleted.Values, qt.GatesCompleted.Nodes, qt.GatesCompleted.OK
+	t.remaining, t.rNodes, t.rOK = qt.GatesRemaining.Values, qt.GatesRemaining.Nodes, qt.GatesRemaining.OK
 	for i, g := range t.completed {
 		t.completedAt[model.GateKey(g)] = t.cNodes[i]
 	}
-	t.cgv = node.Val(qt, "current_gate")
-	t.cg, t.cgSet = node.Str(t.cgv)
-	t.civ = node.Val(qt, "current_gate_iteration")
-	t.ci, t.ciSet = node.Int(t.civ)
+	t.cgv, t.cg, t.cgSet = qt.CurrentGate.Node, qt.CurrentGate.Value, qt.CurrentGate.OK
+	t.civ, t.ci, t.ciSet = qt.CurrentGateIteration.Node, int64(qt.CurrentGateIteration.Value), qt.CurrentGateIteration.OK
 	checkGateLists(p, t)
 	readScoreHistory(p, t)
 	checkScoreHistory(p, t)
@@ -145,8 +141,8 @@ func checkGateLists(p *Pass, t *trajectory) {
 // readScoreHistory reads score_history (gate id -> scores of each
 // iteration), reporting scores outside [0, 1].
 func readScoreHistory(p *Pass, t *trajectory) {
-	var shv *yaml.Node
-	t.shk, shv = node.Get(t.qt, "score_history")
+	shv := t.qt.ScoreHistory
+	t.shk = t.qt.ScoreHistoryKey
 	t.histOK = node.IsMap(shv)
 	node.Pairs(shv, func(k, v *yaml.Node) {
 		if !node.IsSeq(v) {
@@ -172,7 +168,7 @@ func readScoreHistory(p *Pass, t *trajectory) {
 // checkScoreHistory checks that score_history and gates_completed name
 // the same gates.
 func checkScoreHistory(p *Pass, t *trajectory) {
-	if !node.IsMap(node.Val(t.qt, "score_history")) || !t.cOK {
+	if !node.IsMap(t.qt.ScoreHistory) || !t.cOK {
 		return
 	}
 	f := t.f
@@ -208,8 +204,8 @@ func checkScoreHistory(p *Pass, t *trajectory) {
 // and total_iterations_budget.
 func checkIterationsUsed(p *Pass, t *trajectory) {
 	f := t.f
-	tuv := node.Val(t.qt, "total_iterations_used")
-	used, usedOK := node.Int(tuv)
+	tuv := t.qt.TotalIterationsUsed.Node
+	used, usedOK := int64(t.qt.TotalIterationsUsed.Value), t.qt.TotalIterationsUsed.OK
 	if usedOK && t.histOK {
 		sum := 0
 		var parts []string
@@ -222,8 +218,8 @@ func checkIterationsUsed(p *Pass, t *trajectory) {
 			fd.Related = append(fd.Related, relatedAt(f, t.shk, "quality_trajectory.score_history"))
 		}
 	}
-	if bv := node.Val(t.qt, "total_iterations_budget"); usedOK && bv != nil {
-		if budget, ok := node.Int(bv); ok && used > budget {
+	if bv := t.qt.TotalIterationsBudget.Node; usedOK && bv != nil {
+		if budget, ok := int64(t.qt.TotalIterationsBudget.Value), t.qt.TotalIterationsBudget.OK; ok && used > budget {
 			fd := p.Report(f, tuv, "total_iterations_used %d exceeds total_iterations_budget %d (line %d)", used, budget, bv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, bv, "quality_trajectory.total_iterations_budget"))
 		}
@@ -337,18 +333,18 @@ func knownGates(p *Pass) map[string]bool {
 			known[k] = true
 		}
 	}
-	if _, qt := subsection(p, "quality_trajectory"); node.IsMap(qt) {
-		for _, k := range []string{"gates_completed", "gates_remaining"} {
-			if gs, _, ok := model.StrList(node.Val(qt, k)); ok {
-				for _, g := range gs {
+	if qt := trajectoryOf(p); qt != nil {
+		for _, l := range []model.StrListField{qt.GatesCompleted, qt.GatesRemaining} {
+			if l.OK {
+				for _, g := range l.Values {
 					known[model.GateKey(g)] = true
 				}
 			}
 		}
-		if cg, ok := node.Str(node.Val(qt, "current_gate")); ok {
-			known[model.GateKey(cg)] = true
+		if qt.CurrentGate.OK {
+			known[model.GateKey(qt.CurrentGate.Value)] = true
 		}
-		node.Pairs(node.Val(qt, "score_history"), func(k, _ *yaml.Node) { known[model.GateKey(k.Value)] = true })
+		node.Pairs(qt.ScoreHistory, func(k, _ *yaml.Node) { known[model.GateKey(k.Value)] = true })
 	}
 	return known
 }

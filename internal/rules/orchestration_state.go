@@ -51,6 +51,16 @@ func recoveryOf(p *Pass) *model.RecoveryState {
 	return r.Recovery
 }
 
+// trajectoryOf returns quality_trajectory of a v2.0 (or mixed) section when
+// it is a mapping, else nil.
+func trajectoryOf(p *Pass) *model.QualityTrajectory {
+	r := ResumptionOf(p)
+	if r == nil || r.Version() == "v1" {
+		return nil
+	}
+	return r.Trajectory
+}
+
 // subsection returns a v2.0 sub-section of resumption (nil for v1.0).
 func subsection(p *Pass, name string) (key, val *yaml.Node) {
 	return ResumptionOf(p).Section(name)
@@ -483,15 +493,13 @@ var trajectoryStaleResult = NewResult("trajectory-stale", func(p *Pass) *staleTr
 	var st *staleTrajectory
 	if rs := recoveryOf(p); rs != nil {
 		ws := rs.WorkflowStatus.Value
-		qk, qt := subsection(p, "quality_trajectory")
-		if ws == "COMPLETE" && node.IsMap(qt) {
-			cand := &staleTrajectory{key: qk}
-			if cg := node.Val(qt, "current_gate"); node.IsString(cg) && strings.TrimSpace(cg.Value) != "" {
-				cand.gate = cg
+		if qt := trajectoryOf(p); ws == "COMPLETE" && qt != nil {
+			cand := &staleTrajectory{key: qt.Key}
+			if cg := qt.CurrentGate; cg.OK && strings.TrimSpace(cg.Value) != "" {
+				cand.gate = cg.Node
 			}
-			rk, rv := node.Get(qt, "gates_remaining")
-			if gates, _, ok := model.StrList(rv); ok && len(gates) > 0 {
-				cand.remaining, cand.remainingKey = gates, rk
+			if gr := qt.GatesRemaining; gr.OK && len(gr.Values) > 0 {
+				cand.remaining, cand.remainingKey = gr.Values, gr.Key
 			}
 			if cand.gate != nil || len(cand.remaining) > 0 {
 				st = cand
