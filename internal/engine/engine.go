@@ -145,7 +145,7 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 						Message: fmt.Sprintf("internal error in rule %s %s: %v (please report this)", r.Code, r.Name, e)})
 				}
 			}()
-			r.Finalize(rules.NewRepoPass(r, &s.Opts, index, &repo))
+			r.CheckRepo(rules.NewRepoPass(r, &s.Opts, index, &repo))
 		}()
 	}
 	byPath := map[string][]diag.Finding{}

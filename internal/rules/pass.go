@@ -90,23 +90,39 @@ func (p *Pass) ReportAt(f *load.File, start, end diag.Pos, format string, args .
 
 // RepoPass is what a rule's Finalize sees: the whole index.
 type RepoPass struct {
-	Rule  *Rule
-	Opts  *Options
-	Index *Index
-	out   *[]diag.Finding
+	Rule    *Rule
+	Opts    *Options
+	Index   *Index
+	out     *[]diag.Finding
+	pending []*diag.Finding
 }
 
-// NewRepoPass prepares a repository pass appending to out.
+// NewRepoPass prepares a repository pass appending to out (see
+// Rule.CheckRepo).
 func NewRepoPass(r *Rule, opts *Options, ix *Index, out *[]diag.Finding) *RepoPass {
 	return &RepoPass{Rule: r, Opts: opts, Index: ix, out: out}
 }
 
-// ReportAt adds a finding at a position of a file named by its display path.
+// CheckRepo runs the rule's Finalize and adds the findings it reported to
+// the pass's output, also when Finalize panics.
+func (r *Rule) CheckRepo(p *RepoPass) {
+	defer func() {
+		for _, fd := range p.pending {
+			*p.out = append(*p.out, *fd)
+		}
+		p.pending = nil
+	}()
+	r.Finalize(p)
+}
+
+// ReportAt records a finding at a position of a file named by its display
+// path and returns it for the rule to complete, like Pass.Report.
 func (p *RepoPass) ReportAt(path string, start, end diag.Pos, format string, args ...any) *diag.Finding {
 	if end.Line == 0 {
 		end = start
 	}
-	*p.out = append(*p.out, diag.Finding{Code: p.Rule.Code, Name: p.Rule.Name, Severity: p.Rule.Severity,
-		Path: path, Start: start, End: end, Message: fmt.Sprintf(format, args...)})
-	return &(*p.out)[len(*p.out)-1]
+	fd := &diag.Finding{Code: p.Rule.Code, Name: p.Rule.Name, Severity: p.Rule.Severity,
+		Path: path, Start: start, End: end, Message: fmt.Sprintf(format, args...)}
+	p.pending = append(p.pending, fd)
+	return fd
 }
