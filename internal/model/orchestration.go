@@ -15,8 +15,17 @@ type Orchestration struct {
 	Root     *yaml.Node
 	Workflow Workflow
 	// Resumption is nil when the file has no resumption mapping.
-	Resumption *Resumption
-	Pipelines  []*Pipeline
+	Resumption  *Resumption
+	Pipelines   []*Pipeline
+	Checkpoints Checkpoints
+}
+
+// Checkpoints is the top-level checkpoints section.
+type Checkpoints struct {
+	Key, Node *yaml.Node // nil when absent
+	// EntriesKey and Entries are entries' key and value, whatever its type.
+	EntriesKey, Entries *yaml.Node
+	LatestID            Str
 }
 
 // Workflow is the top-level `workflow:` mapping.
@@ -134,6 +143,9 @@ type RecoveryState struct {
 // OrchestrationOf reads an orchestration document's root.
 func OrchestrationOf(root *yaml.Node) *Orchestration {
 	o := &Orchestration{Root: root, Resumption: ResumptionOf(root), Pipelines: PipelinesOf(root)}
+	ck, cv := node.Get(root, "checkpoints")
+	o.Checkpoints = Checkpoints{Key: ck, Node: cv, LatestID: StrOf(cv, "latest_id")}
+	o.Checkpoints.EntriesKey, o.Checkpoints.Entries = node.Get(cv, "entries")
 	if w := node.Val(root, "workflow"); node.IsMap(w) {
 		o.Workflow = Workflow{Node: w, ID: StrOf(w, "id"), Status: StrOf(w, "status")}
 	}

@@ -163,11 +163,12 @@ func runCheckpointLink(p *Pass) {
 	if r.Version() == "v1" {
 		holder, field = r.Node, "last_checkpoint"
 	}
-	lk, lv := node.Get(holder, "last_checkpoint")
+	lc := model.StrOf(holder, "last_checkpoint")
+	lk, lv := lc.Key, lc.Node
 	if lk == nil {
 		return
 	}
-	last, isStr := node.Str(lv)
+	last, isStr := lc.Value, lc.OK
 	if !isStr && !node.IsNull(lv) || isStr && isPlaceholderIn(f, last) {
 		return
 	}
@@ -175,25 +176,26 @@ func runCheckpointLink(p *Pass) {
 	if at == nil || at.Line == 0 {
 		at = lk
 	}
-	ck, cv := node.Get(p.Doc.Root, "checkpoints")
+	cps := OrchestrationOf(p).Checkpoints
+	ck, cv := cps.Key, cps.Node
 	if !node.IsMap(cv) {
 		if isStr && ck == nil {
 			p.Report(f, at, "%s %s names a checkpoint, but the file has no checkpoints section: add the checkpoint there, or set it to null", field, quoteShort(last))
 		}
 		return
 	}
-	ek, ev := node.Get(cv, "entries")
+	ek, ev := cps.EntriesKey, cps.Entries
 	if isStr && node.IsSeq(ev) && len(ev.Content) == 0 {
 		fd := p.Report(f, at, "%s %s is set, but checkpoints.entries is empty (line %d): record that checkpoint there, or set it to null until one exists", field, quoteShort(last), ek.Line)
 		fd.Related = append(fd.Related, relatedAt(f, ek, "checkpoints.entries"))
 		// No fix: clearing the pointer is no move forward (SPEC §5).
 		return
 	}
-	idk, idv := node.Get(cv, "latest_id")
+	idk, idv := cps.LatestID.Key, cps.LatestID.Node
 	if idk == nil {
 		return
 	}
-	latest, latestStr := node.Str(idv)
+	latest, latestStr := cps.LatestID.Value, cps.LatestID.OK
 	if !latestStr && !node.IsNull(idv) || latestStr && isPlaceholderIn(f, latest) {
 		return
 	}
