@@ -30,9 +30,10 @@ type Checkpoints struct {
 
 // Workflow is the top-level `workflow:` mapping.
 type Workflow struct {
-	Node   *yaml.Node // nil when absent or not a mapping
-	ID     Str
-	Status Str
+	Node      *yaml.Node // nil when absent or not a mapping
+	ID        Str
+	Status    Str
+	UpdatedAt Str
 }
 
 // Resumption is the file's resumption section.
@@ -147,7 +148,7 @@ func OrchestrationOf(root *yaml.Node) *Orchestration {
 	o.Checkpoints = Checkpoints{Key: ck, Node: cv, LatestID: StrOf(cv, "latest_id")}
 	o.Checkpoints.EntriesKey, o.Checkpoints.Entries = node.Get(cv, "entries")
 	if w := node.Val(root, "workflow"); node.IsMap(w) {
-		o.Workflow = Workflow{Node: w, ID: StrOf(w, "id"), Status: StrOf(w, "status")}
+		o.Workflow = Workflow{Node: w, ID: StrOf(w, "id"), Status: StrOf(w, "status"), UpdatedAt: StrOf(w, "updated_at")}
 	}
 	return o
 }

@@ -572,17 +572,16 @@ func timeOf(n *yaml.Node) (time.Time, string, bool, bool) {
 // updates, checkpoint entries, phase starts and completions, quality-gate
 // iterations (and the gate's completion), compaction events and decisions.
 func transitionsOf(p *Pass) []transition {
-	root := p.Doc.Root
+	o := OrchestrationOf(p)
+	root := o.Root
 	var out []transition
 	add := func(n *yaml.Node, label, what string) {
 		if t, s, day, ok := timeOf(n); ok {
 			out = append(out, transition{label: label, what: what, text: s, t: t, day: day, at: n})
 		}
 	}
-	if w := node.Val(root, "workflow"); node.IsMap(w) {
-		add(node.Val(w, "updated_at"), "workflow.updated_at", "the workflow was updated")
-	}
-	if es := node.Val(node.Val(root, "checkpoints"), "entries"); node.IsSeq(es) {
+	add(o.Workflow.UpdatedAt.Node, "workflow.updated_at", "the workflow was updated")
+	if es := o.Checkpoints.Entries; node.IsSeq(es) {
 		for i, e := range es.Content {
 			id, _ := node.Str(node.Val(e, "id"))
 			add(node.Val(e, "timestamp"), fmt.Sprintf("checkpoints.entries[%d].timestamp (%s)", i, id), "that checkpoint")
