@@ -50,6 +50,18 @@ type Resumption struct {
 	// Trajectory is quality_trajectory when it is a mapping, whatever the
 	// section's version; nil otherwise.
 	Trajectory *QualityTrajectory
+	// Defects is defect_summary when it is a mapping, whatever the
+	// section's version; nil otherwise.
+	Defects *DefectSummary
+}
+
+// DefectSummary is resumption.defect_summary.
+type DefectSummary struct {
+	Key, Node *yaml.Node
+	Found     Int // total_defects_found
+	Resolved  Int // total_defects_resolved
+	// UnresolvedKey and Unresolved are unresolved_defects' key and value.
+	UnresolvedKey, Unresolved *yaml.Node
 }
 
 // QualityTrajectory is resumption.quality_trajectory.
@@ -174,6 +186,10 @@ func ResumptionOf(root *yaml.Node) *Resumption {
 		if res.RecoveryState == nil {
 			res.RecoveryState = rk
 		}
+	}
+	if dk, dv := node.Get(v, "defect_summary"); node.IsMap(dv) {
+		res.Defects = &DefectSummary{Key: dk, Node: dv, Found: IntOf(dv, "total_defects_found"), Resolved: IntOf(dv, "total_defects_resolved")}
+		res.Defects.UnresolvedKey, res.Defects.Unresolved = node.Get(dv, "unresolved_defects")
 	}
 	if qk, qv := node.Get(v, "quality_trajectory"); node.IsMap(qv) {
 		res.Trajectory = trajectoryOf(qk, qv)

@@ -294,24 +294,19 @@ func sameScores(a, b []float64) bool {
 // ---- RL109 defect-summary ---------------------------------------------------
 
 func runDefectSummary(p *Pass) {
-	_, ds := subsection(p, "defect_summary")
-	if !node.IsMap(ds) {
+	r := ResumptionOf(p)
+	if r == nil || r.Version() == "v1" || r.Defects == nil || !r.Defects.Found.OK || !r.Defects.Resolved.OK {
 		return
 	}
-	f := p.Doc.File
-	fv := node.Val(ds, "total_defects_found")
-	rv := node.Val(ds, "total_defects_resolved")
-	found, ok1 := node.Int(fv)
-	resolved, ok2 := node.Int(rv)
-	if !ok1 || !ok2 {
-		return
-	}
+	ds, f := r.Defects, p.Doc.File
+	fv, rv := ds.Found.Node, ds.Resolved.Node
+	found, resolved := int64(ds.Found.Value), int64(ds.Resolved.Value)
 	if resolved > found {
 		fd := p.Report(f, rv, "total_defects_resolved %d exceeds total_defects_found %d (line %d): correct the counts", resolved, found, fv.Line)
 		fd.Related = append(fd.Related, relatedAt(f, fv, "defect_summary.total_defects_found"))
 		return
 	}
-	uk, uv := node.Get(ds, "unresolved_defects")
+	uk, uv := ds.UnresolvedKey, ds.Unresolved
 	if !node.IsSeq(uv) {
 		return
 	}
