@@ -53,6 +53,41 @@ type Resumption struct {
 	// Defects is defect_summary when it is a mapping, whatever the
 	// section's version; nil otherwise.
 	Defects *DefectSummary
+	// Decisions is decision_log (or its alias decisions) when it is a
+	// list, whatever the section's version; nil otherwise.
+	Decisions *DecisionLog
+}
+
+// DecisionLog is resumption.decision_log.
+type DecisionLog struct {
+	Key, Node *yaml.Node
+	// Entries are the list's mapping entries.
+	Entries []Decision
+}
+
+// Decision is one decision_log entry.
+type Decision struct {
+	Index         int // in the list
+	Node          *yaml.Node
+	ID            Str
+	Gate          Str
+	Iteration     Int
+	Timestamp     Str
+	AffectsPhases *yaml.Node
+	Applied       Bool
+}
+
+func decisionLogOf(k, v *yaml.Node) *DecisionLog {
+	dl := &DecisionLog{Key: k, Node: v}
+	for i, e := range v.Content {
+		if !node.IsMap(e) {
+			continue
+		}
+		dl.Entries = append(dl.Entries, Decision{Index: i, Node: e, ID: StrOf(e, "id"), Gate: StrOf(e, "gate"),
+			Iteration: IntOf(e, "iteration"), Timestamp: StrOf(e, "timestamp"),
+			AffectsPhases: node.Val(e, "affects_phases"), Applied: BoolOf(e, "applied")})
+	}
+	return dl
 }
 
 // DefectSummary is resumption.defect_summary.
@@ -186,6 +221,13 @@ func ResumptionOf(root *yaml.Node) *Resumption {
 		if res.RecoveryState == nil {
 			res.RecoveryState = rk
 		}
+	}
+	lk, lv := node.Get(v, "decision_log")
+	if lk == nil {
+		lk, lv = node.Get(v, "decisions")
+	}
+	if node.IsSeq(lv) {
+		res.Decisions = decisionLogOf(lk, lv)
 	}
 	if dk, dv := node.Get(v, "defect_summary"); node.IsMap(dv) {
 		res.Defects = &DefectSummary{Key: dk, Node: dv, Found: IntOf(dv, "total_defects_found"), Resolved: IntOf(dv, "total_defects_resolved")}

@@ -2,8 +2,10 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -345,90 +347,95 @@ func knownGates(p *Pass) map[string]bool {
 }
 
 func runDecisionLog(p *Pass) {
-	lk, dl := subsection(p, "decision_log")
-	if !node.IsSeq(dl) {
+	r := ResumptionOf(p)
+	if r == nil || r.Version() == "v1" || r.Decisions == nil {
 		return
 	}
-	f := p.Doc.File
-	name := lk.Value
+	dl, f := r.Decisions, p.Doc.File
+	name := dl.Key.Value
 	known := knownGates(p)
 	phases := model.PhaseNumbers(pipelines(p))
-	var phaseList []int
-	for n := range phases {
-		phaseList = append(phaseList, n)
-	}
-	sort.Ints(phaseList)
+	phaseList := slices.Sorted(maps.Keys(phases))
 	var numbering *diag.Fix // one fix numbers every entry without an id
-	for i, e := range dl.Content {
-		if !node.IsMap(e) || len(e.Content) == 0 {
+	for _, e := range dl.Entries {
+		if len(e.Node.Content) == 0 {
 			continue
 		}
+		i := e.Index
 		want := fmt.Sprintf("RD-%03d", i+1)
 		label := fmt.Sprintf("%s[%d]", name, i)
-		idv := node.Val(e, "id")
-		if idv == nil {
-			fd := p.Report(f, e.Content[0], "%s has no id: give it id %s", label, want)
+		if idv := e.ID.Node; idv == nil {
+			fd := p.Report(f, e.Node.Content[0], "%s has no id: give it id %s", label, want)
 			if numbering == nil {
-				numbering = fix.NumberDecisionIDs(p.Doc, dl)
+				numbering = fix.NumberDecisionIDs(p.Doc, dl.Node)
 			}
 			fd.Fix = numbering
-		} else if id, ok := node.Str(idv); ok && decisionID.MatchString(id) {
+		} else if id := e.ID.Value; e.ID.OK && decisionID.MatchString(id) {
 			label = id
 			if id != want {
 				p.Report(f, idv, "%s[%d] has id %s, but decisions are numbered RD-001, RD-002, … in order: expected %s", name, i, id, want)
 			}
 		}
-		gv, iv := node.Val(e, "gate"), node.Val(e, "iteration")
-		gate, gateSet := node.Str(gv)
-		iter, iterSet := node.Int(iv)
-		gateNull := gv == nil || node.IsNull(gv)
-		iterNull := iv == nil || node.IsNull(iv)
-		if gateSet && len(known) > 0 && !known[model.GateKey(gate)] && !isPlaceholderIn(f, gate) {
-			keys := make([]string, 0, len(known))
-			for k := range known {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			p.Report(f, gv, "%s names gate %s, which this file does not define (its gates: %s)", label, gate, listShort(keys))
+		checkDecisionGate(p, label, e, known)
+		checkDecisionPhases(p, label, e, phases, phaseList)
+	}
+}
+
+// checkDecisionGate checks a decision's gate against the file's gates and
+// its iteration.
+func checkDecisionGate(p *Pass, label string, e model.Decision, known map[string]bool) {
+	f := p.Doc.File
+	gv, iv := e.Gate.Node, e.Iteration.Node
+	gate, gateSet := e.Gate.Value, e.Gate.OK
+	iter, iterSet := e.Iteration.Value, e.Iteration.OK
+	gateNull := gv == nil || node.IsNull(gv)
+	iterNull := iv == nil || node.IsNull(iv)
+	if gateSet && len(known) > 0 && !known[model.GateKey(gate)] && !isPlaceholderIn(f, gate) {
+		keys := slices.Sorted(maps.Keys(known))
+		p.Report(f, gv, "%s names gate %s, which this file does not define (its gates: %s)", label, gate, listShort(keys))
+	}
+	switch {
+	case gateSet && iterNull:
+		at := iv
+		if at == nil {
+			at = gv
 		}
-		switch {
-		case gateSet && iterNull:
-			at := iv
-			if at == nil {
-				at = gv
-			}
-			p.Report(f, at, "%s was made at gate %s but records no iteration: set the iteration, or null both outside a gate", label, gate)
-		case iterSet && gateNull:
-			p.Report(f, iv, "%s records iteration %d but no gate: set the gate, or null both outside a gate", label, iter)
-		}
-		ap := node.Val(e, "affects_phases")
-		if !node.IsSeq(ap) || len(phases) == 0 {
+		p.Report(f, at, "%s was made at gate %s but records no iteration: set the iteration, or null both outside a gate", label, gate)
+	case iterSet && gateNull:
+		p.Report(f, iv, "%s records iteration %d but no gate: set the gate, or null both outside a gate", label, iter)
+	}
+}
+
+// checkDecisionPhases checks the phases a decision affects, and a deferred
+// decision whose phases are all complete.
+func checkDecisionPhases(p *Pass, label string, e model.Decision, phases map[int][]*model.Phase, phaseList []int) {
+	f := p.Doc.File
+	ap := e.AffectsPhases
+	if !node.IsSeq(ap) || len(phases) == 0 {
+		return
+	}
+	allDone, allInts := true, true
+	for _, x := range ap.Content {
+		n, ok := node.Int(x)
+		if !ok {
+			allInts = false
 			continue
 		}
-		allDone, allInts := true, true
-		for _, x := range ap.Content {
-			n, ok := node.Int(x)
-			if !ok {
-				allInts = false
-				continue
-			}
-			phs := phases[int(n)]
-			if len(phs) == 0 {
-				p.Report(f, x, "%s affects phase %d, but the pipelines define phases %s", label, n, intsList(phaseList))
+		phs := phases[int(n)]
+		if len(phs) == 0 {
+			p.Report(f, x, "%s affects phase %d, but the pipelines define phases %s", label, n, intsList(phaseList))
+			allDone = false
+			continue
+		}
+		for _, ph := range phs {
+			if !isComplete(ph.Status) {
 				allDone = false
-				continue
-			}
-			for _, ph := range phs {
-				if !isComplete(ph.Status) {
-					allDone = false
-				}
 			}
 		}
-		av := node.Val(e, "applied")
-		if applied, ok := node.Bool(av); ok && !applied && allDone && allInts && len(ap.Content) > 0 {
-			fd := p.Report(f, av, "%s is deferred (applied: false), but every phase it affects (%s) is COMPLETE: apply it, or record why it no longer applies", label, nodeList(ap))
-			fd.Severity = diag.SevWarning
-		}
+	}
+	if av := e.Applied; av.OK && !av.Value && allDone && allInts && len(ap.Content) > 0 {
+		fd := p.Report(f, av.Node, "%s is deferred (applied: false), but every phase it affects (%s) is COMPLETE: apply it, or record why it no longer applies", label, nodeList(ap))
+		fd.Severity = diag.SevWarning
 	}
 }
 
