@@ -183,15 +183,15 @@ var comparedTimestampsResult = NewResult("compared-timestamps", func(p *Pass) ma
 	if rs := recoveryOf(p); rs != nil {
 		m[rs.UpdatedAt.Node] = true
 	}
-	if _, log := subsection(p, "decision_log"); node.IsSeq(log) {
-		for _, e := range node.Resolve(log).Content {
-			m[node.Val(e, "timestamp")] = true
+	if r := ResumptionOf(p); r != nil && r.Version() != "v1" {
+		if r.Decisions != nil {
+			for _, e := range r.Decisions.Entries {
+				m[e.Timestamp.Node] = true
+			}
 		}
-	}
-	if _, ce := subsection(p, "compaction_events"); node.IsMap(ce) {
-		if ev := node.Val(ce, "events"); node.IsSeq(ev) {
-			for _, e := range node.Resolve(ev).Content {
-				m[node.Val(e, "timestamp")] = true
+		if r.Compaction != nil && node.IsMap(r.Compaction.Node) {
+			for _, e := range r.Compaction.Events {
+				m[e.Timestamp.Node] = true
 			}
 		}
 	}
