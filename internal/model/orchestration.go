@@ -56,6 +56,33 @@ type Resumption struct {
 	// Decisions is decision_log (or its alias decisions) when it is a
 	// list, whatever the section's version; nil otherwise.
 	Decisions *DecisionLog
+	// FilesToRead is files_to_read's entries when it is a list, whatever
+	// the section's version; nil otherwise.
+	FilesToRead []FileToRead
+}
+
+// FileToRead is one files_to_read entry: a path, or a mapping with path
+// and priority.
+type FileToRead struct {
+	Index    int // in the list
+	Node     *yaml.Node
+	Path     Str // the entry itself when it is no mapping
+	Priority Int
+}
+
+func filesToReadOf(list *yaml.Node) []FileToRead {
+	out := make([]FileToRead, 0, len(list.Content))
+	for i, e := range list.Content {
+		ft := FileToRead{Index: i, Node: e}
+		if node.IsMap(e) {
+			ft.Path, ft.Priority = StrOf(e, "path"), IntOf(e, "priority")
+		} else {
+			s, ok := node.Str(e)
+			ft.Path = Str{Value: s, Node: e, OK: ok}
+		}
+		out = append(out, ft)
+	}
+	return out
 }
 
 // DecisionLog is resumption.decision_log.
@@ -221,6 +248,9 @@ func ResumptionOf(root *yaml.Node) *Resumption {
 		if res.RecoveryState == nil {
 			res.RecoveryState = rk
 		}
+	}
+	if fv := node.Val(v, "files_to_read"); node.IsSeq(fv) {
+		res.FilesToRead = filesToReadOf(fv)
 	}
 	lk, lv := node.Get(v, "decision_log")
 	if lk == nil {

@@ -638,8 +638,7 @@ func runFilesToRead(p *Pass) {
 	}
 	f := p.Doc.File
 	misnamedReadingList(p, r)
-	fv := node.Val(r.Node, "files_to_read")
-	if !node.IsSeq(fv) {
+	if r.FilesToRead == nil {
 		return
 	}
 	var portableAt *yaml.Node
@@ -656,15 +655,12 @@ func runFilesToRead(p *Pass) {
 	prios := map[int64]seenAt{}
 	var maxPrio int64
 	var maxAt seenAt
-	for i, e := range fv.Content {
-		pv, prv := e, (*yaml.Node)(nil)
-		if node.IsMap(e) {
-			pv, prv = node.Val(e, "path"), node.Val(e, "priority")
+	for _, e := range r.FilesToRead {
+		i, prv := e.Index, e.Priority.Node
+		if s := e.Path.Value; e.Path.OK && strings.TrimSpace(s) != "" {
+			checkFileToRead(p, res, i, s, e.Path.Node, portableAt, paths)
 		}
-		if s, ok := node.Str(pv); ok && strings.TrimSpace(s) != "" {
-			checkFileToRead(p, res, i, s, pv, portableAt, paths)
-		}
-		prio, ok := node.Int(prv)
+		prio, ok := int64(e.Priority.Value), e.Priority.OK
 		if !ok || prio < 1 {
 			continue // not a priority: RL102
 		}
