@@ -16,7 +16,7 @@ import (
 
 // precompact_state.json and resume-context.md (SPEC §3.4, seed 004): the
 // rules of one file. The rules that look at the project folder around a
-// file live in nexus_project.go.
+// file live in project_folder.go.
 
 var (
 	precompactKind = []load.Kind{load.KindPrecompact}
