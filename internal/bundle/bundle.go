@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
@@ -200,12 +201,12 @@ func Check(b *load.Bundle, loadProblems []diag.Finding, o Options) *Verdict {
 	}
 	c := &checker{b: b, o: o, why: map[string]string{}}
 	for _, fd := range loadProblems {
-		if fd.Code == "RL002" {
+		if fd.Code == code.DuplicateKey {
 			continue // duplicate keys are looked at where they matter
 		}
 		if _, ok := c.why[fd.Path]; !ok {
 			msg := fd.Message
-			if fd.Code == "RL001" && fd.Start.Line > 0 {
+			if fd.Code == code.ParseError && fd.Start.Line > 0 {
 				msg = fmt.Sprintf("%s (line %d, column %d)", msg, fd.Start.Line, fd.Start.Col)
 			}
 			c.why[fd.Path] = msg

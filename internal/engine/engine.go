@@ -6,6 +6,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/rules"
@@ -55,12 +57,19 @@ type Result struct {
 }
 
 // InternalCode marks a finding about resumelint's own failure.
-const InternalCode = "RL000"
+const InternalCode = code.Internal
 
 type unit struct {
 	file   *load.File
 	folder *load.Folder
 	stdin  bool
+}
+
+func (u unit) kind() load.Kind {
+	if u.folder != nil {
+		return u.folder.Kind
+	}
+	return u.file.Kind
 }
 
 type unitResult struct {
@@ -85,18 +94,16 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	}
 	results := make([]unitResult, len(units))
 	index := rules.NewIndex()
-	// Phase 1: every kind but orchestration (they publish facts such as
-	// checkpoint ids); phase 2: orchestration files, which look them up.
-	var first, second []int
+	// A unit is checked after every unit whose facts its rules require
+	// (checkpoints before the orchestration files that look them up).
+	byPhase := map[int][]int{}
 	for i, u := range units {
-		if u.file != nil && u.file.Kind == load.KindOrchestration {
-			second = append(second, i)
-		} else {
-			first = append(first, i)
-		}
+		ph := rules.Phase(u.kind())
+		byPhase[ph] = append(byPhase[ph], i)
 	}
-	s.pool(first, func(i int) { results[i] = s.runUnit(units[i], index) })
-	s.pool(second, func(i int) { results[i] = s.runUnit(units[i], index) })
+	for _, ph := range slices.Sorted(maps.Keys(byPhase)) {
+		s.pool(byPhase[ph], func(i int) { results[i] = s.runUnit(units[i], index) })
+	}
 
 	res := &Result{Sources: map[string]*load.File{}}
 	for i, u := range units {
@@ -138,7 +145,7 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 						Message: fmt.Sprintf("internal error in rule %s %s: %v (please report this)", r.Code, r.Name, e)})
 				}
 			}()
-			r.Finalize(rules.NewRepoPass(r, &s.Opts, index, &repo))
+			r.CheckRepo(rules.NewRepoPass(r, &s.Opts, index, &repo))
 		}()
 	}
 	byPath := map[string][]diag.Finding{}
@@ -360,23 +367,49 @@ func sourceFor(cwd, repoRoot, path string, lim load.Limits) *load.File {
 	return f
 }
 
+// checkUnit runs over one unit of kind k the indexers, then the enabled
+// rules, that apply to k; set fills in the pass's unit (Doc, Bundle or
+// Run). It returns the number of internal failures.
+func (s *Settings) checkUnit(k load.Kind, path string, index *rules.Index, set func(*rules.Pass), raw *[]diag.Finding) (internal int) {
+	// Results derived once per unit (the resumption section, …) are shared by its rules.
+	results := rules.NewResults()
+	guard := func(what string, fn func()) {
+		defer func() {
+			if e := recover(); e != nil {
+				internal++
+				*raw = append(*raw, diag.Finding{Code: InternalCode, Name: "internal-error", Severity: diag.SevError, Path: path,
+					Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
+					Message: fmt.Sprintf("internal error in %s: %v (please report this with the file)", what, e)})
+			}
+		}()
+		fn()
+	}
+	newPass := func(r *rules.Rule, out *[]diag.Finding) *rules.Pass {
+		p := rules.NewPass(r, &s.Opts, out)
+		p.Results, p.Index = results, index
+		set(p)
+		return p
+	}
+	// The indexers run whatever rules are enabled: what a unit publishes
+	// never depends on them. They report nothing.
+	var none []diag.Finding
+	for _, x := range rules.Indexers() {
+		if x.AppliesTo(k) {
+			guard("indexer "+x.Name, func() { x.Run(newPass(nil, &none)) })
+		}
+	}
+	for _, r := range rules.All() {
+		if r.Run != nil && r.AppliesTo(k) && s.enabled(r) {
+			guard("rule "+r.Code+" "+r.Name, func() { r.Check(newPass(r, raw)) })
+		}
+	}
+	return internal
+}
+
 func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
-	// Facts derived once per unit (the resumption section, …) are shared by its rules.
-	facts := map[string]any{}
 	var raw []diag.Finding
 	var files []*load.File
 	var docs []*load.Document
-	pass := func(p *rules.Pass, r *rules.Rule, path string) {
-		defer func() {
-			if e := recover(); e != nil {
-				out.internal++
-				raw = append(raw, diag.Finding{Code: InternalCode, Name: "internal-error", Severity: diag.SevError, Path: path,
-					Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
-					Message: fmt.Sprintf("internal error in rule %s %s: %v (please report this with the file)", r.Code, r.Name, e)})
-			}
-		}()
-		r.Run(p)
-	}
 	lim := s.Opts.Limits
 	switch {
 	case u.file != nil:
@@ -407,16 +440,7 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 		if doc.Root == nil && f.Kind != load.KindOrchestration {
 			break
 		}
-		for _, r := range rules.All() {
-			if r.Run == nil || !r.AppliesTo(f.Kind) || !s.enabled(r) {
-				continue
-			}
-			p := rules.NewPass(r, &s.Opts, &raw)
-			p.Facts = facts
-			p.Doc = doc
-			p.Index = index
-			pass(p, r, f.Path)
-		}
+		out.internal += s.checkUnit(f.Kind, f.Path, index, func(p *rules.Pass) { p.Doc = doc }, &raw)
 	case u.folder != nil && u.folder.Kind == load.KindBundle:
 		b, probs := load.LoadBundle(u.folder, lim)
 		if why := b.OtherFormat(); why != "" {
@@ -430,16 +454,7 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 			files = append(files, d.File)
 			docs = append(docs, d)
 		}
-		for _, r := range rules.All() {
-			if r.Run == nil || !r.AppliesTo(load.KindBundle) || !s.enabled(r) {
-				continue
-			}
-			p := rules.NewPass(r, &s.Opts, &raw)
-			p.Facts = facts
-			p.Bundle = b
-			p.Index = index
-			pass(p, r, u.folder.Path)
-		}
+		out.internal += s.checkUnit(load.KindBundle, u.folder.Path, index, func(p *rules.Pass) { p.Bundle = b }, &raw)
 	case u.folder != nil && u.folder.Kind == load.KindAgentRun:
 		run, probs := load.LoadAgentRun(u.folder, lim)
 		raw = append(raw, probs...)
@@ -451,16 +466,7 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 			files = append(files, d.File)
 			docs = append(docs, d)
 		}
-		for _, r := range rules.All() {
-			if r.Run == nil || !r.AppliesTo(load.KindAgentRun) || !s.enabled(r) {
-				continue
-			}
-			p := rules.NewPass(r, &s.Opts, &raw)
-			p.Facts = facts
-			p.Run = run
-			p.Index = index
-			pass(p, r, u.folder.Path)
-		}
+		out.internal += s.checkUnit(load.KindAgentRun, u.folder.Path, index, func(p *rules.Pass) { p.Run = run }, &raw)
 	}
 	annotate(raw, docs)
 	redact(raw, files)

@@ -247,7 +247,7 @@ func FlattenJSON(doc *load.Document, key string, rename map[string]string) *diag
 		return nil
 	}
 	kStart := s.off(k)
-	vEnd, ok := jsonValueEnd(s.data, s.off(v))
+	vEnd, ok := load.JSONValueEnd(s.data, s.off(v))
 	if !ok || s.data[kStart] != '"' {
 		return nil
 	}
@@ -283,7 +283,7 @@ func FlattenJSON(doc *load.Document, key string, rename map[string]string) *diag
 			continue
 		}
 		a := s.off(nv)
-		b, ok := jsonValueEnd(s.data, a)
+		b, ok := load.JSONValueEnd(s.data, a)
 		if !ok {
 			return nil
 		}
@@ -337,48 +337,4 @@ func dedent(text string, n int) string {
 		lines[i] = lines[i][j:]
 	}
 	return strings.Join(lines, "\n")
-}
-
-// jsonValueEnd returns the offset just after the JSON value starting at a.
-func jsonValueEnd(d []byte, a int) (int, bool) {
-	if a >= len(d) {
-		return 0, false
-	}
-	switch d[a] {
-	case '"':
-		for i := a + 1; i < len(d); i++ {
-			switch d[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1, true
-			}
-		}
-		return 0, false
-	case '{', '[':
-		depth := 0
-		for i := a; i < len(d); i++ {
-			switch d[i] {
-			case '"':
-				e, ok := jsonValueEnd(d, i)
-				if !ok {
-					return 0, false
-				}
-				i = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1, true
-				}
-			}
-		}
-		return 0, false
-	}
-	i := a
-	for i < len(d) && strings.IndexByte(" \t\r\n,]}", d[i]) < 0 {
-		i++
-	}
-	return i, i > a
 }

@@ -114,56 +114,17 @@ func (s *src) scalarEnd(n *yaml.Node, inFlow bool) (int, bool) {
 		return 0, false
 	}
 	switch d[a] {
-	case '"':
-		for i := a + 1; i < len(d); i++ {
-			switch d[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1, true
-			case '\n':
-				return 0, false
-			}
-		}
-		return 0, false
-	case '\'':
-		for i := a + 1; i < len(d); i++ {
-			switch d[i] {
-			case '\'':
-				if i+1 < len(d) && d[i+1] == '\'' {
-					i++
-					continue
-				}
-				return i + 1, true
-			case '\n':
-				return 0, false
-			}
-		}
-		return 0, false
 	case '|', '>', '&', '!', '*', '[', '{':
 		return 0, false
 	}
-	i := a
-	for i < len(d) && d[i] != '\n' {
-		c := d[i]
-		if c == '#' && i > a && (d[i-1] == ' ' || d[i-1] == '\t') {
-			break
-		}
-		if inFlow && (c == ',' || c == ']' || c == '}') {
-			break
-		}
-		if c == ':' && (i+1 == len(d) || strings.IndexByte(" \t\r\n", d[i+1]) >= 0 || (inFlow && strings.IndexByte(",]}", d[i+1]) >= 0)) {
-			break
-		}
-		i++
+	end, closed := load.ScalarEnd(d, a, inFlow)
+	if !closed {
+		return 0, false
 	}
-	for i > a && (d[i-1] == ' ' || d[i-1] == '\t' || d[i-1] == '\r') {
-		i--
-	}
-	if string(d[a:i]) != n.Value {
+	if d[a] != '"' && d[a] != '\'' && string(d[a:end]) != n.Value {
 		return 0, false // a multi-line plain scalar, or not what the parser read
 	}
-	return i, true
+	return end, true
 }
 
 // item is one key of a block mapping and the whole lines it spans.

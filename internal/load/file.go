@@ -11,6 +11,7 @@ import (
 	"sort"
 	"unicode/utf8"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 )
 
@@ -147,11 +148,11 @@ func (f *File) Offset(p diag.Pos) int {
 }
 
 // Problem is a finding produced while loading (codes RL001–RL004, RL310).
-func Problem(f *File, code string, pos diag.Pos, format string, args ...any) diag.Finding {
+func Problem(f *File, rule string, pos diag.Pos, format string, args ...any) diag.Finding {
 	if pos.Line == 0 {
 		pos = diag.Pos{Line: 1, Col: 1}
 	}
-	return diag.Finding{Code: code, Path: f.Path, Start: pos, End: pos, Message: fmt.Sprintf(format, args...)}
+	return diag.Finding{Code: rule, Path: f.Path, Start: pos, End: pos, Message: fmt.Sprintf(format, args...)}
 }
 
 // Read loads a file's bytes after checking its type and size, so a FIFO,
@@ -173,9 +174,9 @@ func read(f *File, lim Limits) ([]diag.Finding, bool, error) {
 func readWith(f *File, lim Limits, open func() (*os.File, error)) ([]diag.Finding, bool, error) {
 	fail := func(err error) ([]diag.Finding, bool, error) {
 		if errors.Is(err, ErrOutside) {
-			return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "the path leads outside the repository (a symbolic link or \"..\"); not read")}, false, err
+			return []diag.Finding{Problem(f, code.InputLimits, diag.Pos{}, "the path leads outside the repository (a symbolic link or \"..\"); not read")}, false, err
 		}
-		return []diag.Finding{Problem(f, "RL001", diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false, err
+		return []diag.Finding{Problem(f, code.ParseError, diag.Pos{}, "cannot read file: %v", unwrapPathErr(err))}, false, err
 	}
 	if openFlags == 0 {
 		// Without non-blocking opens, check the type before opening so a
@@ -185,7 +186,7 @@ func readWith(f *File, lim Limits, open func() (*os.File, error)) ([]diag.Findin
 			return fail(err)
 		}
 		if !fi.Mode().IsRegular() {
-			return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false, nil
+			return []diag.Finding{Problem(f, code.InputLimits, diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false, nil
 		}
 	}
 	fh, err := open()
@@ -198,10 +199,10 @@ func readWith(f *File, lim Limits, open func() (*os.File, error)) ([]diag.Findin
 		return fail(err)
 	}
 	if !fi.Mode().IsRegular() {
-		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false, nil
+		return []diag.Finding{Problem(f, code.InputLimits, diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false, nil
 	}
 	if lim.MaxFileSize > 0 && fi.Size() > lim.MaxFileSize {
-		return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "file is %s, larger than the limit of %s; not read", human(fi.Size()), human(lim.MaxFileSize))}, false, nil
+		return []diag.Finding{Problem(f, code.InputLimits, diag.Pos{}, "file is %s, larger than the limit of %s; not read", human(fi.Size()), human(lim.MaxFileSize))}, false, nil
 	}
 	limit := lim.MaxFileSize
 	if limit <= 0 {
@@ -220,7 +221,7 @@ func readWith(f *File, lim Limits, open func() (*os.File, error)) ([]diag.Findin
 			return fail(err)
 		}
 		if int64(len(data)) > limit {
-			return []diag.Finding{Problem(f, "RL003", diag.Pos{}, "file is larger than the limit of %s; not read", human(lim.MaxFileSize))}, false, nil
+			return []diag.Finding{Problem(f, code.InputLimits, diag.Pos{}, "file is larger than the limit of %s; not read", human(lim.MaxFileSize))}, false, nil
 		}
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
@@ -237,18 +238,18 @@ func readWith(f *File, lim Limits, open func() (*os.File, error)) ([]diag.Findin
 func CheckBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 	var out []diag.Finding
 	if bytes.HasPrefix(f.Data, []byte{0xEF, 0xBB, 0xBF}) {
-		out = append(out, Problem(f, "RL004", diag.Pos{Line: 1, Col: 1}, "file starts with a UTF-8 byte-order mark; save it without one"))
+		out = append(out, Problem(f, code.Encoding, diag.Pos{Line: 1, Col: 1}, "file starts with a UTF-8 byte-order mark; save it without one"))
 		f.Data = f.Data[3:]
 		f.lineStarts = nil
 	} else if enc := wideEncoding(f.Data); enc != "" {
-		return append(out, Problem(f, "RL004", diag.Pos{Line: 1, Col: 1}, "file is %s encoded; resumelint reads UTF-8 only: save it as UTF-8", enc)), false
+		return append(out, Problem(f, code.Encoding, diag.Pos{Line: 1, Col: 1}, "file is %s encoded; resumelint reads UTF-8 only: save it as UTF-8", enc)), false
 	}
 	if i := bytes.IndexByte(f.Data, 0); i >= 0 {
-		return append(out, Problem(f, "RL004", f.posOf(i), "file contains a NUL byte (binary data?); not parsed")), false
+		return append(out, Problem(f, code.Encoding, f.posOf(i), "file contains a NUL byte (binary data?); not parsed")), false
 	}
 	if !utf8.Valid(f.Data) {
 		i := firstInvalidUTF8(f.Data)
-		return append(out, Problem(f, "RL004", f.posOf(i), "invalid UTF-8 byte 0x%02x; not parsed", f.Data[i])), false
+		return append(out, Problem(f, code.Encoding, f.posOf(i), "invalid UTF-8 byte 0x%02x; not parsed", f.Data[i])), false
 	}
 	// No line of a file shorter than the limit can exceed it: the common
 	// case skips the scan.
@@ -263,7 +264,7 @@ func CheckBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 				}
 			}
 			if end-start > lim.MaxLineLen {
-				return append(out, Problem(f, "RL003", diag.Pos{Line: n + 1, Col: 1}, "line %d is %s long, over the limit of %s; not parsed", n+1, human(int64(end-start)), human(int64(lim.MaxLineLen)))), false
+				return append(out, Problem(f, code.InputLimits, diag.Pos{Line: n + 1, Col: 1}, "line %d is %s long, over the limit of %s; not parsed", n+1, human(int64(end-start)), human(int64(lim.MaxLineLen)))), false
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 )
 
@@ -50,7 +51,7 @@ func LoadBundle(f *Folder, lim Limits) (*Bundle, []diag.Finding) {
 		})
 		switch {
 		case errors.Is(err, ErrOutside):
-			out = append(out, Problem(file, "RL003", diag.Pos{}, "%s is a symbolic link to a file outside the bundle folder; not read", name))
+			out = append(out, Problem(file, code.InputLimits, diag.Pos{}, "%s is a symbolic link to a file outside the bundle folder; not read", name))
 			b.Artifacts[name] = &Document{File: file}
 			continue
 		case errors.Is(err, fs.ErrNotExist) && fi.Mode()&fs.ModeSymlink == 0:

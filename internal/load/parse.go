@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/node"
@@ -96,20 +97,20 @@ func FormatOf(k Kind, name string) Format {
 func jsonErrFinding(f *File, err error) diag.Finding {
 	var de *DepthError
 	if errors.As(err, &de) {
-		return Problem(f, "RL003", de.Pos, "%s", de.Msg)
+		return Problem(f, code.InputLimits, de.Pos, "%s", de.Msg)
 	}
 
 	var je *JSONError
 	if errors.As(err, &je) {
-		return Problem(f, "RL001", je.Pos, "invalid JSON: %s", je.Msg)
+		return Problem(f, code.ParseError, je.Pos, "invalid JSON: %s", je.Msg)
 	}
-	return Problem(f, "RL001", diag.Pos{}, "invalid JSON: %v", err)
+	return Problem(f, code.ParseError, diag.Pos{}, "invalid JSON: %v", err)
 }
 
 func dupFindings(f *File, dups []DuplicateKey) []diag.Finding {
 	var out []diag.Finding
 	for _, d := range dups {
-		fd := Problem(f, "RL002", d.Pos, "key %q is repeated (first at line %d); readers disagree on which value wins", d.Key, d.First.Line)
+		fd := Problem(f, code.DuplicateKey, d.Pos, "key %q is repeated (first at line %d); readers disagree on which value wins", d.Key, d.First.Line)
 		fd.Related = []diag.Related{{Path: f.Path, Line: d.First.Line, Column: d.First.Col, Message: "first occurrence of " + strconv.Quote(d.Key)}}
 		out = append(out, fd)
 	}
@@ -139,7 +140,7 @@ func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Nod
 	defer func() {
 		if r := recover(); r != nil {
 			root = nil
-			out = append(out, Problem(f, "RL001", diag.Pos{Line: lineOffset + 1, Col: 1}, "YAML parser failed: %v", r))
+			out = append(out, Problem(f, code.ParseError, diag.Pos{Line: lineOffset + 1, Col: 1}, "YAML parser failed: %v", r))
 		}
 	}()
 	var n yaml.Node
@@ -155,7 +156,7 @@ func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Nod
 	var extra yaml.Node
 	switch err := dec.Decode(&extra); {
 	case err == nil:
-		out = append(out, Problem(f, "RL001", diag.Pos{Line: extra.Line + lineOffset, Col: 1}, "a second YAML document starts here (after '---'); the file must hold one document"))
+		out = append(out, Problem(f, code.ParseError, diag.Pos{Line: extra.Line + lineOffset, Col: 1}, "a second YAML document starts here (after '---'); the file must hold one document"))
 	case err != io.EOF:
 		out = append(out, yamlErrFinding(f, data, err, lineOffset, "invalid YAML in a second document (after '---'): "))
 	}
@@ -175,7 +176,7 @@ func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Nod
 	if fs := checkTree(f, root, lim); len(fs) > 0 {
 		out = append(out, fs...)
 		for _, x := range fs {
-			if x.Code == "RL003" {
+			if x.Code == code.InputLimits {
 				return nil, out
 			}
 		}
@@ -255,7 +256,7 @@ func expandMerges(f *File, root *yaml.Node) []diag.Finding {
 					continue
 				}
 			}
-			out = append(out, Problem(f, "RL001", diag.Pos{Line: k.Line, Col: k.Column}, "the merge key << takes a mapping or a list of mappings, not %s; readers refuse the file", node.Kind(r)))
+			out = append(out, Problem(f, code.ParseError, diag.Pos{Line: k.Line, Col: k.Column}, "the merge key << takes a mapping or a list of mappings, not %s; readers refuse the file", node.Kind(r)))
 		}
 		for _, src := range sources {
 			for i := 0; i+1 < len(src.Content); i += 2 {
@@ -299,9 +300,9 @@ func yamlErrFinding(f *File, data []byte, err error, lineOffset int, prefix stri
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
 	if strings.Contains(msg, "exceeded max depth") {
-		return Problem(f, "RL003", pos, "YAML nesting deeper than the parser's limit")
+		return Problem(f, code.InputLimits, pos, "YAML nesting deeper than the parser's limit")
 	}
-	return Problem(f, "RL001", pos, "%s%s", prefix, msg)
+	return Problem(f, code.ParseError, pos, "%s%s", prefix, msg)
 }
 
 // lineStart is where a line of the YAML parser begins in the file's own
@@ -443,7 +444,7 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 						}
 					}
 					if ok {
-						fd := Problem(f, "RL002", diag.Pos{Line: k.Line, Col: k.Column}, "key %q is repeated (first at line %d); YAML readers disagree on which value wins", k.Value, first.Line)
+						fd := Problem(f, code.DuplicateKey, diag.Pos{Line: k.Line, Col: k.Column}, "key %q is repeated (first at line %d); YAML readers disagree on which value wins", k.Value, first.Line)
 						fd.Related = []diag.Related{{Path: f.Path, Line: first.Line, Column: first.Column, Message: "first occurrence of " + strconv.Quote(k.Value)}}
 						out = append(out, fd)
 					} else if seen != nil {
@@ -470,16 +471,16 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 	}
 	total := walk(root, 0)
 	if cycle != nil {
-		return append(out, Problem(f, "RL003", diag.Pos{Line: cycle.Line, Col: cycle.Column}, "alias *%s refers to a node that contains it (an endless value); not checked", cycle.Value))
+		return append(out, Problem(f, code.InputLimits, diag.Pos{Line: cycle.Line, Col: cycle.Column}, "alias *%s refers to a node that contains it (an endless value); not checked", cycle.Value))
 	}
 	if tooDeep != nil {
-		return append(out, Problem(f, "RL003", diag.Pos{Line: tooDeep.Line, Col: tooDeep.Column}, "nesting deeper than %d levels; not checked", lim.MaxDepth))
+		return append(out, Problem(f, code.InputLimits, diag.Pos{Line: tooDeep.Line, Col: tooDeep.Column}, "nesting deeper than %d levels; not checked", lim.MaxDepth))
 	}
 	if lim.MaxNodes > 0 && total > lim.MaxNodes && !aliases {
-		return append(out, Problem(f, "RL003", diag.Pos{Line: root.Line, Col: root.Column}, "more than %d values in this file; not checked", lim.MaxNodes))
+		return append(out, Problem(f, code.InputLimits, diag.Pos{Line: root.Line, Col: root.Column}, "more than %d values in this file; not checked", lim.MaxNodes))
 	}
 	if lim.MaxNodes > 0 && total > lim.MaxNodes {
-		return append(out, Problem(f, "RL003", diag.Pos{Line: root.Line, Col: root.Column}, "YAML aliases expand to more than %d nodes (an alias bomb?); not checked", lim.MaxNodes))
+		return append(out, Problem(f, code.InputLimits, diag.Pos{Line: root.Line, Col: root.Column}, "YAML aliases expand to more than %d nodes (an alias bomb?); not checked", lim.MaxNodes))
 	}
 	return out
 }
@@ -491,7 +492,7 @@ func parseFrontMatter(f *File, doc *Document, lim Limits) []diag.Finding {
 	if strings.TrimRight(string(first), " \t\r") != "---" {
 		doc.Body = string(data)
 		doc.BodyLine = 1
-		return []diag.Finding{Problem(f, "RL310", diag.Pos{Line: 1, Col: 1}, "no YAML front matter: the file must start with a line '---'")}
+		return []diag.Finding{Problem(f, code.Frontmatter, diag.Pos{Line: 1, Col: 1}, "no YAML front matter: the file must start with a line '---'")}
 	}
 	off := len(first) + 1
 	line := 2
@@ -503,10 +504,10 @@ func parseFrontMatter(f *File, doc *Document, lim Limits) []diag.Finding {
 			fm := data[len(first)+1 : off]
 			root, out := parseYAML(f, fm, 1, lim)
 			if root == nil && len(out) == 0 {
-				out = append(out, Problem(f, "RL310", diag.Pos{Line: 1, Col: 1}, "the front matter between the '---' lines is empty"))
+				out = append(out, Problem(f, code.Frontmatter, diag.Pos{Line: 1, Col: 1}, "the front matter between the '---' lines is empty"))
 			}
 			if root != nil && root.Kind != yaml.MappingNode {
-				out = append(out, Problem(f, "RL310", diag.Pos{Line: root.Line, Col: root.Column}, "front matter is not a mapping of keys to values"))
+				out = append(out, Problem(f, code.Frontmatter, diag.Pos{Line: root.Line, Col: root.Column}, "front matter is not a mapping of keys to values"))
 				root = nil
 			}
 			doc.Root = root
@@ -521,7 +522,7 @@ func parseFrontMatter(f *File, doc *Document, lim Limits) []diag.Finding {
 		rest = next
 		line++
 	}
-	return []diag.Finding{Problem(f, "RL310", diag.Pos{Line: 1, Col: 1}, "front matter opened at line 1 is not closed by a line '---'")}
+	return []diag.Finding{Problem(f, code.Frontmatter, diag.Pos{Line: 1, Col: 1}, "front matter opened at line 1 is not closed by a line '---'")}
 }
 
 // parseJSONL parses each non-blank line as JSON; a bad line is recorded and
@@ -578,5 +579,5 @@ func nodeBudget(lim Limits) *int {
 }
 
 func sizeFinding(f *File, se *SizeError, lim Limits) diag.Finding {
-	return Problem(f, "RL003", se.Pos, "more than %d values in this file; not checked", lim.MaxNodes)
+	return Problem(f, code.InputLimits, se.Pos, "more than %d values in this file; not checked", lim.MaxNodes)
 }

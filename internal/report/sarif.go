@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/resumelint/resumelint/docs"
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/rules"
 )
@@ -138,7 +139,7 @@ const MaxSARIFResults = 25000
 const SrcRoot = "%SRCROOT%"
 
 // internalCode is the engine's code for an internal failure (engine.InternalCode).
-const internalCode = "RL000"
+const internalCode = code.Internal
 
 // SARIF writes one SARIF 2.1.0 log. rel maps a finding's display path to
 // the repository-relative URI (resolved against %SRCROOT%, which

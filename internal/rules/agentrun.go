@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/agentrun"
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
@@ -22,22 +23,22 @@ import (
 var runKinds = []load.Kind{load.KindAgentRun}
 
 var (
-	TaskGraphSchema = &Rule{Code: "RL501", Name: "task-graph-schema", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
+	TaskGraphSchema = &Rule{Code: code.TaskGraphSchema, Name: "task-graph-schema", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
 		Summary: "task-graph.json violating #TaskGraph", Run: runTaskGraphSchema}
-	TaskGraphDeps = &Rule{Code: "RL502", Name: "task-graph-deps", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
+	TaskGraphDeps = &Rule{Code: code.TaskGraphDeps, Name: "task-graph-deps", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
 		Summary: "a duplicate task id, a dependency on an unknown task, or a dependency cycle", Run: runTaskGraphDeps}
-	EventCorrupt = &Rule{Code: "RL503", Name: "event-corrupt", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
+	EventCorrupt = &Rule{Code: code.EventCorrupt, Name: "event-corrupt", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
 		Summary: "an events line that is not a valid #Event (the rest of the file still counts)", Run: runEventCorrupt}
-	EventLocation = &Rule{Code: "RL504", Name: "event-location", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
+	EventLocation = &Rule{Code: code.EventLocation, Name: "event-location", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
 		Summary: "an events file outside events/<actor-id>/, or an event whose actor differs from its folder", Run: runEventLocation}
-	EventSequence = &Rule{Code: "RL505", Name: "event-sequence", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
+	EventSequence = &Rule{Code: code.EventSequence, Name: "event-sequence", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
 		Summary: "events out of order: finished before started, after completion, time going back, unknown task, dependencies not done", Run: runEventSequence}
-	RunArtifacts = &Rule{Code: "RL506", Name: "run-artifacts", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
+	RunArtifacts = &Rule{Code: code.RunArtifacts, Name: "run-artifacts", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
 		Summary: "task events without plan.md or task-graph.json", Run: runRunArtifacts}
-	RunStale = &Rule{Code: "RL507", Name: "run-stale", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
+	RunStale = &Rule{Code: code.RunStale, Name: "run-stale", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
 		Summary: "an incomplete run whose last event is older than staleness.run_max_age", Run: runRunStale}
-	MultipleIncompleteRuns = &Rule{Code: "RL508", Name: "multiple-incomplete-runs", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
-		Summary: "more than one incomplete run under one .agent-memory/runs/", Run: publishRun, Finalize: reportIncompleteRuns}
+	MultipleIncompleteRuns = &Rule{Code: code.MultipleIncompleteRuns, Name: "multiple-incomplete-runs", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
+		Summary: "more than one incomplete run under one .agent-memory/runs/", Finalize: reportIncompleteRuns}
 )
 
 func init() {
@@ -127,15 +128,10 @@ func runTaskGraphSchema(p *Pass) {
 }
 
 // derivedRun derives the run's state once per unit; the rules of a unit
-// share it through p.Facts.
-func derivedRun(p *Pass) *agentrun.Run {
-	if r, ok := p.Facts["agentrun"].(*agentrun.Run); ok && r.Src == p.Run {
-		return r
-	}
-	r := agentrun.Derive(p.Run)
-	p.Facts["agentrun"] = r
-	return r
-}
+// share it.
+func derivedRun(p *Pass) *agentrun.Run { return derivedRunResult.Of(p) }
+
+var derivedRunResult = NewResult("agentrun", func(p *Pass) *agentrun.Run { return agentrun.Derive(p.Run) })
 
 // ---- RL502 ------------------------------------------------------------------
 
@@ -481,8 +477,19 @@ func runEventSequence(p *Pass) {
 			p.Report(e.Doc.File, at, format, args...)
 		}
 	}
-	// Time going back inside one append-only file, in file order, among
-	// the events that set a task's state (only their order is read).
+	checkEventTimes(r, issue)
+	checkTaskLifecycles(p, r, issue)
+	checkRunCompleted(r, issue)
+	c.flush("%d more event-sequence problems in this file (lines %s)")
+}
+
+// eventIssue reports a problem of an event at one of its nodes.
+type eventIssue func(e *agentrun.Event, at *yaml.Node, format string, args ...any)
+
+// checkEventTimes reports time going back inside one append-only file, in
+// file order, among the events that set a task's state (only their order
+// is read).
+func checkEventTimes(r *agentrun.Run, issue eventIssue) {
 	byFile := make([]*agentrun.Event, 0, len(r.Events))
 	for _, e := range r.Events {
 		if e.State != "" {
@@ -497,7 +504,12 @@ func runEventSequence(p *Pass) {
 		}
 		prev[e.Doc] = e
 	}
-	// Task lifecycles, in state order.
+}
+
+// checkTaskLifecycles follows each task's events in state order: work
+// after completion, outcomes never started, work before the dependencies
+// were done, and events for tasks the graph does not have.
+func checkTaskLifecycles(p *Pass, r *agentrun.Run, issue eventIssue) {
 	state := map[string]agentrun.State{}
 	started := map[string]bool{}
 	worked := map[string]bool{}
@@ -567,7 +579,11 @@ func runEventSequence(p *Pass) {
 		}
 		issue(e, e.TaskNode, "event for task %q, which is not in task-graph.json%s, so its state is lost; add the task to the graph or correct the id", e.TaskID, more)
 	}
-	// A run recorded as completed while tasks are not done contradicts itself.
+}
+
+// checkRunCompleted reports a run recorded as completed while tasks are
+// not done: it contradicts itself.
+func checkRunCompleted(r *agentrun.Run, issue eventIssue) {
 	if end := r.Ended; end != nil && r.GraphOK && (end.Type == "run_completed" || end.Type == "run_complete") {
 		var open []string
 		for _, t := range r.Tasks {
@@ -579,7 +595,6 @@ func runEventSequence(p *Pass) {
 			issue(end, end.TypeNode, "%s, but %d of %d tasks are not done (%s); log their outcome, or the run is recorded finished with work open", end.Name, len(open), len(r.Tasks), listIDs(open))
 		}
 	}
-	c.flush("%d more event-sequence problems in this file (lines %s)")
 }
 
 // depList names unfinished dependencies with their verb ("its dependency
@@ -669,9 +684,14 @@ type RunFact struct {
 	Last       string // timestamp of the last event, "" without events
 }
 
-const runFactKey = "agentrun.run"
+// Runs holds every agent run of the run.
+var Runs = NewFact[RunFact]("agent-runs")
 
-func publishRun(p *Pass) {
+func init() {
+	RegisterIndexer(&Indexer{Name: "agent-runs", Kinds: []load.Kind{load.KindAgentRun}, Produces: []FactKey{Runs}, Run: indexRun})
+}
+
+func indexRun(p *Pass) {
 	r := derivedRun(p)
 	f := RunFact{RunsDir: path.Dir(p.Run.Folder.Path), ID: r.ID, Incomplete: !r.Finished(), Phase: r.Phase()}
 	f.Done, f.Total = r.Count()
@@ -688,14 +708,13 @@ func publishRun(p *Pass) {
 	default:
 		f.Path = p.Run.Folder.Path
 	}
-	p.Index.Publish(runFactKey, f)
+	Runs.Publish(p.Index, f)
 }
 
 func reportIncompleteRuns(p *RepoPass) {
 	byDir := map[string][]RunFact{}
-	for _, x := range p.Index.Facts(runFactKey) {
-		f, ok := x.(RunFact)
-		if ok && f.Incomplete {
+	for _, f := range Runs.All(p.Index) {
+		if f.Incomplete {
 			byDir[f.RunsDir] = append(byDir[f.RunsDir], f)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/bundle"
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
@@ -23,17 +24,17 @@ import (
 var bundleKind = []load.Kind{load.KindBundle}
 
 var (
-	BundleIncomplete = &Rule{Code: "RL401", Name: "bundle-incomplete", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
+	BundleIncomplete = &Rule{Code: code.BundleIncomplete, Name: "bundle-incomplete", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
 		Summary: "a required bundle artifact is missing, or an expected output of TASK_SPEC.json has no hash (BUNDLE_INCOMPLETE)", Run: runBundleIncomplete}
-	BundleArtifactSchema = &Rule{Code: "RL402", Name: "bundle-artifact-schema", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
+	BundleArtifactSchema = &Rule{Code: code.BundleArtifactSchema, Name: "bundle-artifact-schema", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
 		Summary: "a bundle field the procedure reads that cannot be read (ARTIFACT_INVALID); malformed fields no verdict reads, as warnings", Run: runBundleArtifactSchema}
-	BundleStatus = &Rule{Code: "RL403", Name: "bundle-status", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
+	BundleStatus = &Rule{Code: code.BundleStatus, Name: "bundle-status", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
 		Summary: "STATUS.json is not success/pass (STATUS_NOT_SUCCESS, CMP01_NOT_PASS), or its error contradicts its status", Run: runBundleStatus}
-	BundleValidator = &Rule{Code: "RL404", Name: "bundle-validator", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
+	BundleValidator = &Rule{Code: code.BundleValidator, Name: "bundle-validator", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
 		Summary: "an unsupported validator_semver or an empty validator_build_id (VALIDATOR_UNSUPPORTED, VALIDATOR_BUILD_ID_MISSING)", Run: runBundleValidator}
-	BundleOutputs = &Rule{Code: "RL405", Name: "bundle-outputs", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
+	BundleOutputs = &Rule{Code: code.BundleOutputs, Name: "bundle-outputs", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
 		Summary: "a declared output that is missing, differs from its hash, or whose path is unsafe (OUTPUT_MISSING, HASH_MISMATCH, PATH_INVALID)", Run: runBundleOutputs}
-	BundleForbidden = &Rule{Code: "RL406", Name: "bundle-forbidden", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
+	BundleForbidden = &Rule{Code: code.BundleForbidden, Name: "bundle-forbidden", Severity: diag.SevError, Kinds: bundleKind, Family: "bundle",
 		Summary: "a forbidden artifact in a bundle: logs, tmp, transcripts, reasoning traces, snapshots, debug dumps, checkpoints", Run: runBundleForbidden}
 )
 
@@ -186,10 +187,10 @@ func runBundleArtifactSchema(p *Pass) {
 		if name == "OUTPUT_HASHES.json" && !seedShaped(d.Root) {
 			continue // another layout altogether: one finding, RL404's
 		}
-		before := len(*p.out)
+		before := len(p.pending)
 		validate(p, d.File, bundleDefs[name], d.Root, "")
-		for i := before; i < len(*p.out); i++ {
-			(*p.out)[i].Severity = diag.SevWarning
+		for _, fd := range p.pending[before:] {
+			fd.Severity = diag.SevWarning
 		}
 	}
 }

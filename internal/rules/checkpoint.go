@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
@@ -8,7 +9,7 @@ import (
 
 // Checkpoint files under .jerry/checkpoints/ (SPEC §3.3, seed 001).
 
-var CheckpointSchema = &Rule{Code: "RL201", Name: "checkpoint-schema", Severity: diag.SevError, Kinds: []load.Kind{load.KindCheckpoint}, Family: "checkpoint",
+var CheckpointSchema = &Rule{Code: code.CheckpointSchema, Name: "checkpoint-schema", Severity: diag.SevError, Kinds: []load.Kind{load.KindCheckpoint}, Family: "checkpoint",
 	Summary: "a violation of #Checkpoint or #RuntimeCheckpoint", Run: runCheckpointSchema}
 
 func init() { Register(CheckpointSchema) }

@@ -9,9 +9,11 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -22,21 +24,21 @@ import (
 var ckpt = []load.Kind{load.KindCheckpoint}
 
 var (
-	CheckpointName = &Rule{Code: "RL202", Name: "checkpoint-name", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+	CheckpointName = &Rule{Code: code.CheckpointName, Name: "checkpoint-name", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
 		Summary: "file name is not <id>-checkpoint.json or <id>.json for its event_id/checkpoint_id", Run: runCheckpointName}
-	CheckpointAck = &Rule{Code: "RL203", Name: "checkpoint-ack", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+	CheckpointAck = &Rule{Code: code.CheckpointAck, Name: "checkpoint-ack", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
 		Summary: "acknowledged and acknowledged_at disagree, or acknowledged before written", Run: runCheckpointAck}
-	CheckpointContext = &Rule{Code: "RL204", Name: "checkpoint-context", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+	CheckpointContext = &Rule{Code: code.CheckpointContext, Name: "checkpoint-context", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
 		Summary: "context fill that is not tokens/window, outside [0,1], or of another tier", Run: runCheckpointContext}
-	CheckpointPhases = &Rule{Code: "RL205", Name: "checkpoint-phases", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+	CheckpointPhases = &Rule{Code: code.CheckpointPhases, Name: "checkpoint-phases", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
 		Summary: "orchestration_state phase lists that overlap, or a current phase, gate or score that does not fit", Run: runCheckpointPhases}
-	// CheckpointMerge publishes the index facts (checkpoints and
-	// orchestration files) in Run and reports from them in Finalize.
-	CheckpointMerge = &Rule{Code: "RL206", Name: "checkpoint-merge", Severity: diag.SevWarning,
+	// CheckpointMerge reports from the index facts of checkpoints and
+	// orchestration files, in Finalize.
+	CheckpointMerge = &Rule{Code: code.CheckpointMerge, Name: "checkpoint-merge", Severity: diag.SevWarning,
 		Kinds: []load.Kind{load.KindCheckpoint, load.KindOrchestration}, Family: "checkpoint",
-		Summary: "a checkpoint no compaction event of its workflow references, or still unacknowledged after a later update",
-		Run:     publishMergeFacts, Finalize: finalizeCheckpointMerge}
-	CheckpointFiles = &Rule{Code: "RL207", Name: "checkpoint-files", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+		Summary:  "a checkpoint no compaction event of its workflow references, or still unacknowledged after a later update",
+		Finalize: finalizeCheckpointMerge}
+	CheckpointFiles = &Rule{Code: code.CheckpointFiles, Name: "checkpoint-files", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
 		Summary: "recovery_instructions.files_to_read paths that resolve nowhere", Run: runCheckpointFiles}
 )
 
@@ -47,66 +49,63 @@ func init() {
 // checkpointIDRe is #CheckpointID; other ids are the schema rule's (RL201).
 var checkpointIDRe = lazyre.New(`^cx-\d{3}$`)
 
-func checkpointRoot(p *Pass) *yaml.Node {
-	if p.Doc == nil || !node.IsMap(p.Doc.Root) {
+// checkpointOf is the typed view of the pass's checkpoint file; nil when
+// its top level is not a mapping.
+func checkpointOf(p *Pass) *model.Checkpoint { return checkpointResult.Of(p) }
+
+var checkpointResult = NewResult("checkpoint", func(p *Pass) *model.Checkpoint {
+	if p.Doc == nil {
 		return nil
 	}
-	return p.Doc.Root
+	return model.CheckpointOf(p.Doc.Root)
+})
+
+// checkpointRoot is the checkpoint's top-level mapping, or nil.
+func checkpointRoot(p *Pass) *yaml.Node {
+	if c := checkpointOf(p); c != nil {
+		return c.Root
+	}
+	return nil
 }
 
 // ---- RL202 checkpoint-name --------------------------------------------------
 
 func runCheckpointName(p *Pass) {
-	root := checkpointRoot(p)
-	if root == nil {
+	c := checkpointOf(p)
+	if c == nil || !c.ID.OK || !checkpointIDRe.MatchString(c.ID.Value) {
 		return
 	}
-	for _, k := range []string{"event_id", "checkpoint_id"} {
-		v := node.Val(root, k)
-		if v == nil {
-			continue
-		}
-		id, ok := node.Str(v)
-		if !ok || !checkpointIDRe.MatchString(id) {
-			return
-		}
-		base := path.Base(p.Doc.File.Path)
-		if base != id+"-checkpoint.json" && base != id+".json" {
-			p.Report(p.Doc.File, v, "file name %s does not match %s %s: rename it to %s-checkpoint.json or %s.json", base, k, id, id, id)
-		}
-		return
+	id := c.ID.Value
+	base := path.Base(p.Doc.File.Path)
+	if base != id+"-checkpoint.json" && base != id+".json" {
+		p.Report(p.Doc.File, c.ID.Node, "file name %s does not match %s %s: rename it to %s-checkpoint.json or %s.json", base, c.ID.Key.Value, id, id, id)
 	}
 }
 
 // ---- RL203 checkpoint-ack ---------------------------------------------------
 
 func runCheckpointAck(p *Pass) {
-	root := checkpointRoot(p)
-	md := node.Val(root, "metadata")
-	if !node.IsMap(md) {
+	c := checkpointOf(p)
+	if c == nil || !c.Acknowledged.OK {
 		return
 	}
 	f := p.Doc.File
-	av := node.Val(md, "acknowledged")
-	ack, ok := node.Bool(av)
-	if !ok {
-		return
-	}
-	atk, atv := node.Get(md, "acknowledged_at")
+	av, ack := c.Acknowledged.Node, c.Acknowledged.Value
+	atk, atv := c.AcknowledgedAt.Key, c.AcknowledgedAt.Node
 	atNull := atk == nil || node.IsNull(atv)
 	if ack && atNull {
 		p.Report(f, av, "acknowledged is true but acknowledged_at is %s: record when the re-orientation merged this checkpoint", map[bool]string{true: "missing", false: "null"}[atk == nil])
 		return
 	}
 	if !ack && !atNull {
-		if s, ok := node.Str(atv); ok {
-			fd := p.Report(f, atv, "acknowledged_at %s is set but acknowledged is false (line %d): set acknowledged: true, or clear acknowledged_at", s, av.Line)
+		if s := c.AcknowledgedAt; s.OK {
+			fd := p.Report(f, atv, "acknowledged_at %s is set but acknowledged is false (line %d): set acknowledged: true, or clear acknowledged_at", s.Value, av.Line)
 			fd.Related = append(fd.Related, relatedAt(f, av, "metadata.acknowledged"))
 		}
 		return
 	}
 	at, as, _, ok1 := timeOf(atv)
-	tv := node.Val(root, "timestamp")
+	tv := c.Timestamp.Node
 	t, ts, _, ok2 := timeOf(tv)
 	if ack && ok1 && ok2 && at.Before(t) {
 		fd := p.Report(f, atv, "acknowledged_at %s is before the checkpoint's timestamp %s (line %d): correct one of them", as, ts, tv.Line)
@@ -137,10 +136,11 @@ func seedTierOf(fill float64) string {
 }
 
 func runCheckpointContext(p *Pass) {
-	cs := node.Val(checkpointRoot(p), "context_state")
-	if !node.IsMap(cs) {
+	c := checkpointOf(p)
+	if c == nil || c.ContextState == nil {
 		return
 	}
+	cs := c.ContextState
 	f := p.Doc.File
 	fillKey, tokKey, winKey := "estimated_fill_before_compaction", "estimated_tokens_used", "context_window_size"
 	if node.Has(cs, "fill_percentage") {
@@ -201,10 +201,11 @@ func intList(n *yaml.Node) ([]int64, []*yaml.Node, bool) {
 }
 
 func runCheckpointPhases(p *Pass) {
-	st := node.Val(checkpointRoot(p), "orchestration_state")
-	if !node.IsMap(st) {
+	c := checkpointOf(p)
+	if c == nil || c.State == nil {
 		return
 	}
+	st := c.State
 	f := p.Doc.File
 	names := []string{"phases_complete", "phases_in_progress", "phases_remaining"}
 	type list struct {
@@ -298,38 +299,9 @@ func namedByID(owners []*OrchestrationFact, id string) bool {
 	return false
 }
 
-// publishMergeFacts runs on checkpoint files (phase 1) and orchestration
-// files (phase 2) and records what Finalize and RL112 look up.
-func publishMergeFacts(p *Pass) {
-	if p.Doc == nil || p.Index == nil {
-		return
-	}
-	switch p.Doc.File.Kind {
-	case load.KindCheckpoint:
-		if cf := CheckpointFactOf(p.Opts, p.Doc.File, p.Doc.Root); cf != nil {
-			p.Index.Publish(FactCheckpoints, cf)
-			p.Index.Publish(CheckpointKey(cf.OSPath), cf)
-		}
-	case load.KindOrchestration:
-		if of := OrchestrationFactOf(p); of != nil {
-			p.Index.Publish(FactOrchestrations, of)
-		}
-	}
-}
-
 func finalizeCheckpointMerge(p *RepoPass) {
-	var cps []*CheckpointFact
-	for _, x := range p.Index.Facts(FactCheckpoints) {
-		if cf, ok := x.(*CheckpointFact); ok {
-			cps = append(cps, cf)
-		}
-	}
-	var orchs []*OrchestrationFact
-	for _, x := range p.Index.Facts(FactOrchestrations) {
-		if of, ok := x.(*OrchestrationFact); ok {
-			orchs = append(orchs, of)
-		}
-	}
+	cps := Checkpoints.All(p.Index)
+	orchs := Orchestrations.All(p.Index)
 	sort.Slice(cps, func(i, j int) bool { return cps[i].Path < cps[j].Path })
 	sort.Slice(orchs, func(i, j int) bool { return orchs[i].Path < orchs[j].Path })
 	refs := map[string][]*OrchestrationFact{}

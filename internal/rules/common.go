@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
@@ -22,21 +23,21 @@ import (
 // Rules that apply to every kind (SPEC §3.1).
 
 var (
-	ParseError = &Rule{Code: "RL001", Name: "parse-error", Severity: diag.SevError, Family: "common",
+	ParseError = &Rule{Code: code.ParseError, Name: "parse-error", Severity: diag.SevError, Family: "common",
 		Summary: "YAML, JSON, JSONL or front matter that does not parse"}
-	DuplicateKey = &Rule{Code: "RL002", Name: "duplicate-key", Severity: diag.SevError, Family: "common",
+	DuplicateKey = &Rule{Code: code.DuplicateKey, Name: "duplicate-key", Severity: diag.SevError, Family: "common",
 		Summary: "a mapping repeats a key"}
-	InputLimits = &Rule{Code: "RL003", Name: "input-limits", Severity: diag.SevError, Family: "common",
+	InputLimits = &Rule{Code: code.InputLimits, Name: "input-limits", Severity: diag.SevError, Family: "common",
 		Summary: "file too large, alias expansion or nesting beyond the limits, a line too long, or not a regular file"}
-	Encoding = &Rule{Code: "RL004", Name: "encoding", Severity: diag.SevError, Family: "common",
+	Encoding = &Rule{Code: code.Encoding, Name: "encoding", Severity: diag.SevError, Family: "common",
 		Summary: "not UTF-8, a NUL byte, or a byte-order mark"}
-	SecretLeak = &Rule{Code: "RL005", Name: "secret-leak", Severity: diag.SevError, Family: "common",
+	SecretLeak = &Rule{Code: code.SecretLeak, Name: "secret-leak", Severity: diag.SevError, Family: "common",
 		Summary: "a value that looks like a credential (never printed)", Run: runSecrets}
-	TimestampFormat = &Rule{Code: "RL006", Name: "timestamp-format", Severity: diag.SevWarning, Family: "common",
+	TimestampFormat = &Rule{Code: code.TimestampFormat, Name: "timestamp-format", Severity: diag.SevWarning, Family: "common",
 		Summary: "a timestamp that is not RFC 3339 with a zone", Run: runTimestampFormat}
-	FutureTimestamp = &Rule{Code: "RL008", Name: "future-timestamp", Severity: diag.SevError, Family: "common",
+	FutureTimestamp = &Rule{Code: code.FutureTimestamp, Name: "future-timestamp", Severity: diag.SevError, Family: "common",
 		Summary: "a timestamp later than now plus 5 minutes", Run: runFutureTimestamp}
-	UnknownKind = &Rule{Code: "RL009", Name: "unknown-kind", Severity: diag.SevWarning, Family: "common",
+	UnknownKind = &Rule{Code: code.UnknownKind, Name: "unknown-kind", Severity: diag.SevWarning, Family: "common",
 		Summary: "an explicitly named file that matches no kind"}
 )
 
@@ -175,30 +176,28 @@ func runTimestampFormat(p *Pass) {
 // comparedTimestamps are the timestamps of an orchestration file that a
 // protocol compares (seed 000 §Staleness Detection, §Update Semantics):
 // recovery_state.updated_at and the decision and compaction event times.
-func comparedTimestamps(p *Pass) map[*yaml.Node]bool {
-	if m, ok := p.Facts["compared-timestamps"].(map[*yaml.Node]bool); ok {
-		return m
-	}
+func comparedTimestamps(p *Pass) map[*yaml.Node]bool { return comparedTimestampsResult.Of(p) }
+
+var comparedTimestampsResult = NewResult("compared-timestamps", func(p *Pass) map[*yaml.Node]bool {
 	m := map[*yaml.Node]bool{}
-	if rs := recoveryStateOf(p); rs != nil {
-		m[node.Val(rs, "updated_at")] = true
+	if rs := recoveryOf(p); rs != nil {
+		m[rs.UpdatedAt.Node] = true
 	}
-	if _, log := subsection(p, "decision_log"); node.IsSeq(log) {
-		for _, e := range node.Resolve(log).Content {
-			m[node.Val(e, "timestamp")] = true
+	if r := ResumptionOf(p); r != nil && r.Version() != "v1" {
+		if r.Decisions != nil {
+			for _, e := range r.Decisions.Entries {
+				m[e.Timestamp.Node] = true
+			}
 		}
-	}
-	if _, ce := subsection(p, "compaction_events"); node.IsMap(ce) {
-		if ev := node.Val(ce, "events"); node.IsSeq(ev) {
-			for _, e := range node.Resolve(ev).Content {
-				m[node.Val(e, "timestamp")] = true
+		if r.Compaction != nil && node.IsMap(r.Compaction.Node) {
+			for _, e := range r.Compaction.Events {
+				m[e.Timestamp.Node] = true
 			}
 		}
 	}
 	delete(m, nil)
-	p.Facts["compared-timestamps"] = m
 	return m
-}
+})
 
 var datePrefix = lazyre.New(`^\d{4}-\d{2}-\d{2}`)
 
@@ -467,7 +466,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 			if len(s) < 16 || strings.ContainsAny(s, " \t\n") || looksLikePlaceholder(s) || digestRe.MatchString(s) || Entropy(s) < 3.5 {
 				return
 			}
-			end := EndOf(f, n)
+			end := load.EndOf(f, n)
 			for _, o := range out {
 				if o.Line == n.Line && o.Col < end.Col && n.Column < o.EndCol {
 					return // the pattern scan already found this credential
@@ -482,7 +481,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 // nodeSpan is the source extent of a scalar: its quoted or plain text on
 // one line, or every line of a block or multi-line scalar, whole.
 func nodeSpan(f *load.File, n *yaml.Node) SecretSpan {
-	end := EndOf(f, n)
+	end := load.EndOf(f, n)
 	lines := strings.Count(strings.TrimRight(n.Value, "\n"), "\n")
 	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		lines++ // the content starts below the indicator

@@ -23,10 +23,9 @@ func IsFinishedStatus(s string) bool { return finishedWords[node.StatusWord(s)] 
 
 // WorkflowFinished reports whether an orchestration file records its
 // workflow as over, in workflow.status or resumption's workflow_status.
-func WorkflowFinished(p *Pass) bool {
-	if v, ok := p.Facts["workflow-finished"].(bool); ok {
-		return v
-	}
+func WorkflowFinished(p *Pass) bool { return workflowFinished.Of(p) }
+
+var workflowFinished = NewResult("workflow-finished", func(p *Pass) bool {
 	done := false
 	if p.Doc != nil && node.IsMap(p.Doc.Root) {
 		for _, n := range lifecycleNodes(p) {
@@ -35,23 +34,22 @@ func WorkflowFinished(p *Pass) bool {
 			}
 		}
 	}
-	p.Facts["workflow-finished"] = done
 	return done
-}
+})
 
 // lifecycleNodes are the values that state a workflow's lifecycle.
 func lifecycleNodes(p *Pass) []*yaml.Node {
 	var out []*yaml.Node
-	root := p.Doc.Root
-	if w := node.Val(root, "workflow"); node.IsMap(w) {
-		out = append(out, node.Val(w, "status"))
+	o := OrchestrationOf(p)
+	if o.Workflow.Node != nil {
+		out = append(out, o.Workflow.Status.Node)
 	}
-	if r := ResumptionOf(p); r != nil {
-		if node.IsMap(r.RecoveryState) {
-			out = append(out, node.Val(r.RecoveryState, "workflow_status"))
+	if r := o.Resumption; r != nil {
+		if r.Recovery != nil {
+			out = append(out, r.Recovery.WorkflowStatus.Node)
 		}
 		out = append(out, node.Val(r.Node, "workflow_status"))
 	}
-	out = append(out, node.Val(root, "status"))
+	out = append(out, node.Val(o.Root, "status"))
 	return out
 }

@@ -1,14 +1,17 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -17,17 +20,17 @@ import (
 var orch = []load.Kind{load.KindOrchestration}
 
 var (
-	ResumptionMissing = &Rule{Code: "RL100", Name: "resumption-missing", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	ResumptionMissing = &Rule{Code: code.ResumptionMissing, Name: "resumption-missing", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "no `resumption:` mapping", Run: runResumptionMissing}
-	ResumptionV1 = &Rule{Code: "RL101", Name: "resumption-v1", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
+	ResumptionV1 = &Rule{Code: code.ResumptionV1, Name: "resumption-v1", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "a v1.0 section (last_checkpoint/current_state/next_step at the top of resumption)", Run: runResumptionV1}
-	ResumptionSchema = &Rule{Code: "RL102", Name: "resumption-schema", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	ResumptionSchema = &Rule{Code: code.ResumptionSchema, Name: "resumption-schema", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "a violation of #ResumptionV2 (or #ResumptionV1 for a v1.0 section)", Run: runResumptionSchema}
-	DecisionsAlias = &Rule{Code: "RL103", Name: "decisions-alias", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
+	DecisionsAlias = &Rule{Code: code.DecisionsAlias, Name: "decisions-alias", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "`decisions:` instead of `decision_log:`", Run: runDecisionsAlias}
-	TemplatePlaceholder = &Rule{Code: "RL114", Name: "template-placeholder", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	TemplatePlaceholder = &Rule{Code: code.TemplatePlaceholder, Name: "template-placeholder", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "a {PLACEHOLDER} left in a non-template file", Run: runTemplatePlaceholder}
-	MixedVersion = &Rule{Code: "RL115", Name: "mixed-version", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
+	MixedVersion = &Rule{Code: code.MixedVersion, Name: "mixed-version", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "both v1.0 top-level fields and recovery_state present", Run: runMixedVersion}
 )
 
@@ -35,60 +38,25 @@ func init() {
 	Register(ResumptionMissing, ResumptionV1, ResumptionSchema, DecisionsAlias, TemplatePlaceholder, MixedVersion)
 }
 
-// V1Fields are the legacy fields whose presence at the top of resumption
-// marks a v1.0 section (seed 001 §Current State Analysis).
-var V1Fields = []string{"last_checkpoint", "current_state", "next_step"}
-
 // V1Movable are the v1.0 fields that move into recovery_state (seed 000
 // §V1.0 to V2.0 Field Mapping).
 var V1Movable = []string{"last_checkpoint", "current_state", "next_step", "cross_session_portable", "ephemeral_references"}
 
-// Resumption describes a file's resumption section once, for every rule.
-type Resumption struct {
-	Key, Node     *yaml.Node // the `resumption` key and its mapping
-	V1Keys        []*yaml.Node
-	RecoveryState *yaml.Node
-}
+// OrchestrationOf returns the typed view of the pass's orchestration
+// document, read once per unit.
+func OrchestrationOf(p *Pass) *model.Orchestration { return orchestrationResult.Of(p) }
 
-// Version returns "v1", "v2" or "mixed".
-func (r *Resumption) Version() string {
-	switch {
-	case len(r.V1Keys) > 0 && r.RecoveryState != nil:
-		return "mixed"
-	case len(r.V1Keys) > 0:
-		return "v1"
+var orchestrationResult = NewResult("orchestration", func(p *Pass) *model.Orchestration {
+	var root *yaml.Node
+	if p.Doc != nil {
+		root = p.Doc.Root
 	}
-	return "v2"
-}
+	return model.OrchestrationOf(root)
+})
 
 // ResumptionOf returns the resumption section of an orchestration file, or
 // nil when there is none (RL100 reports that).
-func ResumptionOf(p *Pass) *Resumption {
-	if r, ok := p.Facts["resumption"]; ok {
-		res, _ := r.(*Resumption)
-		return res
-	}
-	var res *Resumption
-	if p.Doc != nil && node.IsMap(p.Doc.Root) {
-		k, v := node.Get(p.Doc.Root, "resumption")
-		if k != nil && node.IsMap(v) {
-			res = &Resumption{Key: k, Node: v}
-			for _, f := range V1Fields {
-				if kk, _ := node.Get(v, f); kk != nil {
-					res.V1Keys = append(res.V1Keys, kk)
-				}
-			}
-			if rk, rv := node.Get(v, "recovery_state"); rk != nil {
-				res.RecoveryState = rv
-				if res.RecoveryState == nil {
-					res.RecoveryState = rk
-				}
-			}
-		}
-	}
-	p.Facts["resumption"] = res
-	return res
-}
+func ResumptionOf(p *Pass) *model.Resumption { return OrchestrationOf(p).Resumption }
 
 func runResumptionMissing(p *Pass) {
 	d := p.Doc
@@ -184,7 +152,7 @@ func runResumptionSchema(p *Pass) {
 	view := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: r.Node.Line, Column: r.Node.Column}
 	hasLog := node.Has(r.Node, "decision_log")
 	node.Pairs(r.Node, func(k, v *yaml.Node) {
-		if r.Version() == "mixed" && contains(V1Movable, k.Value) {
+		if r.Version() == "mixed" && slices.Contains(V1Movable, k.Value) {
 			return
 		}
 		if k.Value == "decisions" {
@@ -215,15 +183,6 @@ func runResumptionSchema(p *Pass) {
 		vs = kept
 	}
 	reportViolations(p, &f, "resumption", vs)
-}
-
-func contains(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // A placeholder is {UPPER_SNAKE} of two or more characters; single letters
@@ -271,5 +230,5 @@ func textSpan(f *load.File, n *yaml.Node, text string) (diag.Pos, diag.Pos) {
 			return diag.Pos{Line: l, Col: col}, diag.Pos{Line: l, Col: col + len([]rune(text))}
 		}
 	}
-	return node.Pos(n), EndOf(f, n)
+	return node.Pos(n), load.EndOf(f, n)
 }

@@ -8,8 +8,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -20,9 +22,9 @@ import (
 // the phases; RL119 a COMPLETE workflow with its open defects.
 
 var (
-	ResumptionText = &Rule{Code: "RL118", Name: "resumption-text", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+	ResumptionText = &Rule{Code: code.ResumptionText, Name: "resumption-text", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
 		Summary: "current_state, next_step or current_activity claims a phase state that the file's phases or status contradict", Run: runResumptionText}
-	CompleteWithDefects = &Rule{Code: "RL119", Name: "complete-with-defects", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+	CompleteWithDefects = &Rule{Code: code.CompleteWithDefects, Name: "complete-with-defects", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
 		Summary: "a COMPLETE workflow whose defect_summary still counts unresolved defects", Run: runCompleteWithDefects}
 )
 
@@ -59,36 +61,33 @@ type lifecycle struct {
 	At     *yaml.Node
 }
 
-func workflowLifecycle(p *Pass) *lifecycle {
-	if v, ok := p.Facts["workflow-lifecycle"].(*lifecycle); ok {
-		return v
-	}
+func workflowLifecycle(p *Pass) *lifecycle { return workflowLifecycleResult.Of(p) }
+
+var workflowLifecycleResult = NewResult("workflow-lifecycle", func(p *Pass) *lifecycle {
 	var lc *lifecycle
-	if sv := node.Val(node.Val(p.Doc.Root, "workflow"), "status"); sv != nil {
+	if sv := OrchestrationOf(p).Workflow.Status.Node; sv != nil {
 		if s, ok := node.Str(sv); ok && strings.TrimSpace(s) != "" && !isPlaceholderIn(p.Doc.File, s) {
 			lc = &lifecycle{Status: canonWorkflowStatus(s), Raw: s, Field: "workflow.status", At: sv}
 		}
 	}
 	if lc == nil {
-		if rs := recoveryStateOf(p); rs != nil {
-			sv := node.Val(rs, "workflow_status")
+		if rs := recoveryOf(p); rs != nil {
+			sv := rs.WorkflowStatus.Node
 			if s, ok := node.Str(sv); ok && strings.TrimSpace(s) != "" && !isPlaceholderIn(p.Doc.File, s) {
 				lc = &lifecycle{Status: canonWorkflowStatus(s), Raw: s, Field: "workflow_status", At: sv}
 			}
 		}
 	}
-	p.Facts["workflow-lifecycle"] = lc
 	return lc
-}
+})
 
 // recordPhases are the pipelines' phases and, in files that keep them at
 // the top, `phases:` (quality gates and barriers listed among them are
 // left out: they are not phases).
-func recordPhases(p *Pass) []*phaseInfo {
-	if v, ok := p.Facts["record-phases"].([]*phaseInfo); ok {
-		return v
-	}
-	var out []*phaseInfo
+func recordPhases(p *Pass) []*model.Phase { return recordPhasesResult.Of(p) }
+
+var recordPhasesResult = NewResult("record-phases", func(p *Pass) []*model.Phase {
+	var out []*model.Phase
 	for _, pi := range pipelines(p) {
 		out = append(out, pi.Phases...)
 	}
@@ -100,7 +99,7 @@ func recordPhases(p *Pass) []*phaseInfo {
 				{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "phases"}, ph}},
 			}},
 		}}
-		for _, pi := range pipelinesOf(fake) {
+		for _, pi := range model.PipelinesOf(fake) {
 			for _, x := range pi.Phases {
 				if gateLike.MatchString(phaseID(x)) {
 					continue
@@ -110,13 +109,12 @@ func recordPhases(p *Pass) []*phaseInfo {
 			}
 		}
 	}
-	p.Facts["record-phases"] = out
 	return out
-}
+})
 
 var gateLike = lazyre.New(`(?i)^(qg|gate|barrier|pg)[-_ ]?\d`)
 
-func phaseID(ph *phaseInfo) string {
+func phaseID(ph *model.Phase) string {
 	if s, ok := node.Str(node.Val(ph.Node, "id")); ok {
 		return s
 	}
@@ -128,7 +126,7 @@ func phaseID(ph *phaseInfo) string {
 
 // phaseName names a phase for a message: "phase 4", with its pipeline
 // when the file has several.
-func phaseName(p *Pass, ph *phaseInfo) string {
+func phaseName(p *Pass, ph *model.Phase) string {
 	if ph.Pipeline != "" && len(pipelines(p)) > 1 {
 		return fmt.Sprintf("%s phase %d", ph.Pipeline, ph.Num)
 	}
@@ -157,7 +155,7 @@ func fitList(items []string, format func(list string) string) string {
 }
 
 // agentsAllComplete reports a phase whose agents are listed and all done.
-func agentsAllComplete(ph *phaseInfo) bool {
+func agentsAllComplete(ph *model.Phase) bool {
 	n := 0
 	for _, a := range ph.Agents {
 		if a.At == node.Val(ph.Node, "agent") {
@@ -172,12 +170,12 @@ func agentsAllComplete(ph *phaseInfo) bool {
 }
 
 // openGates are the quality gates whose status is open, in file order.
-func openGates(root *yaml.Node) []*gateInfo {
-	gates, ok := gatesOf(root)
+func openGates(root *yaml.Node) []*model.Gate {
+	gates, ok := model.GatesOf(root)
 	if !ok {
 		return nil
 	}
-	var out []*gateInfo
+	var out []*model.Gate
 	for _, g := range gates {
 		if g.StatusAt != nil && isOpenStatus(g.Status) {
 			out = append(out, g)
@@ -199,12 +197,10 @@ func checkWorkflowRecord(p *Pass) {
 	if d == nil || !node.IsMap(d.Root) || d.File.Template {
 		return
 	}
-	f := d.File
-	lc := workflowLifecycle(p)
-	anchor := lc
+	anchor := workflowLifecycle(p)
 	v2Complete := false
-	if rs := recoveryStateOf(p); rs != nil {
-		sv := node.Val(rs, "workflow_status")
+	if rs := recoveryOf(p); rs != nil {
+		sv := rs.WorkflowStatus.Node
 		if s, _ := node.Str(sv); s == "COMPLETE" {
 			v2Complete = true
 			anchor = &lifecycle{Status: "COMPLETE", Raw: s, Field: "workflow_status", At: sv}
@@ -215,84 +211,98 @@ func checkWorkflowRecord(p *Pass) {
 	}
 	switch anchor.Status {
 	case "COMPLETE":
-		var items []string
-		var rel []diag.Related
-		var phases, gates, pipes int
-		agentsDone := true
-		if !v2Complete {
-			openPipe := map[string]bool{}
-			for _, ph := range recordPhases(p) {
-				if !isOpenStatus(ph.Status) {
-					continue
-				}
-				phases++
-				openPipe[ph.Pipeline] = true
-				items = append(items, fmt.Sprintf("%s (%s)", phaseName(p, ph), ph.Status))
-				rel = append(rel, relatedAt(f, statusAt(ph.Node, ph.At), ph.Label+": "+ph.Status))
-				agentsDone = agentsDone && agentsAllComplete(ph)
-			}
-			for _, pi := range pipelines(p) {
-				sv := node.Val(node.Val(node.Val(d.Root, "pipelines"), pi.Key), "status")
-				s, ok := node.Str(sv)
-				if !ok || openPipe[pi.Key] || !isOpenStatus(s) {
-					continue
-				}
-				pipes++
-				items = append(items, fmt.Sprintf("pipeline %s (%s)", pi.Key, s))
-				rel = append(rel, relatedAt(f, sv, "pipelines."+pi.Key+".status: "+s))
-			}
-		}
-		for _, g := range openGates(d.Root) {
-			gates++
-			items = append(items, fmt.Sprintf("gate %s (%s)", g.ID, g.Status))
-			rel = append(rel, relatedAt(f, g.StatusAt, g.Label+".status: "+g.Status))
-		}
-		if len(items) == 0 {
-			return
-		}
-		var what []string
-		for _, c := range []struct {
-			n    int
-			name string
-		}{{phases, "phase"}, {pipes, "pipeline"}, {gates, "gate"}} {
-			if c.n > 0 {
-				what = append(what, fmt.Sprintf("%d %s(s)", c.n, c.name))
-			}
-		}
-		hint := "update them or the status"
-		if phases > 0 && gates == 0 && pipes == 0 && agentsDone {
-			hint = "their agents are COMPLETE: update the phases"
-		}
-		msg := fitList(items, func(list string) string {
-			return fmt.Sprintf("%s %s, but %s still open: %s; %s", anchor.Field, anchor.Raw, strings.Join(what, " and "), list, hint)
-		})
-		fd := p.Report(f, anchor.At, "%s", msg)
-		fd.Related = rel
+		checkCompleteRecord(p, anchor, v2Complete)
 	case "ACTIVE", "IN_PROGRESS", "RUNNING":
-		if rs := recoveryStateOf(p); rs != nil && anchor.Field == "workflow.status" {
-			if s, ok := node.Str(node.Val(rs, "workflow_status")); ok && canonWorkflowStatus(s) != anchor.Status {
-				return // the two statuses disagree: RL106 reports that first
-			}
-		}
-		if notAdvanced(p) {
-			phs := recordPhases(p)
-			fd := p.Report(f, anchor.At, "%s %s, but all %d phase(s) are done and no gate is open; set it to COMPLETE if the workflow is over", anchor.Field, anchor.Raw, len(phs))
-			fd.Severity = diag.SevWarning
-			fd.Related = append(fd.Related, relatedAt(f, statusAt(phs[len(phs)-1].Node, phs[len(phs)-1].At), phs[len(phs)-1].Label))
-			return
-		}
+		checkRunningRecord(p, anchor)
+	}
+}
+
+// checkCompleteRecord reports the phases, pipelines and gates still open
+// in a workflow recorded COMPLETE.
+func checkCompleteRecord(p *Pass, anchor *lifecycle, v2Complete bool) {
+	d, f := p.Doc, p.Doc.File
+	var items []string
+	var rel []diag.Related
+	var phases, gates, pipes int
+	agentsDone := true
+	if !v2Complete {
+		openPipe := map[string]bool{}
 		for _, ph := range recordPhases(p) {
-			if !isOpenStatus(ph.Status) || isInProgress(ph.Status) || !agentsAllComplete(ph) {
+			if !isOpenStatus(ph.Status) {
 				continue
 			}
-			sv := statusAt(ph.Node, ph.At)
-			fd := p.Report(f, sv, "%s is %s, but all its agents are COMPLETE; advance the phase's status", phaseName(p, ph), ph.Status)
-			fd.Severity = diag.SevWarning
-			for _, a := range ph.Agents {
-				fd.Related = append(fd.Related, relatedAt(f, a.At, "agent "+a.ID+": "+a.Status))
-				if len(fd.Related) == 5 {
-					break
-				}
+			phases++
+			openPipe[ph.Pipeline] = true
+			items = append(items, fmt.Sprintf("%s (%s)", phaseName(p, ph), ph.Status))
+			rel = append(rel, relatedAt(f, statusAt(ph.Node, ph.At), ph.Label+": "+ph.Status))
+			agentsDone = agentsDone && agentsAllComplete(ph)
+		}
+		for _, pi := range pipelines(p) {
+			sv := node.Val(node.Val(node.Val(d.Root, "pipelines"), pi.Key), "status")
+			s, ok := node.Str(sv)
+			if !ok || openPipe[pi.Key] || !isOpenStatus(s) {
+				continue
+			}
+			pipes++
+			items = append(items, fmt.Sprintf("pipeline %s (%s)", pi.Key, s))
+			rel = append(rel, relatedAt(f, sv, "pipelines."+pi.Key+".status: "+s))
+		}
+	}
+	for _, g := range openGates(d.Root) {
+		gates++
+		items = append(items, fmt.Sprintf("gate %s (%s)", g.ID, g.Status))
+		rel = append(rel, relatedAt(f, g.StatusAt, g.Label+".status: "+g.Status))
+	}
+	if len(items) == 0 {
+		return
+	}
+	var what []string
+	for _, c := range []struct {
+		n    int
+		name string
+	}{{phases, "phase"}, {pipes, "pipeline"}, {gates, "gate"}} {
+		if c.n > 0 {
+			what = append(what, fmt.Sprintf("%d %s(s)", c.n, c.name))
+		}
+	}
+	hint := "update them or the status"
+	if phases > 0 && gates == 0 && pipes == 0 && agentsDone {
+		hint = "their agents are COMPLETE: update the phases"
+	}
+	msg := fitList(items, func(list string) string {
+		return fmt.Sprintf("%s %s, but %s still open: %s; %s", anchor.Field, anchor.Raw, strings.Join(what, " and "), list, hint)
+	})
+	fd := p.Report(f, anchor.At, "%s", msg)
+	fd.Related = rel
+}
+
+// checkRunningRecord reports a running workflow whose phases are all done,
+// and phases left open although all their agents are complete.
+func checkRunningRecord(p *Pass, anchor *lifecycle) {
+	f := p.Doc.File
+	if rs := recoveryOf(p); rs != nil && anchor.Field == "workflow.status" {
+		if s, ok := rs.WorkflowStatus.Value, rs.WorkflowStatus.OK; ok && canonWorkflowStatus(s) != anchor.Status {
+			return // the two statuses disagree: RL106 reports that first
+		}
+	}
+	if notAdvanced(p) {
+		phs := recordPhases(p)
+		fd := p.Report(f, anchor.At, "%s %s, but all %d phase(s) are done and no gate is open; set it to COMPLETE if the workflow is over", anchor.Field, anchor.Raw, len(phs))
+		fd.Severity = diag.SevWarning
+		fd.Related = append(fd.Related, relatedAt(f, statusAt(phs[len(phs)-1].Node, phs[len(phs)-1].At), phs[len(phs)-1].Label))
+		return
+	}
+	for _, ph := range recordPhases(p) {
+		if !isOpenStatus(ph.Status) || isInProgress(ph.Status) || !agentsAllComplete(ph) {
+			continue
+		}
+		sv := statusAt(ph.Node, ph.At)
+		fd := p.Report(f, sv, "%s is %s, but all its agents are COMPLETE; advance the phase's status", phaseName(p, ph), ph.Status)
+		fd.Severity = diag.SevWarning
+		for _, a := range ph.Agents {
+			fd.Related = append(fd.Related, relatedAt(f, a.At, "agent "+a.ID+": "+a.Status))
+			if len(fd.Related) == 5 {
+				break
 			}
 		}
 	}
@@ -300,10 +310,9 @@ func checkWorkflowRecord(p *Pass) {
 
 // notAdvanced reports a running workflow whose phases (at least one) are
 // all settled and whose gates are none open.
-func notAdvanced(p *Pass) bool {
-	if v, ok := p.Facts["not-advanced"].(bool); ok {
-		return v
-	}
+func notAdvanced(p *Pass) bool { return notAdvancedResult.Of(p) }
+
+var notAdvancedResult = NewResult("not-advanced", func(p *Pass) bool {
 	res := false
 	if lc := workflowLifecycle(p); lc != nil && (lc.Status == "ACTIVE" || lc.Status == "IN_PROGRESS" || lc.Status == "RUNNING") {
 		phs := recordPhases(p)
@@ -314,9 +323,8 @@ func notAdvanced(p *Pass) bool {
 			}
 		}
 	}
-	p.Facts["not-advanced"] = res
 	return res
-}
+})
 
 // statusAt is a phase's status value, else where the phase is.
 func statusAt(ph, at *yaml.Node) *yaml.Node {
@@ -403,7 +411,7 @@ type contradiction struct {
 // contradict checks one claim against the phases and the lifecycle.
 func contradict(p *Pass, c textClaim) *contradiction {
 	phs := recordPhases(p)
-	byNum := map[int][]*phaseInfo{}
+	byNum := map[int][]*model.Phase{}
 	for _, ph := range phs {
 		if ph.HasNum && ph.Status != "" {
 			byNum[ph.Num] = append(byNum[ph.Num], ph)
@@ -411,14 +419,14 @@ func contradict(p *Pass, c textClaim) *contradiction {
 	}
 	lc := workflowLifecycle(p)
 	complete := lc != nil && lc.Status == "COMPLETE"
-	phaseSays := func(ph *phaseInfo) *contradiction {
+	phaseSays := func(ph *model.Phase) *contradiction {
 		sv := statusAt(ph.Node, ph.At)
 		return &contradiction{why: fmt.Sprintf("%s is %s (line %d)", phaseName(p, ph), ph.Status, lineOf(sv)), at: sv, msg: ph.Label + ".status"}
 	}
 	lifecycleSays := func() *contradiction {
 		return &contradiction{why: fmt.Sprintf("%s is %s (line %d)", lc.Field, lc.Raw, lineOf(lc.At)), at: lc.At, msg: lc.Field}
 	}
-	allDone := func(n int) *phaseInfo {
+	allDone := func(n int) *model.Phase {
 		list := byNum[n]
 		if len(list) == 0 {
 			return nil

@@ -2,8 +2,10 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,10 +13,12 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -22,17 +26,18 @@ import (
 // files it points at (SPEC §3.2 RL108–RL113; seed 000 §Update Semantics).
 
 var (
-	QualityTrajectory = &Rule{Code: "RL108", Name: "quality-trajectory", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	QualityTrajectory = &Rule{Code: code.QualityTrajectory, Name: "quality-trajectory", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "quality_trajectory inconsistent in itself or with quality_gates", Run: runQualityTrajectory}
-	DefectSummary = &Rule{Code: "RL109", Name: "defect-summary", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	DefectSummary = &Rule{Code: code.DefectSummary, Name: "defect-summary", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "defect counts that do not add up", Run: runDefectSummary}
-	DecisionLog = &Rule{Code: "RL110", Name: "decision-log", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
+	DecisionLog = &Rule{Code: code.DecisionLog, Name: "decision-log", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "decision_log ids, gates, iterations or phases that do not fit the file", Run: runDecisionLog}
-	AgentSummaries = &Rule{Code: "RL111", Name: "agent-summaries", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	AgentSummaries = &Rule{Code: code.AgentSummaries, Name: "agent-summaries", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "a completed agent without a summary, or a summary for no agent", Run: runAgentSummaries}
-	CompactionEvents = &Rule{Code: "RL112", Name: "compaction-events", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
-		Summary: "compaction events miscounted, out of order, unmerged, or pointing at a missing or different checkpoint file", Run: runCompactionEvents}
-	FilesToRead = &Rule{Code: "RL113", Name: "files-to-read", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	CompactionEvents = &Rule{Code: code.CompactionEvents, Name: "compaction-events", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
+		Summary: "compaction events miscounted, out of order, unmerged, or pointing at a missing or different checkpoint file", Run: runCompactionEvents,
+		Requires: []FactKey{Checkpoints}}
+	FilesToRead = &Rule{Code: code.FilesToRead, Name: "files-to-read", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "files_to_read paths that resolve nowhere, repeat, or are not portable; priorities repeated or out of order", Run: runFilesToRead}
 )
 
@@ -50,164 +55,209 @@ func fmtScores(s []float64) string {
 
 // ---- RL108 quality-trajectory -----------------------------------------------
 
+// trajectory is quality_trajectory read for RL108.
+type trajectory struct {
+	f                    *load.File
+	qt                   *model.QualityTrajectory
+	ck                   *yaml.Node // gates_completed
+	completed, remaining []string
+	cNodes, rNodes       []*yaml.Node
+	cOK, rOK             bool
+	completedAt          map[string]*yaml.Node
+	cgv, civ             *yaml.Node // current_gate, current_gate_iteration
+	cg                   string
+	ci                   int64
+	cgSet, ciSet         bool
+	shk                  *yaml.Node // score_history
+	hist                 []gateScores
+	histOK               bool
+}
+
+// gateScores is one score_history entry: a gate's iteration scores.
+type gateScores struct {
+	gate   string
+	key    *yaml.Node
+	scores []float64
+}
+
 func runQualityTrajectory(p *Pass) {
-	_, qt := subsection(p, "quality_trajectory")
-	if !node.IsMap(qt) || trajectoryStale(p) != nil {
+	qt := trajectoryOf(p)
+	if qt == nil || trajectoryStale(p) != nil {
 		return // a trajectory left behind by a finished workflow is RL106's one finding
 	}
-	f := p.Doc.File
-	ck, cv := node.Get(qt, "gates_completed")
-	completed, cNodes, cOK := strList(cv)
-	_, rv := node.Get(qt, "gates_remaining")
-	remaining, rNodes, rOK := strList(rv)
-	completedAt := map[string]*yaml.Node{}
-	for i, g := range completed {
-		completedAt[GateKey(g)] = cNodes[i]
+	t := &trajectory{f: p.Doc.File, qt: qt, completedAt: map[string]*yaml.Node{}}
+	t.ck = qt.GatesCompleted.Key
+	t.completed, t.cNodes, t.cOK = qt.GatesCompleted.Values, qt.GatesCompleted.Nodes, qt.GatesCompleted.OK
+	t.remaining, t.rNodes, t.rOK = qt.GatesRemaining.Values, qt.GatesRemaining.Nodes, qt.GatesRemaining.OK
+	for i, g := range t.completed {
+		t.completedAt[model.GateKey(g)] = t.cNodes[i]
 	}
-	if cOK && rOK {
-		for i, g := range remaining {
-			if c := completedAt[GateKey(g)]; c != nil {
-				fd := p.Report(f, rNodes[i], "gate %s is in both gates_completed (line %d) and gates_remaining: remove it from gates_remaining", g, c.Line)
+	t.cgv, t.cg, t.cgSet = qt.CurrentGate.Node, qt.CurrentGate.Value, qt.CurrentGate.OK
+	t.civ, t.ci, t.ciSet = qt.CurrentGateIteration.Node, int64(qt.CurrentGateIteration.Value), qt.CurrentGateIteration.OK
+	checkGateLists(p, t)
+	readScoreHistory(p, t)
+	checkScoreHistory(p, t)
+	checkIterationsUsed(p, t)
+	if gates, ok := model.GatesOf(p.Doc.Root); ok {
+		checkTrajectoryGates(p, t, gates)
+	}
+}
+
+// checkGateLists checks gates_completed, gates_remaining and the current
+// gate against one another.
+func checkGateLists(p *Pass, t *trajectory) {
+	f := t.f
+	if t.cOK && t.rOK {
+		for i, g := range t.remaining {
+			if c := t.completedAt[model.GateKey(g)]; c != nil {
+				fd := p.Report(f, t.rNodes[i], "gate %s is in both gates_completed (line %d) and gates_remaining: remove it from gates_remaining", g, c.Line)
 				fd.Related = append(fd.Related, relatedAt(f, c, "quality_trajectory.gates_completed"))
 			}
 		}
 	}
-
-	cgv := node.Val(qt, "current_gate")
-	cg, cgSet := node.Str(cgv)
-	civ := node.Val(qt, "current_gate_iteration")
-	ci, ciSet := node.Int(civ)
-	if cgSet {
-		if c := completedAt[GateKey(cg)]; cOK && c != nil {
+	cg, cgv, civ := t.cg, t.cgv, t.civ
+	if t.cgSet {
+		if c := t.completedAt[model.GateKey(cg)]; t.cOK && c != nil {
 			fd := p.Report(f, cgv, "current_gate %s is already in gates_completed (line %d): set current_gate to the gate in progress, or null", cg, c.Line)
 			fd.Related = append(fd.Related, relatedAt(f, c, "quality_trajectory.gates_completed"))
 		}
-		for i, g := range remaining {
-			if rOK && GateKey(g) == GateKey(cg) {
-				fd := p.Report(f, cgv, "current_gate %s is also listed in gates_remaining (line %d): remove it from gates_remaining", cg, rNodes[i].Line)
-				fd.Related = append(fd.Related, relatedAt(f, rNodes[i], "quality_trajectory.gates_remaining"))
+		for i, g := range t.remaining {
+			if t.rOK && model.GateKey(g) == model.GateKey(cg) {
+				fd := p.Report(f, cgv, "current_gate %s is also listed in gates_remaining (line %d): remove it from gates_remaining", cg, t.rNodes[i].Line)
+				fd.Related = append(fd.Related, relatedAt(f, t.rNodes[i], "quality_trajectory.gates_remaining"))
 			}
 		}
 	}
 	if cgv != nil && civ != nil {
 		switch {
-		case cgSet && node.IsNull(civ):
+		case t.cgSet && node.IsNull(civ):
 			fd := p.Report(f, civ, "current_gate_iteration is null while current_gate is %s (line %d): set both during a gate, or both to null between gates", cg, cgv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
-		case ciSet && node.IsNull(cgv):
-			fd := p.Report(f, civ, "current_gate_iteration is %d while current_gate is null (line %d): set both during a gate, or both to null between gates", ci, cgv.Line)
+		case t.ciSet && node.IsNull(cgv):
+			fd := p.Report(f, civ, "current_gate_iteration is %d while current_gate is null (line %d): set both during a gate, or both to null between gates", t.ci, cgv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
 		}
 	}
+}
 
-	// score_history: gate id -> scores of each iteration.
-	shk, shv := node.Get(qt, "score_history")
-	type history struct {
-		gate   string
-		key    *yaml.Node
-		scores []float64
-	}
-	var hist []history
-	histOK := node.IsMap(shv)
+// readScoreHistory reads score_history (gate id -> scores of each
+// iteration), reporting scores outside [0, 1].
+func readScoreHistory(p *Pass, t *trajectory) {
+	shv := t.qt.ScoreHistory
+	t.shk = t.qt.ScoreHistoryKey
+	t.histOK = node.IsMap(shv)
 	node.Pairs(shv, func(k, v *yaml.Node) {
 		if !node.IsSeq(v) {
-			histOK = false
+			t.histOK = false
 			return
 		}
-		h := history{gate: k.Value, key: k}
+		h := gateScores{gate: k.Value, key: k}
 		for _, s := range v.Content {
 			x, ok := node.Float(s)
 			if !ok {
-				histOK = false
+				t.histOK = false
 				return
 			}
 			if x < 0 || x > 1 {
-				p.Report(f, s, "score %s of %s is outside [0, 1]", s.Value, k.Value)
+				p.Report(t.f, s, "score %s of %s is outside [0, 1]", s.Value, k.Value)
 			}
 			h.scores = append(h.scores, x)
 		}
-		hist = append(hist, h)
+		t.hist = append(t.hist, h)
 	})
-	if node.IsMap(shv) && cOK {
-		var stray []string
-		var first *yaml.Node
-		for _, h := range hist {
-			if completedAt[GateKey(h.gate)] == nil && !(cgSet && GateKey(h.gate) == GateKey(cg)) {
-				stray = append(stray, h.gate)
-				if first == nil {
-					first = h.key
-				}
-			}
-		}
-		if len(stray) > 0 {
-			p.Report(f, first, "score_history holds scores for %s, which %s neither in gates_completed nor the current gate: correct the gate ids",
-				listShort(stray), map[bool]string{true: "is", false: "are"}[len(stray) == 1])
-		}
-		has := map[string]bool{}
-		for _, h := range hist {
-			if len(h.scores) > 0 {
-				has[GateKey(h.gate)] = true
-			}
-		}
-		for i, g := range completed {
-			if !has[GateKey(g)] {
-				fd := p.Report(f, cNodes[i], "gate %s is in gates_completed, but score_history has no scores for it (line %d): record the score of each of its iterations", g, shk.Line)
-				fd.Related = append(fd.Related, relatedAt(f, shk, "quality_trajectory.score_history"))
+}
+
+// checkScoreHistory checks that score_history and gates_completed name
+// the same gates.
+func checkScoreHistory(p *Pass, t *trajectory) {
+	if !node.IsMap(t.qt.ScoreHistory) || !t.cOK {
+		return
+	}
+	f := t.f
+	var stray []string
+	var first *yaml.Node
+	for _, h := range t.hist {
+		if t.completedAt[model.GateKey(h.gate)] == nil && !(t.cgSet && model.GateKey(h.gate) == model.GateKey(t.cg)) {
+			stray = append(stray, h.gate)
+			if first == nil {
+				first = h.key
 			}
 		}
 	}
-	tuv := node.Val(qt, "total_iterations_used")
-	used, usedOK := node.Int(tuv)
-	if usedOK && histOK {
+	if len(stray) > 0 {
+		p.Report(f, first, "score_history holds scores for %s, which %s neither in gates_completed nor the current gate: correct the gate ids",
+			listShort(stray), map[bool]string{true: "is", false: "are"}[len(stray) == 1])
+	}
+	has := map[string]bool{}
+	for _, h := range t.hist {
+		if len(h.scores) > 0 {
+			has[model.GateKey(h.gate)] = true
+		}
+	}
+	for i, g := range t.completed {
+		if !has[model.GateKey(g)] {
+			fd := p.Report(f, t.cNodes[i], "gate %s is in gates_completed, but score_history has no scores for it (line %d): record the score of each of its iterations", g, t.shk.Line)
+			fd.Related = append(fd.Related, relatedAt(f, t.shk, "quality_trajectory.score_history"))
+		}
+	}
+}
+
+// checkIterationsUsed checks total_iterations_used against score_history
+// and total_iterations_budget.
+func checkIterationsUsed(p *Pass, t *trajectory) {
+	f := t.f
+	tuv := t.qt.TotalIterationsUsed.Node
+	used, usedOK := int64(t.qt.TotalIterationsUsed.Value), t.qt.TotalIterationsUsed.OK
+	if usedOK && t.histOK {
 		sum := 0
 		var parts []string
-		for _, h := range hist {
+		for _, h := range t.hist {
 			sum += len(h.scores)
 			parts = append(parts, fmt.Sprintf("%s: %d", h.gate, len(h.scores)))
 		}
 		if int(used) != sum {
 			fd := p.Report(f, tuv, "total_iterations_used %d, but score_history holds %d score(s) (%s): set it to the number of gate iterations", used, sum, listShort(parts))
-			fd.Related = append(fd.Related, relatedAt(f, shk, "quality_trajectory.score_history"))
+			fd.Related = append(fd.Related, relatedAt(f, t.shk, "quality_trajectory.score_history"))
 		}
 	}
-	if bv := node.Val(qt, "total_iterations_budget"); usedOK && bv != nil {
-		if budget, ok := node.Int(bv); ok && used > budget {
+	if bv := t.qt.TotalIterationsBudget.Node; usedOK && bv != nil {
+		if budget, ok := int64(t.qt.TotalIterationsBudget.Value), t.qt.TotalIterationsBudget.OK; ok && used > budget {
 			fd := p.Report(f, tuv, "total_iterations_used %d exceeds total_iterations_budget %d (line %d)", used, budget, bv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, bv, "quality_trajectory.total_iterations_budget"))
 		}
 	}
+}
 
-	gates, ok := gatesOf(p.Doc.Root)
-	if !ok {
-		return
-	}
+// checkTrajectoryGates checks the trajectory against quality_gates.
+func checkTrajectoryGates(p *Pass, t *trajectory, gates map[string]*model.Gate) {
+	f := t.f
 	keys := make([]string, 0, len(gates))
 	for k := range gates {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return lineOf(gates[keys[i]].At) < lineOf(gates[keys[j]].At) })
-	if cOK {
+	if t.cOK {
 		for _, k := range keys {
 			g := gates[k]
-			if isPassed(g.Status) && completedAt[k] == nil && g.StatusAt != nil {
-				fd := p.Report(f, ck, "%s is %s (line %d), but gates_completed does not list %s: append it", g.Label, g.Status, g.StatusAt.Line, g.ID)
+			if isPassed(g.Status) && t.completedAt[k] == nil && g.StatusAt != nil {
+				fd := p.Report(f, t.ck, "%s is %s (line %d), but gates_completed does not list %s: append it", g.Label, g.Status, g.StatusAt.Line, g.ID)
 				fd.Related = append(fd.Related, relatedAt(f, g.StatusAt, g.Label+".status"))
 			}
 		}
-		for i, c := range completed {
-			g := gates[GateKey(c)]
+		for i, c := range t.completed {
+			g := gates[model.GateKey(c)]
 			switch {
 			case g == nil:
-				p.Report(f, cNodes[i], "gate %s is in gates_completed, but quality_gates defines no such gate (it has %s)", c, listShort(gateIDs(gates, keys)))
+				p.Report(f, t.cNodes[i], "gate %s is in gates_completed, but quality_gates defines no such gate (it has %s)", c, listShort(gateIDs(gates, keys)))
 			case g.Status != "" && !isPassed(g.Status) && g.StatusAt != nil:
-				fd := p.Report(f, cNodes[i], "gate %s is in gates_completed, but %s.status is %s (line %d): correct one of them", c, g.Label, g.Status, g.StatusAt.Line)
+				fd := p.Report(f, t.cNodes[i], "gate %s is in gates_completed, but %s.status is %s (line %d): correct one of them", c, g.Label, g.Status, g.StatusAt.Line)
 				fd.Related = append(fd.Related, relatedAt(f, g.StatusAt, g.Label+".status"))
 			}
 		}
 	}
-	if histOK {
-		for _, h := range hist {
-			g := gates[GateKey(h.gate)]
+	if t.histOK {
+		for _, h := range t.hist {
+			g := gates[model.GateKey(h.gate)]
 			if g == nil || !g.ScoresOK || sameScores(h.scores, g.Scores) {
 				continue
 			}
@@ -215,15 +265,15 @@ func runQualityTrajectory(p *Pass) {
 			fd.Related = append(fd.Related, relatedAt(f, g.Iters, g.Label+"."+g.IterKey))
 		}
 	}
-	if cgSet && ciSet {
-		if g := gates[GateKey(cg)]; g != nil && g.Iters != nil && len(g.Iters.Content) != int(ci) {
-			fd := p.Report(f, civ, "current_gate_iteration %d, but %s.%s records %d iteration(s) (line %d)", ci, g.Label, g.IterKey, len(g.Iters.Content), g.Iters.Line)
+	if t.cgSet && t.ciSet {
+		if g := gates[model.GateKey(t.cg)]; g != nil && g.Iters != nil && len(g.Iters.Content) != int(t.ci) {
+			fd := p.Report(f, t.civ, "current_gate_iteration %d, but %s.%s records %d iteration(s) (line %d)", t.ci, g.Label, g.IterKey, len(g.Iters.Content), g.Iters.Line)
 			fd.Related = append(fd.Related, relatedAt(f, g.Iters, g.Label+"."+g.IterKey))
 		}
 	}
 }
 
-func gateIDs(gates map[string]*gateInfo, keys []string) []string {
+func gateIDs(gates map[string]*model.Gate, keys []string) []string {
 	out := make([]string, len(keys))
 	for i, k := range keys {
 		out[i] = gates[k].ID
@@ -246,24 +296,19 @@ func sameScores(a, b []float64) bool {
 // ---- RL109 defect-summary ---------------------------------------------------
 
 func runDefectSummary(p *Pass) {
-	_, ds := subsection(p, "defect_summary")
-	if !node.IsMap(ds) {
+	r := ResumptionOf(p)
+	if r == nil || r.Version() == "v1" || r.Defects == nil || !r.Defects.Found.OK || !r.Defects.Resolved.OK {
 		return
 	}
-	f := p.Doc.File
-	fv := node.Val(ds, "total_defects_found")
-	rv := node.Val(ds, "total_defects_resolved")
-	found, ok1 := node.Int(fv)
-	resolved, ok2 := node.Int(rv)
-	if !ok1 || !ok2 {
-		return
-	}
+	ds, f := r.Defects, p.Doc.File
+	fv, rv := ds.Found.Node, ds.Resolved.Node
+	found, resolved := int64(ds.Found.Value), int64(ds.Resolved.Value)
 	if resolved > found {
 		fd := p.Report(f, rv, "total_defects_resolved %d exceeds total_defects_found %d (line %d): correct the counts", resolved, found, fv.Line)
 		fd.Related = append(fd.Related, relatedAt(f, fv, "defect_summary.total_defects_found"))
 		return
 	}
-	uk, uv := node.Get(ds, "unresolved_defects")
+	uk, uv := ds.UnresolvedKey, ds.Unresolved
 	if !node.IsSeq(uv) {
 		return
 	}
@@ -280,112 +325,117 @@ var decisionID = lazyre.New(`^RD-\d{3}$`)
 // knownGates is every gate id the file names outside decision_log.
 func knownGates(p *Pass) map[string]bool {
 	known := map[string]bool{}
-	if gates, ok := gatesOf(p.Doc.Root); ok {
+	if gates, ok := model.GatesOf(p.Doc.Root); ok {
 		for k := range gates {
 			known[k] = true
 		}
 	}
-	if _, qt := subsection(p, "quality_trajectory"); node.IsMap(qt) {
-		for _, k := range []string{"gates_completed", "gates_remaining"} {
-			if gs, _, ok := strList(node.Val(qt, k)); ok {
-				for _, g := range gs {
-					known[GateKey(g)] = true
+	if qt := trajectoryOf(p); qt != nil {
+		for _, l := range []model.StrListField{qt.GatesCompleted, qt.GatesRemaining} {
+			if l.OK {
+				for _, g := range l.Values {
+					known[model.GateKey(g)] = true
 				}
 			}
 		}
-		if cg, ok := node.Str(node.Val(qt, "current_gate")); ok {
-			known[GateKey(cg)] = true
+		if qt.CurrentGate.OK {
+			known[model.GateKey(qt.CurrentGate.Value)] = true
 		}
-		node.Pairs(node.Val(qt, "score_history"), func(k, _ *yaml.Node) { known[GateKey(k.Value)] = true })
+		node.Pairs(qt.ScoreHistory, func(k, _ *yaml.Node) { known[model.GateKey(k.Value)] = true })
 	}
 	return known
 }
 
 func runDecisionLog(p *Pass) {
-	lk, dl := subsection(p, "decision_log")
-	if !node.IsSeq(dl) {
+	r := ResumptionOf(p)
+	if r == nil || r.Version() == "v1" || r.Decisions == nil {
 		return
 	}
-	f := p.Doc.File
-	name := lk.Value
+	dl, f := r.Decisions, p.Doc.File
+	name := dl.Key.Value
 	known := knownGates(p)
-	phases := phaseNumbers(pipelines(p))
-	var phaseList []int
-	for n := range phases {
-		phaseList = append(phaseList, n)
-	}
-	sort.Ints(phaseList)
+	phases := model.PhaseNumbers(pipelines(p))
+	phaseList := slices.Sorted(maps.Keys(phases))
 	var numbering *diag.Fix // one fix numbers every entry without an id
-	for i, e := range dl.Content {
-		if !node.IsMap(e) || len(e.Content) == 0 {
+	for _, e := range dl.Entries {
+		if len(e.Node.Content) == 0 {
 			continue
 		}
+		i := e.Index
 		want := fmt.Sprintf("RD-%03d", i+1)
 		label := fmt.Sprintf("%s[%d]", name, i)
-		idv := node.Val(e, "id")
-		if idv == nil {
-			fd := p.Report(f, e.Content[0], "%s has no id: give it id %s", label, want)
+		if idv := e.ID.Node; idv == nil {
+			fd := p.Report(f, e.Node.Content[0], "%s has no id: give it id %s", label, want)
 			if numbering == nil {
-				numbering = fix.NumberDecisionIDs(p.Doc, dl)
+				numbering = fix.NumberDecisionIDs(p.Doc, dl.Node)
 			}
 			fd.Fix = numbering
-		} else if id, ok := node.Str(idv); ok && decisionID.MatchString(id) {
+		} else if id := e.ID.Value; e.ID.OK && decisionID.MatchString(id) {
 			label = id
 			if id != want {
 				p.Report(f, idv, "%s[%d] has id %s, but decisions are numbered RD-001, RD-002, … in order: expected %s", name, i, id, want)
 			}
 		}
-		gv, iv := node.Val(e, "gate"), node.Val(e, "iteration")
-		gate, gateSet := node.Str(gv)
-		iter, iterSet := node.Int(iv)
-		gateNull := gv == nil || node.IsNull(gv)
-		iterNull := iv == nil || node.IsNull(iv)
-		if gateSet && len(known) > 0 && !known[GateKey(gate)] && !isPlaceholderIn(f, gate) {
-			keys := make([]string, 0, len(known))
-			for k := range known {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			p.Report(f, gv, "%s names gate %s, which this file does not define (its gates: %s)", label, gate, listShort(keys))
+		checkDecisionGate(p, label, e, known)
+		checkDecisionPhases(p, label, e, phases, phaseList)
+	}
+}
+
+// checkDecisionGate checks a decision's gate against the file's gates and
+// its iteration.
+func checkDecisionGate(p *Pass, label string, e model.Decision, known map[string]bool) {
+	f := p.Doc.File
+	gv, iv := e.Gate.Node, e.Iteration.Node
+	gate, gateSet := e.Gate.Value, e.Gate.OK
+	iter, iterSet := e.Iteration.Value, e.Iteration.OK
+	gateNull := gv == nil || node.IsNull(gv)
+	iterNull := iv == nil || node.IsNull(iv)
+	if gateSet && len(known) > 0 && !known[model.GateKey(gate)] && !isPlaceholderIn(f, gate) {
+		keys := slices.Sorted(maps.Keys(known))
+		p.Report(f, gv, "%s names gate %s, which this file does not define (its gates: %s)", label, gate, listShort(keys))
+	}
+	switch {
+	case gateSet && iterNull:
+		at := iv
+		if at == nil {
+			at = gv
 		}
-		switch {
-		case gateSet && iterNull:
-			at := iv
-			if at == nil {
-				at = gv
-			}
-			p.Report(f, at, "%s was made at gate %s but records no iteration: set the iteration, or null both outside a gate", label, gate)
-		case iterSet && gateNull:
-			p.Report(f, iv, "%s records iteration %d but no gate: set the gate, or null both outside a gate", label, iter)
-		}
-		ap := node.Val(e, "affects_phases")
-		if !node.IsSeq(ap) || len(phases) == 0 {
+		p.Report(f, at, "%s was made at gate %s but records no iteration: set the iteration, or null both outside a gate", label, gate)
+	case iterSet && gateNull:
+		p.Report(f, iv, "%s records iteration %d but no gate: set the gate, or null both outside a gate", label, iter)
+	}
+}
+
+// checkDecisionPhases checks the phases a decision affects, and a deferred
+// decision whose phases are all complete.
+func checkDecisionPhases(p *Pass, label string, e model.Decision, phases map[int][]*model.Phase, phaseList []int) {
+	f := p.Doc.File
+	ap := e.AffectsPhases
+	if !node.IsSeq(ap) || len(phases) == 0 {
+		return
+	}
+	allDone, allInts := true, true
+	for _, x := range ap.Content {
+		n, ok := node.Int(x)
+		if !ok {
+			allInts = false
 			continue
 		}
-		allDone, allInts := true, true
-		for _, x := range ap.Content {
-			n, ok := node.Int(x)
-			if !ok {
-				allInts = false
-				continue
-			}
-			phs := phases[int(n)]
-			if len(phs) == 0 {
-				p.Report(f, x, "%s affects phase %d, but the pipelines define phases %s", label, n, intsList(phaseList))
+		phs := phases[int(n)]
+		if len(phs) == 0 {
+			p.Report(f, x, "%s affects phase %d, but the pipelines define phases %s", label, n, intsList(phaseList))
+			allDone = false
+			continue
+		}
+		for _, ph := range phs {
+			if !isComplete(ph.Status) {
 				allDone = false
-				continue
-			}
-			for _, ph := range phs {
-				if !isComplete(ph.Status) {
-					allDone = false
-				}
 			}
 		}
-		av := node.Val(e, "applied")
-		if applied, ok := node.Bool(av); ok && !applied && allDone && allInts && len(ap.Content) > 0 {
-			fd := p.Report(f, av, "%s is deferred (applied: false), but every phase it affects (%s) is COMPLETE: apply it, or record why it no longer applies", label, nodeList(ap))
-			fd.Severity = diag.SevWarning
-		}
+	}
+	if av := e.Applied; av.OK && !av.Value && allDone && allInts && len(ap.Content) > 0 {
+		fd := p.Report(f, av.Node, "%s is deferred (applied: false), but every phase it affects (%s) is COMPLETE: apply it, or record why it no longer applies", label, nodeList(ap))
+		fd.Severity = diag.SevWarning
 	}
 }
 
@@ -467,17 +517,14 @@ func runAgentSummaries(p *Pass) {
 var compactionID = lazyre.New(`^CX-\d{3}$`)
 
 func runCompactionEvents(p *Pass) {
-	_, ce := subsection(p, "compaction_events")
-	if !node.IsMap(ce) {
+	r := ResumptionOf(p)
+	if r == nil || r.Version() == "v1" || r.Compaction == nil || !node.IsMap(r.Compaction.Node) || r.Compaction.List == nil {
 		return
 	}
 	f := p.Doc.File
-	evs := node.Val(ce, "events")
-	if !node.IsSeq(evs) {
-		return
-	}
-	if cv := node.Val(ce, "count"); cv != nil {
-		if n, ok := node.Int(cv); ok && int(n) != len(evs.Content) {
+	ce, evs := r.Compaction.Node, r.Compaction.List
+	if cv := r.Compaction.Count.Node; cv != nil {
+		if n, ok := r.Compaction.Count.Value, r.Compaction.Count.OK; ok && n != len(evs.Content) {
 			// A count above the list may be the truth (the events list is
 			// not always the full record): only a count below gets a fix.
 			if int(n) < len(evs.Content) {
@@ -488,20 +535,20 @@ func runCompactionEvents(p *Pass) {
 			}
 		}
 	}
-	rs := recoveryStateOf(p)
-	cpv := node.Val(rs, "current_phase")
+	var rs model.RecoveryState // no fields without a v2.0 recovery_state
+	if r := recoveryOf(p); r != nil {
+		rs = *r
+	}
+	cpv := rs.CurrentPhase.Node
 	cur, curOK := node.Int(cpv)
-	uv := node.Val(rs, "updated_at")
+	uv := rs.UpdatedAt.Node
 	ut, us, _, utOK := timeOf(uv)
 	res := ResolverOf(p)
 	var prev time.Time
 	var prevAt *yaml.Node
-	for i, e := range evs.Content {
-		if !node.IsMap(e) {
-			continue
-		}
-		idv := node.Val(e, "id")
-		id, _ := node.Str(idv)
+	for _, e := range r.Compaction.Events {
+		i := e.Index
+		idv, id := e.ID.Node, e.ID.Value
 		label := fmt.Sprintf("events[%d]", i)
 		if compactionID.MatchString(id) {
 			label = id
@@ -509,7 +556,7 @@ func runCompactionEvents(p *Pass) {
 				p.Report(f, idv, "events[%d] has id %s, but compaction events are numbered CX-001, CX-002, … in order: expected %s", i, id, want)
 			}
 		}
-		tv := node.Val(e, "timestamp")
+		tv := e.Timestamp.Node
 		t, ts, _, tOK := timeOf(tv)
 		if tOK {
 			if prevAt != nil && t.Before(prev) {
@@ -518,17 +565,17 @@ func runCompactionEvents(p *Pass) {
 			}
 			prev, prevAt = t, tv
 		}
-		if apv := node.Val(e, "active_phase"); curOK {
-			if ap, ok := node.Int(apv); ok && ap > cur {
+		if apv := e.ActivePhase.Node; curOK {
+			if ap, ok := int64(e.ActivePhase.Value), e.ActivePhase.OK; ok && ap > cur {
 				fd := p.Report(f, apv, "%s active_phase %d is later than recovery_state.current_phase %d (line %d): correct one of them", label, ap, cur, cpv.Line)
 				fd.Related = append(fd.Related, relatedAt(f, cpv, "recovery_state.current_phase"))
 			}
 		}
-		if cfv := node.Val(e, "checkpoint_file"); cfv != nil {
+		if cfv := e.CheckpointFile.Node; cfv != nil {
 			checkCheckpointFile(p, res, label, id, cfv)
 		}
-		if ackv := node.Val(e, "acknowledged"); tOK && utOK {
-			if ack, ok := node.Bool(ackv); ok && !ack && ut.After(t) {
+		if ackv := e.Acknowledged.Node; tOK && utOK {
+			if ack, ok := e.Acknowledged.Value, e.Acknowledged.OK; ok && !ack && ut.After(t) {
 				fd := p.Report(f, ackv, "%s is still acknowledged: false, but recovery_state.updated_at %s (line %d) is later: merge the compaction and set acknowledged: true", label, us, uv.Line)
 				fd.Related = append(fd.Related, relatedAt(f, uv, "recovery_state.updated_at"))
 			}
@@ -568,12 +615,8 @@ func checkCheckpointFile(p *Pass, res *Resolver, label, eventID string, cfv *yam
 // index when the file is part of the run, else read from disk (a run over
 // one ORCHESTRATION.yaml).
 func checkpointAt(p *Pass, osPath, root string) *CheckpointFact {
-	if p.Index != nil {
-		for _, x := range p.Index.Facts(CheckpointKey(osPath)) {
-			if cf, ok := x.(*CheckpointFact); ok {
-				return cf
-			}
-		}
+	if cf, ok := Checkpoints.At(p.Index, osPath); ok {
+		return cf
 	}
 	cf := &load.File{Path: load.Display(p.Opts.Cwd, osPath), OSPath: osPath, Kind: load.KindCheckpoint, Root: root}
 	if _, ok := load.Read(cf, p.Opts.Limits); !ok {
@@ -595,8 +638,7 @@ func runFilesToRead(p *Pass) {
 	}
 	f := p.Doc.File
 	misnamedReadingList(p, r)
-	fv := node.Val(r.Node, "files_to_read")
-	if !node.IsSeq(fv) {
+	if r.FilesToRead == nil {
 		return
 	}
 	var portableAt *yaml.Node
@@ -613,15 +655,12 @@ func runFilesToRead(p *Pass) {
 	prios := map[int64]seenAt{}
 	var maxPrio int64
 	var maxAt seenAt
-	for i, e := range fv.Content {
-		pv, prv := e, (*yaml.Node)(nil)
-		if node.IsMap(e) {
-			pv, prv = node.Val(e, "path"), node.Val(e, "priority")
+	for _, e := range r.FilesToRead {
+		i, prv := e.Index, e.Priority.Node
+		if s := e.Path.Value; e.Path.OK && strings.TrimSpace(s) != "" {
+			checkFileToRead(p, res, i, s, e.Path.Node, portableAt, paths)
 		}
-		if s, ok := node.Str(pv); ok && strings.TrimSpace(s) != "" {
-			checkFileToRead(p, res, i, s, pv, portableAt, paths)
-		}
-		prio, ok := node.Int(prv)
+		prio, ok := int64(e.Priority.Value), e.Priority.OK
 		if !ok || prio < 1 {
 			continue // not a priority: RL102
 		}
@@ -709,7 +748,7 @@ var readingListKey = lazyre.New(`(?i)^(key_)?(files|artifacts|documents|docs)_to
 
 // misnamedReadingList reports a v1.0 section without files_to_read that
 // keeps its reading list under another key: no reader looks there.
-func misnamedReadingList(p *Pass, r *Resumption) {
+func misnamedReadingList(p *Pass, r *model.Resumption) {
 	if r.Version() != "v1" || node.Has(r.Node, "files_to_read") {
 		return
 	}

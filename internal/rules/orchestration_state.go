@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -9,10 +10,12 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -22,13 +25,13 @@ import (
 // schema rule (RL102) reports.
 
 var (
-	CheckpointLink = &Rule{Code: "RL104", Name: "checkpoint-link", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
+	CheckpointLink = &Rule{Code: code.CheckpointLink, Name: "checkpoint-link", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "last_checkpoint differs from checkpoints.latest_id, or is set while there are no checkpoint entries", Run: runCheckpointLink}
-	PhaseConsistency = &Rule{Code: "RL105", Name: "phase-consistency", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	PhaseConsistency = &Rule{Code: code.PhaseConsistency, Name: "phase-consistency", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "current_phase/current_phase_name disagree with the pipelines", Run: runPhaseConsistency}
-	WorkflowStatus = &Rule{Code: "RL106", Name: "workflow-status", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	WorkflowStatus = &Rule{Code: code.WorkflowStatus, Name: "workflow-status", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "workflow_status or current_activity contradicts the rest of the file", Run: runWorkflowStatus}
-	StaleResumption = &Rule{Code: "RL107", Name: "stale-resumption", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	StaleResumption = &Rule{Code: code.StaleResumption, Name: "stale-resumption", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "recovery_state.updated_at older than a later state transition recorded in the file (or than staleness.max_age)", Run: runStaleResumption}
 )
 
@@ -38,27 +41,29 @@ func init() {
 
 // ---- the file's own sections ------------------------------------------------
 
-// recoveryStateOf returns recovery_state of a v2.0 (or mixed) section, or
+// recoveryOf returns recovery_state of a v2.0 (or mixed) section, or
 // nil: the v2-only rules stay silent on v1.0 sections (RL101 reports them).
-func recoveryStateOf(p *Pass) *yaml.Node {
+func recoveryOf(p *Pass) *model.RecoveryState {
 	r := ResumptionOf(p)
-	if r == nil || r.Version() == "v1" || !node.IsMap(r.RecoveryState) {
+	if r == nil || r.Version() == "v1" {
 		return nil
 	}
-	return r.RecoveryState
+	return r.Recovery
+}
+
+// trajectoryOf returns quality_trajectory of a v2.0 (or mixed) section when
+// it is a mapping, else nil.
+func trajectoryOf(p *Pass) *model.QualityTrajectory {
+	r := ResumptionOf(p)
+	if r == nil || r.Version() == "v1" {
+		return nil
+	}
+	return r.Trajectory
 }
 
 // subsection returns a v2.0 sub-section of resumption (nil for v1.0).
 func subsection(p *Pass, name string) (key, val *yaml.Node) {
-	r := ResumptionOf(p)
-	if r == nil || r.Version() == "v1" {
-		return nil, nil
-	}
-	k, v := node.Get(r.Node, name)
-	if k == nil && name == "decision_log" {
-		k, v = node.Get(r.Node, "decisions") // RL103 reports the name
-	}
-	return k, v
+	return ResumptionOf(p).Section(name)
 }
 
 func isComplete(status string) bool {
@@ -108,251 +113,9 @@ func canonWorkflowStatus(s string) string {
 	}
 }
 
-// GateKey compares gate ids written as qg-1, QG-1 or qg_1.
-func GateKey(s string) string {
-	return strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), "_", "-"))
-}
-
-var trailingNumber = lazyre.New(`(\d+)\s*$`)
-
-type phaseInfo struct {
-	Pipeline string
-	Label    string // path for messages, e.g. pipelines.lic.phases[2]
-	Num      int
-	HasNum   bool
-	Name     string
-	Status   string
-	At       *yaml.Node // where to point: the id, else the mapping
-	Node     *yaml.Node
-	Agents   []agentInfo
-}
-
-type agentInfo struct {
-	ID     string
-	Status string
-	At     *yaml.Node
-}
-
-type pipelineInfo struct {
-	Key          string
-	Phases       []*phaseInfo
-	CurrentPhase int
-	HasCurrent   bool
-}
-
-// pipelines is pipelinesOf the unit's document, read once for the rules
+// pipelines is model.PipelinesOf the unit's document, read once for the rules
 // that share it. Callers must not modify what it returns.
-func pipelines(p *Pass) []*pipelineInfo {
-	if v, ok := p.Facts["pipelines"].([]*pipelineInfo); ok {
-		return v
-	}
-	v := pipelinesOf(p.Doc.Root)
-	p.Facts["pipelines"] = v
-	return v
-}
-
-// pipelinesOf reads pipelines.<key>.phases in the shapes real files use:
-// phases as a list or a map (phase_1: …), numbered by an integer id, a
-// sequence, or the digits that end their id; agents as a list with ids, a
-// map keyed by id, or one `agent:` per phase.
-func pipelinesOf(root *yaml.Node) []*pipelineInfo {
-	var out []*pipelineInfo
-	ps := node.Val(root, "pipelines")
-	add := func(key string, pv *yaml.Node) {
-		if !node.IsMap(pv) {
-			return
-		}
-		pi := &pipelineInfo{Key: key}
-		if n, ok := node.Int(node.Val(pv, "current_phase")); ok {
-			pi.CurrentPhase, pi.HasCurrent = int(n), true
-		}
-		phases := node.Val(pv, "phases")
-		i := 0
-		each := func(label, mapKey string, ph *yaml.Node) {
-			i++
-			if !node.IsMap(ph) {
-				return
-			}
-			info := &phaseInfo{Pipeline: key, Label: label, Node: ph, At: ph}
-			idv := node.Val(ph, "id")
-			if idv != nil {
-				info.At = idv
-			}
-			if n, ok := node.Int(idv); ok {
-				info.Num, info.HasNum = int(n), true
-			} else if n, ok := node.Int(node.Val(ph, "sequence")); ok {
-				info.Num, info.HasNum = int(n), true
-			} else if s, ok := node.Str(idv); ok && trailingNumber.MatchString(s) {
-				info.Num, info.HasNum = atoiTrailing(s), true
-			} else if trailingNumber.MatchString(mapKey) {
-				info.Num, info.HasNum = atoiTrailing(mapKey), true
-			} else {
-				info.Num, info.HasNum = i, true
-			}
-			info.Name, _ = node.Str(node.Val(ph, "name"))
-			info.Status, _ = node.Str(node.Val(ph, "status"))
-			info.Agents = agentsOf(ph, info.Status)
-			pi.Phases = append(pi.Phases, info)
-		}
-		switch {
-		case node.IsSeq(phases):
-			for j, ph := range phases.Content {
-				each(fmt.Sprintf("pipelines.%s.phases[%d]", key, j), "", node.Resolve(ph))
-			}
-		case node.IsMap(phases):
-			node.Pairs(phases, func(k, v *yaml.Node) {
-				each(fmt.Sprintf("pipelines.%s.phases.%s", key, k.Value), k.Value, v)
-			})
-		}
-		out = append(out, pi)
-	}
-	switch {
-	case node.IsMap(ps):
-		node.Pairs(ps, func(k, v *yaml.Node) { add(k.Value, v) })
-	case node.IsSeq(ps):
-		for j, pv := range ps.Content {
-			key := strconv.Itoa(j)
-			if s, ok := node.Str(node.Val(pv, "id")); ok {
-				key = s
-			}
-			add(key, node.Resolve(pv))
-		}
-	}
-	return out
-}
-
-func atoiTrailing(s string) int {
-	n, _ := strconv.Atoi(trailingNumber.FindStringSubmatch(s)[1])
-	return n
-}
-
-func agentsOf(ph *yaml.Node, phaseStatus string) []agentInfo {
-	var out []agentInfo
-	agents := node.Val(ph, "agents")
-	switch {
-	case node.IsSeq(agents):
-		for _, a := range agents.Content {
-			a = node.Resolve(a)
-			idv := node.Val(a, "id")
-			id, ok := node.Str(idv)
-			if !ok {
-				continue
-			}
-			st, _ := node.Str(node.Val(a, "status"))
-			out = append(out, agentInfo{ID: id, Status: st, At: idv})
-		}
-	case node.IsMap(agents):
-		node.Pairs(agents, func(k, v *yaml.Node) {
-			st, _ := node.Str(node.Val(v, "status"))
-			out = append(out, agentInfo{ID: k.Value, Status: st, At: k})
-		})
-	}
-	if v := node.Val(ph, "agent"); v != nil {
-		if id, ok := node.Str(v); ok {
-			out = append(out, agentInfo{ID: id, Status: phaseStatus, At: v})
-		}
-	}
-	return out
-}
-
-// phaseNumbers is every phase number the pipelines define.
-func phaseNumbers(pipes []*pipelineInfo) map[int][]*phaseInfo {
-	out := map[int][]*phaseInfo{}
-	for _, pi := range pipes {
-		for _, ph := range pi.Phases {
-			if ph.HasNum {
-				out[ph.Num] = append(out[ph.Num], ph)
-			}
-		}
-	}
-	return out
-}
-
-type gateInfo struct {
-	ID       string
-	Label    string // quality_gates.qg-1 or quality_gates[0]
-	At       *yaml.Node
-	Status   string
-	StatusAt *yaml.Node
-	Iters    *yaml.Node // the iteration list
-	IterKey  string
-	Scores   []float64
-	ScoresOK bool
-	Node     *yaml.Node
-}
-
-// gatesOf reads quality_gates as a map of id to gate or a list of gates
-// with ids; iterations under iteration_history (or iteration_scores).
-func gatesOf(root *yaml.Node) (map[string]*gateInfo, bool) {
-	qg := node.Val(root, "quality_gates")
-	if !node.IsMap(qg) && !node.IsSeq(qg) {
-		return nil, false
-	}
-	out := map[string]*gateInfo{}
-	add := func(id, label string, at, g *yaml.Node) {
-		if !node.IsMap(g) || id == "" {
-			return
-		}
-		gi := &gateInfo{ID: id, Label: label, At: at, Node: g}
-		gi.StatusAt = node.Val(g, "status")
-		gi.Status, _ = node.Str(gi.StatusAt)
-		for _, k := range []string{"iteration_history", "iteration_scores", "iterations"} {
-			if it := node.Val(g, k); node.IsSeq(it) {
-				gi.Iters, gi.IterKey = it, k
-				break
-			}
-		}
-		if gi.Iters != nil {
-			gi.ScoresOK = true
-			for _, e := range gi.Iters.Content {
-				s, ok := node.Float(node.Val(e, "score"))
-				if !ok {
-					gi.ScoresOK = false
-					break
-				}
-				gi.Scores = append(gi.Scores, s)
-			}
-		}
-		if _, dup := out[GateKey(id)]; !dup {
-			out[GateKey(id)] = gi
-		}
-	}
-	if node.IsMap(qg) {
-		node.Pairs(qg, func(k, v *yaml.Node) {
-			id := k.Value
-			if s, ok := node.Str(node.Val(v, "id")); ok && s != "" {
-				id = s
-			}
-			add(id, "quality_gates."+k.Value, k, v)
-		})
-	} else {
-		for i, g := range qg.Content {
-			g = node.Resolve(g)
-			idv := node.Val(g, "id")
-			id, _ := node.Str(idv)
-			add(id, fmt.Sprintf("quality_gates[%d]", i), idv, g)
-		}
-	}
-	return out, true
-}
-
-// strList returns a list of strings and whether every item is one.
-func strList(n *yaml.Node) ([]string, []*yaml.Node, bool) {
-	if !node.IsSeq(n) {
-		return nil, nil, false
-	}
-	var out []string
-	var nodes []*yaml.Node
-	for _, c := range n.Content {
-		s, ok := node.Str(c)
-		if !ok {
-			return nil, nil, false
-		}
-		out = append(out, s)
-		nodes = append(nodes, c)
-	}
-	return out, nodes, true
-}
+func pipelines(p *Pass) []*model.Pipeline { return OrchestrationOf(p).Pipelines }
 
 func lineOf(n *yaml.Node) int {
 	if n == nil {
@@ -400,11 +163,12 @@ func runCheckpointLink(p *Pass) {
 	if r.Version() == "v1" {
 		holder, field = r.Node, "last_checkpoint"
 	}
-	lk, lv := node.Get(holder, "last_checkpoint")
+	lc := model.StrOf(holder, "last_checkpoint")
+	lk, lv := lc.Key, lc.Node
 	if lk == nil {
 		return
 	}
-	last, isStr := node.Str(lv)
+	last, isStr := lc.Value, lc.OK
 	if !isStr && !node.IsNull(lv) || isStr && isPlaceholderIn(f, last) {
 		return
 	}
@@ -412,25 +176,26 @@ func runCheckpointLink(p *Pass) {
 	if at == nil || at.Line == 0 {
 		at = lk
 	}
-	ck, cv := node.Get(p.Doc.Root, "checkpoints")
+	cps := OrchestrationOf(p).Checkpoints
+	ck, cv := cps.Key, cps.Node
 	if !node.IsMap(cv) {
 		if isStr && ck == nil {
 			p.Report(f, at, "%s %s names a checkpoint, but the file has no checkpoints section: add the checkpoint there, or set it to null", field, quoteShort(last))
 		}
 		return
 	}
-	ek, ev := node.Get(cv, "entries")
+	ek, ev := cps.EntriesKey, cps.Entries
 	if isStr && node.IsSeq(ev) && len(ev.Content) == 0 {
 		fd := p.Report(f, at, "%s %s is set, but checkpoints.entries is empty (line %d): record that checkpoint there, or set it to null until one exists", field, quoteShort(last), ek.Line)
 		fd.Related = append(fd.Related, relatedAt(f, ek, "checkpoints.entries"))
 		// No fix: clearing the pointer is no move forward (SPEC §5).
 		return
 	}
-	idk, idv := node.Get(cv, "latest_id")
+	idk, idv := cps.LatestID.Key, cps.LatestID.Node
 	if idk == nil {
 		return
 	}
-	latest, latestStr := node.Str(idv)
+	latest, latestStr := cps.LatestID.Value, cps.LatestID.OK
 	if !latestStr && !node.IsNull(idv) || latestStr && isPlaceholderIn(f, latest) {
 		return
 	}
@@ -500,30 +265,41 @@ func movesForward(checkpoints *yaml.Node, last string, hasLast bool, latest stri
 
 // ---- RL105 phase-consistency ------------------------------------------------
 
+// phaseExpectation is the current phase one pipeline implies, and why.
+type phaseExpectation struct {
+	pipe   *model.Pipeline
+	nums   []int
+	phases []*model.Phase
+	why    string
+}
+
 func runPhaseConsistency(p *Pass) {
-	rs := recoveryStateOf(p)
-	if rs == nil {
+	rs := recoveryOf(p)
+	if rs == nil || !rs.CurrentPhase.OK {
 		return
 	}
-	f := p.Doc.File
-	cpv := node.Val(rs, "current_phase")
-	n, ok := node.Int(cpv)
-	if !ok {
-		return
-	}
-	cur := int(n)
+	cur := rs.CurrentPhase.Value
 	pipes := pipelines(p)
-	type expect struct {
-		pipe   *pipelineInfo
-		nums   []int
-		phases []*phaseInfo
-		why    string
+	exps, matched := expectedPhases(pipes, cur)
+	if len(exps) == 0 {
+		return
 	}
-	var exps []expect
-	matched := map[*pipelineInfo]bool{}
+	if len(matched) == 0 {
+		reportPhaseMismatch(p, rs.CurrentPhase.Node, cur, exps)
+		return
+	}
+	checkPhaseName(p, rs.CurrentPhaseName, cur, pipes, matched)
+}
+
+// expectedPhases is what each pipeline's phase statuses (or its own
+// current_phase) imply the current phase is, and the pipelines that agree
+// with cur.
+func expectedPhases(pipes []*model.Pipeline, cur int) ([]phaseExpectation, map[*model.Pipeline]bool) {
+	var exps []phaseExpectation
+	matched := map[*model.Pipeline]bool{}
 	for _, pi := range pipes {
-		e := expect{pipe: pi}
-		var last *phaseInfo
+		e := phaseExpectation{pipe: pi}
+		var last *model.Phase
 		anyStatus := false
 		for _, ph := range pi.Phases {
 			if ph.Status != "" {
@@ -541,7 +317,7 @@ func runPhaseConsistency(p *Pass) {
 		case len(e.phases) > 0:
 			e.why = "IN_PROGRESS"
 		case last != nil:
-			e.nums, e.phases, e.why = []int{last.Num}, []*phaseInfo{last}, "the last COMPLETE phase"
+			e.nums, e.phases, e.why = []int{last.Num}, []*model.Phase{last}, "the last COMPLETE phase"
 		case anyStatus:
 			e.nums, e.why = []int{0}, "no phase has started"
 			if pi.HasCurrent {
@@ -553,50 +329,53 @@ func runPhaseConsistency(p *Pass) {
 			continue
 		}
 		exps = append(exps, e)
-		for _, x := range e.nums {
-			if x == cur {
-				matched[pi] = true
-			}
+		if slices.Contains(e.nums, cur) {
+			matched[pi] = true
 		}
 	}
-	if len(exps) == 0 {
-		return
-	}
-	if len(matched) == 0 {
-		var parts []string
-		var rel []diag.Related
-		for _, e := range exps {
-			switch {
-			case e.why == "IN_PROGRESS":
-				for _, ph := range e.phases {
-					parts = append(parts, fmt.Sprintf("pipeline %s has phase %d %s IN_PROGRESS (line %d)", e.pipe.Key, ph.Num, quoteName(ph.Name), lineOf(ph.At)))
-					rel = append(rel, relatedAt(f, ph.At, fmt.Sprintf("%s: phase %d, %s", ph.Label, ph.Num, ph.Status)))
-				}
-			case len(e.phases) > 0:
-				ph := e.phases[0]
-				parts = append(parts, fmt.Sprintf("phase %d %s is %s of pipeline %s (line %d)", ph.Num, quoteName(ph.Name), e.why, e.pipe.Key, lineOf(ph.At)))
+	return exps, matched
+}
+
+// reportPhaseMismatch reports a current_phase no pipeline agrees with.
+func reportPhaseMismatch(p *Pass, cpv *yaml.Node, cur int, exps []phaseExpectation) {
+	f := p.Doc.File
+	var parts []string
+	var rel []diag.Related
+	for _, e := range exps {
+		switch {
+		case e.why == "IN_PROGRESS":
+			for _, ph := range e.phases {
+				parts = append(parts, fmt.Sprintf("pipeline %s has phase %d %s IN_PROGRESS (line %d)", e.pipe.Key, ph.Num, quoteName(ph.Name), lineOf(ph.At)))
 				rel = append(rel, relatedAt(f, ph.At, fmt.Sprintf("%s: phase %d, %s", ph.Label, ph.Num, ph.Status)))
-			case e.why == "no phase has started":
-				parts = append(parts, fmt.Sprintf("no phase of pipeline %s has started (expected 0)", e.pipe.Key))
-			default:
-				parts = append(parts, fmt.Sprintf("pipelines.%s.current_phase is %d", e.pipe.Key, e.pipe.CurrentPhase))
 			}
+		case len(e.phases) > 0:
+			ph := e.phases[0]
+			parts = append(parts, fmt.Sprintf("phase %d %s is %s of pipeline %s (line %d)", ph.Num, quoteName(ph.Name), e.why, e.pipe.Key, lineOf(ph.At)))
+			rel = append(rel, relatedAt(f, ph.At, fmt.Sprintf("%s: phase %d, %s", ph.Label, ph.Num, ph.Status)))
+		case e.why == "no phase has started":
+			parts = append(parts, fmt.Sprintf("no phase of pipeline %s has started (expected 0)", e.pipe.Key))
+		default:
+			parts = append(parts, fmt.Sprintf("pipelines.%s.current_phase is %d", e.pipe.Key, e.pipe.CurrentPhase))
 		}
-		msg := diag.Fit(len(parts), func(n int) string {
-			return fmt.Sprintf("current_phase %d, but %s: correct it or the phase statuses", cur, joinShort(parts, "; ", n))
-		})
-		fd := p.Report(f, cpv, "%s", msg)
-		fd.Related = rel
-		return
 	}
-	nv := node.Val(rs, "current_phase_name")
-	name, ok := node.Str(nv)
+	msg := diag.Fit(len(parts), func(n int) string {
+		return fmt.Sprintf("current_phase %d, but %s: correct it or the phase statuses", cur, joinShort(parts, "; ", n))
+	})
+	fd := p.Report(f, cpv, "%s", msg)
+	fd.Related = rel
+}
+
+// checkPhaseName checks current_phase_name against the name of phase cur
+// in the pipelines that agree with it.
+func checkPhaseName(p *Pass, nameField model.Str, cur int, pipes []*model.Pipeline, matched map[*model.Pipeline]bool) {
+	f := p.Doc.File
+	name := nameField.Value
 	// A finished workflow's phase name is a label no session resumes from
 	// ("Phase 5 - Final Review (COMPLETE)"); only the number is checked.
-	if !ok || isPlaceholderIn(f, name) || cur == 0 || WorkflowFinished(p) {
+	if !nameField.OK || isPlaceholderIn(f, name) || cur == 0 || WorkflowFinished(p) {
 		return
 	}
-	var want []*phaseInfo
+	var want []*model.Phase
 	for _, pi := range pipes {
 		if !matched[pi] {
 			continue
@@ -615,7 +394,7 @@ func runPhaseConsistency(p *Pass) {
 		return
 	}
 	var names []string
-	fd := p.Report(f, nv, "")
+	fd := p.Report(f, nameField.Node, "")
 	for _, ph := range want {
 		names = append(names, fmt.Sprintf("%s (line %d)", quoteName(ph.Name), lineOf(ph.At)))
 		fd.Related = append(fd.Related, relatedAt(f, ph.At, ph.Label))
@@ -640,27 +419,26 @@ var workflowStatuses = map[string]bool{"ACTIVE": true, "PAUSED": true, "COMPLETE
 
 func runWorkflowStatus(p *Pass) {
 	checkWorkflowRecord(p)
-	rs := recoveryStateOf(p)
+	rs := recoveryOf(p)
 	if rs == nil {
 		return
 	}
 	f := p.Doc.File
 	_, qt := subsection(p, "quality_trajectory")
-	wsv := node.Val(rs, "workflow_status")
+	wsv := rs.WorkflowStatus.Node
 	ws, ok := node.Str(wsv)
 	if ok && workflowStatuses[ws] {
 		if ws == "COMPLETE" {
 			completeContradictions(p, wsv, qt)
 		}
-		wk := node.Val(p.Doc.Root, "workflow")
-		if sv := node.Val(wk, "status"); sv != nil {
+		if sv := OrchestrationOf(p).Workflow.Status.Node; sv != nil {
 			if s, ok := node.Str(sv); ok && !isPlaceholderIn(f, s) && canonWorkflowStatus(s) != ws {
 				fd := p.Report(f, wsv, "workflow_status %s differs from workflow.status %s (line %d): both record the workflow's lifecycle state and change together", ws, s, sv.Line)
 				fd.Related = append(fd.Related, relatedAt(f, sv, "workflow.status"))
 			}
 		}
 	}
-	cav := node.Val(rs, "current_activity")
+	cav := rs.CurrentActivity.Node
 	ca, ok := node.Str(cav)
 	if !ok || isPlaceholderIn(f, ca) {
 		return
@@ -669,15 +447,15 @@ func runWorkflowStatus(p *Pass) {
 	switch {
 	case strings.EqualFold(ca, "idle"), strings.EqualFold(ca, "compaction-recovery"):
 	case activityPhase.MatchString(ca):
-		n := atoiTrailing(activityPhase.FindStringSubmatch(ca)[1])
-		cpv := node.Val(rs, "current_phase")
+		n := model.TrailingInt(activityPhase.FindStringSubmatch(ca)[1])
+		cpv := rs.CurrentPhase.Node
 		if cur, ok := node.Int(cpv); ok && int(cur) != n {
 			fd := p.Report(f, cav, "current_activity %q names phase %d, but current_phase is %d (line %d)", ca, n, cur, cpv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cpv, "recovery_state.current_phase"))
 		}
 	case activityGate.MatchString(ca):
 		m := activityGate.FindStringSubmatch(ca)
-		gate, iter := m[1], atoiTrailing(m[2])
+		gate, iter := m[1], model.TrailingInt(m[2])
 		if !node.IsMap(qt) {
 			return
 		}
@@ -688,7 +466,7 @@ func runWorkflowStatus(p *Pass) {
 		case node.IsNull(cgv):
 			fd := p.Report(f, cav, "current_activity %q names gate %s, but quality_trajectory.current_gate is null (line %d)", ca, gate, cgv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
-		case isStr && GateKey(cg) != GateKey(gate):
+		case isStr && model.GateKey(cg) != model.GateKey(gate):
 			fd := p.Report(f, cav, "current_activity %q names gate %s, but quality_trajectory.current_gate is %s (line %d)", ca, gate, cg, cgv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
 		case isStr:
@@ -711,31 +489,27 @@ type staleTrajectory struct {
 // trajectoryStale returns the quality_trajectory of a COMPLETE workflow that
 // still shows a gate in progress or gates remaining, else nil. RL106 reports
 // it once; RL108 does not check a trajectory that is stale as a whole.
-func trajectoryStale(p *Pass) *staleTrajectory {
-	if v, ok := p.Facts["trajectory-stale"].(*staleTrajectory); ok {
-		return v
-	}
+func trajectoryStale(p *Pass) *staleTrajectory { return trajectoryStaleResult.Of(p) }
+
+var trajectoryStaleResult = NewResult("trajectory-stale", func(p *Pass) *staleTrajectory {
 	var st *staleTrajectory
-	if rs := recoveryStateOf(p); rs != nil {
-		ws, _ := node.Str(node.Val(rs, "workflow_status"))
-		qk, qt := subsection(p, "quality_trajectory")
-		if ws == "COMPLETE" && node.IsMap(qt) {
-			cand := &staleTrajectory{key: qk}
-			if cg := node.Val(qt, "current_gate"); node.IsString(cg) && strings.TrimSpace(cg.Value) != "" {
-				cand.gate = cg
+	if rs := recoveryOf(p); rs != nil {
+		ws := rs.WorkflowStatus.Value
+		if qt := trajectoryOf(p); ws == "COMPLETE" && qt != nil {
+			cand := &staleTrajectory{key: qt.Key}
+			if cg := qt.CurrentGate; cg.OK && strings.TrimSpace(cg.Value) != "" {
+				cand.gate = cg.Node
 			}
-			rk, rv := node.Get(qt, "gates_remaining")
-			if gates, _, ok := strList(rv); ok && len(gates) > 0 {
-				cand.remaining, cand.remainingKey = gates, rk
+			if gr := qt.GatesRemaining; gr.OK && len(gr.Values) > 0 {
+				cand.remaining, cand.remainingKey = gr.Values, gr.Key
 			}
 			if cand.gate != nil || len(cand.remaining) > 0 {
 				st = cand
 			}
 		}
 	}
-	p.Facts["trajectory-stale"] = st
 	return st
-}
+})
 
 // completeContradictions reports what still runs in a workflow whose
 // resumption says COMPLETE.
@@ -798,17 +572,16 @@ func timeOf(n *yaml.Node) (time.Time, string, bool, bool) {
 // updates, checkpoint entries, phase starts and completions, quality-gate
 // iterations (and the gate's completion), compaction events and decisions.
 func transitionsOf(p *Pass) []transition {
-	root := p.Doc.Root
+	o := OrchestrationOf(p)
+	root := o.Root
 	var out []transition
 	add := func(n *yaml.Node, label, what string) {
 		if t, s, day, ok := timeOf(n); ok {
 			out = append(out, transition{label: label, what: what, text: s, t: t, day: day, at: n})
 		}
 	}
-	if w := node.Val(root, "workflow"); node.IsMap(w) {
-		add(node.Val(w, "updated_at"), "workflow.updated_at", "the workflow was updated")
-	}
-	if es := node.Val(node.Val(root, "checkpoints"), "entries"); node.IsSeq(es) {
+	add(o.Workflow.UpdatedAt.Node, "workflow.updated_at", "the workflow was updated")
+	if es := o.Checkpoints.Entries; node.IsSeq(es) {
 		for i, e := range es.Content {
 			id, _ := node.Str(node.Val(e, "id"))
 			add(node.Val(e, "timestamp"), fmt.Sprintf("checkpoints.entries[%d].timestamp (%s)", i, id), "that checkpoint")
@@ -820,7 +593,7 @@ func transitionsOf(p *Pass) []transition {
 			add(node.Val(ph.Node, "completed_at"), ph.Label+".completed_at", fmt.Sprintf("phase %d completed", ph.Num))
 		}
 	}
-	if gates, ok := gatesOf(root); ok {
+	if gates, ok := model.GatesOf(root); ok {
 		keys := make([]string, 0, len(gates))
 		for k := range gates {
 			keys = append(keys, k)
@@ -866,13 +639,13 @@ func laterThan(a transition, t time.Time, day bool) bool {
 }
 
 func runStaleResumption(p *Pass) {
-	rs := recoveryStateOf(p)
+	rs := recoveryOf(p)
 	if rs == nil {
 		staleV1(p)
 		return
 	}
 	f := p.Doc.File
-	uv := node.Val(rs, "updated_at")
+	uv := rs.UpdatedAt.Node
 	ut, us, uday, ok := timeOf(uv)
 	if !ok {
 		return
@@ -901,7 +674,7 @@ func runStaleResumption(p *Pass) {
 	if p.Opts.MaxAge <= 0 || p.Opts.Now.IsZero() {
 		return
 	}
-	if ws, _ := node.Str(node.Val(rs, "workflow_status")); ws == "COMPLETE" || ws == "FAILED" || ws == "CANCELLED" || WorkflowFinished(p) {
+	if ws := rs.WorkflowStatus.Value; ws == "COMPLETE" || ws == "FAILED" || ws == "CANCELLED" || WorkflowFinished(p) {
 		return // a finished workflow is not expected to move
 	}
 	if age := p.Opts.Now.Sub(ut); age > p.Opts.MaxAge {

@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/node"
@@ -17,20 +18,20 @@ import (
 // them, so these rules run only when a repository asks for them.
 
 var (
-	ActivityVocabulary = &Rule{Code: "RL116", Name: "activity-vocabulary", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration", OptIn: true,
+	ActivityVocabulary = &Rule{Code: code.ActivityVocabulary, Name: "activity-vocabulary", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration", OptIn: true,
 		Summary: "current_activity outside the seed's vocabulary (opt-in style check)", Run: runActivityVocabulary}
-	AgentSummaryForm = &Rule{Code: "RL117", Name: "agent-summary-form", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration", OptIn: true,
+	AgentSummaryForm = &Rule{Code: code.AgentSummaryForm, Name: "agent-summary-form", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration", OptIn: true,
 		Summary: "an agent summary not of the form \"STATUS. text.\" (opt-in style check)", Run: runAgentSummaryForm}
 )
 
 func init() { Register(ActivityVocabulary, AgentSummaryForm) }
 
 func runActivityVocabulary(p *Pass) {
-	rs := recoveryStateOf(p)
+	rs := recoveryOf(p)
 	if rs == nil {
 		return
 	}
-	cav := node.Val(rs, "current_activity")
+	cav := rs.CurrentActivity.Node
 	ca, ok := node.Str(cav)
 	if !ok || isPlaceholderIn(p.Doc.File, ca) {
 		return

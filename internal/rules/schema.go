@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
@@ -15,14 +16,14 @@ import (
 
 // UnknownKey reports keys no reader of a kind knows (SPEC §0, §3.1): a
 // warning once per mapping, never a schema error.
-var UnknownKey = &Rule{Code: "RL010", Name: "unknown-key", Severity: diag.SevWarning, Family: "common",
+var UnknownKey = &Rule{Code: code.UnknownKey, Name: "unknown-key", Severity: diag.SevWarning, Family: "common",
 	Summary: "keys no reader of that kind knows, one finding per mapping", Run: runUnknownKey}
 
 func init() { Register(UnknownKey) }
 
 // schemaRuleCodes are the rules that check a kind against its CUE
 // definition; the unknown keys their checks find are RL010's.
-var schemaRuleCodes = []string{"RL102", "RL201", "RL301", "RL311", "RL402", "RL501"}
+var schemaRuleCodes = []string{code.ResumptionSchema, code.CheckpointSchema, code.PrecompactSchema, code.ResumeContextSchema, code.BundleArtifactSchema, code.TaskGraphSchema}
 
 // schemaCheck is one validated subtree and its result.
 type schemaCheck struct {
@@ -34,20 +35,21 @@ type schemaCheck struct {
 	err    error
 }
 
-const schemaFact = "schema-checks"
+// schemaChecks are the unit's validated subtrees, each checked once.
+var schemaChecks = NewResult("schema-checks", func(*Pass) *[]*schemaCheck { return new([]*schemaCheck) })
 
 // checkSchema validates root against def once per unit: the kind's schema
 // rule reports the violations, RL010 the unknown keys.
 func checkSchema(p *Pass, f *load.File, def string, root *yaml.Node, prefix string) *schemaCheck {
-	checks, _ := p.Facts[schemaFact].([]*schemaCheck)
-	for _, c := range checks {
+	checks := schemaChecks.Of(p)
+	for _, c := range *checks {
 		if c.def == def && c.root == root && c.prefix == prefix && c.file.Path == f.Path {
 			return c
 		}
 	}
 	c := &schemaCheck{file: f, def: def, root: root, prefix: prefix}
 	c.res, c.err = schema.Check(def, root, schema.Options{Prefix: prefix, Template: f.Template})
-	p.Facts[schemaFact] = append(checks, c)
+	*checks = append(*checks, c)
 	return c
 }
 
@@ -79,19 +81,17 @@ func reportViolations(p *Pass, f *load.File, prefix string, vs []schema.Violatio
 func runUnknownKey(p *Pass) {
 	kind := unitKind(p)
 	var discard []diag.Finding
-	for _, code := range schemaRuleCodes {
-		r := Lookup(code)
+	for _, c := range schemaRuleCodes {
+		r := Lookup(c)
 		if r == nil || r.Run == nil || !r.AppliesTo(kind) {
 			continue
 		}
 		sub := *p
-		sub.Rule = r
-		sub.out = &discard
-		r.Run(&sub)
+		sub.Rule, sub.out, sub.pending = r, &discard, nil
+		r.Check(&sub)
 	}
-	checks, _ := p.Facts[schemaFact].([]*schemaCheck)
 	allow := p.Opts.AllowKeys[kind]
-	for _, c := range checks {
+	for _, c := range *schemaChecks.Of(p) {
 		for _, g := range groupUnknown(c.res.Unknown) {
 			reportUnknown(p, c, g, allow)
 		}

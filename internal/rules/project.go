@@ -5,18 +5,18 @@ import (
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
 // precompact_state.json and resume-context.md (SPEC §3.4, seed 004): the
 // rules of one file. The rules that look at the project folder around a
-// file live in nexus_project.go.
+// file live in project_folder.go.
 
 var (
 	precompactKind = []load.Kind{load.KindPrecompact}
@@ -24,21 +24,21 @@ var (
 )
 
 var (
-	PrecompactSchema = &Rule{Code: "RL301", Name: "precompact-schema", Severity: diag.SevError, Kinds: precompactKind, Family: "nexus",
+	PrecompactSchema = &Rule{Code: code.PrecompactSchema, Name: "precompact-schema", Severity: diag.SevError, Kinds: precompactKind, Family: "nexus",
 		Summary: "a violation of #PrecompactState", Run: runPrecompactSchema}
-	PrecompactFlat = &Rule{Code: "RL302", Name: "precompact-flat", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: precompactKind, Family: "nexus",
+	PrecompactFlat = &Rule{Code: code.PrecompactFlat, Name: "precompact-flat", Severity: diag.SevError, Fix: diag.FixSafe, Kinds: precompactKind, Family: "nexus",
 		Summary: "the state nested (under project_detection) instead of flat", Run: runPrecompactFlat}
-	PrecompactSize = &Rule{Code: "RL303", Name: "precompact-size", Severity: diag.SevError, Kinds: precompactKind, Family: "nexus",
+	PrecompactSize = &Rule{Code: code.PrecompactSize, Name: "precompact-size", Severity: diag.SevError, Kinds: precompactKind, Family: "nexus",
 		Summary: "precompact_state.json of 1 KiB or more", Run: runPrecompactSize}
-	FrontMatter = &Rule{Code: "RL310", Name: "frontmatter", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
+	FrontMatter = &Rule{Code: code.Frontmatter, Name: "frontmatter", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "no YAML front matter, or one not closed by ---"}
-	ResumeContextSchema = &Rule{Code: "RL311", Name: "resume-context-schema", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
+	ResumeContextSchema = &Rule{Code: code.ResumeContextSchema, Name: "resume-context-schema", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "a violation of #ResumeContext (#ResumeContextV2 for version \"2.0\")", Run: runResumeContextSchema}
-	LegacyResumeVersion = &Rule{Code: "RL312", Name: "legacy-resume-version", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: resumeKind, Family: "nexus",
+	LegacyResumeVersion = &Rule{Code: code.LegacyResumeVersion, Name: "legacy-resume-version", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: resumeKind, Family: "nexus",
 		Summary: "`resume_version` instead of `resume_schema_version`", Run: runLegacyResumeVersion}
-	Progress = &Rule{Code: "RL315", Name: "progress", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+	Progress = &Rule{Code: code.Progress, Name: "progress", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
 		Summary: "more tasks done than there are (progress N/M, tasks_completed/total_tasks), or current_task not N or N+1", Run: runProgress}
-	ValidationGate = &Rule{Code: "RL316", Name: "validation-gate", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+	ValidationGate = &Rule{Code: code.ValidationGate, Name: "validation-gate", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
 		Summary: "a seed-form \"1.0\" body without a \"Validation Gate\" heading holding a `- [ ]` item", Run: runValidationGate}
 )
 
@@ -48,99 +48,17 @@ func init() {
 
 // ---- precompact_state.json ----------------------------------------------------
 
-// precompactKeys are the keys of the flat state (project_id is the nested
-// form's name for active_project_id); a top-level mapping holding one of
-// them is the nesting seed 004 corrected.
-var precompactKeys = []string{"active_project_id", "project_id", "confidence", "detection_method", "timestamp"}
-
-// Precompact is a precompact_state.json seen flat: nested state hoisted to
-// the top level, so RL301 and RL304 judge the state itself and the nesting
-// is reported once, by RL302.
-type Precompact struct {
-	View  *yaml.Node // the flat mapping (the root itself when nothing is nested)
-	Nests []Nest
-	doc   *load.Document
-}
-
-// Nest is one mapping that holds state keys, and what flattening it does.
-type Nest struct {
-	Key     *yaml.Node
-	Renames []string // "project_id as active_project_id"
-	Drops   []string // keys the top level already has
-}
-
 // PrecompactOf flattens the pass's precompact state document once per
 // unit (RL301 and RL010 must see the same view), or returns nil when its
 // top level is not a mapping.
-func PrecompactOf(p *Pass) *Precompact {
-	if pc, ok := p.Facts["precompact"].(*Precompact); ok && pc.doc == p.Doc {
-		return pc
-	}
-	pc := flattenPrecompact(p.Doc)
-	if pc != nil {
-		pc.doc = p.Doc
-		p.Facts["precompact"] = pc
-	}
-	return pc
-}
+func PrecompactOf(p *Pass) *model.Precompact { return precompactResult.Of(p) }
 
-// flattenPrecompact hoists nested state to the top level.
-func flattenPrecompact(d *load.Document) *Precompact {
-	if d == nil || !node.IsMap(d.Root) {
+var precompactResult = NewResult("precompact", func(p *Pass) *model.Precompact {
+	if p.Doc == nil {
 		return nil
 	}
-	pc := &Precompact{View: d.Root}
-	var nested [][2]*yaml.Node
-	top := map[string]bool{}
-	node.Pairs(d.Root, func(k, v *yaml.Node) {
-		if k.Value != "metadata" && node.IsMap(v) && hasAnyKey(v, precompactKeys) {
-			nested = append(nested, [2]*yaml.Node{k, v})
-			return
-		}
-		top[k.Value] = true
-	})
-	if len(nested) == 0 {
-		return pc
-	}
-	view := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: d.Root.Line, Column: d.Root.Column}
-	node.Pairs(d.Root, func(k, v *yaml.Node) {
-		if top[k.Value] {
-			view.Content = append(view.Content, k, v)
-		}
-	})
-	for _, kv := range nested {
-		nest := Nest{Key: kv[0]}
-		node.Pairs(kv[1], func(k, v *yaml.Node) {
-			name := k.Value
-			if name == "project_id" {
-				name = "active_project_id"
-			}
-			if top[name] {
-				nest.Drops = append(nest.Drops, k.Value)
-				return
-			}
-			top[name] = true
-			nk := *k
-			nk.Value = name
-			view.Content = append(view.Content, &nk, v)
-			if name != k.Value {
-				nest.Renames = append(nest.Renames, k.Value+" as "+name)
-			}
-		})
-		pc.Nests = append(pc.Nests, nest)
-	}
-	pc.View = view
-	return pc
-}
-
-func hasAnyKey(m *yaml.Node, keys []string) bool {
-	for _, k := range keys {
-		if node.Has(m, k) {
-			return true
-		}
-	}
-	return false
-}
+	return model.PrecompactOf(p.Doc.Root)
+})
 
 func runPrecompactSchema(p *Pass) {
 	if !requireMapping(p, p.Doc, "precompact_state.json") {
@@ -198,77 +116,18 @@ func runPrecompactSize(p *Pass) {
 
 // ---- resume-context.md: schema ------------------------------------------------
 
-// Resume is a resume file's front matter as the rules see it, computed once
-// per unit.
-type Resume struct {
-	View *yaml.Node // what RL311 validates: the legacy resume_version renamed
-	Def  string     // #ResumeContext, or #ResumeContextV2 for version "2.0"
-	// Version is the declared version as written ("" when there is none).
-	Version string
-	// Counters: the file keeps nexus's total_tasks/tasks_completed, as
-	// execute-project's update-resume.py writes them.
-	Counters bool
-	doc      *load.Document
-}
-
-// V2 reports the "2.0" form init_project.py writes.
-func (r *Resume) V2() bool { return r.Def == "#ResumeContextV2" }
-
 // ResumeOf returns the pass's resume file, or nil for a front matter that
 // is not a mapping and for a _resume.md that resume-context.md supersedes
 // (RL313 reports it; nothing else does).
-func ResumeOf(p *Pass) *Resume {
+func ResumeOf(p *Pass) *model.Resume {
 	d := p.Doc
 	if d == nil || d.Root == nil || !node.IsMap(d.Root) || Superseded(p) {
 		return nil
 	}
-	if r, ok := p.Facts["resume"].(*Resume); ok && r.doc == d {
-		return r
-	}
-	r := &Resume{View: resumeView(d.Root), Def: "#ResumeContext", doc: d}
-	r.Counters = node.Has(d.Root, "total_tasks") || node.Has(d.Root, "tasks_completed")
-	v := node.Val(d.Root, "resume_schema_version")
-	if v == nil {
-		v = node.Val(d.Root, "resume_version")
-	}
-	if node.IsScalar(v) && !node.IsNull(v) {
-		r.Version = v.Value
-	}
-	// An unquoted 2.0 is still the 2.0 form; RL311 asks to quote it.
-	if r.Version == "2.0" || (r.Version == "2" && !node.IsString(v)) {
-		r.Def = "#ResumeContextV2"
-	}
-	p.Facts["resume"] = r
-	return r
+	return resumeResult.Of(p)
 }
 
-// resumeView is the front matter with the legacy resume_version renamed
-// (RL312 reports it; an unquoted number becomes its text), so one root
-// cause is one finding.
-func resumeView(root *yaml.Node) *yaml.Node {
-	if !node.Has(root, "resume_version") {
-		return root
-	}
-	hasCanon := node.Has(root, "resume_schema_version")
-	view := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: root.Line, Column: root.Column}
-	node.Pairs(root, func(k, v *yaml.Node) {
-		if k.Value == "resume_version" {
-			if hasCanon {
-				return
-			}
-			nk := *k
-			nk.Value = "resume_schema_version"
-			k = &nk
-			if node.IsScalar(v) && !node.IsNull(v) && !node.IsString(v) {
-				nv := *v
-				nv.Tag, nv.Style = "!!str", yaml.DoubleQuotedStyle
-				v = &nv
-			}
-		}
-		view.Content = append(view.Content, k, v)
-	})
-	return view
-}
+var resumeResult = NewResult("resume", func(p *Pass) *model.Resume { return model.ResumeOf(p.Doc.Root) })
 
 func runResumeContextSchema(p *Pass) {
 	r := ResumeOf(p)
@@ -325,47 +184,17 @@ func runLegacyResumeVersion(p *Pass) {
 
 // ---- RL315 --------------------------------------------------------------------
 
-// progressRe is #ResumeContext's progress pattern, with the counts captured.
-var progressRe = lazyre.New(`^([0-9]+)/([0-9]+) tasks complete$`)
-
-// ProgressOf returns progress N/M and its node, ok false when the file has
-// no progress in the schema's form (RL311 reports a malformed one).
-func ProgressOf(root *yaml.Node) (done, total int, n *yaml.Node, ok bool) {
-	n = node.Val(root, "progress")
-	s, isStr := node.Str(n)
-	if !isStr {
-		return 0, 0, nil, false
-	}
-	m := progressRe.FindStringSubmatch(s)
-	if m == nil {
-		return 0, 0, nil, false
-	}
-	var err1, err2 error
-	done, err1 = strconv.Atoi(m[1])
-	total, err2 = strconv.Atoi(m[2])
-	return done, total, n, err1 == nil && err2 == nil
-}
-
-// CountersOf returns nexus's tasks_completed and total_tasks, ok false
-// unless both are non-negative integers (RL311 reports other values).
-func CountersOf(root *yaml.Node) (done, total int64, doneNode, totalNode *yaml.Node, ok bool) {
-	doneNode, totalNode = node.Val(root, "tasks_completed"), node.Val(root, "total_tasks")
-	done, okD := node.Int(doneNode)
-	total, okT := node.Int(totalNode)
-	return done, total, doneNode, totalNode, okD && okT && done >= 0 && total >= 0
-}
-
 func runProgress(p *Pass) {
 	r := ResumeOf(p)
 	if r == nil {
 		return
 	}
 	d := p.Doc
-	if done, total, dn, tn, ok := CountersOf(d.Root); ok && done > total {
+	if done, total, dn, tn, ok := model.CountersOf(d.Root); ok && done > total {
 		fd := p.Report(d.File, dn, "tasks_completed %d is more than total_tasks %d (line %d): recount both from the steps file's checkboxes", done, total, tn.Line)
 		fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: tn.Line, Column: tn.Column, Message: "total_tasks"})
 	}
-	done, total, pn, ok := ProgressOf(d.Root)
+	done, total, pn, ok := model.ProgressOf(d.Root)
 	if !ok {
 		return
 	}
@@ -375,9 +204,8 @@ func runProgress(p *Pass) {
 	}
 	// current_task follows progress in seed 004's form; nexus's counters
 	// number tasks within current_section instead, so they are not compared.
-	cv := node.Val(d.Root, "current_task")
-	cur, ok := node.Int(cv)
-	if !ok {
+	cv, cur := r.CurrentTask.Node, int64(r.CurrentTask.Value)
+	if !r.CurrentTask.OK {
 		return
 	}
 	if cur != int64(done) && cur != int64(done)+1 {

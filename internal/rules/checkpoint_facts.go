@@ -8,6 +8,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -15,17 +16,33 @@ import (
 // RL112 can tell which event a checkpoint_file holds without reopening it
 // and RL206 can tell which checkpoints no ORCHESTRATION.yaml has merged.
 // They are small values, never parsed trees.
-
-const (
-	// FactCheckpoints lists every checkpoint file of the run (*CheckpointFact).
-	FactCheckpoints = "checkpoints"
-	// FactOrchestrations lists every orchestration file of the run (*OrchestrationFact).
-	FactOrchestrations = "orchestrations"
+var (
+	// Checkpoints holds every checkpoint file of the run, each also under
+	// its absolute OS path (what a resolved checkpoint_file yields).
+	Checkpoints = NewFact[*CheckpointFact]("checkpoints")
+	// Orchestrations holds every orchestration file of the run.
+	Orchestrations = NewFact[*OrchestrationFact]("orchestrations")
 )
 
-// CheckpointKey is the key one checkpoint is also published under: its
-// absolute OS path, which is what a resolved checkpoint_file yields.
-func CheckpointKey(osPath string) string { return "checkpoint@" + osPath }
+func init() {
+	RegisterIndexer(&Indexer{Name: "checkpoints", Kinds: []load.Kind{load.KindCheckpoint}, Produces: []FactKey{Checkpoints}, Run: indexCheckpoint},
+		&Indexer{Name: "orchestrations", Kinds: []load.Kind{load.KindOrchestration}, Produces: []FactKey{Orchestrations}, Run: indexOrchestration})
+}
+
+func indexCheckpoint(p *Pass) {
+	if p.Doc == nil {
+		return
+	}
+	if cf := CheckpointFactOf(p.Opts, p.Doc.File, p.Doc.Root); cf != nil {
+		Checkpoints.PublishAt(p.Index, cf.OSPath, cf)
+	}
+}
+
+func indexOrchestration(p *Pass) {
+	if of := OrchestrationFactOf(p); of != nil {
+		Orchestrations.Publish(p.Index, of)
+	}
+}
 
 // Span is a finding's start and end on one line.
 type Span struct{ Start, End diag.Pos }
@@ -34,7 +51,7 @@ func spanOf(f *load.File, n *yaml.Node) Span {
 	if n == nil {
 		return Span{Start: diag.Pos{Line: 1, Col: 1}}
 	}
-	return Span{Start: node.Pos(n), End: EndOf(f, n)}
+	return Span{Start: node.Pos(n), End: load.EndOf(f, n)}
 }
 
 // CheckpointFact is what a checkpoint file tells the rest of the run.
@@ -58,43 +75,21 @@ type CheckpointFact struct {
 // CheckpointFactOf reads the fact of a parsed checkpoint file; nil when
 // its top level is not a mapping.
 func CheckpointFactOf(opts *Options, f *load.File, root *yaml.Node) *CheckpointFact {
-	if !node.IsMap(root) {
+	c := model.CheckpointOf(root)
+	if c == nil {
 		return nil
 	}
-	cf := &CheckpointFact{Path: f.Path, OSPath: FileOSPath(opts, f)}
-	for _, k := range []string{"event_id", "checkpoint_id"} {
-		if v := node.Val(root, k); v != nil {
-			if s, ok := node.Str(v); ok {
-				cf.ID, cf.IDAt = s, spanOf(f, v)
-			}
-			break
+	cf := &CheckpointFact{Path: f.Path, OSPath: FileOSPath(opts, f), WorkflowID: c.WorkflowID}
+	if c.ID.OK {
+		cf.ID, cf.IDAt = c.ID.Value, spanOf(f, c.ID.Node)
+	}
+	if c.Time.OK {
+		if t, _, ok := ParseTimestamp(c.Time.Value); ok {
+			cf.Time, cf.TimeText = t, c.Time.Value
 		}
 	}
-	for _, k := range []string{"timestamp", "created_at"} {
-		if v := node.Val(root, k); v != nil {
-			if s, ok := node.Str(v); ok {
-				if t, _, ok := ParseTimestamp(s); ok {
-					cf.Time, cf.TimeText = t, s
-				}
-			}
-			break
-		}
-	}
-	if md := node.Val(root, "metadata"); node.IsMap(md) {
-		if v := node.Val(md, "acknowledged"); v != nil {
-			if b, ok := node.Bool(v); ok {
-				cf.HasAck, cf.Acknowledged, cf.AckAt = true, b, spanOf(f, v)
-			}
-		}
-	}
-	if st := node.Val(root, "orchestration_state"); node.IsMap(st) {
-		cf.WorkflowID, _ = node.Str(node.Val(st, "workflow_id"))
-	} else if rs := node.Val(root, "resumption_state"); node.IsMap(rs) {
-		if id, ok := node.Str(node.Val(rs, "workflow_id")); ok {
-			cf.WorkflowID = id
-		} else if w := node.Val(rs, "workflow"); node.IsMap(w) {
-			cf.WorkflowID, _ = node.Str(node.Val(w, "id"))
-		}
+	if ack := c.Acknowledged; ack.OK {
+		cf.HasAck, cf.Acknowledged, cf.AckAt = true, ack.Value, spanOf(f, ack.Node)
 	}
 	return cf
 }
@@ -136,51 +131,39 @@ func OrchestrationFactOf(p *Pass) *OrchestrationFact {
 	}
 	osPath := FileOSPath(p.Opts, d.File)
 	of := &OrchestrationFact{Path: d.File.Path, OSPath: osPath, Dir: filepath.Dir(osPath)}
-	if w := node.Val(d.Root, "workflow"); node.IsMap(w) {
-		of.WorkflowID, _ = node.Str(node.Val(w, "id"))
-	}
+	of.WorkflowID = OrchestrationOf(p).Workflow.ID.Value
 	r := ResumptionOf(p)
 	if r == nil {
 		return of
 	}
 	of.EventsAt = spanOf(d.File, r.Key)
-	if node.IsMap(r.RecoveryState) {
-		if v := node.Val(r.RecoveryState, "updated_at"); v != nil {
-			if s, ok := node.Str(v); ok {
-				if t, _, ok := ParseTimestamp(s); ok {
-					of.UpdatedAt, of.UpdatedAtText, of.UpdatedAtAt = t, s, spanOf(d.File, v)
-				}
-			}
+	if rs := r.Recovery; rs != nil && rs.UpdatedAt.OK {
+		if t, _, ok := ParseTimestamp(rs.UpdatedAt.Value); ok {
+			of.UpdatedAt, of.UpdatedAtText, of.UpdatedAtAt = t, rs.UpdatedAt.Value, spanOf(d.File, rs.UpdatedAt.Node)
 		}
 	}
-	ck, cv := node.Get(r.Node, "compaction_events")
-	if ck == nil {
+	ce := r.Compaction
+	if ce == nil {
 		return of
 	}
-	of.EventsAt = spanOf(d.File, ck)
-	events := node.Val(cv, "events")
-	if !node.IsSeq(events) || r.Version() == "v1" {
+	of.EventsAt = spanOf(d.File, ce.Key)
+	if ce.List == nil || r.Version() == "v1" {
 		return of
 	}
 	of.HasEvents = true
 	res := ResolverOf(p)
-	for _, e := range events.Content {
-		if !node.IsMap(e) {
-			continue
+	for _, e := range ce.Events {
+		ef := CompactionEventFact{At: spanOf(d.File, e.Node), ID: e.ID.Value, Acknowledged: e.Acknowledged.Value}
+		if e.ID.Node != nil {
+			ef.At = spanOf(d.File, e.ID.Node)
 		}
-		ef := CompactionEventFact{At: spanOf(d.File, e)}
-		if v := node.Val(e, "id"); v != nil {
-			ef.ID, _ = node.Str(v)
-			ef.At = spanOf(d.File, v)
+		if e.Timestamp.OK {
+			ef.Time, _, _ = ParseTimestamp(e.Timestamp.Value)
 		}
-		if s, ok := node.Str(node.Val(e, "timestamp")); ok {
-			ef.Time, _, _ = ParseTimestamp(s)
-		}
-		ef.Acknowledged, _ = node.Bool(node.Val(e, "acknowledged"))
-		if s, ok := node.Str(node.Val(e, "checkpoint_file")); ok {
-			ef.CheckpointFile = s
-			if !(d.File.Template && hasTemplateVar(s)) {
-				ef.Resolved, _ = res.Resolve(s)
+		if s := e.CheckpointFile; s.OK {
+			ef.CheckpointFile = s.Value
+			if !(d.File.Template && hasTemplateVar(s.Value)) {
+				ef.Resolved, _ = res.Resolve(s.Value)
 			}
 		}
 		of.Events = append(of.Events, ef)
@@ -189,11 +172,6 @@ func OrchestrationFactOf(p *Pass) *OrchestrationFact {
 }
 
 // ResolverOf returns the resolver of the pass's file, computed once.
-func ResolverOf(p *Pass) *Resolver {
-	if r, ok := p.Facts["resolver"].(*Resolver); ok {
-		return r
-	}
-	r := NewResolver(p.Opts, p.File())
-	p.Facts["resolver"] = r
-	return r
-}
+func ResolverOf(p *Pass) *Resolver { return resolverResult.Of(p) }
+
+var resolverResult = NewResult("resolver", func(p *Pass) *Resolver { return NewResolver(p.Opts, p.File()) })

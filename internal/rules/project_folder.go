@@ -10,10 +10,12 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -21,17 +23,17 @@ import (
 // past one file, at the 02-projects/<id>/ folder around it.
 
 var (
-	PrecompactProject = &Rule{Code: "RL304", Name: "precompact-project", Severity: diag.SevWarning, Kinds: precompactKind, Family: "nexus",
+	PrecompactProject = &Rule{Code: code.PrecompactProject, Name: "precompact-project", Severity: diag.SevWarning, Kinds: precompactKind, Family: "nexus",
 		Summary: "active_project_id with no 02-projects/<id>/ folder, or none with 01-planning/resume-context.md", Run: runPrecompactProject}
-	LegacyResumeFilename = &Rule{Code: "RL313", Name: "legacy-resume-filename", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: resumeKind, Family: "nexus",
+	LegacyResumeFilename = &Rule{Code: code.LegacyResumeFilename, Name: "legacy-resume-filename", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: resumeKind, Family: "nexus",
 		Summary: "a _resume.md file (an error when resume-context.md exists too)", Run: runLegacyResumeFilename}
-	FilesToLoad = &Rule{Code: "RL314", Name: "files-to-load", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
+	FilesToLoad = &Rule{Code: code.FilesToLoad, Name: "files-to-load", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "a files_to_load entry that is missing, absolute, outside the project folder, or repeated", Run: runFilesToLoad}
-	NoDuplication = &Rule{Code: "RL317", Name: "no-duplication", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+	NoDuplication = &Rule{Code: code.NoDuplication, Name: "no-duplication", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
 		Summary: "the body repeats 5 or more consecutive non-blank lines of a files_to_load file", Run: runNoDuplication}
-	ProjectIDFolder = &Rule{Code: "RL318", Name: "project-id-folder", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
+	ProjectIDFolder = &Rule{Code: code.ProjectIDFolder, Name: "project-id-folder", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "project_id differs from the enclosing 02-projects/<id>/ folder", Run: runProjectIDFolder}
-	ProgressVsSteps = &Rule{Code: "RL319", Name: "progress-vs-steps", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+	ProgressVsSteps = &Rule{Code: code.ProgressVsSteps, Name: "progress-vs-steps", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
 		Summary: "tasks_completed or progress N differs from the checked items of the steps file (04-steps.md, steps.md)", Run: runProgressVsSteps}
 )
 
@@ -125,9 +127,11 @@ func ResumeFinished(p *Pass) bool {
 	if d == nil {
 		return false
 	}
-	if v, ok := p.Facts["resume-finished"].(bool); ok {
-		return v
-	}
+	return resumeFinished.Of(p)
+}
+
+var resumeFinished = NewResult("resume-finished", func(p *Pass) bool {
+	d := p.Doc
 	done := false
 	if node.IsMap(d.Root) {
 		for _, k := range []string{"current_phase", "status"} {
@@ -136,9 +140,8 @@ func ResumeFinished(p *Pass) bool {
 			}
 		}
 	}
-	p.Facts["resume-finished"] = done
 	return done
-}
+})
 
 // projectOver reads a status's first word ("COMPLETE - READY FOR ARCHIVE").
 func projectOver(s string) bool {
@@ -315,7 +318,7 @@ func runFilesToLoad(p *Pass) {
 		return
 	}
 	d := p.Doc
-	v := node.Val(d.Root, "files_to_load")
+	v := r.FilesToLoad
 	if !node.IsSeq(v) {
 		return // RL311
 	}
@@ -528,16 +531,16 @@ func sameLines(a, b []textLine) bool {
 
 func runProjectIDFolder(p *Pass) {
 	d := p.Doc
-	if ResumeOf(p) == nil {
+	r := ResumeOf(p)
+	if r == nil {
 		return
 	}
 	pr := ProjectOf(p, d.File)
 	if pr == nil || pr.FolderID == "" {
 		return
 	}
-	v := node.Val(d.Root, "project_id")
-	id, ok := node.Str(v)
-	if !ok || id == pr.FolderID {
+	v, id := r.ProjectID.Node, r.ProjectID.Value
+	if !r.ProjectID.OK || id == pr.FolderID {
 		return
 	}
 	p.Report(d.File, v, "project_id %s differs from its folder name: set it to %s", diag.Quote(id), diag.Quote(pr.FolderID))
@@ -634,12 +637,12 @@ func runProgressVsSteps(p *Pass) {
 	var done, total int64
 	var n *yaml.Node
 	what := "tasks_completed"
-	if c, t, cn, _, ok := CountersOf(d.Root); ok {
+	if c, t, cn, _, ok := model.CountersOf(d.Root); ok {
 		if c > t {
 			return
 		}
 		done, total, n = c, t, cn
-	} else if c, t, pn, ok := ProgressOf(d.Root); ok {
+	} else if c, t, pn, ok := model.ProgressOf(d.Root); ok {
 		if c > t {
 			return
 		}

@@ -41,7 +41,7 @@ func runRule(r *Rule, doc *load.Document, cwd string) []diag.Finding {
 	var out []diag.Finding
 	p := NewPass(r, &Options{Now: time.Now(), Cwd: cwd, RepoRoot: cwd, Limits: load.DefaultLimits}, &out)
 	p.Doc = doc
-	r.Run(p)
+	r.Check(p)
 	return out
 }
 

@@ -12,10 +12,12 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/gitbase"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -24,13 +26,13 @@ import (
 // a file that is new at head has no base and is not compared.
 
 var (
-	AppendOnly = &Rule{Code: "RL601", Name: "append-only", Severity: diag.SevError, Kinds: orch, Family: "base",
+	AppendOnly = &Rule{Code: code.AppendOnly, Name: "append-only", Severity: diag.SevError, Kinds: orch, Family: "base",
 		Summary: "a decision_log, agent_summaries, compaction_events or checkpoints entry at base is missing or changed at head (--base)", Run: runAppendOnly}
-	EventLogAppendOnly = &Rule{Code: "RL602", Name: "event-log-append-only", Severity: diag.SevError, Kinds: []load.Kind{load.KindAgentRun}, Family: "base",
+	EventLogAppendOnly = &Rule{Code: code.EventLogAppendOnly, Name: "event-log-append-only", Severity: diag.SevError, Kinds: []load.Kind{load.KindAgentRun}, Family: "base",
 		Summary: "an events .jsonl at base that is not a byte prefix of its head version, or was deleted (--base)", Run: runEventLogAppendOnly, Finalize: finalizeDeletedEventLogs}
-	UpdateProtocol = &Rule{Code: "RL603", Name: "update-protocol", Severity: diag.SevError, Kinds: orch, Family: "base",
+	UpdateProtocol = &Rule{Code: code.UpdateProtocol, Name: "update-protocol", Severity: diag.SevError, Kinds: orch, Family: "base",
 		Summary: "a trigger of seed 000 (phase, gate iteration, agent, compaction, decision) without the resumption updates it requires (--base)", Run: runUpdateProtocol}
-	ResumeContextUpdate = &Rule{Code: "RL604", Name: "resume-context-update", Severity: diag.SevError, Kinds: []load.Kind{load.KindResumeContext}, Family: "base",
+	ResumeContextUpdate = &Rule{Code: code.ResumeContextUpdate, Name: "resume-context-update", Severity: diag.SevError, Kinds: []load.Kind{load.KindResumeContext}, Family: "base",
 		Summary: "01-planning/steps.md gained checked items but the project's resume-context.md did not change (--base)", Finalize: finalizeResumeContextUpdate}
 )
 
@@ -62,35 +64,53 @@ type baseVersion struct {
 // baseOf returns the parsed base version of the pass's document, or nil
 // when there is nothing to compare: no --base, a file new at head, or a
 // base version that does not parse (there is no history to protect).
+// The base version is read once per unit; a read error is reported once,
+// by the first rule of the unit that asks.
 func baseOf(p *Pass) *baseVersion {
+	bl := baseLookup.Of(p)
+	if bl.err != nil && !bl.reported {
+		bl.reported = true
+		p.ReportAt(p.Doc.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "cannot read this file at %s, so it was not compared: %v", p.Opts.Base.Repo.Ref, bl.err)
+	}
+	return bl.version
+}
+
+// baseRead is the unit's one read of its base version.
+type baseRead struct {
+	version  *baseVersion
+	err      error // a read error to report (never ErrTooLarge)
+	reported bool
+}
+
+var baseLookup = NewResult("base-version", func(p *Pass) *baseRead {
 	b := p.Opts.Base
 	if b == nil || p.Doc == nil || p.Doc.Root == nil {
-		return nil
+		return &baseRead{}
 	}
 	f := p.Doc.File
 	bf, err := b.Repo.Lookup(osPathOf(p.Opts, f.OSPath))
 	if err != nil {
 		if err != gitbase.ErrTooLarge {
-			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "cannot read this file at %s, so it was not compared: %v", b.Repo.Ref, err)
+			return &baseRead{err: err}
 		}
-		return nil
+		return &baseRead{}
 	}
 	if !bf.Exists {
-		return nil
+		return &baseRead{}
 	}
 	if bf.Unchanged {
-		return &baseVersion{Doc: p.Doc, Path: bf.Path, Unchanged: true}
+		return &baseRead{version: &baseVersion{Doc: p.Doc, Path: bf.Path, Unchanged: true}}
 	}
 	bfile := &load.File{Path: f.Path, Kind: f.Kind, Data: bf.Data}
 	if _, ok := load.CheckBytes(bfile, p.Opts.Limits); !ok {
-		return nil
+		return &baseRead{}
 	}
 	doc, _ := load.Parse(bfile, load.FormatOf(f.Kind, f.Path), p.Opts.Limits)
 	if doc.Root == nil {
-		return nil
+		return &baseRead{}
 	}
-	return &baseVersion{Doc: doc, Path: bf.Path}
-}
+	return &baseRead{version: &baseVersion{Doc: doc, Path: bf.Path}}
+})
 
 // osPathOf makes a file's OS path absolute against the working directory
 // (stdin files carry the name the user gave).
@@ -644,13 +664,21 @@ func runUpdateProtocol(p *Pass) {
 		return // unchanged: only a new checkpoint file can be a trigger
 	}
 	head, base := p.Doc.Root, bv.Doc.Root
-	hr, br := node.Val(head, "resumption"), node.Val(base, "resumption")
-	hrs, brs := node.Val(hr, "recovery_state"), node.Val(br, "recovery_state")
-	if !node.IsMap(hrs) || !node.IsMap(brs) {
+	hres, bres := ResumptionOf(p), model.ResumptionOf(base)
+	if hres == nil || bres == nil || hres.Recovery == nil || bres.Recovery == nil {
 		return // not v2.0 on both sides (a migration, or RL100/RL101 territory)
 	}
-	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
+	hr, br := hres.Node, bres.Node
+	hrs, brs := hres.Recovery.Node, bres.Recovery.Node
 	triggers := protocolTriggers(p, base, head)
+	checkUpdatedAt(p, br, hr, brs, hrs, triggers)
+	checkTriggerUpdates(p, head, br, hr, triggers)
+}
+
+// checkUpdatedAt reports a recovery_state.updated_at left as it was
+// although a trigger fired or a sub-section changed.
+func checkUpdatedAt(p *Pass, br, hr, brs, hrs *yaml.Node, triggers []protocolTrigger) {
+	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
 	rewritten, hu, was := updatedAtRewritten(brs, hrs)
 
 	// Every trigger overwrites recovery_state; so does any change of a
@@ -690,8 +718,13 @@ func runUpdateProtocol(p *Pass) {
 			p.Report(f, hu, "%s", msg)
 		}
 	}
+}
 
-	// What each trigger adds to the overwrite of recovery_state.
+// checkTriggerUpdates reports what each trigger adds to the overwrite of
+// recovery_state and is missing: a summary, a compaction event, a changed
+// sub-section.
+func checkTriggerUpdates(p *Pass, head, br, hr *yaml.Node, triggers []protocolTrigger) {
+	f := p.Doc.File
 	subAt := func(name string) *yaml.Node {
 		if k, _ := node.Get(hr, name); k != nil {
 			return k
@@ -864,7 +897,7 @@ func protocolTriggers(p *Pass, base, head *yaml.Node) []protocolTrigger {
 			out = append(out, protocolTrigger{Code: "T5", Name: "compaction event", What: "resumption.compaction_events.events gained " + entryLabel(e, 0), At: e})
 		}
 	}
-	if wf, ok := node.Str(node.Val(node.Val(head, "workflow"), "id")); ok && wf != "" {
+	if wf := OrchestrationOf(p).Workflow.ID.Value; wf != "" {
 		for _, cp := range p.Opts.Base.addedCheckpoints(p.Opts) {
 			if cp.WorkflowID != wf || compactionNames(hev, cp) {
 				continue
@@ -1182,7 +1215,7 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		if _, ok := load.Read(rcFile, p.Opts.Limits); ok {
 			if doc, _ := load.Parse(rcFile, load.FormatMarkdown, p.Opts.Limits); doc.Root != nil {
 				if v := node.Val(doc.Root, "last_updated"); v != nil {
-					at, end = node.Pos(v), EndOf(rcFile, v)
+					at, end = node.Pos(v), load.EndOf(rcFile, v)
 				}
 			}
 		}

@@ -1,0 +1,218 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+// Two kinds of derived data flow between rules, each behind a typed handle:
+//
+//   - a Result is computed at most once per unit, on first use, from the
+//     unit alone (the resumption section, the file's path resolver, …), and
+//     shared by every rule of the unit;
+//   - a Fact is what one unit tells the rest of the run (a checkpoint's id,
+//     an orchestration file's compaction events, …). Facts are produced by
+//     the indexers, which the engine runs over every unit before its rules,
+//     whatever rules are enabled; a rule reads them from the Index and
+//     declares so in Requires, from which the engine orders the units.
+//
+// Neither depends on which rules run: disabling a rule changes no other
+// rule's input.
+
+// FactKey identifies a fact in Rule.Requires and Indexer.Produces.
+type FactKey interface{ FactName() string }
+
+// Fact is the handle of a cross-file fact whose values have type T.
+type Fact[T any] struct{ name string }
+
+// NewFact declares a fact.
+func NewFact[T any](name string) *Fact[T] { return &Fact[T]{name: name} }
+
+// FactName returns the fact's name.
+func (f *Fact[T]) FactName() string { return f.name }
+
+// Publish records a value of the fact. Safe for concurrent use.
+func (f *Fact[T]) Publish(ix *Index, v T) { f.PublishAt(ix, "", v) }
+
+// PublishAt records a value that At also finds under key.
+func (f *Fact[T]) PublishAt(ix *Index, key string, v T) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.all[f] = append(ix.all[f], v)
+	if key != "" {
+		k := keyed{f, key}
+		if _, dup := ix.byKey[k]; !dup {
+			ix.byKey[k] = v
+		}
+	}
+}
+
+// All returns every value published so far. Their order depends on
+// scheduling: callers that report from them must sort.
+func (f *Fact[T]) All(ix *Index) []T {
+	if ix == nil {
+		return nil
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	out := make([]T, 0, len(ix.all[f]))
+	for _, v := range ix.all[f] {
+		out = append(out, v.(T))
+	}
+	return out
+}
+
+// At returns the first value published under key.
+func (f *Fact[T]) At(ix *Index, key string) (T, bool) {
+	var zero T
+	if ix == nil {
+		return zero, false
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	v, ok := ix.byKey[keyed{f, key}]
+	if !ok {
+		return zero, false
+	}
+	return v.(T), true
+}
+
+type keyed struct {
+	fact any
+	key  string
+}
+
+// Index is the repository-wide view of a run: the facts (see Fact) the
+// indexers publish for every unit. Units are checked in the phases Phase
+// derives from what rules require, so a rule sees the facts of every unit
+// of the kinds it depends on; then each rule's Finalize sees every fact.
+// Facts are small values, not parsed trees, so memory stays flat however
+// many files a run checks.
+type Index struct {
+	mu    sync.Mutex
+	all   map[any][]any
+	byKey map[keyed]any
+}
+
+// NewIndex returns an empty index.
+func NewIndex() *Index { return &Index{all: map[any][]any{}, byKey: map[keyed]any{}} }
+
+// Result is the handle of a per-unit value of type T, computed once by
+// compute on first use.
+type Result[T any] struct {
+	name    string
+	compute func(p *Pass) T
+}
+
+// NewResult declares a per-unit result.
+func NewResult[T any](name string, compute func(p *Pass) T) *Result[T] {
+	return &Result[T]{name: name, compute: compute}
+}
+
+// Of returns the unit's value, computing it on first use.
+func (r *Result[T]) Of(p *Pass) T {
+	if p.Results == nil {
+		p.Results = NewResults()
+	}
+	if v, ok := p.Results.m[r]; ok {
+		return v.(T)
+	}
+	v := r.compute(p)
+	p.Results.m[r] = v
+	return v
+}
+
+// Results holds one unit's computed results. A unit is checked by one
+// goroutine, so it needs no lock.
+type Results struct{ m map[any]any }
+
+// NewResults returns an empty store for one unit.
+func NewResults() *Results { return &Results{m: map[any]any{}} }
+
+// Indexer derives a unit's facts. The engine runs every indexer that
+// applies to a unit's kind before the unit's rules.
+type Indexer struct {
+	Name     string
+	Kinds    []load.Kind
+	Produces []FactKey
+	Run      func(p *Pass)
+}
+
+var indexers []*Indexer
+
+// RegisterIndexer adds indexers; called from each family's init.
+func RegisterIndexer(xs ...*Indexer) { indexers = append(indexers, xs...) }
+
+// Indexers returns every indexer in registration order.
+func Indexers() []*Indexer { return indexers }
+
+// AppliesTo reports whether the indexer looks at kind k.
+func (x *Indexer) AppliesTo(k load.Kind) bool { return slices.Contains(x.Kinds, k) }
+
+// Kinds are the unit kinds the engine checks.
+var Kinds = []load.Kind{load.KindOrchestration, load.KindCheckpoint, load.KindPrecompact,
+	load.KindResumeContext, load.KindBundle, load.KindAgentRun}
+
+// Phase returns when units of kind k are checked: after every unit of a
+// kind whose indexers produce a fact that a rule looking at k requires.
+// Phase 0 goes first.
+func Phase(k load.Kind) int {
+	phasesOnce.Do(func() { phases = computePhases(All(), indexers) })
+	return phases[k]
+}
+
+var (
+	phases     map[load.Kind]int
+	phasesOnce sync.Once
+)
+
+// computePhases levels the kinds by the facts their rules require; it
+// panics on a kind that requires its own facts or on a cycle, which no
+// order of units could satisfy.
+func computePhases(rs []*Rule, xs []*Indexer) map[load.Kind]int {
+	producers := map[string][]load.Kind{}
+	for _, x := range xs {
+		for _, f := range x.Produces {
+			producers[f.FactName()] = append(producers[f.FactName()], x.Kinds...)
+		}
+	}
+	deps := map[load.Kind][]load.Kind{}
+	for _, r := range rs {
+		for _, f := range r.Requires {
+			for _, k := range Kinds {
+				if !r.AppliesTo(k) {
+					continue
+				}
+				for _, from := range producers[f.FactName()] {
+					if from == k {
+						panic(fmt.Sprintf("rule %s reads fact %q, which units of its own kind %s produce", r.Code, f.FactName(), k))
+					}
+					deps[k] = append(deps[k], from)
+				}
+			}
+		}
+	}
+	out := map[load.Kind]int{}
+	var level func(k load.Kind, seen []load.Kind) int
+	level = func(k load.Kind, seen []load.Kind) int {
+		if slices.Contains(seen, k) {
+			panic(fmt.Sprintf("facts required in a cycle through kind %s", k))
+		}
+		if l, ok := out[k]; ok {
+			return l
+		}
+		l := 0
+		for _, d := range deps[k] {
+			l = max(l, level(d, append(seen, k))+1)
+		}
+		out[k] = l
+		return l
+	}
+	for _, k := range Kinds {
+		level(k, nil)
+	}
+	return out
+}

@@ -1,0 +1,128 @@
+package rules
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// Pass is what a rule's Run sees for one unit.
+type Pass struct {
+	Rule *Rule
+	Opts *Options
+
+	// Exactly one of these is set.
+	Doc    *load.Document
+	Bundle *load.Bundle
+	Run    *load.AgentRun
+
+	// Index is the repository index: read-only facts of the units checked
+	// before this one (see Index), and where this unit publishes its own.
+	Index *Index
+
+	// Results holds the unit's per-unit results (see Result), shared by
+	// every pass over the unit.
+	Results *Results
+
+	out     *[]diag.Finding
+	pending []*diag.Finding // reported, added to out when the rule returns
+}
+
+// NewPass prepares a pass that appends findings to out (see Rule.Check).
+func NewPass(r *Rule, opts *Options, out *[]diag.Finding) *Pass {
+	return &Pass{Rule: r, Opts: opts, out: out}
+}
+
+// File returns the file a finding of this pass belongs to by default.
+func (p *Pass) File() *load.File {
+	if p.Doc != nil {
+		return p.Doc.File
+	}
+	return nil
+}
+
+// Check runs the rule over the pass's unit and adds the findings it
+// reported to the pass's output, also when the rule panics.
+func (r *Rule) Check(p *Pass) {
+	defer p.flush()
+	r.Run(p)
+}
+
+func (p *Pass) flush() {
+	for _, fd := range p.pending {
+		*p.out = append(*p.out, *fd)
+	}
+	p.pending = nil
+}
+
+// Report records a finding at a node of f and returns it for the rule to
+// complete (Related, Fix, NodePath …): the finding is the rule's own until
+// the rule returns, when Check adds every finding in the order reported.
+func (p *Pass) Report(f *load.File, n *yaml.Node, format string, args ...any) *diag.Finding {
+	return p.ReportAt(f, node.Pos(n), load.EndOf(f, n), format, args...)
+}
+
+// ReportAt records a finding at explicit positions, like Report.
+func (p *Pass) ReportAt(f *load.File, start, end diag.Pos, format string, args ...any) *diag.Finding {
+	if end.Line == 0 {
+		end = start
+	}
+	path := ""
+	if f != nil {
+		path = f.Path
+	}
+	fd := &diag.Finding{
+		Code:     p.Rule.Code,
+		Name:     p.Rule.Name,
+		Severity: p.Rule.Severity,
+		Path:     path,
+		Start:    start,
+		End:      end,
+		Message:  fmt.Sprintf(format, args...),
+	}
+	p.pending = append(p.pending, fd)
+	return fd
+}
+
+// RepoPass is what a rule's Finalize sees: the whole index.
+type RepoPass struct {
+	Rule    *Rule
+	Opts    *Options
+	Index   *Index
+	out     *[]diag.Finding
+	pending []*diag.Finding
+}
+
+// NewRepoPass prepares a repository pass appending to out (see
+// Rule.CheckRepo).
+func NewRepoPass(r *Rule, opts *Options, ix *Index, out *[]diag.Finding) *RepoPass {
+	return &RepoPass{Rule: r, Opts: opts, Index: ix, out: out}
+}
+
+// CheckRepo runs the rule's Finalize and adds the findings it reported to
+// the pass's output, also when Finalize panics.
+func (r *Rule) CheckRepo(p *RepoPass) {
+	defer func() {
+		for _, fd := range p.pending {
+			*p.out = append(*p.out, *fd)
+		}
+		p.pending = nil
+	}()
+	r.Finalize(p)
+}
+
+// ReportAt records a finding at a position of a file named by its display
+// path and returns it for the rule to complete, like Pass.Report.
+func (p *RepoPass) ReportAt(path string, start, end diag.Pos, format string, args ...any) *diag.Finding {
+	if end.Line == 0 {
+		end = start
+	}
+	fd := &diag.Finding{Code: p.Rule.Code, Name: p.Rule.Name, Severity: p.Rule.Severity,
+		Path: path, Start: start, End: end, Message: fmt.Sprintf(format, args...)}
+	p.pending = append(p.pending, fd)
+	return fd
+}
