@@ -81,10 +81,7 @@ func (c *Command) setupConfig(cf *configFlags, s *engine.Settings, anchor string
 		if r == nil {
 			return len(s.Only) == 0 || s.Only[code]
 		}
-		if r.Family == "base" && s.Opts.Base == nil {
-			return false // RL601–RL604 run only with --base
-		}
-		return engine.Active(r, s.Only, s.Severity)
+		return engine.Active(r, s.Only, s.Severity, s.Opts.Base != nil)
 	}
 	s.PostFile = lc.filter.PostFile
 	s.PostRun = lc.filter.PostRun

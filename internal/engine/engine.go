@@ -299,15 +299,20 @@ func (s *Settings) finish(fd *diag.Finding) bool {
 	return true
 }
 
-// enabled reports whether rule r runs: --enable limits the run to what it
-// names; an opt-in rule runs only when named there or given a severity.
+// enabled reports whether rule r runs in this run (Active).
 func (s *Settings) enabled(r *rules.Rule) bool {
-	return Active(r, s.Only, s.Severity)
+	return Active(r, s.Only, s.Severity, s.Opts.Base != nil)
 }
 
 // Active is the one answer to "does this rule run?" for a run's --enable
-// set (only) and severity settings.
-func Active(r *rules.Rule, only map[string]bool, severity map[string]diag.Severity) bool {
+// set (only), severity settings and whether a base revision is given:
+// --enable limits the run to what it names; an opt-in rule runs only when
+// named there or given a severity; a rule that needs a base runs only
+// with one.
+func Active(r *rules.Rule, only map[string]bool, severity map[string]diag.Severity, hasBase bool) bool {
+	if r.NeedsBase && !hasBase {
+		return false
+	}
 	if len(only) > 0 && !only[r.Code] {
 		return false
 	}

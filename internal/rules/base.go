@@ -24,13 +24,13 @@ import (
 // a file that is new at head has no base and is not compared.
 
 var (
-	AppendOnly = &Rule{Code: "RL601", Name: "append-only", Severity: diag.SevError, Kinds: orch, Family: "base",
+	AppendOnly = &Rule{Code: "RL601", Name: "append-only", Severity: diag.SevError, Kinds: orch, Family: "base", NeedsBase: true,
 		Summary: "a decision_log, agent_summaries, compaction_events or checkpoints entry at base is missing or changed at head (--base)", Run: runAppendOnly}
-	EventLogAppendOnly = &Rule{Code: "RL602", Name: "event-log-append-only", Severity: diag.SevError, Kinds: []load.Kind{load.KindAgentRun}, Family: "base",
+	EventLogAppendOnly = &Rule{Code: "RL602", Name: "event-log-append-only", Severity: diag.SevError, Kinds: []load.Kind{load.KindAgentRun}, Family: "base", NeedsBase: true,
 		Summary: "an events .jsonl at base that is not a byte prefix of its head version, or was deleted (--base)", Run: runEventLogAppendOnly, Finalize: finalizeDeletedEventLogs}
-	UpdateProtocol = &Rule{Code: "RL603", Name: "update-protocol", Severity: diag.SevError, Kinds: orch, Family: "base",
+	UpdateProtocol = &Rule{Code: "RL603", Name: "update-protocol", Severity: diag.SevError, Kinds: orch, Family: "base", NeedsBase: true,
 		Summary: "a trigger of seed 000 (phase, gate iteration, agent, compaction, decision) without the resumption updates it requires (--base)", Run: runUpdateProtocol}
-	ResumeContextUpdate = &Rule{Code: "RL604", Name: "resume-context-update", Severity: diag.SevError, Kinds: []load.Kind{load.KindResumeContext}, Family: "base",
+	ResumeContextUpdate = &Rule{Code: "RL604", Name: "resume-context-update", Severity: diag.SevError, Kinds: []load.Kind{load.KindResumeContext}, Family: "base", NeedsBase: true,
 		Summary: "01-planning/steps.md gained checked items but the project's resume-context.md did not change (--base)", Finalize: finalizeResumeContextUpdate}
 )
 
