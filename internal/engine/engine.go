@@ -6,7 +6,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -66,6 +65,9 @@ type unit struct {
 type unitResult struct {
 	findings []diag.Finding
 	files    []*load.File
+	// retained are the unit's files that kept lines past their release
+	// (cross-file facts, suppressions), for later findings' snippets.
+	retained []*load.File
 	internal int
 	skip     *load.Skip // the unit is another system's file or folder
 }
@@ -99,6 +101,9 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	s.pool(second, func(i int) { results[i] = s.runUnit(units[i], index) })
 
 	res := &Result{Sources: map[string]*load.File{}}
+	// kept are the files that kept lines after their unit: cross-file
+	// findings take their snippets from them, never from a second read.
+	kept := map[string]*load.File{}
 	for i, u := range units {
 		switch {
 		case results[i].skip != nil:
@@ -123,6 +128,9 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 		for _, f := range r.files {
 			res.Sources[f.Path] = f
 		}
+		for _, f := range r.retained {
+			kept[f.Path] = f
+		}
 	}
 	// Phase 3: cross-file rules over the whole index.
 	var repo []diag.Finding
@@ -138,7 +146,11 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 						Message: fmt.Sprintf("internal error in rule %s %s: %v (please report this)", r.Code, r.Name, e)})
 				}
 			}()
-			r.Finalize(rules.NewRepoPass(r, &s.Opts, index, &repo))
+			rp := rules.NewRepoPass(r, &s.Opts, index, &repo)
+			r.Finalize(rp)
+			for _, f := range rp.Sources() {
+				kept[f.Path] = f
+			}
 		}()
 	}
 	byPath := map[string][]diag.Finding{}
@@ -153,25 +165,22 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	for _, path := range order {
 		fs := byPath[path]
 		src := res.Sources[path]
-		if (src == nil || src.Data == nil) && path != "" {
-			// Released after its unit: read again for suppressions and snippets.
-			if again := sourceFor(s.Opts.Cwd, s.Opts.RepoRoot, path, s.Opts.Limits); again != nil || src == nil {
-				src = again
-			}
+		if src == nil {
+			src = kept[path]
 		}
-		var kept []diag.Finding
+		var out []diag.Finding
 		for i := range fs {
 			if s.finish(&fs[i]) {
-				kept = append(kept, fs[i])
+				out = append(out, fs[i])
 			}
 		}
 		if s.PostFile != nil {
-			kept = s.PostFile(src, kept)
+			out = s.PostFile(src, out)
 		}
-		if len(kept) > 0 && src != nil {
+		if len(out) > 0 && src != nil {
 			res.Sources[path] = src
 		}
-		res.Findings = append(res.Findings, kept...)
+		res.Findings = append(res.Findings, out...)
 	}
 
 	for _, f := range d.Unknown {
@@ -185,17 +194,9 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	if s.PostRun != nil {
 		fs, files := s.PostRun()
 		for _, f := range files {
-			if src := res.Sources[f.Path]; src != nil && src.Data != nil {
-				continue
+			if src := res.Sources[f.Path]; src == nil || !src.HasLines() {
+				res.Sources[f.Path] = f
 			}
-			if f.Data == nil && f.OSPath != "" {
-				// Released after its unit: read again for snippets.
-				if again := sourceFor(s.Opts.Cwd, s.Opts.RepoRoot, f.OSPath, s.Opts.Limits); again != nil {
-					again.Path = f.Path
-					f = again
-				}
-			}
-			res.Sources[f.Path] = f
 		}
 		for i := range fs {
 			if s.finish(&fs[i]) {
@@ -349,20 +350,6 @@ func (s *Settings) pool(idx []int, fn func(int)) {
 	}
 	close(next)
 	wg.Wait()
-}
-
-// sourceFor reads a file named by a finding of a cross-file rule, for its
-// snippet (and suppression comments).
-func sourceFor(cwd, repoRoot, path string, lim load.Limits) *load.File {
-	osPath := path
-	if !filepath.IsAbs(osPath) {
-		osPath = filepath.Join(cwd, filepath.FromSlash(path))
-	}
-	f := &load.File{Path: path, OSPath: osPath, Root: load.RootFor(repoRoot, osPath)}
-	if _, ok := load.Read(f, lim); !ok {
-		return nil
-	}
-	return f
 }
 
 func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
@@ -520,6 +507,11 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 		}
 		for _, f := range files {
 			f.Release(lines[f.Path]...)
+		}
+	}
+	for _, f := range files {
+		if f.HasLines() && !slices.Contains(out.files, f) {
+			out.retained = append(out.retained, f)
 		}
 	}
 	return out

@@ -1200,6 +1200,7 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 				diag.ClipPath(stepsRel, w), items, b.Repo.Ref, firstLine, strconv.Quote(diag.ClipTo(checkedText(first), w)))
 		})
 		fd := p.ReportAt(rcFile.Path, at, end, "%s", msg)
+		p.Source(rcFile, at.Line)
 		fd.Related = append(fd.Related, diag.Related{Path: stepsShown, Line: firstLine, Column: 1, Message: "newly checked item"})
 	}
 }

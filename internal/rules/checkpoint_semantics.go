@@ -307,6 +307,8 @@ func publishMergeFacts(p *Pass) {
 	switch p.Doc.File.Kind {
 	case load.KindCheckpoint:
 		if cf := CheckpointFactOf(p.Opts, p.Doc.File, p.Doc.Root); cf != nil {
+			// Finalize reports at these lines after the file is released.
+			retainLines(p.Doc.File, 1, cf.IDAt.Start.Line, cf.AckAt.Start.Line)
 			p.Index.Publish(FactCheckpoints, cf)
 			p.Index.Publish(CheckpointKey(cf.OSPath), cf)
 		}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
 )
 
 // Index is the repository-wide view of a run. Units of every kind but
@@ -35,13 +36,34 @@ func (ix *Index) Facts(key string) []any {
 	return append([]any(nil), ix.facts[key]...)
 }
 
+// retainLines keeps lines of f that a fact points at past the release of
+// its bytes, for the snippets of cross-file findings (0 is no line).
+func retainLines(f *load.File, lines ...int) {
+	for _, n := range lines {
+		f.Retain(n)
+	}
+}
+
 // RepoPass is what a rule's Finalize sees: the whole index.
 type RepoPass struct {
 	Rule  *Rule
 	Opts  *Options
 	Index *Index
 	out   *[]diag.Finding
+	// sources are files a Finalize read itself, released to the lines its
+	// findings point at (Source).
+	sources []*load.File
 }
+
+// Source records a file Finalize read itself as the source of its
+// findings' snippets, releasing its bytes but the given lines.
+func (p *RepoPass) Source(f *load.File, lines ...int) {
+	f.Release(lines...)
+	p.sources = append(p.sources, f)
+}
+
+// Sources returns the files recorded with Source.
+func (p *RepoPass) Sources() []*load.File { return p.sources }
 
 // NewRepoPass prepares a repository pass appending to out.
 func NewRepoPass(r *Rule, opts *Options, ix *Index, out *[]diag.Finding) *RepoPass {
