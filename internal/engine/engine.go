@@ -6,6 +6,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"sort"
@@ -75,16 +76,7 @@ type unitResult struct {
 // Run lints the discovered units. extra are files already read (stdin).
 func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	defer load.HoldRoots()()
-	var units []unit
-	for _, f := range extra {
-		units = append(units, unit{file: f, stdin: true})
-	}
-	for _, f := range d.Files {
-		units = append(units, unit{file: f})
-	}
-	for _, f := range d.Folders {
-		units = append(units, unit{folder: f})
-	}
+	units := unitsOf(d, extra)
 	results := make([]unitResult, len(units))
 	index := rules.NewIndex()
 	// Phase 1: every kind but orchestration (they publish facts such as
@@ -104,6 +96,53 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	// kept are the files that kept lines after their unit: cross-file
 	// findings take their snippets from them, never from a second read.
 	kept := map[string]*load.File{}
+	res.collect(units, results, kept)
+	// Phase 3: cross-file rules over the whole index.
+	s.settleRepo(res, s.finalize(res, index, kept), kept)
+	for _, f := range d.Unknown {
+		res.Checked++
+		fd := diag.Finding{Code: rules.UnknownKind.Code, Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
+			Message: "resumelint cannot tell this file's kind from its name: rename it or leave it out (`resumelint explain RL009` lists the names it checks)"}
+		if s.finish(&fd) {
+			res.Findings = append(res.Findings, fd)
+		}
+	}
+	if s.PostRun != nil {
+		fs, files := s.PostRun()
+		for _, f := range files {
+			if src := res.Sources[f.Path]; src == nil || !src.HasLines() {
+				res.Sources[f.Path] = f
+			}
+		}
+		for i := range fs {
+			if s.finish(&fs[i]) {
+				res.Findings = append(res.Findings, fs[i])
+			}
+		}
+	}
+	widen(res.Findings, res.Sources)
+	sort.SliceStable(res.Findings, func(i, j int) bool { return diag.Less(&res.Findings[i], &res.Findings[j]) })
+	return res
+}
+
+// unitsOf lists a run's units: stdin files, files, then folders.
+func unitsOf(d *load.Discovery, extra []*load.File) []unit {
+	units := make([]unit, 0, len(extra)+len(d.Files)+len(d.Folders))
+	for _, f := range extra {
+		units = append(units, unit{file: f, stdin: true})
+	}
+	for _, f := range d.Files {
+		units = append(units, unit{file: f})
+	}
+	for _, f := range d.Folders {
+		units = append(units, unit{folder: f})
+	}
+	return units
+}
+
+// collect counts the checked and skipped units and gathers the units'
+// findings, sources and retained files.
+func (res *Result) collect(units []unit, results []unitResult, kept map[string]*load.File) {
 	for i, u := range units {
 		switch {
 		case results[i].skip != nil:
@@ -132,7 +171,11 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 			kept[f.Path] = f
 		}
 	}
-	// Phase 3: cross-file rules over the whole index.
+}
+
+// finalize runs the cross-file rules over the whole index and returns
+// their findings; files they read themselves join kept.
+func (s *Settings) finalize(res *Result, index *rules.Index, kept map[string]*load.File) []diag.Finding {
 	var repo []diag.Finding
 	for _, r := range rules.All() {
 		if r.Finalize == nil || !s.enabled(r) {
@@ -153,16 +196,17 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 			}
 		}()
 	}
+	return repo
+}
+
+// settleRepo applies the settings and the PostFile hook to the cross-file
+// findings, by file in path order.
+func (s *Settings) settleRepo(res *Result, repo []diag.Finding, kept map[string]*load.File) {
 	byPath := map[string][]diag.Finding{}
-	var order []string
 	for _, fd := range repo {
-		if _, ok := byPath[fd.Path]; !ok {
-			order = append(order, fd.Path)
-		}
 		byPath[fd.Path] = append(byPath[fd.Path], fd)
 	}
-	sort.Strings(order)
-	for _, path := range order {
+	for _, path := range slices.Sorted(maps.Keys(byPath)) {
 		fs := byPath[path]
 		src := res.Sources[path]
 		if src == nil {
@@ -182,31 +226,6 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 		}
 		res.Findings = append(res.Findings, out...)
 	}
-
-	for _, f := range d.Unknown {
-		res.Checked++
-		fd := diag.Finding{Code: rules.UnknownKind.Code, Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
-			Message: "resumelint cannot tell this file's kind from its name: rename it or leave it out (`resumelint explain RL009` lists the names it checks)"}
-		if s.finish(&fd) {
-			res.Findings = append(res.Findings, fd)
-		}
-	}
-	if s.PostRun != nil {
-		fs, files := s.PostRun()
-		for _, f := range files {
-			if src := res.Sources[f.Path]; src == nil || !src.HasLines() {
-				res.Sources[f.Path] = f
-			}
-		}
-		for i := range fs {
-			if s.finish(&fs[i]) {
-				res.Findings = append(res.Findings, fs[i])
-			}
-		}
-	}
-	widen(res.Findings, res.Sources)
-	sort.SliceStable(res.Findings, func(i, j int) bool { return diag.Less(&res.Findings[i], &res.Findings[j]) })
-	return res
 }
 
 // widen gives a finding whose span is empty the width of the token at its
@@ -352,110 +371,135 @@ func (s *Settings) pool(idx []int, fn func(int)) {
 	wg.Wait()
 }
 
-func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
-	// Facts derived once per unit (the resumption section, …) are shared by its rules.
-	facts := map[string]any{}
-	var raw []diag.Finding
-	var files []*load.File
-	var docs []*load.Document
-	pass := func(p *rules.Pass, r *rules.Rule, path string) {
-		defer func() {
-			if e := recover(); e != nil {
-				out.internal++
-				raw = append(raw, diag.Finding{Code: InternalCode, Name: "internal-error", Severity: diag.SevError, Path: path,
-					Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
-					Message: fmt.Sprintf("internal error in rule %s %s: %v (please report this with the file)", r.Code, r.Name, e)})
-			}
-		}()
-		r.Run(p)
+// unitRun is the state of checking one unit.
+type unitRun struct {
+	s     *Settings
+	index *rules.Index
+	// facts derived once per unit (the resumption section, …) are shared by its rules.
+	facts    map[string]any
+	raw      []diag.Finding
+	files    []*load.File
+	docs     []*load.Document
+	internal int
+}
+
+// runRules runs every active rule of kind over the unit; set points a
+// pass at the unit's document, bundle or run.
+func (ur *unitRun) runRules(kind load.Kind, path string, set func(*rules.Pass)) {
+	for _, r := range rules.All() {
+		if r.Run == nil || !r.AppliesTo(kind) || !ur.s.enabled(r) {
+			continue
+		}
+		p := rules.NewPass(r, &ur.s.Opts, &ur.raw)
+		p.Facts = ur.facts
+		p.Index = ur.index
+		set(p)
+		ur.pass(p, r, path)
 	}
-	lim := s.Opts.Limits
+}
+
+// pass runs one rule, turning a panic into an internal-error finding.
+func (ur *unitRun) pass(p *rules.Pass, r *rules.Rule, path string) {
+	defer func() {
+		if e := recover(); e != nil {
+			ur.internal++
+			ur.raw = append(ur.raw, diag.Finding{Code: InternalCode, Name: "internal-error", Severity: diag.SevError, Path: path,
+				Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
+				Message: fmt.Sprintf("internal error in rule %s %s: %v (please report this with the file)", r.Code, r.Name, e)})
+		}
+	}()
+	r.Run(p)
+}
+
+// file checks a file unit; it returns a skip when the file is another
+// system's.
+func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
+	lim := ur.s.Opts.Limits
+	ur.files = append(ur.files, f)
+	var probs []diag.Finding
+	var ok bool
+	if stdin {
+		probs, ok = load.CheckBytes(f, lim)
+	} else {
+		probs, ok = load.Read(f, lim)
+	}
+	ur.raw = append(ur.raw, probs...)
+	if !ok {
+		return nil
+	}
+	doc, probs := load.Parse(f, load.FormatOf(f.Kind, f.Path), lim)
+	if f.Kind == load.KindOrchestration {
+		if why := load.NotWorkflow(doc.Root); why != "" {
+			f.Release()
+			return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
+		}
+	}
+	ur.raw = append(ur.raw, probs...)
+	ur.docs = append(ur.docs, doc)
+	if doc.Root == nil && f.Kind != load.KindOrchestration {
+		return nil
+	}
+	ur.runRules(f.Kind, f.Path, func(p *rules.Pass) { p.Doc = doc })
+	return nil
+}
+
+// bundle checks a bundle folder.
+func (ur *unitRun) bundle(folder *load.Folder) *load.Skip {
+	b, probs := load.LoadBundle(folder, ur.s.Opts.Limits)
+	if why := b.OtherFormat(); why != "" {
+		for _, d := range b.Artifacts {
+			d.File.Release()
+		}
+		return &load.Skip{Path: folder.Path + "/", Kind: load.KindBundle, Reason: why}
+	}
+	ur.raw = append(ur.raw, probs...)
+	for _, d := range b.Artifacts {
+		ur.files = append(ur.files, d.File)
+		ur.docs = append(ur.docs, d)
+	}
+	ur.runRules(load.KindBundle, folder.Path, func(p *rules.Pass) { p.Bundle = b })
+	return nil
+}
+
+// agentRun checks an agent-run folder.
+func (ur *unitRun) agentRun(folder *load.Folder) {
+	run, probs := load.LoadAgentRun(folder, ur.s.Opts.Limits)
+	ur.raw = append(ur.raw, probs...)
+	if run.TaskGraph != nil {
+		ur.files = append(ur.files, run.TaskGraph.File)
+		ur.docs = append(ur.docs, run.TaskGraph)
+	}
+	for _, d := range run.Events {
+		ur.files = append(ur.files, d.File)
+		ur.docs = append(ur.docs, d)
+	}
+	ur.runRules(load.KindAgentRun, folder.Path, func(p *rules.Pass) { p.Run = run })
+}
+
+func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
+	ur := &unitRun{s: s, index: index, facts: map[string]any{}}
+	var skip *load.Skip
 	switch {
 	case u.file != nil:
-		f := u.file
-		files = append(files, f)
-		ok := true
-		if !u.stdin {
-			var probs []diag.Finding
-			probs, ok = load.Read(f, lim)
-			raw = append(raw, probs...)
-		} else {
-			var probs []diag.Finding
-			probs, ok = load.CheckBytes(f, lim)
-			raw = append(raw, probs...)
-		}
-		if !ok {
-			break
-		}
-		doc, probs := load.Parse(f, load.FormatOf(f.Kind, f.Path), lim)
-		if f.Kind == load.KindOrchestration {
-			if why := load.NotWorkflow(doc.Root); why != "" {
-				f.Release()
-				return unitResult{skip: &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}}
-			}
-		}
-		raw = append(raw, probs...)
-		docs = append(docs, doc)
-		if doc.Root == nil && f.Kind != load.KindOrchestration {
-			break
-		}
-		for _, r := range rules.All() {
-			if r.Run == nil || !r.AppliesTo(f.Kind) || !s.enabled(r) {
-				continue
-			}
-			p := rules.NewPass(r, &s.Opts, &raw)
-			p.Facts = facts
-			p.Doc = doc
-			p.Index = index
-			pass(p, r, f.Path)
-		}
+		skip = ur.file(u.file, u.stdin)
 	case u.folder != nil && u.folder.Kind == load.KindBundle:
-		b, probs := load.LoadBundle(u.folder, lim)
-		if why := b.OtherFormat(); why != "" {
-			for _, d := range b.Artifacts {
-				d.File.Release()
-			}
-			return unitResult{skip: &load.Skip{Path: u.folder.Path + "/", Kind: load.KindBundle, Reason: why}}
-		}
-		raw = append(raw, probs...)
-		for _, d := range b.Artifacts {
-			files = append(files, d.File)
-			docs = append(docs, d)
-		}
-		for _, r := range rules.All() {
-			if r.Run == nil || !r.AppliesTo(load.KindBundle) || !s.enabled(r) {
-				continue
-			}
-			p := rules.NewPass(r, &s.Opts, &raw)
-			p.Facts = facts
-			p.Bundle = b
-			p.Index = index
-			pass(p, r, u.folder.Path)
-		}
+		skip = ur.bundle(u.folder)
 	case u.folder != nil && u.folder.Kind == load.KindAgentRun:
-		run, probs := load.LoadAgentRun(u.folder, lim)
-		raw = append(raw, probs...)
-		if run.TaskGraph != nil {
-			files = append(files, run.TaskGraph.File)
-			docs = append(docs, run.TaskGraph)
-		}
-		for _, d := range run.Events {
-			files = append(files, d.File)
-			docs = append(docs, d)
-		}
-		for _, r := range rules.All() {
-			if r.Run == nil || !r.AppliesTo(load.KindAgentRun) || !s.enabled(r) {
-				continue
-			}
-			p := rules.NewPass(r, &s.Opts, &raw)
-			p.Facts = facts
-			p.Run = run
-			p.Index = index
-			pass(p, r, u.folder.Path)
-		}
+		ur.agentRun(u.folder)
 	}
-	annotate(raw, docs)
-	redact(raw, files)
+	if skip != nil {
+		return unitResult{skip: skip}
+	}
+	annotate(ur.raw, ur.docs)
+	redact(ur.raw, ur.files)
+	out := s.settle(ur.raw, ur.files)
+	out.internal = ur.internal
+	return out
+}
+
+// settle applies the settings and the PostFile hook to a unit's findings,
+// by file, then releases the unit's files but the lines findings point at.
+func (s *Settings) settle(raw []diag.Finding, files []*load.File) (out unitResult) {
 	byPath := map[string][]diag.Finding{}
 	for i := range raw {
 		if s.finish(&raw[i]) {
@@ -466,12 +510,7 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 	for _, f := range files {
 		known[f.Path] = f
 	}
-	paths := make([]string, 0, len(byPath))
-	for p := range byPath {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
+	for _, p := range slices.Sorted(maps.Keys(byPath)) {
 		fs := byPath[p]
 		if s.PostFile != nil {
 			fs = s.PostFile(known[p], fs)
@@ -498,8 +537,13 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 	if len(out.findings) < cap(out.findings) {
 		out.findings = slices.Clone(out.findings)
 	}
-	// Keep only the lines findings point at (for snippets): a run's memory
-	// must not grow with the files it checks.
+	s.release(files, &out)
+	return out
+}
+
+// release keeps only the lines findings point at (for snippets) and those
+// the files retained: a run's memory must not grow with the files it checks.
+func (s *Settings) release(files []*load.File, out *unitResult) {
 	if !s.KeepData {
 		lines := map[string][]int{}
 		for _, fd := range out.findings {
@@ -514,7 +558,6 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 			out.retained = append(out.retained, f)
 		}
 	}
-	return out
 }
 
 // redact removes every secret RL005 located from the messages of all
