@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/resumelint/resumelint/internal/config"
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/rules"
@@ -73,7 +74,7 @@ func (c *Command) setupConfig(cf *configFlags, s *engine.Settings, anchor string
 		}
 		lc.cfg = cfg
 	}
-	lc.cfg.Apply(s)
+	applyConfig(lc.cfg, s)
 	lc.classifier = lc.cfg.Classifier(lc.cfgRoot)
 	lc.filter = config.NewFilter(lc.cfg, lc.cfgRoot, c.Cwd)
 	lc.filter.Active = func(code string) bool {
@@ -86,6 +87,36 @@ func (c *Command) setupConfig(cf *configFlags, s *engine.Settings, anchor string
 	s.PostFile = lc.filter.PostFile
 	s.PostRun = lc.filter.PostRun
 	return lc, nil
+}
+
+// applyConfig puts the configuration into run settings; flags are applied
+// after it, so they win.
+func applyConfig(c *config.Config, s *engine.Settings) {
+	if s.Severity == nil {
+		s.Severity = map[string]diag.Severity{}
+	}
+	for code, sev := range c.Severity {
+		s.Severity[code] = sev
+	}
+	if c.MaxAge > 0 {
+		s.Opts.MaxAge = c.MaxAge
+	}
+	if c.RunMaxAge > 0 {
+		s.Opts.RunMaxAge = c.RunMaxAge
+	}
+	if c.Bundle.Base != "" && s.Opts.Bundle.Base == "" { // --bundle-base wins
+		s.Opts.Bundle.Base = c.Bundle.Base
+	}
+	if c.Bundle.Semvers != nil {
+		s.Opts.Bundle.Semvers = c.Bundle.Semvers
+	}
+	if c.Bundle.Forbidden != nil {
+		s.Opts.Bundle.Forbidden = c.Bundle.Forbidden
+	}
+	s.Opts.SecretAllow = append(s.Opts.SecretAllow, c.SecretAllow...)
+	if len(c.AllowKeys) > 0 {
+		s.Opts.AllowKeys = c.AllowKeys
+	}
 }
 
 // kindOf classifies a file named on stdin by its name and by its path in

@@ -9,7 +9,6 @@ import (
 	"sort"
 
 	"github.com/resumelint/resumelint/internal/diag"
-	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/load"
 )
 
@@ -36,7 +35,7 @@ type BaselineEntry struct {
 func NewBaseline(fs []diag.Finding, rel func(string) string) *Baseline {
 	b := &Baseline{Version: BaselineVersion, Entries: []BaselineEntry{}}
 	for i := range fs {
-		if fs[i].Code == engine.InternalCode {
+		if fs[i].Code == diag.InternalCode {
 			continue
 		}
 		p := rel(fs[i].Path)

@@ -1,5 +1,5 @@
-// Package config reads .resumelint.yaml (SPEC §7) and applies it to a run,
-// and holds the filters a run's findings pass through: inline suppressions
+// Package config reads .resumelint.yaml (SPEC §7) into plain data
+// (severities, options, globs) the command maps onto a run, and holds the filters a run's findings pass through: inline suppressions
 // (suppress.go), the configuration's ignore list, and baselines
 // (baseline.go).
 package config
@@ -20,7 +20,6 @@ import (
 
 	schema "github.com/resumelint/resumelint/cue"
 	"github.com/resumelint/resumelint/internal/diag"
-	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
@@ -363,36 +362,6 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%q must be longer than zero", s)
 	}
 	return d, nil
-}
-
-// Apply puts the configuration into run settings; flags are applied after
-// it, so they win.
-func (c *Config) Apply(s *engine.Settings) {
-	if s.Severity == nil {
-		s.Severity = map[string]diag.Severity{}
-	}
-	for code, sev := range c.Severity {
-		s.Severity[code] = sev
-	}
-	if c.MaxAge > 0 {
-		s.Opts.MaxAge = c.MaxAge
-	}
-	if c.RunMaxAge > 0 {
-		s.Opts.RunMaxAge = c.RunMaxAge
-	}
-	if c.Bundle.Base != "" && s.Opts.Bundle.Base == "" { // --bundle-base wins
-		s.Opts.Bundle.Base = c.Bundle.Base
-	}
-	if c.Bundle.Semvers != nil {
-		s.Opts.Bundle.Semvers = c.Bundle.Semvers
-	}
-	if c.Bundle.Forbidden != nil {
-		s.Opts.Bundle.Forbidden = c.Bundle.Forbidden
-	}
-	s.Opts.SecretAllow = append(s.Opts.SecretAllow, c.SecretAllow...)
-	if len(c.AllowKeys) > 0 {
-		s.Opts.AllowKeys = c.AllowKeys
-	}
 }
 
 // Classifier returns the discovery classifier with the configured globs.

@@ -85,6 +85,10 @@ type Fix struct {
 	Reason string
 }
 
+// InternalCode marks a finding about resumelint's own failure (a rule
+// that panicked).
+const InternalCode = "RL000"
+
 // Finding is one reported problem.
 type Finding struct {
 	Code     string

@@ -55,7 +55,7 @@ type Result struct {
 }
 
 // InternalCode marks a finding about resumelint's own failure.
-const InternalCode = "RL000"
+const InternalCode = diag.InternalCode
 
 type unit struct {
 	file   *load.File
