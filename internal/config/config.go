@@ -229,109 +229,129 @@ func (l *loader) pairs(n *yaml.Node, fn func(k, v *yaml.Node)) {
 // even when the schema found problems, skipping the nodes it reported, so
 // one run shows every problem of the file.
 func (l *loader) decode(root *yaml.Node) {
+	l.pairs(root, l.decodeKey)
+}
+
+// decodeKey decodes one top-level key.
+func (l *loader) decodeKey(k, v *yaml.Node) {
 	c := l.cfg
-	l.pairs(root, func(k, v *yaml.Node) {
-		switch k.Value {
-		case "kinds":
-			l.pairs(v, func(kk, kv *yaml.Node) {
-				where := "kinds." + kk.Value
-				c.Kinds[load.Kind(kk.Value)] = KindConfig{Globs: l.globs(node.Val(kv, "globs"), where+".globs"), Exclude: l.globs(node.Val(kv, "exclude"), where+".exclude")}
-			})
-		case "exclude":
-			c.Exclude = append([]string{}, l.globs(v, "exclude")...) // set, even empty: it replaces the defaults
-		case "rules":
-			l.pairs(v, func(rk, rv *yaml.Node) {
-				r := rules.Lookup(rk.Value)
-				if r == nil {
-					l.errorf(rk, "rules: no rule is called %q (see `resumelint rules`)", rk.Value)
-					return
-				}
-				if s, ok := l.str(rv); ok {
-					if s == "on" {
-						c.Severity[r.Code] = r.Severity // an opt-in rule at its own severity
-					} else if sev, err := diag.ParseSeverity(s); err == nil {
-						c.Severity[r.Code] = sev
-					}
-				}
-			})
-		case "staleness":
-			l.pairs(v, func(sk, sv *yaml.Node) {
-				s, ok := l.str(sv)
-				if !ok {
-					return
-				}
-				d, err := ParseDuration(s)
-				switch {
-				case err != nil:
-					l.errorf(sv, "staleness.%s: %v", sk.Value, err)
-				case sk.Value == "max_age":
-					c.MaxAge = d
-				case sk.Value == "run_max_age":
-					c.RunMaxAge = d
-				}
-			})
-		case "bundle":
-			if s, ok := l.str(node.Val(v, "base")); ok {
-				c.Bundle.Base = s
-			}
-			if n := node.Val(v, "supported_validator_semvers"); n != nil {
-				c.Bundle.Semvers = []string{}
-				l.list(n, func(s string, _ *yaml.Node) { c.Bundle.Semvers = append(c.Bundle.Semvers, s) })
-			}
-			if n := node.Val(v, "forbidden"); n != nil {
-				c.Bundle.Forbidden = append([]string{}, l.globs(n, "bundle.forbidden")...)
-			}
-		case "secrets":
-			l.list(node.Val(v, "allow"), func(s string, n *yaml.Node) {
-				if _, err := regexp.Compile(s); err != nil {
-					l.errorf(n, "secrets.allow: %q is not a valid regular expression: %v", s, regexpReason(err))
-					return
-				}
-				c.SecretAllow = append(c.SecretAllow, s)
-			})
-		case "schema":
-			l.pairs(node.Val(v, "allow_keys"), func(kk, kv *yaml.Node) {
-				if c.AllowKeys == nil {
-					c.AllowKeys = map[load.Kind][]string{}
-				}
-				l.list(kv, func(s string, _ *yaml.Node) {
-					c.AllowKeys[load.Kind(kk.Value)] = append(c.AllowKeys[load.Kind(kk.Value)], s)
-				})
-			})
-		case "ignore":
-			if !node.IsSeq(v) || l.reported[v] {
+	switch k.Value {
+	case "kinds":
+		l.pairs(v, func(kk, kv *yaml.Node) {
+			where := "kinds." + kk.Value
+			c.Kinds[load.Kind(kk.Value)] = KindConfig{Globs: l.globs(node.Val(kv, "globs"), where+".globs"), Exclude: l.globs(node.Val(kv, "exclude"), where+".exclude")}
+		})
+	case "exclude":
+		c.Exclude = append([]string{}, l.globs(v, "exclude")...) // set, even empty: it replaces the defaults
+	case "rules":
+		l.pairs(v, l.decodeRule)
+	case "staleness":
+		l.pairs(v, l.decodeStaleness)
+	case "bundle":
+		l.decodeBundle(v)
+	case "secrets":
+		l.list(node.Val(v, "allow"), func(s string, n *yaml.Node) {
+			if _, err := regexp.Compile(s); err != nil {
+				l.errorf(n, "secrets.allow: %q is not a valid regular expression: %v", s, regexpReason(err))
 				return
 			}
-			for i, e := range node.Resolve(v).Content {
-				where := fmt.Sprintf("ignore[%d]", i)
-				pat, ok := l.str(node.Val(e, "path"))
-				if !ok {
-					continue
-				}
-				if !doublestar.ValidatePattern(pat) {
-					l.errorf(node.Val(e, "path"), "%s.path: %q is not a valid glob pattern", where, pat)
-					continue
-				}
-				ig := Ignore{Path: pat}
-				l.list(node.Val(e, "rules"), func(name string, n *yaml.Node) {
-					r := rules.Lookup(name)
-					if r == nil {
-						l.errorf(n, "%s.rules: no rule is called %q (see `resumelint rules`)", where, name)
-						return
-					}
-					if ig.Codes == nil {
-						ig.Codes = map[string]bool{}
-					}
-					ig.Codes[r.Code] = true
-				})
-				c.Ignore = append(c.Ignore, ig)
+			c.SecretAllow = append(c.SecretAllow, s)
+		})
+	case "schema":
+		l.pairs(node.Val(v, "allow_keys"), func(kk, kv *yaml.Node) {
+			if c.AllowKeys == nil {
+				c.AllowKeys = map[load.Kind][]string{}
 			}
-		case "fail_on":
-			if s, ok := l.str(v); ok {
-				c.FailOn, _ = diag.ParseSeverity(s)
-			}
+			l.list(kv, func(s string, _ *yaml.Node) {
+				c.AllowKeys[load.Kind(kk.Value)] = append(c.AllowKeys[load.Kind(kk.Value)], s)
+			})
+		})
+	case "ignore":
+		l.decodeIgnore(v)
+	case "fail_on":
+		if s, ok := l.str(v); ok {
+			c.FailOn, _ = diag.ParseSeverity(s)
 		}
-	})
+	}
+}
+
+// decodeRule decodes one entry of rules: a rule's severity, "on" or "off".
+func (l *loader) decodeRule(rk, rv *yaml.Node) {
+	r := rules.Lookup(rk.Value)
+	if r == nil {
+		l.errorf(rk, "rules: no rule is called %q (see `resumelint rules`)", rk.Value)
+		return
+	}
+	if s, ok := l.str(rv); ok {
+		if s == "on" {
+			l.cfg.Severity[r.Code] = r.Severity // an opt-in rule at its own severity
+		} else if sev, err := diag.ParseSeverity(s); err == nil {
+			l.cfg.Severity[r.Code] = sev
+		}
+	}
+}
+
+// decodeStaleness decodes one entry of staleness.
+func (l *loader) decodeStaleness(sk, sv *yaml.Node) {
+	s, ok := l.str(sv)
+	if !ok {
+		return
+	}
+	d, err := ParseDuration(s)
+	switch {
+	case err != nil:
+		l.errorf(sv, "staleness.%s: %v", sk.Value, err)
+	case sk.Value == "max_age":
+		l.cfg.MaxAge = d
+	case sk.Value == "run_max_age":
+		l.cfg.RunMaxAge = d
+	}
+}
+
+// decodeBundle decodes bundle.
+func (l *loader) decodeBundle(v *yaml.Node) {
+	c := l.cfg
+	if s, ok := l.str(node.Val(v, "base")); ok {
+		c.Bundle.Base = s
+	}
+	if n := node.Val(v, "supported_validator_semvers"); n != nil {
+		c.Bundle.Semvers = []string{}
+		l.list(n, func(s string, _ *yaml.Node) { c.Bundle.Semvers = append(c.Bundle.Semvers, s) })
+	}
+	if n := node.Val(v, "forbidden"); n != nil {
+		c.Bundle.Forbidden = append([]string{}, l.globs(n, "bundle.forbidden")...)
+	}
+}
+
+// decodeIgnore decodes the ignore list.
+func (l *loader) decodeIgnore(v *yaml.Node) {
+	if !node.IsSeq(v) || l.reported[v] {
+		return
+	}
+	for i, e := range node.Resolve(v).Content {
+		where := fmt.Sprintf("ignore[%d]", i)
+		pat, ok := l.str(node.Val(e, "path"))
+		if !ok {
+			continue
+		}
+		if !doublestar.ValidatePattern(pat) {
+			l.errorf(node.Val(e, "path"), "%s.path: %q is not a valid glob pattern", where, pat)
+			continue
+		}
+		ig := Ignore{Path: pat}
+		l.list(node.Val(e, "rules"), func(name string, n *yaml.Node) {
+			r := rules.Lookup(name)
+			if r == nil {
+				l.errorf(n, "%s.rules: no rule is called %q (see `resumelint rules`)", where, name)
+				return
+			}
+			if ig.Codes == nil {
+				ig.Codes = map[string]bool{}
+			}
+			ig.Codes[r.Code] = true
+		})
+		l.cfg.Ignore = append(l.cfg.Ignore, ig)
+	}
 }
 
 func regexpReason(err error) string {
