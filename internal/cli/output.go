@@ -10,6 +10,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/report"
+	"github.com/resumelint/resumelint/internal/rules"
 )
 
 // lintFormats are the output formats of lint and fix (SPEC §6).
@@ -138,6 +139,7 @@ func render(w *bytes.Buffer, format string, in *report.Input, statistics bool, l
 	case "json":
 		return report.JSON(w, in)
 	case "sarif":
+		in.Rules = ruleInfos()
 		return report.SARIF(w, in, lc.rel)
 	case "github":
 		return report.GitHub(w, in, lc.rel)
@@ -149,4 +151,14 @@ func render(w *bytes.Buffer, format string, in *report.Input, statistics bool, l
 		return report.Markdown(w, in, lc.rel)
 	}
 	return report.Text(w, in)
+}
+
+// ruleInfos describes the catalog's rules for the output formats.
+func ruleInfos() []report.RuleInfo {
+	all := rules.All()
+	out := make([]report.RuleInfo, 0, len(all))
+	for _, r := range all {
+		out = append(out, report.NewRuleInfo(r.Code, r.Name, r.Summary, r.Severity, r.Family))
+	}
+	return out
 }
