@@ -6,8 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
