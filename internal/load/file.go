@@ -9,7 +9,6 @@ import (
 	"os"
 	"slices"
 	"sort"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/resumelint/resumelint/internal/diag"
@@ -43,6 +42,10 @@ type File struct {
 	// repository root, or a bundle folder for its artifacts. "" reads
 	// OSPath as it is (tests, files the user names outside any repository).
 	Root string
+	// Directives are the file's inline suppressions, captured when its
+	// bytes are read or checked (CheckBytes); their lines are kept by
+	// Release.
+	Directives []Directive
 
 	lineStarts []int
 	kept       []keptLine // lines kept by Release, for snippets, in line order
@@ -59,19 +62,6 @@ type File struct {
 func (f *File) Retain(n int) {
 	if n >= 1 {
 		f.retain = append(f.retain, n)
-	}
-}
-
-// retainDirectives retains the lines that carry a `resumelint:` comment
-// marker (inline suppressions), so their text outlives Release.
-func (f *File) retainDirectives() {
-	if !bytes.Contains(f.Data, directiveMarker) {
-		return
-	}
-	for n := range f.LineStarts() {
-		if strings.Contains(f.Line(n+1), string(directiveMarker)) {
-			f.Retain(n + 1)
-		}
 	}
 }
 
@@ -279,6 +269,12 @@ func readWith(f *File, lim Limits, open func() (*os.File, error)) ([]diag.Findin
 // f.Data. A byte-order mark is reported and stripped; invalid UTF-8 and NUL
 // bytes stop parsing.
 func CheckBytes(f *File, lim Limits) ([]diag.Finding, bool) {
+	probs, ok := checkBytes(f, lim)
+	f.captureDirectives()
+	return probs, ok
+}
+
+func checkBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 	var out []diag.Finding
 	if bytes.HasPrefix(f.Data, []byte{0xEF, 0xBB, 0xBF}) {
 		out = append(out, Problem(f, "RL004", diag.Pos{Line: 1, Col: 1}, "file starts with a UTF-8 byte-order mark; save it without one"))
@@ -294,7 +290,7 @@ func CheckBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 		i := firstInvalidUTF8(f.Data)
 		return append(out, Problem(f, "RL004", f.posOf(i), "invalid UTF-8 byte 0x%02x; not parsed", f.Data[i])), false
 	}
-	f.retainDirectives()
+
 	// No line of a file shorter than the limit can exceed it: the common
 	// case skips the scan.
 	if lim.MaxLineLen > 0 && len(f.Data) > lim.MaxLineLen {
