@@ -253,7 +253,7 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 	if lf.fix || lf.diff {
 		return c.fix(disc, extra, settings, &lf, &cf, lc, failOn)
 	}
-	res := engine.Run(disc, extra, settings)
+	res := lc.run(disc, extra, settings)
 	return c.finish(res, &lf, &cf, lc, failOn)
 }
 

@@ -111,7 +111,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 		return ExitUsage, usagef("--fix cannot write a file read from stdin; use --diff to see its fixes")
 	}
 	s.KeepData = true // the fixes edit the bytes the run read
-	run := func(d *load.Discovery, ex []*load.File) *engine.Result { return engine.Run(d, ex, lc.freshFilter(s)) }
+	run := func(d *load.Discovery, ex []*load.File) *engine.Result { return lc.run(d, ex, s) }
 	// Findings a baseline hides are left as they are, like suppressed ones.
 	var base *config.Baseline
 	if cf.baseline != "" {
@@ -685,13 +685,4 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// freshFilter returns settings with a new suppression filter: each pass
-// is a run of its own, and a filter remembers the suppressions it saw.
-func (lc *lintConfig) freshFilter(s engine.Settings) engine.Settings {
-	f := config.NewFilter(lc.cfg, lc.root, lc.cwd)
-	f.Active = lc.filter.Active
-	s.PostFile, s.PostRun = f.PostFile, f.PostRun
-	return s
 }

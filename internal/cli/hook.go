@@ -175,7 +175,7 @@ func (h *hookRun) postToolUse() int {
 	if len(disc.Files)+len(disc.Folders) == 0 {
 		return hookOK // not a kind under the configured globs, or excluded
 	}
-	res := engine.Run(disc, nil, *s)
+	res := lc.run(disc, nil, *s)
 	failOn := diag.SevError
 	if lc.cfg.FailOn != diag.SevOff {
 		failOn = lc.cfg.FailOn
@@ -248,7 +248,7 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 		}
 	}
 	disc.Files, disc.Folders = files, folders
-	res := engine.Run(disc, nil, *s)
+	res := lc.run(disc, nil, *s)
 	var found []diag.Finding
 	for _, fd := range res.Findings {
 		if fd.Severity >= diag.SevWarning && fd.Code != engine.InternalCode {

@@ -10,8 +10,8 @@ import (
 	"github.com/resumelint/resumelint/internal/config"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
+	"github.com/resumelint/resumelint/internal/filter"
 	"github.com/resumelint/resumelint/internal/load"
-	"github.com/resumelint/resumelint/internal/rules"
 )
 
 // configFlags are the lint flags of SPEC §7: configuration and baselines.
@@ -36,14 +36,12 @@ type lintConfig struct {
 	// how says how the configuration was chosen, for --verbose.
 	how        string
 	classifier *load.Classifier
-	filter     *config.Filter
 }
 
 // setupConfig reads the configuration (--config, else the nearest
 // .resumelint.yaml walking up from anchor, the first linted path, to the
 // repository root, or to the filesystem root outside a repository) and
-// applies it to settings before the flags are applied, so flags win. It
-// installs the suppression filter as the engine's hooks.
+// applies it to settings before the flags are applied, so flags win.
 func (c *Command) setupConfig(cf *configFlags, s *engine.Settings, anchor string) (*lintConfig, error) {
 	lc := &lintConfig{cfg: &config.Config{}, root: s.Opts.RepoRoot, cfgRoot: s.Opts.RepoRoot, cwd: c.Cwd}
 	osPath := cf.config
@@ -76,16 +74,6 @@ func (c *Command) setupConfig(cf *configFlags, s *engine.Settings, anchor string
 	}
 	applyConfig(lc.cfg, s)
 	lc.classifier = lc.cfg.Classifier(lc.cfgRoot)
-	lc.filter = config.NewFilter(lc.cfg, lc.cfgRoot, c.Cwd)
-	lc.filter.Active = func(code string) bool {
-		r := rules.Lookup(code)
-		if r == nil {
-			return len(s.Only) == 0 || s.Only[code]
-		}
-		return engine.Active(r, s.Only, s.Severity, s.Opts.Base != nil)
-	}
-	s.PostFile = lc.filter.PostFile
-	s.PostRun = lc.filter.PostRun
 	return lc, nil
 }
 
@@ -117,6 +105,16 @@ func applyConfig(c *config.Config, s *engine.Settings) {
 	if len(c.AllowKeys) > 0 {
 		s.Opts.AllowKeys = c.AllowKeys
 	}
+}
+
+// run lints the units with the engine, then passes its raw findings
+// through the filter stage with the run's settings and configuration.
+func (lc *lintConfig) run(d *load.Discovery, extra []*load.File, s engine.Settings) *engine.Result {
+	res := engine.Run(d, extra, s)
+	scope := &filter.Scope{Settings: &s, Config: lc.cfg, Root: lc.cfgRoot, Cwd: lc.cwd}
+	st := &filter.Stage{For: func(string) *filter.Scope { return scope }}
+	st.Apply(res)
+	return res
 }
 
 // kindOf classifies a file named on stdin by its name and by its path in

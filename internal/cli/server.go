@@ -117,7 +117,7 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 	if err != nil {
 		return lsp.Result{}, err
 	}
-	s := r.lc.freshFilter(r.s)
+	s := r.s
 	s.Opts.Now = now
 	disp := load.Display(root, osPath)
 	out := lsp.Result{Path: disp, Base: root}
@@ -154,7 +154,7 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 		}
 		out.Format = load.FormatOf(disc.Folders[0].Kind, disp)
 	}
-	res := engine.Run(disc, extra, s)
+	res := r.lc.run(disc, extra, s)
 	out.Checked = true
 	for _, fd := range res.Findings {
 		if fd.Path == disp && fd.Code != engine.InternalCode {

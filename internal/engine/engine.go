@@ -6,7 +6,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"runtime"
 	"slices"
 	"sort"
@@ -30,21 +29,19 @@ type Settings struct {
 	// KeepData keeps every file's bytes after its unit is checked (the
 	// fix command edits them); by default only files with findings keep them.
 	KeepData bool
-	// PostFile, when set, sees each file's findings before they are kept
-	// (inline suppressions, baselines). f is nil for findings of a folder
-	// unit that name no file.
-	PostFile func(f *load.File, fs []diag.Finding) []diag.Finding
-	// PostRun, when set, is called once after every PostFile call; its
-	// findings (RL007: suppressions that hid nothing across all of them)
-	// join the result, files gives their sources for snippets.
-	PostRun func() (fs []diag.Finding, files []*load.File)
 }
 
 // Result is what a run found.
 type Result struct {
+	// Findings are the raw findings of the rules that ran and of loading,
+	// with their rule's name and default severity: the filter stage
+	// (internal/filter) applies severity settings and suppressions.
 	Findings []diag.Finding
 	// Sources holds the files that have findings, for source snippets.
 	Sources map[string]*load.File
+	// Kept holds the other files that kept lines past their unit (their
+	// suppression directives, lines facts point at), by display path.
+	Kept map[string]*load.File
 	// Checked counts the files looked at (a folder's files each count).
 	Checked int
 	// Skipped are the units whose names matched a kind but whose format is
@@ -92,33 +89,21 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	s.pool(first, func(i int) { results[i] = s.runUnit(units[i], index) })
 	s.pool(second, func(i int) { results[i] = s.runUnit(units[i], index) })
 
-	res := &Result{Sources: map[string]*load.File{}}
-	// kept are the files that kept lines after their unit: cross-file
+	// Kept: the files that kept lines after their unit: cross-file
 	// findings take their snippets from them, never from a second read.
-	kept := map[string]*load.File{}
-	res.collect(units, results, kept)
+	res := &Result{Sources: map[string]*load.File{}, Kept: map[string]*load.File{}}
+	res.collect(units, results)
 	// Phase 3: cross-file rules over the whole index.
-	s.settleRepo(res, s.finalize(res, index, kept), kept)
+	s.settleRepo(res, s.finalize(res, index))
 	for _, f := range d.Unknown {
 		res.Checked++
 		fd := diag.Finding{Code: rules.UnknownKind.Code, Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
 			Message: "resumelint cannot tell this file's kind from its name: rename it or leave it out (`resumelint explain RL009` lists the names it checks)"}
-		if s.finish(&fd) {
-			res.Findings = append(res.Findings, fd)
-		}
+		fill(&fd)
+		res.Findings = append(res.Findings, fd)
 	}
-	if s.PostRun != nil {
-		fs, files := s.PostRun()
-		for _, f := range files {
-			if src := res.Sources[f.Path]; src == nil || !src.HasLines() {
-				res.Sources[f.Path] = f
-			}
-		}
-		for i := range fs {
-			if s.finish(&fs[i]) {
-				res.Findings = append(res.Findings, fs[i])
-			}
-		}
+	for p := range res.Sources {
+		delete(res.Kept, p)
 	}
 	widen(res.Findings, res.Sources)
 	sort.SliceStable(res.Findings, func(i, j int) bool { return diag.Less(&res.Findings[i], &res.Findings[j]) })
@@ -142,7 +127,7 @@ func unitsOf(d *load.Discovery, extra []*load.File) []unit {
 
 // collect counts the checked and skipped units and gathers the units'
 // findings, sources and retained files.
-func (res *Result) collect(units []unit, results []unitResult, kept map[string]*load.File) {
+func (res *Result) collect(units []unit, results []unitResult) {
 	for i, u := range units {
 		switch {
 		case results[i].skip != nil:
@@ -168,14 +153,14 @@ func (res *Result) collect(units []unit, results []unitResult, kept map[string]*
 			res.Sources[f.Path] = f
 		}
 		for _, f := range r.retained {
-			kept[f.Path] = f
+			res.Kept[f.Path] = f
 		}
 	}
 }
 
 // finalize runs the cross-file rules over the whole index and returns
-// their findings; files they read themselves join kept.
-func (s *Settings) finalize(res *Result, index *rules.Index, kept map[string]*load.File) []diag.Finding {
+// their findings; files they read themselves join res.Kept.
+func (s *Settings) finalize(res *Result, index *rules.Index) []diag.Finding {
 	var repo []diag.Finding
 	for _, r := range rules.All() {
 		if r.Finalize == nil || !s.enabled(r) {
@@ -192,40 +177,25 @@ func (s *Settings) finalize(res *Result, index *rules.Index, kept map[string]*lo
 			rp := rules.NewRepoPass(r, &s.Opts, index, &repo)
 			r.Finalize(rp)
 			for _, f := range rp.Sources() {
-				kept[f.Path] = f
+				res.Kept[f.Path] = f
 			}
 		}()
 	}
 	return repo
 }
 
-// settleRepo applies the settings and the PostFile hook to the cross-file
-// findings, by file in path order.
-func (s *Settings) settleRepo(res *Result, repo []diag.Finding, kept map[string]*load.File) {
-	byPath := map[string][]diag.Finding{}
-	for _, fd := range repo {
-		byPath[fd.Path] = append(byPath[fd.Path], fd)
-	}
-	for _, path := range slices.Sorted(maps.Keys(byPath)) {
-		fs := byPath[path]
-		src := res.Sources[path]
-		if src == nil {
-			src = kept[path]
-		}
-		var out []diag.Finding
-		for i := range fs {
-			if s.finish(&fs[i]) {
-				out = append(out, fs[i])
+// settleRepo adds the cross-file findings, with their sources.
+func (s *Settings) settleRepo(res *Result, repo []diag.Finding) {
+	for i := range repo {
+		fd := &repo[i]
+		fill(fd)
+		if res.Sources[fd.Path] == nil {
+			if f := res.Kept[fd.Path]; f != nil {
+				res.Sources[fd.Path] = f
 			}
 		}
-		if s.PostFile != nil {
-			out = s.PostFile(src, out)
-		}
-		if len(out) > 0 && src != nil {
-			res.Sources[path] = src
-		}
-		res.Findings = append(res.Findings, out...)
 	}
+	res.Findings = append(res.Findings, repo...)
 }
 
 // widen gives a finding whose span is empty the width of the token at its
@@ -293,9 +263,20 @@ func tokenWidth(line []rune, at int) int {
 	return max(j-at, 1)
 }
 
-// finish fills a finding's name and severity from the catalog and applies
-// the run's severity settings; it returns false when the rule is off.
-func (s *Settings) finish(fd *diag.Finding) bool {
+// fill gives a finding its rule's name and, when it has none, the rule's
+// default severity.
+func fill(fd *diag.Finding) {
+	if r := rules.Lookup(fd.Code); r != nil && fd.Code != InternalCode {
+		fd.Name = r.Name
+		if fd.Severity == diag.SevOff {
+			fd.Severity = r.Severity
+		}
+	}
+}
+
+// Finish fills a finding's name and severity from the catalog and applies
+// the severity settings; it returns false when the rule is off.
+func (s *Settings) Finish(fd *diag.Finding) bool {
 	if fd.Code == InternalCode {
 		return true
 	}
@@ -497,45 +478,26 @@ func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
 	return out
 }
 
-// settle applies the settings and the PostFile hook to a unit's findings,
-// by file, then releases the unit's files but the lines findings point at.
+// settle fills a unit's findings from the catalog, in path order, then
+// releases the unit's files but the lines findings point at.
 func (s *Settings) settle(raw []diag.Finding, files []*load.File) (out unitResult) {
-	byPath := map[string][]diag.Finding{}
 	for i := range raw {
-		if s.finish(&raw[i]) {
-			byPath[raw[i].Path] = append(byPath[raw[i].Path], raw[i])
-		}
+		fill(&raw[i])
 	}
-	known := map[string]*load.File{}
-	for _, f := range files {
-		known[f.Path] = f
-	}
-	for _, p := range slices.Sorted(maps.Keys(byPath)) {
-		fs := byPath[p]
-		if s.PostFile != nil {
-			fs = s.PostFile(known[p], fs)
-		}
-		if len(fs) > 0 {
-			out.findings = append(out.findings, fs...)
-			if f := known[p]; f != nil {
-				out.files = append(out.files, f)
-			}
-		}
-	}
-	// Files without findings still get PostFile (unused suppressions).
-	if s.PostFile != nil {
-		for _, f := range files {
-			if _, ok := byPath[f.Path]; !ok {
-				if fs := s.PostFile(f, nil); len(fs) > 0 {
-					out.findings = append(out.findings, fs...)
-					out.files = append(out.files, f)
-				}
-			}
-		}
-	}
+	sort.SliceStable(raw, func(i, j int) bool { return raw[i].Path < raw[j].Path })
 	// The findings outlive the unit until the report: no spare capacity.
-	if len(out.findings) < cap(out.findings) {
-		out.findings = slices.Clone(out.findings)
+	out.findings = raw
+	if len(raw) < cap(raw) {
+		out.findings = slices.Clone(raw)
+	}
+	named := map[string]bool{}
+	for _, fd := range out.findings {
+		named[fd.Path] = true
+	}
+	for _, f := range files {
+		if named[f.Path] {
+			out.files = append(out.files, f)
+		}
 	}
 	s.release(files, &out)
 	return out
