@@ -417,8 +417,10 @@ func anchor(root, pattern string) string {
 	return strings.TrimSuffix(sb.String(), "/") + "/" + strings.TrimPrefix(pattern, "./")
 }
 
-// ignored reports whether the ignore list hides a finding.
-func (c *Config) ignored(fd *diag.Finding, rel string) bool {
+// Ignored reports whether the ignore list hides a finding; rel is its
+// path relative to the folder the configuration's globs are anchored at
+// (RootRel).
+func (c *Config) Ignored(fd *diag.Finding, rel string) bool {
 	for _, ig := range c.Ignore {
 		if (ig.Codes == nil || ig.Codes[fd.Code]) && matchAny([]string{ig.Path}, rel) {
 			return true

@@ -81,7 +81,7 @@ func (x *Filter) PostFile(f *load.File, fs []diag.Finding) []diag.Finding {
 				continue
 			}
 		}
-		if len(x.cfg.Ignore) > 0 && x.cfg.ignored(fd, RootRel(x.root, x.cwd, fd.Path)) {
+		if len(x.cfg.Ignore) > 0 && x.cfg.Ignored(fd, RootRel(x.root, x.cwd, fd.Path)) {
 			continue
 		}
 		out = append(out, *fd)
@@ -175,7 +175,7 @@ func (x *Filter) PostRun() ([]diag.Finding, []*load.File) {
 		// RL007 findings can themselves be suppressed or ignored.
 		kept := 0
 		for i := range fs {
-			if !s.suppress(&fs[i]) && !x.cfg.ignored(&fs[i], RootRel(x.root, x.cwd, fs[i].Path)) {
+			if !s.suppress(&fs[i]) && !x.cfg.Ignored(&fs[i], RootRel(x.root, x.cwd, fs[i].Path)) {
 				out = append(out, fs[i])
 				kept++
 			}

@@ -39,7 +39,8 @@ type Stage struct {
 // the files those name.
 func (st *Stage) Apply(res *engine.Result) {
 	run := st.For("")
-	sup := config.NewFilter(run.Config, run.Root, run.Cwd)
+	// Suppressions only: the ignore list is applied per file below.
+	sup := config.NewFilter(nil, "", "")
 	sup.Active = func(code string) bool {
 		r := rules.Lookup(code)
 		if r == nil {
@@ -62,7 +63,7 @@ func (st *Stage) Apply(res *engine.Result) {
 			}
 		}
 		src := sourceOf(res, path)
-		kept = sup.PostFile(src, kept)
+		kept = sc.unignored(sup.PostFile(src, kept))
 		if len(kept) == 0 && src != nil && res.Sources[path] == src {
 			delete(res.Sources, path) // no snippet needed
 		}
@@ -81,12 +82,23 @@ func (st *Stage) Apply(res *engine.Result) {
 		}
 	}
 	for i := range unused {
-		if st.For(unused[i].Path).Settings.Finish(&unused[i]) {
+		sc := st.For(unused[i].Path)
+		if sc.Settings.Finish(&unused[i]) && !sc.ignored(&unused[i]) {
 			out = append(out, unused[i])
 		}
 	}
 	res.Findings = out
 	sort.SliceStable(res.Findings, func(i, j int) bool { return diag.Less(&res.Findings[i], &res.Findings[j]) })
+}
+
+// ignored reports whether the scope's ignore list hides fd.
+func (sc *Scope) ignored(fd *diag.Finding) bool {
+	return sc.Config != nil && len(sc.Config.Ignore) > 0 && sc.Config.Ignored(fd, config.RootRel(sc.Root, sc.Cwd, fd.Path))
+}
+
+// unignored drops the findings the scope's ignore list hides.
+func (sc *Scope) unignored(fs []diag.Finding) []diag.Finding {
+	return slices.DeleteFunc(fs, func(fd diag.Finding) bool { return sc.ignored(&fd) })
 }
 
 // sourceOf returns the file a path names in a run: one with findings, or
