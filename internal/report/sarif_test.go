@@ -67,7 +67,7 @@ func validateSARIF(t *testing.T, doc []byte) error {
 	if err != nil {
 		t.Fatalf("output is not JSON: %v", err)
 	}
-	return s.Unify(s.Context().BuildExpr(expr)).Validate(cue.Concrete(true))
+	return s.Unify(cuecontext.New().BuildExpr(expr)).Validate(cue.Concrete(true))
 }
 
 func sampleFindings() *Input {
