@@ -29,10 +29,7 @@ func (c *Command) affectedUnits(paths []string, lc *lintConfig) ([]string, error
 	abs := make(map[string]bool, len(paths))
 	units := map[string]bool{}
 	for _, p := range paths {
-		a := p
-		if !filepath.IsAbs(a) {
-			a = filepath.Join(c.Cwd, a)
-		}
+		a := load.Abs(c.Cwd, p)
 		a = filepath.Clean(a)
 		abs[a] = true
 		slash := filepath.ToSlash(a)

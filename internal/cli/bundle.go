@@ -107,10 +107,7 @@ func (c *Command) bundleVerify(args []string) (int, error) {
 	var folders []*load.Folder
 	var bad []string
 	for _, d := range dirs {
-		osPath := d
-		if !filepath.IsAbs(osPath) {
-			osPath = filepath.Join(c.Cwd, d)
-		}
+		osPath := load.Abs(c.Cwd, d)
 		if why := notBundle(osPath); why != "" {
 			bad = append(bad, fmt.Sprintf("%s %s", d, why))
 			continue

@@ -175,6 +175,7 @@ type lintFlags struct {
 	fix, diff, unsafeFixes                bool
 	verbose                               bool
 	affected                              bool
+	maxAge                                string
 	paths                                 []string // as given, for --verbose
 	out                                   outputFlags
 	outputs                               []output
@@ -191,62 +192,14 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 	var cf configFlags
 	fs := newFlagSet(name)
 	cf.register(fs)
-	fs.StringVar(&lf.format, "format", "text", "output format: text, json, sarif, github, junit, codeclimate or markdown")
-	lf.out.register(fs)
-	fs.StringVar(&lf.failOn, "fail-on", "error", "lowest severity that fails the run: error or warning")
-	fs.StringVar(&lf.now, "now", "", "the current time for time-based rules (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
-	fs.StringVar(&lf.color, "color", "auto", "colour the text output: auto, always or never (auto: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)")
-	fs.StringVar(&lf.stdinName, "stdin-filename", "", "the name of the file read from stdin when PATH is -")
-	fs.IntVar(&lf.jobs, "jobs", 0, "number of parallel workers (default: all CPUs)")
-	fs.BoolVar(&lf.quiet, "quiet", false, "print findings only, no summary")
-	fs.BoolVar(&lf.verbose, "verbose", false, "list on stderr the configuration, the excludes, and every file or folder skipped and why")
-	fs.BoolVar(&lf.everyLine, "every-line", false, "report every bad line of an events file (RL503), not the first 5 and a count")
-	fs.StringVar(&lf.enable, "enable", "", "run only these rules (comma-separated codes or names)")
-	fs.StringVar(&lf.disable, "disable", "", "turn these rules off (comma-separated codes or names)")
-	maxAge := fs.String("max-age", "", "staleness.max_age: also report a resumption section not updated for longer than this (Go duration or days, e.g. 36h, 7d)")
-	fs.StringVar(&lf.bundleBase, "bundle-base", "", "what bundle hashes keys are relative to: bundle (the bundle folder, default) or repo (the repository root)")
-	fs.StringVar(&lf.base, "base", "", "compare with the files at this git revision (RL601-RL604), e.g. origin/main")
-	fs.BoolVar(&lf.changedOnly, "changed-only", false, "lint only files changed since --base (folders: any file changed)")
-	fs.BoolVar(&lf.fix, "fix", false, "apply the safe fixes, then report what remains")
-	fs.BoolVar(&lf.diff, "diff", false, "print the fixes as a unified diff and write nothing (exit 1 if there are any)")
-	fs.BoolVar(&lf.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply the unsafe fixes")
-	fs.BoolVar(&lf.affected, "affected", false, "the paths are changed files (pre-commit): check the units they affect, the bundles and runs holding or declaring them; other paths are ignored")
+	lf.register(fs)
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
 		return ExitUsage, err
 	}
-	switch lf.color {
-	case "auto", "always", "never":
-	default:
-		return ExitUsage, usagef("unknown --color %q (want auto, always or never)", lf.color)
-	}
-	if !flagGiven(fs, "color") {
-		lf.color = "" // not given: the environment may decide
-	}
-	if lf.changedOnly && lf.base == "" {
-		return ExitUsage, usagef("--changed-only needs --base REF (changed since what?)")
-	}
-	if !knownFormat(lf.format) {
-		return ExitUsage, usagef("unknown --format %q (want %s)", lf.format, strings.Join(lintFormats, ", "))
-	}
-	if lf.outputs, err = lf.out.outputs(lf.format, c.Cwd); err != nil {
-		return ExitUsage, err
-	}
-	failOn, err := diag.ParseSeverity(lf.failOn)
-	if err != nil || failOn == diag.SevOff {
-		return ExitUsage, usagef("unknown --fail-on %q (want error or warning)", lf.failOn)
-	}
-	now, err := c.nowTime(lf.now)
+	failOn, now, err := c.checkLintFlags(fs, &lf)
 	if err != nil {
 		return ExitUsage, err
-	}
-	if lf.jobs < 0 {
-		return ExitUsage, usagef("--jobs must be positive")
-	}
-	if lf.bundleBase != "" {
-		if _, err := bundle.ParseBase(lf.bundleBase); err != nil {
-			return ExitUsage, usagef("--bundle-base: %v", err)
-		}
 	}
 	anchor := c.anchorDir(paths)
 	settings := engine.Settings{
@@ -258,37 +211,12 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 	if err != nil {
 		return ExitUsage, err
 	}
-	if *maxAge != "" {
-		d, err := config.ParseDuration(*maxAge)
-		if err != nil {
-			return ExitUsage, usagef("--max-age: %v", err)
-		}
-		settings.Opts.MaxAge = d
-	}
 	if lc.cfg.FailOn != diag.SevOff && !flagGiven(fs, "fail-on") {
 		failOn = lc.cfg.FailOn
 	}
-	if lf.enable != "" {
-		settings.Only = map[string]bool{}
-		for _, name := range splitList(lf.enable) {
-			r := rules.Lookup(name)
-			if r == nil {
-				return ExitUsage, usagef("--enable: unknown rule %q (see 'resumelint rules')", name)
-			}
-			settings.Only[r.Code] = true
-			if sev, ok := settings.Severity[r.Code]; ok && sev == diag.SevOff {
-				delete(settings.Severity, r.Code) // the flag wins over the configuration
-			}
-		}
+	if err := lf.applyRuleFlags(&settings); err != nil {
+		return ExitUsage, err
 	}
-	for _, name := range splitList(lf.disable) {
-		r := rules.Lookup(name)
-		if r == nil {
-			return ExitUsage, usagef("--disable: unknown rule %q (see 'resumelint rules')", name)
-		}
-		settings.Severity[r.Code] = diag.SevOff
-	}
-
 	if lf.affected {
 		for _, p := range paths {
 			if p == "-" {
@@ -306,74 +234,199 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 		}
 	}
 	lf.paths = paths
-	var extra []*load.File
-	var rest []string
+	extra, rest, err := c.readStdin(paths, &lf, lc)
+	if err != nil {
+		return ExitUsage, err
+	}
+	disc, err := c.discover(rest, extra, &lf, lc, settings.Opts.RepoRoot)
+	if err != nil {
+		return ExitUsage, err
+	}
+	if lf.base != "" {
+		repo, err := c.openBase(&lf, rest, extra, disc)
+		if err != nil {
+			return ExitUsage, err
+		}
+		defer repo.Close()
+		settings.Opts.Base = &rules.Base{Repo: repo, InScope: gitbase.Scope(c.Cwd, baseScope(c.Cwd, rest, extra))}
+	}
+	if lf.fix || lf.diff {
+		return c.fix(disc, extra, settings, &lf, &cf, lc, failOn)
+	}
+	res := lc.run(disc, extra, settings)
+	return c.finish(res, &lf, &cf, lc, failOn)
+}
+
+// register defines the lint flags but those of the configuration.
+func (lf *lintFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&lf.format, "format", "text", "output format: text, json, sarif, github, junit, codeclimate or markdown")
+	lf.out.register(fs)
+	fs.StringVar(&lf.failOn, "fail-on", "error", "lowest severity that fails the run: error or warning")
+	fs.StringVar(&lf.now, "now", "", "the current time for time-based rules (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
+	fs.StringVar(&lf.color, "color", "auto", "colour the text output: auto, always or never (auto: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)")
+	fs.StringVar(&lf.stdinName, "stdin-filename", "", "the name of the file read from stdin when PATH is -")
+	fs.IntVar(&lf.jobs, "jobs", 0, "number of parallel workers (default: all CPUs)")
+	fs.BoolVar(&lf.quiet, "quiet", false, "print findings only, no summary")
+	fs.BoolVar(&lf.verbose, "verbose", false, "list on stderr the configuration, the excludes, and every file or folder skipped and why")
+	fs.BoolVar(&lf.everyLine, "every-line", false, "report every bad line of an events file (RL503), not the first 5 and a count")
+	fs.StringVar(&lf.enable, "enable", "", "run only these rules (comma-separated codes or names)")
+	fs.StringVar(&lf.disable, "disable", "", "turn these rules off (comma-separated codes or names)")
+	fs.StringVar(&lf.maxAge, "max-age", "", "staleness.max_age: also report a resumption section not updated for longer than this (Go duration or days, e.g. 36h, 7d)")
+	fs.StringVar(&lf.bundleBase, "bundle-base", "", "what bundle hashes keys are relative to: bundle (the bundle folder, default) or repo (the repository root)")
+	fs.StringVar(&lf.base, "base", "", "compare with the files at this git revision (RL601-RL604), e.g. origin/main")
+	fs.BoolVar(&lf.changedOnly, "changed-only", false, "lint only files changed since --base (folders: any file changed)")
+	fs.BoolVar(&lf.fix, "fix", false, "apply the safe fixes, then report what remains")
+	fs.BoolVar(&lf.diff, "diff", false, "print the fixes as a unified diff and write nothing (exit 1 if there are any)")
+	fs.BoolVar(&lf.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply the unsafe fixes")
+	fs.BoolVar(&lf.affected, "affected", false, "the paths are changed files (pre-commit): check the units they affect, the bundles and runs holding or declaring them; other paths are ignored")
+}
+
+// checkLintFlags checks the flags' values; it returns the --fail-on
+// severity and the run's current time.
+func (c *Command) checkLintFlags(fs *flag.FlagSet, lf *lintFlags) (failOn diag.Severity, now time.Time, err error) {
+	switch lf.color {
+	case "auto", "always", "never":
+	default:
+		return 0, now, usagef("unknown --color %q (want auto, always or never)", lf.color)
+	}
+	if !flagGiven(fs, "color") {
+		lf.color = "" // not given: the environment may decide
+	}
+	if lf.changedOnly && lf.base == "" {
+		return 0, now, usagef("--changed-only needs --base REF (changed since what?)")
+	}
+	if !knownFormat(lf.format) {
+		return 0, now, usagef("unknown --format %q (want %s)", lf.format, strings.Join(lintFormats, ", "))
+	}
+	if lf.outputs, err = lf.out.outputs(lf.format, c.Cwd); err != nil {
+		return 0, now, err
+	}
+	failOn, err = diag.ParseSeverity(lf.failOn)
+	if err != nil || failOn == diag.SevOff {
+		return 0, now, usagef("unknown --fail-on %q (want error or warning)", lf.failOn)
+	}
+	if now, err = c.nowTime(lf.now); err != nil {
+		return 0, now, err
+	}
+	if lf.jobs < 0 {
+		return 0, now, usagef("--jobs must be positive")
+	}
+	if lf.bundleBase != "" {
+		if _, err := bundle.ParseBase(lf.bundleBase); err != nil {
+			return 0, now, usagef("--bundle-base: %v", err)
+		}
+	}
+	return failOn, now, nil
+}
+
+// applyRuleFlags applies --max-age, --enable and --disable to settings
+// the configuration was applied to: the flags win.
+func (lf *lintFlags) applyRuleFlags(settings *engine.Settings) error {
+	if lf.maxAge != "" {
+		d, err := config.ParseDuration(lf.maxAge)
+		if err != nil {
+			return usagef("--max-age: %v", err)
+		}
+		settings.Opts.MaxAge = d
+	}
+	if lf.enable != "" {
+		settings.Only = map[string]bool{}
+		for _, name := range splitList(lf.enable) {
+			r := rules.Lookup(name)
+			if r == nil {
+				return usagef("--enable: unknown rule %q (see 'resumelint rules')", name)
+			}
+			settings.Only[r.Code] = true
+			if sev, ok := settings.Severity[r.Code]; ok && sev == diag.SevOff {
+				delete(settings.Severity, r.Code) // the flag wins over the configuration
+			}
+		}
+	}
+	for _, name := range splitList(lf.disable) {
+		r := rules.Lookup(name)
+		if r == nil {
+			return usagef("--disable: unknown rule %q (see 'resumelint rules')", name)
+		}
+		settings.Severity[r.Code] = diag.SevOff
+	}
+	return nil
+}
+
+// readStdin reads the file named "-" among paths (--stdin-filename names
+// it); rest are the other paths.
+func (c *Command) readStdin(paths []string, lf *lintFlags, lc *lintConfig) (extra []*load.File, rest []string, err error) {
 	for _, p := range paths {
 		if p != "-" {
 			rest = append(rest, p)
 			continue
 		}
 		if lf.stdinName == "" {
-			return ExitUsage, usagef("reading from stdin (-) needs --stdin-filename NAME to tell the file's kind")
+			return nil, nil, usagef("reading from stdin (-) needs --stdin-filename NAME to tell the file's kind")
 		}
 		data, err := io.ReadAll(io.LimitReader(c.Stdin, load.DefaultLimits.MaxFileSize+1))
 		if err != nil {
-			return ExitUsage, fmt.Errorf("reading stdin: %w", err)
+			return nil, nil, fmt.Errorf("reading stdin: %w", err)
 		}
 		f := &load.File{Path: strings.TrimPrefix(lf.stdinName, "./"), OSPath: lf.stdinName, Data: data, Explicit: true, Template: load.IsTemplate(lf.stdinName)}
 		f.Kind = lc.kindOf(f.Path)
 		if f.Kind == load.KindUnknown {
-			return ExitUsage, usagef("--stdin-filename %q matches no file kind", lf.stdinName)
+			return nil, nil, usagef("--stdin-filename %q matches no file kind", lf.stdinName)
 		}
 		if int64(len(data)) > load.DefaultLimits.MaxFileSize {
 			f.Data = nil
 		}
 		extra = append(extra, f)
 	}
-	var disc *load.Discovery
-	if len(rest) > 0 || len(extra) == 0 {
-		disc, err = load.Discover(rest, load.DiscoverOptions{Cwd: c.Cwd, Classifier: lc.classifier, Root: settings.Opts.RepoRoot})
-		if err != nil {
-			return ExitUsage, err
-		}
-		lc.cfg.Filter(disc, lc.cfgRoot, c.Cwd)
-		if len(disc.Missing) > 0 {
-			return ExitUsage, usagef("no such file, folder or matching glob: %s", strings.Join(disc.Missing, ", "))
-		}
-		if len(disc.Empty) > 0 {
-			return ExitUsage, noKnownKind(disc.Empty, len(rest) > 0, lc)
-		}
-		lf.excluded = disc.Excluded
-	} else {
-		disc = &load.Discovery{}
+	return extra, rest, nil
+}
+
+// discover finds the units under rest (none when only stdin is linted)
+// and applies the configuration's excludes.
+func (c *Command) discover(rest []string, extra []*load.File, lf *lintFlags, lc *lintConfig, root string) (*load.Discovery, error) {
+	if len(rest) == 0 && len(extra) > 0 {
+		return &load.Discovery{}, nil
 	}
-	if lf.base != "" {
-		repo, err := gitbase.Open(c.Cwd, lf.base)
-		if err != nil {
-			return ExitUsage, err
-		}
-		defer repo.Close()
-		scope := rest
-		for _, f := range extra { // stdin: compare its content, not the work tree's
-			p := f.OSPath
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(c.Cwd, p)
-			}
-			repo.MarkUnsaved(p)
-			if len(rest) == 0 {
-				scope = append(scope, p)
-			}
-		}
-		if lf.changedOnly {
-			repo.FilterChanged(disc)
-		}
-		settings.Opts.Base = &rules.Base{Repo: repo, InScope: gitbase.Scope(c.Cwd, scope)}
+	disc, err := load.Discover(rest, load.DiscoverOptions{Cwd: c.Cwd, Classifier: lc.classifier, Root: root})
+	if err != nil {
+		return nil, err
 	}
-	if lf.fix || lf.diff {
-		return c.fix(disc, extra, settings, &lf, &cf, lc, failOn)
+	lc.cfg.Filter(disc, lc.cfgRoot, c.Cwd)
+	if len(disc.Missing) > 0 {
+		return nil, usagef("no such file, folder or matching glob: %s", strings.Join(disc.Missing, ", "))
 	}
-	res := engine.Run(disc, extra, settings)
-	return c.finish(res, &lf, &cf, lc, failOn)
+	if len(disc.Empty) > 0 {
+		return nil, noKnownKind(disc.Empty, len(rest) > 0, lc)
+	}
+	lf.excluded = disc.Excluded
+	return disc, nil
+}
+
+// openBase opens the --base revision; stdin files are compared by their
+// content, not the work tree's.
+func (c *Command) openBase(lf *lintFlags, rest []string, extra []*load.File, disc *load.Discovery) (*gitbase.Repo, error) {
+	repo, err := gitbase.Open(c.Cwd, lf.base)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range extra {
+		repo.MarkUnsaved(load.Abs(c.Cwd, f.OSPath))
+	}
+	if lf.changedOnly {
+		repo.FilterChanged(disc)
+	}
+	return repo, nil
+}
+
+// baseScope is what --base compares: the paths named, or the stdin files
+// when only stdin is linted.
+func baseScope(cwd string, rest []string, extra []*load.File) []string {
+	scope := rest
+	if len(rest) == 0 {
+		for _, f := range extra {
+			scope = append(scope, load.Abs(cwd, f.OSPath))
+		}
+	}
+	return scope
 }
 
 // noKnownKind is the usage error for paths that hold nothing resumelint
@@ -571,9 +624,7 @@ func (c *Command) anchorDir(paths []string) string {
 			p, _ = doublestar.SplitPattern(filepath.ToSlash(p))
 			p = filepath.FromSlash(p)
 		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(c.Cwd, p)
-		}
+		p = load.Abs(c.Cwd, p)
 		p = filepath.Clean(p)
 		for {
 			if fi, err := os.Stat(p); err == nil {

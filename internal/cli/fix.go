@@ -30,7 +30,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 		return ExitUsage, usagef("--fix cannot write a file read from stdin; use --diff to see its fixes")
 	}
 	s.KeepData = true // the fixes edit the bytes the run read
-	run := func(d *load.Discovery, ex []*load.File) *engine.Result { return engine.Run(d, ex, lc.freshFilter(s)) }
+	run := func(d *load.Discovery, ex []*load.File) *engine.Result { return lc.run(d, ex, s) }
 	visible, err := c.baselineFilter(cf, lc)
 	if err != nil {
 		return ExitUsage, err
@@ -167,12 +167,3 @@ func (c *Command) printDiff(files []*fix.File) (int, error) {
 }
 
 func plural(n int, one, many string) string { return fix.Plural(n, one, many) }
-
-// freshFilter returns settings with a new suppression filter: each pass
-// is a run of its own, and a filter remembers the suppressions it saw.
-func (lc *lintConfig) freshFilter(s engine.Settings) engine.Settings {
-	f := config.NewFilter(lc.cfg, lc.root, lc.cwd)
-	f.Active = lc.filter.Active
-	s.PostFile, s.PostRun = f.PostFile, f.PostRun
-	return s
-}

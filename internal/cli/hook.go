@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/agentrun"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
@@ -177,7 +178,7 @@ func (h *hookRun) postToolUse() int {
 	if len(disc.Files)+len(disc.Folders) == 0 {
 		return hookOK // not a kind under the configured globs, or excluded
 	}
-	res := engine.Run(disc, nil, *s)
+	res := lc.run(disc, nil, *s)
 	failOn := diag.SevError
 	if lc.cfg.FailOn != diag.SevOff {
 		failOn = lc.cfg.FailOn
@@ -250,10 +251,10 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 		}
 	}
 	disc.Files, disc.Folders = files, folders
-	res := engine.Run(disc, nil, *s)
+	res := lc.run(disc, nil, *s)
 	var found []diag.Finding
 	for _, fd := range res.Findings {
-		if fd.Severity >= diag.SevWarning && fd.Code != engine.InternalCode {
+		if fd.Severity >= diag.SevWarning && fd.Code != code.Internal {
 			found = append(found, fd)
 		}
 	}

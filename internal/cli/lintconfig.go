@@ -8,9 +8,10 @@ import (
 	"strings"
 
 	"github.com/resumelint/resumelint/internal/config"
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
+	"github.com/resumelint/resumelint/internal/filter"
 	"github.com/resumelint/resumelint/internal/load"
-	"github.com/resumelint/resumelint/internal/rules"
 )
 
 // configFlags are the lint flags of SPEC §7: configuration and baselines.
@@ -35,14 +36,12 @@ type lintConfig struct {
 	// how says how the configuration was chosen, for --verbose.
 	how        string
 	classifier *load.Classifier
-	filter     *config.Filter
 }
 
 // setupConfig reads the configuration (--config, else the nearest
 // .resumelint.yaml walking up from anchor, the first linted path, to the
 // repository root, or to the filesystem root outside a repository) and
-// applies it to settings before the flags are applied, so flags win. It
-// installs the suppression filter as the engine's hooks.
+// applies it to settings before the flags are applied, so flags win.
 func (c *Command) setupConfig(cf *configFlags, s *engine.Settings, anchor string) (*lintConfig, error) {
 	lc := &lintConfig{cfg: &config.Config{}, root: s.Opts.RepoRoot, cfgRoot: s.Opts.RepoRoot, cwd: c.Cwd}
 	osPath := cf.config
@@ -73,22 +72,49 @@ func (c *Command) setupConfig(cf *configFlags, s *engine.Settings, anchor string
 		}
 		lc.cfg = cfg
 	}
-	lc.cfg.Apply(s)
+	applyConfig(lc.cfg, s)
 	lc.classifier = lc.cfg.Classifier(lc.cfgRoot)
-	lc.filter = config.NewFilter(lc.cfg, lc.cfgRoot, c.Cwd)
-	lc.filter.Active = func(code string) bool {
-		r := rules.Lookup(code)
-		if r == nil {
-			return len(s.Only) == 0 || s.Only[code]
-		}
-		if r.Family == "base" && s.Opts.Base == nil {
-			return false // RL601–RL604 run only with --base
-		}
-		return engine.Active(r, s.Only, s.Severity)
-	}
-	s.PostFile = lc.filter.PostFile
-	s.PostRun = lc.filter.PostRun
 	return lc, nil
+}
+
+// applyConfig puts the configuration into run settings; flags are applied
+// after it, so they win.
+func applyConfig(c *config.Config, s *engine.Settings) {
+	if s.Severity == nil {
+		s.Severity = map[string]diag.Severity{}
+	}
+	for code, sev := range c.Severity {
+		s.Severity[code] = sev
+	}
+	if c.MaxAge > 0 {
+		s.Opts.MaxAge = c.MaxAge
+	}
+	if c.RunMaxAge > 0 {
+		s.Opts.RunMaxAge = c.RunMaxAge
+	}
+	if c.Bundle.Base != "" && s.Opts.Bundle.Base == "" { // --bundle-base wins
+		s.Opts.Bundle.Base = c.Bundle.Base
+	}
+	if c.Bundle.Semvers != nil {
+		s.Opts.Bundle.Semvers = c.Bundle.Semvers
+	}
+	if c.Bundle.Forbidden != nil {
+		s.Opts.Bundle.Forbidden = c.Bundle.Forbidden
+	}
+	s.Opts.SecretAllow = append(s.Opts.SecretAllow, c.SecretAllow...)
+	if len(c.AllowKeys) > 0 {
+		s.Opts.AllowKeys = c.AllowKeys
+	}
+}
+
+// run lints the units with the engine, then passes its raw findings
+// through the filter stage with the run's settings and configuration.
+func (lc *lintConfig) run(d *load.Discovery, extra []*load.File, s engine.Settings) *engine.Result {
+	res := engine.Run(d, extra, s)
+	scope := &filter.Scope{Settings: &s, Config: lc.cfg, Root: lc.cfgRoot, Cwd: lc.cwd}
+	st := &filter.Stage{For: func(string) *filter.Scope { return scope }}
+	st.Apply(res)
+	return res
 }
 
 // kindOf classifies a file named on stdin by its name and by its path in
@@ -97,10 +123,7 @@ func (lc *lintConfig) kindOf(name string) load.Kind {
 	if k := lc.classifier.FileKind(name); k != load.KindUnknown {
 		return k
 	}
-	abs := name
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(lc.cwd, name)
-	}
+	abs := load.Abs(lc.cwd, name)
 	return lc.classifier.FileKind(filepath.ToSlash(abs))
 }
 
@@ -113,10 +136,7 @@ func (lc *lintConfig) rel(p string) string { return config.RootRel(lc.root, lc.c
 func (c *Command) applyBaseline(cf *configFlags, lc *lintConfig, res *engine.Result) error {
 	read := cf.baseline
 	if cf.writeBaseline != "" {
-		osPath := cf.writeBaseline
-		if !filepath.IsAbs(osPath) {
-			osPath = filepath.Join(c.Cwd, osPath)
-		}
+		osPath := load.Abs(c.Cwd, cf.writeBaseline)
 		b := config.NewBaseline(res.Findings, lc.rel)
 		if err := b.Write(osPath); err != nil {
 			return err
@@ -131,10 +151,7 @@ func (c *Command) applyBaseline(cf *configFlags, lc *lintConfig, res *engine.Res
 	if read == "" {
 		return nil
 	}
-	osPath := read
-	if !filepath.IsAbs(osPath) {
-		osPath = filepath.Join(c.Cwd, osPath)
-	}
+	osPath := load.Abs(c.Cwd, read)
 	b, err := config.ReadBaseline(osPath, load.Display(c.Cwd, osPath), load.RootFor(lc.root, osPath))
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/report"
+	"github.com/resumelint/resumelint/internal/rules"
 )
 
 // lintFormats are the output formats of lint and fix (SPEC §6).
@@ -79,9 +80,7 @@ func (of *outputFlags) outputs(format, cwd string) ([]output, error) {
 		key := "-"
 		if o.path != "" && o.path != "-" {
 			key = o.path
-			if !filepath.IsAbs(key) {
-				key = filepath.Join(cwd, key)
-			}
+			key = load.Abs(cwd, key)
 			key = filepath.Clean(key)
 		}
 		if seen[key] {
@@ -113,10 +112,7 @@ func (c *Command) writeOutputs(outs []output, in *report.Input, statistics bool,
 			}
 			continue
 		}
-		osPath := o.path
-		if !filepath.IsAbs(osPath) {
-			osPath = filepath.Join(c.Cwd, osPath)
-		}
+		osPath := load.Abs(c.Cwd, o.path)
 		if err := os.MkdirAll(filepath.Dir(osPath), 0o755); err != nil {
 			return usagef("writing the %s report: %v", o.format, err)
 		}
@@ -138,6 +134,7 @@ func render(w *bytes.Buffer, format string, in *report.Input, statistics bool, l
 	case "json":
 		return report.JSON(w, in)
 	case "sarif":
+		in.Rules = ruleInfos()
 		return report.SARIF(w, in, lc.rel)
 	case "github":
 		return report.GitHub(w, in, lc.rel)
@@ -149,4 +146,14 @@ func render(w *bytes.Buffer, format string, in *report.Input, statistics bool, l
 		return report.Markdown(w, in, lc.rel)
 	}
 	return report.Text(w, in)
+}
+
+// ruleInfos describes the catalog's rules for the output formats.
+func ruleInfos() []report.RuleInfo {
+	all := rules.All()
+	out := make([]report.RuleInfo, 0, len(all))
+	for _, r := range all {
+		out = append(out, report.NewRuleInfo(r.Code, r.Name, r.Summary, r.Severity, r.Family))
+	}
+	return out
 }

@@ -13,6 +13,7 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/encoding/jsonschema"
 
+	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/schema"
 )
 
@@ -98,10 +99,7 @@ func (c *Command) schema(args []string) (int, error) {
 			_, err = c.Stdout.Write(data)
 			return ExitOK, err
 		}
-		dir := *out
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(c.Cwd, dir)
-		}
+		dir := load.Abs(c.Cwd, *out)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return ExitUsage, err
 		}

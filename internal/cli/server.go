@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/hook"
@@ -117,7 +118,7 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 	if err != nil {
 		return lsp.Result{}, err
 	}
-	s := r.lc.freshFilter(r.s)
+	s := r.s
 	s.Opts.Now = now
 	disp := load.Display(root, osPath)
 	out := lsp.Result{Path: disp, Base: root}
@@ -154,10 +155,10 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 		}
 		out.Format = load.FormatOf(disc.Folders[0].Kind, disp)
 	}
-	res := engine.Run(disc, extra, s)
+	res := r.lc.run(disc, extra, s)
 	out.Checked = true
 	for _, fd := range res.Findings {
-		if fd.Path == disp && fd.Code != engine.InternalCode {
+		if fd.Path == disp && fd.Code != code.Internal {
 			out.Findings = append(out.Findings, fd)
 		}
 	}

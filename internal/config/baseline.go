@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
-	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/load"
 )
 
@@ -36,7 +36,7 @@ type BaselineEntry struct {
 func NewBaseline(fs []diag.Finding, rel func(string) string) *Baseline {
 	b := &Baseline{Version: BaselineVersion, Entries: []BaselineEntry{}}
 	for i := range fs {
-		if fs[i].Code == engine.InternalCode {
+		if fs[i].Code == code.Internal {
 			continue
 		}
 		p := rel(fs[i].Path)

@@ -1,13 +1,11 @@
-// Package config reads .resumelint.yaml (SPEC §7) and applies it to a run,
-// and holds the filters a run's findings pass through: inline suppressions
+// Package config reads .resumelint.yaml (SPEC §7) into plain data
+// (severities, options, globs) the command maps onto a run, and holds the filters a run's findings pass through: inline suppressions
 // (suppress.go), the configuration's ignore list, and baselines
 // (baseline.go).
 package config
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -21,7 +19,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
-	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
@@ -232,109 +229,129 @@ func (l *loader) pairs(n *yaml.Node, fn func(k, v *yaml.Node)) {
 // even when the schema found problems, skipping the nodes it reported, so
 // one run shows every problem of the file.
 func (l *loader) decode(root *yaml.Node) {
+	l.pairs(root, l.decodeKey)
+}
+
+// decodeKey decodes one top-level key.
+func (l *loader) decodeKey(k, v *yaml.Node) {
 	c := l.cfg
-	l.pairs(root, func(k, v *yaml.Node) {
-		switch k.Value {
-		case "kinds":
-			l.pairs(v, func(kk, kv *yaml.Node) {
-				where := "kinds." + kk.Value
-				c.Kinds[load.Kind(kk.Value)] = KindConfig{Globs: l.globs(node.Val(kv, "globs"), where+".globs"), Exclude: l.globs(node.Val(kv, "exclude"), where+".exclude")}
-			})
-		case "exclude":
-			c.Exclude = append([]string{}, l.globs(v, "exclude")...) // set, even empty: it replaces the defaults
-		case "rules":
-			l.pairs(v, func(rk, rv *yaml.Node) {
-				r := rules.Lookup(rk.Value)
-				if r == nil {
-					l.errorf(rk, "rules: no rule is called %q (see `resumelint rules`)", rk.Value)
-					return
-				}
-				if s, ok := l.str(rv); ok {
-					if s == "on" {
-						c.Severity[r.Code] = r.Severity // an opt-in rule at its own severity
-					} else if sev, err := diag.ParseSeverity(s); err == nil {
-						c.Severity[r.Code] = sev
-					}
-				}
-			})
-		case "staleness":
-			l.pairs(v, func(sk, sv *yaml.Node) {
-				s, ok := l.str(sv)
-				if !ok {
-					return
-				}
-				d, err := ParseDuration(s)
-				switch {
-				case err != nil:
-					l.errorf(sv, "staleness.%s: %v", sk.Value, err)
-				case sk.Value == "max_age":
-					c.MaxAge = d
-				case sk.Value == "run_max_age":
-					c.RunMaxAge = d
-				}
-			})
-		case "bundle":
-			if s, ok := l.str(node.Val(v, "base")); ok {
-				c.Bundle.Base = s
-			}
-			if n := node.Val(v, "supported_validator_semvers"); n != nil {
-				c.Bundle.Semvers = []string{}
-				l.list(n, func(s string, _ *yaml.Node) { c.Bundle.Semvers = append(c.Bundle.Semvers, s) })
-			}
-			if n := node.Val(v, "forbidden"); n != nil {
-				c.Bundle.Forbidden = append([]string{}, l.globs(n, "bundle.forbidden")...)
-			}
-		case "secrets":
-			l.list(node.Val(v, "allow"), func(s string, n *yaml.Node) {
-				if _, err := regexp.Compile(s); err != nil {
-					l.errorf(n, "secrets.allow: %q is not a valid regular expression: %v", s, regexpReason(err))
-					return
-				}
-				c.SecretAllow = append(c.SecretAllow, s)
-			})
-		case "schema":
-			l.pairs(node.Val(v, "allow_keys"), func(kk, kv *yaml.Node) {
-				if c.AllowKeys == nil {
-					c.AllowKeys = map[load.Kind][]string{}
-				}
-				l.list(kv, func(s string, _ *yaml.Node) {
-					c.AllowKeys[load.Kind(kk.Value)] = append(c.AllowKeys[load.Kind(kk.Value)], s)
-				})
-			})
-		case "ignore":
-			if !node.IsSeq(v) || l.reported[v] {
+	switch k.Value {
+	case "kinds":
+		l.pairs(v, func(kk, kv *yaml.Node) {
+			where := "kinds." + kk.Value
+			c.Kinds[load.Kind(kk.Value)] = KindConfig{Globs: l.globs(node.Val(kv, "globs"), where+".globs"), Exclude: l.globs(node.Val(kv, "exclude"), where+".exclude")}
+		})
+	case "exclude":
+		c.Exclude = append([]string{}, l.globs(v, "exclude")...) // set, even empty: it replaces the defaults
+	case "rules":
+		l.pairs(v, l.decodeRule)
+	case "staleness":
+		l.pairs(v, l.decodeStaleness)
+	case "bundle":
+		l.decodeBundle(v)
+	case "secrets":
+		l.list(node.Val(v, "allow"), func(s string, n *yaml.Node) {
+			if _, err := regexp.Compile(s); err != nil {
+				l.errorf(n, "secrets.allow: %q is not a valid regular expression: %v", s, regexpReason(err))
 				return
 			}
-			for i, e := range node.Resolve(v).Content {
-				where := fmt.Sprintf("ignore[%d]", i)
-				pat, ok := l.str(node.Val(e, "path"))
-				if !ok {
-					continue
-				}
-				if !doublestar.ValidatePattern(pat) {
-					l.errorf(node.Val(e, "path"), "%s.path: %q is not a valid glob pattern", where, pat)
-					continue
-				}
-				ig := Ignore{Path: pat}
-				l.list(node.Val(e, "rules"), func(name string, n *yaml.Node) {
-					r := rules.Lookup(name)
-					if r == nil {
-						l.errorf(n, "%s.rules: no rule is called %q (see `resumelint rules`)", where, name)
-						return
-					}
-					if ig.Codes == nil {
-						ig.Codes = map[string]bool{}
-					}
-					ig.Codes[r.Code] = true
-				})
-				c.Ignore = append(c.Ignore, ig)
+			c.SecretAllow = append(c.SecretAllow, s)
+		})
+	case "schema":
+		l.pairs(node.Val(v, "allow_keys"), func(kk, kv *yaml.Node) {
+			if c.AllowKeys == nil {
+				c.AllowKeys = map[load.Kind][]string{}
 			}
-		case "fail_on":
-			if s, ok := l.str(v); ok {
-				c.FailOn, _ = diag.ParseSeverity(s)
-			}
+			l.list(kv, func(s string, _ *yaml.Node) {
+				c.AllowKeys[load.Kind(kk.Value)] = append(c.AllowKeys[load.Kind(kk.Value)], s)
+			})
+		})
+	case "ignore":
+		l.decodeIgnore(v)
+	case "fail_on":
+		if s, ok := l.str(v); ok {
+			c.FailOn, _ = diag.ParseSeverity(s)
 		}
-	})
+	}
+}
+
+// decodeRule decodes one entry of rules: a rule's severity, "on" or "off".
+func (l *loader) decodeRule(rk, rv *yaml.Node) {
+	r := rules.Lookup(rk.Value)
+	if r == nil {
+		l.errorf(rk, "rules: no rule is called %q (see `resumelint rules`)", rk.Value)
+		return
+	}
+	if s, ok := l.str(rv); ok {
+		if s == "on" {
+			l.cfg.Severity[r.Code] = r.Severity // an opt-in rule at its own severity
+		} else if sev, err := diag.ParseSeverity(s); err == nil {
+			l.cfg.Severity[r.Code] = sev
+		}
+	}
+}
+
+// decodeStaleness decodes one entry of staleness.
+func (l *loader) decodeStaleness(sk, sv *yaml.Node) {
+	s, ok := l.str(sv)
+	if !ok {
+		return
+	}
+	d, err := ParseDuration(s)
+	switch {
+	case err != nil:
+		l.errorf(sv, "staleness.%s: %v", sk.Value, err)
+	case sk.Value == "max_age":
+		l.cfg.MaxAge = d
+	case sk.Value == "run_max_age":
+		l.cfg.RunMaxAge = d
+	}
+}
+
+// decodeBundle decodes bundle.
+func (l *loader) decodeBundle(v *yaml.Node) {
+	c := l.cfg
+	if s, ok := l.str(node.Val(v, "base")); ok {
+		c.Bundle.Base = s
+	}
+	if n := node.Val(v, "supported_validator_semvers"); n != nil {
+		c.Bundle.Semvers = []string{}
+		l.list(n, func(s string, _ *yaml.Node) { c.Bundle.Semvers = append(c.Bundle.Semvers, s) })
+	}
+	if n := node.Val(v, "forbidden"); n != nil {
+		c.Bundle.Forbidden = append([]string{}, l.globs(n, "bundle.forbidden")...)
+	}
+}
+
+// decodeIgnore decodes the ignore list.
+func (l *loader) decodeIgnore(v *yaml.Node) {
+	if !node.IsSeq(v) || l.reported[v] {
+		return
+	}
+	for i, e := range node.Resolve(v).Content {
+		where := fmt.Sprintf("ignore[%d]", i)
+		pat, ok := l.str(node.Val(e, "path"))
+		if !ok {
+			continue
+		}
+		if !doublestar.ValidatePattern(pat) {
+			l.errorf(node.Val(e, "path"), "%s.path: %q is not a valid glob pattern", where, pat)
+			continue
+		}
+		ig := Ignore{Path: pat}
+		l.list(node.Val(e, "rules"), func(name string, n *yaml.Node) {
+			r := rules.Lookup(name)
+			if r == nil {
+				l.errorf(n, "%s.rules: no rule is called %q (see `resumelint rules`)", where, name)
+				return
+			}
+			if ig.Codes == nil {
+				ig.Codes = map[string]bool{}
+			}
+			ig.Codes[r.Code] = true
+		})
+		l.cfg.Ignore = append(l.cfg.Ignore, ig)
+	}
 }
 
 func regexpReason(err error) string {
@@ -365,36 +382,6 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%q must be longer than zero", s)
 	}
 	return d, nil
-}
-
-// Apply puts the configuration into run settings; flags are applied after
-// it, so they win.
-func (c *Config) Apply(s *engine.Settings) {
-	if s.Severity == nil {
-		s.Severity = map[string]diag.Severity{}
-	}
-	for code, sev := range c.Severity {
-		s.Severity[code] = sev
-	}
-	if c.MaxAge > 0 {
-		s.Opts.MaxAge = c.MaxAge
-	}
-	if c.RunMaxAge > 0 {
-		s.Opts.RunMaxAge = c.RunMaxAge
-	}
-	if c.Bundle.Base != "" && s.Opts.Bundle.Base == "" { // --bundle-base wins
-		s.Opts.Bundle.Base = c.Bundle.Base
-	}
-	if c.Bundle.Semvers != nil {
-		s.Opts.Bundle.Semvers = c.Bundle.Semvers
-	}
-	if c.Bundle.Forbidden != nil {
-		s.Opts.Bundle.Forbidden = c.Bundle.Forbidden
-	}
-	s.Opts.SecretAllow = append(s.Opts.SecretAllow, c.SecretAllow...)
-	if len(c.AllowKeys) > 0 {
-		s.Opts.AllowKeys = c.AllowKeys
-	}
 }
 
 // Classifier returns the discovery classifier with the configured globs.
@@ -430,8 +417,10 @@ func anchor(root, pattern string) string {
 	return strings.TrimSuffix(sb.String(), "/") + "/" + strings.TrimPrefix(pattern, "./")
 }
 
-// ignored reports whether the ignore list hides a finding.
-func (c *Config) ignored(fd *diag.Finding, rel string) bool {
+// Ignored reports whether the ignore list hides a finding; rel is its
+// path relative to the folder the configuration's globs are anchored at
+// (RootRel).
+func (c *Config) Ignored(fd *diag.Finding, rel string) bool {
 	for _, ig := range c.Ignore {
 		if (ig.Codes == nil || ig.Codes[fd.Code]) && matchAny([]string{ig.Path}, rel) {
 			return true
@@ -459,21 +448,10 @@ func RootRel(root, cwd, p string) string {
 	if root == "" || root == cwd || p == "" {
 		return p
 	}
-	abs := p
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(cwd, filepath.FromSlash(p))
-	}
+	abs := load.Abs(cwd, p)
 	rel, err := filepath.Rel(root, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return p
 	}
 	return path.Clean(filepath.ToSlash(rel))
-}
-
-func unwrap(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

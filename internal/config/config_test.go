@@ -8,9 +8,7 @@ import (
 	"time"
 
 	"github.com/resumelint/resumelint/internal/diag"
-	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/load"
-	"github.com/resumelint/resumelint/internal/rules"
 )
 
 func writeConfig(t *testing.T, text string) string {
@@ -40,19 +38,17 @@ fail_on: warning
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := engine.Settings{}
-	cfg.Apply(&s)
-	if s.Severity["RL107"] != diag.SevWarning || s.Severity["RL317"] != diag.SevOff {
-		t.Errorf("severities = %v", s.Severity)
+	if cfg.Severity["RL107"] != diag.SevWarning || cfg.Severity["RL317"] != diag.SevOff {
+		t.Errorf("severities = %v", cfg.Severity)
 	}
-	if s.Opts.MaxAge != 72*time.Hour || s.Opts.RunMaxAge != 36*time.Hour {
-		t.Errorf("max ages = %v, %v", s.Opts.MaxAge, s.Opts.RunMaxAge)
+	if cfg.MaxAge != 72*time.Hour || cfg.RunMaxAge != 36*time.Hour {
+		t.Errorf("max ages = %v, %v", cfg.MaxAge, cfg.RunMaxAge)
 	}
-	if s.Opts.Bundle.Base != "repo" || len(s.Opts.Bundle.Semvers) != 1 || s.Opts.Bundle.Forbidden[0] != "logs/**" {
-		t.Errorf("bundle = %+v", s.Opts.Bundle)
+	if cfg.Bundle.Base != "repo" || len(cfg.Bundle.Semvers) != 1 || cfg.Bundle.Forbidden[0] != "logs/**" {
+		t.Errorf("bundle = %+v", cfg.Bundle)
 	}
-	if len(s.Opts.SecretAllow) != 1 || cfg.FailOn != diag.SevWarning {
-		t.Errorf("secrets %v, fail_on %v", s.Opts.SecretAllow, cfg.FailOn)
+	if len(cfg.SecretAllow) != 1 || cfg.FailOn != diag.SevWarning {
+		t.Errorf("secrets %v, fail_on %v", cfg.SecretAllow, cfg.FailOn)
 	}
 	if cfg.Ignore[0].Codes["RL005"] != true || len(cfg.Ignore[0].Codes) != 1 || cfg.Ignore[1].Codes != nil {
 		t.Errorf("ignore = %+v", cfg.Ignore)
@@ -60,12 +56,6 @@ fail_on: warning
 	cl := cfg.Classifier("/repo")
 	if cl.FileKind("/repo/state/ORCH.yaml") != load.KindOrchestration || cl.FileKind("/repo/ORCHESTRATION.yaml") != load.KindUnknown {
 		t.Errorf("globs not anchored at the root: %v", cl.Globs[load.KindOrchestration])
-	}
-	// --bundle-base given on the command line wins.
-	s2 := engine.Settings{Opts: rules.Options{Bundle: rules.BundleOptions{Base: "bundle"}}}
-	cfg.Apply(&s2)
-	if s2.Opts.Bundle.Base != "bundle" {
-		t.Errorf("the flag lost to the configuration: %q", s2.Opts.Bundle.Base)
 	}
 }
 

@@ -1,16 +1,13 @@
 package config
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/resumelint/resumelint/internal/diag"
-	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/rules"
 )
@@ -42,31 +39,26 @@ func NewFilter(cfg *Config, root, cwd string) *Filter {
 // fileSups are the suppression comments of one file.
 type fileSups struct {
 	mu   sync.Mutex
-	file *load.File
+	path string
+	file *load.File // its snippets: Release keeps the directives' lines
 	dirs []*directive
 	// incomplete: the file did not parse, so its rules did not run and an
 	// unused suppression says nothing.
 	incomplete bool
 }
 
-// directive is one `# resumelint:ignore…` comment.
+// directive is one `# resumelint:ignore…` comment (captured at load)
+// with its names resolved to rule codes.
 type directive struct {
-	line, col, endCol int    // the comment's position
-	verb              string // ignore, ignore-file, or what was written
-	wholeFile         bool
-	target            int      // ignore: the line it covers
-	codes             []string // resolved rule codes, in the order written
-	unknown           []string // names that are no rule
-	reason            string
-	text              string // the comment, for the fingerprint
-	used              map[string]bool
+	load.Directive
+	codes   []string // resolved rule codes, in the order written
+	unknown []string // names that are no rule
+	used    map[string]bool
 	// cleanup removes what hides nothing (the comment, or the unused
 	// codes of it); it is the fix of the finding whose message is cleanupMsg.
 	cleanup    *diag.Fix
 	cleanupMsg string
 }
-
-var marker = []byte("resumelint:")
 
 // PostFile drops the findings of f that are suppressed or ignored.
 func (x *Filter) PostFile(f *load.File, fs []diag.Finding) []diag.Finding {
@@ -89,7 +81,7 @@ func (x *Filter) PostFile(f *load.File, fs []diag.Finding) []diag.Finding {
 				continue
 			}
 		}
-		if len(x.cfg.Ignore) > 0 && x.cfg.ignored(fd, RootRel(x.root, x.cwd, fd.Path)) {
+		if len(x.cfg.Ignore) > 0 && x.cfg.Ignored(fd, RootRel(x.root, x.cwd, fd.Path)) {
 			continue
 		}
 		out = append(out, *fd)
@@ -97,125 +89,32 @@ func (x *Filter) PostFile(f *load.File, fs []diag.Finding) []diag.Finding {
 	return out
 }
 
-// sups returns f's suppressions, read once per path; nil when it has none.
+// sups returns f's suppressions, resolved once per path; nil when it has
+// none.
 func (x *Filter) sups(f *load.File) *fileSups {
 	x.mu.Lock()
+	defer x.mu.Unlock()
 	s, seen := x.files[f.Path]
-	x.mu.Unlock()
-	if seen {
+	if seen || len(f.Directives) == 0 {
 		return s
 	}
-	if f.Data == nil || !bytes.Contains(f.Data, marker) {
-		return nil
+	s = &fileSups{path: f.Path, file: f}
+	for _, ld := range f.Directives {
+		d := &directive{Directive: ld, used: map[string]bool{}}
+		for _, name := range ld.Names {
+			if r := rules.Lookup(name); r != nil {
+				d.codes = append(d.codes, r.Code)
+			} else {
+				d.unknown = append(d.unknown, name)
+			}
+		}
+		s.dirs = append(s.dirs, d)
 	}
-	s = parseSuppressions(f)
-	x.mu.Lock()
-	if prev, ok := x.files[f.Path]; ok {
-		s = prev
-	} else {
-		x.files[f.Path] = s
-	}
-	x.mu.Unlock()
+	x.files[f.Path] = s
 	return s
 }
 
-// parseSuppressions reads the directives of a YAML file, or of a Markdown
-// file's front matter; other formats have no comments.
-func parseSuppressions(f *load.File) *fileSups {
-	// A copy: the engine releases a checked file's bytes, and an unused
-	// suppression's removal fix is computed from them at the end of the run.
-	own := *f
-	s := &fileSups{file: &own}
-	first, last := 1, len(f.LineStarts())
-	switch load.FormatOf(f.Kind, f.Path) {
-	case load.FormatYAML:
-	case load.FormatMarkdown:
-		if strings.TrimRight(f.Line(1), " \t") != "---" {
-			return nil
-		}
-		first, last = 2, 0
-		for i := 2; i <= len(f.LineStarts()); i++ {
-			if t := strings.TrimRight(f.Line(i), " \t"); t == "---" || t == "..." {
-				last = i - 1
-				break
-			}
-		}
-	default:
-		return nil
-	}
-	for i := first; i <= last; i++ {
-		line := f.Line(i)
-		if d := parseDirective(line); d != nil {
-			d.line = i
-			if !d.wholeFile {
-				d.target = i
-				if strings.TrimSpace(line[:byteCol(line, d.col)]) == "" {
-					// A comment on a line of its own covers the next line
-					// that is not a comment itself (stacked suppressions).
-					d.target = i + 1
-					for d.target <= last && strings.HasPrefix(strings.TrimSpace(f.Line(d.target)), "#") {
-						d.target++
-					}
-				}
-			}
-			s.dirs = append(s.dirs, d)
-		}
-	}
-	if len(s.dirs) == 0 {
-		return nil
-	}
-	return s
-}
-
-func byteCol(line string, col int) int {
-	i := 0
-	for n := 1; n < col && i < len(line); n++ {
-		_, w := utf8.DecodeRuneInString(line[i:])
-		i += w
-	}
-	return i
-}
-
-// parseDirective parses `# resumelint:VERB CODE[,CODE] -- reason` in a
-// comment of line; nil when the line has none.
-func parseDirective(line string) *directive {
-	at := strings.Index(line, string(marker))
-	if at < 0 {
-		return nil
-	}
-	hash := strings.LastIndexByte(line[:at], '#')
-	if hash < 0 || strings.TrimSpace(line[hash+1:at]) != "" || (hash > 0 && line[hash-1] != ' ' && line[hash-1] != '\t') {
-		return nil
-	}
-	rest := line[at+len(marker):]
-	verbEnd := 0
-	for verbEnd < len(rest) && (rest[verbEnd] == '-' || rest[verbEnd] >= 'a' && rest[verbEnd] <= 'z' || rest[verbEnd] >= 'A' && rest[verbEnd] <= 'Z') {
-		verbEnd++
-	}
-	d := &directive{
-		col:    utf8.RuneCountInString(line[:hash]) + 1,
-		endCol: utf8.RuneCountInString(strings.TrimRight(line, " \t")) + 1,
-		verb:   rest[:verbEnd],
-		text:   strings.TrimSpace(line[hash:]),
-		used:   map[string]bool{},
-	}
-	d.wholeFile = d.verb == "ignore-file"
-	list := rest[verbEnd:]
-	if i := strings.Index(list, "--"); i >= 0 {
-		d.reason = strings.TrimSpace(list[i+2:])
-		list = list[:i]
-	}
-	for _, name := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-		if r := rules.Lookup(name); r != nil {
-			d.codes = append(d.codes, r.Code)
-		} else {
-			d.unknown = append(d.unknown, name)
-		}
-	}
-	return d
-}
-
-func (d *directive) valid() bool { return d.verb == "ignore" || d.verb == "ignore-file" }
+func (d *directive) valid() bool { return d.Verb == "ignore" || d.Verb == "ignore-file" }
 
 // suppress reports whether a directive hides fd, and marks it used. A
 // suppression of the line wins over one of the whole file.
@@ -225,11 +124,11 @@ func (s *fileSups) suppress(fd *diag.Finding) bool {
 		if !d.valid() || !d.names(fd.Code) {
 			continue
 		}
-		if !d.wholeFile && (d.target == fd.Start.Line || d.line == fd.Start.Line) {
+		if !d.WholeFile && (d.Target == fd.Start.Line || d.Line == fd.Start.Line) {
 			d.used[fd.Code] = true
 			return true
 		}
-		if d.wholeFile && file == nil {
+		if d.WholeFile && file == nil {
 			file = d
 		}
 	}
@@ -264,9 +163,9 @@ func (x *Filter) PostRun() ([]diag.Finding, []*load.File) {
 		var fs []diag.Finding
 		for _, d := range s.dirs {
 			for _, msg := range x.problems(s, d) {
-				fd := diag.Finding{Code: rules.UnusedSuppression.Code, Path: s.file.Path,
-					Start: diag.Pos{Line: d.line, Col: d.col}, End: diag.Pos{Line: d.line, Col: d.endCol}, Message: msg,
-					NodePath: "suppression", NodeHash: hashText(d.text)}
+				fd := diag.Finding{Code: rules.UnusedSuppression.Code, Path: s.path,
+					Start: diag.Pos{Line: d.Line, Col: d.Col}, End: diag.Pos{Line: d.Line, Col: d.EndCol}, Message: msg,
+					NodePath: "suppression", NodeHash: hashText(d.Text)}
 				if msg == d.cleanupMsg {
 					fd.Fix = d.cleanup
 				}
@@ -276,7 +175,7 @@ func (x *Filter) PostRun() ([]diag.Finding, []*load.File) {
 		// RL007 findings can themselves be suppressed or ignored.
 		kept := 0
 		for i := range fs {
-			if !s.suppress(&fs[i]) && !x.cfg.ignored(&fs[i], RootRel(x.root, x.cwd, fs[i].Path)) {
+			if !s.suppress(&fs[i]) && !x.cfg.Ignored(&fs[i], RootRel(x.root, x.cwd, fs[i].Path)) {
 				out = append(out, fs[i])
 				kept++
 			}
@@ -291,20 +190,20 @@ func (x *Filter) PostRun() ([]diag.Finding, []*load.File) {
 
 // problems returns the RL007 messages of one directive.
 func (x *Filter) problems(s *fileSups, d *directive) []string {
-	example := "# resumelint:" + d.verb + " RL107 -- the checkpoint is merged in the next session"
+	example := "# resumelint:" + d.Verb + " RL107 -- the checkpoint is merged in the next session"
 	if len(d.codes) > 0 {
-		example = "# resumelint:" + d.verb + " " + strings.Join(d.codes, ",") + " -- why the finding is acceptable here"
+		example = "# resumelint:" + d.Verb + " " + strings.Join(d.codes, ",") + " -- why the finding is acceptable here"
 	}
 	if !d.valid() {
-		return []string{fmt.Sprintf("unknown directive `resumelint:%s`: write `resumelint:ignore CODE -- reason` (this line or the next) or `resumelint:ignore-file CODE -- reason`", d.verb)}
+		return []string{fmt.Sprintf("unknown directive `resumelint:%s`: write `resumelint:ignore CODE -- reason` (this line or the next) or `resumelint:ignore-file CODE -- reason`", d.Verb)}
 	}
 	var msgs []string
 	for _, u := range d.unknown {
-		msgs = append(msgs, fmt.Sprintf("`resumelint:%s` names %q, which is no rule (see `resumelint rules`)", d.verb, u))
+		msgs = append(msgs, fmt.Sprintf("`resumelint:%s` names %q, which is no rule (see `resumelint rules`)", d.Verb, u))
 	}
 	if len(d.codes) == 0 {
 		if len(d.unknown) == 0 {
-			msgs = append(msgs, fmt.Sprintf("`resumelint:%s` names no rule: list codes or names, e.g. `%s`", d.verb, example))
+			msgs = append(msgs, fmt.Sprintf("`resumelint:%s` names no rule: list codes or names, e.g. `%s`", d.Verb, example))
 		}
 		return msgs
 	}
@@ -317,19 +216,19 @@ func (x *Filter) problems(s *fileSups, d *directive) []string {
 		}
 	}
 	switch {
-	case len(unused) == len(d.codes) && d.wholeFile:
+	case len(unused) == len(d.codes) && d.WholeFile:
 		msgs = append(msgs, fmt.Sprintf("this suppression hides nothing: the file has no %s finding; remove the comment", strings.Join(unused, " or ")))
 	case len(unused) == len(d.codes):
-		msgs = append(msgs, fmt.Sprintf("this suppression hides nothing: line %d has no %s finding; remove the comment", d.target, strings.Join(unused, " or ")))
-	case len(unused) > 0 && d.wholeFile:
+		msgs = append(msgs, fmt.Sprintf("this suppression hides nothing: line %d has no %s finding; remove the comment", d.Target, strings.Join(unused, " or ")))
+	case len(unused) > 0 && d.WholeFile:
 		msgs = append(msgs, fmt.Sprintf("%s is suppressed for the file, which has no such finding; remove it from the list", strings.Join(unused, " and ")))
 	case len(unused) > 0:
-		msgs = append(msgs, fmt.Sprintf("%s is suppressed here, but line %d has no such finding; remove it from the list", strings.Join(unused, " and "), d.target))
+		msgs = append(msgs, fmt.Sprintf("%s is suppressed here, but line %d has no such finding; remove it from the list", strings.Join(unused, " and "), d.Target))
 	}
 	if len(unused) > 0 {
-		d.cleanupMsg, d.cleanup = msgs[len(msgs)-1], cleanupFix(s.file, d, unused)
+		d.cleanupMsg, d.cleanup = msgs[len(msgs)-1], cleanupFix(d, unused)
 	}
-	if d.reason == "" && len(unused) < len(d.codes) {
+	if d.Reason == "" && len(unused) < len(d.codes) {
 		msgs = append(msgs, fmt.Sprintf("suppression without a reason: say why after ` -- `, e.g. `%s`", example))
 	}
 	return msgs
@@ -338,11 +237,14 @@ func (x *Filter) problems(s *fileSups, d *directive) []string {
 // cleanupFix removes a suppression whose every code hides nothing, or
 // rewrites it without the unused ones ("CODE name" each) (RL007's safe
 // fix). A list with names that are no rule is left to the user.
-func cleanupFix(f *load.File, d *directive, unused []string) *diag.Fix {
+func cleanupFix(d *directive, unused []string) *diag.Fix {
 	if len(unused) == len(d.codes) {
-		return fix.RemoveComment(f, d.line, d.col)
+		if d.Remove == nil {
+			return nil
+		}
+		return &diag.Fix{Applicability: diag.FixSafe, Description: "remove the unused suppression", Edits: []diag.TextEdit{*d.Remove}}
 	}
-	if len(d.unknown) > 0 {
+	if len(d.unknown) > 0 || d.Replace == nil {
 		return nil
 	}
 	drop := map[string]bool{}
@@ -355,11 +257,16 @@ func cleanupFix(f *load.File, d *directive, unused []string) *diag.Fix {
 			kept = append(kept, c)
 		}
 	}
-	text := "# resumelint:" + d.verb + " " + strings.Join(kept, ",")
-	if d.reason != "" {
-		text += " -- " + d.reason
+	text := "# resumelint:" + d.Verb + " " + strings.Join(kept, ",")
+	if d.Reason != "" {
+		text += " -- " + d.Reason
 	}
-	return fix.ReplaceComment(f, d.line, d.col, text)
+	if strings.ContainsAny(text, "\r\n") {
+		return nil
+	}
+	edit := *d.Replace
+	edit.NewText = text
+	return &diag.Fix{Applicability: diag.FixSafe, Description: "remove the unused rules from the suppression", Edits: []diag.TextEdit{edit}}
 }
 
 func hashText(s string) string {

@@ -30,8 +30,8 @@ func TestParseDirective(t *testing.T) {
 			t.Errorf("%q: no directive", c.line)
 			continue
 		}
-		if d.verb != c.verb || !reflect.DeepEqual(d.codes, c.codes) || !reflect.DeepEqual(d.unknown, c.unknown) || d.reason != c.reason || d.col != c.col {
-			t.Errorf("%q: got verb %q codes %v unknown %v reason %q col %d", c.line, d.verb, d.codes, d.unknown, d.reason, d.col)
+		if d.Verb != c.verb || !reflect.DeepEqual(d.codes, c.codes) || !reflect.DeepEqual(d.unknown, c.unknown) || d.Reason != c.reason || d.Col != c.col {
+			t.Errorf("%q: got verb %q codes %v unknown %v reason %q col %d", c.line, d.Verb, d.codes, d.unknown, d.Reason, d.Col)
 		}
 	}
 	for _, line := range []string{
@@ -45,6 +45,23 @@ func TestParseDirective(t *testing.T) {
 	}
 }
 
+// parseDirective returns the directive of a one-line YAML file, as the
+// filter sees it; nil when the line has none.
+func parseDirective(line string) *directive {
+	s := suppressionsOf(&load.File{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration, Data: []byte(line + "\n")})
+	if s == nil {
+		return nil
+	}
+	return s.dirs[0]
+}
+
+// suppressionsOf checks f's bytes, which captures its directives, and
+// returns them resolved.
+func suppressionsOf(f *load.File) *fileSups {
+	load.CheckBytes(f, load.DefaultLimits)
+	return NewFilter(nil, "", "").sups(f)
+}
+
 func TestSuppressionTargetsAndUse(t *testing.T) {
 	f := &load.File{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration, Data: []byte(strings.Join([]string{
 		"a: 1 # resumelint:ignore RL006 -- same line", // 1
@@ -54,6 +71,7 @@ func TestSuppressionTargetsAndUse(t *testing.T) {
 		"# resumelint:ignore-file RL008 -- all of it", // 5
 		"c: 3", // 6
 	}, "\n"))}
+	load.CheckBytes(f, load.DefaultLimits)
 	x := NewFilter(nil, "", "")
 	fs := []diag.Finding{
 		{Code: "RL006", Path: f.Path, Start: diag.Pos{Line: 1, Col: 4}},
@@ -101,6 +119,7 @@ func TestSuppressionTargetsAndUse(t *testing.T) {
 // suppressions; the end of the run does not trip over it.
 func TestMarkerWithoutDirective(t *testing.T) {
 	f := &load.File{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration, Data: []byte("resumelint:00\n")}
+	load.CheckBytes(f, load.DefaultLimits)
 	x := NewFilter(nil, "", "")
 	x.PostFile(f, []diag.Finding{{Code: "RL100", Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}}})
 	if unused, _ := x.PostRun(); len(unused) != 0 {
@@ -111,8 +130,8 @@ func TestMarkerWithoutDirective(t *testing.T) {
 func TestFrontMatterOnly(t *testing.T) {
 	f := &load.File{Path: "p/resume-context.md", Kind: load.KindResumeContext, Data: []byte(
 		"---\nlast_updated: \"2026-02-20 21:00\" # resumelint:ignore RL006 -- local time\n---\n\n# resumelint:ignore RL316 -- a heading, not a comment\n")}
-	s := parseSuppressions(f)
-	if s == nil || len(s.dirs) != 1 || s.dirs[0].line != 2 {
+	s := suppressionsOf(f)
+	if s == nil || len(s.dirs) != 1 || s.dirs[0].Line != 2 {
 		t.Fatalf("got %+v", s)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -32,21 +31,19 @@ type Settings struct {
 	// KeepData keeps every file's bytes after its unit is checked (the
 	// fix command edits them); by default only files with findings keep them.
 	KeepData bool
-	// PostFile, when set, sees each file's findings before they are kept
-	// (inline suppressions, baselines). f is nil for findings of a folder
-	// unit that name no file.
-	PostFile func(f *load.File, fs []diag.Finding) []diag.Finding
-	// PostRun, when set, is called once after every PostFile call; its
-	// findings (RL007: suppressions that hid nothing across all of them)
-	// join the result, files gives their sources for snippets.
-	PostRun func() (fs []diag.Finding, files []*load.File)
 }
 
 // Result is what a run found.
 type Result struct {
+	// Findings are the raw findings of the rules that ran and of loading,
+	// with their rule's name and default severity: the filter stage
+	// (internal/filter) applies severity settings and suppressions.
 	Findings []diag.Finding
 	// Sources holds the files that have findings, for source snippets.
 	Sources map[string]*load.File
+	// Kept holds the other files that kept lines past their unit (their
+	// suppression directives, lines facts point at), by display path.
+	Kept map[string]*load.File
 	// Checked counts the files looked at (a folder's files each count).
 	Checked int
 	// Skipped are the units whose names matched a kind but whose format is
@@ -75,6 +72,9 @@ func (u unit) kind() load.Kind {
 type unitResult struct {
 	findings []diag.Finding
 	files    []*load.File
+	// retained are the unit's files that kept lines past their release
+	// (cross-file facts, suppressions), for later findings' snippets.
+	retained []*load.File
 	internal int
 	skip     *load.Skip // the unit is another system's file or folder
 }
@@ -82,16 +82,7 @@ type unitResult struct {
 // Run lints the discovered units. extra are files already read (stdin).
 func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	defer load.HoldRoots()()
-	var units []unit
-	for _, f := range extra {
-		units = append(units, unit{file: f, stdin: true})
-	}
-	for _, f := range d.Files {
-		units = append(units, unit{file: f})
-	}
-	for _, f := range d.Folders {
-		units = append(units, unit{folder: f})
-	}
+	units := unitsOf(d, extra)
 	results := make([]unitResult, len(units))
 	index := rules.NewIndex()
 	// A unit is checked after every unit whose facts its rules require
@@ -105,7 +96,45 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 		s.pool(byPhase[ph], func(i int) { results[i] = s.runUnit(units[i], index) })
 	}
 
-	res := &Result{Sources: map[string]*load.File{}}
+	// Kept: the files that kept lines after their unit: cross-file
+	// findings take their snippets from them, never from a second read.
+	res := &Result{Sources: map[string]*load.File{}, Kept: map[string]*load.File{}}
+	res.collect(units, results)
+	// Phase 3: cross-file rules over the whole index.
+	s.settleRepo(res, s.finalize(res, index))
+	for _, f := range d.Unknown {
+		res.Checked++
+		fd := diag.Finding{Code: rules.UnknownKind.Code, Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
+			Message: "resumelint cannot tell this file's kind from its name: rename it or leave it out (`resumelint explain RL009` lists the names it checks)"}
+		fill(&fd)
+		res.Findings = append(res.Findings, fd)
+	}
+	for p := range res.Sources {
+		delete(res.Kept, p)
+	}
+	widen(res.Findings, res.Sources)
+	sort.SliceStable(res.Findings, func(i, j int) bool { return diag.Less(&res.Findings[i], &res.Findings[j]) })
+	return res
+}
+
+// unitsOf lists a run's units: stdin files, files, then folders.
+func unitsOf(d *load.Discovery, extra []*load.File) []unit {
+	units := make([]unit, 0, len(extra)+len(d.Files)+len(d.Folders))
+	for _, f := range extra {
+		units = append(units, unit{file: f, stdin: true})
+	}
+	for _, f := range d.Files {
+		units = append(units, unit{file: f})
+	}
+	for _, f := range d.Folders {
+		units = append(units, unit{folder: f})
+	}
+	return units
+}
+
+// collect counts the checked and skipped units and gathers the units'
+// findings, sources and retained files.
+func (res *Result) collect(units []unit, results []unitResult) {
 	for i, u := range units {
 		switch {
 		case results[i].skip != nil:
@@ -130,8 +159,15 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 		for _, f := range r.files {
 			res.Sources[f.Path] = f
 		}
+		for _, f := range r.retained {
+			res.Kept[f.Path] = f
+		}
 	}
-	// Phase 3: cross-file rules over the whole index.
+}
+
+// finalize runs the cross-file rules over the whole index and returns
+// their findings; files they read themselves join res.Kept.
+func (s *Settings) finalize(res *Result, index *rules.Index) []diag.Finding {
 	var repo []diag.Finding
 	for _, r := range rules.All() {
 		if r.Finalize == nil || !s.enabled(r) {
@@ -145,74 +181,28 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 						Message: fmt.Sprintf("internal error in rule %s %s: %v (please report this)", r.Code, r.Name, e)})
 				}
 			}()
-			r.CheckRepo(rules.NewRepoPass(r, &s.Opts, index, &repo))
+			rp := rules.NewRepoPass(r, &s.Opts, index, &repo)
+			r.CheckRepo(rp)
+			for _, f := range rp.Sources() {
+				res.Kept[f.Path] = f
+			}
 		}()
 	}
-	byPath := map[string][]diag.Finding{}
-	var order []string
-	for _, fd := range repo {
-		if _, ok := byPath[fd.Path]; !ok {
-			order = append(order, fd.Path)
-		}
-		byPath[fd.Path] = append(byPath[fd.Path], fd)
-	}
-	sort.Strings(order)
-	for _, path := range order {
-		fs := byPath[path]
-		src := res.Sources[path]
-		if (src == nil || src.Data == nil) && path != "" {
-			// Released after its unit: read again for suppressions and snippets.
-			if again := sourceFor(s.Opts.Cwd, s.Opts.RepoRoot, path, s.Opts.Limits); again != nil || src == nil {
-				src = again
-			}
-		}
-		var kept []diag.Finding
-		for i := range fs {
-			if s.finish(&fs[i]) {
-				kept = append(kept, fs[i])
-			}
-		}
-		if s.PostFile != nil {
-			kept = s.PostFile(src, kept)
-		}
-		if len(kept) > 0 && src != nil {
-			res.Sources[path] = src
-		}
-		res.Findings = append(res.Findings, kept...)
-	}
+	return repo
+}
 
-	for _, f := range d.Unknown {
-		res.Checked++
-		fd := diag.Finding{Code: rules.UnknownKind.Code, Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
-			Message: "resumelint cannot tell this file's kind from its name: rename it or leave it out (`resumelint explain RL009` lists the names it checks)"}
-		if s.finish(&fd) {
-			res.Findings = append(res.Findings, fd)
-		}
-	}
-	if s.PostRun != nil {
-		fs, files := s.PostRun()
-		for _, f := range files {
-			if src := res.Sources[f.Path]; src != nil && src.Data != nil {
-				continue
-			}
-			if f.Data == nil && f.OSPath != "" {
-				// Released after its unit: read again for snippets.
-				if again := sourceFor(s.Opts.Cwd, s.Opts.RepoRoot, f.OSPath, s.Opts.Limits); again != nil {
-					again.Path = f.Path
-					f = again
-				}
-			}
-			res.Sources[f.Path] = f
-		}
-		for i := range fs {
-			if s.finish(&fs[i]) {
-				res.Findings = append(res.Findings, fs[i])
+// settleRepo adds the cross-file findings, with their sources.
+func (s *Settings) settleRepo(res *Result, repo []diag.Finding) {
+	for i := range repo {
+		fd := &repo[i]
+		fill(fd)
+		if res.Sources[fd.Path] == nil {
+			if f := res.Kept[fd.Path]; f != nil {
+				res.Sources[fd.Path] = f
 			}
 		}
 	}
-	widen(res.Findings, res.Sources)
-	sort.SliceStable(res.Findings, func(i, j int) bool { return diag.Less(&res.Findings[i], &res.Findings[j]) })
-	return res
+	res.Findings = append(res.Findings, repo...)
 }
 
 // widen gives a finding whose span is empty the width of the token at its
@@ -280,9 +270,20 @@ func tokenWidth(line []rune, at int) int {
 	return max(j-at, 1)
 }
 
-// finish fills a finding's name and severity from the catalog and applies
-// the run's severity settings; it returns false when the rule is off.
-func (s *Settings) finish(fd *diag.Finding) bool {
+// fill gives a finding its rule's name and, when it has none, the rule's
+// default severity.
+func fill(fd *diag.Finding) {
+	if r := rules.Lookup(fd.Code); r != nil && fd.Code != InternalCode {
+		fd.Name = r.Name
+		if fd.Severity == diag.SevOff {
+			fd.Severity = r.Severity
+		}
+	}
+}
+
+// Finish fills a finding's name and severity from the catalog and applies
+// the severity settings; it returns false when the rule is off.
+func (s *Settings) Finish(fd *diag.Finding) bool {
 	if fd.Code == InternalCode {
 		return true
 	}
@@ -306,15 +307,20 @@ func (s *Settings) finish(fd *diag.Finding) bool {
 	return true
 }
 
-// enabled reports whether rule r runs: --enable limits the run to what it
-// names; an opt-in rule runs only when named there or given a severity.
+// enabled reports whether rule r runs in this run (Active).
 func (s *Settings) enabled(r *rules.Rule) bool {
-	return Active(r, s.Only, s.Severity)
+	return Active(r, s.Only, s.Severity, s.Opts.Base != nil)
 }
 
 // Active is the one answer to "does this rule run?" for a run's --enable
-// set (only) and severity settings.
-func Active(r *rules.Rule, only map[string]bool, severity map[string]diag.Severity) bool {
+// set (only), severity settings and whether a base revision is given:
+// --enable limits the run to what it names; an opt-in rule runs only when
+// named there or given a severity; a rule that needs a base runs only
+// with one.
+func Active(r *rules.Rule, only map[string]bool, severity map[string]diag.Severity, hasBase bool) bool {
+	if r.NeedsBase && !hasBase {
+		return false
+	}
 	if len(only) > 0 && !only[r.Code] {
 		return false
 	}
@@ -353,40 +359,24 @@ func (s *Settings) pool(idx []int, fn func(int)) {
 	wg.Wait()
 }
 
-// sourceFor reads a file named by a finding of a cross-file rule, for its
-// snippet (and suppression comments).
-func sourceFor(cwd, repoRoot, path string, lim load.Limits) *load.File {
-	osPath := path
-	if !filepath.IsAbs(osPath) {
-		osPath = filepath.Join(cwd, filepath.FromSlash(path))
-	}
-	f := &load.File{Path: path, OSPath: osPath, Root: load.RootFor(repoRoot, osPath)}
-	if _, ok := load.Read(f, lim); !ok {
-		return nil
-	}
-	return f
+// unitRun is the state of checking one unit.
+type unitRun struct {
+	s     *Settings
+	index *rules.Index
+	// results derived once per unit (the resumption section, …) are shared by its rules.
+	results  *rules.Results
+	raw      []diag.Finding
+	files    []*load.File
+	docs     []*load.Document
+	internal int
 }
 
-// checkUnit runs over one unit of kind k the indexers, then the enabled
-// rules, that apply to k; set fills in the pass's unit (Doc, Bundle or
-// Run). It returns the number of internal failures.
-func (s *Settings) checkUnit(k load.Kind, path string, index *rules.Index, set func(*rules.Pass), raw *[]diag.Finding) (internal int) {
-	// Results derived once per unit (the resumption section, …) are shared by its rules.
-	results := rules.NewResults()
-	guard := func(what string, fn func()) {
-		defer func() {
-			if e := recover(); e != nil {
-				internal++
-				*raw = append(*raw, diag.Finding{Code: InternalCode, Name: "internal-error", Severity: diag.SevError, Path: path,
-					Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
-					Message: fmt.Sprintf("internal error in %s: %v (please report this with the file)", what, e)})
-			}
-		}()
-		fn()
-	}
+// runRules runs over the unit the indexers, then the active rules, of
+// kind; set points a pass at the unit's document, bundle or run.
+func (ur *unitRun) runRules(kind load.Kind, path string, set func(*rules.Pass)) {
 	newPass := func(r *rules.Rule, out *[]diag.Finding) *rules.Pass {
-		p := rules.NewPass(r, &s.Opts, out)
-		p.Results, p.Index = results, index
+		p := rules.NewPass(r, &ur.s.Opts, out)
+		p.Results, p.Index = ur.results, ur.index
 		set(p)
 		return p
 	}
@@ -394,126 +384,144 @@ func (s *Settings) checkUnit(k load.Kind, path string, index *rules.Index, set f
 	// never depends on them. They report nothing.
 	var none []diag.Finding
 	for _, x := range rules.Indexers() {
-		if x.AppliesTo(k) {
-			guard("indexer "+x.Name, func() { x.Run(newPass(nil, &none)) })
+		if x.AppliesTo(kind) {
+			ur.guard("indexer "+x.Name, path, func() { x.Run(newPass(nil, &none)) })
 		}
 	}
 	for _, r := range rules.All() {
-		if r.Run != nil && r.AppliesTo(k) && s.enabled(r) {
-			guard("rule "+r.Code+" "+r.Name, func() { r.Check(newPass(r, raw)) })
+		if r.Run != nil && r.AppliesTo(kind) && ur.s.enabled(r) {
+			ur.guard("rule "+r.Code+" "+r.Name, path, func() { r.Check(newPass(r, &ur.raw)) })
 		}
 	}
-	return internal
 }
 
-func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
-	var raw []diag.Finding
-	var files []*load.File
-	var docs []*load.Document
-	lim := s.Opts.Limits
+// guard runs fn, turning a panic into an internal-error finding.
+func (ur *unitRun) guard(what, path string, fn func()) {
+	defer func() {
+		if e := recover(); e != nil {
+			ur.internal++
+			ur.raw = append(ur.raw, diag.Finding{Code: InternalCode, Name: "internal-error", Severity: diag.SevError, Path: path,
+				Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
+				Message: fmt.Sprintf("internal error in %s: %v (please report this with the file)", what, e)})
+		}
+	}()
+	fn()
+}
+
+// file checks a file unit; it returns a skip when the file is another
+// system's.
+func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
+	lim := ur.s.Opts.Limits
+	ur.files = append(ur.files, f)
+	var probs []diag.Finding
+	var ok bool
+	if stdin {
+		probs, ok = load.CheckBytes(f, lim)
+	} else {
+		probs, ok = load.Read(f, lim)
+	}
+	ur.raw = append(ur.raw, probs...)
+	if !ok {
+		return nil
+	}
+	doc, probs := load.Parse(f, load.FormatOf(f.Kind, f.Path), lim)
+	if f.Kind == load.KindOrchestration {
+		if why := load.NotWorkflow(doc.Root); why != "" {
+			f.Release()
+			return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
+		}
+	}
+	ur.raw = append(ur.raw, probs...)
+	ur.docs = append(ur.docs, doc)
+	if doc.Root == nil && f.Kind != load.KindOrchestration {
+		return nil
+	}
+	ur.runRules(f.Kind, f.Path, func(p *rules.Pass) { p.Doc = doc })
+	return nil
+}
+
+// bundle checks a bundle folder.
+func (ur *unitRun) bundle(folder *load.Folder) *load.Skip {
+	b, probs := load.LoadBundle(folder, ur.s.Opts.Limits)
+	if why := b.OtherFormat(); why != "" {
+		for _, d := range b.Artifacts {
+			d.File.Release()
+		}
+		return &load.Skip{Path: folder.Path + "/", Kind: load.KindBundle, Reason: why}
+	}
+	ur.raw = append(ur.raw, probs...)
+	for _, d := range b.Artifacts {
+		ur.files = append(ur.files, d.File)
+		ur.docs = append(ur.docs, d)
+	}
+	ur.runRules(load.KindBundle, folder.Path, func(p *rules.Pass) { p.Bundle = b })
+	return nil
+}
+
+// agentRun checks an agent-run folder.
+func (ur *unitRun) agentRun(folder *load.Folder) {
+	run, probs := load.LoadAgentRun(folder, ur.s.Opts.Limits)
+	ur.raw = append(ur.raw, probs...)
+	if run.TaskGraph != nil {
+		ur.files = append(ur.files, run.TaskGraph.File)
+		ur.docs = append(ur.docs, run.TaskGraph)
+	}
+	for _, d := range run.Events {
+		ur.files = append(ur.files, d.File)
+		ur.docs = append(ur.docs, d)
+	}
+	ur.runRules(load.KindAgentRun, folder.Path, func(p *rules.Pass) { p.Run = run })
+}
+
+func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
+	ur := &unitRun{s: s, index: index, results: rules.NewResults()}
+	var skip *load.Skip
 	switch {
 	case u.file != nil:
-		f := u.file
-		files = append(files, f)
-		ok := true
-		if !u.stdin {
-			var probs []diag.Finding
-			probs, ok = load.Read(f, lim)
-			raw = append(raw, probs...)
-		} else {
-			var probs []diag.Finding
-			probs, ok = load.CheckBytes(f, lim)
-			raw = append(raw, probs...)
-		}
-		if !ok {
-			break
-		}
-		doc, probs := load.Parse(f, load.FormatOf(f.Kind, f.Path), lim)
-		if f.Kind == load.KindOrchestration {
-			if why := load.NotWorkflow(doc.Root); why != "" {
-				f.Release()
-				return unitResult{skip: &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}}
-			}
-		}
-		raw = append(raw, probs...)
-		docs = append(docs, doc)
-		if doc.Root == nil && f.Kind != load.KindOrchestration {
-			break
-		}
-		out.internal += s.checkUnit(f.Kind, f.Path, index, func(p *rules.Pass) { p.Doc = doc }, &raw)
+		skip = ur.file(u.file, u.stdin)
 	case u.folder != nil && u.folder.Kind == load.KindBundle:
-		b, probs := load.LoadBundle(u.folder, lim)
-		if why := b.OtherFormat(); why != "" {
-			for _, d := range b.Artifacts {
-				d.File.Release()
-			}
-			return unitResult{skip: &load.Skip{Path: u.folder.Path + "/", Kind: load.KindBundle, Reason: why}}
-		}
-		raw = append(raw, probs...)
-		for _, d := range b.Artifacts {
-			files = append(files, d.File)
-			docs = append(docs, d)
-		}
-		out.internal += s.checkUnit(load.KindBundle, u.folder.Path, index, func(p *rules.Pass) { p.Bundle = b }, &raw)
+		skip = ur.bundle(u.folder)
 	case u.folder != nil && u.folder.Kind == load.KindAgentRun:
-		run, probs := load.LoadAgentRun(u.folder, lim)
-		raw = append(raw, probs...)
-		if run.TaskGraph != nil {
-			files = append(files, run.TaskGraph.File)
-			docs = append(docs, run.TaskGraph)
-		}
-		for _, d := range run.Events {
-			files = append(files, d.File)
-			docs = append(docs, d)
-		}
-		out.internal += s.checkUnit(load.KindAgentRun, u.folder.Path, index, func(p *rules.Pass) { p.Run = run }, &raw)
+		ur.agentRun(u.folder)
 	}
-	annotate(raw, docs)
-	redact(raw, files)
-	byPath := map[string][]diag.Finding{}
+	if skip != nil {
+		return unitResult{skip: skip}
+	}
+	annotate(ur.raw, ur.docs)
+	redact(ur.raw, ur.files)
+	out := s.settle(ur.raw, ur.files)
+	out.internal = ur.internal
+	return out
+}
+
+// settle fills a unit's findings from the catalog, in path order, then
+// releases the unit's files but the lines findings point at.
+func (s *Settings) settle(raw []diag.Finding, files []*load.File) (out unitResult) {
 	for i := range raw {
-		if s.finish(&raw[i]) {
-			byPath[raw[i].Path] = append(byPath[raw[i].Path], raw[i])
-		}
+		fill(&raw[i])
 	}
-	known := map[string]*load.File{}
-	for _, f := range files {
-		known[f.Path] = f
-	}
-	paths := make([]string, 0, len(byPath))
-	for p := range byPath {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		fs := byPath[p]
-		if s.PostFile != nil {
-			fs = s.PostFile(known[p], fs)
-		}
-		if len(fs) > 0 {
-			out.findings = append(out.findings, fs...)
-			if f := known[p]; f != nil {
-				out.files = append(out.files, f)
-			}
-		}
-	}
-	// Files without findings still get PostFile (unused suppressions).
-	if s.PostFile != nil {
-		for _, f := range files {
-			if _, ok := byPath[f.Path]; !ok {
-				if fs := s.PostFile(f, nil); len(fs) > 0 {
-					out.findings = append(out.findings, fs...)
-					out.files = append(out.files, f)
-				}
-			}
-		}
-	}
+	sort.SliceStable(raw, func(i, j int) bool { return raw[i].Path < raw[j].Path })
 	// The findings outlive the unit until the report: no spare capacity.
-	if len(out.findings) < cap(out.findings) {
-		out.findings = slices.Clone(out.findings)
+	out.findings = raw
+	if len(raw) < cap(raw) {
+		out.findings = slices.Clone(raw)
 	}
-	// Keep only the lines findings point at (for snippets): a run's memory
-	// must not grow with the files it checks.
+	named := map[string]bool{}
+	for _, fd := range out.findings {
+		named[fd.Path] = true
+	}
+	for _, f := range files {
+		if named[f.Path] {
+			out.files = append(out.files, f)
+		}
+	}
+	s.release(files, &out)
+	return out
+}
+
+// release keeps only the lines findings point at (for snippets) and those
+// the files retained: a run's memory must not grow with the files it checks.
+func (s *Settings) release(files []*load.File, out *unitResult) {
 	if !s.KeepData {
 		lines := map[string][]int{}
 		for _, fd := range out.findings {
@@ -523,7 +531,11 @@ func (s *Settings) runUnit(u unit, index *rules.Index) (out unitResult) {
 			f.Release(lines[f.Path]...)
 		}
 	}
-	return out
+	for _, f := range files {
+		if f.HasLines() && !slices.Contains(out.files, f) {
+			out.retained = append(out.retained, f)
+		}
+	}
 }
 
 // redact removes every secret RL005 located from the messages of all

@@ -18,8 +18,8 @@ import (
 var panicky = &rules.Rule{Code: "RL999", Name: "test-panic", Severity: diag.SevError, Kinds: []load.Kind{load.KindCheckpoint},
 	Summary: "test only", Run: func(p *rules.Pass) {
 		if strings.Contains(p.Doc.File.Path, "cx-002") {
-			var m map[string]int
-			m["boom"]++ // nil map write: a real runtime panic
+			var s []int
+			_ = s[len(p.Doc.File.Path)] // index out of range: a real runtime panic
 		}
 	}}
 

@@ -113,9 +113,7 @@ func Target(root, cwd, file string) (osPath, rel string, ok bool) {
 	if file == "" || strings.ContainsRune(file, 0) {
 		return "", "", false
 	}
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(cwd, file)
-	}
+	file = load.Abs(cwd, file)
 	file = filepath.Clean(file)
 	if r, ok := within(root, file); ok {
 		rel = r

@@ -73,10 +73,7 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 		args = []string{"."}
 	}
 	for _, a := range args {
-		osPath := a
-		if !filepath.IsAbs(osPath) {
-			osPath = filepath.Join(opt.Cwd, a)
-		}
+		osPath := Abs(opt.Cwd, a)
 		hits := d.hits
 		d.root = d.argRoot(osPath, a)
 		fi, err := os.Stat(osPath)

@@ -43,10 +43,36 @@ type File struct {
 	// repository root, or a bundle folder for its artifacts. "" reads
 	// OSPath as it is (tests, files the user names outside any repository).
 	Root string
+	// Directives are the file's inline suppressions, captured when its
+	// bytes are read or checked (CheckBytes); their lines are kept by
+	// Release.
+	Directives []Directive
 
 	lineStarts []int
 	kept       []keptLine // lines kept by Release, for snippets, in line order
+	// retain are lines to keep at Release besides those it is given: the
+	// lines suppression directives sit on (noted when the file is read)
+	// and those facts published for cross-file rules point at (Retain).
+	retain []int
 }
+
+// Retain asks Release to keep the text of line n: a cross-file finding
+// reported after the file's bytes are released can still show its
+// snippet without reading the file again. Call it while the file's unit
+// is checked (not concurrently with Release).
+func (f *File) Retain(n int) {
+	if n >= 1 {
+		f.retain = append(f.retain, n)
+	}
+}
+
+// directiveMarker starts an inline suppression (`# resumelint:ignore …`).
+var directiveMarker = []byte("resumelint:")
+
+// OnRead, when set, is called each time Read opens a file (tests count
+// reads with it: no file is read twice in a run). It must be safe for
+// concurrent use.
+var OnRead func(osPath string)
 
 // keptLine is one line a finding points at, kept after Release. A file
 // with findings keeps a few: a slice costs a fraction of a map's buckets.
@@ -59,8 +85,9 @@ type keptLine struct {
 // text of the given lines (those findings point at): a run's memory must
 // not grow with the size of the files it reports on.
 func (f *File) Release(keep ...int) {
+	keep = append(slices.Clone(keep), f.retain...)
+	f.retain = nil
 	if len(keep) > 0 && f.Data != nil {
-		keep = slices.Clone(keep)
 		slices.Sort(keep)
 		keep = slices.Compact(keep)
 		f.kept = make([]keptLine, 0, len(keep))
@@ -73,6 +100,10 @@ func (f *File) Release(keep ...int) {
 	f.Data = nil
 	f.lineStarts = nil
 }
+
+// HasLines reports whether Snippet can return any line: the bytes are
+// read, or Release kept some lines.
+func (f *File) HasLines() bool { return f.Data != nil || len(f.kept) > 0 }
 
 // Snippet returns the text of line n while the file's bytes are read or
 // the line was kept by Release.
@@ -189,6 +220,9 @@ func readWith(f *File, lim Limits, open func() (*os.File, error)) ([]diag.Findin
 			return []diag.Finding{Problem(f, code.InputLimits, diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false, nil
 		}
 	}
+	if OnRead != nil {
+		OnRead(f.OSPath)
+	}
 	fh, err := open()
 	if err != nil {
 		return fail(err)
@@ -236,6 +270,12 @@ func readWith(f *File, lim Limits, open func() (*os.File, error)) ([]diag.Findin
 // f.Data. A byte-order mark is reported and stripped; invalid UTF-8 and NUL
 // bytes stop parsing.
 func CheckBytes(f *File, lim Limits) ([]diag.Finding, bool) {
+	probs, ok := checkBytes(f, lim)
+	f.captureDirectives()
+	return probs, ok
+}
+
+func checkBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 	var out []diag.Finding
 	if bytes.HasPrefix(f.Data, []byte{0xEF, 0xBB, 0xBF}) {
 		out = append(out, Problem(f, code.Encoding, diag.Pos{Line: 1, Col: 1}, "file starts with a UTF-8 byte-order mark; save it without one"))
@@ -251,6 +291,7 @@ func CheckBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 		i := firstInvalidUTF8(f.Data)
 		return append(out, Problem(f, code.Encoding, f.posOf(i), "invalid UTF-8 byte 0x%02x; not parsed", f.Data[i])), false
 	}
+
 	// No line of a file shorter than the limit can exceed it: the common
 	// case skips the scan.
 	if lim.MaxLineLen > 0 && len(f.Data) > lim.MaxLineLen {

@@ -27,6 +27,21 @@ type Input struct {
 	// Root is the repository root (an absolute OS path) that SARIF's
 	// %SRCROOT% stands for; empty leaves it to the consumer.
 	Root string
+	// Rules describe the rules of the catalog, in its order (SARIF's
+	// tool.driver.rules); formats that need no rule metadata ignore it.
+	Rules []RuleInfo
+}
+
+// RuleInfo is what output formats say about a rule.
+type RuleInfo struct {
+	Code, Name, Summary string
+	Severity            diag.Severity
+	Tags                []string
+	// Description is the rule's description on one line; Help its whole
+	// page (Markdown). Empty when the rule has no page: formats fall back
+	// to Summary.
+	Description, Help string
+	HelpURI           string
 }
 
 // Summary counts findings.

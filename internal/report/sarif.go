@@ -7,14 +7,13 @@ import (
 	"io/fs"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/resumelint/resumelint/docs"
 	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
-	"github.com/resumelint/resumelint/internal/rules"
 )
 
 // HelpURI is where a rule's documentation page is published.
@@ -138,7 +137,7 @@ const MaxSARIFResults = 25000
 // SrcRoot is the uriBaseId result URIs are relative to: the repository root.
 const SrcRoot = "%SRCROOT%"
 
-// internalCode is the engine's code for an internal failure (engine.InternalCode).
+// internalCode is the engine's code for an internal failure (code.Internal).
 const internalCode = code.Internal
 
 // SARIF writes one SARIF 2.1.0 log. rel maps a finding's display path to
@@ -149,12 +148,11 @@ func SARIF(w io.Writer, in *Input, rel func(string) string) error {
 }
 
 func writeSARIF(w io.Writer, in *Input, rel func(string) string, limit int) error {
-	all := rules.All()
 	index := map[string]int{}
 	driver := sarifDriver{Name: "resumelint", Version: in.Version, InformationURI: "https://github.com/resumelint/resumelint", Rules: []sarifRule{}}
-	for i, r := range all {
+	for i, r := range in.Rules {
 		index[r.Code] = i
-		full, page := RulePage(r.Code)
+		full, page := r.Description, r.Help
 		if full == "" {
 			full = r.Summary
 		}
@@ -164,8 +162,8 @@ func writeSARIF(w io.Writer, in *Input, rel func(string) string, limit int) erro
 		driver.Rules = append(driver.Rules, sarifRule{ID: r.Code, Name: r.Name, ShortDescription: sarifText{r.Summary},
 			FullDescription: sarifMultiformat{Text: full, Markdown: full},
 			Help:            sarifMultiformat{Text: page, Markdown: page},
-			HelpURI:         HelpURI(r.Code), DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(r.Severity)},
-			Properties: map[string]any{"tags": []string{r.Family}}})
+			HelpURI:         r.HelpURI, DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(r.Severity)},
+			Properties: map[string]any{"tags": slices.Clone(r.Tags)}})
 	}
 	inv := sarifInvocation{ExecutionSuccessful: true}
 	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}, ColumnKind: "unicodeCodePoints"}
@@ -263,27 +261,26 @@ func dirURI(dir string) string {
 	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
-var (
-	pagesOnce sync.Once
-	pages     map[string][2]string
-)
-
 // RulePage returns a rule's description (the first paragraph of its page
 // under docs/rules, on one line) and the whole page, as `resumelint
 // explain` prints it; both empty when the rule has no page.
 func RulePage(code string) (full, page string) {
-	pagesOnce.Do(func() {
-		pages = map[string][2]string{}
-		for _, r := range rules.All() {
-			data, err := fs.ReadFile(docs.Rules, "rules/"+r.Code+".md")
-			if err != nil {
-				continue
-			}
-			pages[r.Code] = [2]string{firstParagraph(string(data)), strings.TrimRight(string(data), "\n") + "\n"}
-		}
-	})
-	p := pages[code]
-	return p[0], p[1]
+	if strings.ContainsAny(code, "/\\.") {
+		return "", ""
+	}
+	data, err := fs.ReadFile(docs.Rules, "rules/"+code+".md")
+	if err != nil {
+		return "", ""
+	}
+	return firstParagraph(string(data)), strings.TrimRight(string(data), "\n") + "\n"
+}
+
+// NewRuleInfo describes a rule for the output formats: its description
+// and help from its page under docs/rules, its help URI.
+func NewRuleInfo(code, name, summary string, sev diag.Severity, tags ...string) RuleInfo {
+	full, page := RulePage(code)
+	return RuleInfo{Code: code, Name: name, Summary: summary, Severity: sev, Tags: tags,
+		Description: full, Help: page, HelpURI: HelpURI(code)}
 }
 
 // firstParagraph is the first paragraph of a rule page that is neither

@@ -79,7 +79,16 @@ func sampleFindings() *Input {
 	f2 := diag.Finding{Code: "RL006", Name: "timestamp-format", Severity: diag.SevWarning, Path: "p/resume-context.md",
 		Start: diag.Pos{Line: 9, Col: 15}, End: diag.Pos{Line: 9, Col: 15}, Message: `last_updated "2026-02-20 21:00" has no time zone`}
 	f3 := diag.Finding{Code: "RL000", Name: "internal-error", Severity: diag.SevError, Message: "internal error in rule RL999"}
-	return &Input{Findings: []diag.Finding{f1, f2, f3}, Version: "v1.2.3", Checked: 2}
+	return &Input{Findings: []diag.Finding{f1, f2, f3}, Version: "v1.2.3", Checked: 2, Rules: catalog()}
+}
+
+// catalog describes the registered rules, as the command does.
+func catalog() []RuleInfo {
+	var out []RuleInfo
+	for _, r := range rules.All() {
+		out = append(out, NewRuleInfo(r.Code, r.Name, r.Summary, r.Severity, r.Family))
+	}
+	return out
 }
 
 func TestSARIFValidatesAgainstTheOfficialSchema(t *testing.T) {

@@ -701,8 +701,10 @@ func indexRun(p *Pass) {
 	switch {
 	case p.Run.TaskGraph != nil:
 		f.Path = p.Run.TaskGraph.File.Path
+		retainLines(p.Run.TaskGraph.File, 1) // RL508 reports at line 1
 	case len(p.Run.Events) > 0:
 		f.Path = p.Run.Events[0].File.Path
+		retainLines(p.Run.Events[0].File, 1)
 	case len(p.Run.Folder.Files) > 0:
 		f.Path = p.Run.Folder.Files[0].Path
 	default:

@@ -48,6 +48,9 @@ type Rule struct {
 	// OptIn marks style and housekeeping checks (SPEC §0): off unless
 	// --enable names them or the configuration gives them a severity.
 	OptIn bool
+	// NeedsBase marks rules that compare with a base revision: they run
+	// only when --base is given.
+	NeedsBase bool
 }
 
 var registry = map[string]*Rule{}

@@ -34,6 +34,8 @@ func indexCheckpoint(p *Pass) {
 		return
 	}
 	if cf := CheckpointFactOf(p.Opts, p.Doc.File, p.Doc.Root); cf != nil {
+		// Finalize reports at these lines after the file is released.
+		retainLines(p.Doc.File, 1, cf.IDAt.Start.Line, cf.AckAt.Start.Line)
 		Checkpoints.PublishAt(p.Index, cf.OSPath, cf)
 	}
 }

@@ -95,7 +95,20 @@ type RepoPass struct {
 	Index   *Index
 	out     *[]diag.Finding
 	pending []*diag.Finding
+	// sources are files a Finalize read itself, released to the lines its
+	// findings point at (Source).
+	sources []*load.File
 }
+
+// Source records a file Finalize read itself as the source of its
+// findings' snippets, releasing its bytes but the given lines.
+func (p *RepoPass) Source(f *load.File, lines ...int) {
+	f.Release(lines...)
+	p.sources = append(p.sources, f)
+}
+
+// Sources returns the files recorded with Source.
+func (p *RepoPass) Sources() []*load.File { return p.sources }
 
 // NewRepoPass prepares a repository pass appending to out (see
 // Rule.CheckRepo).

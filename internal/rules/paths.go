@@ -88,9 +88,7 @@ func absPath(cwd, p string) string {
 	if p == "" {
 		return ""
 	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(cwd, p)
-	}
+	p = load.Abs(cwd, p)
 	return filepath.Clean(p)
 }
 

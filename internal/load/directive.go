@@ -1,0 +1,156 @@
+package load
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/resumelint/resumelint/internal/diag"
+)
+
+// Directive is one `# resumelint:VERB NAME[,NAME] -- reason` comment of a
+// YAML file or a Markdown file's front matter, captured when the file is
+// read so it outlives the release of the file's bytes.
+type Directive struct {
+	Line, Col, EndCol int    // the comment's position
+	Verb              string // ignore, ignore-file, or what was written
+	WholeFile         bool   // ignore-file
+	Target            int    // ignore: the line it covers
+	Names             []string
+	Reason            string
+	Text              string // the comment, for the fingerprint
+	// Remove deletes the comment (its line when it stands alone); Replace
+	// spans the comment, to be rewritten. Nil when the file's line breaks
+	// do not allow edits.
+	Remove, Replace *diag.TextEdit
+}
+
+// captureDirectives parses the file's suppression directives and keeps
+// the lines they sit on past Release.
+func (f *File) captureDirectives() {
+	f.Directives = nil
+	if f.Data == nil || !bytes.Contains(f.Data, directiveMarker) {
+		return
+	}
+	first, last := 1, len(f.LineStarts())
+	switch FormatOf(f.Kind, f.Path) {
+	case FormatYAML:
+	case FormatMarkdown:
+		if strings.TrimRight(f.Line(1), " \t") != "---" {
+			return
+		}
+		first, last = 2, 0
+		for i := 2; i <= len(f.LineStarts()); i++ {
+			if t := strings.TrimRight(f.Line(i), " \t"); t == "---" || t == "..." {
+				last = i - 1
+				break
+			}
+		}
+	default:
+		return
+	}
+	editable := breaksOK(f.Data)
+	for i := first; i <= last; i++ {
+		line := f.Line(i)
+		d := parseDirective(line)
+		if d == nil {
+			continue
+		}
+		d.Line = i
+		if !d.WholeFile {
+			d.Target = i
+			if strings.TrimSpace(line[:byteCol(line, d.Col)]) == "" {
+				// A comment on a line of its own covers the next line
+				// that is not a comment itself (stacked suppressions).
+				d.Target = i + 1
+				for d.Target <= last && strings.HasPrefix(strings.TrimSpace(f.Line(d.Target)), "#") {
+					d.Target++
+				}
+			}
+		}
+		if editable {
+			d.Remove, d.Replace = f.commentEdits(i, d.Col)
+		}
+		f.Retain(i)
+		f.Directives = append(f.Directives, *d)
+	}
+}
+
+// commentEdits returns the edit deleting the comment that starts at
+// line:col, and the span of the comment to its line's end.
+func (f *File) commentEdits(line, col int) (remove, replace *diag.TextEdit) {
+	a := f.Offset(diag.Pos{Line: line, Col: col})
+	if a >= len(f.Data) || f.Data[a] != '#' {
+		return nil, nil
+	}
+	ls := f.LineStarts()
+	start, next := ls[line-1], len(f.Data)
+	if line < len(ls) {
+		next = ls[line]
+	}
+	end := next
+	for end > a && (f.Data[end-1] == '\n' || f.Data[end-1] == '\r') {
+		end--
+	}
+	replace = &diag.TextEdit{Offset: a, Length: end - a}
+	if strings.TrimSpace(string(f.Data[start:a])) == "" {
+		return &diag.TextEdit{Offset: start, Length: next - start}, replace
+	}
+	b := a
+	for b > start && (f.Data[b-1] == ' ' || f.Data[b-1] == '\t') {
+		b--
+	}
+	return &diag.TextEdit{Offset: b, Length: end - b}, replace
+}
+
+// breaksOK reports text whose only line breaks are LF and CRLF (as
+// internal/fix requires of the files it edits).
+func breaksOK(data []byte) bool {
+	for i, b := range data {
+		if b == '\r' && (i+1 == len(data) || data[i+1] != '\n') {
+			return false
+		}
+	}
+	return !bytes.Contains(data, []byte("\u0085")) && !bytes.Contains(data, []byte("\u2028")) && !bytes.Contains(data, []byte("\u2029"))
+}
+
+func byteCol(line string, col int) int {
+	i := 0
+	for n := 1; n < col && i < len(line); n++ {
+		_, w := utf8.DecodeRuneInString(line[i:])
+		i += w
+	}
+	return i
+}
+
+// parseDirective parses `# resumelint:VERB CODE[,CODE] -- reason` in a
+// comment of line; nil when the line has none.
+func parseDirective(line string) *Directive {
+	at := strings.Index(line, string(directiveMarker))
+	if at < 0 {
+		return nil
+	}
+	hash := strings.LastIndexByte(line[:at], '#')
+	if hash < 0 || strings.TrimSpace(line[hash+1:at]) != "" || (hash > 0 && line[hash-1] != ' ' && line[hash-1] != '\t') {
+		return nil
+	}
+	rest := line[at+len(directiveMarker):]
+	verbEnd := 0
+	for verbEnd < len(rest) && (rest[verbEnd] == '-' || rest[verbEnd] >= 'a' && rest[verbEnd] <= 'z' || rest[verbEnd] >= 'A' && rest[verbEnd] <= 'Z') {
+		verbEnd++
+	}
+	d := &Directive{
+		Col:    utf8.RuneCountInString(line[:hash]) + 1,
+		EndCol: utf8.RuneCountInString(strings.TrimRight(line, " \t")) + 1,
+		Verb:   rest[:verbEnd],
+		Text:   strings.TrimSpace(line[hash:]),
+	}
+	d.WholeFile = d.Verb == "ignore-file"
+	list := rest[verbEnd:]
+	if i := strings.Index(list, "--"); i >= 0 {
+		d.Reason = strings.TrimSpace(list[i+2:])
+		list = list[:i]
+	}
+	d.Names = strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	return d
+}
