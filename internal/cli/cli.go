@@ -181,6 +181,9 @@ type lintFlags struct {
 	outputs                               []output
 	// excluded are the units exclude patterns left out, for --verbose.
 	excluded []load.Skip
+	// nested are the units a configuration nearer to them governs (not
+	// the first linted path's), by configuration, for --verbose.
+	nested map[*config.Scope][]string
 }
 
 func (c *Command) lint(args []string) (int, error) { return c.lintAs("lint", args) }
@@ -217,6 +220,7 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 	if err := lf.applyRuleFlags(&settings); err != nil {
 		return ExitUsage, err
 	}
+	lc.ruleFlags = lf.applyRuleFlags
 	if lf.affected {
 		for _, p := range paths {
 			if p == "-" {
@@ -386,11 +390,13 @@ func (c *Command) discover(rest []string, extra []*load.File, lf *lintFlags, lc 
 	if len(rest) == 0 && len(extra) > 0 {
 		return &load.Discovery{}, nil
 	}
-	disc, err := load.Discover(rest, load.DiscoverOptions{Cwd: c.Cwd, Classifier: lc.classifier, Root: root})
+	disc, err := load.Discover(rest, lc.discoverOptions(c.Cwd, root))
 	if err != nil {
 		return nil, err
 	}
-	lc.cfg.Filter(disc, lc.cfgRoot, c.Cwd)
+	if err := lc.discovered(disc); err != nil {
+		return nil, err
+	}
 	if len(disc.Missing) > 0 {
 		return nil, usagef("no such file, folder or matching glob: %s", strings.Join(disc.Missing, ", "))
 	}
@@ -398,6 +404,7 @@ func (c *Command) discover(rest []string, extra []*load.File, lf *lintFlags, lc 
 		return nil, noKnownKind(disc.Empty, len(rest) > 0, lc)
 	}
 	lf.excluded = disc.Excluded
+	lf.nested = lc.nestedUnits(disc)
 	return disc, nil
 }
 
@@ -461,6 +468,14 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 			fmt.Fprintf(c.Stderr, "resumelint: configuration %s (%s) applies to %s\n", lc.cfg.Path, how, scope)
 		} else {
 			fmt.Fprintf(c.Stderr, "resumelint: no configuration file (%s %s); defaults apply to %s\n", config.FileName, lc.how, scope)
+		}
+		for _, sc := range lc.set.Scopes() {
+			if units := lf.nested[sc]; len(units) > 0 {
+				fmt.Fprintf(c.Stderr, "resumelint: configuration %s (nearer to them) applies to %s\n", sc.Config.Path, diag.List(units, 5))
+			}
+		}
+		if units := lf.nested[lc.set.Defaults()]; len(units) > 0 {
+			fmt.Fprintf(c.Stderr, "resumelint: no configuration file governs %s; defaults apply to them\n", diag.List(units, 5))
 		}
 		pats, defaults := lc.cfg.Excludes()
 		switch {

@@ -159,11 +159,14 @@ func (h *hookRun) postToolUse() int {
 	if inRun {
 		target = filepath.FromSlash(runDir)
 	}
-	disc, err := load.Discover([]string{target}, load.DiscoverOptions{Cwd: h.cwd, Classifier: lc.classifier})
+	disc, err := load.Discover([]string{target}, lc.discoverOptions(h.cwd, ""))
 	if err != nil {
 		return hookOK
 	}
-	lc.cfg.Filter(disc, lc.root, h.cwd)
+	if err := lc.discovered(disc); err != nil {
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err)
+		return hookOK
+	}
 	disc.Unknown, disc.Empty, disc.Missing = nil, nil, nil
 	if inRun {
 		// Only the run itself, not what else the folder holds.
@@ -228,11 +231,14 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 	if !ok {
 		return nil, nil, false
 	}
-	disc, err := load.Discover(nil, load.DiscoverOptions{Cwd: h.cwd, Classifier: lc.classifier})
+	disc, err := load.Discover(nil, lc.discoverOptions(h.cwd, ""))
 	if err != nil {
 		return nil, nil, true
 	}
-	lc.cfg.Filter(disc, lc.root, h.cwd)
+	if err := lc.discovered(disc); err != nil {
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err)
+		return nil, nil, true
+	}
 	disc.Unknown, disc.Empty, disc.Missing = nil, nil, nil
 	var files []*load.File
 	var orch []*load.File

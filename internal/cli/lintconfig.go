@@ -4,8 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/resumelint/resumelint/internal/config"
 	"github.com/resumelint/resumelint/internal/diag"
@@ -25,56 +28,145 @@ func (cf *configFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&cf.writeBaseline, "write-baseline", "", "record today's findings in this baseline file (they are then hidden)")
 }
 
-// lintConfig is a run's configuration and the filters built from it.
+// lintConfig is a run's configurations and the filters built from them.
 type lintConfig struct {
+	// set finds each path's configuration: --config, else the nearest
+	// .resumelint.yaml walking up from the path (config.Set).
+	set *config.Set
+	// top is the configuration of the first linted path: fail_on, stdin's
+	// kind and --verbose's first line come from it; cfg is its content.
+	top *config.Scope
 	cfg *config.Config
 	// root is the repository root (paths in baselines, SARIF and
-	// annotations are relative to it); cfgRoot is where the configuration's
-	// globs are anchored: the folder of a .resumelint.yaml found by the
-	// walk up, else root.
+	// annotations are relative to it); cfgRoot is where top's globs are
+	// anchored: the folder of a .resumelint.yaml found by the walk up,
+	// else root.
 	root, cfgRoot, cwd string
 	// how says how the configuration was chosen, for --verbose.
 	how        string
 	classifier *load.Classifier
+	// pre are the run's settings before any configuration; ruleFlags
+	// applies the rule flags after a configuration, so flags win in every
+	// scope (nil when the command has none).
+	pre       engine.Settings
+	ruleFlags func(*engine.Settings) error
+
+	mu     sync.Mutex
+	scoped map[*config.Scope]*engine.Settings
 }
 
-// setupConfig reads the configuration (--config, else the nearest
-// .resumelint.yaml walking up from anchor, the first linted path, to the
-// repository root, or to the filesystem root outside a repository) and
+// setupConfig reads the configuration of anchor, the first linted path
+// (--config, else the nearest .resumelint.yaml walking up from it to the
+// repository root, or to the filesystem root outside a repository), and
 // applies it to settings before the flags are applied, so flags win.
+// Paths under a folder with a .resumelint.yaml of its own are checked
+// with that one (settingsFor).
 func (c *Command) setupConfig(cf *configFlags, s *engine.Settings, anchor string) (*lintConfig, error) {
-	lc := &lintConfig{cfg: &config.Config{}, root: s.Opts.RepoRoot, cfgRoot: s.Opts.RepoRoot, cwd: c.Cwd}
-	osPath := cf.config
-	if osPath != "" && !filepath.IsAbs(osPath) {
-		osPath = filepath.Join(c.Cwd, osPath)
+	lc := &lintConfig{root: s.Opts.RepoRoot, cwd: c.Cwd, pre: cloneSettings(s), scoped: map[*config.Scope]*engine.Settings{}}
+	explicit := ""
+	if cf.config != "" {
+		explicit = load.Abs(c.Cwd, cf.config)
+	}
+	set, err := config.NewSet(c.Cwd, lc.root, explicit)
+	if err != nil {
+		return nil, configError(err)
+	}
+	lc.set = set
+	lc.top = set.For(anchor)
+	if err := set.Err(); err != nil {
+		return nil, configError(err)
 	}
 	lc.how = "--config"
-	if osPath == "" {
+	if explicit == "" {
 		lc.how = "looked for from " + load.Display(c.Cwd, anchor) + " up to the repository root"
-		stop := ""
-		if _, ok := gitRoot(anchor); ok {
-			stop = lc.root
-		} else {
+		if _, ok := gitRoot(anchor); !ok {
 			lc.how = "looked for from " + load.Display(c.Cwd, anchor) + " up to the filesystem root, outside a repository"
 		}
-		if osPath = config.FindNearest(anchor, stop); osPath != "" {
-			lc.cfgRoot = filepath.Dir(osPath)
-		}
 	}
-	if osPath != "" {
-		cfg, err := config.Load(osPath, load.Display(c.Cwd, osPath), load.RootFor(lc.root, osPath))
-		if err != nil {
-			var ce *config.Error
-			if errors.As(err, &ce) {
-				return nil, usagef("%s", strings.ReplaceAll(ce.Error(), "\n", "\nresumelint: "))
-			}
-			return nil, usagef("%v", err)
-		}
-		lc.cfg = cfg
-	}
+	lc.cfg, lc.cfgRoot, lc.classifier = lc.top.Config, lc.top.Root, lc.top.Classifier()
 	applyConfig(lc.cfg, s)
-	lc.classifier = lc.cfg.Classifier(lc.cfgRoot)
 	return lc, nil
+}
+
+// configError is the usage error for a configuration that cannot be read
+// or is invalid: one line per problem.
+func configError(err error) error {
+	var ce *config.Error
+	if errors.As(err, &ce) {
+		return usagef("%s", strings.ReplaceAll(ce.Error(), "\n", "\nresumelint: "))
+	}
+	return usagef("%v", err)
+}
+
+// cloneSettings copies settings with maps of their own.
+func cloneSettings(s *engine.Settings) engine.Settings {
+	c := *s
+	c.Severity = maps.Clone(s.Severity)
+	c.Only = maps.Clone(s.Only)
+	c.Opts.SecretAllow = slices.Clone(s.Opts.SecretAllow)
+	return c
+}
+
+// settingsFor returns the settings of the paths a scope governs: final
+// (the top scope's, flags applied) for the top scope; for another, the
+// settings before any configuration with that scope's configuration and
+// then the flags applied, and what the run set since (--base).
+func (lc *lintConfig) settingsFor(sc *config.Scope, final *engine.Settings) *engine.Settings {
+	if sc == lc.top {
+		return final
+	}
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	if s, ok := lc.scoped[sc]; ok {
+		return s
+	}
+	s := cloneSettings(&lc.pre)
+	s.Opts.Base, s.KeepData, s.Jobs = final.Opts.Base, final.KeepData, final.Jobs
+	applyConfig(sc.Config, &s)
+	if lc.ruleFlags != nil {
+		_ = lc.ruleFlags(&s) // checked when applied to the top scope
+	}
+	lc.scoped[sc] = &s
+	return &s
+}
+
+// classifierFor is the classifier of the configuration governing a folder.
+func (lc *lintConfig) classifierFor(osDir string) *load.Classifier {
+	return lc.set.For(osDir).Classifier()
+}
+
+// discovered applies each unit's configuration's excludes to a discovery,
+// and fails when a configuration found on the way is invalid.
+func (lc *lintConfig) discovered(d *load.Discovery) error {
+	if err := lc.set.Err(); err != nil {
+		return configError(err)
+	}
+	lc.set.Filter(d)
+	return nil
+}
+
+// discoverOptions are the discovery options of the run: each folder's
+// files are classified with the globs of the configuration governing it.
+func (lc *lintConfig) discoverOptions(cwd, root string) load.DiscoverOptions {
+	return load.DiscoverOptions{Cwd: cwd, Classifier: lc.classifier, ClassifierFor: lc.classifierFor, Root: root}
+}
+
+// nestedUnits groups the discovered units that another configuration
+// than the first linted path's governs, by that configuration.
+func (lc *lintConfig) nestedUnits(d *load.Discovery) map[*config.Scope][]string {
+	out := map[*config.Scope][]string{}
+	add := func(osPath, disp string, isDir bool) {
+		if sc := lc.set.ForPath(osPath, isDir); sc != lc.top {
+			out[sc] = append(out[sc], disp)
+		}
+	}
+	for _, f := range d.Files {
+		add(f.OSPath, f.Path, false)
+	}
+	for _, f := range d.Folders {
+		add(f.OSPath, f.Path+"/", true)
+	}
+	return out
 }
 
 // applyConfig puts the configuration into run settings; flags are applied
@@ -107,12 +199,30 @@ func applyConfig(c *config.Config, s *engine.Settings) {
 	}
 }
 
-// run lints the units with the engine, then passes its raw findings
-// through the filter stage with the run's settings and configuration.
+// run lints the units with the engine, each with the settings of the
+// configuration governing it, then passes the raw findings through the
+// filter stage with each file's configuration.
 func (lc *lintConfig) run(d *load.Discovery, extra []*load.File, s engine.Settings) *engine.Result {
+	s.For = func(osPath string, isDir bool) *engine.Settings {
+		return lc.settingsFor(lc.set.ForPath(osPath, isDir), &s)
+	}
 	res := engine.Run(d, extra, s)
-	scope := &filter.Scope{Settings: &s, Config: lc.cfg, Root: lc.cfgRoot, Cwd: lc.cwd}
-	st := &filter.Stage{For: func(string) *filter.Scope { return scope }}
+	scopes := map[*config.Scope]*filter.Scope{}
+	var mu sync.Mutex
+	st := &filter.Stage{For: func(path string) *filter.Scope {
+		sc := lc.top
+		if path != "" {
+			sc = lc.set.ForPath(load.Abs(lc.cwd, path), strings.HasSuffix(path, "/"))
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if fs, ok := scopes[sc]; ok {
+			return fs
+		}
+		fs := &filter.Scope{Settings: lc.settingsFor(sc, &s), Config: sc.Config, Root: sc.Root, Cwd: lc.cwd}
+		scopes[sc] = fs
+		return fs
+	}}
 	st.Apply(res)
 	return res
 }

@@ -128,7 +128,7 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 	if kind != load.KindUnknown {
 		f := &load.File{Path: disp, OSPath: osPath, Data: text, Explicit: true, Kind: kind, Template: load.IsTemplate(disp)}
 		disc = &load.Discovery{Files: []*load.File{f}}
-		r.lc.cfg.Filter(disc, root, root)
+		r.lc.set.Filter(disc)
 		if len(disc.Files) == 0 {
 			return out, nil // excluded
 		}
@@ -144,11 +144,11 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 		if runDir, ok := load.RunDir(filepath.ToSlash(osPath)); ok {
 			target = filepath.FromSlash(runDir)
 		}
-		disc, err = load.Discover([]string{target}, load.DiscoverOptions{Cwd: root, Classifier: r.lc.classifier})
+		disc, err = load.Discover([]string{target}, r.lc.discoverOptions(root, ""))
 		if err != nil {
 			return out, nil
 		}
-		r.lc.cfg.Filter(disc, root, root)
+		r.lc.set.Filter(disc)
 		disc.Files, disc.Unknown, disc.Empty, disc.Missing = nil, nil, nil, nil
 		if len(disc.Folders) == 0 {
 			return out, nil

@@ -24,32 +24,49 @@ func (c *Config) Excludes() (patterns []string, defaults bool) {
 // records each in d.Excluded with the pattern. Named files are dropped
 // too: pre-commit passes every changed file by name.
 func (c *Config) Filter(d *load.Discovery, root, cwd string) {
-	global, defaults := c.Excludes()
-	where := "exclude in " + c.Path
-	if defaults {
-		where = "a default exclude; exclude: in .resumelint.yaml replaces the defaults"
-	}
-	why := func(k load.Kind, p string, withKind bool) string {
-		rel := RootRel(root, cwd, p)
-		if pat := firstMatch(global, rel); pat != "" {
-			return fmt.Sprintf("by %q (%s)", pat, where)
-		}
-		if withKind {
-			if pat := firstMatch(c.Kinds[k].Exclude, rel); pat != "" {
-				return fmt.Sprintf("by %q (kinds.%s.exclude in %s)", pat, k, c.Path)
-			}
-		}
-		return ""
-	}
+	filter(d, func(string, bool) (*Config, string) { return c, root }, cwd)
+}
+
+// Filter is Config.Filter with each unit's own configuration.
+func (s *Set) Filter(d *load.Discovery) {
+	filter(d, func(osPath string, isDir bool) (*Config, string) {
+		sc := s.ForPath(osPath, isDir)
+		return sc.Config, sc.Root
+	}, s.cwd)
+}
+
+func filter(d *load.Discovery, scope func(osPath string, isDir bool) (*Config, string), cwd string) {
 	d.Files = keep(d.Files, func(f *load.File) bool {
-		return excluded(d, why(f.Kind, f.Path, true), f.Path, f.Kind)
+		c, root := scope(f.OSPath, false)
+		return excluded(d, c.excludedBy(f.Kind, RootRel(root, cwd, f.Path), true), f.Path, f.Kind)
 	})
 	d.Folders = keep(d.Folders, func(f *load.Folder) bool {
-		return excluded(d, why(f.Kind, f.Path, true), f.Path+"/", f.Kind)
+		c, root := scope(f.OSPath, true)
+		return excluded(d, c.excludedBy(f.Kind, RootRel(root, cwd, f.Path), true), f.Path+"/", f.Kind)
 	})
 	d.Unknown = keep(d.Unknown, func(f *load.File) bool {
-		return excluded(d, why(load.KindUnknown, f.Path, false), f.Path, "")
+		c, root := scope(f.OSPath, false)
+		return excluded(d, c.excludedBy(load.KindUnknown, RootRel(root, cwd, f.Path), false), f.Path, "")
 	})
+}
+
+// excludedBy says which exclude pattern of the configuration matches a
+// path relative to its root, and where it is written; "" for none.
+func (c *Config) excludedBy(k load.Kind, rel string, withKind bool) string {
+	global, defaults := c.Excludes()
+	if pat := firstMatch(global, rel); pat != "" {
+		where := "exclude in " + c.Path
+		if defaults {
+			where = "a default exclude; exclude: in .resumelint.yaml replaces the defaults"
+		}
+		return fmt.Sprintf("by %q (%s)", pat, where)
+	}
+	if withKind {
+		if pat := firstMatch(c.Kinds[k].Exclude, rel); pat != "" {
+			return fmt.Sprintf("by %q (kinds.%s.exclude in %s)", pat, k, c.Path)
+		}
+	}
+	return ""
 }
 
 // excluded records a path in d.Excluded when reason says why it is.

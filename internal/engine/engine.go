@@ -31,6 +31,11 @@ type Settings struct {
 	// KeepData keeps every file's bytes after its unit is checked (the
 	// fix command edits them); by default only files with findings keep them.
 	KeepData bool
+	// For, when set, gives the settings of the configuration that governs
+	// a unit, by its OS path: the rules that run over it and their
+	// options (a nested .resumelint.yaml applies to its own subtree).
+	// Cross-file rules run with these settings.
+	For func(osPath string, isDir bool) *Settings
 }
 
 // Result is what a run found.
@@ -60,6 +65,23 @@ type unit struct {
 	file   *load.File
 	folder *load.Folder
 	stdin  bool
+}
+
+// forUnit returns the settings of the configuration governing u.
+func (s *Settings) forUnit(u unit) *Settings {
+	if s.For == nil {
+		return s
+	}
+	var us *Settings
+	if u.file != nil {
+		us = s.For(u.file.OSPath, false)
+	} else {
+		us = s.For(u.folder.OSPath, true)
+	}
+	if us == nil {
+		return s
+	}
+	return us
 }
 
 func (u unit) kind() load.Kind {
@@ -474,7 +496,7 @@ func (ur *unitRun) agentRun(folder *load.Folder) {
 }
 
 func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
-	ur := &unitRun{s: s, index: index, results: rules.NewResults()}
+	ur := &unitRun{s: s.forUnit(u), index: index, results: rules.NewResults()}
 	var skip *load.Skip
 	switch {
 	case u.file != nil:

@@ -44,6 +44,10 @@ type Discovery struct {
 type DiscoverOptions struct {
 	Cwd        string
 	Classifier *Classifier
+	// ClassifierFor, when set, gives the classifier of the configuration
+	// that governs a folder (a nested .resumelint.yaml applies to its own
+	// subtree); Classifier is used otherwise.
+	ClassifierFor func(osDir string) *Classifier
 	// NoGit walks folders even inside a git work tree.
 	NoGit bool
 	// Root is the repository root: no file found is read outside it
@@ -290,6 +294,9 @@ func (d *discoverer) addPath(osPath string, explicit, mayBeGone bool) {
 	osPath = filepath.Clean(osPath)
 	disp := Display(d.opt.Cwd, osPath)
 	c := d.opt.Classifier
+	if d.opt.ClassifierFor != nil {
+		c = d.opt.ClassifierFor(filepath.Dir(osPath))
+	}
 	if !explicit && c.Excluded(disp) {
 		return
 	}

@@ -1,0 +1,163 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+// Scope is one configuration and the folder it governs: its globs,
+// excludes and ignores are relative to Root, and it applies to every path
+// under Root that no nearer configuration claims.
+type Scope struct {
+	Config *Config
+	// Root is the OS folder the configuration's patterns are anchored at:
+	// the folder holding the .resumelint.yaml, the repository root for
+	// --config and for the defaults.
+	Root string
+	// OSPath is the configuration file read; "" for the defaults.
+	OSPath string
+
+	classifierOnce sync.Once
+	classifier     *load.Classifier
+}
+
+// Classifier is the scope's discovery classifier, built once.
+func (sc *Scope) Classifier() *load.Classifier {
+	sc.classifierOnce.Do(func() { sc.classifier = sc.Config.Classifier(sc.Root) })
+	return sc.classifier
+}
+
+// Set finds the configuration of each linted path, as ruff does: --config
+// for every path when given, else the nearest .resumelint.yaml walking up
+// from the path's folder to the repository root (the first folder up that
+// holds .git), or to the filesystem root outside a repository. Each file
+// is read once; the first one that cannot be read or is invalid is kept
+// in Err, and the run stops (exit 2).
+type Set struct {
+	cwd      string
+	repoRoot string
+	fixed    *Scope // --config
+	defaults *Scope
+
+	mu     sync.Mutex
+	byDir  map[string]*Scope // folder → the scope it belongs to
+	byFile map[string]*Scope // configuration OS path → its scope
+	order  []*Scope          // configurations read, in the order found
+	err    error
+}
+
+// NewSet prepares the lookups of a run. explicit is the OS path of
+// --config ("" when not given); repoRoot is the run's repository root
+// (where --config's and the defaults' patterns are anchored; "" outside a
+// repository, then cwd).
+func NewSet(cwd, repoRoot, explicit string) (*Set, error) {
+	anchor := repoRoot
+	if anchor == "" {
+		anchor = cwd
+	}
+	s := &Set{cwd: cwd, repoRoot: repoRoot, byDir: map[string]*Scope{}, byFile: map[string]*Scope{},
+		defaults: &Scope{Config: &Config{}, Root: anchor}}
+	if explicit != "" {
+		cfg, err := Load(explicit, load.Display(cwd, explicit), load.RootFor(repoRoot, explicit))
+		if err != nil {
+			return nil, err
+		}
+		s.fixed = &Scope{Config: cfg, Root: anchor, OSPath: explicit}
+		s.order = append(s.order, s.fixed)
+	}
+	return s, nil
+}
+
+// For returns the scope that governs a folder (an OS path).
+func (s *Set) For(osDir string) *Scope {
+	if s.fixed != nil {
+		return s.fixed
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lookup(filepath.Clean(osDir))
+}
+
+// ForPath returns the scope of a file or folder unit by its OS path.
+func (s *Set) ForPath(osPath string, isDir bool) *Scope {
+	if isDir {
+		return s.For(osPath)
+	}
+	return s.For(filepath.Dir(osPath))
+}
+
+// lookup walks up from dir until a folder holds a configuration, is a
+// repository root, or is the filesystem root, and remembers the answer
+// for every folder on the way.
+func (s *Set) lookup(dir string) *Scope {
+	var walked []string
+	var found *Scope
+	for d := dir; ; {
+		if sc, ok := s.byDir[d]; ok {
+			found = sc
+			break
+		}
+		walked = append(walked, d)
+		p := filepath.Join(d, FileName)
+		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
+			found = s.read(p)
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d || isRepoRoot(d) {
+			found = s.defaults
+			break
+		}
+		d = parent
+	}
+	for _, d := range walked {
+		s.byDir[d] = found
+	}
+	return found
+}
+
+func isRepoRoot(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
+}
+
+// read loads one configuration file; an unreadable or invalid one is
+// recorded in Err and its folder falls back to the defaults, so discovery
+// can finish before the run stops.
+func (s *Set) read(osPath string) *Scope {
+	if sc, ok := s.byFile[osPath]; ok {
+		return sc
+	}
+	cfg, err := Load(osPath, load.Display(s.cwd, osPath), load.RootFor(s.repoRoot, osPath))
+	if err != nil {
+		if s.err == nil {
+			s.err = err
+		}
+		s.byFile[osPath] = s.defaults
+		return s.defaults
+	}
+	sc := &Scope{Config: cfg, Root: filepath.Dir(osPath), OSPath: osPath}
+	s.byFile[osPath] = sc
+	s.order = append(s.order, sc)
+	return sc
+}
+
+// Err is the first configuration that could not be read or is invalid.
+func (s *Set) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Scopes lists the configurations read so far, in the order found.
+func (s *Set) Scopes() []*Scope {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Scope(nil), s.order...)
+}
+
+// Defaults is the scope of paths no configuration file governs.
+func (s *Set) Defaults() *Scope { return s.defaults }
