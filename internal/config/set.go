@@ -39,6 +39,7 @@ func (sc *Scope) Classifier() *load.Classifier {
 type Set struct {
 	cwd      string
 	repoRoot string
+	gitRoot  string // repoRoot when it holds .git, else ""
 	fixed    *Scope // --config
 	defaults *Scope
 
@@ -60,6 +61,9 @@ func NewSet(cwd, repoRoot, explicit string) (*Set, error) {
 	}
 	s := &Set{cwd: cwd, repoRoot: repoRoot, byDir: map[string]*Scope{}, byFile: map[string]*Scope{},
 		defaults: &Scope{Config: &Config{}, Root: anchor}}
+	if fi, err := os.Stat(filepath.Join(repoRoot, ".git")); repoRoot != "" && err == nil && fi != nil {
+		s.gitRoot = filepath.Clean(repoRoot)
+	}
 	if explicit != "" {
 		cfg, err := Load(explicit, load.Display(cwd, explicit), load.RootFor(repoRoot, explicit))
 		if err != nil {
@@ -107,7 +111,7 @@ func (s *Set) lookup(dir string) *Scope {
 			break
 		}
 		parent := filepath.Dir(d)
-		if parent == d || isRepoRoot(d) {
+		if parent == d || s.isStop(d) {
 			found = s.defaults
 			break
 		}
@@ -119,8 +123,19 @@ func (s *Set) lookup(dir string) *Scope {
 	return found
 }
 
-func isRepoRoot(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, ".git"))
+// isStop reports whether the walk up ends at dir: the run's repository
+// root for folders inside it (no further look-up there), else any folder
+// holding .git.
+func (s *Set) isStop(dir string) bool {
+	if s.gitRoot != "" {
+		if dir == s.gitRoot {
+			return true
+		}
+		if _, inside := load.Contained(s.gitRoot, dir); inside {
+			return false
+		}
+	}
+	_, err := os.Stat(filepath.Join(dir, ".git"))
 	return err == nil
 }
 
