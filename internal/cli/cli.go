@@ -394,7 +394,7 @@ func (c *Command) discover(rest []string, extra []*load.File, lf *lintFlags, lc 
 	if err != nil {
 		return nil, err
 	}
-	if err := lc.discovered(disc); err != nil {
+	if err := lc.discovered(disc, extra...); err != nil {
 		return nil, err
 	}
 	if len(disc.Missing) > 0 {

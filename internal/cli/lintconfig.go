@@ -136,19 +136,25 @@ func (lc *lintConfig) classifierFor(osDir string) *load.Classifier {
 }
 
 // discovered applies each unit's configuration's excludes to a discovery,
-// and fails when a configuration found on the way is invalid.
-func (lc *lintConfig) discovered(d *load.Discovery) error {
+// and fails when a configuration found on the way is invalid. extra are
+// the run's files read from stdin, governed by the configuration of the
+// folder they are named in.
+func (lc *lintConfig) discovered(d *load.Discovery, extra ...*load.File) error {
+	for _, f := range extra {
+		lc.set.ForPath(load.Abs(lc.cwd, f.OSPath), false)
+	}
 	if err := lc.set.Err(); err != nil {
 		return configError(err)
 	}
 	lc.set.Filter(d)
+	lc.set.Settle()
 	return nil
 }
 
 // discoverOptions are the discovery options of the run: each folder's
 // files are classified with the globs of the configuration governing it.
 func (lc *lintConfig) discoverOptions(cwd, root string) load.DiscoverOptions {
-	return load.DiscoverOptions{Cwd: cwd, Classifier: lc.classifier, ClassifierFor: lc.classifierFor, Root: root}
+	return load.DiscoverOptions{Cwd: cwd, Classifier: lc.classifier, ClassifierFor: lc.classifierFor, Listed: lc.set.Listed, Root: root}
 }
 
 // nestedUnits groups the discovered units that another configuration

@@ -1,8 +1,10 @@
 package config
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/resumelint/resumelint/internal/load"
@@ -39,6 +41,7 @@ func (sc *Scope) Classifier() *load.Classifier {
 type Set struct {
 	cwd      string
 	repoRoot string
+	gitRoot  string // repoRoot when it holds .git, else ""
 	fixed    *Scope // --config
 	defaults *Scope
 
@@ -47,6 +50,57 @@ type Set struct {
 	byFile map[string]*Scope // configuration OS path → its scope
 	order  []*Scope          // configurations read, in the order found
 	err    error
+	// uniform, once Settle finds every folder looked up governed by one
+	// scope, answers every later look-up (byDir is then dropped).
+	uniform *Scope
+	// listings are folders a git listing showed whole: the configurations
+	// under them are known, so no folder inside is looked in.
+	listings []listing
+}
+
+// listing is a folder whose files a listing showed, and the folders
+// below it that hold a configuration file.
+type listing struct {
+	root    string
+	configs map[string]bool
+}
+
+// Listed records a listing of osDir (paths relative to it, '/'-separated,
+// as git ls-files prints them): folders inside it are then governed by
+// the nearest configuration the listing holds, or osDir's, without a
+// look in each. A configuration git ignores below osDir is not seen.
+func (s *Set) Listed(osDir string, rel [][]byte) {
+	l := listing{root: filepath.Clean(osDir), configs: map[string]bool{}}
+	name := []byte(FileName)
+	for _, r := range rel {
+		if !bytes.HasSuffix(r, name) || (len(r) > len(name) && r[len(r)-len(name)-1] != '/') {
+			continue
+		}
+		if dir := filepath.Dir(filepath.Join(l.root, filepath.FromSlash(string(r)))); dir != l.root {
+			l.configs[dir] = true
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.listings = append(s.listings, l)
+}
+
+// listed answers For for a folder inside a listing: the nearest folder
+// holding a configuration below the listing's root, else the root's own
+// scope; false for a folder in no listing.
+func (s *Set) listed(dir string) (*Scope, bool) {
+	for _, l := range s.listings {
+		if dir != l.root && !strings.HasPrefix(dir, l.root+string(filepath.Separator)) {
+			continue
+		}
+		for d := dir; d != l.root && len(l.configs) > 0; d = filepath.Dir(d) {
+			if l.configs[d] {
+				return s.lookup(d), true
+			}
+		}
+		return s.lookup(l.root), true
+	}
+	return nil, false
 }
 
 // NewSet prepares the lookups of a run. explicit is the OS path of
@@ -60,6 +114,9 @@ func NewSet(cwd, repoRoot, explicit string) (*Set, error) {
 	}
 	s := &Set{cwd: cwd, repoRoot: repoRoot, byDir: map[string]*Scope{}, byFile: map[string]*Scope{},
 		defaults: &Scope{Config: &Config{}, Root: anchor}}
+	if fi, err := os.Stat(filepath.Join(repoRoot, ".git")); repoRoot != "" && err == nil && fi != nil {
+		s.gitRoot = filepath.Clean(repoRoot)
+	}
 	if explicit != "" {
 		cfg, err := Load(explicit, load.Display(cwd, explicit), load.RootFor(repoRoot, explicit))
 		if err != nil {
@@ -78,7 +135,33 @@ func (s *Set) For(osDir string) *Scope {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.lookup(filepath.Clean(osDir))
+	if s.uniform != nil {
+		return s.uniform
+	}
+	dir := filepath.Clean(osDir)
+	if sc, ok := s.listed(dir); ok {
+		return sc
+	}
+	return s.lookup(dir)
+}
+
+// Settle is called once every unit of the run was looked up (after
+// discovery): when one configuration governs them all, as in most
+// repositories, it answers every later look-up and the per-folder memo,
+// one entry per folder of the repository, is let go.
+func (s *Set) Settle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var only *Scope
+	for _, sc := range s.byDir {
+		if only != nil && sc != only {
+			return
+		}
+		only = sc
+	}
+	if only != nil {
+		s.uniform, s.byDir = only, nil
+	}
 }
 
 // ForPath returns the scope of a file or folder unit by its OS path.
@@ -107,7 +190,7 @@ func (s *Set) lookup(dir string) *Scope {
 			break
 		}
 		parent := filepath.Dir(d)
-		if parent == d || isRepoRoot(d) {
+		if parent == d || s.isStop(d) {
 			found = s.defaults
 			break
 		}
@@ -119,8 +202,19 @@ func (s *Set) lookup(dir string) *Scope {
 	return found
 }
 
-func isRepoRoot(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, ".git"))
+// isStop reports whether the walk up ends at dir: the run's repository
+// root for folders inside it (no further look-up there), else any folder
+// holding .git.
+func (s *Set) isStop(dir string) bool {
+	if s.gitRoot != "" {
+		if dir == s.gitRoot {
+			return true
+		}
+		if _, inside := load.Contained(s.gitRoot, dir); inside {
+			return false
+		}
+	}
+	_, err := os.Stat(filepath.Join(dir, ".git"))
 	return err == nil
 }
 

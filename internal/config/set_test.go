@@ -100,3 +100,24 @@ func TestSetOutsideRepositoryWalksToFilesystemRoot(t *testing.T) {
 		t.Errorf("outside a repository the walk goes up to %s, got %s", top, sc.Root)
 	}
 }
+
+// A git listing tells which folders hold a configuration: folders inside
+// it are not looked in one by one.
+func TestSetListingKnowsNestedConfigs(t *testing.T) {
+	repo := t.TempDir()
+	writeFile(t, filepath.Join(repo, ".git", "HEAD"), "")
+	writeFile(t, filepath.Join(repo, FileName), "staleness:\n  max_age: 72h\n")
+	writeFile(t, filepath.Join(repo, "svc", FileName), "staleness:\n  max_age: 24h\n")
+	// On disk but not in the listing (git ignores it): not read.
+	writeFile(t, filepath.Join(repo, "tmp", FileName), "staleness:\n  max_age: 1h\n")
+	s, err := NewSet(repo, repo, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Listed(repo, [][]byte{[]byte(FileName), []byte("svc/" + FileName), []byte("svc/a/b/ORCHESTRATION.yaml"), []byte("tmp/x.md"), []byte("docs/not" + FileName)})
+	for dir, want := range map[string]string{"svc/a/b": "24h0m0s", "svc": "24h0m0s", "tmp": "72h0m0s", "docs": "72h0m0s", ".": "72h0m0s"} {
+		if got := s.For(filepath.Join(repo, dir)).Config.MaxAge.String(); got != want {
+			t.Errorf("%s: max_age %s, want %s", dir, got, want)
+		}
+	}
+}

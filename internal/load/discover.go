@@ -48,6 +48,11 @@ type DiscoverOptions struct {
 	// that governs a folder (a nested .resumelint.yaml applies to its own
 	// subtree); Classifier is used otherwise.
 	ClassifierFor func(osDir string) *Classifier
+	// Listed, when set, sees every path a git listing of osDir holds
+	// (relative, '/'-separated) before any is classified: what governs
+	// classification (nested configuration files) is known without
+	// looking in every folder.
+	Listed func(osDir string, rel [][]byte)
 	// NoGit walks folders even inside a git work tree.
 	NoGit bool
 	// Root is the repository root: no file found is read outside it
@@ -230,9 +235,9 @@ func (d *discoverer) dir(osDir string, named bool) {
 }
 
 // gitDir lists tracked and untracked, not ignored files under osDir and
-// counts them, or reports false outside a work tree. The untracked listing walks the
-// folder and is the slow half, so it runs in its own process while the
-// tracked files are classified.
+// counts them, or reports false outside a work tree. The untracked listing
+// walks the folder and is the slow half, so it runs in its own process
+// while the tracked files are listed.
 func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 	others := gitLsFiles(osDir, "-o", "--exclude-standard")
 	if err := others.Start(); err != nil {
@@ -243,11 +248,16 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 		_ = others.Wait()
 		return 0, false
 	}
-	listed += d.addListed(osDir, cached.Stdout.(*bytes.Buffer).Bytes(), true)
 	if err := others.Wait(); err != nil {
 		return 0, false
 	}
-	listed += d.addListed(osDir, others.Stdout.(*bytes.Buffer).Bytes(), false)
+	tracked := bytes.Split(cached.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
+	untracked := bytes.Split(others.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
+	if d.opt.Listed != nil {
+		d.opt.Listed(osDir, append(append([][]byte(nil), tracked...), untracked...))
+	}
+	listed += d.addListed(osDir, tracked, true)
+	listed += d.addListed(osDir, untracked, false)
 	return listed, true
 }
 
@@ -261,8 +271,8 @@ func gitLsFiles(dir string, flags ...string) *exec.Cmd {
 // addListed adds the NUL-separated paths git listed under osDir. Tracked
 // files may be deleted in the work tree; only those of a kind are looked
 // up, as most listed files are not.
-func (d *discoverer) addListed(osDir string, list []byte, tracked bool) (listed int) {
-	for _, rel := range bytes.Split(list, []byte{0}) {
+func (d *discoverer) addListed(osDir string, list [][]byte, tracked bool) (listed int) {
+	for _, rel := range list {
 		if len(rel) == 0 {
 			continue
 		}
