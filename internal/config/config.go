@@ -91,27 +91,6 @@ func Find(root string) string {
 	return ""
 }
 
-// FindNearest returns the OS path of the configuration nearest to dir:
-// dir's own, else its parent's, up to and including stop (the repository
-// root; "" for the filesystem root, outside a repository), as ruff finds
-// its configuration. Whatever holds the name is the configuration, a link
-// or a FIFO included: Load refuses what it cannot read safely, and the run
-// stops (exit 2) instead of going on without the repository's settings.
-// "" when there is none.
-func FindNearest(dir, stop string) string {
-	for d := filepath.Clean(dir); ; {
-		p := filepath.Join(d, FileName)
-		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(d)
-		if d == stop || parent == d {
-			return ""
-		}
-		d = parent
-	}
-}
-
 // Load reads and validates a configuration file against #Config, then
 // checks what the schema cannot (rule names, regexes, globs, durations).
 // Every problem is reported, each at its node. display is the path used

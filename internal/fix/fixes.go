@@ -31,7 +31,7 @@ func styleOf(doc *load.Document, section *yaml.Node) (*src, style) {
 // RenameKey renames a mapping key in place, keeping its quoting (RL103
 // decisions → decision_log). inFlow tells a key inside {...}.
 func RenameKey(doc *load.Document, key *yaml.Node, newName string, inFlow bool) *diag.Fix {
-	if !breaksOK(doc.File.Data) {
+	if !load.BreaksOK(doc.File.Data) {
 		return nil
 	}
 	s := newSrc(doc.File)
@@ -66,7 +66,7 @@ func renameKeyEdit(s *src, key *yaml.Node, newName string, inFlow bool) (diag.Te
 // (resume_version: 1.0 is a number), quotes the value's text so it stays
 // the same characters as a string (RL312).
 func RenameKeyKeepString(doc *load.Document, key, val *yaml.Node, newName string) *diag.Fix {
-	if !breaksOK(doc.File.Data) {
+	if !load.BreaksOK(doc.File.Data) {
 		return nil
 	}
 	s, st := styleOf(doc, nil)
@@ -94,7 +94,7 @@ func RenameKeyKeepString(doc *load.Document, key, val *yaml.Node, newName string
 // for YAML. The old value is declared dropped (git keeps it); nothing is
 // written in its memory (SPEC §5: a safe fix changes only what it fixes).
 func SetScalar(doc *load.Document, val *yaml.Node, text, desc string, inFlow bool) *diag.Fix {
-	if !breaksOK(doc.File.Data) {
+	if !load.BreaksOK(doc.File.Data) {
 		return nil
 	}
 	s := newSrc(doc.File)
@@ -138,7 +138,7 @@ func RecomputeCount(doc *load.Document, count *yaml.Node, n int, inFlow bool) *d
 // break references to it).
 func NumberDecisionIDs(doc *load.Document, log *yaml.Node) *diag.Fix {
 	log = node.Resolve(log)
-	if !node.IsSeq(log) || log.Style&yaml.FlowStyle != 0 || !breaksOK(doc.File.Data) {
+	if !node.IsSeq(log) || log.Style&yaml.FlowStyle != 0 || !load.BreaksOK(doc.File.Data) {
 		return nil
 	}
 	s, st := styleOf(doc, log)
@@ -181,51 +181,6 @@ func RenameFile(f *load.File, to string) *diag.Fix {
 	return &diag.Fix{Applicability: diag.FixSafe, Description: "rename to " + path.Base(to), RenameTo: to}
 }
 
-// RemoveComment removes a comment that starts at line:col (1-based, the
-// '#'): the whole line when the comment is alone on it, else the comment
-// and the blanks before it (RL007).
-func RemoveComment(f *load.File, line, col int) *diag.Fix {
-	if !breaksOK(f.Data) {
-		return nil
-	}
-	s := newSrc(f)
-	a := f.Offset(diag.Pos{Line: line, Col: col})
-	if a >= len(s.data) || s.data[a] != '#' {
-		return nil
-	}
-	ls := s.start(line)
-	if strings.TrimSpace(string(s.data[ls:a])) == "" {
-		return safe("remove the unused suppression", []diag.TextEdit{{Offset: ls, Length: s.next(line) - ls}})
-	}
-	b := a
-	for b > ls && (s.data[b-1] == ' ' || s.data[b-1] == '\t') {
-		b--
-	}
-	end := s.next(line)
-	for end > a && (s.data[end-1] == '\n' || s.data[end-1] == '\r') {
-		end--
-	}
-	return safe("remove the unused suppression", []diag.TextEdit{{Offset: b, Length: end - b}})
-}
-
-// ReplaceComment replaces a comment that starts at line:col with text (a
-// suppression with its unused codes taken out) (RL007).
-func ReplaceComment(f *load.File, line, col int, text string) *diag.Fix {
-	if !breaksOK(f.Data) {
-		return nil
-	}
-	s := newSrc(f)
-	a := f.Offset(diag.Pos{Line: line, Col: col})
-	if a >= len(s.data) || s.data[a] != '#' || !strings.HasPrefix(text, "#") || strings.ContainsAny(text, "\r\n") {
-		return nil
-	}
-	end := s.next(line)
-	for end > a && (s.data[end-1] == '\n' || s.data[end-1] == '\r') {
-		end--
-	}
-	return safe("remove the unused rules from the suppression", []diag.TextEdit{{Offset: a, Length: end - a, NewText: text}})
-}
-
 // FlattenJSON moves the members of the object under key up into the
 // enclosing top-level object (RL302: precompact_state.json must be flat).
 // rename maps nested names to their flat names (project_id →
@@ -233,7 +188,7 @@ func ReplaceComment(f *load.File, line, col int, text string) *diag.Fix {
 // value is dropped; with a different value there is no fix.
 func FlattenJSON(doc *load.Document, key string, rename map[string]string) *diag.Fix {
 	root := doc.Root
-	if !node.IsMap(root) || !breaksOK(doc.File.Data) {
+	if !node.IsMap(root) || !load.BreaksOK(doc.File.Data) {
 		return nil
 	}
 	s := newSrc(doc.File)

@@ -152,29 +152,6 @@ func TestNumberDecisionIDs(t *testing.T) {
 	}
 }
 
-func TestRemoveComment(t *testing.T) {
-	tests := []struct {
-		name      string
-		in        string
-		line, col int
-		want      string
-	}{
-		{"own line", "a: 1\n# resumelint:ignore RL107 -- old\nb: 2\n", 2, 1, "a: 1\nb: 2\n"},
-		{"indented own line", "a:\n  # resumelint:ignore RL107 -- x\n  b: 2\n", 2, 3, "a:\n  b: 2\n"},
-		{"end of line", "a: 1  # resumelint:ignore RL107 -- x\nb: 2\n", 1, 7, "a: 1\nb: 2\n"},
-		{"CRLF", "a: 1  # resumelint:ignore RL107 -- x\r\nb: 2\r\n", 1, 7, "a: 1\r\nb: 2\r\n"},
-		{"not a comment there", "a: 1\n", 1, 1, ""},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			doc := parsed(t, "o.yaml", tc.in)
-			check(t, doc, RemoveComment(doc.File, tc.line, tc.col), tc.want)
-		})
-	}
-	doc := parsed(t, "o.yaml", "a: 1  # resumelint:ignore RL107,RL108 -- x\n")
-	check(t, doc, ReplaceComment(doc.File, 1, 7, "# resumelint:ignore RL107 -- x"), "a: 1  # resumelint:ignore RL107 -- x\n")
-}
-
 func TestRenameFile(t *testing.T) {
 	f := &load.File{Path: "02-projects/10-x/_resume.md"}
 	fx := RenameFile(f, "02-projects/10-x/01-planning/resume-context.md")

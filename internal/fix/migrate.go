@@ -78,7 +78,7 @@ func Migrate(doc *load.Document) *Migration {
 		m.Reason = "the file is not a block mapping"
 		return m
 	}
-	if !breaksOK(doc.File.Data) {
+	if !load.BreaksOK(doc.File.Data) {
 		m.Reason = "the file breaks lines with a lone CR or a Unicode line separator"
 		return m
 	}

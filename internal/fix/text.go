@@ -28,19 +28,6 @@ func newSrc(f *load.File) *src {
 	return s
 }
 
-// breaksOK reports text whose only line breaks are LF and CRLF. The YAML
-// parser also breaks lines at a lone CR, NEL, LS and PS; positions in such
-// a file do not match the LF lines edits are computed on, so fixes leave
-// it alone.
-func breaksOK(data []byte) bool {
-	for i, b := range data {
-		if b == '\r' && (i+1 == len(data) || data[i+1] != '\n') {
-			return false
-		}
-	}
-	return !bytes.Contains(data, []byte("\u0085")) && !bytes.Contains(data, []byte("\u2028")) && !bytes.Contains(data, []byte("\u2029"))
-}
-
 // lines is the number of lines, not counting the empty one after a final
 // line break.
 func (s *src) lines() int {

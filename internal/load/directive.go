@@ -49,7 +49,7 @@ func (f *File) captureDirectives() {
 	default:
 		return
 	}
-	editable := breaksOK(f.Data)
+	editable := BreaksOK(f.Data)
 	for i := first; i <= last; i++ {
 		line := f.Line(i)
 		d := parseDirective(line)
@@ -103,9 +103,9 @@ func (f *File) commentEdits(line, col int) (remove, replace *diag.TextEdit) {
 	return &diag.TextEdit{Offset: b, Length: end - b}, replace
 }
 
-// breaksOK reports text whose only line breaks are LF and CRLF (as
-// internal/fix requires of the files it edits).
-func breaksOK(data []byte) bool {
+// BreaksOK reports text whose only line breaks are LF and CRLF: the
+// files internal/fix edits, and whose directives get edits.
+func BreaksOK(data []byte) bool {
 	for i, b := range data {
 		if b == '\r' && (i+1 == len(data) || data[i+1] != '\n') {
 			return false
