@@ -37,7 +37,7 @@ func (c *Command) affectedUnits(paths []string, lc *lintConfig) ([]string, error
 			units[filepath.FromSlash(run)] = true
 			continue
 		}
-		if _, ok := lc.classifier.BundleDir(slash); ok {
+		if _, ok := lc.classifierFor(filepath.Dir(a)).BundleDir(slash); ok {
 			units[filepath.Dir(a)] = true
 			continue
 		}

@@ -233,14 +233,16 @@ func (lc *lintConfig) run(d *load.Discovery, extra []*load.File, s engine.Settin
 	return res
 }
 
-// kindOf classifies a file named on stdin by its name and by its path in
-// the repository (configured globs are anchored there).
+// kindOf classifies a file named on stdin (or an editor's buffer) by its
+// name and by its path in the repository, with the globs of the
+// configuration governing its folder.
 func (lc *lintConfig) kindOf(name string) load.Kind {
-	if k := lc.classifier.FileKind(name); k != load.KindUnknown {
+	abs := load.Abs(lc.cwd, name)
+	c := lc.classifierFor(filepath.Dir(abs))
+	if k := c.FileKind(name); k != load.KindUnknown {
 		return k
 	}
-	abs := load.Abs(lc.cwd, name)
-	return lc.classifier.FileKind(filepath.ToSlash(abs))
+	return c.FileKind(filepath.ToSlash(abs))
 }
 
 // rel maps a display path to a repository-relative one (baselines, SARIF

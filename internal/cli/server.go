@@ -129,6 +129,9 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 		f := &load.File{Path: disp, OSPath: osPath, Data: text, Explicit: true, Kind: kind, Template: load.IsTemplate(disp)}
 		disc = &load.Discovery{Files: []*load.File{f}}
 		r.lc.set.Filter(disc)
+		if err := r.lc.set.Err(); err != nil {
+			return out, configError(err)
+		}
 		if len(disc.Files) == 0 {
 			return out, nil // excluded
 		}
@@ -149,6 +152,9 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 			return out, nil
 		}
 		r.lc.set.Filter(disc)
+		if err := r.lc.set.Err(); err != nil {
+			return out, configError(err)
+		}
 		disc.Files, disc.Unknown, disc.Empty, disc.Missing = nil, nil, nil, nil
 		if len(disc.Folders) == 0 {
 			return out, nil
