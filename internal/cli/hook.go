@@ -350,7 +350,7 @@ func (h *hookRun) runReport() string {
 	if err != nil {
 		return ""
 	}
-	maxAge, err := cc.runMaxAge("")
+	maxAge, err := cc.runMaxAge("", runFolder(run))
 	if err != nil {
 		maxAge = rules.DefaultRunMaxAge
 	}

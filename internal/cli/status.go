@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/resumelint/resumelint/internal/agentrun"
@@ -44,11 +42,6 @@ func (c *Command) status(args []string) (int, error) {
 	if err != nil {
 		return ExitUsage, err
 	}
-	maxAge, err := c.runMaxAge(*configFlag)
-	if err != nil {
-		return ExitUsage, err
-	}
-
 	var (
 		run     *agentrun.Run
 		probs   []diag.Finding
@@ -79,6 +72,10 @@ func (c *Command) status(args []string) (int, error) {
 			return code, err
 		}
 	}
+	maxAge, err := c.runMaxAge(*configFlag, runFolder(run))
+	if err != nil {
+		return ExitUsage, err
+	}
 	st := agentrun.NewStatus(run, probs, now, maxAge)
 	switch *format {
 	case "json":
@@ -94,31 +91,37 @@ func (c *Command) status(args []string) (int, error) {
 	return ExitOK, nil
 }
 
-// runMaxAge reads staleness.run_max_age from the configuration, as lint
-// does for RL507.
-func (c *Command) runMaxAge(flagPath string) (time.Duration, error) {
-	osPath := flagPath
-	if osPath != "" {
-		osPath = load.Abs(c.Cwd, osPath)
+// runMaxAge reads staleness.run_max_age from the configuration governing
+// the run's folder (--config when given), as lint does for RL507.
+func (c *Command) runMaxAge(flagPath, runDir string) (time.Duration, error) {
+	explicit := ""
+	if flagPath != "" {
+		explicit = load.Abs(c.Cwd, flagPath)
 	}
-	if osPath == "" {
-		osPath = config.Find(repoRoot(c.Cwd))
-	}
-	if osPath == "" {
-		return rules.DefaultRunMaxAge, nil
-	}
-	cfg, err := config.Load(osPath, load.Display(c.Cwd, osPath), load.RootFor(repoRoot(c.Cwd), osPath))
+	set, err := config.NewSet(c.Cwd, repoRoot(c.Cwd), explicit)
 	if err != nil {
-		var ce *config.Error
-		if errors.As(err, &ce) {
-			return 0, usagef("%s", strings.ReplaceAll(ce.Error(), "\n", "\nresumelint: "))
-		}
-		return 0, usagef("%v", err)
+		return 0, configError(err)
 	}
-	if cfg.RunMaxAge > 0 {
-		return cfg.RunMaxAge, nil
+	if runDir == "" {
+		runDir = c.Cwd
+	}
+	sc := set.For(runDir)
+	if err := set.Err(); err != nil {
+		return 0, configError(err)
+	}
+	if sc.Config.RunMaxAge > 0 {
+		return sc.Config.RunMaxAge, nil
 	}
 	return rules.DefaultRunMaxAge, nil
+}
+
+// runFolder is the OS path of a run's folder ("" when unknown: the
+// working directory's configuration then applies).
+func runFolder(run *agentrun.Run) string {
+	if run != nil && run.Src != nil && run.Src.Folder != nil {
+		return run.Src.Folder.OSPath
+	}
+	return ""
 }
 
 // findRunsDir looks for .agent-memory/runs/ in the working directory, then
