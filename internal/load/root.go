@@ -61,11 +61,14 @@ func OpenIn(root, osPath string) (*os.File, error) {
 	if !ok {
 		return nil, ErrOutside
 	}
-	r, done, err := openRoot(root)
+	r, dirfd, done, err := openRoot(root)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	if fh, ok := fileBeneath(dirfd, rel, osPath); ok {
+		return fh, nil
+	}
 	fh, err := r.OpenFile(rel, os.O_RDONLY|openFlags, 0)
 	return fh, rootErr(err)
 }
@@ -81,11 +84,14 @@ func StatIn(root, osPath string) (fs.FileInfo, error) {
 	if !ok {
 		return nil, fs.ErrNotExist
 	}
-	r, done, err := openRoot(root)
+	r, dirfd, done, err := openRoot(root)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	if fi, err, ok := statBeneath(dirfd, rel); ok {
+		return fi, err
+	}
 	fi, err := r.Stat(rel)
 	if errors.Is(rootErr(err), ErrOutside) {
 		return nil, fs.ErrNotExist
@@ -144,11 +150,16 @@ func rootErr(err error) error {
 // opening one costs an open, an fstat and a close, and a lint reads and
 // resolves thousands of paths in the same root (a quarter of its CPU went
 // there). Confinement is the same: every look-up still goes through
-// os.Root.
+// os.Root, or on Linux through openat2 confined to the root's descriptor.
 var heldRoots struct {
 	sync.Mutex
 	holds int
-	m     map[string]*os.Root
+	m     map[string]heldRoot
+}
+
+type heldRoot struct {
+	r     *os.Root
+	dirfd int // the folder's descriptor for openat2, or -1
 }
 
 // maxHeldRoots bounds the open descriptors (each bundle folder is a root).
@@ -167,8 +178,9 @@ func HoldRoots() (release func()) {
 			defer heldRoots.Unlock()
 			heldRoots.holds--
 			if heldRoots.holds == 0 {
-				for _, r := range heldRoots.m {
-					r.Close()
+				for _, h := range heldRoots.m {
+					h.r.Close()
+					closeDirFD(h.dirfd)
 				}
 				heldRoots.m = nil
 			}
@@ -177,24 +189,26 @@ func HoldRoots() (release func()) {
 }
 
 // openRoot opens root, or returns the one a run holds; done releases it.
-func openRoot(root string) (r *os.Root, done func(), err error) {
+// dirfd is -1 unless the root is held (a single look-up gains nothing).
+func openRoot(root string) (r *os.Root, dirfd int, done func(), err error) {
 	heldRoots.Lock()
 	defer heldRoots.Unlock()
 	if heldRoots.holds > 0 {
-		if r := heldRoots.m[root]; r != nil {
-			return r, func() {}, nil
+		if h, ok := heldRoots.m[root]; ok {
+			return h.r, h.dirfd, func() {}, nil
 		}
 	}
 	r, err = os.OpenRoot(root)
 	if err != nil {
-		return nil, nil, err
+		return nil, -1, nil, err
 	}
 	if heldRoots.holds > 0 && len(heldRoots.m) < maxHeldRoots {
 		if heldRoots.m == nil {
-			heldRoots.m = map[string]*os.Root{}
+			heldRoots.m = map[string]heldRoot{}
 		}
-		heldRoots.m[root] = r
-		return r, func() {}, nil
+		h := heldRoot{r: r, dirfd: openDirFD(root)}
+		heldRoots.m[root] = h
+		return r, h.dirfd, func() {}, nil
 	}
-	return r, func() { r.Close() }, nil
+	return r, -1, func() { r.Close() }, nil
 }

@@ -2,9 +2,11 @@ package load
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +51,90 @@ func TestHoldRoots(t *testing.T) {
 	}
 	if !IsDirIn(root, filepath.Join(root, "a")) {
 		t.Fatal("unheld look-up")
+	}
+}
+
+// A held root answers every look-up as a fresh os.Root does (on Linux it
+// goes through openat2 confined to the root's descriptor): links inside
+// are followed, links and ".." leading out are missing, whatever the form.
+func TestHeldRootsAnswerAsOSRoot(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "repo")
+	for _, d := range []string{"a/b", "c"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, text := range map[string]string{"secret": "outside", "repo/a/b/plan.md": "# plan\n", "repo/c/notes.md": "notes\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{
+		"a/abs-out":    filepath.Join(dir, "secret"),
+		"a/rel-out":    "../../secret",
+		"a/rel-in":     "b/plan.md",
+		"a/abs-in":     filepath.Join(root, "c", "notes.md"),
+		"a/up-in":      "../c/notes.md",
+		"a/dir-in":     "../c",
+		"a/dir-out":    dir,
+		"a/dangling":   "missing.md",
+		"a/chain":      "rel-in",
+		"a/loop":       "loop",
+		"c/via-dirout": "../a/dir-out/secret",
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Skip(err)
+		}
+	}
+	paths := []string{"a/b/plan.md", "a/b", "a", ".", "a/../c/notes.md", "a/b/../../c/notes.md", "a/b/missing.md", "a/b/plan.md/x",
+		"a/dir-in/notes.md", "a/dir-out/secret", "c/via-dirout", "../secret", "a/../../secret"}
+	for name := range links {
+		paths = append(paths, name)
+	}
+	type answer struct {
+		statErr, openErr bool
+		mode             fs.FileMode
+		size             int64
+		name, text       string
+	}
+	ask := func(p string) answer {
+		full := filepath.Join(root, p)
+		var a answer
+		fi, err := StatIn(root, full)
+		a.statErr = err != nil
+		if err == nil {
+			a.mode, a.size, a.name = fi.Mode(), fi.Size(), fi.Name()
+		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrOutside) {
+			a.name = "unexpected error" // a loop: as long as both agree
+		}
+		fh, err := OpenIn(root, full)
+		a.openErr = err != nil
+		if err == nil {
+			if fi, _ := fh.Stat(); fi.Mode().IsRegular() {
+				b, _ := io.ReadAll(fh)
+				a.text = string(b)
+			}
+			fh.Close()
+		}
+		return a
+	}
+	want := map[string]answer{}
+	for _, p := range paths {
+		want[p] = ask(p)
+	}
+	release := HoldRoots()
+	defer release()
+	for _, p := range paths {
+		if got := ask(p); got != want[p] {
+			t.Errorf("%s: held root answers %+v, os.Root %+v", p, got, want[p])
+		}
+		if got := want[p]; strings.Contains(got.text, "outside") {
+			t.Errorf("%s: read outside the root", p)
+		}
+	}
+	if !want["a/chain"].statErr && want["a/chain"].text != "# plan\n" {
+		t.Errorf("a link inside was not followed: %+v", want["a/chain"])
 	}
 }
