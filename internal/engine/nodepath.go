@@ -36,6 +36,10 @@ func annotate(fs []diag.Finding, docs []*load.Document) {
 		}
 		wanted[fs[i].Path][fs[i].Start.Line] = true
 	}
+	count := map[string]int{}
+	for i := range fs {
+		count[fs[i].Path]++
+	}
 	indexes := map[string]*nodeIndex{}
 	for i := range fs {
 		fd := &fs[i]
@@ -43,20 +47,154 @@ func annotate(fs []diag.Finding, docs []*load.Document) {
 		if d == nil || fd.NodeHash != "" || fd.Start.Line == 0 {
 			continue
 		}
-		ix := indexes[fd.Path]
-		if ix == nil {
-			ix = newNodeIndex(d, wanted[fd.Path])
-			indexes[fd.Path] = ix
+		var n *yaml.Node
+		var path string
+		if count[fd.Path] <= locateMax {
+			n, path = locate(d, wanted[fd.Path], fd.Start)
+		} else {
+			ix := indexes[fd.Path]
+			if ix == nil {
+				ix = newNodeIndex(d, wanted[fd.Path])
+				indexes[fd.Path] = ix
+			}
+			e := ix.at(fd.Start)
+			if e < 0 {
+				continue
+			}
+			n, path = ix.entries[e].n, ix.path(e)
 		}
-		e := ix.at(fd.Start)
-		if e < 0 {
+		if n == nil {
 			continue
 		}
 		if fd.NodePath == "" {
-			fd.NodePath = ix.path(e)
+			fd.NodePath = path
 		}
-		fd.NodeHash = contentHash(ix.entries[e].n)
+		fd.NodeHash = contentHash(n)
 	}
+}
+
+// locateMax is the number of findings in one document up to which each is
+// placed by walking the document (no allocation) rather than through an
+// index of every node (most documents with findings have one or two).
+const locateMax = 8
+
+// step is one labelled level of a document path: a key, or a list index.
+type step struct {
+	label string
+	index int
+}
+
+// walkEntries visits the nodes newNodeIndex lists, in its order (document
+// order, outer nodes first, keys before their values), with the steps
+// leading to each; visit returns false to stop the walk.
+func walkEntries(d *load.Document, lines map[int]bool, visit func(n *yaml.Node, steps []step) bool) {
+	var steps []step
+	var rec func(n *yaml.Node) bool
+	rec = func(n *yaml.Node) bool {
+		if n == nil {
+			return true
+		}
+		if !visit(n, steps) {
+			return false
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				steps = append(steps, step{k.Value, -1})
+				if !visit(k, steps) || !rec(n.Content[i+1]) {
+					return false
+				}
+				steps = steps[:len(steps)-1]
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				steps = append(steps, step{"", i})
+				if !rec(c) {
+					return false
+				}
+				steps = steps[:len(steps)-1]
+			}
+		}
+		return true
+	}
+	if d.Root != nil && !rec(d.Root) {
+		return
+	}
+	for i, l := range d.Lines {
+		if lines == nil || lines[l.Line] {
+			steps = append(steps[:0], step{"", i})
+			if !rec(l.Node) {
+				return
+			}
+		}
+	}
+}
+
+// locate returns what nodeIndex.at would, and its path, by walking d:
+// the outermost node starting at p, else the last node (in position
+// order) starting before it, else the first node.
+func locate(d *load.Document, lines map[int]bool, p diag.Pos) (*yaml.Node, string) {
+	less := func(n *yaml.Node, line, col int) bool { return n.Line < line || n.Line == line && n.Column < col }
+	exact, before, first := -1, -1, -1
+	var beforeN, firstN *yaml.Node
+	ord := -1
+	walkEntries(d, lines, func(n *yaml.Node, _ []step) bool {
+		ord++
+		if n.Line == p.Line && n.Column == p.Col {
+			exact = ord
+			return false
+		}
+		if less(n, p.Line, p.Col) && (beforeN == nil || !less(n, beforeN.Line, beforeN.Column)) {
+			before, beforeN = ord, n
+		}
+		if firstN == nil || less(n, firstN.Line, firstN.Column) {
+			first, firstN = ord, n
+		}
+		return true
+	})
+	target := exact
+	if target < 0 {
+		target = before
+	}
+	if target < 0 {
+		target = first
+	}
+	if target < 0 {
+		return nil, ""
+	}
+	var found *yaml.Node
+	var path string
+	ord = -1
+	walkEntries(d, lines, func(n *yaml.Node, steps []step) bool {
+		ord++
+		if ord < target {
+			return true
+		}
+		found, path = n, renderSteps(steps)
+		return false
+	})
+	return found, path
+}
+
+// renderSteps renders a document path as nodeIndex.path does.
+func renderSteps(steps []step) string {
+	var sb strings.Builder
+	for _, e := range steps {
+		switch {
+		case e.index >= 0:
+			sb.WriteByte('[')
+			sb.WriteString(strconv.Itoa(e.index))
+			sb.WriteByte(']')
+		case e.label == "":
+		default:
+			if sb.Len() > 0 && !strings.HasPrefix(e.label, "[") { // as before: baselines keep their fingerprints
+				sb.WriteByte('.')
+			}
+			sb.WriteString(e.label)
+		}
+	}
+	return sb.String()
 }
 
 type nodeEntry struct {

@@ -75,3 +75,49 @@ func TestAnnotateJSONLines(t *testing.T) {
 		t.Errorf("node path %q", fs[0].NodePath)
 	}
 }
+
+// The walk that places a few findings agrees with the index that places
+// many, at every position of documents with merges, flow style and lines.
+func TestLocateAgreesWithIndex(t *testing.T) {
+	docs := []*load.Document{
+		parsed(t, "ORCHESTRATION.yaml", `# header
+defaults: &d
+  owner: ps-architect
+  tags: [a, {b: c}]
+workflow:
+  <<: *d
+  id: demo
+resumption:
+  decision_log:
+    - {id: RD-001, decision: keep}
+    -   id: RD-002
+        rationale: "quoted
+          over two lines"
+  files_to_read: [a.md, b.md]
+`),
+	}
+	f := &load.File{Path: "events/a/1.jsonl", Data: []byte("{\"event\": \"task_started\"}\n\n{\"event\": \"nope\", \"task_id\": \"T-1\"}\n")}
+	jl, _ := load.Parse(f, load.FormatJSONL, load.DefaultLimits)
+	docs = append(docs, jl)
+	for _, d := range docs {
+		for _, lines := range []map[int]bool{nil, {3: true}} {
+			ix := newNodeIndex(d, lines)
+			for line := 0; line <= 16; line++ {
+				for col := 0; col <= 30; col++ {
+					p := diag.Pos{Line: line, Col: col}
+					n, path := locate(d, lines, p)
+					e := ix.at(p)
+					if e < 0 {
+						if n != nil {
+							t.Errorf("%s %v: locate found %q, the index nothing", d.File.Path, p, path)
+						}
+						continue
+					}
+					if n != ix.entries[e].n || path != ix.path(e) {
+						t.Errorf("%s %v: locate %q (line %d), index %q (line %d)", d.File.Path, p, path, n.Line, ix.path(e), ix.entries[e].n.Line)
+					}
+				}
+			}
+		}
+	}
+}
