@@ -1,9 +1,10 @@
 package cli
 
 import (
-	"bytes"
+	"bufio"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,12 +103,14 @@ func (c *Command) writeOutputs(outs []output, in *report.Input, statistics bool,
 		toStdout := o.path == "" || o.path == "-"
 		oin := *in
 		oin.Color = in.Color && toStdout
-		var buf bytes.Buffer
-		if err := render(&buf, o.format, &oin, statistics && i == 0, lc); err != nil {
-			return err
-		}
+		stats := statistics && i == 0
 		if toStdout {
-			if _, err := c.Stdout.Write(buf.Bytes()); err != nil {
+			// Streamed: a run with many findings never holds its report whole.
+			bw := bufio.NewWriterSize(c.Stdout, 64<<10)
+			if err := render(bw, o.format, &oin, stats, lc); err != nil {
+				return err
+			}
+			if err := bw.Flush(); err != nil {
 				return err
 			}
 			continue
@@ -116,14 +119,47 @@ func (c *Command) writeOutputs(outs []output, in *report.Input, statistics bool,
 		if err := os.MkdirAll(filepath.Dir(osPath), 0o755); err != nil {
 			return usagef("writing the %s report: %v", o.format, err)
 		}
-		if err := os.WriteFile(osPath, buf.Bytes(), 0o644); err != nil {
+		if err := writeReport(osPath, func(w io.Writer) error { return render(w, o.format, &oin, stats, lc) }); err != nil {
 			return usagef("writing the %s report to %s: %v", o.format, load.Display(c.Cwd, osPath), err)
 		}
 	}
 	return nil
 }
 
-func render(w *bytes.Buffer, format string, in *report.Input, statistics bool, lc *lintConfig) error {
+// writeReport writes a report file atomically: into a temporary file next
+// to it, renamed over it once complete, so a failed run leaves no half
+// report and a symbolic link at the report's path is replaced, never
+// followed.
+func writeReport(osPath string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(osPath), ".resumelint-report-*")
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(tmp, 64<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		mode := os.FileMode(0o644)
+		if fi, serr := os.Lstat(osPath); serr == nil && fi.Mode().IsRegular() {
+			mode = fi.Mode().Perm() // a report written again keeps its mode
+		}
+		err = tmp.Chmod(mode)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), osPath)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+func render(w io.Writer, format string, in *report.Input, statistics bool, lc *lintConfig) error {
 	switch {
 	case statistics && format == "json":
 		return report.StatisticsJSON(w, in)
