@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,8 +69,10 @@ type listing struct {
 // Listed records a listing of osDir (paths relative to it, '/'-separated,
 // as git ls-files prints them): folders inside it are then governed by
 // the nearest configuration the listing holds, or osDir's, without a
-// look in each. A configuration git ignores below osDir is not seen.
-func (s *Set) Listed(osDir string, rel [][]byte) {
+// look in each. A configuration git ignores below osDir is not seen. A
+// later listing of osDir replaces the earlier; changed reports whether
+// the configurations it shows differ (true for a first listing).
+func (s *Set) Listed(osDir string, rel [][]byte) (changed bool) {
 	l := listing{root: filepath.Clean(osDir), configs: map[string]bool{}}
 	name := []byte(FileName)
 	for _, r := range rel {
@@ -82,7 +85,16 @@ func (s *Set) Listed(osDir string, rel [][]byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for i, old := range s.listings {
+		if old.root == l.root {
+			// A later listing of the folder (the tracked files first, then
+			// all) replaces the earlier one.
+			s.listings[i] = l
+			return !maps.Equal(old.configs, l.configs)
+		}
+	}
 	s.listings = append(s.listings, l)
+	return true
 }
 
 // listed answers For for a folder inside a listing: the nearest folder

@@ -121,3 +121,26 @@ func TestSetListingKnowsNestedConfigs(t *testing.T) {
 		}
 	}
 }
+
+// A later listing of a folder replaces the earlier one and says whether
+// the configurations it shows changed.
+func TestSetListedAgain(t *testing.T) {
+	repo := t.TempDir()
+	s, err := NewSet(repo, repo, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tracked := [][]byte{[]byte(FileName), []byte("svc/a/ORCHESTRATION.yaml")}
+	if !s.Listed(repo, tracked) {
+		t.Error("a first listing changes what governs")
+	}
+	if s.Listed(repo, append(tracked, []byte("svc/a/notes.md"))) {
+		t.Error("no new configuration, yet changed")
+	}
+	if !s.Listed(repo, append(tracked, []byte("svc/"+FileName))) {
+		t.Error("a nested configuration among the untracked files is a change")
+	}
+	if len(s.listings) != 1 || !s.listings[0].configs[filepath.Join(repo, "svc")] {
+		t.Errorf("listings %+v", s.listings)
+	}
+}

@@ -51,8 +51,10 @@ type DiscoverOptions struct {
 	// Listed, when set, sees every path a git listing of osDir holds
 	// (relative, '/'-separated) before any is classified: what governs
 	// classification (nested configuration files) is known without
-	// looking in every folder.
-	Listed func(osDir string, rel [][]byte)
+	// looking in every folder. It may first see the tracked files alone,
+	// then the whole listing; it reports whether what governs
+	// classification changed from the previous listing of osDir.
+	Listed func(osDir string, rel [][]byte) (changed bool)
 	// NoGit walks folders even inside a git work tree.
 	NoGit bool
 	// Root is the repository root: no file found is read outside it
@@ -76,7 +78,19 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 		}
 		opt.Cwd = wd
 	}
-	d := &discoverer{opt: opt, files: map[string]*File{}, folders: map[string]*Folder{}, out: &Discovery{}}
+	out, redo := discover(args, opt, true)
+	if redo {
+		out, _ = discover(args, opt, false)
+	}
+	return out, nil
+}
+
+// discover is Discover; with speculate, the tracked files a git listing
+// gives are classified while git still lists the untracked ones, and redo
+// reports that the untracked files changed how to classify (a new nested
+// configuration), so the discovery must be made again without.
+func discover(args []string, opt DiscoverOptions, speculate bool) (out *Discovery, redo bool) {
+	d := &discoverer{opt: opt, files: map[string]*File{}, folders: map[string]*Folder{}, out: &Discovery{}, speculate: speculate}
 	named := len(args) > 0
 	if !named {
 		args = []string{"."}
@@ -147,7 +161,7 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 	sort.Slice(d.out.Files, func(i, j int) bool { return d.out.Files[i].Path < d.out.Files[j].Path })
 	sort.Slice(d.out.Folders, func(i, j int) bool { return d.out.Folders[i].Path < d.out.Folders[j].Path })
 	sort.Slice(d.out.Unknown, func(i, j int) bool { return d.out.Unknown[i].Path < d.out.Unknown[j].Path })
-	return d.out, nil
+	return d.out, d.redo
 }
 
 func isSpecialLstat(p string) bool {
@@ -164,6 +178,9 @@ type discoverer struct {
 	out     *Discovery
 	hits    int    // paths of a known kind seen (again or not), for Empty
 	root    string // the confining folder of the current argument's files
+	// speculate: classify tracked files before the untracked listing
+	// ends; redo: that classification turned out wrong (see discover).
+	speculate, redo bool
 }
 
 // argRoot is the folder that confines what one command-line path yields:
@@ -237,7 +254,7 @@ func (d *discoverer) dir(osDir string, named bool) {
 // gitDir lists tracked and untracked, not ignored files under osDir and
 // counts them, or reports false outside a work tree. The untracked listing
 // walks the folder and is the slow half, so it runs in its own process
-// while the tracked files are listed.
+// while the tracked files are listed and, when speculating, classified.
 func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 	others := gitLsFiles(osDir, "-o", "--exclude-standard")
 	if err := others.Start(); err != nil {
@@ -248,15 +265,27 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 		_ = others.Wait()
 		return 0, false
 	}
+	tracked := bytes.Split(cached.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
+	if d.speculate {
+		if d.opt.Listed != nil {
+			d.opt.Listed(osDir, tracked)
+		}
+		listed += d.addListed(osDir, tracked, true)
+	}
 	if err := others.Wait(); err != nil {
+		if d.speculate {
+			d.redo = true // the tracked files are in: start again, without
+			return listed, true
+		}
 		return 0, false
 	}
-	tracked := bytes.Split(cached.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
 	untracked := bytes.Split(others.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
-	if d.opt.Listed != nil {
-		d.opt.Listed(osDir, append(append([][]byte(nil), tracked...), untracked...))
+	if d.opt.Listed != nil && d.opt.Listed(osDir, append(append([][]byte(nil), tracked...), untracked...)) && d.speculate {
+		d.redo = true
 	}
-	listed += d.addListed(osDir, tracked, true)
+	if !d.speculate {
+		listed += d.addListed(osDir, tracked, true)
+	}
 	listed += d.addListed(osDir, untracked, false)
 	return listed, true
 }
