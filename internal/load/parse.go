@@ -185,6 +185,28 @@ func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Nod
 	return root, out
 }
 
+// aliasesAndMerges reports whether a tree holds an alias and a merge key
+// (<<), walking it as parsed: aliases are not followed.
+func aliasesAndMerges(n *yaml.Node) (aliases, merges bool) {
+	if n == nil {
+		return false, false
+	}
+	if n.Kind == yaml.AliasNode {
+		return true, false
+	}
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 && isMergeKey(c) {
+			merges = true
+		}
+		a, m := aliasesAndMerges(c)
+		aliases, merges = aliases || a, merges || m
+		if aliases && merges {
+			break
+		}
+	}
+	return aliases, merges
+}
+
 func isMergeKey(k *yaml.Node) bool {
 	return k.Kind == yaml.ScalarNode && k.Value == "<<" && k.ShortTag() == "!!merge"
 }
@@ -197,14 +219,23 @@ func isMergeKey(k *yaml.Node) bool {
 // but a mapping or a list of mappings is an error readers raise too.
 // checkTree has run: the tree has no alias cycle and a bounded expansion.
 func expandMerges(f *File, root *yaml.Node) []diag.Finding {
+	aliases, merges := aliasesAndMerges(root)
+	if !merges {
+		return nil // most documents: nothing to expand, no memo to build
+	}
 	var out []diag.Finding
-	done := map[*yaml.Node]bool{}
+	var done map[*yaml.Node]bool // only aliases reach a node twice
+	if aliases {
+		done = map[*yaml.Node]bool{}
+	}
 	var visit func(n *yaml.Node)
 	visit = func(n *yaml.Node) {
 		if n == nil || done[n] {
 			return
 		}
-		done[n] = true
+		if done != nil {
+			done[n] = true
+		}
 		switch n.Kind {
 		case yaml.AliasNode:
 			visit(n.Alias)

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -185,7 +186,7 @@ func (w *unknownWalk) walk(c *checker, n *yaml.Node, key *yaml.Node, path []stri
 	switch {
 	case sc.kind == kList && c.op == opList && c.elem != nil:
 		for i, e := range r.Content {
-			if w.walk(c.elem, e, nil, append(path[:len(path):len(path)], itoa(i)), depth+1) {
+			if w.walk(c.elem, e, nil, append(path, itoa(i)), depth+1) {
 				found = true
 			}
 		}
@@ -212,7 +213,8 @@ func (w *unknownWalk) entries(c *checker, m, key *yaml.Node, path []string, dept
 			}
 			continue
 		}
-		sub := append(path[:len(path):len(path)], k.Value)
+		// path is a stack: what keeps a path copies it (sets).
+		sub := append(path, k.Value)
 		known := false
 		if idx, ok := c.fields[k.Value]; ok {
 			known = true
@@ -458,9 +460,4 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
-}
+func itoa(i int) string { return strconv.Itoa(i) }
