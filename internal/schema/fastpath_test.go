@@ -792,8 +792,9 @@ func TestValidateShortcutAgreesWithCUE(t *testing.T) {
 }
 
 // FuzzValidateShortcut checks that validateCUE reports the same with the
-// fast checker's shortcut as with CUE alone, on mutated documents checked
-// against the definition of their kind.
+// fast checker's shortcut as with CUE alone, and validateNarrowed the same
+// as both, on mutated documents checked against the definition of their
+// kind.
 func FuzzValidateShortcut(f *testing.F) {
 	for i, d := range loadCorpus(f) {
 		if d.def != "" && len(d.src) > 0 && len(d.src) < 20000 {
@@ -817,6 +818,9 @@ func FuzzValidateShortcut(f *testing.F) {
 		if (err1 == nil) != (err2 == nil) || !sameViolations(slow, quick) {
 			t.Fatalf("%s: with the shortcut %v (%v), CUE alone %v (%v):\n%s", name, quick, err2, slow, err1, marshal(root))
 		}
+		if parts, err3 := validateNarrowed(d, fast, root, Options{}); (err3 == nil) != (err2 == nil) || !sameViolations(parts, quick) {
+			t.Fatalf("%s: in parts %v (%v), whole %v (%v):\n%s", name, parts, err3, quick, err2, marshal(root))
+		}
 	})
 }
 
@@ -828,4 +832,42 @@ func parseSchema(t *testing.T, src string) []*ast.File {
 		t.Fatal(err)
 	}
 	return []*ast.File{f}
+}
+
+// Validating a document's failing parts alone reports exactly what
+// validating it whole does.
+func TestNarrowedValidationAgreesWithWhole(t *testing.T) {
+	docs := loadCorpus(t)
+	rounds := 6
+	if testing.Short() {
+		rounds = 2
+	}
+	compared, split := 0, 0
+	for i, doc := range docs {
+		if doc.def == "" {
+			continue
+		}
+		d := mustDef(t, doc.def)
+		fast := fastChecker(doc.def)
+		for r := range rounds {
+			root := copyNode(doc.root, 0)
+			mutate(root, uint64(i*rounds+r)*0x9e3779b97f4a7c15+uint64(r%4+1))
+			if fast.accepts(root, 0) {
+				continue
+			}
+			whole, err1 := validateCUE(d, fast, root, Options{Prefix: "p"})
+			parts, err2 := validateNarrowed(d, fast, root, Options{Prefix: "p"})
+			if (err1 == nil) != (err2 == nil) || !sameViolations(whole, parts) {
+				t.Errorf("%s, mutation %d: in parts %v (%v), whole %v (%v):\n%s", doc.name, r, parts, err2, whole, err1, marshal(root))
+			}
+			compared++
+			if ps := failingParts(fast, root, nil, 0, nil); len(ps) > 1 || len(ps[0].base) > 0 {
+				split++
+			}
+		}
+	}
+	if split == 0 {
+		t.Fatal("no document was split into parts")
+	}
+	t.Logf("%d invalid documents compared, %d validated in parts", compared, split)
 }

@@ -4,8 +4,10 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -141,17 +143,45 @@ func (v Violation) at() *yaml.Node {
 // the offending entries are removed, the fast checker (when not nil) may
 // prove the rest valid, which saves the CUE pass that would find nothing.
 func validateCUE(d cue.Value, fast *checker, root *yaml.Node, opt Options) ([]Violation, error) {
-	data := ToValue(root)
+	return validatePart(d, root, part{node: root, c: fast}, opt)
+}
+
+// part is a subtree of a document validated on its own (narrow): its
+// data path from the root, with real list indexes, and the fast checker
+// of the definition there (nil: none).
+type part struct {
+	base []string
+	node *yaml.Node
+	c    *checker
+}
+
+// errRebase says a CUE error path did not start at the part's path: the
+// document is then validated whole.
+var errRebase = errors.New("error path outside the validated part")
+
+// validatePart is validateCUE for one part of the document under def:
+// CUE sees only the part's data, unified with the definition at its path,
+// and reports paths from the definition's root, so every violation is
+// placed and worded as a whole-document validation would.
+func validatePart(def cue.Value, root *yaml.Node, p part, opt Options) ([]Violation, error) {
+	d := def
+	if len(p.base) > 0 {
+		var ok bool
+		if d, ok = lookupData(def, p.base); !ok {
+			return nil, errRebase
+		}
+	}
+	data := ToValue(p.node)
 	removed := map[string]bool{}
 	seen := map[string]bool{}
 	var out []Violation
 	var firstErr error
-	var rest *yaml.Node // root without the removed entries, while fast can check it
-	if fast != nil {
-		rest = root
+	var rest *yaml.Node // the part without the removed entries, while the fast checker can check it
+	if p.c != nil {
+		rest = p.node
 	}
 	for pass := 0; pass < 4; pass++ {
-		if pass > 0 && rest != nil && fast.accepts(rest, 0) {
+		if pass > 0 && rest != nil && p.c.accepts(rest, 0) {
 			break
 		}
 		// A fresh context per validation: values built in it are dropped
@@ -168,11 +198,14 @@ func validateCUE(d cue.Value, fast *checker, root *yaml.Node, opt Options) ([]Vi
 		if pass == 0 {
 			firstErr = verr
 		}
-		groups := group(verr, removed)
-		for _, g := range groups {
-			g.def = d
+		groups, ok := group(verr, removed, p.base)
+		if !ok {
+			return nil, errRebase
 		}
-		more := false
+		for _, g := range groups {
+			g.def = def
+		}
+		more, gone := false, false
 		for _, g := range groups {
 			v, ok := g.violation(root, opt)
 			if !ok {
@@ -190,20 +223,29 @@ func validateCUE(d cue.Value, fast *checker, root *yaml.Node, opt Options) ([]Vi
 			// Errors inside a mapping can hide its other errors: drop the
 			// offending key and validate again to find the rest.
 			if !g.required {
-				if rp := mapEntryPrefix(data, g.path); rp != nil && removeAt(data, rp) {
-					removed[strings.Join(rp, "\x00")] = true
+				rel := g.path[len(p.base):]
+				if rp := mapEntryPrefix(data, rel); rp != nil && removeAt(data, rp) {
+					removed[strings.Join(append(slices.Clone(p.base), rp...), "\x00")] = true
 					more = true
 					if rest != nil {
 						rest = withoutEntry(rest, rp)
 					}
+				} else if rp == nil && len(p.base) > 0 {
+					// Validated whole, the entry removed would be the
+					// part's own or an ancestor's: nothing of the part
+					// would be seen again.
+					gone = true
 				}
 			}
 		}
-		if !more {
+		if !more || gone {
 			break
 		}
 	}
 	if firstErr != nil && len(out) == 0 {
+		if len(p.base) > 0 {
+			return nil, errRebase // said of the whole document, once
+		}
 		// CUE rejects the document but no error could be placed: the
 		// document is still not valid. Reported at its root.
 		msg := "does not match the schema"
@@ -217,6 +259,12 @@ func validateCUE(d cue.Value, fast *checker, root *yaml.Node, opt Options) ([]Vi
 		out = append(out, Violation{Node: node.Resolve(root), Message: msg})
 	}
 	out = dropShadowed(out)
+	sortViolations(out)
+	return out, nil
+}
+
+// sortViolations orders violations by the place they are reported at.
+func sortViolations(out []Violation) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i].Node, out[j].Node
 		if out[i].Key != nil {
@@ -230,7 +278,6 @@ func validateCUE(d cue.Value, fast *checker, root *yaml.Node, opt Options) ([]Vi
 		}
 		return a.Column < b.Column
 	})
-	return out, nil
 }
 
 // dropShadowed removes a collection's kind mismatch when violations inside
@@ -298,12 +345,19 @@ type errGroup struct {
 }
 
 // group turns CUE's error list into one group per data path; missing
-// required fields are grouped by their parent mapping.
-func group(err error, removed map[string]bool) []*errGroup {
+// required fields are grouped by their parent mapping. Paths are CUE's,
+// from the definition's root; when only the part at base was validated,
+// they must start there (a list index reads "_"), else ok is false.
+func group(err error, removed map[string]bool, base []string) (groups []*errGroup, ok bool) {
 	var order []string
 	byKey := map[string]*errGroup{}
 	for _, e := range cueerrors.Errors(err) {
 		p := dataPath(e.Path())
+		if len(base) > 0 {
+			if p, ok = rebase(p, base); !ok {
+				return nil, false
+			}
+		}
 		format, args := e.Msg()
 		sh := shapeOf(format, args)
 		if sh.missing {
@@ -337,7 +391,21 @@ func group(err error, removed map[string]bool) []*errGroup {
 	for _, k := range order {
 		out = append(out, byKey[k])
 	}
-	return out
+	return out, true
+}
+
+// rebase puts base's list indexes in a path CUE reported from a part's
+// definition ("_" where the definition path selects any list element).
+func rebase(p, base []string) ([]string, bool) {
+	if len(p) < len(base) {
+		return nil, false
+	}
+	for i, b := range base {
+		if p[i] != b && !(p[i] == "_" && isIndex(b)) {
+			return nil, false
+		}
+	}
+	return append(slices.Clone(base), p[len(base):]...), true
 }
 
 // dataPath turns a CUE error path into data keys: it drops the definition
@@ -523,22 +591,9 @@ var bigInteger = lazyre.New(`^[-+]?[0-9]+$`)
 // enumOrder returns the literal alternatives of the schema at a data path,
 // in the order the schema lists them, so messages read like the seeds.
 func enumOrder(def cue.Value, path []string) []string {
-	v := def
-	for _, sel := range path {
-		var next cue.Value
-		if _, err := strconv.Atoi(sel); err == nil {
-			next = v.LookupPath(cue.MakePath(cue.AnyIndex))
-		} else {
-			for _, c := range []cue.Selector{cue.Str(sel).Required(), cue.Str(sel).Optional(), cue.Str(sel), cue.AnyString} {
-				if next = v.LookupPath(cue.MakePath(c)); next.Exists() {
-					break
-				}
-			}
-		}
-		if !next.Exists() {
-			return nil
-		}
-		v = next
+	v, ok := lookupData(def, path)
+	if !ok {
+		return nil
 	}
 	op, args := v.Eval().Expr()
 	if op != cue.OrOp {
@@ -553,6 +608,30 @@ func enumOrder(def cue.Value, path []string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// lookupData returns the schema that applies at a data path: a list
+// index selects any element; a key, the field whether required, optional
+// or regular, else a pattern.
+func lookupData(def cue.Value, path []string) (cue.Value, bool) {
+	v := def
+	for _, sel := range path {
+		var next cue.Value
+		if _, err := strconv.Atoi(sel); err == nil {
+			next = v.LookupPath(cue.MakePath(cue.AnyIndex))
+		} else {
+			for _, c := range []cue.Selector{cue.Str(sel).Required(), cue.Str(sel).Optional(), cue.Str(sel), cue.AnyString} {
+				if next = v.LookupPath(cue.MakePath(c)); next.Exists() {
+					break
+				}
+			}
+		}
+		if !next.Exists() {
+			return cue.Value{}, false
+		}
+		v = next
+	}
+	return v, true
 }
 
 // cueKind names the CUE kind of a data node as CUE's errors do.

@@ -55,7 +55,7 @@ func Check(def string, root *yaml.Node, opt Options) (Result, error) {
 	}
 	b := &bounder{left: MaxProblems}
 	rest = b.trim(fast, rest, nil, 0)
-	vs, err := validateCUE(d, fast, rest, opt)
+	vs, err := validateNarrowed(d, fast, rest, opt)
 	if err != nil {
 		return Result{}, err
 	}
