@@ -328,5 +328,7 @@ func contentHash(n *yaml.Node) string {
 			h.Write([]byte(n.Value))
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(h.Sum(sum[:0])[:8]) // 16 hex digits, without keeping the other 48
+
 }
