@@ -3,8 +3,8 @@
 package load
 
 import (
+	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sync/atomic"
 	"syscall"
@@ -84,14 +84,68 @@ func statBeneath(dirfd int, rel string) (fs.FileInfo, error, bool) {
 	return &statInfo{name: filepath.Base(rel), st: st}, nil, true
 }
 
-// fileBeneath is OpenIn through openat2; settled as for openBeneath.
-func fileBeneath(dirfd int, rel, osPath string) (*os.File, bool) {
+// fileBeneath is OpenIn through openat2; settled as for openBeneath. The
+// handle is the bare descriptor: an os.File would ask the kernel twice
+// more per file whether it can poll it.
+func fileBeneath(dirfd int, rel string) (handle, bool) {
 	fd, err, settled := openBeneath(dirfd, rel, unix.O_RDONLY|openFlags)
 	if !settled || err != nil {
 		return nil, false // os.Root words the error
 	}
-	return os.NewFile(uintptr(fd), osPath), true
+	return &rawFile{fd: fd, name: filepath.Base(rel)}, true
 }
+
+// existsBeneath is ExistsIn (dir false) or IsDirIn (dir true) through
+// openat2, without a stat: O_DIRECTORY makes the open itself the test.
+func existsBeneath(dirfd int, rel string, dir bool) (exists, settled bool) {
+	flags := uint64(unix.O_PATH)
+	if dir {
+		flags |= unix.O_DIRECTORY
+	}
+	fd, err, settled := openBeneath(dirfd, rel, flags)
+	if !settled {
+		return false, false
+	}
+	if err != nil {
+		return false, true
+	}
+	unix.Close(fd)
+	return true, true
+}
+
+// rawFile reads a descriptor opened by fileBeneath.
+type rawFile struct {
+	fd   int
+	name string
+}
+
+func (f *rawFile) Stat() (fs.FileInfo, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(f.fd, &st); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: f.name, Err: err}
+	}
+	return &statInfo{name: f.name, st: st}, nil
+}
+
+func (f *rawFile) Read(b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	for {
+		n, err := unix.Read(f.fd, b)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return 0, &fs.PathError{Op: "read", Path: f.name, Err: err}
+		case n == 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+func (f *rawFile) Close() error { return unix.Close(f.fd) }
 
 // statInfo is the fs.FileInfo of an fstat, as os.Stat fills it.
 type statInfo struct {

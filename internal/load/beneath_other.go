@@ -2,10 +2,7 @@
 
 package load
 
-import (
-	"io/fs"
-	"os"
-)
+import "io/fs"
 
 // Elsewhere every look-up goes through os.Root (see beneath_linux.go).
 
@@ -15,4 +12,6 @@ func closeDirFD(int) {}
 
 func statBeneath(int, string) (fs.FileInfo, error, bool) { return nil, nil, false }
 
-func fileBeneath(int, string, string) (*os.File, bool) { return nil, false }
+func fileBeneath(int, string) (handle, bool) { return nil, false }
+
+func existsBeneath(int, string, bool) (bool, bool) { return false, false }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"sort"
 	"unicode/utf8"
@@ -197,12 +196,12 @@ func Read(f *File, lim Limits) ([]diag.Finding, bool) {
 // read is Read that also returns the error opening the file, so a caller
 // can tell a missing file (fs.ErrNotExist) from one that failed a check.
 func read(f *File, lim Limits) ([]diag.Finding, bool, error) {
-	return readWith(f, lim, func() (*os.File, error) { return OpenIn(f.Root, f.OSPath) })
+	return readWith(f, lim, func() (handle, error) { return openToRead(f.Root, f.OSPath) })
 }
 
 // readWith is read with the file opened by open (relative to a folder
 // already open, for a bundle's artifacts).
-func readWith(f *File, lim Limits, open func() (*os.File, error)) ([]diag.Finding, bool, error) {
+func readWith(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding, bool, error) {
 	fail := func(err error) ([]diag.Finding, bool, error) {
 		if errors.Is(err, ErrOutside) {
 			return []diag.Finding{Problem(f, code.InputLimits, diag.Pos{}, "the path leads outside the repository (a symbolic link or \"..\"); not read")}, false, err
@@ -246,10 +245,14 @@ func readWith(f *File, lim Limits, open func() (*os.File, error)) ([]diag.Findin
 	// may still grow, so read on to one byte past the limit.
 	data := make([]byte, 0, min(fi.Size(), limit)+1)
 	for {
+		want := cap(data) - len(data)
 		n, err := fh.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
 		if err == io.EOF || (err == nil && n == 0) {
 			break
+		}
+		if err == nil && n < want && int64(len(data)) == fi.Size() {
+			break // all stat promised, and short: the end of a regular file
 		}
 		if err != nil {
 			return fail(err)

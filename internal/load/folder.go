@@ -45,9 +45,12 @@ func LoadBundle(f *Folder, lim Limits) (*Bundle, []diag.Finding) {
 		if err != nil {
 			continue
 		}
-		probs, ok, err := readWith(file, lim, func() (*os.File, error) {
+		probs, ok, err := readWith(file, lim, func() (handle, error) {
 			fh, err := dir.OpenFile(name, os.O_RDONLY|openFlags, 0)
-			return fh, rootErr(err)
+			if err != nil {
+				return nil, rootErr(err)
+			}
+			return fh, nil
 		})
 		switch {
 		case errors.Is(err, ErrOutside):

@@ -61,16 +61,43 @@ func OpenIn(root, osPath string) (*os.File, error) {
 	if !ok {
 		return nil, ErrOutside
 	}
-	r, dirfd, done, err := openRoot(root)
+	r, _, done, err := openRoot(root)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	if fh, ok := fileBeneath(dirfd, rel, osPath); ok {
-		return fh, nil
-	}
 	fh, err := r.OpenFile(rel, os.O_RDONLY|openFlags, 0)
 	return fh, rootErr(err)
+}
+
+// handle is what reading a file needs of an open one.
+type handle interface {
+	Stat() (fs.FileInfo, error)
+	Read([]byte) (int, error)
+	Close() error
+}
+
+// openToRead is OpenIn for reading a file's bytes: while the root is held
+// (a run), through one openat2 call and a bare descriptor.
+func openToRead(root, osPath string) (handle, error) {
+	if root != "" {
+		if rel, ok := Contained(root, osPath); ok {
+			_, dirfd, done, err := openRoot(root)
+			if err != nil {
+				return nil, err
+			}
+			h, ok := fileBeneath(dirfd, rel)
+			done()
+			if ok {
+				return h, nil
+			}
+		}
+	}
+	fh, err := OpenIn(root, osPath)
+	if err != nil {
+		return nil, err // a nil *os.File must not become a non-nil handle
+	}
+	return fh, nil
 }
 
 // StatIn returns what osPath names inside root (symbolic links followed
@@ -101,14 +128,38 @@ func StatIn(root, osPath string) (fs.FileInfo, error) {
 
 // ExistsIn reports whether osPath names something inside root.
 func ExistsIn(root, osPath string) bool {
+	if ok, settled := existsHeld(root, osPath, false); settled {
+		return ok
+	}
 	_, err := StatIn(root, osPath)
 	return err == nil
 }
 
 // IsDirIn reports whether osPath names a folder inside root.
 func IsDirIn(root, osPath string) bool {
+	if ok, settled := existsHeld(root, osPath, true); settled {
+		return ok
+	}
 	fi, err := StatIn(root, osPath)
 	return err == nil && fi.IsDir()
+}
+
+// existsHeld answers ExistsIn or IsDirIn through openat2 while the root
+// is held; settled is false when StatIn must.
+func existsHeld(root, osPath string, dir bool) (ok, settled bool) {
+	if root == "" {
+		return false, false
+	}
+	rel, inside := Contained(root, osPath)
+	if !inside {
+		return false, false
+	}
+	_, dirfd, done, err := openRoot(root)
+	if err != nil {
+		return false, false
+	}
+	defer done()
+	return existsBeneath(dirfd, rel, dir)
 }
 
 // ReadDirIn lists a folder inside root (entries are not followed).

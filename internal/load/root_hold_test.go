@@ -95,9 +95,10 @@ func TestHeldRootsAnswerAsOSRoot(t *testing.T) {
 	}
 	type answer struct {
 		statErr, openErr bool
+		exists, isDir    bool
 		mode             fs.FileMode
 		size             int64
-		name, text       string
+		name, text, read string
 	}
 	ask := func(p string) answer {
 		full := filepath.Join(root, p)
@@ -108,6 +109,14 @@ func TestHeldRootsAnswerAsOSRoot(t *testing.T) {
 			a.mode, a.size, a.name = fi.Mode(), fi.Size(), fi.Name()
 		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrOutside) {
 			a.name = "unexpected error" // a loop: as long as both agree
+		}
+		a.exists, a.isDir = ExistsIn(root, full), IsDirIn(root, full)
+		if h, err := openToRead(root, full); err == nil {
+			if fi, _ := h.Stat(); fi.Mode().IsRegular() {
+				b, _ := io.ReadAll(h)
+				a.read = string(b)
+			}
+			h.Close()
 		}
 		fh, err := OpenIn(root, full)
 		a.openErr = err != nil
@@ -130,7 +139,7 @@ func TestHeldRootsAnswerAsOSRoot(t *testing.T) {
 		if got := ask(p); got != want[p] {
 			t.Errorf("%s: held root answers %+v, os.Root %+v", p, got, want[p])
 		}
-		if got := want[p]; strings.Contains(got.text, "outside") {
+		if got := want[p]; strings.Contains(got.text+got.read, "outside") {
 			t.Errorf("%s: read outside the root", p)
 		}
 	}
