@@ -61,7 +61,9 @@ func openBeneath(dirfd int, rel string, flags uint64) (fd int, err error, settle
 		return fd, nil, true
 	case unix.ENOENT, unix.ENOTDIR:
 		return -1, err, true
-	case unix.ENOSYS:
+	case unix.ENOSYS, unix.EPERM:
+		// A kernel before 5.6, or a seccomp filter that refuses the call
+		// (path permissions give EACCES, not EPERM): os.Root from now on.
 		noOpenat2.Store(true)
 	}
 	return -1, err, false
