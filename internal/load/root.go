@@ -80,7 +80,7 @@ type handle interface {
 // openToRead is OpenIn for reading a file's bytes: while the root is held
 // (a run), through one openat2 call and a bare descriptor.
 func openToRead(root, osPath string) (handle, error) {
-	if root != "" {
+	if root != "" && rootsHeld() {
 		if rel, ok := Contained(root, osPath); ok {
 			_, dirfd, done, err := openRoot(root)
 			if err != nil {
@@ -147,7 +147,7 @@ func IsDirIn(root, osPath string) bool {
 // existsHeld answers ExistsIn or IsDirIn through openat2 while the root
 // is held; settled is false when StatIn must.
 func existsHeld(root, osPath string, dir bool) (ok, settled bool) {
-	if root == "" {
+	if root == "" || !rootsHeld() {
 		return false, false
 	}
 	rel, inside := Contained(root, osPath)
@@ -237,6 +237,14 @@ func HoldRoots() (release func()) {
 			}
 		})
 	}
+}
+
+// rootsHeld reports whether a run holds its roots (openat2 look-ups then
+// pay off; a single look-up goes through os.Root).
+func rootsHeld() bool {
+	heldRoots.Lock()
+	defer heldRoots.Unlock()
+	return heldRoots.holds > 0
 }
 
 // openRoot opens root, or returns the one a run holds; done releases it.
