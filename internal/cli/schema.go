@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue/ast"
-	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/encoding/jsonschema"
 
 	"github.com/resumelint/resumelint/internal/load"
@@ -183,7 +182,7 @@ func exportSchema(e schemaExport) ([]byte, error) {
 		}
 		st.Elts = append(st.Elts[:at], append(head, st.Elts[at:]...)...)
 	}
-	jv := cuecontext.New().BuildExpr(expr) // the generated schema stands alone
+	jv := schema.NewContext().BuildExpr(expr) // the generated schema stands alone
 	if jv.Err() != nil {
 		return nil, fmt.Errorf("generating the %s schema: %w", e.name, jv.Err())
 	}

@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 
 	"cuelang.org/go/cue"
-	"cuelang.org/go/cue/cuecontext"
 	cueerrors "cuelang.org/go/cue/errors"
 	"go.yaml.in/yaml/v3"
 
@@ -186,7 +185,7 @@ func validatePart(def cue.Value, root *yaml.Node, p part, opt Options) ([]Violat
 		}
 		// A fresh context per validation: values built in it are dropped
 		// with it, so memory stays flat however many files a run checks.
-		ctx := cuecontext.New()
+		ctx := NewContext()
 		dv := ctx.Encode(data)
 		if dv.Err() != nil {
 			return nil, dv.Err()

@@ -8,7 +8,6 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
-	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/parser"
 
 	schemacue "github.com/resumelint/resumelint/cue"
@@ -61,4 +60,4 @@ func buildInstance(ctx *cue.Context, fsys fs.FS) (cue.Value, error) {
 }
 
 // compileEmbedded builds the embedded definitions in a context of their own.
-func compileEmbedded() (cue.Value, error) { return buildInstance(cuecontext.New(), schemacue.FS) }
+func compileEmbedded() (cue.Value, error) { return buildInstance(NewContext(), schemacue.FS) }
