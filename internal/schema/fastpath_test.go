@@ -753,16 +753,11 @@ func sameViolations(a, b []Violation) bool {
 	return true
 }
 
-// The shortcut (the fast checker proving the rest valid once offending
-// entries are removed) reports exactly what CUE's further passes report.
-func TestValidateShortcutAgreesWithCUE(t *testing.T) {
-	docs := loadCorpus(t)
-	rounds := 4
-	if testing.Short() {
-		rounds = 1
-	}
-	compared, shortcut := 0, 0
-	for i, doc := range docs {
+// eachInvalidMutation calls check with every corpus document, mutated
+// rounds times, that its definition's fast checker rejects.
+func eachInvalidMutation(t *testing.T, rounds int, check func(name string, round int, d cue.Value, fast *checker, root *yaml.Node)) {
+	t.Helper()
+	for i, doc := range loadCorpus(t) {
 		if doc.def == "" {
 			continue
 		}
@@ -771,20 +766,32 @@ func TestValidateShortcutAgreesWithCUE(t *testing.T) {
 		for r := range rounds {
 			root := copyNode(doc.root, 0)
 			mutate(root, uint64(i*rounds+r)*0x9e3779b97f4a7c15+uint64(r%4+1))
-			if fast.accepts(root, 0) {
-				continue
-			}
-			slow, err1 := validateCUE(d, nil, root, Options{})
-			quick, err2 := validateCUE(d, fast, root, Options{})
-			if (err1 == nil) != (err2 == nil) || !sameViolations(slow, quick) {
-				t.Errorf("%s, mutation %d: with the shortcut %v (%v), CUE alone %v (%v):\n%s", doc.name, r, quick, err2, slow, err1, marshal(root))
-			}
-			compared++
-			if len(slow) > 0 {
-				shortcut++
+			if !fast.accepts(root, 0) {
+				check(doc.name, r, d, fast, root)
 			}
 		}
 	}
+}
+
+// The shortcut (the fast checker proving the rest valid once offending
+// entries are removed) reports exactly what CUE's further passes report.
+func TestValidateShortcutAgreesWithCUE(t *testing.T) {
+	rounds := 4
+	if testing.Short() {
+		rounds = 1
+	}
+	compared, shortcut := 0, 0
+	eachInvalidMutation(t, rounds, func(name string, r int, d cue.Value, fast *checker, root *yaml.Node) {
+		slow, err1 := validateCUE(d, nil, root, Options{})
+		quick, err2 := validateCUE(d, fast, root, Options{})
+		if (err1 == nil) != (err2 == nil) || !sameViolations(slow, quick) {
+			t.Errorf("%s, mutation %d: with the shortcut %v (%v), CUE alone %v (%v):\n%s", name, r, quick, err2, slow, err1, marshal(root))
+		}
+		compared++
+		if len(slow) > 0 {
+			shortcut++
+		}
+	})
 	if compared == 0 {
 		t.Fatal("no invalid document compared")
 	}
@@ -837,35 +844,22 @@ func parseSchema(t *testing.T, src string) []*ast.File {
 // Validating a document's failing parts alone reports exactly what
 // validating it whole does.
 func TestNarrowedValidationAgreesWithWhole(t *testing.T) {
-	docs := loadCorpus(t)
 	rounds := 6
 	if testing.Short() {
 		rounds = 2
 	}
 	compared, split := 0, 0
-	for i, doc := range docs {
-		if doc.def == "" {
-			continue
+	eachInvalidMutation(t, rounds, func(name string, r int, d cue.Value, fast *checker, root *yaml.Node) {
+		whole, err1 := validateCUE(d, fast, root, Options{Prefix: "p"})
+		parts, err2 := validateNarrowed(d, fast, root, Options{Prefix: "p"})
+		if (err1 == nil) != (err2 == nil) || !sameViolations(whole, parts) {
+			t.Errorf("%s, mutation %d: in parts %v (%v), whole %v (%v):\n%s", name, r, parts, err2, whole, err1, marshal(root))
 		}
-		d := mustDef(t, doc.def)
-		fast := fastChecker(doc.def)
-		for r := range rounds {
-			root := copyNode(doc.root, 0)
-			mutate(root, uint64(i*rounds+r)*0x9e3779b97f4a7c15+uint64(r%4+1))
-			if fast.accepts(root, 0) {
-				continue
-			}
-			whole, err1 := validateCUE(d, fast, root, Options{Prefix: "p"})
-			parts, err2 := validateNarrowed(d, fast, root, Options{Prefix: "p"})
-			if (err1 == nil) != (err2 == nil) || !sameViolations(whole, parts) {
-				t.Errorf("%s, mutation %d: in parts %v (%v), whole %v (%v):\n%s", doc.name, r, parts, err2, whole, err1, marshal(root))
-			}
-			compared++
-			if ps := failingParts(fast, root, nil, 0, nil); len(ps) > 1 || len(ps[0].base) > 0 {
-				split++
-			}
+		compared++
+		if ps := failingParts(fast, root, nil, 0, nil); len(ps) > 1 || len(ps[0].base) > 0 {
+			split++
 		}
-	}
+	})
 	if split == 0 {
 		t.Fatal("no document was split into parts")
 	}
