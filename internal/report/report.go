@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -249,6 +250,7 @@ func JSON(w io.Writer, in *Input) error {
 		return err
 	}
 	fmt.Fprintf(bw, "{\n  \"version\": %s,\n  \"findings\": [", head)
+	var buf []byte
 	for i, f := range in.Findings {
 		jf := JSONFinding{Code: f.Code, Name: f.Name, Severity: f.Severity.String(), Path: f.Path,
 			Line: f.Start.Line, Column: f.Start.Col, EndLine: f.End.Line, EndColumn: f.End.Col,
@@ -259,15 +261,12 @@ func JSON(w io.Writer, in *Input) error {
 		if f.Fix != nil && f.Fix.Applicability != diag.FixNone { // documented: safe, unsafe or null
 			jf.Fix = &JSONFix{Applicability: string(f.Fix.Applicability)}
 		}
-		b, err := json.MarshalIndent(jf, "    ", "  ")
-		if err != nil {
-			return err
-		}
+		buf = appendFinding(buf[:0], &jf)
 		if i > 0 {
 			bw.WriteString(",")
 		}
 		bw.WriteString("\n    ")
-		bw.Write(b)
+		bw.Write(buf)
 	}
 	if len(in.Findings) > 0 {
 		bw.WriteString("\n  ")
@@ -280,6 +279,59 @@ func JSON(w io.Writer, in *Input) error {
 	bw.Write(sum)
 	bw.WriteString("\n}\n")
 	return bw.Flush()
+}
+
+// appendFinding appends what json.MarshalIndent(jf, "    ", "  ") writes,
+// without reflection for the common finding (no related locations): at
+// tens of thousands of findings the report is written after every check
+// has ended, so its cost is wall time.
+func appendFinding(b []byte, jf *JSONFinding) []byte {
+	if len(jf.Related) > 0 {
+		out, err := json.MarshalIndent(jf, "    ", "  ")
+		if err != nil { // unreachable: every field is a string, number or such a struct
+			panic(err)
+		}
+		return append(b, out...)
+	}
+	field := func(name string) { b = append(b, "\n      \""...); b = append(b, name...); b = append(b, "\": "...) }
+	str := func(name, v string) { field(name); b = appendJSONString(b, v); b = append(b, ',') }
+	num := func(name string, v int) { field(name); b = strconv.AppendInt(b, int64(v), 10); b = append(b, ',') }
+	b = append(b, '{')
+	str("code", jf.Code)
+	str("name", jf.Name)
+	str("severity", jf.Severity)
+	str("path", jf.Path)
+	num("line", jf.Line)
+	num("column", jf.Column)
+	num("end_line", jf.EndLine)
+	num("end_column", jf.EndColumn)
+	str("message", jf.Message)
+	field("fix")
+	if jf.Fix == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, "{\n        \"applicability\": "...)
+		b = appendJSONString(b, jf.Fix.Applicability)
+		b = append(b, "\n      }"...)
+	}
+	b = append(b, ',')
+	field("related")
+	return append(b, "[]\n    }"...)
+}
+
+// appendJSONString appends s as encoding/json writes it: plain ASCII as it
+// is, anything it would escape (quotes, controls, <, >, &, non-ASCII) by
+// encoding/json itself.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			out, _ := json.Marshal(s)
+			return append(b, out...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // snippet returns the source line a finding points at, when it is known.

@@ -48,3 +48,39 @@ func TestJSONStreamMatchesEncoder(t *testing.T) {
 		}
 	}
 }
+
+// appendFinding writes each finding byte for byte as json.MarshalIndent
+// does, whatever its strings hold.
+func TestAppendFindingMatchesMarshalIndent(t *testing.T) {
+	pieces := []string{"", "a", "RL113", "files-to-read", "projects/PROJ-1/ORCHESTRATION.yaml", `"q"`, `back\slash`,
+		"<b>&amp;", "a<b", "x>y", "p&q", "tab\there", "new\nline", "\x00\x01\x1f", "\b\f\r", "é", "日本", "\u2028\u2029", "\xff\xfe", "emoji 🙂", "~/x", "%s %d"}
+	rng := uint64(7)
+	next := func() int {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		return int(rng >> 33)
+	}
+	pick := func() string {
+		var s string
+		for range next() % 4 {
+			s += pieces[next()%len(pieces)]
+		}
+		return s
+	}
+	for i := range 3000 {
+		jf := JSONFinding{Code: pick(), Name: pick(), Severity: pick(), Path: pick(), Line: next() % 5000, Column: next()%200 - 1,
+			EndLine: next() % 5000, EndColumn: next() % 200, Message: pick(), Related: []diag.Related{}}
+		switch i % 4 {
+		case 1:
+			jf.Fix = &JSONFix{Applicability: pick()}
+		case 2:
+			jf.Related = []diag.Related{{Path: pick(), Line: 1, Column: 2, Message: pick()}}
+		}
+		want, err := json.MarshalIndent(jf, "    ", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendFinding(nil, &jf); !bytes.Equal(got, want) {
+			t.Fatalf("finding %d:\n%s\nMarshalIndent:\n%s", i, got, want)
+		}
+	}
+}
