@@ -5,6 +5,7 @@ package load
 import (
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"syscall"
@@ -25,36 +26,41 @@ import (
 // noOpenat2 is set once the kernel (or a seccomp filter) refuses openat2.
 var noOpenat2 atomic.Bool
 
-// openDirFD opens root's folder for openat2, or returns -1.
-func openDirFD(root string) int {
+// openDir opens root's folder for openat2, or returns nil. It is an
+// os.File so that a look-up holds it open (Control) while it runs: a
+// descriptor closed by the end of a run, then reused for another file,
+// would otherwise confine a look-up that was under way to that file.
+func openDir(root string) *os.File {
 	if noOpenat2.Load() {
-		return -1
+		return nil
 	}
-	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	f, err := os.Open(root)
 	if err != nil {
-		return -1
+		return nil
 	}
-	return fd
+	return f
 }
 
-func closeDirFD(fd int) {
-	if fd >= 0 {
-		unix.Close(fd)
+// openBeneath opens rel inside the folder dir. settled is false when the
+// answer must come from os.Root instead.
+func openBeneath(dir *os.File, rel string, flags uint64) (fd int, err error, settled bool) {
+	if dir == nil || noOpenat2.Load() {
+		return -1, nil, false
 	}
-}
-
-// openBeneath opens rel inside the folder dirfd. settled is false when
-// the answer must come from os.Root instead.
-func openBeneath(dirfd int, rel string, flags uint64) (fd int, err error, settled bool) {
-	if dirfd < 0 || noOpenat2.Load() {
+	rc, err := dir.SyscallConn()
+	if err != nil {
 		return -1, nil, false
 	}
 	how := unix.OpenHow{Flags: flags | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS}
-	for {
-		fd, err = unix.Openat2(dirfd, rel, &how)
-		if err != unix.EINTR {
-			break
+	if cerr := rc.Control(func(dirfd uintptr) {
+		for {
+			fd, err = unix.Openat2(int(dirfd), rel, &how)
+			if err != unix.EINTR {
+				break
+			}
 		}
+	}); cerr != nil {
+		return -1, nil, false // closed: the run ended
 	}
 	switch err {
 	case nil:
@@ -70,8 +76,8 @@ func openBeneath(dirfd int, rel string, flags uint64) (fd int, err error, settle
 }
 
 // statBeneath is StatIn through openat2; settled as for openBeneath.
-func statBeneath(dirfd int, rel string) (fs.FileInfo, error, bool) {
-	fd, err, settled := openBeneath(dirfd, rel, unix.O_PATH)
+func statBeneath(dir *os.File, rel string) (fs.FileInfo, error, bool) {
+	fd, err, settled := openBeneath(dir, rel, unix.O_PATH)
 	if !settled {
 		return nil, nil, false
 	}
@@ -89,8 +95,8 @@ func statBeneath(dirfd int, rel string) (fs.FileInfo, error, bool) {
 // fileBeneath is OpenIn through openat2; settled as for openBeneath. The
 // handle is the bare descriptor: an os.File would ask the kernel twice
 // more per file whether it can poll it.
-func fileBeneath(dirfd int, rel string) (handle, bool) {
-	fd, err, settled := openBeneath(dirfd, rel, unix.O_RDONLY|openFlags)
+func fileBeneath(dir *os.File, rel string) (handle, bool) {
+	fd, err, settled := openBeneath(dir, rel, unix.O_RDONLY|openFlags)
 	if !settled || err != nil {
 		return nil, false // os.Root words the error
 	}
@@ -99,12 +105,12 @@ func fileBeneath(dirfd int, rel string) (handle, bool) {
 
 // existsBeneath is ExistsIn (dir false) or IsDirIn (dir true) through
 // openat2, without a stat: O_DIRECTORY makes the open itself the test.
-func existsBeneath(dirfd int, rel string, dir bool) (exists, settled bool) {
+func existsBeneath(dir *os.File, rel string, folder bool) (exists, settled bool) {
 	flags := uint64(unix.O_PATH)
-	if dir {
+	if folder {
 		flags |= unix.O_DIRECTORY
 	}
-	fd, err, settled := openBeneath(dirfd, rel, flags)
+	fd, err, settled := openBeneath(dir, rel, flags)
 	if !settled {
 		return false, false
 	}

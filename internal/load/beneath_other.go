@@ -2,16 +2,17 @@
 
 package load
 
-import "io/fs"
+import (
+	"io/fs"
+	"os"
+)
 
 // Elsewhere every look-up goes through os.Root (see beneath_linux.go).
 
-func openDirFD(string) int { return -1 }
+func openDir(string) *os.File { return nil }
 
-func closeDirFD(int) {}
+func statBeneath(*os.File, string) (fs.FileInfo, error, bool) { return nil, nil, false }
 
-func statBeneath(int, string) (fs.FileInfo, error, bool) { return nil, nil, false }
+func fileBeneath(*os.File, string) (handle, bool) { return nil, false }
 
-func fileBeneath(int, string) (handle, bool) { return nil, false }
-
-func existsBeneath(int, string, bool) (bool, bool) { return false, false }
+func existsBeneath(*os.File, string, bool) (bool, bool) { return false, false }

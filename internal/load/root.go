@@ -82,11 +82,11 @@ type handle interface {
 func openToRead(root, osPath string) (handle, error) {
 	if root != "" && rootsHeld() {
 		if rel, ok := Contained(root, osPath); ok {
-			_, dirfd, done, err := openRoot(root)
+			_, dir, done, err := openRoot(root)
 			if err != nil {
 				return nil, err
 			}
-			h, ok := fileBeneath(dirfd, rel)
+			h, ok := fileBeneath(dir, rel)
 			done()
 			if ok {
 				return h, nil
@@ -111,12 +111,12 @@ func StatIn(root, osPath string) (fs.FileInfo, error) {
 	if !ok {
 		return nil, fs.ErrNotExist
 	}
-	r, dirfd, done, err := openRoot(root)
+	r, dir, done, err := openRoot(root)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	if fi, err, ok := statBeneath(dirfd, rel); ok {
+	if fi, err, ok := statBeneath(dir, rel); ok {
 		return fi, err
 	}
 	fi, err := r.Stat(rel)
@@ -154,12 +154,12 @@ func existsHeld(root, osPath string, dir bool) (ok, settled bool) {
 	if !inside {
 		return false, false
 	}
-	_, dirfd, done, err := openRoot(root)
+	_, d, done, err := openRoot(root)
 	if err != nil {
 		return false, false
 	}
 	defer done()
-	return existsBeneath(dirfd, rel, dir)
+	return existsBeneath(d, rel, dir)
 }
 
 // ReadDirIn lists a folder inside root (entries are not followed).
@@ -209,8 +209,8 @@ var heldRoots struct {
 }
 
 type heldRoot struct {
-	r     *os.Root
-	dirfd int // the folder's descriptor for openat2, or -1
+	r   *os.Root
+	dir *os.File // the folder, for openat2; nil without
 }
 
 // maxHeldRoots bounds the open descriptors (each bundle folder is a root).
@@ -231,7 +231,9 @@ func HoldRoots() (release func()) {
 			if heldRoots.holds == 0 {
 				for _, h := range heldRoots.m {
 					h.r.Close()
-					closeDirFD(h.dirfd)
+					if h.dir != nil {
+						h.dir.Close()
+					}
 				}
 				heldRoots.m = nil
 			}
@@ -248,26 +250,26 @@ func rootsHeld() bool {
 }
 
 // openRoot opens root, or returns the one a run holds; done releases it.
-// dirfd is -1 unless the root is held (a single look-up gains nothing).
-func openRoot(root string) (r *os.Root, dirfd int, done func(), err error) {
+// dir is nil unless the root is held (a single look-up gains nothing).
+func openRoot(root string) (r *os.Root, dir *os.File, done func(), err error) {
 	heldRoots.Lock()
 	defer heldRoots.Unlock()
 	if heldRoots.holds > 0 {
 		if h, ok := heldRoots.m[root]; ok {
-			return h.r, h.dirfd, func() {}, nil
+			return h.r, h.dir, func() {}, nil
 		}
 	}
 	r, err = os.OpenRoot(root)
 	if err != nil {
-		return nil, -1, nil, err
+		return nil, nil, nil, err
 	}
 	if heldRoots.holds > 0 && len(heldRoots.m) < maxHeldRoots {
 		if heldRoots.m == nil {
 			heldRoots.m = map[string]heldRoot{}
 		}
-		h := heldRoot{r: r, dirfd: openDirFD(root)}
+		h := heldRoot{r: r, dir: openDir(root)}
 		heldRoots.m[root] = h
-		return r, h.dirfd, func() {}, nil
+		return r, h.dir, func() {}, nil
 	}
-	return r, -1, func() { r.Close() }, nil
+	return r, nil, func() { r.Close() }, nil
 }

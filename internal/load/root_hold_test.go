@@ -147,3 +147,26 @@ func TestHeldRootsAnswerAsOSRoot(t *testing.T) {
 		t.Errorf("a link inside was not followed: %+v", want["a/chain"])
 	}
 }
+
+// A look-up that got a held root's folder just before the run ended does
+// not use it once it is closed: its descriptor may by then name another
+// file.
+func TestReleasedRootIsNotUsed(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "x"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	release := HoldRoots()
+	_, dir, done, err := openRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done()
+	if ok, settled := existsBeneath(dir, "x", false); dir != nil && (!ok || !settled) {
+		t.Fatalf("held: exists %v, settled %v", ok, settled)
+	}
+	release()
+	if _, settled := existsBeneath(dir, "x", false); settled {
+		t.Fatal("a released root's folder was still used")
+	}
+}
