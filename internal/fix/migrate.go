@@ -82,6 +82,10 @@ func Migrate(doc *load.Document) *Migration {
 		m.Reason = "the file breaks lines with a lone CR or a Unicode line separator"
 		return m
 	}
+	if !doc.AddComments() { // current_state's comments move with it
+		m.Reason = "the file's text is no longer at hand"
+		return m
+	}
 	mg := &migration{m: m, root: doc.Root, s: newSrc(doc.File)}
 	if m.Reason = mg.section(); m.Reason != "" {
 		return m

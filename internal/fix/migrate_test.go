@@ -175,7 +175,7 @@ func TestMigrateFiles(t *testing.T) {
 			if m2.Fix != nil || !bytes.Equal(again, out) {
 				t.Errorf("a second migration changes the file again")
 			}
-			doc, _ := load.Parse(&load.File{Path: name, Data: out}, load.FormatYAML, load.DefaultLimits)
+			doc, _ := load.ParseWithComments(&load.File{Path: name, Data: out}, load.FormatYAML, load.DefaultLimits)
 			res := node.Val(doc.Root, "resumption")
 			for _, k := range []string{"last_checkpoint", "current_state", "next_step", "cross_session_portable", "ephemeral_references", "current_activity", "updated_at"} {
 				if node.Has(res, k) {
@@ -221,7 +221,7 @@ func render(n *yaml.Node) string {
 }
 
 func currentStateOf(t *testing.T, data []byte) string {
-	doc, _ := load.Parse(&load.File{Path: "x.yaml", Data: data}, load.FormatYAML, load.DefaultLimits)
+	doc, _ := load.ParseWithComments(&load.File{Path: "x.yaml", Data: data}, load.FormatYAML, load.DefaultLimits)
 	s, _ := node.Str(node.Val(node.Val(doc.Root, "resumption"), "current_state"))
 	return s
 }
@@ -230,7 +230,7 @@ func currentStateOf(t *testing.T, data []byte) string {
 // (less what the fix declares it drops).
 func lostValues(t *testing.T, before, after []byte, drops []string) []string {
 	count := func(data []byte) map[string]int {
-		doc, _ := load.Parse(&load.File{Path: "x.yaml", Data: data}, load.FormatYAML, load.DefaultLimits)
+		doc, _ := load.ParseWithComments(&load.File{Path: "x.yaml", Data: data}, load.FormatYAML, load.DefaultLimits)
 		out := map[string]int{}
 		node.Walk(doc.Root, func(n, _ *yaml.Node) {
 			if n.Kind == yaml.ScalarNode {
@@ -243,7 +243,7 @@ func lostValues(t *testing.T, before, after []byte, drops []string) []string {
 	for _, d := range drops {
 		a[d]++
 	}
-	doc, _ := load.Parse(&load.File{Path: "x.yaml", Data: after}, load.FormatYAML, load.DefaultLimits)
+	doc, _ := load.ParseWithComments(&load.File{Path: "x.yaml", Data: after}, load.FormatYAML, load.DefaultLimits)
 	comments := squash(commentText(doc.Root))
 	var lost []string
 	for v, n := range b {

@@ -71,7 +71,7 @@ func Verify(name string, format load.Format, before, after []byte, drops []strin
 }
 
 func parse(name string, format load.Format, data []byte) (*load.Document, []diag.Finding) {
-	return load.Parse(&load.File{Path: name, Data: data}, format, load.DefaultLimits)
+	return load.ParseWithComments(&load.File{Path: name, Data: data}, format, load.DefaultLimits)
 }
 
 func describeLost(vs []string) string {

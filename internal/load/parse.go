@@ -30,6 +30,14 @@ type Document struct {
 
 	// JSONL: one entry per non-blank line.
 	Lines []JSONLine
+
+	// A YAML tree built without comments (fastYAML) from File.Data's
+	// bytes [yamlFrom, yamlTo), whose line 1 is line yamlLine+1 of the
+	// file; AddComments puts them on.
+	uncommented      bool
+	needComments     bool
+	yamlFrom, yamlTo int
+	yamlLine         int
 }
 
 // JSONLine is one line of a JSONL file: a value or the error that line gave.
@@ -42,11 +50,21 @@ type JSONLine struct {
 // Parse parses f.Data by its format. Problems (RL001–RL003, RL310) are
 // returned as findings; Root is nil when the file could not be parsed.
 func Parse(f *File, format Format, lim Limits) (*Document, []diag.Finding) {
-	doc := &Document{File: f}
+	return parse(&Document{File: f}, format, lim)
+}
+
+// ParseWithComments is Parse with every comment on the YAML tree, for
+// fixes that move them.
+func ParseWithComments(f *File, format Format, lim Limits) (*Document, []diag.Finding) {
+	return parse(&Document{File: f, needComments: true}, format, lim)
+}
+
+func parse(doc *Document, format Format, lim Limits) (*Document, []diag.Finding) {
+	f := doc.File
 	var out []diag.Finding
 	switch format {
 	case FormatYAML:
-		n, fs := parseYAML(f, f.Data, 0, lim)
+		n, fs := parseYAML(doc, 0, len(f.Data), 0, lim)
 		doc.Root, out = n, fs
 	case FormatJSON:
 		n, dups, err := parseJSON(f.Data, 1, lim.MaxDepth, nodeBudget(lim))
@@ -134,9 +152,12 @@ var yamlParserProblems = map[string]bool{
 	"found undefined tag handle":             true,
 }
 
-// parseYAML parses one YAML document; lineOffset is added to every line
-// (front matter starts below its opening ---).
-func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Node, out []diag.Finding) {
+// parseYAML parses one YAML document, bytes [from, to) of doc.File.Data;
+// lineOffset is added to every line (front matter starts below its
+// opening ---).
+func parseYAML(doc *Document, from, to, lineOffset int, lim Limits) (root *yaml.Node, out []diag.Finding) {
+	f := doc.File
+	data := f.Data[from:to]
 	defer func() {
 		if r := recover(); r != nil {
 			root = nil
@@ -144,21 +165,25 @@ func parseYAML(f *File, data []byte, lineOffset int, lim Limits) (root *yaml.Nod
 		}
 	}()
 	var n yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&n); err != nil {
-		if err == io.EOF {
-			return nil, nil // empty document
+	if fast, ok := fastDocument(doc, from, to, lineOffset); ok {
+		n = *fast
+	} else {
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		if err := dec.Decode(&n); err != nil {
+			if err == io.EOF {
+				return nil, nil // empty document
+			}
+			return nil, []diag.Finding{yamlErrFinding(f, data, err, lineOffset, "invalid YAML: ")}
 		}
-		return nil, []diag.Finding{yamlErrFinding(f, data, err, lineOffset, "invalid YAML: ")}
-	}
-	// A second document is ignored by readers that load one (and rejected
-	// by others), so what they see is not what the file says.
-	var extra yaml.Node
-	switch err := dec.Decode(&extra); {
-	case err == nil:
-		out = append(out, Problem(f, code.ParseError, diag.Pos{Line: extra.Line + lineOffset, Col: 1}, "a second YAML document starts here (after '---'); the file must hold one document"))
-	case err != io.EOF:
-		out = append(out, yamlErrFinding(f, data, err, lineOffset, "invalid YAML in a second document (after '---'): "))
+		// A second document is ignored by readers that load one (and
+		// rejected by others), so what they see is not what the file says.
+		var extra yaml.Node
+		switch err := dec.Decode(&extra); {
+		case err == nil:
+			out = append(out, Problem(f, code.ParseError, diag.Pos{Line: extra.Line + lineOffset, Col: 1}, "a second YAML document starts here (after '---'); the file must hold one document"))
+		case err != io.EOF:
+			out = append(out, yamlErrFinding(f, data, err, lineOffset, "invalid YAML in a second document (after '---'): "))
+		}
 	}
 	if lm := yamlLineMap(data); lm != nil {
 		remapLines(&n, lm, map[*yaml.Node]bool{})
@@ -532,8 +557,7 @@ func parseFrontMatter(f *File, doc *Document, lim Limits) []diag.Finding {
 		t := strings.TrimRight(string(ln), " \t\r")
 		if t == "---" || t == "..." {
 			doc.FrontMatter = true
-			fm := data[len(first)+1 : off]
-			root, out := parseYAML(f, fm, 1, lim)
+			root, out := parseYAML(doc, len(first)+1, off, 1, lim)
 			if root == nil && len(out) == 0 {
 				out = append(out, Problem(f, code.Frontmatter, diag.Pos{Line: 1, Col: 1}, "the front matter between the '---' lines is empty"))
 			}

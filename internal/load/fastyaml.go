@@ -1,0 +1,504 @@
+package load
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// fastYAML builds, for the block-style YAML state files are written in,
+// the document node go.yaml.in/yaml/v3's decoder builds, without comments,
+// about five times faster: most of a lint's time went to that decoder.
+// It takes block mappings with plain keys, block sequences (compact
+// mappings as items included), one-line plain, single- and double-quoted
+// scalars without escapes, and one-line flow sequences of such scalars;
+// ok is false for anything else (block scalars, anchors, aliases, tags,
+// multi-line scalars, flow mappings, tabs, several documents, anything
+// invalid), and the caller asks the decoder. FuzzFastYAML and
+// TestFastYAMLAgreesWithDecoder hold it to the decoder's tree.
+func fastYAML(data []byte) (doc *yaml.Node, ok bool) {
+	p := fastParser{}
+	if !p.split(data) || len(p.lines) == 0 {
+		return nil, false
+	}
+	first := p.lines[0]
+	root, ok := p.block(first.indent)
+	if !ok || p.i != len(p.lines) {
+		return nil, false
+	}
+	return &yaml.Node{Kind: yaml.DocumentNode, Line: root.Line, Column: root.Column, Content: []*yaml.Node{root}}, true
+}
+
+// fastMaxDepth bounds the nesting the fast parser takes; deeper documents
+// go to the decoder and the depth limit (RL003).
+const fastMaxDepth = 64
+
+// fastLine is a line holding content: not blank and not only a comment.
+// Everything before indent is ASCII (spaces, and "- " of the sequence
+// items a compact mapping sits in), so indent+1 is its column.
+type fastLine struct {
+	num    int
+	indent int
+	text   []byte // without the line break
+}
+
+type fastParser struct {
+	lines []fastLine
+	i     int
+	depth int
+}
+
+// split cuts data into content lines; false for what only the decoder
+// takes: document markers, directives, tabs, lone CRs and characters YAML
+// does not allow or reads as line breaks.
+func (p *fastParser) split(data []byte) bool {
+	if n := bytes.Count(data, []byte{'\n'}); n > 0 {
+		p.lines = make([]fastLine, 0, n/2+1)
+	}
+	for num := 1; len(data) > 0; num++ {
+		end := bytes.IndexByte(data, '\n')
+		var text []byte
+		if end < 0 {
+			text, data = data, nil
+		} else {
+			text, data = data[:end], data[end+1:]
+		}
+		if k := len(text); k > 0 && text[k-1] == '\r' {
+			text = text[:k-1]
+		}
+		if !fastLineOK(text) {
+			return false
+		}
+		ind := 0
+		for ind < len(text) && text[ind] == ' ' {
+			ind++
+		}
+		if ind == len(text) || text[ind] == '#' {
+			continue
+		}
+		if ind == 0 && (text[0] == '%' || bytes.HasPrefix(text, []byte("---")) || bytes.HasPrefix(text, []byte("..."))) {
+			return false
+		}
+		p.lines = append(p.lines, fastLine{num: num, indent: ind, text: text})
+	}
+	return true
+}
+
+// fastLineOK reports whether a line holds only characters YAML prints and
+// none it reads specially (tabs, CR, NEL, line and paragraph separators).
+func fastLineOK(text []byte) bool {
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return false
+		case r < 0xA0, r == 0x2028, r == 0x2029, r == 0xFEFF,
+			r >= 0xD800 && r < 0xE000, r == 0xFFFE, r == 0xFFFF:
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+func isEntry(s []byte) bool { return len(s) > 0 && s[0] == '-' && (len(s) == 1 || s[1] == ' ') }
+
+// block parses the mapping or sequence whose lines start at column ind+1.
+func (p *fastParser) block(ind int) (*yaml.Node, bool) {
+	if p.depth++; p.depth > fastMaxDepth {
+		return nil, false
+	}
+	defer func() { p.depth-- }()
+	l := &p.lines[p.i]
+	if isEntry(l.text[l.indent:]) {
+		return p.sequence(ind)
+	}
+	return p.mapping(ind)
+}
+
+func (p *fastParser) mapping(ind int) (*yaml.Node, bool) {
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for p.i < len(p.lines) {
+		l := &p.lines[p.i]
+		if l.indent < ind {
+			break
+		}
+		s := l.text[l.indent:]
+		if l.indent > ind || isEntry(s) {
+			return nil, false // an entry here is no value of the key before: an error
+		}
+		colon, ok := plainKeyEnd(s)
+		if !ok {
+			return nil, false
+		}
+		key := bytes.TrimRight(s[:colon], " ")
+		if string(key) == "<<" {
+			return nil, false // a merge: expandMerges changes the tree
+		}
+		k := &yaml.Node{Kind: yaml.ScalarNode, Value: string(key), Line: l.num, Column: ind + 1}
+		k.Tag = plainTag(k)
+		if len(m.Content) == 0 {
+			m.Line, m.Column = k.Line, k.Column
+		}
+		v, ok := p.value(l, l.indent+colon+1, ind, true)
+		if !ok {
+			return nil, false
+		}
+		m.Content = append(m.Content, k, v)
+	}
+	return m, len(m.Content) > 0
+}
+
+func (p *fastParser) sequence(ind int) (*yaml.Node, bool) {
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+	for p.i < len(p.lines) {
+		l := &p.lines[p.i]
+		if l.indent < ind {
+			break
+		}
+		s := l.text[l.indent:]
+		if l.indent > ind {
+			return nil, false
+		}
+		if !isEntry(s) {
+			break // the next key of the mapping this sequence is a value in
+		}
+		if len(seq.Content) == 0 {
+			seq.Line, seq.Column = l.num, ind+1
+		}
+		at := ind + 1
+		for at < len(l.text) && l.text[at] == ' ' {
+			at++
+		}
+		var item *yaml.Node
+		var ok bool
+		if rest := l.text[at:]; len(rest) > 0 && rest[0] != '#' && isCompactKey(rest) {
+			l.indent = at // the item is a mapping whose keys start here
+			item, ok = p.block(at)
+		} else {
+			item, ok = p.value(l, ind+1, ind, false)
+		}
+		if !ok {
+			return nil, false
+		}
+		seq.Content = append(seq.Content, item)
+	}
+	return seq, len(seq.Content) > 0
+}
+
+// isCompactKey reports whether a sequence item's text starts a mapping
+// ("- id: 1"), as far as the fast parser takes one.
+func isCompactKey(s []byte) bool {
+	if isEntry(s) {
+		return false
+	}
+	_, ok := plainKeyEnd(s)
+	return ok
+}
+
+// plainKeyEnd returns the index of the colon ending the plain key s starts
+// with; false when s starts with no such key (or with one the fast parser
+// leaves to the decoder: quoted, complex, or holding a comment).
+func plainKeyEnd(s []byte) (int, bool) {
+	if !plainStart(s) {
+		return 0, false
+	}
+	for i := 0; i < len(s) && i < 1000; i++ {
+		switch s[i] {
+		case ':':
+			if i+1 == len(s) || s[i+1] == ' ' {
+				return i, i > 0
+			}
+		case '#':
+			if s[i-1] == ' ' {
+				return 0, false
+			}
+		}
+	}
+	return 0, false
+}
+
+// plainStart reports whether a plain scalar may start s, leaving every
+// indicator to the decoder.
+func plainStart(s []byte) bool {
+	if len(s) == 0 {
+		return false
+	}
+	switch s[0] {
+	case '-':
+		return len(s) > 1 && s[1] != ' '
+	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' ':
+		return false
+	}
+	return true
+}
+
+// value parses the value that starts at byte off of l (after a key's colon
+// or an entry's dash), moving past it; the block it holds, if any, is
+// indented more than ind (or, in a mapping, is a sequence at ind).
+func (p *fastParser) value(l *fastLine, off, ind int, inMapping bool) (*yaml.Node, bool) {
+	text := l.text
+	j := off
+	for j < len(text) && text[j] == ' ' {
+		j++
+	}
+	if j == len(text) || (text[j] == '#' && j > off) {
+		p.i++
+		if p.i < len(p.lines) {
+			n := &p.lines[p.i]
+			if n.indent > ind {
+				return p.block(n.indent)
+			}
+			if inMapping && n.indent == ind && isEntry(n.text[n.indent:]) {
+				return p.block(ind)
+			}
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.num, Column: runeCol(text, off) + 1}, true
+	}
+	v, end, ok := inlineValue(l, j)
+	if !ok || !restIsComment(text, end) {
+		return nil, false
+	}
+	p.i++
+	if p.i < len(p.lines) && p.lines[p.i].indent > ind {
+		return nil, false // a continuation line, or an error
+	}
+	return v, true
+}
+
+// inlineValue parses the scalar or flow sequence at byte j of l; end is
+// the byte after it.
+func inlineValue(l *fastLine, j int) (*yaml.Node, int, bool) {
+	text := l.text
+	switch text[j] {
+	case '"', '\'':
+		v, end, ok := quoted(text, j)
+		if !ok {
+			return nil, 0, false
+		}
+		return scalarAt(l, j, v, text[j]), end, true
+	case '[':
+		return flowSequence(l, j)
+	case '{':
+		k := j + 1
+		for k < len(text) && text[k] == ' ' {
+			k++
+		}
+		if k == len(text) || text[k] != '}' {
+			return nil, 0, false
+		}
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle, Line: l.num, Column: runeCol(text, j) + 1}
+		return n, k + 1, true
+	}
+	if !plainStart(text[j:]) {
+		return nil, 0, false
+	}
+	end := len(text)
+	for k := j; k < len(text); k++ {
+		c := text[k]
+		if c == '#' && text[k-1] == ' ' {
+			end = k
+			break
+		}
+		if c == ':' && (k+1 == len(text) || text[k+1] == ' ') {
+			return nil, 0, false // a key where a value must be: an error
+		}
+	}
+	v := bytes.TrimRight(text[j:end], " ")
+	return scalarAt(l, j, string(v), 0), end, true
+}
+
+// scalarAt makes the node of a scalar starting at byte j of l; quote is
+// its quote character, or 0 for a plain scalar.
+func scalarAt(l *fastLine, j int, v string, quote byte) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Value: v, Line: l.num, Column: runeCol(l.text, j) + 1}
+	switch quote {
+	case '"':
+		n.Style, n.Tag = yaml.DoubleQuotedStyle, "!!str"
+	case '\'':
+		n.Style, n.Tag = yaml.SingleQuotedStyle, "!!str"
+	default:
+		n.Tag = plainTag(n)
+	}
+	return n
+}
+
+// plainTag is the tag the decoder resolves a plain scalar to. A value
+// starting with none of the characters that begin a number, a timestamp,
+// a boolean, a null or a merge key is a string; the rest (time stamps
+// cost the decoder several parse attempts) go through the decoder's own
+// resolution.
+func plainTag(n *yaml.Node) string {
+	if v := n.Value; v != "" && !strings.ContainsRune("+-.0123456789yYnNtTfFoO~<", rune(v[0])) {
+		return "!!str"
+	}
+	return n.ShortTag()
+}
+
+// quoted reads the one-line quoted scalar at byte j; a double-quoted one
+// with an escape is left to the decoder.
+func quoted(text []byte, j int) (string, int, bool) {
+	q := text[j]
+	if q == '"' {
+		for k := j + 1; k < len(text); k++ {
+			switch text[k] {
+			case '\\':
+				return "", 0, false
+			case '"':
+				return string(text[j+1 : k]), k + 1, true
+			}
+		}
+		return "", 0, false
+	}
+	var b []byte
+	start := j + 1
+	for k := start; k < len(text); k++ {
+		if text[k] != '\'' {
+			continue
+		}
+		if k+1 < len(text) && text[k+1] == '\'' {
+			b = append(b, text[start:k+1]...)
+			start = k + 2
+			k++
+			continue
+		}
+		if b == nil {
+			return string(text[start:k]), k + 1, true
+		}
+		return string(append(b, text[start:k]...)), k + 1, true
+	}
+	return "", 0, false
+}
+
+// flowSequence reads a one-line flow sequence of scalars at byte j.
+func flowSequence(l *fastLine, j int) (*yaml.Node, int, bool) {
+	text := l.text
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: l.num, Column: runeCol(text, j) + 1}
+	k := j + 1
+	for {
+		for k < len(text) && text[k] == ' ' {
+			k++
+		}
+		if k == len(text) {
+			return nil, 0, false
+		}
+		if text[k] == ']' {
+			if len(seq.Content) > 0 {
+				return nil, 0, false // a trailing comma
+			}
+			return seq, k + 1, true
+		}
+		var item *yaml.Node
+		if c := text[k]; c == '"' || c == '\'' {
+			v, end, ok := quoted(text, k)
+			if !ok {
+				return nil, 0, false
+			}
+			item, k = scalarAt(l, k, v, c), end
+		} else {
+			start := k
+			for k < len(text) && text[k] != ',' && text[k] != ']' {
+				switch text[k] {
+				case '[', '{', '}', '#', ':', '?':
+					return nil, 0, false
+				}
+				k++
+			}
+			v := bytes.TrimRight(text[start:k], " ")
+			if !plainStart(v) {
+				return nil, 0, false
+			}
+			item = scalarAt(l, start, string(v), 0)
+		}
+		seq.Content = append(seq.Content, item)
+		for k < len(text) && text[k] == ' ' {
+			k++
+		}
+		switch {
+		case k == len(text):
+			return nil, 0, false
+		case text[k] == ']':
+			return seq, k + 1, true
+		case text[k] != ',':
+			return nil, 0, false
+		}
+		k++
+	}
+}
+
+// restIsComment reports whether text holds nothing after byte end but
+// spaces and a comment.
+func restIsComment(text []byte, end int) bool {
+	k := end
+	for k < len(text) && text[k] == ' ' {
+		k++
+	}
+	return k == len(text) || (text[k] == '#' && k > 0 && text[k-1] == ' ')
+}
+
+// runeCol is the 0-based column of byte off of text.
+func runeCol(text []byte, off int) int {
+	for i := 0; i < off; i++ {
+		if text[i] >= utf8.RuneSelf {
+			return utf8.RuneCount(text[:off])
+		}
+	}
+	return off
+}
+
+// fastDocument is fastYAML for bytes [from, to) of doc.File.Data, unless
+// doc must carry comments; it notes where the tree came from for
+// AddComments.
+func fastDocument(doc *Document, from, to, lineOffset int) (*yaml.Node, bool) {
+	if doc.needComments {
+		return nil, false
+	}
+	n, ok := fastYAML(doc.File.Data[from:to])
+	if ok {
+		doc.uncommented = true
+		doc.yamlFrom, doc.yamlTo, doc.yamlLine = from, to, lineOffset
+	}
+	return n, ok
+}
+
+// AddComments puts the YAML comments on a tree that was built without
+// them, node for node, as the decoder attaches them; the nodes stay the
+// same. Fixes that carry comments call it; false when the file's bytes
+// are no longer held.
+func (d *Document) AddComments() bool {
+	if d == nil || !d.uncommented {
+		return true
+	}
+	if d.File == nil || d.File.Data == nil || d.yamlTo > len(d.File.Data) {
+		return false
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal(d.File.Data[d.yamlFrom:d.yamlTo], &n); err != nil || len(n.Content) != 1 {
+		return false
+	}
+	copyComments(d.Root, n.Content[0])
+	d.uncommented = false
+	return true
+}
+
+// copyComments copies the comments of from's nodes onto the nodes of to,
+// a tree of the same shape.
+func copyComments(to, from *yaml.Node) {
+	if to == nil || from == nil || to.Kind != from.Kind || len(to.Content) != len(from.Content) {
+		return
+	}
+	to.HeadComment, to.LineComment, to.FootComment = from.HeadComment, from.LineComment, from.FootComment
+	for i := range to.Content {
+		copyComments(to.Content[i], from.Content[i])
+	}
+}

@@ -1,0 +1,310 @@
+package load
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"go.yaml.in/yaml/v3"
+)
+
+// fastSeeds are written as the state files are: banners, quoted and plain
+// scalars, nulls, flow lists, compact and indentless sequences, CRLF,
+// non-ASCII text. Each is taken by the fast parser.
+var fastSeeds = []string{
+	`# ORCHESTRATION.yaml
+# Machine-readable state for workflow sao-crosspoll-20260110-001
+schema_version: "2.0.0"
+
+workflow:
+  id: "sao-crosspoll-20260110-001"
+  status: ACTIVE   # ACTIVE | PAUSED | COMPLETE
+  patterns: [SEQUENTIAL, "CONCURRENT", 'BARRIER_SYNC']
+  constraints:
+    max_agent_nesting: 1
+    file_persistence: true
+    ratio: 0.85
+    empty_list: []
+    empty_map: {}
+
+pipelines:
+  main:
+    phases:
+      - id: 1
+        name: "Research"
+        started_at: 2026-01-10T08:00:00Z
+        completed_at: null
+        notes: ~
+        agents:
+        - id: researcher-1
+          inputs:
+            - "ORCHESTRATION_PLAN.md"
+            -   WORKTRACKER.md
+          summary: 'It''s done: see output.md'
+      - id: 2
+        agents:
+          -
+            id: writer-2
+          - 
+        blockers:
+resumption:
+  last_checkpoint: CX-003
+  files_to_read: ["projects/PROJ-001/PLAN.md", projects/PROJ-001/WORKTRACKER.md]
+  decision_log:
+    - at: 2026-01-10 09:30
+      decision: use {placeholder} paths, not [brackets]
+      url: https://example.com/a#b?c=d:e
+`,
+	"a: 1\r\nb:\r\n  - x\r\n  - \"y\"\r\n",
+	"名前: \"値\" # コメント\nkey: naïve café\nlist: [\"ü\", é]\n",
+	"- a\n- b: 1\n  c: [1, 2.5, -3, 0x1F, .inf]\n-   d: yes\n    e: off\n",
+	"resumption:\n  recovery_state:\n    updated_at: 2026-02-20T21:00:00Z\n    phase: '3'\n",
+	"key:\n# comment at column 0\n  child: 1\n\n\n  other: 2\n",
+	"k:\n- a\n- b\nj: 1\n",
+	"nested:\n  - key:\n    - a\n    - b\n    other: x\n",
+	"a: -1\nb: -x\nc: 'x' # c\nd: \"\" \ne: ''\n",
+	"   indented: 1\n   doc: 2\n",
+	"x: 1",
+}
+
+// notFastSeeds are left to the decoder (the fast parser says so).
+var notFastSeeds = []string{
+	"a: |\n  block\n  text\n",
+	"a: >-\n  folded\n",
+	"a: &x 1\nb: *x\n",
+	"<<: {a: 1}\n",
+	"a: !!str 1\n",
+	"a: \"esc\\n\"\n",
+	"a: plain\n  continued\n",
+	"a: 'two\n  lines'\n",
+	"---\na: 1\n",
+	"a: 1\n---\nb: 2\n",
+	"? complex\n: value\n",
+	"a: {b: 1}\n",
+	"a: [[1]]\n",
+	"a:\tb\n",
+	"\"quoted key\": 1\n",
+	"a: b: c\n",
+	"just a scalar\n",
+	"",
+	"# only a comment\n",
+	"a: 1\n  b: 2\n",
+	"- - a\n",
+	"a: [1, ]\n",
+	"a: 1\rb: 2\n",
+}
+
+// decodeOne is what parseYAML's decoder path takes: one document and
+// nothing after it.
+func decodeOne(data []byte) (*yaml.Node, error) {
+	var n, extra yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&n); err != nil {
+		return nil, err
+	}
+	if err := dec.Decode(&extra); err != io.EOF {
+		return nil, fmt.Errorf("a second document (%v)", err)
+	}
+	return &n, nil
+}
+
+// treeDiff describes the first difference between two trees, comments
+// aside; "" when they are the same.
+func treeDiff(a, b *yaml.Node, path string) string {
+	if a == nil || b == nil {
+		if a != b {
+			return path + ": one side is nil"
+		}
+		return ""
+	}
+	x := fmt.Sprintf("%d %d %q %q %q %d:%d %d %v", a.Kind, a.Style, a.Tag, a.Value, a.Anchor, a.Line, a.Column, len(a.Content), a.Alias != nil)
+	y := fmt.Sprintf("%d %d %q %q %q %d:%d %d %v", b.Kind, b.Style, b.Tag, b.Value, b.Anchor, b.Line, b.Column, len(b.Content), b.Alias != nil)
+	if x != y {
+		return fmt.Sprintf("%s: fast %s, decoder %s", path, x, y)
+	}
+	for i := range a.Content {
+		if d := treeDiff(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", path, i)); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// checkFast fails when the fast parser takes data and builds anything but
+// the decoder's tree; it reports whether it took it.
+func checkFast(t *testing.T, data []byte) bool {
+	t.Helper()
+	fast, ok := fastYAML(data)
+	if !ok {
+		return false
+	}
+	want, err := decodeOne(data)
+	if err != nil {
+		t.Fatalf("the fast parser took what the decoder refuses (%v):\n%s", err, data)
+	}
+	if d := treeDiff(fast, want, ""); d != "" {
+		t.Fatalf("%s\n%s", d, data)
+	}
+	return true
+}
+
+// mutate changes data in a few places with the characters YAML reads.
+func mutate(rng *rand.Rand, data []byte) []byte {
+	const alphabet = " \n-:#'\"[],{}|>&*!?%@`\\\t\rab1.~"
+	out := append([]byte(nil), data...)
+	for n := 1 + rng.Intn(3); n > 0; n-- {
+		i := 0
+		if len(out) > 0 {
+			i = rng.Intn(len(out) + 1)
+		}
+		switch op := rng.Intn(5); {
+		case op == 0 && i < len(out): // delete
+			out = append(out[:i], out[i+1:]...)
+		case op == 1 && i < len(out): // replace
+			out[i] = alphabet[rng.Intn(len(alphabet))]
+		case op == 2: // indent or outdent the line i is on
+			start := bytes.LastIndexByte(out[:i], '\n') + 1
+			if rng.Intn(2) == 0 {
+				out = append(out[:start], append([]byte("  "), out[start:]...)...)
+			} else if start < len(out) && out[start] == ' ' {
+				out = append(out[:start], out[start+1:]...)
+			}
+		default: // insert
+			out = append(out[:i], append([]byte{alphabet[rng.Intn(len(alphabet))]}, out[i:]...)...)
+		}
+	}
+	return out
+}
+
+// goldenYAML is every YAML file and front matter in the golden tests.
+func goldenYAML(t *testing.T) [][]byte {
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "golden", "*.txtar"))
+	var out [][]byte
+	for _, p := range paths {
+		ar, err := txtar.ParseFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			switch {
+			case strings.HasSuffix(f.Name, ".yaml"), strings.HasSuffix(f.Name, ".yml"):
+				out = append(out, f.Data)
+			case strings.HasSuffix(f.Name, ".md") && bytes.HasPrefix(f.Data, []byte("---\n")):
+				if end := bytes.Index(f.Data[4:], []byte("\n---")); end >= 0 {
+					out = append(out, f.Data[4:4+end+1])
+				}
+			}
+		}
+	}
+	if len(out) < 50 {
+		t.Fatalf("only %d YAML documents in the golden tests", len(out))
+	}
+	return out
+}
+
+func TestFastYAMLAgreesWithDecoder(t *testing.T) {
+	for _, s := range fastSeeds {
+		if !checkFast(t, []byte(s)) {
+			t.Errorf("the fast parser left this to the decoder:\n%s", s)
+		}
+	}
+	for _, s := range notFastSeeds {
+		if _, ok := fastYAML([]byte(s)); ok {
+			t.Errorf("the fast parser took:\n%s", s)
+		}
+	}
+	golden := goldenYAML(t)
+	taken := 0
+	for _, data := range golden {
+		if checkFast(t, data) {
+			taken++
+		}
+	}
+	// Most state files are in the form the fast parser takes.
+	if taken*2 < len(golden) {
+		t.Errorf("the fast parser took %d of %d golden YAML documents", taken, len(golden))
+	}
+	rng := rand.New(rand.NewSource(1))
+	corpus := append([][]byte(nil), golden...)
+	for _, s := range fastSeeds {
+		corpus = append(corpus, []byte(s))
+	}
+	tried, accepted := 0, 0
+	for round := 0; round < 30; round++ {
+		for _, data := range corpus {
+			m := mutate(rng, data)
+			tried++
+			if checkFast(t, m) {
+				accepted++
+			}
+		}
+	}
+	t.Logf("golden: %d of %d taken; mutations: %d of %d taken", taken, len(golden), accepted, tried)
+}
+
+// A tree built without comments gets the decoder's comments, on the same
+// nodes.
+func TestAddComments(t *testing.T) {
+	data := []byte("# head\na: 1 # one\nb:\n  - x # ex\n# foot\n")
+	doc, probs := Parse(&File{Path: "x.yaml", Data: data}, FormatYAML, DefaultLimits)
+	if len(probs) > 0 || doc.Root == nil || !doc.uncommented {
+		t.Fatalf("not built by the fast parser: %v", probs)
+	}
+	a := doc.Root.Content[1]
+	if !doc.AddComments() {
+		t.Fatal("AddComments failed")
+	}
+	want, _ := ParseWithComments(&File{Path: "x.yaml", Data: data}, FormatYAML, DefaultLimits)
+	if doc.Root.Content[1] != a {
+		t.Fatal("the nodes were replaced")
+	}
+	var walk func(x, y *yaml.Node)
+	walk = func(x, y *yaml.Node) {
+		if x.HeadComment != y.HeadComment || x.LineComment != y.LineComment || x.FootComment != y.FootComment {
+			t.Errorf("line %d: comments %q %q %q, want %q %q %q", x.Line, x.HeadComment, x.LineComment, x.FootComment, y.HeadComment, y.LineComment, y.FootComment)
+		}
+		for i := range x.Content {
+			walk(x.Content[i], y.Content[i])
+		}
+	}
+	walk(doc.Root, want.Root)
+	if want.Root.Content[1].LineComment != "# one" {
+		t.Errorf("ParseWithComments: %q", want.Root.Content[1].LineComment)
+	}
+}
+
+// FuzzFastYAML holds the fast parser to the decoder on any input.
+func FuzzFastYAML(f *testing.F) {
+	for _, s := range append(append([]string(nil), fastSeeds...), notFastSeeds...) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFast(t, data)
+	})
+}
+
+// BenchmarkYAML compares the fast parser with the decoder on a state file.
+func BenchmarkYAML(b *testing.B) {
+	data := []byte(fastSeeds[0])
+	b.Run("fast", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, ok := fastYAML(data); !ok {
+				b.Fatal("not taken")
+			}
+		}
+	})
+	b.Run("decoder", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := decodeOne(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
