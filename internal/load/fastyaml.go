@@ -19,13 +19,13 @@ import (
 // invalid), and the caller asks the decoder. FuzzFastYAML and
 // TestFastYAMLAgreesWithDecoder hold it to the decoder's tree.
 func fastYAML(data []byte) (doc *yaml.Node, ok bool) {
-	p := fastParser{}
-	if !p.split(data) || len(p.lines) == 0 {
+	p := fastParser{data: data}
+	p.advance()
+	if p.eof {
 		return nil, false
 	}
-	first := p.lines[0]
-	root, ok := p.block(first.indent)
-	if !ok || p.i != len(p.lines) {
+	root, ok := p.block(p.cur.indent)
+	if !ok || !p.eof || p.bad {
 		return nil, false
 	}
 	return &yaml.Node{Kind: yaml.DocumentNode, Line: root.Line, Column: root.Column, Content: []*yaml.Node{root}}, true
@@ -44,32 +44,38 @@ type fastLine struct {
 	text   []byte // without the line break
 }
 
+// fastParser reads content lines one at a time: cur is the line at hand,
+// eof is set past the last one (and when a line is one only the decoder
+// takes, with bad).
 type fastParser struct {
-	lines []fastLine
-	i     int
+	data  []byte // what is left to read
+	num   int    // the number of the last line read
+	cur   fastLine
+	eof   bool
+	bad   bool
 	depth int
+	stack []*yaml.Node // children of the collections being built
 }
 
-// split cuts data into content lines; false for what only the decoder
-// takes: document markers, directives, tabs, lone CRs and characters YAML
-// does not allow or reads as line breaks.
-func (p *fastParser) split(data []byte) bool {
-	if n := bytes.Count(data, []byte{'\n'}); n > 0 {
-		p.lines = make([]fastLine, 0, n/2+1)
-	}
-	for num := 1; len(data) > 0; num++ {
-		end := bytes.IndexByte(data, '\n')
+// advance moves cur to the next content line. Document markers,
+// directives, tabs, lone CRs and characters YAML does not allow or reads as
+// line breaks end the parse as bad.
+func (p *fastParser) advance() {
+	for len(p.data) > 0 {
+		p.num++
+		end := bytes.IndexByte(p.data, '\n')
 		var text []byte
 		if end < 0 {
-			text, data = data, nil
+			text, p.data = p.data, nil
 		} else {
-			text, data = data[:end], data[end+1:]
+			text, p.data = p.data[:end], p.data[end+1:]
 		}
 		if k := len(text); k > 0 && text[k-1] == '\r' {
 			text = text[:k-1]
 		}
 		if !fastLineOK(text) {
-			return false
+			p.eof, p.bad = true, true
+			return
 		}
 		ind := 0
 		for ind < len(text) && text[ind] == ' ' {
@@ -79,11 +85,23 @@ func (p *fastParser) split(data []byte) bool {
 			continue
 		}
 		if ind == 0 && (text[0] == '%' || bytes.HasPrefix(text, []byte("---")) || bytes.HasPrefix(text, []byte("..."))) {
-			return false
+			p.eof, p.bad = true, true
+			return
 		}
-		p.lines = append(p.lines, fastLine{num: num, indent: ind, text: text})
+		p.cur = fastLine{num: p.num, indent: ind, text: text}
+		return
 	}
-	return true
+	p.eof = true
+}
+
+// collect moves the children pushed since base into a slice of their
+// own, of the exact size.
+func (p *fastParser) collect(base int) []*yaml.Node {
+	c := make([]*yaml.Node, len(p.stack)-base)
+	copy(c, p.stack[base:])
+	clear(p.stack[base:])
+	p.stack = p.stack[:base]
+	return c
 }
 
 // fastLineOK reports whether a line holds only characters YAML prints and
@@ -119,8 +137,7 @@ func (p *fastParser) block(ind int) (*yaml.Node, bool) {
 		return nil, false
 	}
 	defer func() { p.depth-- }()
-	l := &p.lines[p.i]
-	if isEntry(l.text[l.indent:]) {
+	if isEntry(p.cur.text[p.cur.indent:]) {
 		return p.sequence(ind)
 	}
 	return p.mapping(ind)
@@ -128,8 +145,9 @@ func (p *fastParser) block(ind int) (*yaml.Node, bool) {
 
 func (p *fastParser) mapping(ind int) (*yaml.Node, bool) {
 	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	for p.i < len(p.lines) {
-		l := &p.lines[p.i]
+	base := len(p.stack)
+	for !p.eof {
+		l := p.cur
 		if l.indent < ind {
 			break
 		}
@@ -147,33 +165,37 @@ func (p *fastParser) mapping(ind int) (*yaml.Node, bool) {
 		}
 		k := &yaml.Node{Kind: yaml.ScalarNode, Value: string(key), Line: l.num, Column: ind + 1}
 		k.Tag = plainTag(k)
-		if len(m.Content) == 0 {
+		if len(p.stack) == base {
 			m.Line, m.Column = k.Line, k.Column
 		}
 		v, ok := p.value(l, l.indent+colon+1, ind, true)
 		if !ok {
 			return nil, false
 		}
-		m.Content = append(m.Content, k, v)
+		p.stack = append(p.stack, k, v)
 	}
-	return m, len(m.Content) > 0
+	if len(p.stack) == base {
+		return nil, false
+	}
+	m.Content = p.collect(base)
+	return m, true
 }
 
 func (p *fastParser) sequence(ind int) (*yaml.Node, bool) {
 	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-	for p.i < len(p.lines) {
-		l := &p.lines[p.i]
+	base := len(p.stack)
+	for !p.eof {
+		l := p.cur
 		if l.indent < ind {
 			break
 		}
-		s := l.text[l.indent:]
 		if l.indent > ind {
 			return nil, false
 		}
-		if !isEntry(s) {
+		if !isEntry(l.text[l.indent:]) {
 			break // the next key of the mapping this sequence is a value in
 		}
-		if len(seq.Content) == 0 {
+		if len(p.stack) == base {
 			seq.Line, seq.Column = l.num, ind+1
 		}
 		at := ind + 1
@@ -183,7 +205,7 @@ func (p *fastParser) sequence(ind int) (*yaml.Node, bool) {
 		var item *yaml.Node
 		var ok bool
 		if rest := l.text[at:]; len(rest) > 0 && rest[0] != '#' && isCompactKey(rest) {
-			l.indent = at // the item is a mapping whose keys start here
+			p.cur.indent = at // the item is a mapping whose keys start here
 			item, ok = p.block(at)
 		} else {
 			item, ok = p.value(l, ind+1, ind, false)
@@ -191,9 +213,13 @@ func (p *fastParser) sequence(ind int) (*yaml.Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		seq.Content = append(seq.Content, item)
+		p.stack = append(p.stack, item)
 	}
-	return seq, len(seq.Content) > 0
+	if len(p.stack) == base {
+		return nil, false
+	}
+	seq.Content = p.collect(base)
+	return seq, true
 }
 
 // isCompactKey reports whether a sequence item's text starts a mapping
@@ -243,34 +269,33 @@ func plainStart(s []byte) bool {
 	return true
 }
 
-// value parses the value that starts at byte off of l (after a key's colon
-// or an entry's dash), moving past it; the block it holds, if any, is
-// indented more than ind (or, in a mapping, is a sequence at ind).
-func (p *fastParser) value(l *fastLine, off, ind int, inMapping bool) (*yaml.Node, bool) {
+// value parses the value that starts at byte off of l, the line at hand
+// (after a key's colon or an entry's dash), moving past it; the block it
+// holds, if any, is indented more than ind (or, in a mapping, is a
+// sequence at ind).
+func (p *fastParser) value(l fastLine, off, ind int, inMapping bool) (*yaml.Node, bool) {
 	text := l.text
 	j := off
 	for j < len(text) && text[j] == ' ' {
 		j++
 	}
 	if j == len(text) || (text[j] == '#' && j > off) {
-		p.i++
-		if p.i < len(p.lines) {
-			n := &p.lines[p.i]
-			if n.indent > ind {
+		p.advance()
+		if !p.eof {
+			if n := p.cur; n.indent > ind {
 				return p.block(n.indent)
-			}
-			if inMapping && n.indent == ind && isEntry(n.text[n.indent:]) {
+			} else if inMapping && n.indent == ind && isEntry(n.text[n.indent:]) {
 				return p.block(ind)
 			}
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.num, Column: runeCol(text, off) + 1}, true
 	}
-	v, end, ok := inlineValue(l, j)
+	v, end, ok := inlineValue(&l, j)
 	if !ok || !restIsComment(text, end) {
 		return nil, false
 	}
-	p.i++
-	if p.i < len(p.lines) && p.lines[p.i].indent > ind {
+	p.advance()
+	if !p.eof && p.cur.indent > ind {
 		return nil, false // a continuation line, or an error
 	}
 	return v, true
