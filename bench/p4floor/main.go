@@ -2,7 +2,7 @@
 
 // Command p4floor is the floor SPEC §9 quotes for P4: a Go program that
 // only reads one file and parses it with the parsers resumelint uses
-// (go.yaml.in/yaml/v3, resumelint's JSON parser), and does nothing else.
+// (load.Parse), and does nothing else.
 // Its whole-process time on a machine says what P4 can reach there.
 package main
 
@@ -10,8 +10,6 @@ import (
 	"log"
 	"os"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/load"
 )
@@ -24,13 +22,11 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	format := load.FormatYAML
 	if strings.HasSuffix(os.Args[1], ".json") {
-		_, _, err = load.ParseJSON(data, 1, 256)
-	} else {
-		var n yaml.Node
-		err = yaml.Unmarshal(data, &n)
+		format = load.FormatJSON
 	}
-	if err != nil {
-		log.Fatal(err)
+	if doc, _ := load.Parse(&load.File{Path: os.Args[1], Data: data}, format, load.DefaultLimits); doc.Root == nil {
+		log.Fatal("not parsed")
 	}
 }
