@@ -23,7 +23,8 @@ type PathBase struct {
 	Dir  string // absolute OS path
 }
 
-// Resolver resolves the paths one file names.
+// Resolver resolves the paths one file names. It belongs to one unit,
+// checked by one goroutine.
 type Resolver struct {
 	Bases []PathBase
 	cwd   string
@@ -31,6 +32,14 @@ type Resolver struct {
 	// leading out through a symbolic link, resolves nowhere, exactly like
 	// a missing one, and is never looked at.
 	root string
+	// resolved remembers Resolve's answers: several rules of a unit
+	// resolve the same paths, each a look-up on disk.
+	resolved map[string]resolution
+}
+
+type resolution struct {
+	path string
+	ok   bool
 }
 
 // NewResolver returns the bases of file f, nearest-first after the
@@ -100,6 +109,18 @@ func (r *Resolver) Resolve(ref string) (string, bool) {
 	if ref == "" {
 		return "", false
 	}
+	if x, ok := r.resolved[ref]; ok {
+		return x.path, x.ok
+	}
+	p, ok := r.resolve(ref)
+	if r.resolved == nil {
+		r.resolved = map[string]resolution{}
+	}
+	r.resolved[ref] = resolution{p, ok}
+	return p, ok
+}
+
+func (r *Resolver) resolve(ref string) (string, bool) {
 	p := filepath.FromSlash(ref)
 	if filepath.IsAbs(p) {
 		p = filepath.Clean(p)
