@@ -510,6 +510,9 @@ func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
 		return unitResult{skip: skip}
 	}
 	annotate(ur.raw, ur.docs)
+	for _, d := range ur.docs {
+		d.Release() // no finding, fact or result keeps a node
+	}
 	redact(ur.raw, ur.files)
 	out := s.settle(ur.raw, ur.files)
 	out.internal = ur.internal

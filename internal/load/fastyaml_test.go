@@ -308,3 +308,28 @@ func BenchmarkYAML(b *testing.B) {
 		}
 	})
 }
+
+// A released document's nodes are cleared before they are handed out
+// again: nothing stale is reachable from them, and a use after release
+// finds zero nodes, not another file's.
+func TestReleaseClearsNodes(t *testing.T) {
+	doc, _ := Parse(&File{Path: "x.yaml", Data: []byte("a: 1\nb: [x, y]\n")}, FormatYAML, DefaultLimits)
+	if doc.Root == nil || len(doc.blocks) == 0 {
+		t.Fatal("not built by the fast parser")
+	}
+	key := doc.Root.Content[0]
+	doc.Release()
+	if doc.Root != nil || doc.blocks != nil {
+		t.Error("the document still holds its tree")
+	}
+	if key.Kind != 0 || key.Value != "" || key.Content != nil {
+		t.Errorf("a released node was not cleared: %+v", key)
+	}
+	doc.Release() // twice is harmless
+	withComments, _ := ParseWithComments(&File{Path: "x.yaml", Data: []byte("a: 1\n")}, FormatYAML, DefaultLimits)
+	root := withComments.Root
+	withComments.Release() // the decoder's trees are left to the collector
+	if withComments.Root != root || root.Content[0].Value != "a" {
+		t.Error("a tree the fast parser did not build was released")
+	}
+}

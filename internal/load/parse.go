@@ -38,6 +38,7 @@ type Document struct {
 	needComments     bool
 	yamlFrom, yamlTo int
 	yamlLine         int
+	blocks           []*nodeBlock // the fast parser's nodes, for Release
 }
 
 // JSONLine is one line of a JSONL file: a value or the error that line gave.
