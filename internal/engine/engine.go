@@ -510,8 +510,10 @@ func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
 		return unitResult{skip: skip}
 	}
 	annotate(ur.raw, ur.docs)
-	for _, d := range ur.docs {
-		d.Release() // no finding, fact or result keeps a node
+	if u.file != nil {
+		for _, d := range ur.docs {
+			d.Release() // no finding, fact or result keeps a file's node
+		}
 	}
 	redact(ur.raw, ur.files)
 	out := s.settle(ur.raw, ur.files)
