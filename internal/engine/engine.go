@@ -36,6 +36,8 @@ type Settings struct {
 	// options (a nested .resumelint.yaml applies to its own subtree).
 	// Cross-file rules run with these settings.
 	For func(osPath string, isDir bool) *Settings
+
+	strs *stringPack // the run's findings' strings
 }
 
 // Result is what a run found.
@@ -104,6 +106,7 @@ type unitResult struct {
 // Run lints the discovered units. extra are files already read (stdin).
 func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	defer load.HoldRoots()()
+	s.strs = &stringPack{}
 	units := unitsOf(d, extra)
 	results := make([]unitResult, len(units))
 	index := rules.NewIndex()
@@ -532,6 +535,9 @@ func (s *Settings) settle(raw []diag.Finding, files []*load.File) (out unitResul
 	out.findings = raw
 	if len(raw) < cap(raw) {
 		out.findings = slices.Clone(raw)
+	}
+	if s.strs != nil {
+		s.strs.pack(out.findings)
 	}
 	named := map[string]bool{}
 	for _, fd := range out.findings {
