@@ -70,12 +70,45 @@ resumption:
 	"a: -1\nb: -x\nc: 'x' # c\nd: \"\" \ne: ''\n",
 	"   indented: 1\n   doc: 2\n",
 	"x: 1",
+	"a: |\n  block\n  text\n",
+	"a: >-\n  folded\n",
+	`tasks:
+  - id: T-1
+    description: >
+      Audit all direct and transitive dependencies for Apache 2.0
+      compatibility.
+
+      Render an explicit PASS or BLOCK verdict:
+        - PASS when every licence is compatible
+        - BLOCK otherwise
+      # not a comment: text of the scalar
+    notes: |+
+      kept
+
+
+  # a comment ending the scalar
+    status: DONE
+  - |-
+    stripped
+    text
+  - >+
+    folded keep
+
+  - | # a comment after the header
+     more indented
+      still more
+`,
+	"a: |\r\n  crlf\r\n  lines\r\n",
+	"a: >\n  no final break",
+	"a: |\n\n\n  after empty lines\n\n",
+	"- a: >\n    x\n     y\n    z\n  b: 1\n",
 }
 
 // notFastSeeds are left to the decoder (the fast parser says so).
 var notFastSeeds = []string{
-	"a: |\n  block\n  text\n",
-	"a: >-\n  folded\n",
+	"a: |2\n  indicated\n",
+	"a: |\n  \n  leading spaces\n",
+	"a: |\nb: 1\n",
 	"a: &x 1\nb: *x\n",
 	"<<: {a: 1}\n",
 	"a: !!str 1\n",
