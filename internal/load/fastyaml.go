@@ -76,13 +76,13 @@ type fastLine struct {
 // eof is set past the last one (and when a line is one only the decoder
 // takes, with bad).
 type fastParser struct {
-	data  []byte // what is left to read
-	num   int    // the number of the last line read
-	cur   fastLine
-	eof   bool
-	bad   bool
-	depth int
-	stack []*yaml.Node // children of the collections being built
+	data   []byte // what is left to read
+	num    int    // the number of the last line read
+	cur    fastLine
+	eof    bool
+	bad    bool
+	depth  int
+	stack  []*yaml.Node // children of the collections being built
 	nodes  []yaml.Node  // the rest of the current block
 	blocks []*nodeBlock // every block the tree is in
 }
