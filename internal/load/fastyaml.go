@@ -661,14 +661,14 @@ func runeCol(text []byte, off int) int {
 // fastDocument is fastYAML for bytes [from, to) of doc.File.Data, unless
 // doc must carry comments; it notes where the tree came from for
 // AddComments.
-func fastDocument(doc *Document, from, to, lineOffset int) (*yaml.Node, bool) {
+func fastDocument(doc *Document, from, to int) (*yaml.Node, bool) {
 	if doc.needComments {
 		return nil, false
 	}
 	n, blocks, ok := fastParse(doc.File.Data[from:to])
 	if ok {
 		doc.uncommented, doc.blocks = true, blocks
-		doc.yamlFrom, doc.yamlTo, doc.yamlLine = from, to, lineOffset
+		doc.yamlFrom, doc.yamlTo = from, to
 	}
 	return n, ok
 }

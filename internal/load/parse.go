@@ -32,12 +32,10 @@ type Document struct {
 	Lines []JSONLine
 
 	// A YAML tree built without comments (fastYAML) from File.Data's
-	// bytes [yamlFrom, yamlTo), whose line 1 is line yamlLine+1 of the
-	// file; AddComments puts them on.
+	// bytes [yamlFrom, yamlTo); AddComments puts them on.
 	uncommented      bool
 	needComments     bool
 	yamlFrom, yamlTo int
-	yamlLine         int
 	blocks           []*nodeBlock // the fast parser's nodes, for Release
 }
 
@@ -166,7 +164,7 @@ func parseYAML(doc *Document, from, to, lineOffset int, lim Limits) (root *yaml.
 		}
 	}()
 	var n yaml.Node
-	if fast, ok := fastDocument(doc, from, to, lineOffset); ok {
+	if fast, ok := fastDocument(doc, from, to); ok {
 		n = *fast
 	} else {
 		dec := yaml.NewDecoder(bytes.NewReader(data))
