@@ -106,6 +106,9 @@ func TestHostileInputs(t *testing.T) {
 		{"3 MB single-line scalar", func(t *testing.T, dir string) []string {
 			return []string{write(t, dir, "ORCHESTRATION.yaml", "resumption:\n  next_step: \""+strings.Repeat("a", 3<<20)+"\"\n")}
 		}, "RL003"},
+		{"one line holding a flow list of 200,000 items", func(t *testing.T, dir string) []string {
+			return []string{write(t, dir, "ORCHESTRATION.yaml", "workflow:\n  id: w\nlist: [é, "+strings.Repeat("a, ", 200000)+"a]\n")}
+		}, "RL100"},
 		{"FIFO named ORCHESTRATION.yaml", func(t *testing.T, dir string) []string {
 			p := filepath.Join(dir, "ORCHESTRATION.yaml")
 			if err := mkfifo(p); err != nil {
