@@ -368,11 +368,15 @@ func (p *fastParser) blockScalar(l fastLine, j, ind int) (*yaml.Node, bool) {
 	literal := text[j] == '|'
 	k := j + 1
 	chomp := 0 // -1 strip, 0 clip, +1 keep
-	if k < len(text) && (text[k] == '-' || text[k] == '+') {
-		chomp = map[byte]int{'-': -1, '+': 1}[text[k]]
-		k++
+	if k < len(text) {
+		switch text[k] {
+		case '-':
+			chomp, k = -1, k+1
+		case '+':
+			chomp, k = 1, k+1
+		}
 	}
-	if !restIsComment(text, k) || (k < len(text) && text[k] != ' ') {
+	if !restIsComment(text, k) {
 		return nil, false // an indentation indicator, or text after the header
 	}
 	var s, leadingBreak, trailingBreaks []byte
