@@ -9,24 +9,18 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// fastYAML builds, for the block-style YAML state files are written in,
+// fastParse builds, for the block-style YAML state files are written in,
 // the document node go.yaml.in/yaml/v3's decoder builds, without comments,
 // about four times faster: most of a lint's time went to that decoder.
 // It takes block mappings with plain keys, block sequences (compact
 // mappings as items included), one-line plain, single- and double-quoted
 // scalars without escapes, literal and folded block scalars, and one-line
-// flow sequences of one-line scalars; ok is false for anything else
+// flow sequences of one-line scalars, and returns the node blocks the
+// tree is in (for Document.Release). It reports false for anything else
 // (anchors, aliases, tags, merge keys, multi-line flow scalars, flow
 // mappings, tabs, several documents, anything invalid), and the caller
 // asks the decoder. FuzzFastYAML and TestFastYAMLAgreesWithDecoder hold
 // it to the decoder's tree.
-func fastYAML(data []byte) (doc *yaml.Node, ok bool) {
-	doc, _, ok = fastParse(data)
-	return doc, ok
-}
-
-// fastParse is fastYAML, also returning the node blocks the tree is in
-// (for Document.Release).
 func fastParse(data []byte) (*yaml.Node, []*nodeBlock, bool) {
 	p := fastParser{data: data}
 	p.advance()
@@ -139,6 +133,16 @@ func (p *fastParser) advance() {
 	p.eof = true
 }
 
+// close gives a block collection the children pushed since base; one
+// without any is not one the fast parser takes.
+func (p *fastParser) close(n *yaml.Node, base int) (*yaml.Node, bool) {
+	if len(p.stack) == base {
+		return nil, false
+	}
+	n.Content = p.collect(base)
+	return n, true
+}
+
 // collect moves the children pushed since base into a slice of their
 // own, of the exact size.
 func (p *fastParser) collect(base int) []*yaml.Node {
@@ -219,11 +223,7 @@ func (p *fastParser) mapping(ind int) (*yaml.Node, bool) {
 		}
 		p.stack = append(p.stack, k, v)
 	}
-	if len(p.stack) == base {
-		return nil, false
-	}
-	m.Content = p.collect(base)
-	return m, true
+	return p.close(m, base)
 }
 
 func (p *fastParser) sequence(ind int) (*yaml.Node, bool) {
@@ -260,11 +260,7 @@ func (p *fastParser) sequence(ind int) (*yaml.Node, bool) {
 		}
 		p.stack = append(p.stack, item)
 	}
-	if len(p.stack) == base {
-		return nil, false
-	}
-	seq.Content = p.collect(base)
-	return seq, true
+	return p.close(seq, base)
 }
 
 // isCompactKey reports whether a sequence item's text starts a mapping

@@ -132,6 +132,12 @@ var notFastSeeds = []string{
 	"a: 1\rb: 2\n",
 }
 
+// fastYAML is fastParse without the blocks (left to the collector).
+func fastYAML(data []byte) (*yaml.Node, bool) {
+	doc, _, ok := fastParse(data)
+	return doc, ok
+}
+
 // decodeOne is what parseYAML's decoder path takes: one document and
 // nothing after it.
 func decodeOne(data []byte) (*yaml.Node, error) {
