@@ -31,7 +31,7 @@ type Document struct {
 	// JSONL: one entry per non-blank line.
 	Lines []JSONLine
 
-	// A YAML tree built without comments (fastYAML) from File.Data's
+	// A YAML tree built without comments (fastParse) from File.Data's
 	// bytes [yamlFrom, yamlTo); AddComments puts them on.
 	uncommented      bool
 	needComments     bool
