@@ -48,18 +48,26 @@ func (st *Stage) Apply(res *engine.Result) {
 		}
 		return engine.Active(r, run.Settings.Only, run.Settings.Severity, run.Settings.Opts.Base != nil)
 	}
-	byPath := map[string][]diag.Finding{}
-	for _, fd := range res.Findings {
-		byPath[fd.Path] = append(byPath[fd.Path], fd)
+	// The engine's findings come sorted, so each file's are one run of the
+	// slice: they are filtered in place, run by run, without a copy.
+	all := res.Findings
+	if byPath := func(i, j int) bool { return all[i].Path < all[j].Path }; !sort.SliceIsSorted(all, byPath) {
+		sort.SliceStable(all, byPath)
 	}
-	out := make([]diag.Finding, 0, len(res.Findings))
-	for _, path := range slices.Sorted(maps.Keys(byPath)) {
+	out := all[:0]
+	var paths []string // of the runs, in order
+	for i := 0; i < len(all); {
+		path := all[i].Path
+		j := i + 1
+		for j < len(all) && all[j].Path == path {
+			j++
+		}
+		paths = append(paths, path)
 		sc := st.For(path)
-		fs := byPath[path]
-		kept := fs[:0]
-		for i := range fs {
-			if sc.Settings.Finish(&fs[i]) {
-				kept = append(kept, fs[i])
+		kept := all[i:i]
+		for k := i; k < j; k++ {
+			if sc.Settings.Finish(&all[k]) {
+				kept = append(kept, all[k])
 			}
 		}
 		src := sourceOf(res, path)
@@ -67,11 +75,13 @@ func (st *Stage) Apply(res *engine.Result) {
 		if len(kept) == 0 && src != nil && res.Sources[path] == src {
 			delete(res.Sources, path) // no snippet needed
 		}
-		out = append(out, kept...)
+		out = append(out, kept...) // moves left: out ends at or before i
+		i = j
 	}
+	clear(all[len(out):]) // no stale copies keep strings alive
 	// Files without findings may hold suppressions that hid nothing.
 	for _, path := range slices.Sorted(maps.Keys(res.Kept)) {
-		if _, ok := byPath[path]; !ok {
+		if _, found := slices.BinarySearch(paths, path); !found {
 			sup.PostFile(res.Kept[path], nil)
 		}
 	}
@@ -88,7 +98,9 @@ func (st *Stage) Apply(res *engine.Result) {
 		}
 	}
 	res.Findings = out
-	sort.SliceStable(res.Findings, func(i, j int) bool { return diag.Less(&res.Findings[i], &res.Findings[j]) })
+	if less := func(i, j int) bool { return diag.Less(&out[i], &out[j]) }; !sort.SliceIsSorted(out, less) {
+		sort.SliceStable(out, less)
+	}
 }
 
 // ignored reports whether the scope's ignore list hides fd.
