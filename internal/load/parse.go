@@ -445,7 +445,7 @@ func shiftLines(n *yaml.Node, off int, seen map[*yaml.Node]bool) {
 // bomb costs linear time to detect.
 func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 	var out []diag.Finding
-	memo := map[*yaml.Node]int{}
+	var memo map[*yaml.Node]int // of anchored nodes
 	var tooDeep, cycle *yaml.Node
 	aliases := false
 	var walk func(n *yaml.Node, depth int) int
@@ -463,6 +463,9 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 			if v, ok := memo[n]; ok {
 				return max(v, 0)
 			}
+			if memo == nil {
+				memo = map[*yaml.Node]int{}
+			}
 			memo[n] = -1 // being walked: an alias to it from inside is a cycle
 		}
 		size := 1
@@ -477,20 +480,20 @@ func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
 			}
 			size = walk(n.Alias, depth)
 		case yaml.MappingNode:
+			// Mappings of up to 32 keys (nearly all of a state file's)
+			// scan the earlier keys: it costs less than a map.
 			var seen map[string]*yaml.Node
+			if len(n.Content) > 64 {
+				seen = make(map[string]*yaml.Node, len(n.Content)/2)
+			}
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k := n.Content[i]
 				if k.Kind == yaml.ScalarNode && k.Value != "<<" {
-					if seen == nil && len(n.Content) > 16 {
-						seen = map[string]*yaml.Node{}
-					}
 					var first *yaml.Node
 					ok := false
 					if seen != nil {
 						first, ok = seen[k.Value]
 					} else {
-						// Small mappings: a scan of the earlier keys costs
-						// less than a map.
 						for j := 0; j < i; j += 2 {
 							if pk := n.Content[j]; pk.Kind == yaml.ScalarNode && pk.Value == k.Value {
 								first, ok = pk, true

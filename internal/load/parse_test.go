@@ -86,6 +86,30 @@ func TestParseYAMLDuplicateKeys(t *testing.T) {
 	}
 }
 
+// Small mappings scan their earlier keys, large ones use a map: both
+// find a repeat at either end, and the first occurrence, not a later one.
+func TestParseYAMLDuplicateKeysAnySize(t *testing.T) {
+	for _, n := range []int{2, 8, 9, 32, 33, 200} {
+		for _, dup := range []int{0, n - 1} {
+			var sb strings.Builder
+			sb.WriteString("phases:\n")
+			for i := range n {
+				fmt.Fprintf(&sb, "  k%d: v\n", i)
+			}
+			fmt.Fprintf(&sb, "  k%d: again\n  k%d: third\n", dup, dup)
+			_, probs := parseText(t, "ORCHESTRATION.yaml", sb.String(), FormatYAML)
+			if len(probs) != 2 {
+				t.Fatalf("%d keys, k%d repeated: %s", n, dup, codesOf(probs))
+			}
+			for i, p := range probs {
+				if p.Code != "RL002" || p.Start.Line != n+2+i || len(p.Related) != 1 || p.Related[0].Line != dup+2 {
+					t.Errorf("%d keys, k%d repeated: finding %d is %s, related %+v", n, dup, i, codesOf(probs[i:i+1]), p.Related)
+				}
+			}
+		}
+	}
+}
+
 // billionLaughs builds levels of aliases, each ten copies of the previous.
 func billionLaughs(levels int) string {
 	var sb strings.Builder

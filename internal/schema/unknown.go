@@ -40,7 +40,8 @@ type Result struct {
 func Check(def string, root *yaml.Node, opt Options) (Result, error) {
 	fast := fastChecker(def)
 	w := &unknownWalk{ancestors: map[*yaml.Node]bool{}, drop: map[*yaml.Node]bool{}}
-	w.walk(fast, root, nil, nil, 0)
+	// The path is a stack: room for the usual depth saves a copy per level.
+	w.walk(fast, root, nil, make([]string, 0, 16), 0)
 	res := Result{Unknown: w.sets}
 	rest := root
 	if len(w.drop) > 0 {
