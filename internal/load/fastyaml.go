@@ -70,28 +70,34 @@ type fastLine struct {
 // eof is set past the last one (and when a line is one only the decoder
 // takes, with bad).
 type fastParser struct {
-	data   []byte // what is left to read
-	num    int    // the number of the last line read
-	cur    fastLine
-	eof    bool
-	bad    bool
-	depth  int
-	stack  []*yaml.Node // children of the collections being built
-	nodes  []yaml.Node  // the rest of the current block
-	blocks []*nodeBlock // every block the tree is in
+	data  []byte // what is left to read
+	num   int    // the number of the last line read
+	cur   fastLine
+	eof   bool
+	bad   bool
+	depth int
+	stack []*yaml.Node // children of the collections being built
+	nodeAlloc
 	// The last column counted (column): line, byte offset, characters.
 	colLine, colOff, col int
 }
 
+// nodeAlloc hands out the nodes of one tree from pooled blocks; the
+// tree's Document gives them back (Release).
+type nodeAlloc struct {
+	nodes  []yaml.Node  // the rest of the current block
+	blocks []*nodeBlock // every block the tree is in
+}
+
 // node hands out a node from the current block.
-func (p *fastParser) node(n yaml.Node) *yaml.Node {
-	if len(p.nodes) == 0 {
+func (a *nodeAlloc) node(n yaml.Node) *yaml.Node {
+	if len(a.nodes) == 0 {
 		b := nodeBlocks.Get().(*nodeBlock)
-		p.blocks = append(p.blocks, b)
-		p.nodes = b[:]
+		a.blocks = append(a.blocks, b)
+		a.nodes = b[:]
 	}
-	x := &p.nodes[0]
-	p.nodes = p.nodes[1:]
+	x := &a.nodes[0]
+	a.nodes = a.nodes[1:]
 	*x = n
 	return x
 }

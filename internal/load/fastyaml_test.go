@@ -352,19 +352,35 @@ func BenchmarkYAML(b *testing.B) {
 // again: nothing stale is reachable from them, and a use after release
 // finds zero nodes, not another file's.
 func TestReleaseClearsNodes(t *testing.T) {
-	doc, _ := Parse(&File{Path: "x.yaml", Data: []byte("a: 1\nb: [x, y]\n")}, FormatYAML, DefaultLimits)
-	if doc.Root == nil || len(doc.blocks) == 0 {
-		t.Fatal("not built by the fast parser")
+	for _, tc := range []struct {
+		path   string
+		format Format
+		src    string
+	}{
+		{"x.yaml", FormatYAML, "a: 1\nb: [x, y]\n"},
+		{"x.json", FormatJSON, `{"a": 1, "b": ["x", "y"]}`},
+	} {
+		doc, _ := Parse(&File{Path: tc.path, Data: []byte(tc.src)}, tc.format, DefaultLimits)
+		if doc.Root == nil || len(doc.blocks) == 0 {
+			t.Fatalf("%s: not built in pooled blocks", tc.path)
+		}
+		key := doc.Root.Content[0]
+		if key.Value != "a" {
+			t.Fatalf("%s: first key %+v", tc.path, key)
+		}
+		doc.Release()
+		if doc.Root != nil || doc.blocks != nil {
+			t.Errorf("%s: the document still holds its tree", tc.path)
+		}
+		if key.Kind != 0 || key.Value != "" || key.Content != nil {
+			t.Errorf("%s: a released node was not cleared: %+v", tc.path, key)
+		}
+		doc.Release() // twice is harmless
 	}
-	key := doc.Root.Content[0]
-	doc.Release()
-	if doc.Root != nil || doc.blocks != nil {
-		t.Error("the document still holds its tree")
+	// JSON that does not parse gives its blocks back at once.
+	if doc, _ := Parse(&File{Path: "x.json", Data: []byte(`{"a": [1, 2`)}, FormatJSON, DefaultLimits); doc.Root != nil || doc.blocks != nil {
+		t.Error("a document without a tree holds blocks")
 	}
-	if key.Kind != 0 || key.Value != "" || key.Content != nil {
-		t.Errorf("a released node was not cleared: %+v", key)
-	}
-	doc.Release() // twice is harmless
 	withComments, _ := ParseWithComments(&File{Path: "x.yaml", Data: []byte("a: 1\n")}, FormatYAML, DefaultLimits)
 	root := withComments.Root
 	withComments.Release() // the decoder's trees are left to the collector

@@ -31,14 +31,14 @@ type DuplicateKey struct {
 // Unlike encoding/json it reports repeated keys instead of keeping the last.
 // firstLine offsets the line numbers (for JSONL, each line is parsed alone).
 func ParseJSON(data []byte, firstLine int, maxDepth int) (*yaml.Node, []DuplicateKey, error) {
-	return parseJSON(data, firstLine, maxDepth, nil)
+	return parseJSON(data, firstLine, maxDepth, nil, nil)
 }
 
 // parseJSON is ParseJSON that also stops, with a *SizeError, once it has
 // built more than *budget values (keys count too), decreasing *budget by
 // the values built. A nil budget is no limit.
-func parseJSON(data []byte, firstLine int, maxDepth int, budget *int) (*yaml.Node, []DuplicateKey, error) {
-	p := &jsonParser{data: data, line: firstLine, lineStart: 0, maxDepth: maxDepth, budget: budget}
+func parseJSON(data []byte, firstLine int, maxDepth int, budget *int, alloc *nodeAlloc) (*yaml.Node, []DuplicateKey, error) {
+	p := &jsonParser{data: data, line: firstLine, lineStart: 0, maxDepth: maxDepth, budget: budget, alloc: alloc}
 	if p.maxDepth <= 0 {
 		p.maxDepth = DefaultLimits.MaxDepth
 	}
@@ -65,10 +65,20 @@ type jsonParser struct {
 	maxDepth  int
 	dups      []DuplicateKey
 	budget    *int // values left to build, or nil
+	// alloc, when set, hands out the nodes from pooled blocks.
+	alloc *nodeAlloc
 
 	// colAt and col cache the character count from lineStart to colAt, so
 	// positions on a long single-line document cost linear time overall.
 	colAt, col int
+}
+
+// node allocates a node of the tree.
+func (p *jsonParser) node(n yaml.Node) *yaml.Node {
+	if p.alloc != nil {
+		return p.alloc.node(n)
+	}
+	return &n
 }
 
 func (p *jsonParser) cur() diag.Pos {
@@ -148,14 +158,14 @@ func (p *jsonParser) value(depth int) (*yaml.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: yaml.DoubleQuotedStyle, Line: start.Line, Column: start.Col}, nil
+		return p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: yaml.DoubleQuotedStyle, Line: start.Line, Column: start.Col}), nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number(start)
 	default:
 		for _, lit := range [...]struct{ word, tag string }{{"true", "!!bool"}, {"false", "!!bool"}, {"null", "!!null"}} {
 			if strings.HasPrefix(string(p.data[p.pos:min(len(p.data), p.pos+5)]), lit.word) {
 				p.pos += len(lit.word)
-				return &yaml.Node{Kind: yaml.ScalarNode, Tag: lit.tag, Value: lit.word, Line: start.Line, Column: start.Col}, nil
+				return p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: lit.tag, Value: lit.word, Line: start.Line, Column: start.Col}), nil
 			}
 		}
 		return nil, p.errf("unexpected %s: expected a JSON value", p.describe())
@@ -163,9 +173,10 @@ func (p *jsonParser) value(depth int) (*yaml.Node, error) {
 }
 
 func (p *jsonParser) object(start diag.Pos, depth int) (*yaml.Node, error) {
-	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle, Line: start.Line, Column: start.Col}
+	n := p.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle, Line: start.Line, Column: start.Col})
+	// seen holds the keys of a large object; a small one scans them.
+	var seen map[string]diag.Pos
 	p.pos++ // {
-	seen := map[string]diag.Pos{}
 	p.skipWS()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
@@ -181,9 +192,18 @@ func (p *jsonParser) object(start diag.Pos, depth int) (*yaml.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if first, ok := seen[k]; ok {
+		if first, ok := firstKey(n.Content, seen, k); ok {
 			p.dups = append(p.dups, DuplicateKey{Key: k, Pos: kpos, First: first})
-		} else {
+		} else if seen != nil {
+			seen[k] = kpos
+		} else if len(n.Content) >= 64 {
+			// From the 33rd key on, a map costs less than a scan.
+			seen = make(map[string]diag.Pos, 64)
+			for i := 0; i < len(n.Content); i += 2 {
+				if kn := n.Content[i]; !hasKey(seen, kn.Value) {
+					seen[kn.Value] = diag.Pos{Line: kn.Line, Col: kn.Column}
+				}
+			}
 			seen[k] = kpos
 		}
 		p.skipWS()
@@ -199,7 +219,7 @@ func (p *jsonParser) object(start diag.Pos, depth int) (*yaml.Node, error) {
 		if err := p.spend(kpos); err != nil {
 			return nil, err
 		}
-		kn := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k, Style: yaml.DoubleQuotedStyle, Line: kpos.Line, Column: kpos.Col}
+		kn := p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k, Style: yaml.DoubleQuotedStyle, Line: kpos.Line, Column: kpos.Col})
 		n.Content = append(n.Content, kn, v)
 		p.skipWS()
 		if p.pos >= len(p.data) {
@@ -217,8 +237,28 @@ func (p *jsonParser) object(start diag.Pos, depth int) (*yaml.Node, error) {
 	}
 }
 
+// firstKey finds an earlier key k of an object: in seen when the object
+// has one, else by scanning the keys of content.
+func firstKey(content []*yaml.Node, seen map[string]diag.Pos, k string) (diag.Pos, bool) {
+	if seen != nil {
+		pos, ok := seen[k]
+		return pos, ok
+	}
+	for i := 0; i < len(content); i += 2 {
+		if kn := content[i]; kn.Value == k {
+			return diag.Pos{Line: kn.Line, Col: kn.Column}, true
+		}
+	}
+	return diag.Pos{}, false
+}
+
+func hasKey(m map[string]diag.Pos, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
 func (p *jsonParser) array(start diag.Pos, depth int) (*yaml.Node, error) {
-	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: start.Line, Column: start.Col}
+	n := p.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: start.Line, Column: start.Col})
 	p.pos++ // [
 	p.skipWS()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
@@ -292,7 +332,7 @@ func (p *jsonParser) number(start diag.Pos) (*yaml.Node, error) {
 	if isFloat {
 		tag = "!!float"
 	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: text, Line: start.Line, Column: start.Col}, nil
+	return p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: text, Line: start.Line, Column: start.Col}), nil
 }
 
 func (p *jsonParser) str() (string, error) {

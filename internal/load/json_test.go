@@ -2,6 +2,7 @@ package load
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -151,6 +152,34 @@ func TestParseJSONDuplicateKeys(t *testing.T) {
 	_, dups, _ = ParseJSON([]byte(`[{"a": 1}, {"a": 2}]`), 1, 256)
 	if len(dups) != 0 {
 		t.Errorf("sibling objects: %+v", dups)
+	}
+}
+
+// Small objects scan their earlier keys, large ones use a map: both find
+// a repeat at either end and name its first occurrence.
+func TestParseJSONDuplicateKeysAnySize(t *testing.T) {
+	for _, n := range []int{1, 8, 31, 32, 33, 200} {
+		for _, dup := range []int{0, n - 1} {
+			var sb strings.Builder
+			sb.WriteString("{\n")
+			for i := range n {
+				fmt.Fprintf(&sb, "  \"k%d\": 1,\n", i)
+			}
+			fmt.Fprintf(&sb, "  \"k%d\": 2,\n  \"k%d\": 3,\n  \"after\": 4\n}", dup, dup)
+			_, dups, err := ParseJSON([]byte(sb.String()), 1, 256)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(dups) != 2 {
+				t.Fatalf("%d keys, k%d repeated: %+v", n, dup, dups)
+			}
+			for i, d := range dups {
+				want := DuplicateKey{Key: fmt.Sprintf("k%d", dup), Pos: diag.Pos{Line: n + 2 + i, Col: 3}, First: diag.Pos{Line: dup + 2, Col: 3}}
+				if d != want {
+					t.Errorf("%d keys: dup %d = %+v, want %+v", n, i, d, want)
+				}
+			}
+		}
 	}
 }
 

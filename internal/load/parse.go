@@ -66,7 +66,8 @@ func parse(doc *Document, format Format, lim Limits) (*Document, []diag.Finding)
 		n, fs := parseYAML(doc, 0, len(f.Data), 0, lim)
 		doc.Root, out = n, fs
 	case FormatJSON:
-		n, dups, err := parseJSON(f.Data, 1, lim.MaxDepth, nodeBudget(lim))
+		var alloc nodeAlloc
+		n, dups, err := parseJSON(f.Data, 1, lim.MaxDepth, nodeBudget(lim), &alloc)
 		out = append(out, dupFindings(f, dups)...)
 		var se *SizeError
 		if errors.As(err, &se) {
@@ -74,7 +75,10 @@ func parse(doc *Document, format Format, lim Limits) (*Document, []diag.Finding)
 		} else if err != nil {
 			out = append(out, jsonErrFinding(f, err))
 		} else {
-			doc.Root = n
+			doc.Root, doc.blocks = n, alloc.blocks
+		}
+		if doc.Root == nil {
+			releaseBlocks(alloc.blocks) // no tree holds them
 		}
 	case FormatMarkdown:
 		out = parseFrontMatter(f, doc, lim)
@@ -592,7 +596,7 @@ func parseJSONL(f *File, doc *Document, lim Limits) []diag.Finding {
 	for len(data) > 0 {
 		ln, next, _ := bytes.Cut(data, []byte("\n"))
 		if len(bytes.TrimSpace(ln)) > 0 {
-			n, dups, err := parseJSON(ln, line, lim.MaxDepth, budget)
+			n, dups, err := parseJSON(ln, line, lim.MaxDepth, budget, nil)
 			var se *SizeError
 			if errors.As(err, &se) {
 				doc.Lines = nil
