@@ -48,6 +48,7 @@ type File struct {
 	Directives []Directive
 
 	lineStarts []int
+	buf        []byte     // Data's pooled buffer, handed back by Release
 	kept       []keptLine // lines kept by Release, for snippets, in line order
 	// retain are lines to keep at Release besides those it is given: the
 	// lines suppression directives sit on (noted when the file is read)
@@ -98,6 +99,10 @@ func (f *File) Release(keep ...int) {
 	}
 	f.Data = nil
 	f.lineStarts = nil
+	if f.buf != nil {
+		putBuf(f.buf) // nothing keeps a slice of the bytes (kept lines are copies)
+		f.buf = nil
+	}
 }
 
 // HasLines reports whether Snippet can return any line: the bytes are
@@ -241,9 +246,9 @@ func readWith(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding,
 	if limit <= 0 {
 		limit = 1 << 62
 	}
-	// Read into a buffer of the size stat gave (one allocation); the file
-	// may still grow, so read on to one byte past the limit.
-	data := make([]byte, 0, min(fi.Size(), limit)+1)
+	// Read into a buffer of the size stat gave; the file may still grow,
+	// so read on to one byte past the limit.
+	data, pooled := getBuf(int(min(fi.Size(), limit) + 1))
 	for {
 		want := cap(data) - len(data)
 		n, err := fh.Read(data[len(data):cap(data)])
@@ -265,6 +270,9 @@ func readWith(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding,
 		}
 	}
 	f.Data = data
+	if pooled {
+		f.buf = data
+	}
 	probs, ok := CheckBytes(f, lim)
 	return probs, ok, nil
 }
