@@ -208,7 +208,7 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 	settings := engine.Settings{
 		Opts: rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: c.repoRootOf(anchor), Cwd: c.Cwd,
 			Bundle: rules.BundleOptions{Base: lf.bundleBase}, EveryLine: lf.everyLine},
-		Jobs: lf.jobs, Severity: map[string]diag.Severity{},
+		Jobs: lf.jobs, Severity: map[string]diag.Severity{}, NoSnippets: !printsSnippets(lf.outputs),
 	}
 	lc, err := c.setupConfig(&cf, &settings, anchor)
 	if err != nil {

@@ -184,6 +184,17 @@ func render(w io.Writer, format string, in *report.Input, statistics bool, lc *l
 	return report.Text(w, in)
 }
 
+// printsSnippets reports whether a report prints the source lines
+// findings point at (text does); the run keeps those lines only then.
+func printsSnippets(outs []output) bool {
+	for _, o := range outs {
+		if o.format == "text" {
+			return true
+		}
+	}
+	return false
+}
+
 // ruleInfos describes the catalog's rules for the output formats.
 func ruleInfos() []report.RuleInfo {
 	all := rules.All()

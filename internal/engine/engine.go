@@ -31,6 +31,9 @@ type Settings struct {
 	// KeepData keeps every file's bytes after its unit is checked (the
 	// fix command edits them); by default only files with findings keep them.
 	KeepData bool
+	// NoSnippets: no report of the run prints source lines, so a file
+	// keeps only the lines cross-file rules and suppressions need.
+	NoSnippets bool
 	// For, when set, gives the settings of the configuration that governs
 	// a unit, by its OS path: the rules that run over it and their
 	// options (a nested .resumelint.yaml applies to its own subtree).
@@ -543,22 +546,28 @@ func (s *Settings) settle(raw []diag.Finding, files []*load.File) (out unitResul
 	for _, fd := range out.findings {
 		named[fd.Path] = true
 	}
+	sources := make(map[string]*load.File, len(files))
 	for _, f := range files {
+		sources[f.Path] = f
 		if named[f.Path] {
 			out.files = append(out.files, f)
 		}
 	}
+	widen(out.findings, sources) // while the bytes are read
 	s.release(files, &out)
 	return out
 }
 
-// release keeps only the lines findings point at (for snippets) and those
-// the files retained: a run's memory must not grow with the files it checks.
+// release keeps only the lines findings point at (for snippets, unless
+// no report prints them) and those the files retained: a run's memory
+// must not grow with the files it checks.
 func (s *Settings) release(files []*load.File, out *unitResult) {
 	if !s.KeepData {
 		lines := map[string][]int{}
 		for _, fd := range out.findings {
-			lines[fd.Path] = append(lines[fd.Path], fd.Start.Line)
+			if !s.NoSnippets {
+				lines[fd.Path] = append(lines[fd.Path], fd.Start.Line)
+			}
 		}
 		for _, f := range files {
 			f.Release(lines[f.Path]...)

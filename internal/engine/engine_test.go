@@ -96,3 +96,49 @@ func TestDeterministicOrder(t *testing.T) {
 		}
 	}
 }
+
+// A run whose reports print no source lines keeps none of a file's lines
+// for its findings, and gives them the same spans: an empty span is
+// widened while the unit's bytes are still read.
+func TestNoSnippetsKeepsNoLines(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "projects", "PROJ-001", "precompact_state.json")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Schema findings, and a repeated key: the loader reports it at a
+	// position, with an empty span for the engine to widen.
+	src := "{\n  \"timestamp\": \"2026-02-20 10:00\",\n  \"detection_method\": \"token_count\",\n  \"confidence\": \"sure\",\n  \"confidence\": \"high\"\n}\n"
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(noSnippets bool) *Result {
+		d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, NoGit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Run(d, nil, Settings{Opts: rules.Options{Now: time.Now(), Limits: load.DefaultLimits, Cwd: dir, RepoRoot: dir}, NoSnippets: noSnippets})
+	}
+	with, without := run(false), run(true)
+	if len(with.Findings) == 0 || len(with.Findings) != len(without.Findings) {
+		t.Fatalf("findings: %d with snippets, %d without", len(with.Findings), len(without.Findings))
+	}
+	widened := false
+	for i := range with.Findings {
+		a, b := with.Findings[i], without.Findings[i]
+		widened = widened || a.Code == rules.DuplicateKey.Code && a.End.Col > a.Start.Col
+		if a.Start != b.Start || a.End != b.End || a.Message != b.Message {
+			t.Errorf("finding %d: %v-%v %q with snippets, %v-%v %q without", i, a.Start, a.End, a.Message, b.Start, b.End, b.Message)
+		}
+	}
+	if !widened {
+		t.Error("the repeated key's finding has no span")
+	}
+	path := with.Findings[0].Path
+	if src := with.Sources[path]; src == nil || !src.HasLines() {
+		t.Fatalf("with snippets, %s keeps no line", path)
+	}
+	if src := without.Sources[path]; src != nil && src.HasLines() {
+		t.Errorf("without snippets, %s still keeps lines", path)
+	}
+}
