@@ -351,6 +351,64 @@ func BenchmarkYAML(b *testing.B) {
 // A released document's nodes are cleared before they are handed out
 // again: nothing stale is reachable from them, and a use after release
 // finds zero nodes, not another file's.
+// Every node of a tree the fast parsers build sits in one of its
+// document's blocks, so Release hands all of them back.
+func TestTreesAreBuiltInBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		path   string
+		format Format
+		src    string
+	}{
+		{"x.yaml", FormatYAML, "a: 1\nb:\n  - {}\n  - c: [x, \"y\"]\n    d: |\n      text\n"},
+		{"x.json", FormatJSON, `{"a": 1, "b": [{}, {"c": ["x", "y"], "d": null}], "e": true, "f": -1.5}`},
+	} {
+		doc, _ := Parse(&File{Path: tc.path, Data: []byte(tc.src)}, tc.format, DefaultLimits)
+		if doc.Root == nil {
+			t.Fatalf("%s: no tree", tc.path)
+		}
+		inBlock := func(n *yaml.Node) bool {
+			for _, b := range doc.blocks {
+				for i := range b {
+					if &b[i] == n {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		count := 0
+		var walk func(n *yaml.Node)
+		walk = func(n *yaml.Node) {
+			count++
+			if !inBlock(n) {
+				t.Errorf("%s: node %q at %d:%d is not in a block", tc.path, n.Value, n.Line, n.Column)
+			}
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+		walk(doc.Root)
+		if count < 10 {
+			t.Errorf("%s: only %d nodes walked", tc.path, count)
+		}
+		doc.Release()
+	}
+}
+
+// Nodes from the blocks cost no allocation of their own: parsing 200
+// literals (no string to copy) and releasing the tree allocates only the
+// parser and the growing list, whatever the number of nodes.
+func TestJSONNodesAllocateNothing(t *testing.T) {
+	data := []byte("[" + strings.Repeat("true, null, ", 100) + "false]")
+	allocs := testing.AllocsPerRun(50, func() {
+		doc, _ := Parse(&File{Path: "x.json", Data: data}, FormatJSON, DefaultLimits)
+		doc.Release()
+	})
+	if allocs > 30 {
+		t.Errorf("%v allocations per parse of 201 values", allocs)
+	}
+}
+
 func TestReleaseClearsNodes(t *testing.T) {
 	for _, tc := range []struct {
 		path   string

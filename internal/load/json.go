@@ -78,7 +78,9 @@ func (p *jsonParser) node(n yaml.Node) *yaml.Node {
 	if p.alloc != nil {
 		return p.alloc.node(n)
 	}
-	return &n
+	x := new(yaml.Node) // not &n: n would move to the heap on both paths
+	*x = n
+	return x
 }
 
 func (p *jsonParser) cur() diag.Pos {
