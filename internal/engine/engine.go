@@ -413,24 +413,24 @@ func (ur *unitRun) runRules(kind load.Kind, path string, set func(*rules.Pass)) 
 	var none []diag.Finding
 	for _, x := range rules.Indexers() {
 		if x.AppliesTo(kind) {
-			ur.guard("indexer "+x.Name, path, func() { x.Run(newPass(nil, &none)) })
+			ur.guard(path, func() { x.Run(newPass(nil, &none)) }, "indexer", x.Name)
 		}
 	}
 	for _, r := range rules.All() {
 		if r.Run != nil && r.AppliesTo(kind) && ur.s.enabled(r) {
-			ur.guard("rule "+r.Code+" "+r.Name, path, func() { r.Check(newPass(r, &ur.raw)) })
+			ur.guard(path, func() { r.Check(newPass(r, &ur.raw)) }, "rule", r.Code, r.Name)
 		}
 	}
 }
 
 // guard runs fn, turning a panic into an internal-error finding.
-func (ur *unitRun) guard(what, path string, fn func()) {
+func (ur *unitRun) guard(path string, fn func(), what ...string) {
 	defer func() {
 		if e := recover(); e != nil {
 			ur.internal++
 			ur.raw = append(ur.raw, diag.Finding{Code: InternalCode, Name: "internal-error", Severity: diag.SevError, Path: path,
 				Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
-				Message: fmt.Sprintf("internal error in %s: %v (please report this with the file)", what, e)})
+				Message: fmt.Sprintf("internal error in %s: %v (please report this with the file)", strings.Join(what, " "), e)})
 		}
 	}()
 	fn()

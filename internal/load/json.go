@@ -338,6 +338,16 @@ func (p *jsonParser) number(start diag.Pos) (*yaml.Node, error) {
 }
 
 func (p *jsonParser) str() (string, error) {
+	// Most strings have no escape: one copy of their bytes.
+	for i := p.pos + 1; i < len(p.data); i++ {
+		if c := p.data[i]; c == '"' {
+			s := string(p.data[p.pos+1 : i])
+			p.pos = i + 1
+			return s, nil
+		} else if c == '\\' || c < 0x20 {
+			break
+		}
+	}
 	p.pos++ // opening quote
 	var sb strings.Builder
 	for {
