@@ -13,16 +13,25 @@ import (
 // Limit is the soft memory limit below which a lint does not collect.
 const Limit = 64 << 20
 
+// Spare is the room kept free above the live heap: once the live heap
+// passes Limit-Spare, the limit follows it at live+Spare. A run whose
+// findings pile up then still collects once per Spare allocated, not ever
+// more often as it nears a fixed limit (at 4x the findings benchmark the
+// live heap reaches 30 MB: about 87 MiB of RSS instead of 74, and 4% less
+// CPU).
+const Spare = 48 << 20
+
 // Headroom is the heap a run may reach, as a multiple of its live heap,
-// once the live heap passes half of Limit (the work GOGC=100 does).
+// once the live heap passes Spare (the work GOGC=100 does).
 const Headroom = 2
 
 // Start sets the collector up unless the environment does (getenv is
 // os.Getenv): no collection until the heap nears Limit, which saves most
-// collections and bounds peak RSS. A run whose live heap passes half the
-// limit would collect without pause near it, so after each collection the
-// limit is then raised to Headroom times the live heap: the heap grows with
-// what the run keeps, never to a multiple of it that a fixed GOGC would
+// collections and bounds peak RSS. A run whose live heap nears the limit
+// would collect without pause, so after each collection the limit keeps
+// Spare free above the live heap, and past Spare follows Headroom times
+// it: the heap grows with what the run keeps, never to a multiple of it
+// that a fixed GOGC would
 // allow on top of the limit (GOGC=200 took a run keeping 33 MiB to 166 MiB
 // of RSS). A GOMEMLIMIT of the user's alone keeps collecting at GOGC=400,
 // so the heap cannot grow unchecked below a far limit; a GOGC alone gets
@@ -62,8 +71,10 @@ func check() {
 // limitFor is the memory limit after a collection that left live bytes.
 func limitFor(live uint64) int64 {
 	switch {
-	case live <= Limit/2:
+	case live <= Limit-Spare:
 		return Limit
+	case live <= Spare:
+		return int64(live) + Spare
 	case live > math.MaxInt64/Headroom:
 		return math.MaxInt64
 	}

@@ -50,8 +50,9 @@ func TestStartHonoursTheEnvironment(t *testing.T) {
 	}
 }
 
-// When the live heap passes half the limit, the next collection raises the
-// limit to Headroom times the live heap; below it, the settings stay.
+// When the live heap passes Limit-Spare, the next collection raises the
+// limit to keep Spare free above it (at 48 MiB live, Headroom times it);
+// below it, the settings stay.
 func TestLargeLiveHeapRaisesTheLimit(t *testing.T) {
 	restore(t)
 	Start(env(nil))
@@ -62,7 +63,7 @@ func TestLargeLiveHeapRaisesTheLimit(t *testing.T) {
 	}
 	live := make([][]byte, 0, 48)
 	for range 48 {
-		live = append(live, make([]byte, 1<<20)) // 48 MiB, more than half the limit
+		live = append(live, make([]byte, 1<<20)) // 48 MiB: the limit must move
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -84,7 +85,8 @@ func TestLimitFor(t *testing.T) {
 		live uint64
 		want int64
 	}{
-		{0, Limit}, {Limit / 2, Limit}, {Limit/2 + 1, (Limit/2 + 1) * Headroom}, {1 << 30, Headroom << 30}, {math.MaxUint64, math.MaxInt64},
+		{0, Limit}, {Limit - Spare, Limit}, {Limit - Spare + 1, Limit + 1}, {30 << 20, 30<<20 + Spare},
+		{Spare, Spare * Headroom}, {Spare + 1, (Spare + 1) * Headroom}, {1 << 30, Headroom << 30}, {math.MaxUint64, math.MaxInt64},
 	} {
 		if got := limitFor(tc.live); got != tc.want {
 			t.Errorf("limitFor(%d) = %d, want %d", tc.live, got, tc.want)
