@@ -17,12 +17,17 @@ import (
 	"runtime/pprof"
 
 	"github.com/resumelint/resumelint/internal/cli"
+	"github.com/resumelint/resumelint/internal/gctune"
 )
 
 func main() {
 	cpu := flag.String("cpu", "", "write a CPU profile here")
 	mem := flag.String("mem", "", "write a heap profile (in use at the end of the run) here")
 	flag.Parse()
+	gctune.Start(os.Getenv) // the collector as the resumelint command sets it
+	if *mem != "" {
+		runtime.MemProfileRate = 512 << 10 // gctune turns sampling off
+	}
 	if *cpu != "" {
 		f, err := os.Create(*cpu)
 		if err != nil {
