@@ -35,6 +35,12 @@ func RootFor(repoRoot, osPath string) string {
 // Contained returns osPath relative to root when it lies lexically inside
 // it (both made absolute and cleaned, so "/repo/../etc" is outside).
 func Contained(root, osPath string) (string, bool) {
+	// The common case, a clean absolute path under a clean absolute root,
+	// without the three cleanings of Abs and Rel (a look-up makes two).
+	if n := len(root); n > 1 && len(osPath) > n+1 && osPath[n] == filepath.Separator && filepath.Separator == '/' &&
+		strings.HasPrefix(osPath, root) && isCleanAbs(root) && isCleanAbs(osPath) {
+		return osPath[n+1:], true
+	}
 	r, err := filepath.Abs(root)
 	if err != nil {
 		return "", false
@@ -48,6 +54,29 @@ func Contained(root, osPath string) (string, bool) {
 		return "", false
 	}
 	return rel, true
+}
+
+// isCleanAbs reports whether p, '/'-separated, is absolute and what
+// filepath.Clean would return: no empty, "." or ".." element and no
+// trailing slash.
+func isCleanAbs(p string) bool {
+	if len(p) < 2 || p[0] != '/' || p[len(p)-1] == '/' {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		// p[i+1:] starts an element: not empty, not "." or "..".
+		j := i + 1
+		if j < len(p) && p[j] == '/' {
+			return false
+		}
+		if j < len(p) && p[j] == '.' && (j+1 == len(p) || p[j+1] == '/' || p[j+1] == '.' && (j+2 == len(p) || p[j+2] == '/')) {
+			return false
+		}
+	}
+	return true
 }
 
 // OpenIn opens osPath for reading inside root, following symbolic links
