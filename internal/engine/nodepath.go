@@ -136,13 +136,14 @@ func walkEntries(d *load.Document, lines map[int]bool, visit func(n *yaml.Node, 
 // order) starting before it, else the first node.
 func locate(d *load.Document, lines map[int]bool, p diag.Pos) (*yaml.Node, string) {
 	less := func(n *yaml.Node, line, col int) bool { return n.Line < line || n.Line == line && n.Column < col }
-	exact, before, first := -1, -1, -1
-	var beforeN, firstN *yaml.Node
+	before, first := -1, -1
+	var beforeN, firstN, exactN *yaml.Node
+	var exactPath string
 	ord := -1
-	walkEntries(d, lines, func(n *yaml.Node, _ []step) bool {
+	walkEntries(d, lines, func(n *yaml.Node, steps []step) bool {
 		ord++
 		if n.Line == p.Line && n.Column == p.Col {
-			exact = ord
+			exactN, exactPath = n, renderSteps(steps)
 			return false
 		}
 		if less(n, p.Line, p.Col) && (beforeN == nil || !less(n, beforeN.Line, beforeN.Column)) {
@@ -153,10 +154,10 @@ func locate(d *load.Document, lines map[int]bool, p diag.Pos) (*yaml.Node, strin
 		}
 		return true
 	})
-	target := exact
-	if target < 0 {
-		target = before
+	if exactN != nil {
+		return exactN, exactPath // the usual case: one walk
 	}
+	target := before
 	if target < 0 {
 		target = first
 	}
