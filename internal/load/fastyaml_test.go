@@ -348,20 +348,21 @@ func BenchmarkYAML(b *testing.B) {
 	})
 }
 
-// A released document's nodes are cleared before they are handed out
-// again: nothing stale is reachable from them, and a use after release
-// finds zero nodes, not another file's.
+// pooledTrees are documents the fast parsers build in pooled blocks; the
+// first key of each is "a".
+var pooledTrees = []struct {
+	path   string
+	format Format
+	src    string
+}{
+	{"x.yaml", FormatYAML, "a: 1\nb:\n  - {}\n  - c: [x, \"y\"]\n    d: |\n      text\n"},
+	{"x.json", FormatJSON, `{"a": 1, "b": [{}, {"c": ["x", "y"], "d": null}], "e": true, "f": -1.5}`},
+}
+
 // Every node of a tree the fast parsers build sits in one of its
 // document's blocks, so Release hands all of them back.
 func TestTreesAreBuiltInBlocks(t *testing.T) {
-	for _, tc := range []struct {
-		path   string
-		format Format
-		src    string
-	}{
-		{"x.yaml", FormatYAML, "a: 1\nb:\n  - {}\n  - c: [x, \"y\"]\n    d: |\n      text\n"},
-		{"x.json", FormatJSON, `{"a": 1, "b": [{}, {"c": ["x", "y"], "d": null}], "e": true, "f": -1.5}`},
-	} {
+	for _, tc := range pooledTrees {
 		doc, _ := Parse(&File{Path: tc.path, Data: []byte(tc.src)}, tc.format, DefaultLimits)
 		if doc.Root == nil {
 			t.Fatalf("%s: no tree", tc.path)
@@ -409,15 +410,11 @@ func TestJSONNodesAllocateNothing(t *testing.T) {
 	}
 }
 
+// A released document's nodes are cleared before they are handed out
+// again: nothing stale is reachable from them, and a use after release
+// finds zero nodes, not another file's.
 func TestReleaseClearsNodes(t *testing.T) {
-	for _, tc := range []struct {
-		path   string
-		format Format
-		src    string
-	}{
-		{"x.yaml", FormatYAML, "a: 1\nb: [x, y]\n"},
-		{"x.json", FormatJSON, `{"a": 1, "b": ["x", "y"]}`},
-	} {
+	for _, tc := range pooledTrees {
 		doc, _ := Parse(&File{Path: tc.path, Data: []byte(tc.src)}, tc.format, DefaultLimits)
 		if doc.Root == nil || len(doc.blocks) == 0 {
 			t.Fatalf("%s: not built in pooled blocks", tc.path)

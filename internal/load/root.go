@@ -41,6 +41,12 @@ func Contained(root, osPath string) (string, bool) {
 		strings.HasPrefix(osPath, root) && isCleanAbs(root) && isCleanAbs(osPath) {
 		return osPath[n+1:], true
 	}
+	return containedAbs(root, osPath)
+}
+
+// containedAbs is Contained for any paths: both made absolute, cleaned,
+// and compared.
+func containedAbs(root, osPath string) (string, bool) {
 	r, err := filepath.Abs(root)
 	if err != nil {
 		return "", false
