@@ -452,84 +452,150 @@ var appendOnlyLists = []appendOnlyList{
 		}},
 }
 
+// historyBreak is one entry of an append-only history that is missing or
+// changed at head: Head is its message without the rule's advice.
+type historyBreak struct {
+	At          *yaml.Node
+	Head, Short string // Short: which entry, for a grouped finding
+	List        appendOnlyList
+}
+
+// maxRelated bounds the related locations one grouped finding lists.
+const maxRelated = 50
+
 func runAppendOnly(p *Pass) {
 	bv := baseOf(p)
 	if bv == nil || bv.Unchanged || !node.IsMap(bv.Doc.Root) || !node.IsMap(p.Doc.Root) {
 		return
 	}
-	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
+	var breaks []historyBreak
 	for _, l := range appendOnlyLists {
-		_, _, bl := l.Get(bv.Doc.Root)
-		parent, hk, hl := l.Get(p.Doc.Root)
-		bl = node.Resolve(bl)
-		if bl == nil || len(bl.Content) == 0 || (bl.Kind != yaml.SequenceNode && bl.Kind != yaml.MappingNode) {
-			continue
+		breaks = append(breaks, appendOnlyBreaks(p, l, bv.Doc.Root)...)
+	}
+	reportHistoryBreaks(p, breaks)
+}
+
+// reportHistoryBreaks reports a change's breaks of the append-only
+// histories as one finding (one pass that rewrote many entries is one
+// cause), at the first break, naming how many there are.
+func reportHistoryBreaks(p *Pass, breaks []historyBreak) {
+	if len(breaks) == 0 {
+		return
+	}
+	first := breaks[0]
+	for _, b := range breaks[1:] {
+		if lineOfNode(b.At) < lineOfNode(first.At) {
+			first = b
 		}
-		at := hk
-		if at == nil {
-			at = parent
+	}
+	f := p.Doc.File
+	if len(breaks) == 1 {
+		p.Report(f, first.At, "%s: %s", first.Head, first.List.Rule)
+		return
+	}
+	var lists []string
+	perList := map[string]int{}
+	for _, b := range breaks {
+		if perList[b.List.Label] == 0 {
+			lists = append(lists, b.List.Label)
 		}
-		if at == nil {
-			at = p.Doc.Root
-		}
-		hl = node.Resolve(hl)
-		if hl == nil || hl.Kind != bl.Kind {
-			n := len(bl.Content)
-			if bl.Kind == yaml.MappingNode {
-				n /= 2
-			}
-			what := "is gone"
-			if hl != nil {
-				what = "is now " + node.Kind(hl)
-			}
-			p.Report(f, at, "%s held %d entries at %s and %s: %s", l.Label, n, ref, what, l.Rule)
-			continue
-		}
-		if bl.Kind == yaml.MappingNode {
-			appendOnlyMap(p, l, at, bl, hl)
-			continue
-		}
-		pairs, removed, _ := matchEntries(bl.Content, hl.Content)
-		for _, i := range removed {
-			e := bl.Content[i]
-			p.Report(f, at, "%s entry %s (line %d at %s) was removed: %s", l.Label, entryLabel(e, i), e.Line, ref, l.Rule)
-		}
-		for _, pr := range pairs {
-			b, h := bl.Content[pr[0]], hl.Content[pr[1]]
-			chs := entryChanges(b, h)
-			if len(chs) == 0 {
-				continue
-			}
-			descs := make([]string, len(chs))
-			for i, c := range chs {
-				descs[i] = c.Desc
-			}
-			label := entryLabel(b, pr[0])
-			if hid, bid := entryID(h), entryID(b); bid != "" && hid != bid {
-				label += " (now " + hid + ")"
-			}
-			msg := diag.Fit(len(descs), func(n int) string {
-				return fmt.Sprintf("%s entry %s changed since %s (%s): %s", l.Label, label, ref, joinShort(descs, "; ", n), l.Rule)
-			})
-			p.Report(f, chs[0].At, "%s", msg)
+		perList[b.List.Label]++
+	}
+	counts := make([]string, len(lists))
+	for i, l := range lists {
+		counts[i] = fmt.Sprintf("%s %d", l, perList[l])
+	}
+	advice := "restore them, histories only grow"
+	if len(lists) == 1 {
+		advice = "restore them: " + strings.TrimPrefix(first.List.Rule, "restore it, ")
+	}
+	fd := p.Report(f, first.At, "%d append-only entries changed or removed since %s (%s; first %s): %s",
+		len(breaks), p.Opts.Base.Repo.Ref, strings.Join(counts, ", "), first.Short, advice)
+	for _, b := range breaks {
+		if b.At != first.At && len(fd.Related) < maxRelated {
+			fd.Related = append(fd.Related, relatedNode(f, b.At, b.Head))
 		}
 	}
 }
 
+// appendOnlyBreaks compares one history at base and head.
+func appendOnlyBreaks(p *Pass, l appendOnlyList, baseRoot *yaml.Node) []historyBreak {
+	ref := p.Opts.Base.Repo.Ref
+	_, _, bl := l.Get(baseRoot)
+	parent, hk, hl := l.Get(p.Doc.Root)
+	bl = node.Resolve(bl)
+	if bl == nil || len(bl.Content) == 0 || (bl.Kind != yaml.SequenceNode && bl.Kind != yaml.MappingNode) {
+		return nil
+	}
+	at := hk
+	if at == nil {
+		at = parent
+	}
+	if at == nil {
+		at = p.Doc.Root
+	}
+	hl = node.Resolve(hl)
+	if hl == nil || hl.Kind != bl.Kind {
+		n := len(bl.Content)
+		if bl.Kind == yaml.MappingNode {
+			n /= 2
+		}
+		what := "is gone"
+		if hl != nil {
+			what = "is now " + node.Kind(hl)
+		}
+		return []historyBreak{{at, fmt.Sprintf("%s held %d entries at %s and %s", l.Label, n, ref, what), l.Label, l}}
+	}
+	if bl.Kind == yaml.MappingNode {
+		return appendOnlyMap(p, l, at, bl, hl)
+	}
+	var out []historyBreak
+	pairs, removed, _ := matchEntries(bl.Content, hl.Content)
+	for _, i := range removed {
+		e := bl.Content[i]
+		out = append(out, historyBreak{at, fmt.Sprintf("%s entry %s (line %d at %s) was removed", l.Label, entryLabel(e, i), e.Line, ref),
+			l.Label + " " + entryLabel(e, i), l})
+	}
+	for _, pr := range pairs {
+		b, h := bl.Content[pr[0]], hl.Content[pr[1]]
+		chs := entryChanges(b, h)
+		if len(chs) == 0 {
+			continue
+		}
+		descs := make([]string, len(chs))
+		for i, c := range chs {
+			descs[i] = c.Desc
+		}
+		label := entryLabel(b, pr[0])
+		if hid, bid := entryID(h), entryID(b); bid != "" && hid != bid {
+			label += " (now " + hid + ")"
+		}
+		msg := diag.Fit(len(descs), func(n int) string {
+			return fmt.Sprintf("%s entry %s changed since %s (%s): %s", l.Label, label, ref, joinShort(descs, "; ", n), l.Rule)
+		})
+		out = append(out, historyBreak{chs[0].At, strings.TrimSuffix(msg, ": "+l.Rule), l.Label + " " + label, l})
+	}
+	return out
+}
+
 // appendOnlyMap checks a map of entries (agent_summaries) by key.
-func appendOnlyMap(p *Pass, l appendOnlyList, at, bl, hl *yaml.Node) {
-	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
+func appendOnlyMap(p *Pass, l appendOnlyList, at, bl, hl *yaml.Node) []historyBreak {
+	ref := p.Opts.Base.Repo.Ref
 	hm := map[string][2]*yaml.Node{}
 	node.Pairs(hl, func(k, v *yaml.Node) { hm[k.Value] = [2]*yaml.Node{k, v} })
+	var out []historyBreak
 	node.Pairs(bl, func(k, bv *yaml.Node) {
 		h, ok := hm[k.Value]
 		switch {
 		case !ok:
-			p.Report(f, at, "%s.%s (line %d at %s) was removed: %s", l.Label, k.Value, k.Line, ref, l.Rule)
+			out = append(out, historyBreak{at, fmt.Sprintf("%s.%s (line %d at %s) was removed", l.Label, k.Value, k.Line, ref),
+				l.Label + "." + k.Value, l})
 		case !sameNode(bv, h[1]):
-			p.Report(f, h[1], "%s.%s changed since %s (%s): %s", l.Label, k.Value, ref, wasNow(bv, h[1]), l.Rule)
+			out = append(out, historyBreak{h[1], fmt.Sprintf("%s.%s changed since %s (%s)", l.Label, k.Value, ref, wasNow(bv, h[1])),
+				l.Label + "." + k.Value, l})
 		}
 	})
+	return out
 }
 
 func entryLabel(e *yaml.Node, i int) string {
@@ -671,13 +737,101 @@ func runUpdateProtocol(p *Pass) {
 	hr, br := hres.Node, bres.Node
 	hrs, brs := hres.Recovery.Node, bres.Recovery.Node
 	triggers := protocolTriggers(p, base, head)
-	checkUpdatedAt(p, br, hr, brs, hrs, triggers)
-	checkTriggerUpdates(p, head, br, hr, triggers)
+	var gaps []protocolGap
+	if g, ok := updatedAtGap(p, br, hr, brs, hrs, triggers); ok {
+		gaps = append(gaps, g)
+	}
+	gaps = append(gaps, triggerGaps(p, head, br, hr, triggers)...)
+	reportProtocolGaps(p, triggers, gaps)
 }
 
-// checkUpdatedAt reports a recovery_state.updated_at left as it was
-// although a trigger fired or a sub-section changed.
-func checkUpdatedAt(p *Pass, br, hr, brs, hrs *yaml.Node, triggers []protocolTrigger) {
+// protocolGap is one update a change owed the resumption section and did
+// not make.
+type protocolGap struct {
+	At       *yaml.Node
+	Severity diag.Severity // SevOff: the rule's
+	Message  string        // the whole message when it is the only gap
+	Short    string        // what is missing, for a grouped finding
+	Related  []diag.Related
+}
+
+// reportProtocolGaps reports a change's gaps as one finding: one change
+// that left the section behind is one cause, however many triggers fired.
+func reportProtocolGaps(p *Pass, triggers []protocolTrigger, gaps []protocolGap) {
+	if len(gaps) == 0 {
+		return
+	}
+	f := p.Doc.File
+	if len(gaps) == 1 {
+		g := gaps[0]
+		fd := p.Report(f, g.At, "%s", g.Message)
+		if g.Severity != diag.SevOff {
+			fd.Severity = g.Severity
+		}
+		fd.Related = g.Related
+		return
+	}
+	var shorts, unchanged []string
+	sev := diag.SevWarning
+	for _, g := range gaps {
+		if name, ok := strings.CutSuffix(g.Short, " unchanged"); ok {
+			unchanged = append(unchanged, name)
+		} else {
+			shorts = append(shorts, g.Short)
+		}
+		if g.Severity == diag.SevOff || g.Severity == diag.SevError {
+			sev = diag.SevError
+		}
+	}
+	if len(unchanged) > 0 {
+		shorts = append([]string{joinAnd(unchanged) + " unchanged"}, shorts...)
+	}
+	msg := diag.Fit(len(shorts), func(n int) string {
+		return fmt.Sprintf("%s, but resumption was not updated (%s): update it",
+			triggerCount(triggers, p.Opts.Base.Repo.Ref), joinShort(shorts, ", ", n))
+	})
+	fd := p.Report(f, gaps[0].At, "%s", msg)
+	if sev != p.Rule.Severity {
+		fd.Severity = sev
+	}
+	for _, t := range triggers {
+		if t.At != nil && len(fd.Related) < maxRelated {
+			fd.Related = append(fd.Related, relatedNode(f, t.At, t.Code+" "+t.Name))
+		}
+	}
+}
+
+// triggerCount names the trigger, or how many of each kind fired: "24
+// triggers since HEAD^ (10 T2, 14 T4)".
+func triggerCount(ts []protocolTrigger, ref string) string {
+	switch len(ts) {
+	case 0:
+		return "the section changed since " + ref
+	case 1:
+		if ts[0].At == nil {
+			return ts[0].String()
+		}
+		return fmt.Sprintf("%s %s (line %d)", ts[0].Code, ts[0].Name, ts[0].At.Line)
+	}
+	var codes []string
+	per := map[string]int{}
+	for _, t := range ts {
+		if per[t.Code] == 0 {
+			codes = append(codes, t.Code)
+		}
+		per[t.Code]++
+	}
+	sort.Strings(codes)
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = fmt.Sprintf("%d %s", per[c], c)
+	}
+	return fmt.Sprintf("%d triggers since %s (%s)", len(ts), ref, strings.Join(parts, ", "))
+}
+
+// updatedAtGap is a recovery_state.updated_at left as it was although a
+// trigger fired or a sub-section changed.
+func updatedAtGap(p *Pass, br, hr, brs, hrs *yaml.Node, triggers []protocolTrigger) (protocolGap, bool) {
 	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
 	rewritten, hu, was := updatedAtRewritten(brs, hrs)
 
@@ -689,41 +843,41 @@ func checkUpdatedAt(p *Pass, br, hr, brs, hrs *yaml.Node, triggers []protocolTri
 			changed = append(changed, "resumption."+name)
 		}
 	}
-	if hu != nil && !rewritten && (len(triggers) > 0 || len(changed) > 0) {
-		var fd *diag.Finding
-		if len(triggers) > 0 {
-			more := ""
-			if len(triggers) > 1 {
-				var rest []string
-				for _, t := range triggers[1:] {
-					rest = append(rest, fmt.Sprintf("%s line %d", t.Code, lineOfNode(t.At)))
-				}
-				more = "; also " + strings.Join(rest, ", ")
-			}
-			fd = p.Report(f, hu, "%s, but recovery_state.updated_at %s%s: update it",
-				triggers[0], was, more)
-			for _, t := range triggers {
-				if t.At != nil {
-					fd.Related = append(fd.Related, diag.Related{Path: f.Path, Line: t.At.Line, Column: t.At.Column, Message: t.Code + " " + t.Name})
-				}
-			}
-		} else {
-			msg := diag.Fit(len(changed), func(n int) string {
-				shown := changed
-				if len(changed) > n {
-					shown = append(append([]string(nil), changed[:n]...), fmt.Sprintf("%d more", len(changed)-n))
-				}
-				return fmt.Sprintf("%s changed since %s, but recovery_state.updated_at %s: update it with every change of the section", joinAnd(shown), ref, was)
-			})
-			p.Report(f, hu, "%s", msg)
-		}
+	if hu == nil || rewritten || len(triggers) == 0 && len(changed) == 0 {
+		return protocolGap{}, false
 	}
+	g := protocolGap{At: hu, Short: "updated_at unchanged"}
+	if len(triggers) > 0 {
+		more := ""
+		if len(triggers) > 1 {
+			var rest []string
+			for _, t := range triggers[1:] {
+				rest = append(rest, fmt.Sprintf("%s line %d", t.Code, lineOfNode(t.At)))
+			}
+			more = "; also " + strings.Join(rest, ", ")
+		}
+		g.Message = fmt.Sprintf("%s, but recovery_state.updated_at %s%s: update it", triggers[0], was, more)
+		for _, t := range triggers {
+			if t.At != nil {
+				g.Related = append(g.Related, diag.Related{Path: f.Path, Line: t.At.Line, Column: t.At.Column, Message: t.Code + " " + t.Name})
+			}
+		}
+		return g, true
+	}
+	g.Message = diag.Fit(len(changed), func(n int) string {
+		shown := changed
+		if len(changed) > n {
+			shown = append(append([]string(nil), changed[:n]...), fmt.Sprintf("%d more", len(changed)-n))
+		}
+		return fmt.Sprintf("%s changed since %s, but recovery_state.updated_at %s: update it with every change of the section", joinAnd(shown), ref, was)
+	})
+	return g, true
 }
 
-// checkTriggerUpdates reports what each trigger adds to the overwrite of
+// triggerGaps lists what each trigger adds to the overwrite of
 // recovery_state and is missing: a summary, a compaction event, a changed
 // sub-section.
-func checkTriggerUpdates(p *Pass, head, br, hr *yaml.Node, triggers []protocolTrigger) {
+func triggerGaps(p *Pass, head, br, hr *yaml.Node, triggers []protocolTrigger) []protocolGap {
 	f := p.Doc.File
 	subAt := func(name string) *yaml.Node {
 		if k, _ := node.Get(hr, name); k != nil {
@@ -740,7 +894,8 @@ func checkTriggerUpdates(p *Pass, head, br, hr *yaml.Node, triggers []protocolTr
 	unchanged := func(name string) bool {
 		return sameNode(subsectionOf(br, name, false), subsectionOf(hr, name, false))
 	}
-	var t2, t3, t3Defects []protocolTrigger
+	var gaps []protocolGap
+	var t2, t3, t3Defects, t4 []protocolTrigger
 	summaries := node.Val(hr, "agent_summaries")
 	for _, t := range triggers {
 		switch t.Code {
@@ -755,16 +910,30 @@ func checkTriggerUpdates(p *Pass, head, br, hr *yaml.Node, triggers []protocolTr
 			if node.IsMap(summaries) && node.Has(summaries, t.Agent) || !node.IsMap(summaries) && summaries != nil {
 				continue // a summary exists (a non-map is RL102's to report)
 			}
-			fd := p.Report(f, subAt("agent_summaries"), "%s, but agent_summaries has no entry for it: add a one-line summary", t)
-			fd.Related = append(fd.Related, relatedNode(f, t.At, "the agent's status"))
+			t4 = append(t4, t)
 		case "T5":
 			if t.Checkpoint == nil {
 				continue // the trigger is the new compaction event itself
 			}
-			fd := p.Report(f, subAt("compaction_events"), "%s, but compaction_events has no event %s for it: add one",
-				t, strings.ToUpper(t.Checkpoint.EventID))
-			fd.Related = append(fd.Related, diag.Related{Path: t.Checkpoint.Display, Line: 1, Column: 1, Message: "the checkpoint file"})
+			gaps = append(gaps, protocolGap{At: subAt("compaction_events"),
+				Message: fmt.Sprintf("%s, but compaction_events has no event %s for it: add one", t, strings.ToUpper(t.Checkpoint.EventID)),
+				Short:   "no compaction event " + strings.ToUpper(t.Checkpoint.EventID),
+				Related: []diag.Related{{Path: t.Checkpoint.Display, Line: 1, Column: 1, Message: "the checkpoint file"}}})
 		}
+	}
+	if len(t4) > 0 {
+		g := protocolGap{At: subAt("agent_summaries"), Short: fmt.Sprintf("no summary for %d agents", len(t4))}
+		if len(t4) == 1 {
+			g.Short = "no summary for " + t4[0].Agent
+		}
+		g.Message = fmt.Sprintf("%s, but agent_summaries has no entry for it: add a one-line summary", t4[0])
+		if len(t4) > 1 {
+			g.Message = fmt.Sprintf("%s and %d more agents completed, but agent_summaries has no entry for them: add a one-line summary for each", t4[0], len(t4)-1)
+		}
+		for _, t := range t4 {
+			g.Related = append(g.Related, relatedNode(f, t.At, "the agent's status"))
+		}
+		gaps = append(gaps, g)
 	}
 	requireChange := func(ts []protocolTrigger, name string, sev diag.Severity, should string) {
 		if len(ts) == 0 || !unchanged(name) {
@@ -774,17 +943,17 @@ func checkTriggerUpdates(p *Pass, head, br, hr *yaml.Node, triggers []protocolTr
 		if len(ts) > 1 {
 			more = fmt.Sprintf(" (and %d more %s triggers)", len(ts)-1, ts[0].Code)
 		}
-		fd := p.Report(f, subAt(name), "%s%s, but resumption.%s did not change: %s", ts[0], more, name, should)
-		if sev != diag.SevOff {
-			fd.Severity = sev
-		}
+		g := protocolGap{At: subAt(name), Severity: sev, Short: name + " unchanged",
+			Message: fmt.Sprintf("%s%s, but resumption.%s did not change: %s", ts[0], more, name, should)}
 		for _, t := range ts {
-			fd.Related = append(fd.Related, relatedNode(f, t.At, t.Code+" "+t.Name))
+			g.Related = append(g.Related, relatedNode(f, t.At, t.Code+" "+t.Name))
 		}
+		gaps = append(gaps, g)
 	}
 	requireChange(t3, "quality_trajectory", diag.SevOff, "record the iteration")
 	requireChange(t3Defects, "defect_summary", diag.SevOff, "record the iteration's defects")
 	requireChange(t2, "files_to_read", diag.SevWarning, "point it at what the next phase needs")
+	return gaps
 }
 
 // subsectionOf returns a resumption sub-section (decision_log also under
