@@ -54,6 +54,39 @@ func Quote(s string) string {
 	return strconv.Quote(Clip(s))
 }
 
+// QuoteTo is Quote clipped to n characters (ClipTo).
+func QuoteTo(s string, n int) string {
+	return strconv.Quote(ClipTo(s, n))
+}
+
+// QuotePath is Quote for a path clipped to n characters (ClipPath).
+func QuotePath(p string, n int) string {
+	return strconv.Quote(ClipPath(p, n))
+}
+
+// QuoteFull is Quote without the clip, for short values (ids, keys,
+// timestamps) a message shows whole.
+func QuoteFull(s string) string {
+	return strconv.Quote(secret.Mask(s))
+}
+
+// ClipHead keeps the start of s, at most n characters with the ellipsis
+// (at least 2), after masking secrets.
+func ClipHead(s string, n int) string {
+	s = secret.Mask(s)
+	r := []rune(s)
+	n = max(n, 2)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// QuoteHead is Quote with ClipHead.
+func QuoteHead(s string, n int) string {
+	return strconv.Quote(ClipHead(s, n))
+}
+
 // List names at most max items, then how many more: "a, b, c and 4 more".
 func List(items []string, max int) string {
 	if max < 1 {

@@ -27,13 +27,18 @@ func TestQuoteMasksBeforeClip(t *testing.T) {
 		"-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAxyzABCDEFGH\n-----END RSA PRIVATE KEY-----",
 	}
 	shows := map[string]func(string) string{
-		"Quote":        Quote,
-		"Clip":         Clip,
-		"ClipTo(20)":   func(s string) string { return ClipTo(s, 20) },
-		"ClipTo(40)":   func(s string) string { return ClipTo(s, 40) },
-		"ClipPath(30)": func(s string) string { return ClipPath(s, 30) },
-		"Mask":         Mask,
-		"Safe":         Safe,
+		"Quote":         Quote,
+		"Clip":          Clip,
+		"ClipTo(20)":    func(s string) string { return ClipTo(s, 20) },
+		"ClipTo(40)":    func(s string) string { return ClipTo(s, 40) },
+		"ClipPath(30)":  func(s string) string { return ClipPath(s, 30) },
+		"QuoteTo(30)":   func(s string) string { return QuoteTo(s, 30) },
+		"QuotePath(30)": func(s string) string { return QuotePath(s, 30) },
+		"QuoteFull":     QuoteFull,
+		"ClipHead(20)":  func(s string) string { return ClipHead(s, 20) },
+		"QuoteHead(40)": func(s string) string { return QuoteHead(s, 40) },
+		"Mask":          Mask,
+		"Safe":          Safe,
 	}
 	for _, tok := range tokens {
 		body := tok[strings.IndexAny(tok, "_-")+1:]

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"fmt"
 	"math"
 	"regexp"
 	"strings"
@@ -153,20 +152,20 @@ func runTimestampFormat(p *Pass) {
 			_, _, parsed := ParseTimestamp(s)
 			switch {
 			case !parsed && (rfc3339Zone.MatchString(s) || zoneless.MatchString(s) || dateOnly.MatchString(s)):
-				p.Report(d.File, v, "%s %q is not a real date and time (a month, day, hour, minute or second out of range)", k.Value, s)
+				p.Report(d.File, v, "%s %s is not a real date and time (a month, day, hour, minute or second out of range)", k.Value, diag.QuoteFull(s))
 			case rfc3339Zone.MatchString(s):
 			case zoneless.MatchString(s):
 				if !zonelessOK {
-					p.Report(d.File, v, "%s %q has no time zone; add the zone it was written in, e.g. %q if it is UTC", k.Value, s, suggestZone(s))
+					p.Report(d.File, v, "%s %s has no time zone; add the zone it was written in, e.g. %s if it is UTC", k.Value, diag.QuoteFull(s), diag.QuoteFull(suggestZone(s)))
 				}
 			case dateOnly.MatchString(s):
-				p.Report(d.File, v, "%s %q is a date without a time of day; write the full time it happened, with its zone", k.Value, s)
+				p.Report(d.File, v, "%s %s is a date without a time of day; write the full time it happened, with its zone", k.Value, diag.QuoteFull(s))
 			default:
 				// Text that does not even start with a date fails the
 				// kind's schema where one covers the value; one finding
 				// per node, so only uncovered values are reported here.
 				if !parsed && (datePrefix.MatchString(s) || !schemaCovers(p, d, v)) {
-					p.Report(d.File, v, "%s %q is not an RFC 3339 timestamp (expected e.g. \"2026-02-20T21:00:00Z\")", k.Value, s)
+					p.Report(d.File, v, "%s %s is not an RFC 3339 timestamp (expected e.g. \"2026-02-20T21:00:00Z\")", k.Value, diag.QuoteFull(s))
 				}
 			}
 		})
@@ -418,7 +417,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 					return // the pattern scan already found this credential
 				}
 			}
-			out = append(out, SecretSpan{Line: n.Line, Col: n.Column, EndLine: n.Line, EndCol: end.Col, What: fmt.Sprintf("a high-entropy value under %q", pk.Value)})
+			out = append(out, SecretSpan{Line: n.Line, Col: n.Column, EndLine: n.Line, EndCol: end.Col, What: "a high-entropy value under " + diag.QuoteFull(pk.Value)})
 		})
 	}
 	return out
