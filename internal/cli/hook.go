@@ -377,7 +377,7 @@ func recoveryReport(f *load.File) string {
 		if v == nil || node.IsNull(v) || !node.IsScalar(v) {
 			return ""
 		}
-		return truncate(hook.Clean(node.Resolve(v).Value), 500)
+		return truncate(hookSafe(node.Resolve(v).Value), 500)
 	}
 	wf := node.Val(root, "workflow")
 	res := node.Val(root, "resumption")
@@ -390,7 +390,7 @@ func recoveryReport(f *load.File) string {
 		status = str(wf, "status")
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "resumelint: resume state of %s", hook.Clean(f.Path))
+	fmt.Fprintf(&sb, "resumelint: resume state of %s", hookSafe(f.Path))
 	if id := str(wf, "id"); id != "" {
 		fmt.Fprintf(&sb, " (workflow %s", id)
 		if status != "" {
@@ -426,7 +426,7 @@ func recoveryReport(f *load.File) string {
 				p = str(it, "path")
 			}
 			if p != "" {
-				paths = append(paths, hook.Clean(p))
+				paths = append(paths, hookSafe(p))
 			}
 		}
 		line("Files to read", strings.Join(paths, ", "))
@@ -436,6 +436,10 @@ func recoveryReport(f *load.File) string {
 	}
 	return strings.TrimSuffix(sb.String(), "\n")
 }
+
+// hookSafe is text from a file as the resume report shows it: secrets
+// masked whole (before any cut), then what is not printable escaped.
+func hookSafe(s string) string { return hook.Clean(diag.Mask(s)) }
 
 // truncate cuts s to at most n bytes on a rune boundary.
 func truncate(s string, n int) string {
