@@ -36,10 +36,12 @@ var plantedTokens = []plantedToken{
 // plantedShapes place the token at the start, middle and end of values
 // shorter and longer than the 60 characters a message shows.
 var plantedShapes = map[string]func(tok string) string{
-	"whole":  func(tok string) string { return tok },
-	"end":    func(tok string) string { return "CP-001 pushed with deploy key " + tok },
-	"start":  func(tok string) string { return tok + " was the key CP-001 was pushed with" },
-	"middle": func(tok string) string { return "CP-001 was pushed by the release job with key " + tok + " before the phase-2 gate ran" },
+	"whole": func(tok string) string { return tok },
+	"end":   func(tok string) string { return "CP-001 pushed with deploy key " + tok },
+	"start": func(tok string) string { return tok + " was the key CP-001 was pushed with" },
+	"middle": func(tok string) string {
+		return "CP-001 was pushed by the release job with key " + tok + " before the phase-2 gate ran"
+	},
 }
 
 // plantSite is one field a rule quotes: in file of the golden case, old
