@@ -75,7 +75,7 @@ func (c *Command) hook(args []string) (int, error) {
 		if errors.As(err, &help) {
 			return ExitOK, help // Main prints it on stdout
 		}
-		fmt.Fprintf(c.Stderr, "resumelint hook: %v\n", err)
+		fmt.Fprintf(c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))
 		return hookProblem, nil
 	}
 	if len(pos) > 0 {
@@ -87,7 +87,7 @@ func (c *Command) hook(args []string) (int, error) {
 	}
 	ev, err := hook.ReadEvent(c.Stdin)
 	if err != nil {
-		fmt.Fprintf(c.Stderr, "resumelint hook: %v\n", err)
+		fmt.Fprintf(c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))
 		return hookProblem, nil
 	}
 	cwd := c.Cwd
@@ -121,7 +121,7 @@ type hookRun struct {
 func (h *hookRun) setup() (*engine.Settings, *lintConfig, bool) {
 	now, err := h.c.nowTime(h.nowFlag)
 	if err != nil {
-		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err)
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))
 		return nil, nil, false
 	}
 	s := &engine.Settings{
@@ -132,7 +132,7 @@ func (h *hookRun) setup() (*engine.Settings, *lintConfig, bool) {
 	cc.Cwd = h.cwd
 	lc, err := cc.setupConfig(&configFlags{}, s, h.cwd)
 	if err != nil {
-		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err)
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))
 		return nil, nil, false
 	}
 	return s, lc, true
@@ -164,7 +164,7 @@ func (h *hookRun) postToolUse() int {
 		return hookOK
 	}
 	if err := lc.discovered(disc); err != nil {
-		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err)
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))
 		return hookOK
 	}
 	disc.Unknown, disc.Empty, disc.Missing = nil, nil, nil
@@ -236,7 +236,7 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 		return nil, nil, true
 	}
 	if err := lc.discovered(disc); err != nil {
-		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err)
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))
 		return nil, nil, true
 	}
 	disc.Unknown, disc.Empty, disc.Missing = nil, nil, nil

@@ -292,3 +292,34 @@ func runInPipes(dir string, in io.Reader, out io.Writer) (int, error) {
 	}}
 	return c.Main([]string{"server", "--stdio"}), nil
 }
+
+// TestServerHoverEscapesMarkdown: a value quoted in a finding cannot put
+// an image, a link or HTML into the editor's hover.
+func TestServerHoverEscapesMarkdown(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "ORCHESTRATION.yaml")
+	doc := strings.Replace(brokenOrchestration, `last_checkpoint: "CP-002"`, `last_checkpoint: "![x](https://example.test/t.png) <img src=x> [go](https://example.test)"`, 1)
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := serverOutput(t, dir, path)
+	if !strings.Contains(hoverText(out), `\\!\\[x\\]\\(https`) {
+		t.Fatalf("no escaped value in the hover:\n%s", out)
+	}
+	for _, bad := range []string{"![x](", "[go](", "\\u003cimg"} {
+		if strings.Contains(hoverText(out), bad) {
+			t.Errorf("the hover renders %q from the file:\n%s", bad, hoverText(out))
+		}
+	}
+}
+
+// hoverText is the part of serverOutput after the messages: the hovers.
+func hoverText(out string) string {
+	if i := strings.LastIndex(out, `"contents"`); i >= 0 {
+		return out[i:]
+	}
+	return ""
+}

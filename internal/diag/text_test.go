@@ -62,3 +62,25 @@ func TestSafeEscapes(t *testing.T) {
 		t.Errorf("Safe = %q, want %q", got, want)
 	}
 }
+
+// TestSafeLineAndMarkdown: a line that would be a workflow command is
+// defused; Markdown syntax and HTML from a file stay inert.
+func TestSafeLineAndMarkdown(t *testing.T) {
+	for in, want := range map[string]string{
+		"   ::error file=x::forged": `   \x3a:error file=x::forged`,
+		"::warning\x07":             `\x3a:warning\x07`,
+		"a ::error":                 "a ::error",
+	} {
+		if got := SafeLine(in); got != want {
+			t.Errorf("SafeLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got, want := SafeLines("one\n ::error x\x1b"), "one\n \\x3a:error x\\x1b"; got != want {
+		t.Errorf("SafeLines = %q, want %q", got, want)
+	}
+	got := SafeMarkdown("![img](https://example.test/x.png) <b>[link](https://example.test)</b>\x1b ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i")
+	want := `\!\[img\]\(https\://example.test/x.png\) &lt;b&gt;\[link\]\(https\://example.test\)&lt;/b&gt;\x1b \*\*\*\*`
+	if got != want {
+		t.Errorf("SafeMarkdown = %q, want %q", got, want)
+	}
+}
