@@ -12,6 +12,10 @@ import (
 // that is shown whole.
 func Mask(s string) string { return secret.Mask(s) }
 
+// MaskInPlace hides every credential in s character for character
+// (secret.MaskInPlace): for a line shown with a caret under a column.
+func MaskInPlace(s string) string { return secret.MaskInPlace(s) }
+
 // Safe is text from a file as a terminal or log may show it: secrets
 // masked, then control characters escaped (Escape).
 func Safe(s string) string { return Escape(secret.Mask(s)) }

@@ -8,6 +8,7 @@ package secret
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/resumelint/resumelint/internal/lazyre"
 )
@@ -109,6 +110,18 @@ func trimDots(line string, m, end int) int {
 // from a file must pass through it before it is clipped, quoted or
 // printed anywhere.
 func Mask(s string) string {
+	return maskWith(s, func(string) string { return "****" })
+}
+
+// MaskInPlace replaces every character of each credential in s by *, so
+// a line keeps its width (a snippet with a caret under a column).
+func MaskInPlace(s string) string {
+	return maskWith(s, func(m string) string { return strings.Repeat("*", utf8.RuneCountInString(m)) })
+}
+
+// maskWith replaces each credential in s, to the end of its token, by
+// what repl makes of it.
+func maskWith(s string, repl func(string) string) string {
 	if !MayHold(s) {
 		return s
 	}
@@ -128,7 +141,7 @@ func Mask(s string) string {
 				}
 			}
 			sb.WriteString(s[last:m[0]])
-			sb.WriteString("****")
+			sb.WriteString(repl(s[m[0]:end]))
 			last = end
 		}
 		if last > 0 {
