@@ -111,3 +111,26 @@ func TestHostileStatusMermaidControl(t *testing.T) {
 		forgedLines(t, "status --format "+format, r.stdout+r.stderr)
 	}
 }
+
+// TestHostileBundleVerifyOutput: `bundle verify`, which prints without
+// the lint engine, masks a token in an output name and escapes its
+// control characters, in text and JSON.
+func TestHostileBundleVerifyOutput(t *testing.T) {
+	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "golden", "bundle_verify_output_missing.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range ar.Files {
+		if strings.HasPrefix(f.Name, "run/") {
+			write(t, dir, f.Name, strings.Replace(string(f.Data), `"out/data.csv"`, `"out/\u001b]0;pwned\u0007 ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i.csv"`, 1))
+		}
+	}
+	for _, format := range []string{"text", "json"} {
+		r := runBounded(t, dir, "bundle", "verify", "--format", format, "run")
+		if r.code != 1 || !strings.Contains(r.stdout, "OUTPUT_MISSING") {
+			t.Fatalf("%s: exit %d, want 1 and OUTPUT_MISSING:\n%s%s", format, r.code, r.stdout, r.stderr)
+		}
+		forgedLines(t, "bundle verify --format "+format, r.stdout+r.stderr)
+	}
+}
