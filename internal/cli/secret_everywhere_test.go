@@ -324,3 +324,26 @@ func hoverText(out string) string {
 	}
 	return ""
 }
+
+// TestFixDescriptionMasked: a fix whose description names a value from
+// the file (RL104 moves last_checkpoint to the latest id) shows it
+// masked, in the hook's answer and in fix's report.
+func TestFixDescriptionMasked(t *testing.T) {
+	tok := plantedTokens[0]
+	doc := strings.ReplaceAll(brokenOrchestration, `"CP-003"`, `"`+tok.value+`"`)
+	dir := plantedRepo(t, "CP-002")
+	orch := filepath.Join(dir, "ORCHESTRATION.yaml")
+	if err := os.WriteFile(orch, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, hookOut := runIn(dir, hookEvent(dir, "PostToolUse", "Write", orch), "hook")
+	if !strings.Contains(hookOut, "move last_checkpoint forward to ****") {
+		t.Errorf("the hook does not offer the fix, masked:\n%s", hookOut)
+	}
+	_, fixOut := runIn(dir, "", "fix", "--verbose", "ORCHESTRATION.yaml")
+	for what, out := range map[string]string{"hook": hookOut, "fix": fixOut} {
+		if l := leak(out, tok.secret); l != "" {
+			t.Errorf("%s shows part of the token: %s", what, l)
+		}
+	}
+}

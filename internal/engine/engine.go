@@ -647,6 +647,9 @@ func redact(fs []diag.Finding, files []*load.File) {
 	}
 	for i := range fs {
 		fs[i].Message = mask(fs[i].Path, fs[i].Message)
+		if fx := fs[i].Fix; fx != nil {
+			fx.Description = mask(fs[i].Path, fx.Description) // shown by fix, the hook and editors
+		}
 		for j := range fs[i].Related {
 			fs[i].Related[j].Message = mask(fs[i].Path, fs[i].Related[j].Message)
 		}
