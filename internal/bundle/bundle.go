@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"path"
 	"sort"
-	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -155,7 +154,7 @@ func ParseBase(s string) (string, error) {
 	case BaseBundle, BaseRepo:
 		return s, nil
 	}
-	return "", fmt.Errorf("unknown bundle base %q (want bundle or repo)", s)
+	return "", fmt.Errorf("unknown bundle base %s (want bundle or repo)", diag.QuoteFull(s))
 }
 
 // Progress counts hashing work; every field is updated atomically, so a
@@ -381,11 +380,11 @@ func (c *checker) statusField(d *load.Document, key, want string, code Code) {
 	switch s, isStr := node.Str(v); {
 	case k == nil:
 		p.Node = d.Root
-		p.Message = fmt.Sprintf("%s is missing; the run must record %q: %q", key, key, want)
+		p.Message = fmt.Sprintf("%s is missing; the run must record %s: %s", key, diag.QuoteFull(key), diag.QuoteFull(want))
 	case isStr && s == want:
 		return
 	default:
-		p.Message = fmt.Sprintf("%s is %s, not %q", key, show(v), want)
+		p.Message = fmt.Sprintf("%s is %s, not %s", key, show(v), diag.QuoteFull(want))
 	}
 	if key == "status" {
 		if e := errorSummary(d); e != "" {
@@ -405,11 +404,11 @@ func errorSummary(d *load.Document) string {
 	msg, _ := node.Str(node.Val(e, "message"))
 	switch {
 	case code != "" && msg != "":
-		return "error " + code + ": " + clip(msg, 120)
+		return "error " + code + ": " + diag.ClipHead(msg, 121)
 	case code != "":
 		return "error " + code
 	case msg != "":
-		return "error: " + clip(msg, 120)
+		return "error: " + diag.ClipHead(msg, 121)
 	}
 	return ""
 }
@@ -425,9 +424,9 @@ func (c *checker) validator(d *load.Document) {
 			p.Node = d.Root
 			p.Message = fmt.Sprintf("validator_semver is missing; the hashes must name a supported validator version (%s)", supported)
 		case !isStr:
-			p.Message = fmt.Sprintf("validator_semver is %s, not a version string such as %q (supported: %s)", show(v), suggestSemver(v), supported)
+			p.Message = fmt.Sprintf("validator_semver is %s, not a version string such as %s (supported: %s)", show(v), diag.QuoteFull(suggestSemver(v)), supported)
 		case !contains(c.o.Semvers, s):
-			p.Message = fmt.Sprintf("validator_semver %q is not supported (supported: %s; bundle.supported_validator_semvers changes them)", s, supported)
+			p.Message = fmt.Sprintf("validator_semver %s is not supported (supported: %s; bundle.supported_validator_semvers changes them)", diag.QuoteFull(s), supported)
 		}
 		if p.Message != "" {
 			c.add(p)
@@ -455,7 +454,7 @@ func (c *checker) validator(d *load.Document) {
 			Message: "validator_build_id is empty; name the validator build, e.g. \"git:abc1234\""})
 	case c.o.Strict && s != c.o.ExpectBuildID:
 		c.add(Problem{Code: ValidatorBuildMismatch, File: outputHashes, Doc: d, Node: v,
-			Message: fmt.Sprintf("validator_build_id is %q, not the expected %q (strict mode)", s, c.o.ExpectBuildID)})
+			Message: fmt.Sprintf("validator_build_id is %s, not the expected %s (strict mode)", diag.QuoteFull(s), diag.QuoteFull(c.o.ExpectBuildID))})
 	}
 }
 
@@ -497,7 +496,7 @@ func (c *checker) hashEntries(d *load.Document) (out []entry, ok bool) {
 				first[kn.Value] = kn
 			} else if f != nil {
 				c.add(Problem{Code: ArtifactInvalid, File: outputHashes, Key: kn.Value, Doc: d, Node: kn,
-					Message: fmt.Sprintf("hashes key %q is given twice (lines %d and %d); readers disagree on which digest wins", kn.Value, f.Line, kn.Line)})
+					Message: fmt.Sprintf("hashes key %s is given twice (lines %d and %d); readers disagree on which digest wins", diag.QuoteFull(kn.Value), f.Line, kn.Line)})
 				first[kn.Value] = nil
 			}
 			continue
@@ -593,12 +592,12 @@ func show(n *yaml.Node) string {
 	}
 	if n.Kind == yaml.ScalarNode {
 		if s, ok := node.Str(n); ok {
-			return strconv.Quote(clip(s, 80))
+			return diag.QuoteHead(s, 81)
 		}
 		if node.IsNull(n) {
 			return "null"
 		}
-		return node.Kind(n) + " (" + clip(n.Value, 40) + ")"
+		return node.Kind(n) + " (" + diag.ClipHead(n.Value, 41) + ")"
 	}
 	return node.Kind(n)
 }
@@ -612,12 +611,4 @@ func suggestSemver(n *yaml.Node) string {
 		return v + ".0"
 	}
 	return v
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

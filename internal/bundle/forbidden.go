@@ -67,7 +67,7 @@ func ValidatePatterns(pats []string) error {
 	for _, p := range pats {
 		g := strings.ToLower(strings.TrimSuffix(p, "/"))
 		if g == "" || !doublestar.ValidatePattern(g) {
-			return fmt.Errorf("forbidden artifact pattern %q is not a valid glob", p)
+			return fmt.Errorf("forbidden artifact pattern %s is not a valid glob", diag.QuoteFull(p))
 		}
 	}
 	return nil
@@ -190,7 +190,7 @@ func (c *checker) matchForbidden(pats []pattern, rel string, isDir bool) bool {
 			what = "a forbidden artifact"
 		}
 		c.notes = append(c.notes, Note{Code: ForbiddenArtifact, Path: shown, Pattern: pats[i].orig,
-			Message: fmt.Sprintf("%s looks like %s (pattern %q), which a bundle must not hold", diag.Clip(shown), what, pats[i].orig)})
+			Message: fmt.Sprintf("%s looks like %s (pattern %s), which a bundle must not hold", diag.Clip(shown), what, diag.QuoteFull(pats[i].orig))})
 		return true
 	}
 	return false

@@ -329,11 +329,11 @@ func mismatch(oh *load.Document, e entry, hex string) Problem {
 	}
 	switch {
 	case isStr && strings.EqualFold(s, "sha256:"+hex):
-		p.Message = fmt.Sprintf("output %s: declared %s in uppercase, file has %s; write the digest in lowercase", diag.Quote(e.key), clip(s, 19), actual)
+		p.Message = fmt.Sprintf("output %s: declared %s in uppercase, file has %s; write the digest in lowercase", diag.Quote(e.key), diag.ClipHead(s, 20), actual)
 	case isStr && strings.EqualFold(s, hex):
-		p.Message = fmt.Sprintf("output %s: declared %s… without \"sha256:\", file has %s; add the prefix", diag.Quote(e.key), s[:12], actual)
+		p.Message = fmt.Sprintf("output %s: declared %s without \"sha256:\", file has %s; add the prefix", diag.Quote(e.key), diag.ClipHead(s, 13), actual)
 	case isStr:
-		p.Message = fmt.Sprintf("output %s: declared %q, not a sha256:<64 lowercase hex> digest; file has %s", diag.Quote(e.key), clip(s, 19), actual)
+		p.Message = fmt.Sprintf("output %s: declared %s, not a sha256:<64 lowercase hex> digest; file has %s", diag.Quote(e.key), diag.QuoteHead(s, 20), actual)
 	default:
 		p.Message = fmt.Sprintf("output %s: declared %s, not a sha256:<64 lowercase hex> digest; file has %s", diag.Quote(e.key), show(e.valNode), actual)
 	}

@@ -161,27 +161,29 @@ func notBundle(osPath string) string {
 	return "is not a bundle: it holds none of TASK_SPEC.json, STATUS.json and OUTPUT_HASHES.json"
 }
 
+// writeVerdictsText prints the verdicts; paths, output names and messages
+// come from the bundle, so they are masked and escaped.
 func writeVerdictsText(w io.Writer, vs []*bundle.Verdict) error {
 	var sb strings.Builder
 	for _, v := range vs {
 		if v.Verdict == bundle.Accept {
-			fmt.Fprintf(&sb, "ACCEPT %s\n", v.Path)
+			fmt.Fprintf(&sb, "ACCEPT %s\n", diag.Safe(v.Path))
 		} else {
 			codes := make([]string, len(v.Codes))
 			for i, c := range v.Codes {
 				codes[i] = string(c)
 			}
-			fmt.Fprintf(&sb, "REJECT %s: %s\n", v.Path, strings.Join(codes, ", "))
+			fmt.Fprintf(&sb, "REJECT %s: %s\n", diag.Safe(v.Path), strings.Join(codes, ", "))
 		}
 		for _, p := range v.Problems {
 			if p.File != "" {
-				fmt.Fprintf(&sb, "  %s %s: %s\n", p.Code, p.File, p.Message)
+				fmt.Fprintf(&sb, "  %s %s: %s\n", p.Code, diag.Safe(p.File), diag.Safe(p.Message))
 			} else {
-				fmt.Fprintf(&sb, "  %s: %s\n", p.Code, p.Message)
+				fmt.Fprintf(&sb, "  %s: %s\n", p.Code, diag.Safe(p.Message))
 			}
 		}
 		for _, n := range v.Notes {
-			fmt.Fprintf(&sb, "  note %s: %s; it takes no part in the verdict\n", n.Code, n.Message)
+			fmt.Fprintf(&sb, "  note %s: %s; it takes no part in the verdict\n", n.Code, diag.Safe(n.Message))
 		}
 	}
 	_, err := io.WriteString(w, sb.String())
@@ -226,10 +228,10 @@ func writeVerdictsJSON(w io.Writer, vs []*bundle.Verdict) error {
 			j.Codes = append(j.Codes, string(c))
 		}
 		for _, n := range v.Notes {
-			j.Notes = append(j.Notes, noteJSON{Code: string(n.Code), Path: n.Path, Pattern: n.Pattern, Message: n.Message})
+			j.Notes = append(j.Notes, noteJSON{Code: string(n.Code), Path: diag.Mask(n.Path), Pattern: diag.Mask(n.Pattern), Message: diag.Mask(n.Message)})
 		}
 		for _, p := range v.Problems {
-			j.Details = append(j.Details, detailJSON{Code: string(p.Code), File: p.File, Key: p.Key, Message: p.Message, Declared: p.Declared, Actual: p.Actual})
+			j.Details = append(j.Details, detailJSON{Code: string(p.Code), File: diag.Mask(p.File), Key: diag.Mask(p.Key), Message: diag.Mask(p.Message), Declared: diag.Mask(p.Declared), Actual: p.Actual})
 		}
 		out.Bundles = append(out.Bundles, j)
 	}

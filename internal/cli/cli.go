@@ -76,7 +76,7 @@ Run 'resumelint COMMAND -h' for a command's flags.
 func (c *Command) Main(args []string) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(c.Stderr, "resumelint: internal error: %v\n", r)
+			fmt.Fprintf(c.Stderr, "resumelint: internal error: %s\n", diag.Safe(fmt.Sprint(r)))
 			code = ExitInternal
 		}
 	}()
@@ -86,7 +86,7 @@ func (c *Command) Main(args []string) (code int) {
 	if c.Cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			fmt.Fprintf(c.Stderr, "resumelint: %v\n", err)
+			fmt.Fprintf(c.Stderr, "resumelint: %s\n", diag.SafeLines(err.Error()))
 			return ExitUsage
 		}
 		c.Cwd = wd
@@ -103,7 +103,7 @@ func (c *Command) Main(args []string) (code int) {
 			cmd, rest = "version", args[1:]
 		default:
 			if err := c.unknownCommand(args[0]); err != nil {
-				fmt.Fprintf(c.Stderr, "resumelint: %v\n", err)
+				fmt.Fprintf(c.Stderr, "resumelint: %s\n", diag.SafeLines(err.Error()))
 				return ExitUsage
 			}
 		}
@@ -118,7 +118,7 @@ func (c *Command) Main(args []string) (code int) {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK
 		}
-		fmt.Fprintf(c.Stderr, "resumelint: %v\n", err)
+		fmt.Fprintf(c.Stderr, "resumelint: %s\n", diag.SafeLines(err.Error()))
 		var ue *usageError
 		if errors.As(err, &ue) {
 			return ExitUsage
@@ -452,6 +452,13 @@ func noKnownKind(empty []string, named bool, lc *lintConfig) error {
 	return usagef("%s", sb.String())
 }
 
+// note prints a line on stderr: what it names came from the command
+// line, a configuration or the repository, so it is masked and escaped.
+func (c *Command) note(format string, args ...any) {
+	msg := strings.TrimSuffix(fmt.Sprintf(format, args...), "\n")
+	fmt.Fprintln(c.Stderr, diag.SafeLine(msg))
+}
+
 // reportSkips tells, on stderr, what was left out: every unit with its
 // reason under --verbose, else a count.
 func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig) {
@@ -465,32 +472,32 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 			if how != "--config" {
 				how = "the nearest " + config.FileName + ", " + how
 			}
-			fmt.Fprintf(c.Stderr, "resumelint: configuration %s (%s) applies to %s\n", lc.cfg.Path, how, scope)
+			c.note("resumelint: configuration %s (%s) applies to %s\n", lc.cfg.Path, how, scope)
 		} else {
-			fmt.Fprintf(c.Stderr, "resumelint: no configuration file (%s %s); defaults apply to %s\n", config.FileName, lc.how, scope)
+			c.note("resumelint: no configuration file (%s %s); defaults apply to %s\n", config.FileName, lc.how, scope)
 		}
 		for _, sc := range lc.set.Scopes() {
 			if units := lf.nested[sc]; len(units) > 0 {
-				fmt.Fprintf(c.Stderr, "resumelint: configuration %s (nearer to them) applies to %s\n", sc.Config.Path, diag.List(units, 5))
+				c.note("resumelint: configuration %s (nearer to them) applies to %s\n", sc.Config.Path, diag.List(units, 5))
 			}
 		}
 		if units := lf.nested[lc.set.Defaults()]; len(units) > 0 {
-			fmt.Fprintf(c.Stderr, "resumelint: no configuration file governs %s; defaults apply to them\n", diag.List(units, 5))
+			c.note("resumelint: no configuration file governs %s; defaults apply to them\n", diag.List(units, 5))
 		}
 		pats, defaults := lc.cfg.Excludes()
 		switch {
 		case len(pats) == 0:
-			fmt.Fprintf(c.Stderr, "resumelint: excludes: none\n")
+			c.note("resumelint: excludes: none\n")
 		case defaults:
-			fmt.Fprintf(c.Stderr, "resumelint: excludes: %s (defaults; exclude: in %s replaces them)\n", strings.Join(pats, ", "), config.FileName)
+			c.note("resumelint: excludes: %s (defaults; exclude: in %s replaces them)\n", strings.Join(pats, ", "), config.FileName)
 		default:
-			fmt.Fprintf(c.Stderr, "resumelint: excludes: %s (%s)\n", strings.Join(pats, ", "), lc.cfg.Path)
+			c.note("resumelint: excludes: %s (%s)\n", strings.Join(pats, ", "), lc.cfg.Path)
 		}
 		for _, s := range lf.excluded {
-			fmt.Fprintf(c.Stderr, "resumelint: excluded %s %s\n", s.Path, s.Reason)
+			c.note("resumelint: excluded %s %s\n", s.Path, s.Reason)
 		}
 		for _, s := range res.Skipped {
-			fmt.Fprintf(c.Stderr, "resumelint: skipped %s: %s\n", s.Path, s.Reason)
+			c.note("resumelint: skipped %s: %s\n", s.Path, s.Reason)
 		}
 		return
 	}
@@ -515,7 +522,7 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 	if n := len(lf.excluded); n > 0 {
 		parts = append(parts, plural(n, "path excluded by a pattern", "paths excluded by patterns"))
 	}
-	fmt.Fprintf(c.Stderr, "resumelint: skipped %s (--verbose says why)\n", strings.Join(parts, ", "))
+	c.note("resumelint: skipped %s (--verbose says why)\n", strings.Join(parts, ", "))
 }
 
 // finish applies baselines, renders the findings and returns the exit code.

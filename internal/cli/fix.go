@@ -53,7 +53,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 
 	writeFailed := 0
 	written, nFixes := fix.WriteAll(files, func(ff *fix.File, err error) {
-		fmt.Fprintf(c.Stderr, "resumelint: %s: %v\n", ff.File.Path, err)
+		fmt.Fprintf(c.Stderr, "resumelint: %s: %s\n", diag.Safe(ff.File.Path), diag.SafeLines(err.Error()))
 		writeFailed++
 	})
 	// Lint again what is on disk now.
@@ -140,18 +140,19 @@ func (c *Command) printDiff(files []*fix.File) (int, error) {
 		nFixes += ff.Fixes
 		from, to := ff.File.Path, ff.Path
 		if from != to {
-			fmt.Fprintf(&sb, "diff --git a/%s b/%s\n", diag.Escape(from), diag.Escape(to))
+			fmt.Fprintf(&sb, "diff --git a/%s b/%s\n", diag.Safe(from), diag.Safe(to))
 			if bytes.Equal(ff.Read, ff.Data) {
 				sb.WriteString("similarity index 100%\n")
 			}
-			fmt.Fprintf(&sb, "rename from %s\nrename to %s\n", diag.Escape(from), diag.Escape(to))
+			fmt.Fprintf(&sb, "rename from %s\nrename to %s\n", diag.Safe(from), diag.Safe(to))
 		}
 		// Secrets masked on both sides (what lint never prints, the diff
-		// does not either), content escaped as text output is.
+		// does not either), content escaped as text output is; no line
+		// can pass for a workflow command (" ::error" is one).
 		d := fix.Unified("a/"+from, "b/"+to, rules.MaskFile(from, ff.Read), rules.MaskFile(to, ff.Data))
 		for _, line := range strings.SplitAfter(d, "\n") {
 			body := strings.TrimSuffix(line, "\n")
-			sb.WriteString(diag.Escape(body))
+			sb.WriteString(diag.SafeLine(body))
 			sb.WriteString(line[len(body):])
 		}
 	}

@@ -75,7 +75,7 @@ func (c *Command) hook(args []string) (int, error) {
 		if errors.As(err, &help) {
 			return ExitOK, help // Main prints it on stdout
 		}
-		fmt.Fprintf(c.Stderr, "resumelint hook: %v\n", err)
+		fmt.Fprintf(c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))
 		return hookProblem, nil
 	}
 	if len(pos) > 0 {
@@ -87,7 +87,7 @@ func (c *Command) hook(args []string) (int, error) {
 	}
 	ev, err := hook.ReadEvent(c.Stdin)
 	if err != nil {
-		fmt.Fprintf(c.Stderr, "resumelint hook: %v\n", err)
+		fmt.Fprintf(c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))
 		return hookProblem, nil
 	}
 	cwd := c.Cwd
@@ -121,7 +121,7 @@ type hookRun struct {
 func (h *hookRun) setup() (*engine.Settings, *lintConfig, bool) {
 	now, err := h.c.nowTime(h.nowFlag)
 	if err != nil {
-		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err)
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))
 		return nil, nil, false
 	}
 	s := &engine.Settings{
@@ -132,7 +132,7 @@ func (h *hookRun) setup() (*engine.Settings, *lintConfig, bool) {
 	cc.Cwd = h.cwd
 	lc, err := cc.setupConfig(&configFlags{}, s, h.cwd)
 	if err != nil {
-		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err)
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))
 		return nil, nil, false
 	}
 	return s, lc, true
@@ -164,7 +164,7 @@ func (h *hookRun) postToolUse() int {
 		return hookOK
 	}
 	if err := lc.discovered(disc); err != nil {
-		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err)
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))
 		return hookOK
 	}
 	disc.Unknown, disc.Empty, disc.Missing = nil, nil, nil
@@ -236,7 +236,7 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 		return nil, nil, true
 	}
 	if err := lc.discovered(disc); err != nil {
-		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err)
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))
 		return nil, nil, true
 	}
 	disc.Unknown, disc.Empty, disc.Missing = nil, nil, nil
@@ -355,7 +355,7 @@ func (h *hookRun) runReport() string {
 		maxAge = rules.DefaultRunMaxAge
 	}
 	sb.Reset()
-	if report.StatusText(&sb, agentrun.NewStatus(run, probs, now, maxAge), rules.MaskSecrets) != nil {
+	if report.StatusText(&sb, agentrun.NewStatus(run, probs, now, maxAge), diag.Mask) != nil {
 		return ""
 	}
 	return hook.CleanText(strings.TrimSuffix(sb.String(), "\n"))
@@ -377,7 +377,7 @@ func recoveryReport(f *load.File) string {
 		if v == nil || node.IsNull(v) || !node.IsScalar(v) {
 			return ""
 		}
-		return truncate(hook.Clean(node.Resolve(v).Value), 500)
+		return truncate(hookSafe(node.Resolve(v).Value), 500)
 	}
 	wf := node.Val(root, "workflow")
 	res := node.Val(root, "resumption")
@@ -390,7 +390,7 @@ func recoveryReport(f *load.File) string {
 		status = str(wf, "status")
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "resumelint: resume state of %s", hook.Clean(f.Path))
+	fmt.Fprintf(&sb, "resumelint: resume state of %s", hookSafe(f.Path))
 	if id := str(wf, "id"); id != "" {
 		fmt.Fprintf(&sb, " (workflow %s", id)
 		if status != "" {
@@ -426,7 +426,7 @@ func recoveryReport(f *load.File) string {
 				p = str(it, "path")
 			}
 			if p != "" {
-				paths = append(paths, hook.Clean(p))
+				paths = append(paths, hookSafe(p))
 			}
 		}
 		line("Files to read", strings.Join(paths, ", "))
@@ -436,6 +436,10 @@ func recoveryReport(f *load.File) string {
 	}
 	return strings.TrimSuffix(sb.String(), "\n")
 }
+
+// hookSafe is text from a file as the resume report shows it: secrets
+// masked whole (before any cut), then what is not printable escaped.
+func hookSafe(s string) string { return hook.Clean(diag.Mask(s)) }
 
 // truncate cuts s to at most n bytes on a rune boundary.
 func truncate(s string, n int) string {

@@ -263,7 +263,7 @@ func (c *Command) applyBaseline(cf *configFlags, lc *lintConfig, res *engine.Res
 		if len(b.Entries) == 1 {
 			noun = "finding"
 		}
-		fmt.Fprintf(c.Stderr, "resumelint: wrote %d %s to %s\n", len(b.Entries), noun, load.Display(c.Cwd, osPath))
+		fmt.Fprintf(c.Stderr, "resumelint: wrote %d %s to %s\n", len(b.Entries), noun, diag.Safe(load.Display(c.Cwd, osPath)))
 		read = cf.writeBaseline
 	}
 	if read == "" {

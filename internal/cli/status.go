@@ -79,11 +79,11 @@ func (c *Command) status(args []string) (int, error) {
 	st := agentrun.NewStatus(run, probs, now, maxAge)
 	switch *format {
 	case "json":
-		err = report.StatusJSON(c.Stdout, st, rules.MaskSecrets)
+		err = report.StatusJSON(c.Stdout, st, diag.Mask)
 	case "mermaid":
-		err = report.StatusMermaid(c.Stdout, run, st, rules.MaskSecrets)
+		err = report.StatusMermaid(c.Stdout, run, st, diag.Mask)
 	default:
-		err = report.StatusText(c.Stdout, st, rules.MaskSecrets)
+		err = report.StatusText(c.Stdout, st, diag.Mask)
 	}
 	if err != nil {
 		return ExitInternal, err
@@ -192,7 +192,7 @@ func (c *Command) pickRun(runsDir, format string) (*agentrun.Run, []diag.Finding
 	for _, r := range incomplete {
 		runs = append(runs, r.Summary())
 	}
-	if err := report.RunList(c.Stdout, format, disp, runs, rules.MaskSecrets); err != nil {
+	if err := report.RunList(c.Stdout, format, disp, runs, diag.Mask); err != nil {
 		return nil, nil, ExitInternal, err
 	}
 	return nil, nil, ExitUsage, usagef("%d incomplete runs: name the one to resume, e.g. resumelint status %s", len(incomplete), incomplete[0].Src.Folder.Path)

@@ -3,8 +3,63 @@ package diag
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
+
+// SafeLine is Safe for text that may begin a line of output (a path, a
+// diff line, a message on stderr): a line that starts, after blanks, with
+// "::" is a workflow command to GitHub Actions, so its first colon is
+// shown as \x3a.
+func SafeLine(s string) string {
+	s = Safe(s)
+	t := strings.TrimLeft(s, " \t")
+	if strings.HasPrefix(t, "::") {
+		i := len(s) - len(t)
+		s = s[:i] + `\x3a` + s[i+1:]
+	}
+	return s
+}
+
+// SafeLines is SafeLine for each line of s: for messages of several lines
+// (a configuration's errors), whose line breaks are the message's own.
+func SafeLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = SafeLine(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// SafeMarkdown makes text from a file inert in Markdown and in the HTML
+// GitHub and editors allow in it, after masking secrets: punctuation that
+// Markdown or a table reads (links, images, emphasis, code) is
+// backslash-escaped, <, > and & become entities, and control characters
+// (line breaks too) are shown as \xNN or \uNNNN.
+func SafeMarkdown(s string) string {
+	s = Mask(s)
+	var sb strings.Builder
+	for _, r := range strings.TrimRight(s, "\n") {
+		switch {
+		case r == '<':
+			sb.WriteString("&lt;")
+		case r == '>':
+			sb.WriteString("&gt;")
+		case r == '&':
+			sb.WriteString("&amp;")
+		case strings.ContainsRune("\\`*_{}[]()#!|~:@", r):
+			sb.WriteByte('\\')
+			sb.WriteRune(r)
+		case r < 0x80 && unicode.IsControl(r):
+			fmt.Fprintf(&sb, `\x%02x`, r)
+		case unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' || unsafeRune(r):
+			fmt.Fprintf(&sb, `\u%04x`, r)
+		default:
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
+}
 
 // Escape makes text from a file safe to print on a terminal or in a CI
 // log: control characters (C0 but the tab, DEL, C1), line and paragraph

@@ -4,7 +4,21 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/resumelint/resumelint/internal/secret"
 )
+
+// Mask hides every credential in s (secret.Mask): for text from a file
+// that is shown whole.
+func Mask(s string) string { return secret.Mask(s) }
+
+// MaskInPlace hides every credential in s character for character
+// (secret.MaskInPlace): for a line shown with a caret under a column.
+func MaskInPlace(s string) string { return secret.MaskInPlace(s) }
+
+// Safe is text from a file as a terminal or log may show it: secrets
+// masked, then control characters escaped (Escape).
+func Safe(s string) string { return Escape(secret.Mask(s)) }
 
 // MaxMessage is the length a finding's message stays within: one sentence
 // of what is wrong and what to do. The why lives in the rule's page.
@@ -20,8 +34,11 @@ func Clip(s string) string {
 	return ClipTo(s, maxValue)
 }
 
-// ClipTo is Clip with an explicit length (at least 5).
+// ClipTo is Clip with an explicit length (at least 5). It masks secrets
+// first: a clipped credential no longer matches its pattern, and its
+// kept end would be printed.
 func ClipTo(s string, n int) string {
+	s = secret.Mask(s)
 	r := []rune(s)
 	if n < 5 {
 		n = 5
@@ -34,9 +51,44 @@ func ClipTo(s string, n int) string {
 	return string(r[:head]) + "…" + string(r[len(r)-tail:])
 }
 
-// Quote quotes a value for a message, clipped with Clip.
+// Quote quotes a value from a file for a message: secrets masked, then
+// clipped with Clip, then quoted with Go's escapes (no control character
+// survives). It is the way a rule shows file content.
 func Quote(s string) string {
 	return strconv.Quote(Clip(s))
+}
+
+// QuoteTo is Quote clipped to n characters (ClipTo).
+func QuoteTo(s string, n int) string {
+	return strconv.Quote(ClipTo(s, n))
+}
+
+// QuotePath is Quote for a path clipped to n characters (ClipPath).
+func QuotePath(p string, n int) string {
+	return strconv.Quote(ClipPath(p, n))
+}
+
+// QuoteFull is Quote without the clip, for short values (ids, keys,
+// timestamps) a message shows whole.
+func QuoteFull(s string) string {
+	return strconv.Quote(secret.Mask(s))
+}
+
+// ClipHead keeps the start of s, at most n characters with the ellipsis
+// (at least 2), after masking secrets.
+func ClipHead(s string, n int) string {
+	s = secret.Mask(s)
+	r := []rune(s)
+	n = max(n, 2)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// QuoteHead is Quote with ClipHead.
+func QuoteHead(s string, n int) string {
+	return strconv.Quote(ClipHead(s, n))
 }
 
 // List names at most max items, then how many more: "a, b, c and 4 more".
@@ -76,7 +128,9 @@ func FitClip(render func(w int) string) string {
 
 // ClipPath is ClipTo for a '/'-separated path: the cut falls before the
 // file name, which stays whole while it leaves room for the start.
+// Secrets are masked first, as in ClipTo.
 func ClipPath(p string, n int) string {
+	p = secret.Mask(p)
 	r := []rune(p)
 	if len(r) <= n {
 		return p

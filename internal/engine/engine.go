@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
@@ -625,7 +626,12 @@ func redact(fs []diag.Finding, files []*load.File) {
 			}
 		}
 	}
+	windows := map[string]map[string]bool{}
+	for path, secs := range secrets {
+		windows[path] = secretWindows(secs)
+	}
 	mask := func(path, msg string) string {
+		msg = maskRuns(msg, windows[path])
 		for _, sec := range secrets[path] {
 			if len(sec) >= 6 {
 				msg = strings.ReplaceAll(msg, sec, "****")
@@ -637,14 +643,77 @@ func redact(fs []diag.Finding, files []*load.File) {
 				}
 			}
 		}
-		return rules.MaskSecrets(msg)
+		return diag.Mask(msg)
 	}
 	for i := range fs {
 		fs[i].Message = mask(fs[i].Path, fs[i].Message)
+		if fx := fs[i].Fix; fx != nil {
+			fx.Description = mask(fs[i].Path, fx.Description) // shown by fix, the hook and editors
+		}
 		for j := range fs[i].Related {
 			fs[i].Related[j].Message = mask(fs[i].Path, fs[i].Related[j].Message)
 		}
 	}
+}
+
+// secretRun is the shortest piece of a located secret a message may not
+// hold: a message that clipped the value keeps pieces of it that match
+// neither the whole value nor a pattern.
+const secretRun = 8
+
+// secretWindows returns every run of secretRun bytes of the words of secs.
+func secretWindows(secs []string) map[string]bool {
+	w := map[string]bool{}
+	for _, sec := range secs {
+		for _, word := range strings.Fields(sec) {
+			word = strings.Trim(word, `"',`)
+			for i := 0; i+secretRun <= len(word); i++ {
+				w[word[i:i+secretRun]] = true
+			}
+		}
+	}
+	return w
+}
+
+// maskRuns replaces each stretch of msg covered by runs of a located
+// secret (windows) with ****, widened to whole characters.
+func maskRuns(msg string, windows map[string]bool) string {
+	if len(windows) == 0 || len(msg) < secretRun {
+		return msg
+	}
+	var sb strings.Builder
+	last, end := 0, -1 // end: past the covered stretch being built
+	start := 0
+	flush := func() {
+		for start > last && !utf8.RuneStart(msg[start]) {
+			start--
+		}
+		for end < len(msg) && !utf8.RuneStart(msg[end]) {
+			end++
+		}
+		sb.WriteString(msg[last:start])
+		sb.WriteString("****")
+		last = end
+	}
+	for i := 0; i+secretRun <= len(msg); i++ {
+		if !windows[msg[i:i+secretRun]] {
+			continue
+		}
+		if end >= 0 && i > end {
+			flush()
+			end = -1
+		}
+		if end < 0 {
+			start = max(i, last)
+		}
+		end = i + secretRun
+	}
+	if end < 0 {
+		return msg
+	}
+	flush()
+	sb.WriteString(msg[last:])
+	return sb.String()
 }
 
 // unquote decodes a double-quoted (JSON or YAML) scalar's text.

@@ -581,21 +581,28 @@ func Report(w io.Writer, files []*File, verb string) error {
 	var sb strings.Builder
 	for _, ff := range files {
 		for _, a := range ff.Applied {
-			fmt.Fprintf(&sb, "%s: %s %s\n", ff.Path, verb, a)
+			line(&sb, "%s: %s %s", ff.Path, verb, a)
 		}
 		if len(ff.Adds) > 0 {
-			fmt.Fprintf(&sb, "%s: these fixes add %s:\n", ff.Path, Plural(len(ff.Adds), "finding", "findings"))
+			line(&sb, "%s: these fixes add %s:", ff.Path, Plural(len(ff.Adds), "finding", "findings"))
 			sort.SliceStable(ff.Adds, func(i, j int) bool { return diag.Less(&ff.Adds[i], &ff.Adds[j]) })
 			for _, f := range ff.Adds {
-				fmt.Fprintf(&sb, "  %d:%d: %s %s\n", f.Start.Line, f.Start.Col, f.Code, f.Message)
+				line(&sb, "  %d:%d: %s %s", f.Start.Line, f.Start.Col, f.Code, f.Message)
 			}
 		}
 		for _, l := range slices.Sorted(maps.Keys(ff.Skipped)) {
-			fmt.Fprintf(&sb, "%s: skipped %s: %s\n", ff.Path, l, ff.Skipped[l])
+			line(&sb, "%s: skipped %s: %s", ff.Path, l, ff.Skipped[l])
 		}
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// line writes one line of a report: paths, keys and messages come from
+// the repository, so the line is masked and escaped (diag.SafeLine).
+func line(sb *strings.Builder, format string, args ...any) {
+	sb.WriteString(diag.SafeLine(fmt.Sprintf(format, args...)))
+	sb.WriteByte('\n')
 }
 
 // Plural is "1 one" or "n many".

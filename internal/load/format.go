@@ -1,11 +1,11 @@
 package load
 
 import (
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -157,9 +157,5 @@ func looksLikeDigest(s string) bool {
 	return true
 }
 
-func quote(s string) string {
-	if r := []rune(s); len(r) > 40 {
-		s = string(r[:40]) + "…"
-	}
-	return strconv.Quote(s)
-}
+// quote shows a value from the file: masked, then clipped (diag.QuoteHead).
+func quote(s string) string { return diag.QuoteHead(s, 41) }

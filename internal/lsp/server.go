@@ -272,7 +272,7 @@ func (s *server) hoverRequest(m *message) error {
 // stays in use.
 func (s *server) reload() error {
 	if err := s.eng.Reload(); err != nil {
-		return s.c.notify("window/showMessage", showMessageParams{Type: messageError, Message: "resumelint: " + err.Error()})
+		return s.c.notify("window/showMessage", showMessageParams{Type: messageError, Message: "resumelint: " + diag.Safe(err.Error())})
 	}
 	uris := make([]string, 0, len(s.docs))
 	for u := range s.docs {
@@ -294,7 +294,7 @@ func (s *server) lint(d *document, saved bool) error {
 	}
 	res, err := s.eng.Lint(d.osPath, d.text, saved)
 	if err != nil {
-		_ = s.c.notify("window/showMessage", showMessageParams{Type: messageWarning, Message: "resumelint: " + err.Error()})
+		_ = s.c.notify("window/showMessage", showMessageParams{Type: messageWarning, Message: "resumelint: " + diag.Safe(err.Error())})
 		res = Result{}
 	}
 	d.res = res
@@ -446,9 +446,9 @@ func (s *server) hover(p *hoverParams) *hover {
 			at = &r
 		}
 		var sb strings.Builder
-		fmt.Fprintf(&sb, "**%s %s** (%s): %s\n", fd.Code, fd.Name, fd.Severity, fd.Message)
+		fmt.Fprintf(&sb, "**%s %s** (%s): %s\n", fd.Code, fd.Name, fd.Severity, diag.SafeMarkdown(fd.Message))
 		if fx := fd.Fix; fx != nil {
-			fmt.Fprintf(&sb, "\nFix (%s): %s\n", fx.Applicability, fx.Description)
+			fmt.Fprintf(&sb, "\nFix (%s): %s\n", fx.Applicability, diag.SafeMarkdown(fx.Description))
 		}
 		if r := rules.Lookup(fd.Code); r != nil {
 			if page, err := fs.ReadFile(docs.Rules, "rules/"+r.Code+".md"); err == nil {

@@ -5,7 +5,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/resumelint/resumelint/internal/diag"
 )
@@ -108,30 +107,6 @@ func Markdown(w io.Writer, in *Input, rel func(string) string) error {
 	return err
 }
 
-// mdEscape makes text from files inert in Markdown and in the HTML GitHub
-// allows in it: punctuation that Markdown or a table reads is
-// backslash-escaped, <, > and & become entities, and control characters
-// (line breaks too) are shown as \xNN or \uNNNN.
-func mdEscape(s string) string {
-	var sb strings.Builder
-	for _, r := range strings.TrimRight(s, "\n") {
-		switch {
-		case r == '<':
-			sb.WriteString("&lt;")
-		case r == '>':
-			sb.WriteString("&gt;")
-		case r == '&':
-			sb.WriteString("&amp;")
-		case strings.ContainsRune("\\`*_{}[]()#!|~:@", r):
-			sb.WriteByte('\\')
-			sb.WriteRune(r)
-		case r < 0x80 && unicode.IsControl(r):
-			fmt.Fprintf(&sb, `\x%02x`, r)
-		case unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029':
-			fmt.Fprintf(&sb, `\u%04x`, r)
-		default:
-			sb.WriteRune(r)
-		}
-	}
-	return sb.String()
-}
+// mdEscape makes text from files inert in Markdown (diag.SafeMarkdown:
+// secrets masked, Markdown and HTML syntax and control characters escaped).
+func mdEscape(s string) string { return diag.SafeMarkdown(s) }

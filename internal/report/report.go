@@ -108,7 +108,9 @@ func Text(w io.Writer, in *Input) error {
 		// can move the cursor or start a line of its own.
 		fmt.Fprintf(sb, "%s: %s: %s %s\n", bold(fmt.Sprintf("%s:%d:%d", diag.Escape(f.Path), f.Start.Line, f.Start.Col)), sev, diag.Escape(f.Message), gray("["+f.Code+" "+f.Name+"]"))
 		if text, ok := snippet(in.Sources[f.Path], f.Start.Line); ok {
-			line := []rune(text)
+			// Located secrets by their ranges, and whatever else has a
+			// credential's shape (RL005 may be off).
+			line := []rune(diag.MaskInPlace(text))
 			for _, m := range masks[maskKey{f.Path, f.Start.Line}] {
 				for i := m[0]; i < m[1] && i < len(line); i++ {
 					if i >= 0 {

@@ -82,7 +82,7 @@ var mermaidClasses = []string{
 }
 
 // mermaidText escapes a label for a quoted Mermaid node.
-func mermaidText(s string) string { return mermaidEscaper.Replace(s) }
+func mermaidText(s string) string { return mermaidEscaper.Replace(diag.Safe(s)) }
 
 var mermaidEscaper = strings.NewReplacer(`"`, "#quot;", "\n", " ", "\r", " ")
 
@@ -92,7 +92,7 @@ func StatusMermaid(w io.Writer, r *agentrun.Run, st *agentrun.Status, mask func(
 	sb.WriteString("flowchart TD\n")
 	fmt.Fprintf(&sb, "    %%%% run %s: phase %d, %d/%d tasks complete\n", mermaidText(st.RunID), st.Phase, st.TasksDone, st.TasksTotal)
 	for _, s := range st.SkippedLines {
-		fmt.Fprintf(&sb, "    %%%% skipped %s:%d (%s)\n", s.Path, s.Line, mermaidText(s.Reason))
+		fmt.Fprintf(&sb, "    %%%% skipped %s:%d (%s)\n", mermaidText(s.Path), s.Line, mermaidText(s.Reason))
 	}
 	ids := map[string]string{}
 	for i, t := range r.Tasks {

@@ -158,7 +158,7 @@ func runTaskGraphDeps(p *Pass) {
 			continue // RL501
 		}
 		if f, dup := first[id]; dup {
-			fd := p.Report(d.File, idNode, "task id %q is repeated (first at line %d), so a dependency on it is ambiguous; give each task its own id", id, f.Line)
+			fd := p.Report(d.File, idNode, "task id %s is repeated (first at line %d), so a dependency on it is ambiguous; give each task its own id", diag.QuoteFull(id), f.Line)
 			fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: f.Line, Column: f.Column, Message: "first task with id " + id})
 			continue
 		}
@@ -182,7 +182,7 @@ func runTaskGraphDeps(p *Pass) {
 			}
 			j, known := index[dep]
 			if !known {
-				p.Report(d.File, dn, "task %q depends on %q, which is not in the graph, so it can never run; correct the id or add the task", id, dep)
+				p.Report(d.File, dn, "task %s depends on %s, which is not in the graph, so it can never run; correct the id or add the task", diag.QuoteFull(id), diag.QuoteFull(dep))
 				continue
 			}
 			gt.deps = append(gt.deps, j)
@@ -209,7 +209,7 @@ func runTaskGraphDeps(p *Pass) {
 		}
 		var fd *diag.Finding
 		if len(cyc) == 1 {
-			fd = p.Report(d.File, at, "task %q depends on itself, so it can never run; remove the dependency", start.id)
+			fd = p.Report(d.File, at, "task %s depends on itself, so it can never run; remove the dependency", diag.QuoteFull(start.id))
 		} else {
 			fd = p.Report(d.File, at, "dependency cycle %s: none of these tasks can ever run; remove one of the dependencies", cycleText(names))
 		}
@@ -462,7 +462,7 @@ func reportForeignActors(p *Pass, events []*agentrun.Event, d *load.Document, ac
 		if g.count > 1 {
 			n = fmt.Sprintf(" (%d events)", g.count)
 		}
-		fd := p.Report(d.File, g.first.ActorNode, "actor %q writes to the log of events/%s/%s; each actor appends to its own folder: use events/%s/", name, actor, n, name)
+		fd := p.Report(d.File, g.first.ActorNode, "actor %s writes to the log of events/%s/%s; each actor appends to its own folder: use events/%s/", diag.QuoteFull(name), actor, n, name)
 		fd.Severity = diag.SevWarning
 	}
 }
@@ -536,7 +536,7 @@ func checkTaskLifecycles(p *Pass, r *agentrun.Run, issue eventIssue) {
 				if ce.Doc != e.Doc {
 					where = fmt.Sprintf("%s:%d", agentrun.RelPath(p.Run, ce.Doc), ce.Line)
 				}
-				issue(e, e.TypeNode, "%s for task %q after it was done (%s) is ignored, and the task stays done; log new work under a new task", e.Name, t.ID, where)
+				issue(e, e.TypeNode, "%s for task %s after it was done (%s) is ignored, and the task stays done; log new work under a new task", e.Name, diag.QuoteFull(t.ID), where)
 			}
 			continue
 		}
@@ -557,11 +557,11 @@ func checkTaskLifecycles(p *Pass, r *agentrun.Run, issue eventIssue) {
 		unstarted := (e.State == agentrun.Done || e.State == agentrun.Failed) && !started[t.ID]
 		switch {
 		case unstarted && len(open) > 0:
-			issue(e, e.TypeNode, "%s for task %q, never started and before %s done; check its work and log starts before outcomes", e.Name, t.ID, depList(open))
+			issue(e, e.TypeNode, "%s for task %s, never started and before %s done; check its work and log starts before outcomes", e.Name, diag.QuoteFull(t.ID), depList(open))
 		case unstarted:
-			issue(e, e.TypeNode, "%s for task %q, which was never started; log the start (e.g. task_started) before the outcome", e.Name, t.ID)
+			issue(e, e.TypeNode, "%s for task %s, which was never started; log the start (e.g. task_started) before the outcome", e.Name, diag.QuoteFull(t.ID))
 		case len(open) > 0:
-			issue(e, e.TypeNode, "task %q was worked on (%s at %s) before %s done; check its work against theirs", t.ID, e.Name, e.Timestamp, depList(open))
+			issue(e, e.TypeNode, "task %s was worked on (%s at %s) before %s done; check its work against theirs", diag.QuoteFull(t.ID), e.Name, e.Timestamp, depList(open))
 		}
 		if e.State != agentrun.Pending {
 			started[t.ID] = true // a task reports "never started" once
@@ -577,7 +577,7 @@ func checkTaskLifecycles(p *Pass, r *agentrun.Run, issue eventIssue) {
 		if n > 1 {
 			more = fmt.Sprintf(" (%d events)", n)
 		}
-		issue(e, e.TaskNode, "event for task %q, which is not in task-graph.json%s, so its state is lost; add the task to the graph or correct the id", e.TaskID, more)
+		issue(e, e.TaskNode, "event for task %s, which is not in task-graph.json%s, so its state is lost; add the task to the graph or correct the id", diag.QuoteFull(e.TaskID), more)
 	}
 }
 

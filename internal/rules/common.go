@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"bytes"
-	"fmt"
 	"math"
 	"regexp"
 	"strings"
@@ -18,6 +16,7 @@ import (
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 	"github.com/resumelint/resumelint/internal/schema"
+	"github.com/resumelint/resumelint/internal/secret"
 )
 
 // Rules that apply to every kind (SPEC §3.1).
@@ -153,20 +152,20 @@ func runTimestampFormat(p *Pass) {
 			_, _, parsed := ParseTimestamp(s)
 			switch {
 			case !parsed && (rfc3339Zone.MatchString(s) || zoneless.MatchString(s) || dateOnly.MatchString(s)):
-				p.Report(d.File, v, "%s %q is not a real date and time (a month, day, hour, minute or second out of range)", k.Value, s)
+				p.Report(d.File, v, "%s %s is not a real date and time (a month, day, hour, minute or second out of range)", k.Value, diag.QuoteFull(s))
 			case rfc3339Zone.MatchString(s):
 			case zoneless.MatchString(s):
 				if !zonelessOK {
-					p.Report(d.File, v, "%s %q has no time zone; add the zone it was written in, e.g. %q if it is UTC", k.Value, s, suggestZone(s))
+					p.Report(d.File, v, "%s %s has no time zone; add the zone it was written in, e.g. %s if it is UTC", k.Value, diag.QuoteFull(s), diag.QuoteFull(suggestZone(s)))
 				}
 			case dateOnly.MatchString(s):
-				p.Report(d.File, v, "%s %q is a date without a time of day; write the full time it happened, with its zone", k.Value, s)
+				p.Report(d.File, v, "%s %s is a date without a time of day; write the full time it happened, with its zone", k.Value, diag.QuoteFull(s))
 			default:
 				// Text that does not even start with a date fails the
 				// kind's schema where one covers the value; one finding
 				// per node, so only uncovered values are reported here.
 				if !parsed && (datePrefix.MatchString(s) || !schemaCovers(p, d, v)) {
-					p.Report(d.File, v, "%s %q is not an RFC 3339 timestamp (expected e.g. \"2026-02-20T21:00:00Z\")", k.Value, s)
+					p.Report(d.File, v, "%s %s is not an RFC 3339 timestamp (expected e.g. \"2026-02-20T21:00:00Z\")", k.Value, diag.QuoteFull(s))
 				}
 			}
 		})
@@ -248,24 +247,6 @@ func runFutureTimestamp(p *Pass) {
 
 // ---- secrets ----------------------------------------------------------------
 
-type secretPattern struct {
-	what string
-	re   *lazyre.RE
-	pem  bool // the match opens a block that runs to its END line
-}
-
-var secretPatterns = []secretPattern{
-	{"an AWS access key id", lazyre.New(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), false},
-	{"a GitHub token", lazyre.New(`\b(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{30,}\b`), false},
-	{"a GitHub fine-grained token", lazyre.New(`\bgithub_pat_[A-Za-z0-9_]{22,}\b`), false},
-	{"an Anthropic API key", lazyre.New(`\bsk-ant-[A-Za-z0-9_-]{20,}`), false},
-	{"an API secret key (sk-…)", lazyre.New(`\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}`), false},
-	{"a Slack token", lazyre.New(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), false},
-	{"a PEM private key", lazyre.New(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`), true},
-	{"a JSON Web Token", lazyre.New(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), false},
-	{"a bearer token", lazyre.New(`\bBearer\s+(?:[A-Za-z0-9._~+/=-]|\\/){20,}`), false},
-}
-
 // digestRe matches content digests (sha256:…): hashes name data, they do
 // not grant access to it.
 var digestRe = lazyre.New(`^(?:sha(?:1|224|256|384|512)|md5|blake2b|blake3):[0-9a-fA-F]+$`)
@@ -312,12 +293,6 @@ func Entropy(s string) float64 {
 	return h
 }
 
-func looksLikePlaceholder(s string) bool {
-	l := strings.ToLower(s)
-	return strings.ContainsAny(s, "{}<>$*") || strings.Contains(l, "example") || strings.Contains(l, "xxxx") ||
-		strings.Contains(l, "redacted") || strings.Contains(l, "changeme") || strings.Contains(l, "your")
-}
-
 // SecretSpan is a located credential; only its position and kind leave
 // the rule, never its text. It ends at EndLine:EndCol (exclusive); a PEM
 // block or a multi-line scalar spans lines.
@@ -326,48 +301,18 @@ type SecretSpan struct {
 	What                       string
 }
 
-// tokenEnd extends a match that ends at byte m of line over the rest of
-// the token: a pattern stops at the first character it does not expect
-// (an escaped \/, a character of another alphabet), and the credential
-// goes on to the next delimiter.
-func tokenEnd(line string, m int) int {
-	end := m
-	for end < len(line) {
-		c := line[end]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', strings.IndexByte("_-+/=~.%", c) >= 0:
-			end++
-		case c == '\\' && end+1 < len(line) && line[end+1] != '"':
-			end += 2 // an escape inside a quoted token (\/, \u002f)
-		default:
-			return trimDots(line, m, end)
-		}
-	}
-	return trimDots(line, m, end)
-}
-
-// trimDots gives a sentence's full stop back.
-func trimDots(line string, m, end int) int {
-	for end > m && line[end-1] == '.' {
-		end--
-	}
-	return end
-}
-
-var pemEndRe = lazyre.New(`-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----`)
-
 // pemEnd finds the END line of a PEM block that begins at line i (1-based),
 // byte m: on the same line (a JSON string with \n escapes) or below, within
 // 1,000 lines. It returns the line and the byte offset just past END; not
 // found, the block runs to the end of its line.
 func pemEnd(f *load.File, i int, line string, m int) (int, int) {
-	if loc := pemEndRe.FindStringIndex(line[m:]); loc != nil {
+	if loc := secret.PEMEnd.FindStringIndex(line[m:]); loc != nil {
 		return i, m + loc[1]
 	}
 	n := len(f.LineStarts())
 	for j := i + 1; j <= n && j <= i+1000; j++ {
 		l := f.Line(j)
-		if loc := pemEndRe.FindStringIndex(l); loc != nil {
+		if loc := secret.PEMEnd.FindStringIndex(l); loc != nil {
 			return j, loc[1]
 		}
 	}
@@ -389,7 +334,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 	var out []SecretSpan
 	seen := map[[2]int]bool{}
 	ls := f.LineStarts()
-	if !mayHoldSecretBytes(f.Data) {
+	if !secret.MayHoldBytes(f.Data) {
 		ls = nil // no pattern's prefix anywhere in the file: one pass, not one per line
 	}
 	for i := range ls {
@@ -397,12 +342,12 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 		if len(line) < 16 {
 			continue
 		}
-		if !mayHoldSecret(line) {
+		if !secret.MayHold(line) {
 			continue
 		}
-		for _, sp := range secretPatterns {
-			for _, m := range sp.re.FindAllStringIndex(line, -1) {
-				if looksLikePlaceholder(line[m[0]:m[1]]) {
+		for _, sp := range secret.Patterns {
+			for _, m := range sp.RE.FindAllStringIndex(line, -1) {
+				if secret.LooksLikePlaceholder(line[m[0]:m[1]]) {
 					continue
 				}
 				col := runeCol(line, m[0])
@@ -411,9 +356,9 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 					continue
 				}
 				seen[k] = true
-				endLine, end := i+1, tokenEnd(line, m[1])
+				endLine, end := i+1, secret.TokenEnd(line, m[1])
 				endCol := runeCol(line, end)
-				if sp.pem {
+				if sp.PEM {
 					var endByte int
 					endLine, endByte = pemEnd(f, i+1, line, m[1])
 					endCol = runeCol(f.Line(endLine), endByte)
@@ -421,7 +366,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 						endCol = runeCol(line, endByte)
 					}
 				}
-				out = append(out, SecretSpan{Line: i + 1, Col: col, EndLine: endLine, EndCol: endCol, What: sp.what})
+				out = append(out, SecretSpan{Line: i + 1, Col: col, EndLine: endLine, EndCol: endCol, What: sp.What})
 			}
 		}
 	}
@@ -429,14 +374,14 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 	// once decoded: the whole scalar is then the secret.
 	for _, t := range trees {
 		node.Walk(t, func(n, pk *yaml.Node) {
-			if !node.IsString(n) || len(n.Value) < 16 || n.Line == 0 || !mayHoldSecret(n.Value) {
+			if !node.IsString(n) || len(n.Value) < 16 || n.Line == 0 || !secret.MayHold(n.Value) {
 				return
 			}
 			what := ""
-			for _, sp := range secretPatterns {
-				for _, m := range sp.re.FindAllStringIndex(n.Value, -1) {
-					if !looksLikePlaceholder(n.Value[m[0]:m[1]]) {
-						what = sp.what
+			for _, sp := range secret.Patterns {
+				for _, m := range sp.RE.FindAllStringIndex(n.Value, -1) {
+					if !secret.LooksLikePlaceholder(n.Value[m[0]:m[1]]) {
+						what = sp.What
 						break
 					}
 				}
@@ -463,7 +408,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 				return
 			}
 			s := n.Value
-			if len(s) < 16 || strings.ContainsAny(s, " \t\n") || looksLikePlaceholder(s) || digestRe.MatchString(s) || Entropy(s) < 3.5 {
+			if len(s) < 16 || strings.ContainsAny(s, " \t\n") || secret.LooksLikePlaceholder(s) || digestRe.MatchString(s) || Entropy(s) < 3.5 {
 				return
 			}
 			end := load.EndOf(f, n)
@@ -472,7 +417,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 					return // the pattern scan already found this credential
 				}
 			}
-			out = append(out, SecretSpan{Line: n.Line, Col: n.Column, EndLine: n.Line, EndCol: end.Col, What: fmt.Sprintf("a high-entropy value under %q", pk.Value)})
+			out = append(out, SecretSpan{Line: n.Line, Col: n.Column, EndLine: n.Line, EndCol: end.Col, What: "a high-entropy value under " + diag.QuoteFull(pk.Value)})
 		})
 	}
 	return out
@@ -521,7 +466,7 @@ func nodeSpan(f *load.File, n *yaml.Node) SecretSpan {
 // text alone) replaced by asterisks, for outputs that print file content
 // other than snippets (fix --diff).
 func MaskFile(path string, data []byte) []byte {
-	if !mayHoldSecretBytes(data) {
+	if !secret.MayHoldBytes(data) {
 		return data
 	}
 	f := &load.File{Path: path, Data: data}
@@ -549,40 +494,6 @@ func MaskFile(path string, data []byte) []byte {
 		}
 	}
 	return []byte(strings.Join(lines, ""))
-}
-
-// MaskSecrets replaces what looks like a credential in a message (any
-// rule's, of any file) by ****, to the end of the token: the last line of
-// defence behind the masking of located secrets.
-func MaskSecrets(msg string) string {
-	if !mayHoldSecret(msg) {
-		return msg
-	}
-	for _, sp := range secretPatterns {
-		var sb strings.Builder
-		last := 0
-		for _, m := range sp.re.FindAllStringIndex(msg, -1) {
-			if m[0] < last || looksLikePlaceholder(msg[m[0]:m[1]]) {
-				continue
-			}
-			end := tokenEnd(msg, m[1])
-			if sp.pem {
-				if loc := pemEndRe.FindStringIndex(msg[m[1]:]); loc != nil {
-					end = m[1] + loc[1]
-				} else {
-					end = len(msg)
-				}
-			}
-			sb.WriteString(msg[last:m[0]])
-			sb.WriteString("****")
-			last = end
-		}
-		if last > 0 {
-			sb.WriteString(msg[last:])
-			msg = sb.String()
-		}
-	}
-	return msg
 }
 
 func runSecrets(p *Pass) {
@@ -639,34 +550,6 @@ func secretAllowed(allow []string, f *load.File, s SecretSpan) bool {
 			re, _ = allowRes.LoadOrStore(pat, c)
 		}
 		if re.(*regexp.Regexp).MatchString(val) {
-			return true
-		}
-	}
-	return false
-}
-
-var secretPrefixes = []string{"AKIA", "ASIA", "ghp_", "gho_", "ghs_", "ghu_", "ghr_", "github_pat_", "sk-", "xox", "PRIVATE KEY", "eyJ", "Bearer"}
-
-func mayHoldSecretBytes(b []byte) bool {
-	for _, p := range secretPrefixBytes {
-		if bytes.Contains(b, p) {
-			return true
-		}
-	}
-	return false
-}
-
-var secretPrefixBytes = func() [][]byte {
-	out := make([][]byte, len(secretPrefixes))
-	for i, p := range secretPrefixes {
-		out[i] = []byte(p)
-	}
-	return out
-}()
-
-func mayHoldSecret(line string) bool {
-	for _, p := range secretPrefixes {
-		if strings.Contains(line, p) {
 			return true
 		}
 	}

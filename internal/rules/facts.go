@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 )
 
@@ -188,7 +189,7 @@ func computePhases(rs []*Rule, xs []*Indexer) map[load.Kind]int {
 				}
 				for _, from := range producers[f.FactName()] {
 					if from == k {
-						panic(fmt.Sprintf("rule %s reads fact %q, which units of its own kind %s produce", r.Code, f.FactName(), k))
+						panic(fmt.Sprintf("rule %s reads fact %s, which units of its own kind %s produce", r.Code, diag.QuoteFull(f.FactName()), k))
 					}
 					deps[k] = append(deps[k], from)
 				}

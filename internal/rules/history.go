@@ -6,7 +6,6 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -261,7 +260,7 @@ func shortText(n *yaml.Node) (string, bool) {
 	if n == nil || n.Kind != yaml.ScalarNode || node.IsNull(n) {
 		return "", false
 	}
-	return strings.Join(strings.Fields(n.Value), " "), true
+	return strings.Join(strings.Fields(diag.Mask(n.Value)), " "), true
 }
 
 // window cuts r to at most 40 characters that show position at.
@@ -293,7 +292,7 @@ func quoteIf(n *yaml.Node, text string) string {
 	case n.Kind != yaml.ScalarNode || node.IsNull(n):
 		return node.Kind(n)
 	case node.IsString(n):
-		return fmt.Sprintf("%q", text)
+		return diag.QuoteFull(text)
 	}
 	return text
 }
@@ -1187,7 +1186,7 @@ func phaseStates(root *yaml.Node) *stateSet {
 				st = ph
 			}
 			if name, ok := node.Str(node.Val(ph, "name")); ok && name != "" {
-				label += fmt.Sprintf(" %q", name)
+				label += " " + diag.QuoteFull(name)
 			}
 			s.add(&stateEntry{Key: pid + "\x00" + id, Label: label, Status: status, At: st})
 		})
@@ -1399,7 +1398,7 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		}
 		msg := diag.FitClip(func(w int) string {
 			return fmt.Sprintf("%s gained %s since %s (line %d: %s); this file did not change: update progress, current_task and last_updated",
-				diag.ClipPath(stepsRel, w), items, b.Repo.Ref, firstLine, strconv.Quote(diag.ClipTo(checkedText(first), w)))
+				diag.ClipPath(stepsRel, w), items, b.Repo.Ref, firstLine, diag.QuoteTo(checkedText(first), w))
 		})
 		fd := p.ReportAt(rcFile.Path, at, end, "%s", msg)
 		p.Source(rcFile, at.Line)

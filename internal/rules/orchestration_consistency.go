@@ -537,11 +537,7 @@ func runResumptionText(p *Pass) {
 }
 
 func quoteClaim(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 40 {
-		s = string(r[:39]) + "…"
-	}
-	return fmt.Sprintf("%q", s)
+	return diag.QuoteHead(strings.Join(strings.Fields(s), " "), 40)
 }
 
 // ---- RL119 complete-with-defects --------------------------------------------

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -137,7 +136,7 @@ func listShort(items []string) string { return diag.List(items, 4) }
 
 // quoteName quotes a name (of a phase, a gate) for a message, clipped to 40
 // characters.
-func quoteName(s string) string { return strconv.Quote(diag.ClipTo(s, 40)) }
+func quoteName(s string) string { return diag.QuoteTo(s, 40) }
 
 // joinShort joins at most n parts with sep, then counts the rest.
 func joinShort(parts []string, sep string, n int) string {
@@ -450,7 +449,7 @@ func runWorkflowStatus(p *Pass) {
 		n := model.TrailingInt(activityPhase.FindStringSubmatch(ca)[1])
 		cpv := rs.CurrentPhase.Node
 		if cur, ok := node.Int(cpv); ok && int(cur) != n {
-			fd := p.Report(f, cav, "current_activity %q names phase %d, but current_phase is %d (line %d)", ca, n, cur, cpv.Line)
+			fd := p.Report(f, cav, "current_activity %s names phase %d, but current_phase is %d (line %d)", diag.QuoteFull(ca), n, cur, cpv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cpv, "recovery_state.current_phase"))
 		}
 	case activityGate.MatchString(ca):
@@ -464,14 +463,14 @@ func runWorkflowStatus(p *Pass) {
 		switch cg, isStr := node.Str(cgv); {
 		case cgv == nil:
 		case node.IsNull(cgv):
-			fd := p.Report(f, cav, "current_activity %q names gate %s, but quality_trajectory.current_gate is null (line %d)", ca, gate, cgv.Line)
+			fd := p.Report(f, cav, "current_activity %s names gate %s, but quality_trajectory.current_gate is null (line %d)", diag.QuoteFull(ca), gate, cgv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
 		case isStr && model.GateKey(cg) != model.GateKey(gate):
-			fd := p.Report(f, cav, "current_activity %q names gate %s, but quality_trajectory.current_gate is %s (line %d)", ca, gate, cg, cgv.Line)
+			fd := p.Report(f, cav, "current_activity %s names gate %s, but quality_trajectory.current_gate is %s (line %d)", diag.QuoteFull(ca), gate, cg, cgv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
 		case isStr:
 			if ci, ok := node.Int(civ); ok && int(ci) != iter {
-				fd := p.Report(f, cav, "current_activity %q names iteration %d of %s, but quality_trajectory.current_gate_iteration is %d (line %d)", ca, iter, cg, ci, civ.Line)
+				fd := p.Report(f, cav, "current_activity %s names iteration %d of %s, but quality_trajectory.current_gate_iteration is %d (line %d)", diag.QuoteFull(ca), iter, cg, ci, civ.Line)
 				fd.Related = append(fd.Related, relatedAt(f, civ, "quality_trajectory.current_gate_iteration"))
 			}
 		}

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -51,7 +50,7 @@ func runActivityVocabulary(p *Pass) {
 		if w < 60 {
 			vocab = "phase-N-agent-execution, idle, …"
 		}
-		return fmt.Sprintf("current_activity %s is outside the vocabulary (%s): put prose in next_step", strconv.Quote(diag.ClipTo(ca, max(w, 40))), vocab)
+		return fmt.Sprintf("current_activity %s is outside the vocabulary (%s): put prose in next_step", diag.QuoteTo(ca, max(w, 40)), vocab)
 	}))
 }
 

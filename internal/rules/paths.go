@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/resumelint/resumelint/internal/diag"
@@ -186,7 +185,7 @@ func (r *Resolver) TriedN(n int) string {
 func (r *Resolver) NotFound(what, ref string) string {
 	return diag.FitClip(func(w int) string {
 		return diag.Fit(len(r.Bases), func(n int) string {
-			return fmt.Sprintf("%s %s resolves nowhere (tried %s): correct or remove it", what, strconv.Quote(diag.ClipPath(ref, w)), r.TriedN(n))
+			return fmt.Sprintf("%s %s resolves nowhere (tried %s): correct or remove it", what, diag.QuotePath(ref, w), r.TriedN(n))
 		})
 	})
 }

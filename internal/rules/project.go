@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/resumelint/resumelint/internal/code"
@@ -89,7 +88,7 @@ func runPrecompactFlat(p *Pass) {
 			if w < 60 {
 				d = ""
 			}
-			return fmt.Sprintf("the state is nested under %q, but SessionStart reads it flat: move its keys to the top level%s", n.Key.Value, d)
+			return fmt.Sprintf("the state is nested under %s, but SessionStart reads it flat: move its keys to the top level%s", diag.QuoteFull(n.Key.Value), d)
 		}))
 		fd.Fix = fix.FlattenJSON(p.Doc, n.Key.Value, map[string]string{"project_id": "active_project_id"})
 	}
@@ -175,7 +174,7 @@ func runLegacyResumeVersion(p *Pass) {
 		fd := p.Report(d.File, k, "resume_version is the legacy name, which SessionStart does not read: rename it to resume_schema_version, keeping the value")
 		fd.Fix = fix.RenameKeyKeepString(d, k, v, "resume_schema_version")
 	case node.IsScalar(v) && !node.IsNull(v):
-		fd := p.Report(d.File, k, "resume_version is the legacy name, which SessionStart does not read: rename it and quote the number: resume_schema_version: %s", strconv.Quote(v.Value))
+		fd := p.Report(d.File, k, "resume_version is the legacy name, which SessionStart does not read: rename it and quote the number: resume_schema_version: %s", diag.QuoteFull(v.Value))
 		fd.Fix = fix.RenameKeyKeepString(d, k, v, "resume_schema_version")
 	default:
 		p.Report(d.File, k, "resume_version is the legacy name of resume_schema_version: rename the key and give it a version string such as \"1.0\"")
@@ -199,7 +198,7 @@ func runProgress(p *Pass) {
 		return
 	}
 	if done > total {
-		p.Report(d.File, pn, "progress %q counts more completed tasks (%d) than there are (%d): recount from the steps file", pn.Value, done, total)
+		p.Report(d.File, pn, "progress %s counts more completed tasks (%d) than there are (%d): recount from the steps file", diag.QuoteFull(pn.Value), done, total)
 		return
 	}
 	// current_task follows progress in seed 004's form; nexus's counters
@@ -209,7 +208,7 @@ func runProgress(p *Pass) {
 		return
 	}
 	if cur != int64(done) && cur != int64(done)+1 {
-		fd := p.Report(d.File, cv, "current_task %d does not follow progress %q: it is %d (just finished) or %d (next)", cur, pn.Value, done, done+1)
+		fd := p.Report(d.File, cv, "current_task %d does not follow progress %s: it is %d (just finished) or %d (next)", cur, diag.QuoteFull(pn.Value), done, done+1)
 		fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: pn.Line, Column: pn.Column, Message: "progress"})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"hash/fnv"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -332,11 +331,11 @@ func runFilesToLoad(p *Pass) {
 		}
 		rel, problem := cleanEntry(s)
 		if problem != "" {
-			p.Report(d.File, e, "files_to_load entry %q %s", s, problem)
+			p.Report(d.File, e, "files_to_load entry %s %s", diag.QuoteFull(s), problem)
 			continue
 		}
 		if f := first[rel]; f != nil {
-			fd := p.Report(d.File, e, "files_to_load lists %q twice (first at line %d); remove the repeat", s, f.Line)
+			fd := p.Report(d.File, e, "files_to_load lists %s twice (first at line %d); remove the repeat", diag.QuoteFull(s), f.Line)
 			fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: f.Line, Column: f.Column, Message: "first entry"})
 			continue
 		}
@@ -362,7 +361,7 @@ func runFilesToLoad(p *Pass) {
 		// repository root of a nexus layout.
 		if regularFileExists(rr, filepath.Join(filepath.Dir(filepath.Dir(pr.Dir)), filepath.FromSlash(rel))) {
 			p.Report(d.File, e, "%s", diag.FitClip(func(w int) string {
-				return fmt.Sprintf("files_to_load entry %s is at the repository root, but SessionStart reads the project folder: copy it in or remove it", strconv.Quote(diag.ClipPath(s, w)))
+				return fmt.Sprintf("files_to_load entry %s is at the repository root, but SessionStart reads the project folder: copy it in or remove it", diag.QuotePath(s, w))
 			}))
 			continue
 		}
@@ -676,7 +675,7 @@ func runProgressVsSteps(p *Pass) {
 		// and whose counters never moved tells a reader nothing is done.
 		fd = p.Report(d.File, n, "tasks_completed and total_tasks are 0, but %s has %d of %d tasks checked: set both from the steps file", diag.Clip(rel), checked, countBoxes(sf.Data, true))
 	case what == "progress":
-		fd = p.Report(d.File, n, "progress says %d tasks complete, but %s has %d checked: set it to %q", done, diag.Clip(rel), checked, fmt.Sprintf("%d/%d tasks complete", checked, total))
+		fd = p.Report(d.File, n, "progress says %d tasks complete, but %s has %d checked: set it to \"%d/%d tasks complete\"", done, diag.Clip(rel), checked, checked, total)
 	default:
 		fd = p.Report(d.File, n, "tasks_completed is %d, but %s has %d checked: update the counter when tasks are ticked", done, diag.Clip(rel), checked)
 	}

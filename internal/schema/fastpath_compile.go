@@ -31,6 +31,7 @@ import (
 	"cuelang.org/go/cue/token"
 
 	schemacue "github.com/resumelint/resumelint/cue"
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 )
 
@@ -285,7 +286,7 @@ func unaryChecker(x *ast.UnaryExpr) *checker {
 			return unknownNode(kString, "pattern %s: %v", lit.Value, err)
 		}
 		if _, err := regexp.Compile(s); err != nil { // CUE matches with Go's regexp too
-			return unknownNode(kString, "pattern %q: %v", s, err)
+			return unknownNode(kString, "pattern %s: %v", diag.QuoteFull(s), err)
 		}
 		return &checker{op: opRegex, mask: kString, re: lazyre.New(s)}
 	}
@@ -364,7 +365,7 @@ func (cp *compiler) field(c *checker, d *ast.Field, depth int) string {
 		return "a field labelled " + name
 	}
 	if _, dup := c.fields[name]; dup || len(c.vals) == 64 {
-		return fmt.Sprintf("field %q repeated or more than 64 fields", name)
+		return fmt.Sprintf("field %s repeated or more than 64 fields", diag.QuoteFull(name))
 	}
 	idx := len(c.vals)
 	c.fields[name] = idx

@@ -119,9 +119,9 @@ func Validate(def string, root *yaml.Node, opt Options) ([]Violation, error) {
 	for _, u := range res.Unknown {
 		parent := DisplayPath(opt.Prefix, u.Path)
 		for _, k := range u.Keys {
-			msg := fmt.Sprintf("unknown key %q in %s", k.Value, parent)
+			msg := fmt.Sprintf("unknown key %s in %s", diag.QuoteFull(k.Value), parent)
 			if parent == "" {
-				msg = fmt.Sprintf("unknown key %q at the top level", k.Value)
+				msg = fmt.Sprintf("unknown key %s at the top level", diag.QuoteFull(k.Value))
 			}
 			out = append(out, Violation{Node: k, Key: k, Path: append(append([]string(nil), u.Path...), k.Value), Message: msg, unknown: true})
 		}
@@ -445,7 +445,7 @@ func DisplayPath(prefix string, p []string) string {
 			continue
 		}
 		if strings.ContainsFunc(s, func(r rune) bool { return r == '.' || r == '/' || r == ' ' || r == '[' || r == '"' }) {
-			sb.WriteString("[" + strconv.Quote(s) + "]") // a path-like key: hashes["out/report.csv"]
+			sb.WriteString("[" + diag.QuoteFull(s) + "]") // a path-like key: hashes["out/report.csv"]
 			continue
 		}
 		if sb.Len() > 0 {
@@ -518,9 +518,9 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 			}
 			name := path[len(path)-1]
 			parent := DisplayPath(opt.Prefix, path[:len(path)-1])
-			msg := fmt.Sprintf("unknown key %q in %s", name, parent)
+			msg := fmt.Sprintf("unknown key %s in %s", diag.QuoteFull(name), parent)
 			if parent == "" {
-				msg = fmt.Sprintf("unknown key %q at the top level", name)
+				msg = fmt.Sprintf("unknown key %s at the top level", diag.QuoteFull(name))
 			}
 			return Violation{Node: n, Key: key, Path: path, Message: msg, unknown: true}, true
 		}
@@ -739,7 +739,7 @@ func Show(n *yaml.Node) string {
 	}
 	switch n.ShortTag() {
 	case "!!str", "!!timestamp", "!!binary":
-		return strconv.Quote(n.Value)
+		return diag.QuoteFull(n.Value)
 	case "!!null":
 		return "null"
 	case "!!float":

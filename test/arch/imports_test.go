@@ -30,7 +30,8 @@ var allowed = map[string][]string{
 	"internal/gitcmd":   {},
 	"internal/gctune":   {},
 	"internal/version":  {},
-	"internal/diag":     {"internal/lazyre"},
+	"internal/secret":   {"internal/lazyre"},
+	"internal/diag":     {"internal/lazyre", "internal/secret"},
 	"internal/node":     {"internal/diag"},
 	"internal/load":     {"internal/code", "internal/diag", "internal/gitcmd", "internal/lazyre", "internal/node"},
 	"internal/schema":   {"cue", "internal/diag", "internal/lazyre", "internal/node"},
@@ -41,7 +42,7 @@ var allowed = map[string][]string{
 	"internal/gitbase":  {"internal/gitcmd", "internal/load"},
 	"internal/hook":     {"internal/diag", "internal/load"},
 	"internal/rules": {"internal/agentrun", "internal/bundle", "internal/code", "internal/diag", "internal/fix",
-		"internal/gitbase", "internal/lazyre", "internal/load", "internal/model", "internal/node", "internal/schema"},
+		"internal/gitbase", "internal/lazyre", "internal/load", "internal/model", "internal/node", "internal/schema", "internal/secret"},
 	"internal/engine": {"internal/code", "internal/diag", "internal/lazyre", "internal/load", "internal/rules"},
 	// config reads .resumelint.yaml into plain data; it names rules (codes
 	// and names in rules:, ignore: and directives) through the catalog,

@@ -1,0 +1,349 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/textproto"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// A credential planted in every field a rule quotes, at every length and
+// place in the value, shows no run of 8 of its characters in any output:
+// every report format, the baseline, fix --diff, status, the three hook
+// events and the language server.
+
+// plantedToken is a credential and the part of it no output may show.
+type plantedToken struct{ name, value, secret string }
+
+var plantedTokens = []plantedToken{
+	{"github", "ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i", "R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i"},
+	{"github-pat", "github_pat_11ABCDEFG0aBcDeFgHiJkLmN_oPqRsTuVwXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVwXyZ012345678",
+		"11ABCDEFG0aBcDeFgHiJkLmN_oPqRsTuVwXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVwXyZ012345678"},
+	{"anthropic", "sk-ant-api03-Zq7Xw2Lk9Vb4Nm1Pt6Rs3Yh8Jd5Fg0CeWu", "Zq7Xw2Lk9Vb4Nm1Pt6Rs3Yh8Jd5Fg0CeWu"},
+	{"aws", "AKIAQ7XK2LMN4PRS8TUV", "Q7XK2LMN4PRS8TUV"},
+	{"pem", "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAq9Zr7Lw2Vx4Nb8Tp\nHs6Dy3Fg0Jm5CaKt1Qe\n-----END RSA PRIVATE KEY-----",
+		"MIIEpAIBAAKCAQEAq9Zr7Lw2Vx4Nb8Tp\nHs6Dy3Fg0Jm5CaKt1Qe"},
+}
+
+// plantedShapes place the token at the start, middle and end of values
+// shorter and longer than the 60 characters a message shows.
+var plantedShapes = map[string]func(tok string) string{
+	"whole": func(tok string) string { return tok },
+	"end":   func(tok string) string { return "CP-001 pushed with deploy key " + tok },
+	"start": func(tok string) string { return tok + " was the key CP-001 was pushed with" },
+	"middle": func(tok string) string {
+		return "CP-001 was pushed by the release job with key " + tok + " before the phase-2 gate ran"
+	},
+}
+
+// plantSite is one field a rule quotes: in file of the golden case, old
+// is replaced by new with {V} the planted value (a JSON/YAML string).
+type plantSite struct {
+	file, old, new string
+	code           string // a rule that quotes the value
+}
+
+var plantSites = []plantSite{
+	{"ORCHESTRATION.yaml", `last_checkpoint: "CP-002"`, `last_checkpoint: {V}`, "RL104"},
+	{"ORCHESTRATION.yaml", `workflow_status: "ACTIVE"`, `workflow_status: {V}`, "RL102"},
+	{"ORCHESTRATION.yaml", `current_activity: "phase-1-agent-execution"`, `current_activity: {V}`, ""},
+	{"ORCHESTRATION.yaml", `next_step: "Run the researcher agent"`, `next_step: {V}`, ""},
+	{"ORCHESTRATION.yaml", `files_to_read: []`, `files_to_read: [{V}]`, "RL113"},
+	{"ORCHESTRATION.yaml", `    context_fill_at_update: null`, "    context_fill_at_update: null\n    {K}: \"kept from the last session\"", "RL010"},
+	{".jerry/checkpoints/cx-002.json", `"tier": "nominal"`, `"tier": {V}`, "RL204"},
+	{"00-system/.cache/precompact_state.json", `"active_project_id": "07-billing-export"`, `"active_project_id": {V}`, "RL301"},
+	{"02-projects/07-billing-export/01-planning/resume-context.md", "  - 01-planning/steps.md\n", "  - 01-planning/steps.md\n  - {V}\n", "RL314"},
+	{"02-projects/07-billing-export/01-planning/resume-context.md", `project_id: "07-billing-export"`, `project_id: {V}`, ""},
+	{".agent-memory/runs/2026-06-18-auth-rework/task-graph.json", `"title": "Map the session store"`, `"title": {V}`, ""},
+	{".agent-memory/runs/2026-06-18-auth-rework/task-graph.json", `{"id": "T6", "title": "Rotate production keys", "depends_on": ["T1"]}`, `{"id": "T6", "title": "Rotate production keys", "depends_on": [{V}]}`, "RL502"},
+}
+
+// plantedRepo writes a repository of every kind from the golden cases,
+// with value planted at every site.
+func plantedRepo(t *testing.T, value string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{"ORCHESTRATION.yaml": brokenOrchestration, ".git/HEAD": "ref: refs/heads/main\n"}
+	for golden, prefixes := range map[string][]string{
+		"rl204_runtime_tier.txtar":  {".jerry/checkpoints/cx-002.json"},
+		"rl314_files_to_load.txtar": {"00-system/", "02-projects/"},
+		"status_json.txtar":         {".agent-memory/"},
+	} {
+		ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "golden", golden))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			for _, p := range prefixes {
+				if strings.HasPrefix(f.Name, p) {
+					files[f.Name] = string(f.Data)
+				}
+			}
+		}
+	}
+	quoted, _ := json.Marshal(value)
+	key := value
+	if strings.ContainsAny(key, " \n") {
+		key = "notes"
+	}
+	for _, s := range plantSites {
+		text, ok := files[s.file]
+		if !ok || !strings.Contains(text, s.old) {
+			t.Fatalf("%s: no %q to plant in", s.file, s.old)
+		}
+		planted := strings.NewReplacer("{V}", string(quoted), "{K}", key).Replace(s.new)
+		files[s.file] = strings.Replace(text, s.old, planted, 1)
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// leak returns the first run of 8 characters of secret in out, with some
+// context, or "".
+func leak(out, secret string) string {
+	for _, part := range strings.Split(secret, "\n") {
+		for i := 0; i+8 <= len(part); i++ {
+			if j := strings.Index(out, part[i:i+8]); j >= 0 {
+				return strconv.Quote(out[max(0, j-40):min(len(out), j+48)])
+			}
+		}
+	}
+	return ""
+}
+
+// runIn runs resumelint in dir with stdin and returns exit code and output.
+func runIn(dir, stdin string, args ...string) (int, string) {
+	var out strings.Builder
+	c := &Command{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &out, Cwd: dir, Getenv: func(k string) string {
+		if k == "SOURCE_DATE_EPOCH" {
+			return "1782000000"
+		}
+		return ""
+	}}
+	return c.Main(args), out.String()
+}
+
+// TestSecretNeverPrinted plants each credential in every site, in every
+// shape, and reads every output resumelint gives for the repository.
+func TestSecretNeverPrinted(t *testing.T) {
+	for _, tok := range plantedTokens {
+		for shape, form := range plantedShapes {
+			t.Run(tok.name+"/"+shape, func(t *testing.T) {
+				dir := plantedRepo(t, form(tok.value))
+				outputs := plantedOutputs(t, dir)
+				for what, out := range outputs {
+					if l := leak(out, tok.secret); l != "" {
+						t.Errorf("%s shows part of the %s token: %s", what, tok.name, l)
+					}
+				}
+			})
+		}
+	}
+}
+
+// plantedOutputs runs every command that prints or writes what it found.
+func plantedOutputs(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	formats := []string{"json", "sarif", "github", "junit", "codeclimate", "markdown"}
+	args := []string{"lint", "--verbose"}
+	for _, f := range formats {
+		args = append(args, "-o", f+"=out."+f)
+	}
+	_, out["lint (text, --verbose)"] = runIn(dir, "", append(args, ".")...)
+	_, out["lint --write-baseline"] = runIn(dir, "", "lint", "--write-baseline", "out.baseline", ".")
+	_, out["lint --disable RL005"] = runIn(dir, "", "lint", "--disable", "RL005", ".")
+	for _, f := range append(formats, "baseline") {
+		name := "out." + f
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatalf("lint wrote no %s: %v\n%s", name, err, out["lint (text, --verbose)"])
+		}
+		out["lint --format "+f] = string(b)
+		os.Remove(filepath.Join(dir, name))
+	}
+	var res struct{ Findings []struct{ Code string } }
+	if err := json.Unmarshal([]byte(out["lint --format json"]), &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range plantSites {
+		found := s.code == ""
+		for _, f := range res.Findings {
+			found = found || f.Code == s.code
+		}
+		if !found {
+			t.Errorf("no %s finding for the value planted in %s:\n%s", s.code, s.file, out["lint (text, --verbose)"])
+		}
+	}
+	_, out["fix --diff --unsafe-fixes"] = runIn(dir, "", "fix", "--diff", "--unsafe-fixes", ".")
+	_, out["fix --verbose --unsafe-fixes"] = runIn(copyDir(t, dir), "", "fix", "--verbose", "--unsafe-fixes", ".")
+	for _, f := range []string{"text", "json", "mermaid"} {
+		_, out["status --format "+f] = runIn(dir, "", "status", "--format", f)
+	}
+	orch := filepath.Join(dir, "ORCHESTRATION.yaml")
+	for _, ev := range []string{"PostToolUse", "PreCompact", "SessionStart"} {
+		_, out["hook "+ev] = runIn(dir, hookEvent(dir, ev, "Write", orch), "hook")
+	}
+	if !strings.Contains(out["hook SessionStart"], "resume state of ORCHESTRATION.yaml") {
+		t.Errorf("the SessionStart hook gave no resume report:\n%s", out["hook SessionStart"])
+	}
+	out["server"] = serverOutput(t, dir, orch)
+	return out
+}
+
+// copyDir copies the repository, for a command that writes to it.
+func copyDir(t *testing.T, dir string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// serverOutput opens path in the language server and returns everything
+// it sent: the diagnostics and the hover on each of them.
+func serverOutput(t *testing.T, dir, path string) string {
+	t.Helper()
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var all strings.Builder
+	go func() {
+		_, _ = runInPipes(dir, inR, outW)
+		outW.Close()
+	}()
+	defer inW.Close()
+	c := &lspClient{t: t, w: inW, r: bufio.NewReader(outR), msgs: make(chan map[string]json.RawMessage, 64)}
+	go func() {
+		defer close(c.msgs)
+		tp := textproto.NewReader(c.r)
+		for {
+			h, err := tp.ReadMIMEHeader()
+			if err != nil {
+				return
+			}
+			n, _ := strconv.Atoi(h.Get("Content-Length"))
+			body := make([]byte, n)
+			if _, err := io.ReadFull(c.r, body); err != nil {
+				return
+			}
+			all.Write(body) // read here only, before the message is passed on
+			var m map[string]json.RawMessage
+			if json.Unmarshal(body, &m) == nil {
+				c.msgs <- m
+			}
+		}
+	}()
+	c.call("initialize", map[string]any{"processId": nil, "rootUri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String(), "capabilities": map[string]any{}})
+	c.notify("initialized", map[string]any{})
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": string(text)}})
+	var hovers []string
+	for _, d := range c.diagnostics(uri) {
+		res := c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": d.Range.Start})
+		hovers = append(hovers, string(res))
+	}
+	c.call("shutdown", nil)
+	c.notify("exit", nil)
+	for range c.msgs {
+	}
+	return all.String() + strings.Join(hovers, "\n")
+}
+
+func runInPipes(dir string, in io.Reader, out io.Writer) (int, error) {
+	c := &Command{Stdin: in, Stdout: out, Stderr: io.Discard, Cwd: dir, Getenv: func(k string) string {
+		if k == "SOURCE_DATE_EPOCH" {
+			return "1782000000"
+		}
+		return ""
+	}}
+	return c.Main([]string{"server", "--stdio"}), nil
+}
+
+// TestServerHoverEscapesMarkdown: a value quoted in a finding cannot put
+// an image, a link or HTML into the editor's hover.
+func TestServerHoverEscapesMarkdown(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "ORCHESTRATION.yaml")
+	doc := strings.Replace(brokenOrchestration, `last_checkpoint: "CP-002"`, `last_checkpoint: "![x](https://example.test/t.png) <img src=x> [go](https://example.test)"`, 1)
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := serverOutput(t, dir, path)
+	if !strings.Contains(hoverText(out), `\\!\\[x\\]\\(https`) {
+		t.Fatalf("no escaped value in the hover:\n%s", out)
+	}
+	for _, bad := range []string{"![x](", "[go](", "\\u003cimg"} {
+		if strings.Contains(hoverText(out), bad) {
+			t.Errorf("the hover renders %q from the file:\n%s", bad, hoverText(out))
+		}
+	}
+}
+
+// hoverText is the part of serverOutput after the messages: the hovers.
+func hoverText(out string) string {
+	if i := strings.LastIndex(out, `"contents"`); i >= 0 {
+		return out[i:]
+	}
+	return ""
+}
+
+// TestFixDescriptionMasked: a fix whose description names a value from
+// the file (RL104 moves last_checkpoint to the latest id) shows it
+// masked, in the hook's answer and in fix's report.
+func TestFixDescriptionMasked(t *testing.T) {
+	tok := plantedTokens[0]
+	doc := strings.ReplaceAll(brokenOrchestration, `"CP-003"`, `"`+tok.value+`"`)
+	dir := plantedRepo(t, "CP-002")
+	orch := filepath.Join(dir, "ORCHESTRATION.yaml")
+	if err := os.WriteFile(orch, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, hookOut := runIn(dir, hookEvent(dir, "PostToolUse", "Write", orch), "hook")
+	if !strings.Contains(hookOut, "move last_checkpoint forward to ****") {
+		t.Errorf("the hook does not offer the fix, masked:\n%s", hookOut)
+	}
+	_, fixOut := runIn(dir, "", "fix", "--verbose", "ORCHESTRATION.yaml")
+	for what, out := range map[string]string{"hook": hookOut, "fix": fixOut} {
+		if l := leak(out, tok.secret); l != "" {
+			t.Errorf("%s shows part of the token: %s", what, l)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package diag
+
+import (
+	"strings"
+	"testing"
+)
+
+// leaks reports the first run of 8 characters of secret that out holds.
+func leaks(out, secret string) string {
+	for i := 0; i+8 <= len(secret); i++ {
+		if strings.Contains(out, secret[i:i+8]) {
+			return secret[i : i+8]
+		}
+	}
+	return ""
+}
+
+// TestQuoteMasksBeforeClip: every function that shows file content masks
+// a credential whole before it cuts the value, at every length and place.
+func TestQuoteMasksBeforeClip(t *testing.T) {
+	tokens := []string{
+		"ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i",
+		"github_pat_11ABCDEFG0aBcDeFgHiJkLmN_oPqRsTuVwXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVwXyZ012345678",
+		"AKIAQ7XK2LMN4PRS8TUV",
+		"sk-ant-api03-Zq7Xw2Lk9Vb4Nm1Pt6Rs3Yh8Jd5Fg0Ce",
+		"xoxb-2741-9918-Kq2Vw8Ly4Nz6",
+		"-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAxyzABCDEFGH\n-----END RSA PRIVATE KEY-----",
+	}
+	shows := map[string]func(string) string{
+		"Quote":         Quote,
+		"Clip":          Clip,
+		"ClipTo(20)":    func(s string) string { return ClipTo(s, 20) },
+		"ClipTo(40)":    func(s string) string { return ClipTo(s, 40) },
+		"ClipPath(30)":  func(s string) string { return ClipPath(s, 30) },
+		"QuoteTo(30)":   func(s string) string { return QuoteTo(s, 30) },
+		"QuotePath(30)": func(s string) string { return QuotePath(s, 30) },
+		"QuoteFull":     QuoteFull,
+		"ClipHead(20)":  func(s string) string { return ClipHead(s, 20) },
+		"QuoteHead(40)": func(s string) string { return QuoteHead(s, 40) },
+		"Mask":          Mask,
+		"Safe":          Safe,
+	}
+	for _, tok := range tokens {
+		body := tok[strings.IndexAny(tok, "_-")+1:]
+		for _, pad := range []int{0, 10, 25, 40, 70} {
+			filler := strings.Repeat("x", pad)
+			for _, v := range []string{tok, tok + " " + filler, filler + " " + tok, filler + " " + tok + " " + filler, "dir/" + filler + "/" + tok} {
+				for name, show := range shows {
+					if l := leaks(show(v), body); l != "" {
+						t.Errorf("%s(%.30q…) shows %q of the secret: %q", name, v, l, show(v))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSafeEscapes: Safe shows control characters from a file as escapes.
+func TestSafeEscapes(t *testing.T) {
+	got := Safe("a\x1b[31m\x07b\r\n::error ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i")
+	if want := `a\x1b[31m\x07b\r\n::error ****`; got != want {
+		t.Errorf("Safe = %q, want %q", got, want)
+	}
+}
+
+// TestSafeLineAndMarkdown: a line that would be a workflow command is
+// defused; Markdown syntax and HTML from a file stay inert.
+func TestSafeLineAndMarkdown(t *testing.T) {
+	for in, want := range map[string]string{
+		"   ::error file=x::forged": `   \x3a:error file=x::forged`,
+		"::warning\x07":             `\x3a:warning\x07`,
+		"a ::error":                 "a ::error",
+	} {
+		if got := SafeLine(in); got != want {
+			t.Errorf("SafeLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got, want := SafeLines("one\n ::error x\x1b"), "one\n \\x3a:error x\\x1b"; got != want {
+		t.Errorf("SafeLines = %q, want %q", got, want)
+	}
+	got := SafeMarkdown("![img](https://example.test/x.png) <b>[link](https://example.test)</b>\x1b ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i")
+	want := `\!\[img\]\(https\://example.test/x.png\) &lt;b&gt;\[link\]\(https\://example.test\)&lt;/b&gt;\x1b \*\*\*\*`
+	if got != want {
+		t.Errorf("SafeMarkdown = %q, want %q", got, want)
+	}
+}
