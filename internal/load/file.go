@@ -48,6 +48,7 @@ type File struct {
 	Directives []Directive
 
 	lineStarts []int
+	lineIx     map[int]*lineIndex // long lines' column indexes (lines.go)
 	buf        []byte     // Data's pooled buffer, handed back by Release
 	kept       []keptLine // lines kept by Release, for snippets, in line order
 	// retain are lines to keep at Release besides those it is given: the
@@ -99,6 +100,7 @@ func (f *File) Release(keep ...int) {
 	}
 	f.Data = nil
 	f.lineStarts = nil
+	f.lineIx = nil
 	if f.buf != nil {
 		putBuf(f.buf) // nothing keeps a slice of the bytes (kept lines are copies)
 		f.buf = nil
@@ -292,6 +294,7 @@ func checkBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 		out = append(out, Problem(f, code.Encoding, diag.Pos{Line: 1, Col: 1}, "file starts with a UTF-8 byte-order mark; save it without one"))
 		f.Data = f.Data[3:]
 		f.lineStarts = nil
+		f.lineIx = nil
 	} else if enc := wideEncoding(f.Data); enc != "" {
 		return append(out, Problem(f, code.Encoding, diag.Pos{Line: 1, Col: 1}, "file is %s encoded; resumelint reads UTF-8 only: save it as UTF-8", enc)), false
 	}
