@@ -48,13 +48,14 @@ type File struct {
 	Directives []Directive
 
 	lineStarts []int
-	lineIx     map[int]*lineIndex // long lines' column indexes (lines.go)
 	buf        []byte     // Data's pooled buffer, handed back by Release
 	kept       []keptLine // lines kept by Release, for snippets, in line order
 	// retain are lines to keep at Release besides those it is given: the
 	// lines suppression directives sit on (noted when the file is read)
 	// and those facts published for cross-file rules point at (Retain).
 	retain []int
+	// lineIx holds long lines' column indexes (lines.go).
+	lineIx map[int]*lineIndex
 }
 
 // Retain asks Release to keep the text of line n: a cross-file finding

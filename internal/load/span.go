@@ -105,4 +105,3 @@ func EndOf(f *File, n *yaml.Node) diag.Pos {
 	}
 	return diag.Pos{Line: n.Line, Col: n.Column + width}
 }
-
