@@ -2,8 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/resumelint/resumelint/internal/cli"
 )
 
 // Long lists of wrong items: a list of one wrong kind is one finding
@@ -63,6 +68,33 @@ func TestHostileLongLists(t *testing.T) {
 					fs = fs[:3]
 				}
 				t.Fatalf("exit %d, %d %s findings holding %q, want exit 1 and %d of %d; first findings: %v", code, len(got), tc.code, tc.message, tc.count, len(findingsWith(fs, tc.code, "")), fs)
+			}
+		})
+	}
+}
+
+// BenchmarkHostileLongLists times a lint of each long list: with the cost
+// linear in the items, ns/op stays near that of a file of the same size
+// with no findings (go test -bench HostileLongLists ./cmd/resumelint).
+func BenchmarkHostileLongLists(b *testing.B) {
+	for _, tc := range longListCases() {
+		b.Run(tc.name, func(b *testing.B) {
+			dir := b.TempDir()
+			p := filepath.Join(dir, filepath.FromSlash(tc.path))
+			for name, content := range map[string]string{filepath.Join(dir, "ORCHESTRATION_PLAN.md"): "# Plan\n", p: tc.content} {
+				if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+					b.Fatal(err)
+				}
+				if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				c := &cli.Command{Stdout: io.Discard, Stderr: io.Discard, Cwd: dir, Getenv: func(string) string { return "" }}
+				if code := c.Main([]string{"lint", "--format", "json", p}); code != 1 {
+					b.Fatalf("exit %d, want 1", code)
+				}
 			}
 		})
 	}
