@@ -44,11 +44,17 @@ func longListCases() []longListCase {
 	for range 20000 {
 		noID.WriteString("    - {decision: \"Keep the redirects\", rationale: \"External links\"}\n")
 	}
+	var sections []string
+	for i := range 20000 {
+		sections = append(sections, fmt.Sprintf(`"{SECTION_%d}"`, i))
+	}
+	placeholders := strings.Replace(validOrchestration, `      sections: ["phase-2"]`, "      sections: ["+strings.Join(sections, ", ")+"]", 1)
 	return []longListCase{
 		{"100,000 integers in files_to_read", "ORCHESTRATION.yaml", ftr("    - 42\n", 100000), "RL102", "files_to_read: 100000 items: expected a string or a mapping, found an integer", 1},
 		{"100,000 lists in files_to_read", "ORCHESTRATION.yaml", ftr("    - [a]\n", 100000), "RL102", "files_to_read: 100000 items: expected a string or a mapping, found a list", 1},
 		{"100,000 integers in a minified checkpoint's files_to_read", ".jerry/checkpoints/cx-001-checkpoint.json", seedCheckpoint, "RL201", "files_to_read: 100000 items: expected a string or a mapping, found an integer", 1},
 		{"20,000 decisions without an id", "ORCHESTRATION.yaml", strings.Replace(validOrchestration, "  decision_log:\n", "  decision_log:\n"+noID.String(), 1), "RL110", "", 20001}, // and RD-001 now last
+		{"20,000 placeholders on one line", "ORCHESTRATION.yaml", placeholders, "RL114", "was never filled in", 20000},
 		// CUE sees 100 of them; one finding says how many more.
 		{"20,000 tasks with integer ids on one JSON line", ".agent-memory/runs/2026-02-20-001/task-graph.json", `{"tasks": [` + strings.Join(tasks, ", ") + "]}\n", "RL501", "", 101},
 		{"20,000 tasks on one JSON line depending on none that exists", ".agent-memory/runs/2026-02-20-001/task-graph.json", `{"tasks": [` + strings.Join(deps, ", ") + "]}\n", "RL502", "", 20000},
