@@ -250,20 +250,23 @@ func widen(fs []diag.Finding, sources map[string]*load.File) {
 		if src == nil {
 			continue
 		}
-		line, ok := src.Snippet(fd.Start.Line)
+		// In bytes from the column's offset: a finding costs its token,
+		// not its line (thousands of findings on one minified JSON line).
+		line, at, ok := src.LineAt(fd.Start.Line, fd.Start.Col)
 		if !ok {
 			continue
 		}
-		if w := tokenWidth([]rune(line), fd.Start.Col-1); w > 0 {
-			fd.End = diag.Pos{Line: fd.Start.Line, Col: fd.Start.Col + w}
+		if w := tokenWidth(line, at); w > 0 {
+			fd.End = diag.Pos{Line: fd.Start.Line, Col: fd.Start.Col + utf8.RuneCount(line[at:at+w])}
 		}
 	}
 }
 
 // tokenWidth measures the token that starts at line[at]: a quoted string
 // through its closing quote, one bracket or list dash, or a word up to a
-// blank, a flow separator or a key's colon.
-func tokenWidth(line []rune, at int) int {
+// blank, a flow separator or a key's colon. The width is in elements of
+// line.
+func tokenWidth[T byte | rune](line []T, at int) int {
 	if at < 0 || at >= len(line) {
 		return 0
 	}

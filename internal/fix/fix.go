@@ -187,19 +187,25 @@ func Drops(fixes []*diag.Fix) []string {
 }
 
 // editList builds the edits of one fix; insertions at one offset are
-// merged in the order they are added.
-type editList struct{ list []diag.TextEdit }
+// merged in the order they are added, found through ins (a fix numbering
+// 100,000 entries must not scan its edits for each).
+type editList struct {
+	list []diag.TextEdit
+	ins  map[int]int // offset -> index in list of the insertion there
+}
 
 func (e *editList) replace(start, end int, text string) {
 	e.list = append(e.list, diag.TextEdit{Offset: start, Length: end - start, NewText: text})
 }
 
 func (e *editList) insert(at int, text string) {
-	for i := range e.list {
-		if e.list[i].Offset == at && e.list[i].Length == 0 {
-			e.list[i].NewText += text
-			return
-		}
+	if i, ok := e.ins[at]; ok {
+		e.list[i].NewText += text
+		return
 	}
+	if e.ins == nil {
+		e.ins = map[int]int{}
+	}
+	e.ins[at] = len(e.list)
 	e.list = append(e.list, diag.TextEdit{Offset: at, NewText: text})
 }

@@ -54,6 +54,8 @@ type File struct {
 	// lines suppression directives sit on (noted when the file is read)
 	// and those facts published for cross-file rules point at (Retain).
 	retain []int
+	// lineIx holds long lines' column indexes (lines.go).
+	lineIx map[int]*lineIndex
 }
 
 // Retain asks Release to keep the text of line n: a cross-file finding
@@ -99,6 +101,7 @@ func (f *File) Release(keep ...int) {
 	}
 	f.Data = nil
 	f.lineStarts = nil
+	f.lineIx = nil
 	if f.buf != nil {
 		putBuf(f.buf) // nothing keeps a slice of the bytes (kept lines are copies)
 		f.buf = nil
@@ -292,6 +295,7 @@ func checkBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 		out = append(out, Problem(f, code.Encoding, diag.Pos{Line: 1, Col: 1}, "file starts with a UTF-8 byte-order mark; save it without one"))
 		f.Data = f.Data[3:]
 		f.lineStarts = nil
+		f.lineIx = nil
 	} else if enc := wideEncoding(f.Data); enc != "" {
 		return append(out, Problem(f, code.Encoding, diag.Pos{Line: 1, Col: 1}, "file is %s encoded; resumelint reads UTF-8 only: save it as UTF-8", enc)), false
 	}

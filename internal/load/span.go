@@ -1,6 +1,8 @@
 package load
 
 import (
+	"unicode/utf8"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
@@ -86,40 +88,20 @@ func JSONValueEnd(d []byte, a int) (int, bool) {
 }
 
 // EndOf is where a node's source text ends on its first line: the whole
-// token for scalars, the bracket or list dash for collections.
+// token for scalars, the bracket or list dash for collections. Its cost is
+// the token's, not the line's (LineAt).
 func EndOf(f *File, n *yaml.Node) diag.Pos {
 	if f == nil || n == nil || n.Line == 0 {
 		return diag.Pos{}
 	}
-	line := []rune(f.Line(n.Line))
-	start := n.Column - 1
-	if start < 0 || start >= len(line) {
+	text, start, ok := f.LineAt(n.Line, n.Column)
+	if !ok {
 		return diag.Pos{Line: n.Line, Col: n.Column}
 	}
-	end := start + 1
-	switch {
-	case n.Kind == yaml.ScalarNode && line[start] != '|' && line[start] != '>':
-		end, _ = ScalarEnd(line, start, inFlow(line, start))
-	case n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode:
-		end = start + 1 // the key's first character, or its [ { -
+	width := 1 // characters; at least the first one
+	if c := text[start]; n.Kind == yaml.ScalarNode && c != '|' && c != '>' {
+		end, _ := ScalarEnd(text[start:], 0, f.InFlow(n.Line, start))
+		width = max(utf8.RuneCount(text[start:start+end]), 1)
 	}
-	end = min(end, len(line))
-	if end <= start {
-		end = start + 1
-	}
-	return diag.Pos{Line: n.Line, Col: end + 1}
-}
-
-// inFlow guesses whether line[at] sits inside a flow collection.
-func inFlow(line []rune, at int) bool {
-	depth := 0
-	for _, c := range line[:at] {
-		switch c {
-		case '[', '{':
-			depth++
-		case ']', '}':
-			depth--
-		}
-	}
-	return depth > 0
+	return diag.Pos{Line: n.Line, Col: n.Column + width}
 }

@@ -108,9 +108,11 @@ func Text(w io.Writer, in *Input) error {
 		// can move the cursor or start a line of its own.
 		fmt.Fprintf(sb, "%s: %s: %s %s\n", bold(fmt.Sprintf("%s:%d:%d", diag.Escape(f.Path), f.Start.Line, f.Start.Col)), sev, diag.Escape(f.Message), gray("["+f.Code+" "+f.Name+"]"))
 		if text, ok := snippet(in.Sources[f.Path], f.Start.Line); ok {
-			// Located secrets by their ranges, and whatever else has a
-			// credential's shape (RL005 may be off).
-			line := []rune(diag.MaskInPlace(text))
+			// Not the whole line (findings on one long line), but the mask
+			// reads past what is shown, so a credential cut at the edge is
+			// still recognised: located secrets by their ranges, and
+			// whatever else has a credential's shape (RL005 may be off).
+			line := headRunes(diag.MaskInPlace(string(headRunes(text, 200+4096))), 200)
 			for _, m := range masks[maskKey{f.Path, f.Start.Line}] {
 				for i := m[0]; i < m[1] && i < len(line); i++ {
 					if i >= 0 {
@@ -342,4 +344,17 @@ func snippet(src *load.File, line int) (string, bool) {
 		return "", false
 	}
 	return src.Snippet(line)
+}
+
+// headRunes is the first n characters of s, in time independent of the
+// rest of s.
+func headRunes(s string, n int) []rune {
+	r := make([]rune, 0, min(n, len(s)))
+	for _, c := range s {
+		if len(r) == n {
+			break
+		}
+		r = append(r, c)
+	}
+	return r
 }

@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"bytes"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -220,14 +222,19 @@ func runTemplatePlaceholder(p *Pass) {
 func textSpan(f *load.File, n *yaml.Node, text string) (diag.Pos, diag.Pos) {
 	lines := strings.Count(n.Value, "\n") + 2
 	for l := n.Line; l < n.Line+lines; l++ {
-		line := f.Line(l)
-		from := 0
+		col := 1
 		if l == n.Line {
-			from = len(string([]rune(line)[:min(n.Column-1, len([]rune(line)))]))
+			col = n.Column
 		}
-		if i := strings.Index(line[from:], text); i >= 0 {
-			col := len([]rune(line[:from+i])) + 1
-			return diag.Pos{Line: l, Col: col}, diag.Pos{Line: l, Col: col + len([]rune(text))}
+		// From the node's column on, in bytes: a finding costs its value,
+		// not its line (LineAt).
+		line, from, ok := f.LineAt(l, col)
+		if !ok {
+			continue
+		}
+		if i := bytes.Index(line[from:], []byte(text)); i >= 0 {
+			col += utf8.RuneCount(line[from : from+i])
+			return diag.Pos{Line: l, Col: col}, diag.Pos{Line: l, Col: col + utf8.RuneCountInString(text)}
 		}
 	}
 	return node.Pos(n), load.EndOf(f, n)

@@ -357,6 +357,7 @@ func runDecisionLog(p *Pass) {
 	phases := model.PhaseNumbers(pipelines(p))
 	phaseList := slices.Sorted(maps.Keys(phases))
 	var numbering *diag.Fix // one fix numbers every entry without an id
+	numbered := false       // computed once, even when there is none (O(n), not O(n²))
 	for _, e := range dl.Entries {
 		if len(e.Node.Content) == 0 {
 			continue
@@ -366,8 +367,8 @@ func runDecisionLog(p *Pass) {
 		label := fmt.Sprintf("%s[%d]", name, i)
 		if idv := e.ID.Node; idv == nil {
 			fd := p.Report(f, e.Node.Content[0], "%s has no id: give it id %s", label, want)
-			if numbering == nil {
-				numbering = fix.NumberDecisionIDs(p.Doc, dl.Node)
+			if !numbered {
+				numbering, numbered = fix.NumberDecisionIDs(p.Doc, dl.Node), true
 			}
 			fd.Fix = numbering
 		} else if id := e.ID.Value; e.ID.OK && decisionID.MatchString(id) {

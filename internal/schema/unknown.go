@@ -60,13 +60,9 @@ func Check(def string, root *yaml.Node, opt Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	more := b.moreMessage(DisplayPath(opt.Prefix, b.path))
 	if b.dropped > 0 {
-		where := DisplayPath(opt.Prefix, b.path)
-		msg := itoa(b.dropped) + " more places break the schema from here on; they are not reported one by one (at most " + itoa(MaxProblems) + " problems per file are)"
-		if where != "" {
-			msg = where + ": " + msg
-		}
-		vs = append(vs, Violation{Node: b.first, Path: b.path, Message: msg})
+		vs = append(vs, Violation{Node: b.first, Path: b.path, Message: more})
 	}
 	for _, v := range vs {
 		if v.unknown {
@@ -75,7 +71,7 @@ func Check(def string, root *yaml.Node, opt Options) (Result, error) {
 		}
 		res.Violations = append(res.Violations, v)
 	}
-	res.Violations = collapseItems(res.Violations, root, opt)
+	res.Violations = b.absorb(collapseItems(res.Violations, root, opt), more, opt)
 	res.absorbMisspellings()
 	sort.SliceStable(res.Unknown, func(i, j int) bool { return before(res.Unknown[i].Keys[0], res.Unknown[j].Keys[0]) })
 	return res, nil
