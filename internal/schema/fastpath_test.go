@@ -495,6 +495,10 @@ func FuzzFastPath(f *testing.F) {
 				vs, err := validateCUE(defs[i], nil, root, Options{})
 				t.Fatalf("%s: the fast path accepts what CUE rejects (%v %v):\n%s", name, vs, err, marshal(root))
 			}
+			// What Check validates once the unknown keys are pruned (by
+			// path: mutations share nodes between places) is what CUE
+			// says of the document without them.
+			checkAgreesWithCUE(t, name, defs[i], root)
 		}
 	})
 }
@@ -587,7 +591,7 @@ func mutate(root *yaml.Node, mut uint64) {
 		}
 		n := all[next(len(all))]
 		other := all[next(len(all))]
-		switch next(9) {
+		switch next(11) {
 		case 0, 1: // a scalar value and tag the schemas care about, or another scalar's
 			if n.Kind != yaml.ScalarNode {
 				continue
@@ -650,8 +654,44 @@ func mutate(root *yaml.Node, mut uint64) {
 		case 8: // reach a value through an alias
 			c := copyNode(n, 0)
 			*n = yaml.Node{Kind: yaml.AliasNode, Alias: c}
+		case 9: // share another node: an alias to it in n's place
+			if other != n && other.Kind != yaml.AliasNode && !reaches(other, n, 0) {
+				*n = yaml.Node{Kind: yaml.AliasNode, Alias: other}
+			}
+		case 10: // share another node under a new key or as a new item
+			if other.Kind == yaml.AliasNode || reaches(other, n, 0) {
+				continue
+			}
+			v := &yaml.Node{Kind: yaml.AliasNode, Alias: other}
+			switch n.Kind {
+			case yaml.MappingNode:
+				k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: keys[next(len(keys))]}
+				n.Content = append(n.Content, k, v)
+			case yaml.SequenceNode:
+				n.Content = append(n.Content, v)
+			}
 		}
 	}
+}
+
+// reaches reports whether to is from or lies under it, aliases followed:
+// an alias from to to from would then be a cycle.
+func reaches(from, to *yaml.Node, depth int) bool {
+	if from == nil || depth > 100 {
+		return true // too deep to tell: as good as a cycle
+	}
+	if from == to {
+		return true
+	}
+	if from.Kind == yaml.AliasNode {
+		return reaches(from.Alias, to, depth+1)
+	}
+	for _, c := range from.Content {
+		if reaches(c, to, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // collect lists the nodes of a tree, not following aliases.
