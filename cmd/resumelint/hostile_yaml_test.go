@@ -46,3 +46,59 @@ func TestHostileSharedNodeHidesNoError(t *testing.T) {
 		}
 	})
 }
+
+func TestHostileYAMLReadersDisagree(t *testing.T) {
+	cases := map[string]struct {
+		edit          func(doc string) string
+		code, message string
+	}{
+		"an alias as a key repeats recovery_state": {func(doc string) string {
+			doc = strings.Replace(doc, "resumption:\n  recovery_state:\n", "resumption:\n  &rs recovery_state:\n", 1)
+			return strings.Replace(doc, "  files_to_read:\n", "  *rs :\n    workflow_status: \"RESUMING\"\n  files_to_read:\n", 1)
+		}, "RL002", `key "recovery_state" is repeated`},
+		"a repeated merge key": {func(doc string) string {
+			doc = strings.Replace(doc, "workflow:\n", "defaults: &a {next_step: \"a\"}\noverrides: &b {next_step: \"b\"}\nworkflow:\n", 1)
+			return strings.Replace(doc, "  recovery_state:\n", "  recovery_state:\n    <<: *a\n    <<: *b\n", 1)
+		}, "RL002", "the merge key << is repeated"},
+		"!!merge on a key of another name": {func(doc string) string {
+			doc = strings.Replace(doc, "workflow:\n", "defaults: &a {workflow_status: \"DONE\"}\nworkflow:\n", 1)
+			return strings.Replace(doc, "  recovery_state:\n", "  recovery_state:\n    !!merge defaults: *a\n", 1)
+		}, "RL001", "the tag !!merge on a key other than <<"},
+		"a custom tag": {func(doc string) string {
+			return strings.Replace(doc, "    next_step: \"Run", "    next_step: !custom \"Run", 1)
+		}, "RL001", "the tag !custom is not a YAML type"},
+		"a language tag that runs a command": {func(doc string) string {
+			return strings.Replace(doc, "    next_step: \"Run ps-writer-001 on the remaining 14 pages\"", "    next_step: !!python/object/apply:os.system [\"touch pwned\"]", 1)
+		}, "RL001", "the tag !!python/object/apply:os.system is not"},
+		"a key that is a list": {func(doc string) string {
+			return strings.Replace(doc, "  agent_summaries:\n", "  agent_summaries:\n    ? [builder]\n    : \"x\"\n", 1)
+		}, "RL001", "a key that is a list"},
+		"a key that is a mapping in a closed section": {func(doc string) string {
+			return strings.Replace(doc, "  recovery_state:\n", "  recovery_state:\n    {}: x\n", 1)
+		}, "RL001", "a key that is a mapping"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			doc := tc.edit(validOrchestration)
+			if doc == validOrchestration {
+				t.Fatal("the edit changed nothing")
+			}
+			dir := t.TempDir()
+			p := withOrchestration(t, dir, doc)
+			code, fs := lintJSON(t, dir, p)
+			if code != 1 || len(findingsWith(fs, tc.code, tc.message)) != 1 {
+				t.Fatalf("exit %d, want 1 and one %s finding naming %q; got %v", code, tc.code, tc.message, fs)
+			}
+		})
+	}
+	t.Run("configuration", func(t *testing.T) {
+		for _, cfg := range []string{"rules: !!python/object/apply:os.system [\"touch pwned\"]\n", "rules:\n  ? [RL107]\n  : off\n", "rules: &r {RL107: \"off\"}\n*r : {RL108: \"off\"}\n"} {
+			dir := t.TempDir()
+			withOrchestration(t, dir, validOrchestration)
+			write(t, dir, ".resumelint.yaml", cfg)
+			if r := runBounded(t, dir, "lint"); r.code != 2 || !strings.Contains(r.stderr, ".resumelint.yaml:") {
+				t.Errorf("%q: exit %d, want 2 and the problem at its position; stderr: %s", cfg, r.code, r.stderr)
+			}
+		}
+	})
+}
