@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"io/fs"
+	"math/big"
 	"os"
 	"path"
 	"path/filepath"
@@ -284,7 +285,7 @@ func TestFastPathTaken(t *testing.T) {
 // classify must see every scalar exactly as ToValue hands it to CUE.
 func TestClassifyMatchesToValue(t *testing.T) {
 	for _, s := range []string{"1", "-1", "0", "-0", "+3", "0x1F", "0o17", "017", "1_000", "1.5", "-0.0", "1e3", "1E400", ".5",
-		".inf", "-.Inf", ".nan", "99999999999999999999", "-9223372036854775808", "9223372036854775808",
+		".inf", "-.Inf", ".nan", "99999999999999999999", "18446744073709551615", "-9223372036854775809", "!!float 1e400", "!!float -1e-400", "-9223372036854775808", "9223372036854775808",
 		"true", "True", "FALSE", "yes", "on", "null", "~", "Null", "", `""`, `"1"`, "'true'", "2026-01-01",
 		"2026-01-01T00:00:00Z", "2026-01-01 10:00:00", "!!int abc", "!!int 1.5", "!!float x", "!!float 3", "!!bool maybe",
 		"!!bool yes", "!!str 1", "!!null x", "!!binary aGk=", "!!timestamp x", "!custom 1", "{}", "[]", "[1, a]", "*a"} {
@@ -303,8 +304,14 @@ func TestClassifyMatchesToValue(t *testing.T) {
 			got = sc.b
 		case kInt:
 			got = sc.i
+			if sc.huge {
+				got = "huge int"
+			}
 		case kFloat:
 			got = sc.f
+			if sc.huge {
+				got = "huge float"
+			}
 		case kString:
 			got = sc.s
 		case kStruct:
@@ -314,6 +321,10 @@ func TestClassifyMatchesToValue(t *testing.T) {
 		}
 		want := ToValue(n)
 		switch want.(type) {
+		case *big.Int:
+			want = "huge int"
+		case *big.Float:
+			want = "huge float"
 		case map[string]any:
 			want = "struct"
 		case []any:
@@ -343,7 +354,9 @@ func TestFastPathConstructs(t *testing.T) {
 		{"regex", `#D: {a!: string & =~"^x[0-9]$"}`, `{a: x1}`, true, true},
 		{"regex on a number", `#D: {a!: =~"^1"}`, `{a: 1}`, true, false},
 		{"unquoted timestamp", `#D: {t!: =~"^[0-9]{4}-"}`, `{t: 2026-01-01T00:00:00Z}`, true, true},
-		{"out-of-range int is a string", `#D: {a!: string}`, `{a: !!int 99999999999999999999}`, true, true},
+		{"out-of-range int is a number, not a string", `#D: {a!: string}`, `{a: !!int 99999999999999999999}`, true, false},
+		{"out-of-range int is an int", `#D: {a!: int}`, `{a: 18446744073709551615}`, true, true},
+		{"a number past float64 is a float", `#D: {a!: float}`, `{a: !!float 1e400}`, true, true},
 		{"a long plain number is a float", `#D: {a!: float}`, `{a: 99999999999999999999}`, true, true},
 		{"nan is a string", `#D: {a!: number}`, `{a: .nan}`, true, false},
 		{"enum", `#D: {a!: "x" | "y"}`, `{a: y}`, true, true},

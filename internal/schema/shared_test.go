@@ -8,6 +8,8 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/load"
 )
 
 // A mapping reached through an anchor and an alias sits at two paths; a key
@@ -111,4 +113,51 @@ func at(v any, path []string) any {
 		}
 	}
 	return v
+}
+
+// A YAML integer between 2^63 and 2^64-1 (go-yaml's !!int) and a JSON
+// number beyond 64 bits or beyond a float are numbers to the schema: a
+// string field rejects them, an integer field takes an integer.
+func TestHugeNumbersAreNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		value   string
+		json    bool
+		def     string
+		rejects bool
+	}{
+		{"18446744073709551615", false, "string", true},
+		{"9223372036854775808", false, "string", true},
+		{"123456789012345678901234567890", false, "string", true},
+		{"123456789012345678901234567890", true, "string", true},
+		{"-123456789012345678901234567890", true, "string", true},
+		{"1e400", true, "string", true},
+		{"1" + strings.Repeat("0", 400), true, "string", true},
+		{"18446744073709551615", false, "int", false},
+		{"18446744073709551615", true, "int", false},
+		{"1e400", true, "number", false},
+		{"-1e-400", true, "number", false},
+	} {
+		var root *yaml.Node
+		if tc.json {
+			n, _, err := load.ParseJSON([]byte(`{"a": `+tc.value+`}`), 1, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root = n
+		} else {
+			var doc yaml.Node
+			if err := yaml.Unmarshal([]byte("a: "+tc.value+"\n"), &doc); err != nil {
+				t.Fatal(err)
+			}
+			root = doc.Content[0]
+		}
+		d := cuecontext.New().CompileString("#D: {a!: " + tc.def + "}").LookupPath(cue.ParsePath("#D"))
+		vs, err := validateCUE(d, nil, root, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rejected := len(vs) > 0; rejected != tc.rejects {
+			t.Errorf("%s (json %v) as %s: violations %v, want rejected=%v", tc.value, tc.json, tc.def, vs, tc.rejects)
+		}
+	}
 }
