@@ -31,6 +31,10 @@ type Document struct {
 	// JSONL: one entry per non-blank line.
 	Lines []JSONLine
 
+	// Empty is a YAML file that holds no value (nothing, or only
+	// comments and document markers), which is no parse error.
+	Empty bool
+
 	// A YAML tree built without comments (fastParse) from File.Data's
 	// bytes [yamlFrom, yamlTo); AddComments puts them on.
 	uncommented      bool
@@ -65,6 +69,7 @@ func parse(doc *Document, format Format, lim Limits) (*Document, []diag.Finding)
 	case FormatYAML:
 		n, fs := parseYAML(doc, 0, len(f.Data), 0, lim)
 		doc.Root, out = n, fs
+		doc.Empty = n == nil && len(fs) == 0
 	case FormatJSON:
 		var alloc nodeAlloc
 		n, dups, err := parseJSON(f.Data, 1, lim.MaxDepth, nodeBudget(lim), &alloc)
