@@ -567,12 +567,13 @@ func (c *treeCheck) keys(n *yaml.Node) {
 			}
 			continue
 		}
+		id := keyID(k)
 		var first *yaml.Node
 		if seen != nil {
-			first = seen[k.Value]
+			first = seen[id]
 		} else {
 			for j := 0; j < i; j += 2 {
-				if pk := n.Content[j]; pk.Kind == yaml.ScalarNode && pk.Value == k.Value && !isMergeKey(pk) {
+				if pk := n.Content[j]; pk.Kind == yaml.ScalarNode && keyID(pk) == id && !isMergeKey(pk) {
 					first = pk
 					break
 				}
@@ -582,9 +583,35 @@ func (c *treeCheck) keys(n *yaml.Node) {
 		case first != nil:
 			c.repeated(k, first, "key %q is repeated (first at line %d); YAML readers disagree on which value wins", k.Value, first.Line)
 		case seen != nil:
-			seen[k.Value] = k
+			seen[id] = k
 		}
 	}
+}
+
+// keyID is the key a reader's map holds for the scalar k: its text, or
+// for an integer, a float, a boolean or null the value read (0x1 and 1 are
+// one key, and so are True and true).
+func keyID(k *yaml.Node) string {
+	if k.Tag == "!!str" {
+		return k.Value // nearly every key
+	}
+	switch k.ShortTag() {
+	case "!!int":
+		if i, ok := node.Int(k); ok {
+			return strconv.FormatInt(i, 10)
+		}
+	case "!!float":
+		if f, ok := node.Float(k); ok {
+			return strconv.FormatFloat(f, 'g', -1, 64)
+		}
+	case "!!bool":
+		if b, ok := node.Bool(k); ok {
+			return strconv.FormatBool(b)
+		}
+	case "!!null":
+		return "null"
+	}
+	return k.Value
 }
 
 // repeated reports key k, repeated from first (RL002).
