@@ -17,6 +17,7 @@ import (
 // scalars, nulls, flow lists, compact and indentless sequences, CRLF,
 // non-ASCII text. Each is taken by the fast parser.
 var fastSeeds = []string{
+	"big: 18446744073709551615\nbigger: 123456789012345678901234567890\nneg: -9223372036854775809\n",
 	`# ORCHESTRATION.yaml
 # Machine-readable state for workflow sao-crosspoll-20260110-001
 schema_version: "2.0.0"
@@ -130,6 +131,16 @@ var notFastSeeds = []string{
 	"- - a\n",
 	"a: [1, ]\n",
 	"a: 1\rb: 2\n",
+	// What readers take differently: left to the decoder and checkTree.
+	"&k a: 1\n*k : 2\n",
+	"a:\n  <<: {x: 1}\n  <<: {y: 2}\n",
+	"!!merge a: {x: 1}\n",
+	"a: !custom x\n",
+	"a: !!python/object/apply:os.system [ls]\n",
+	"? [b]\n: x\n",
+	"{}: x\n",
+	"a:\n  {}: x\n",
+	"- ? [b]\n  : x\n",
 }
 
 // fastYAML is fastParse without the blocks (left to the collector).

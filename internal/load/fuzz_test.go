@@ -35,6 +35,12 @@ func FuzzParseYAML(f *testing.F) {
 		"key: \"unterminated\n",
 		"? complex\n: value\n",
 		"a: |\n  block\n  text\n# comment\n",
+		"resumption:\n  &k recovery_state: {a: 1}\n  *k : {a: 2}\n",
+		"d: &d {a: 1}\no: &o {b: 2}\nm:\n  <<: *d\n  <<: *o\n",
+		"d: &d {a: 1}\nm:\n  !!merge extra: *d\n",
+		"a: !custom x\nb: !!python/object/apply:os.system [ls]\nc: !!int two\n",
+		"? [builder]\n: x\n{}: y\n",
+		"# only a comment\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -51,8 +57,41 @@ func FuzzParseYAML(f *testing.F) {
 		}
 		if doc.Root != nil {
 			checkPositions(t, doc.Root, map[*yaml.Node]bool{})
+			readersAgree(t, doc.Root, map[*yaml.Node]bool{})
+		}
+		if doc.Empty && (doc.Root != nil || len(probs) > 0) {
+			t.Fatalf("an empty document with a tree or findings: %v", probs)
 		}
 	})
+}
+
+// readersAgree fails on what a tree that passed parsing must not hold, as
+// readers take it differently or refuse it: a key that is not a scalar
+// (an alias of a scalar key is replaced by a copy of it), a tag no safe
+// loader constructs, !!merge on a key other than <<.
+func readersAgree(t *testing.T, n *yaml.Node, seen map[*yaml.Node]bool) {
+	if n == nil || seen[n] {
+		return
+	}
+	seen[n] = true
+	if n.Kind == yaml.AliasNode {
+		readersAgree(t, n.Alias, seen)
+		return
+	}
+	if n.Kind != yaml.DocumentNode {
+		if _, ok := yamlTagKinds[n.ShortTag()]; !ok {
+			t.Fatalf("node %q at %d:%d passed with the tag %s", n.Value, n.Line, n.Column, n.ShortTag())
+		}
+		if n.ShortTag() == "!!merge" && n.Value != "<<" {
+			t.Fatalf("!!merge on %q at %d:%d passed", n.Value, n.Line, n.Column)
+		}
+	}
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 && c.Kind != yaml.ScalarNode {
+			t.Fatalf("a key of kind %d at %d:%d passed", c.Kind, c.Line, c.Column)
+		}
+		readersAgree(t, c, seen)
+	}
 }
 
 func FuzzParseJSON(f *testing.F) {

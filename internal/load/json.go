@@ -331,7 +331,10 @@ func (p *jsonParser) number(start diag.Pos) (*yaml.Node, error) {
 	text := string(p.data[p.pos:i])
 	p.pos = i
 	tag := "!!int"
-	if isFloat {
+	if isFloat || !fitsInt(text) {
+		// As go-yaml tags it: an integer beyond 64 bits is a float. (A
+		// number beyond float64, which go-yaml reads as a string, stays a
+		// number here: JSON has no other reading.)
 		tag = "!!float"
 	}
 	return p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: text, Line: start.Line, Column: start.Col}), nil
@@ -423,4 +426,17 @@ func (p *jsonParser) hex4() (rune, error) {
 	}
 	p.pos += 4
 	return rune(v), nil
+}
+
+// fitsInt reports whether a JSON integer literal fits int64, or uint64 when
+// positive: what go-yaml tags !!int.
+func fitsInt(text string) bool {
+	if len(text) < 19 {
+		return true // at most 18 digits and a sign
+	}
+	if _, err := strconv.ParseInt(text, 10, 64); err == nil {
+		return true
+	}
+	_, err := strconv.ParseUint(text, 10, 64)
+	return err == nil
 }

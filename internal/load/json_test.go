@@ -214,9 +214,21 @@ func TestParseJSONNumbers(t *testing.T) {
 	cases := []struct{ in, tag string }{
 		{"0", "!!int"}, {"-0", "!!int"}, {"42", "!!int"}, {"-17", "!!int"},
 		{"0.5", "!!float"}, {"-1.25", "!!float"}, {"1e10", "!!float"}, {"2E+3", "!!float"}, {"-1.5e-3", "!!float"},
-		{"123456789012345678901234567890", "!!int"},
+		// As go-yaml tags them: up to 2^64-1 an integer, beyond it a float.
+		{"9223372036854775807", "!!int"}, {"9223372036854775808", "!!int"}, {"18446744073709551615", "!!int"},
+		{"-9223372036854775808", "!!int"}, {"-9223372036854775809", "!!float"}, {"18446744073709551616", "!!float"},
+		{"123456789012345678901234567890", "!!float"}, {"-123456789012345678901234567890", "!!float"},
+		// Beyond float64 go-yaml reads a string; JSON has no other reading
+		// than a number.
+		{"1e400", "!!float"}, {"1" + strings.Repeat("0", 400), "!!float"},
 	}
 	for _, c := range cases {
+		if c.in != "1e400" && len(c.in) < 100 {
+			var doc yaml.Node
+			if err := yaml.Unmarshal([]byte(c.in), &doc); err != nil || doc.Content[0].ShortTag() != c.tag {
+				t.Errorf("%s: go-yaml tags it %s, the case says %s", c.in, doc.Content[0].ShortTag(), c.tag)
+			}
+		}
 		n, _, err := ParseJSON([]byte(" "+c.in+" "), 1, 256)
 		if err != nil {
 			t.Errorf("%s: %v", c.in, err)

@@ -31,6 +31,10 @@ type Document struct {
 	// JSONL: one entry per non-blank line.
 	Lines []JSONLine
 
+	// Empty is a YAML file that holds no value (nothing, or only
+	// comments and document markers), which is no parse error.
+	Empty bool
+
 	// A YAML tree built without comments (fastParse) from File.Data's
 	// bytes [yamlFrom, yamlTo); AddComments puts them on.
 	uncommented      bool
@@ -65,6 +69,7 @@ func parse(doc *Document, format Format, lim Limits) (*Document, []diag.Finding)
 	case FormatYAML:
 		n, fs := parseYAML(doc, 0, len(f.Data), 0, lim)
 		doc.Root, out = n, fs
+		doc.Empty = n == nil && len(fs) == 0
 	case FormatJSON:
 		var alloc nodeAlloc
 		n, dups, err := parseJSON(f.Data, 1, lim.MaxDepth, nodeBudget(lim), &alloc)
@@ -204,7 +209,8 @@ func parseYAML(doc *Document, from, to, lineOffset int, lim Limits) (root *yaml.
 	if fs := checkTree(f, root, lim); len(fs) > 0 {
 		out = append(out, fs...)
 		for _, x := range fs {
-			if x.Code == code.InputLimits {
+			// Past a limit, or refused by readers: not checked further.
+			if x.Code == code.InputLimits || x.Code == code.ParseError {
 				return nil, out
 			}
 		}
@@ -444,107 +450,181 @@ func shiftLines(n *yaml.Node, off int, seen map[*yaml.Node]bool) {
 	}
 }
 
-// checkTree enforces depth and alias-expansion limits and finds repeated
-// mapping keys. It counts the expanded size with memoisation, so an alias
-// bomb costs linear time to detect.
+// checkTree enforces depth and alias-expansion limits, finds repeated
+// mapping keys (however spelled: quoted, through an alias, a second <<),
+// and refuses what YAML readers take differently or not at all (keys that
+// are collections, tags no safe loader constructs: treeCheck.refuse). It
+// counts the expanded size with memoisation, so an alias bomb costs linear
+// time to detect.
 func checkTree(f *File, root *yaml.Node, lim Limits) []diag.Finding {
-	var out []diag.Finding
-	var memo map[*yaml.Node]int // of anchored nodes
-	var tooDeep, cycle *yaml.Node
-	aliases := false
-	var walk func(n *yaml.Node, depth int) int
-	walk = func(n *yaml.Node, depth int) int {
-		if n == nil || tooDeep != nil || cycle != nil {
-			return 0
-		}
-		if depth >= lim.MaxDepth && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) {
-			tooDeep = n // the same count as JSON: at most MaxDepth nested collections
-			return 0
-		}
-		// Only anchored nodes can be reached twice (through an alias), so
-		// only they are memoised; the rest of the tree is walked once.
-		if n.Anchor != "" {
-			if v, ok := memo[n]; ok {
-				return max(v, 0)
-			}
-			if memo == nil {
-				memo = map[*yaml.Node]int{}
-			}
-			memo[n] = -1 // being walked: an alias to it from inside is a cycle
-		}
-		size := 1
-		switch n.Kind {
-		case yaml.AliasNode:
-			aliases = true
-			if memo[n.Alias] < 0 {
-				// An alias inside the node it names: the value would be
-				// infinite, and readers recurse until they crash.
-				cycle = n
-				return 0
-			}
-			size = walk(n.Alias, depth)
-		case yaml.MappingNode:
-			// Mappings of up to 32 keys (nearly all of a state file's)
-			// scan the earlier keys: it costs less than a map.
-			var seen map[string]*yaml.Node
-			if len(n.Content) > 64 {
-				seen = make(map[string]*yaml.Node, len(n.Content)/2)
-			}
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := n.Content[i]
-				if k.Kind == yaml.ScalarNode && k.Value != "<<" {
-					var first *yaml.Node
-					ok := false
-					if seen != nil {
-						first, ok = seen[k.Value]
-					} else {
-						for j := 0; j < i; j += 2 {
-							if pk := n.Content[j]; pk.Kind == yaml.ScalarNode && pk.Value == k.Value {
-								first, ok = pk, true
-								break
-							}
-						}
-					}
-					if ok {
-						fd := Problem(f, code.DuplicateKey, diag.Pos{Line: k.Line, Col: k.Column}, "key %q is repeated (first at line %d); YAML readers disagree on which value wins", k.Value, first.Line)
-						fd.Related = []diag.Related{{Path: f.Path, Line: first.Line, Column: first.Column, Message: "first occurrence of " + strconv.Quote(k.Value)}}
-						out = append(out, fd)
-					} else if seen != nil {
-						seen[k.Value] = k
-					}
-				}
-				size += walk(k, depth+1) + walk(n.Content[i+1], depth+1)
-				if size > lim.MaxNodes {
-					size = lim.MaxNodes + 1
-				}
-			}
-		default:
-			for _, c := range n.Content {
-				size += walk(c, depth+1)
-				if size > lim.MaxNodes {
-					size = lim.MaxNodes + 1
-				}
-			}
-		}
-		if n.Anchor != "" {
-			memo[n] = size
-		}
-		return size
+	c := &treeCheck{f: f, lim: lim}
+	total := c.walk(root, 0)
+	out := c.out
+	if c.cycle != nil {
+		return append(out, Problem(f, code.InputLimits, diag.Pos{Line: c.cycle.Line, Col: c.cycle.Column}, "alias *%s refers to a node that contains it (an endless value); not checked", c.cycle.Value))
 	}
-	total := walk(root, 0)
-	if cycle != nil {
-		return append(out, Problem(f, code.InputLimits, diag.Pos{Line: cycle.Line, Col: cycle.Column}, "alias *%s refers to a node that contains it (an endless value); not checked", cycle.Value))
+	if c.tooDeep != nil {
+		return append(out, Problem(f, code.InputLimits, diag.Pos{Line: c.tooDeep.Line, Col: c.tooDeep.Column}, "nesting deeper than %d levels; not checked", lim.MaxDepth))
 	}
-	if tooDeep != nil {
-		return append(out, Problem(f, code.InputLimits, diag.Pos{Line: tooDeep.Line, Col: tooDeep.Column}, "nesting deeper than %d levels; not checked", lim.MaxDepth))
-	}
-	if lim.MaxNodes > 0 && total > lim.MaxNodes && !aliases {
+	if lim.MaxNodes > 0 && total > lim.MaxNodes && !c.aliases {
 		return append(out, Problem(f, code.InputLimits, diag.Pos{Line: root.Line, Col: root.Column}, "more than %d values in this file; not checked", lim.MaxNodes))
 	}
 	if lim.MaxNodes > 0 && total > lim.MaxNodes {
 		return append(out, Problem(f, code.InputLimits, diag.Pos{Line: root.Line, Col: root.Column}, "YAML aliases expand to more than %d nodes (an alias bomb?); not checked", lim.MaxNodes))
 	}
 	return out
+}
+
+// treeCheck is one checkTree walk.
+type treeCheck struct {
+	f              *File
+	lim            Limits
+	out            []diag.Finding
+	memo           map[*yaml.Node]int // of anchored nodes
+	tooDeep, cycle *yaml.Node
+	aliases        bool
+}
+
+func (c *treeCheck) walk(n *yaml.Node, depth int) int {
+	if n == nil || c.tooDeep != nil || c.cycle != nil {
+		return 0
+	}
+	if depth >= c.lim.MaxDepth && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) {
+		c.tooDeep = n // the same count as JSON: at most MaxDepth nested collections
+		return 0
+	}
+	// Only anchored nodes can be reached twice (through an alias), so
+	// only they are memoised; the rest of the tree is walked once.
+	if n.Anchor != "" {
+		if v, ok := c.memo[n]; ok {
+			return max(v, 0)
+		}
+		if c.memo == nil {
+			c.memo = map[*yaml.Node]int{}
+		}
+		c.memo[n] = -1 // being walked: an alias to it from inside is a cycle
+	}
+	if n.Style&yaml.TaggedStyle != 0 {
+		c.tag(n) // a tag the file spells out (the parser's own are all YAML's)
+	}
+	size := 1
+	switch n.Kind {
+	case yaml.AliasNode:
+		c.aliases = true
+		if c.memo[n.Alias] < 0 {
+			// An alias inside the node it names: the value would be
+			// infinite, and readers recurse until they crash.
+			c.cycle = n
+			return 0
+		}
+		size = c.walk(n.Alias, depth)
+	case yaml.MappingNode:
+		c.keys(n)
+		fallthrough
+	default:
+		for _, x := range n.Content {
+			size += c.walk(x, depth+1)
+			if size > c.lim.MaxNodes {
+				size = c.lim.MaxNodes + 1
+			}
+		}
+	}
+	if n.Anchor != "" {
+		c.memo[n] = size
+	}
+	return size
+}
+
+// keys checks the keys of mapping n. A key that is an alias of a scalar
+// becomes a copy of that scalar, so it is compared, and read by the
+// schema and every rule, as the key readers see. A key that is a mapping
+// or a list is refused: readers that load the file into a map refuse it.
+// Mappings of up to 32 keys (nearly all of a state file's) scan the
+// earlier keys: it costs less than a map.
+func (c *treeCheck) keys(n *yaml.Node) {
+	var seen map[string]*yaml.Node
+	if len(n.Content) > 64 {
+		seen = make(map[string]*yaml.Node, len(n.Content)/2)
+	}
+	var merge *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if a := k.Alias; k.Kind == yaml.AliasNode && a != nil && a.Kind == yaml.ScalarNode {
+			kc := *a
+			kc.Anchor, kc.Line, kc.Column = "", k.Line, k.Column
+			kc.HeadComment, kc.LineComment, kc.FootComment = k.HeadComment, k.LineComment, k.FootComment
+			n.Content[i], k = &kc, &kc
+		}
+		if k.Kind != yaml.ScalarNode {
+			c.refuse(k, "a key that is %s: readers that load the file into a map refuse it; keys are strings", node.Kind(k))
+			continue
+		}
+		if isMergeKey(k) {
+			if merge != nil {
+				c.repeated(k, merge, "the merge key << is repeated (first at line %d); YAML readers disagree on which applies, or refuse the file: merge a list, <<: [*a, *b]", merge.Line)
+			} else {
+				merge = k
+			}
+			continue
+		}
+		id := keyID(k)
+		var first *yaml.Node
+		if seen != nil {
+			first = seen[id]
+		} else {
+			for j := 0; j < i; j += 2 {
+				if pk := n.Content[j]; pk.Kind == yaml.ScalarNode && keyID(pk) == id && !isMergeKey(pk) {
+					first = pk
+					break
+				}
+			}
+		}
+		switch {
+		case first != nil:
+			c.repeated(k, first, "key %q is repeated (first at line %d); YAML readers disagree on which value wins", k.Value, first.Line)
+		case seen != nil:
+			seen[id] = k
+		}
+	}
+}
+
+// keyID is the key a reader's map holds for the scalar k: its text, or
+// for an integer, a float, a boolean or null the value read (0x1 and 1 are
+// one key, and so are True and true).
+func keyID(k *yaml.Node) string {
+	if k.Tag == "!!str" {
+		return k.Value // nearly every key
+	}
+	switch k.ShortTag() {
+	case "!!int":
+		if i, ok := node.Int(k); ok {
+			return strconv.FormatInt(i, 10)
+		}
+	case "!!float":
+		if f, ok := node.Float(k); ok {
+			return strconv.FormatFloat(f, 'g', -1, 64)
+		}
+	case "!!bool":
+		if b, ok := node.Bool(k); ok {
+			return strconv.FormatBool(b)
+		}
+	case "!!null":
+		return "null"
+	}
+	return k.Value
+}
+
+// repeated reports key k, repeated from first (RL002).
+func (c *treeCheck) repeated(k, first *yaml.Node, format string, args ...any) {
+	fd := Problem(c.f, code.DuplicateKey, diag.Pos{Line: k.Line, Col: k.Column}, format, args...)
+	fd.Related = []diag.Related{{Path: c.f.Path, Line: first.Line, Column: first.Column, Message: "first occurrence of " + strconv.Quote(first.Value)}}
+	c.out = append(c.out, fd)
+}
+
+// refuse reports what readers take differently or refuse at n (RL001):
+// the file is then not checked further, as one that does not parse.
+func (c *treeCheck) refuse(n *yaml.Node, format string, args ...any) {
+	c.out = append(c.out, Problem(c.f, code.ParseError, diag.Pos{Line: n.Line, Col: n.Column}, format, args...))
 }
 
 // parseFrontMatter splits Markdown into YAML front matter and body (RL310).

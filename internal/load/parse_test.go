@@ -65,7 +65,7 @@ func TestParseYAMLDuplicateKeys(t *testing.T) {
 	if doc.Root == nil {
 		t.Fatal("a repeated key must not stop the other rules")
 	}
-	if len(probs) != 2 {
+	if len(probs) != 3 {
 		t.Fatalf("probs = %s", codesOf(probs))
 	}
 	want := []struct {
@@ -74,10 +74,13 @@ func TestParseYAMLDuplicateKeys(t *testing.T) {
 	}{
 		{"status", diag.Pos{Line: 4, Col: 3}, diag.Pos{Line: 2, Col: 3}},
 		{"a", diag.Pos{Line: 5, Col: 15}, diag.Pos{Line: 5, Col: 9}},
+		// PyYAML applies the last <<, this parser the first, go-yaml
+		// refuses the file.
+		{"<<", diag.Pos{Line: 8, Col: 3}, diag.Pos{Line: 7, Col: 3}},
 	}
 	for i, w := range want {
 		p := probs[i]
-		if p.Code != "RL002" || p.Start != w.pos || !strings.Contains(p.Message, fmt.Sprintf("%q", w.key)) {
+		if p.Code != "RL002" || p.Start != w.pos || !strings.Contains(p.Message, fmt.Sprintf("%q", w.key)) && !strings.Contains(p.Message, "merge key "+w.key) {
 			t.Errorf("finding %d: %s, want RL002 at %v for %q", i, codesOf(probs[i:i+1]), w.pos, w.key)
 		}
 		if len(p.Related) != 1 || p.Related[0].Line != w.related.Line || p.Related[0].Column != w.related.Col || p.Related[0].Path != "ORCHESTRATION.yaml" {

@@ -63,10 +63,14 @@ func ResumptionOf(p *Pass) *model.Resumption { return OrchestrationOf(p).Resumpt
 func runResumptionMissing(p *Pass) {
 	d := p.Doc
 	if d == nil || d.Root == nil {
-		if d != nil && d.Root == nil && len(d.File.Data) > 0 && strings.TrimSpace(string(d.File.Data)) != "" {
-			return // did not parse: RL001 said so
-		}
-		if d != nil {
+		// An empty file and one of comments alone are the same to a
+		// reader: nothing to resume from. One that does not parse is
+		// RL001's.
+		switch {
+		case d == nil || !d.Empty:
+		case strings.TrimSpace(string(d.File.Data)) != "":
+			p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "the file holds only comments: it has no `resumption:` section")
+		default:
 			p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "the file is empty: it has no `resumption:` section")
 		}
 		return

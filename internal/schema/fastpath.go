@@ -22,6 +22,7 @@ package schema
 
 import (
 	"math"
+	"math/big"
 	"sync"
 
 	"cuelang.org/go/cue"
@@ -91,6 +92,9 @@ type scalar struct {
 	i    int64
 	f    float64
 	b    bool
+	// huge is a number beyond int64 or float64 (ToValue hands CUE a big
+	// value): only its kind is known here, so only a kind check decides.
+	huge bool
 }
 
 // maxDepth bounds both the compiler (recursive definitions) and the checker
@@ -132,12 +136,29 @@ func classify(n *yaml.Node) (*yaml.Node, scalar) {
 		if f, ok := node.Float(n); ok {
 			return n, scalar{kind: kFloat, f: f}
 		}
+		if sc, ok := hugeScalar(n); ok {
+			return n, sc
+		}
 	case "!!float":
 		if f, ok := node.Float(n); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
 			return n, scalar{kind: kFloat, f: f}
 		}
+		if sc, ok := hugeScalar(n); ok {
+			return n, sc
+		}
 	}
 	return n, scalar{kind: kString, s: n.Value}
+}
+
+// hugeScalar classifies a number bigNumber makes.
+func hugeScalar(n *yaml.Node) (scalar, bool) {
+	switch bigNumber(n).(type) {
+	case *big.Int:
+		return scalar{kind: kInt, huge: true}, true
+	case *big.Float:
+		return scalar{kind: kFloat, huge: true}, true
+	}
+	return scalar{}, false
 }
 
 // accepts reports whether the checker is certain that CUE accepts n.
@@ -160,7 +181,7 @@ func (c *checker) acceptsScalar(sc scalar) bool {
 	case opKinds:
 		return c.allow&sc.kind != 0
 	case opLit:
-		if sc.kind != c.lit.kind {
+		if sc.kind != c.lit.kind || sc.huge {
 			return false
 		}
 		switch sc.kind {
@@ -174,6 +195,9 @@ func (c *checker) acceptsScalar(sc scalar) bool {
 		return sc.kind == kNull
 	case opBound:
 		var d int // sign of value - bound
+		if sc.huge {
+			return false // CUE decides
+		}
 		switch sc.kind {
 		case kInt:
 			d = cmp(sc.i, c.bound)

@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"io/fs"
+	"math/big"
 	"os"
 	"path"
 	"path/filepath"
@@ -284,7 +285,7 @@ func TestFastPathTaken(t *testing.T) {
 // classify must see every scalar exactly as ToValue hands it to CUE.
 func TestClassifyMatchesToValue(t *testing.T) {
 	for _, s := range []string{"1", "-1", "0", "-0", "+3", "0x1F", "0o17", "017", "1_000", "1.5", "-0.0", "1e3", "1E400", ".5",
-		".inf", "-.Inf", ".nan", "99999999999999999999", "-9223372036854775808", "9223372036854775808",
+		".inf", "-.Inf", ".nan", "99999999999999999999", "18446744073709551615", "-9223372036854775809", "!!float 1e400", "!!float -1e-400", "-9223372036854775808", "9223372036854775808",
 		"true", "True", "FALSE", "yes", "on", "null", "~", "Null", "", `""`, `"1"`, "'true'", "2026-01-01",
 		"2026-01-01T00:00:00Z", "2026-01-01 10:00:00", "!!int abc", "!!int 1.5", "!!float x", "!!float 3", "!!bool maybe",
 		"!!bool yes", "!!str 1", "!!null x", "!!binary aGk=", "!!timestamp x", "!custom 1", "{}", "[]", "[1, a]", "*a"} {
@@ -303,8 +304,14 @@ func TestClassifyMatchesToValue(t *testing.T) {
 			got = sc.b
 		case kInt:
 			got = sc.i
+			if sc.huge {
+				got = "huge int"
+			}
 		case kFloat:
 			got = sc.f
+			if sc.huge {
+				got = "huge float"
+			}
 		case kString:
 			got = sc.s
 		case kStruct:
@@ -314,6 +321,10 @@ func TestClassifyMatchesToValue(t *testing.T) {
 		}
 		want := ToValue(n)
 		switch want.(type) {
+		case *big.Int:
+			want = "huge int"
+		case *big.Float:
+			want = "huge float"
 		case map[string]any:
 			want = "struct"
 		case []any:
@@ -343,7 +354,9 @@ func TestFastPathConstructs(t *testing.T) {
 		{"regex", `#D: {a!: string & =~"^x[0-9]$"}`, `{a: x1}`, true, true},
 		{"regex on a number", `#D: {a!: =~"^1"}`, `{a: 1}`, true, false},
 		{"unquoted timestamp", `#D: {t!: =~"^[0-9]{4}-"}`, `{t: 2026-01-01T00:00:00Z}`, true, true},
-		{"out-of-range int is a string", `#D: {a!: string}`, `{a: !!int 99999999999999999999}`, true, true},
+		{"out-of-range int is a number, not a string", `#D: {a!: string}`, `{a: !!int 99999999999999999999}`, true, false},
+		{"out-of-range int is an int", `#D: {a!: int}`, `{a: 18446744073709551615}`, true, true},
+		{"a number past float64 is a float", `#D: {a!: float}`, `{a: !!float 1e400}`, true, true},
 		{"a long plain number is a float", `#D: {a!: float}`, `{a: 99999999999999999999}`, true, true},
 		{"nan is a string", `#D: {a!: number}`, `{a: .nan}`, true, false},
 		{"enum", `#D: {a!: "x" | "y"}`, `{a: y}`, true, true},
@@ -495,6 +508,10 @@ func FuzzFastPath(f *testing.F) {
 				vs, err := validateCUE(defs[i], nil, root, Options{})
 				t.Fatalf("%s: the fast path accepts what CUE rejects (%v %v):\n%s", name, vs, err, marshal(root))
 			}
+			// What Check validates once the unknown keys are pruned (by
+			// path: mutations share nodes between places) is what CUE
+			// says of the document without them.
+			checkAgreesWithCUE(t, name, defs[i], root)
 		}
 	})
 }
@@ -587,7 +604,7 @@ func mutate(root *yaml.Node, mut uint64) {
 		}
 		n := all[next(len(all))]
 		other := all[next(len(all))]
-		switch next(9) {
+		switch next(11) {
 		case 0, 1: // a scalar value and tag the schemas care about, or another scalar's
 			if n.Kind != yaml.ScalarNode {
 				continue
@@ -650,8 +667,44 @@ func mutate(root *yaml.Node, mut uint64) {
 		case 8: // reach a value through an alias
 			c := copyNode(n, 0)
 			*n = yaml.Node{Kind: yaml.AliasNode, Alias: c}
+		case 9: // share another node: an alias to it in n's place
+			if other != n && other.Kind != yaml.AliasNode && !reaches(other, n, 0) {
+				*n = yaml.Node{Kind: yaml.AliasNode, Alias: other}
+			}
+		case 10: // share another node under a new key or as a new item
+			if other.Kind == yaml.AliasNode || reaches(other, n, 0) {
+				continue
+			}
+			v := &yaml.Node{Kind: yaml.AliasNode, Alias: other}
+			switch n.Kind {
+			case yaml.MappingNode:
+				k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: keys[next(len(keys))]}
+				n.Content = append(n.Content, k, v)
+			case yaml.SequenceNode:
+				n.Content = append(n.Content, v)
+			}
 		}
 	}
+}
+
+// reaches reports whether to is from or lies under it, aliases followed:
+// an alias from to to from would then be a cycle.
+func reaches(from, to *yaml.Node, depth int) bool {
+	if from == nil || depth > 100 {
+		return true // too deep to tell: as good as a cycle
+	}
+	if from == to {
+		return true
+	}
+	if from.Kind == yaml.AliasNode {
+		return reaches(from.Alias, to, depth+1)
+	}
+	for _, c := range from.Content {
+		if reaches(c, to, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // collect lists the nodes of a tree, not following aliases.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -567,12 +568,10 @@ func describe(items []errItem, n *yaml.Node, order []string) string {
 	if len(types) == 0 {
 		return found + " is not valid here"
 	}
-	if node.IsScalar(n) && (n.ShortTag() == "!!float" || n.ShortTag() == "!!int") && bigInteger.MatchString(n.Value) {
-		if _, err := strconv.ParseInt(n.Value, 10, 64); err != nil {
-			// A literal beyond 64 bits is an integer out of range, not
-			// another type (YAML reads it as a float).
-			return fmt.Sprintf("integer %s is out of range (at most 9223372036854775807)", n.Value)
-		}
+	if node.IsScalar(n) && n.ShortTag() == "!!float" && bigInteger.MatchString(n.Value) && contains(types, "an integer") {
+		// A literal beyond 64 bits where an integer is expected is an
+		// integer out of range, not another type (YAML reads it as a float).
+		return fmt.Sprintf("integer %s is out of range (beyond 64 bits, readers take it as a float)", n.Value)
 	}
 	msg := fmt.Sprintf("expected %s, found %s", orList(types), node.Kind(n))
 	if node.IsScalar(n) && !node.IsNull(n) {
@@ -796,14 +795,40 @@ func ToValue(n *yaml.Node) any {
 			if f, ok := node.Float(n); ok {
 				return f
 			}
+			if b := bigNumber(n); b != nil {
+				return b
+			}
 			return n.Value
 		case "!!float":
 			if f, ok := node.Float(n); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
 				return f
 			}
+			if b := bigNumber(n); b != nil {
+				return b
+			}
 			return n.Value
 		}
 		return n.Value
+	}
+	return nil
+}
+
+// bigNumber is a number beyond int64 or float64 as CUE takes it: a
+// *big.Int for an integer (YAML reads up to 2^64-1 as one; a JSON integer
+// has no bound), a *big.Float for a JSON number past float64 (1e400). Nil
+// when n's text is no such number (.inf, .nan). Such a number is a number
+// to the schema, as to its readers: a string field rejects it.
+func bigNumber(n *yaml.Node) any {
+	s := strings.ReplaceAll(n.Value, "_", "")
+	switch n.ShortTag() {
+	case "!!int":
+		if i, ok := new(big.Int).SetString(s, 0); ok {
+			return i
+		}
+	case "!!float":
+		if f, ok := new(big.Float).SetString(s); ok && !f.IsInf() {
+			return f
+		}
 	}
 	return nil
 }

@@ -39,13 +39,13 @@ type Result struct {
 // schema is compiled (Def) only for one it cannot prove valid.
 func Check(def string, root *yaml.Node, opt Options) (Result, error) {
 	fast := fastChecker(def)
-	w := &unknownWalk{ancestors: map[*yaml.Node]bool{}, drop: map[*yaml.Node]bool{}}
+	w := &unknownWalk{ancestors: map[string]bool{}, drop: map[dropKey]bool{}}
 	// The path is a stack: room for the usual depth saves a copy per level.
 	w.walk(fast, root, nil, make([]string, 0, 16), 0)
 	res := Result{Unknown: w.sets}
 	rest := root
 	if len(w.drop) > 0 {
-		rest = w.prune(root, map[*yaml.Node]bool{})
+		rest = w.prune(root, make([]string, 0, 16))
 	}
 	if fast.accepts(rest, 0) {
 		return res, nil
@@ -159,12 +159,24 @@ func (r *Result) absorbMisspellings() {
 
 // unknownWalk follows a document along a compiled checker and collects the
 // keys of closed structs that no field or pattern takes.
+//
+// A node reached through an alias sits at several paths, and a key unknown
+// at one of them may be known (and wrong) at another: what is dropped and
+// what lies on the way to it are recorded by path, never by node alone.
 type unknownWalk struct {
 	sets      []UnknownKeys
-	setIndex  map[string]int      // a mapping's path (joined) -> its entry in sets
-	drop      map[*yaml.Node]bool // unknown key nodes
-	ancestors map[*yaml.Node]bool // resolved collections on the way to one
+	setIndex  map[string]int   // a mapping's path (joined) -> its entry in sets
+	drop      map[dropKey]bool // unknown keys, each at its mapping's path
+	ancestors map[string]bool  // paths (joined) of collections on the way to one
 }
+
+// dropKey is an unknown key node in the mapping at a path (joined).
+type dropKey struct {
+	path string
+	key  *yaml.Node
+}
+
+func joinPath(path []string) string { return strings.Join(path, "\x00") }
 
 // walk returns whether an unknown key was found at or below n.
 func (w *unknownWalk) walk(c *checker, n *yaml.Node, key *yaml.Node, path []string, depth int) bool {
@@ -191,7 +203,7 @@ func (w *unknownWalk) walk(c *checker, n *yaml.Node, key *yaml.Node, path []stri
 		w.entries(c, r, key, path, depth, &found, 0)
 	}
 	if found {
-		w.ancestors[r] = true
+		w.ancestors[joinPath(path)] = true
 	}
 	return found
 }
@@ -202,11 +214,9 @@ func (w *unknownWalk) entries(c *checker, m, key *yaml.Node, path []string, dept
 		k, v := m.Content[i], m.Content[i+1]
 		if k.Value == "<<" && k.ShortTag() == "!!merge" {
 			if mv := node.Resolve(v); mv != nil && mv.Kind == yaml.MappingNode && merges < 32 {
-				before := len(w.drop)
+				// The merged mapping's keys are the mapping's own, at its
+				// path: prune follows the merge at the same path.
 				w.entries(c, mv, key, path, depth, found, merges+1)
-				if len(w.drop) > before {
-					w.ancestors[mv] = true
-				}
 			}
 			continue
 		}
@@ -231,23 +241,24 @@ func (w *unknownWalk) entries(c *checker, m, key *yaml.Node, path []string, dept
 			continue
 		}
 		// Found by path each time: walking values may grow (and move) w.sets.
-		s := w.setAt(path)
+		at := joinPath(path)
+		s := w.setAt(at)
 		if s == nil {
 			if w.setIndex == nil {
 				w.setIndex = map[string]int{}
 			}
-			w.setIndex[strings.Join(path, "\x00")] = len(w.sets)
+			w.setIndex[at] = len(w.sets)
 			w.sets = append(w.sets, UnknownKeys{Path: append([]string(nil), path...), Mapping: m, Key: key, Known: c.names})
 			s = &w.sets[len(w.sets)-1]
 		}
 		s.Keys = append(s.Keys, k)
-		w.drop[k] = true
+		w.drop[dropKey{at, k}] = true
 		*found = true
 	}
 }
 
-func (w *unknownWalk) setAt(path []string) *UnknownKeys {
-	if i, ok := w.setIndex[strings.Join(path, "\x00")]; ok {
+func (w *unknownWalk) setAt(at string) *UnknownKeys {
+	if i, ok := w.setIndex[at]; ok {
 		return &w.sets[i]
 	}
 	return nil
@@ -272,34 +283,40 @@ func (c *checker) arm(k kinds) *checker {
 	return nil
 }
 
-// prune returns n without the unknown keys, copying only the collections
-// on the way to one; everything else is shared, so violations still point
-// at the document's own nodes.
-func (w *unknownWalk) prune(n *yaml.Node, visiting map[*yaml.Node]bool) *yaml.Node {
+// prune returns n, at path, without the unknown keys found at their paths,
+// copying only the collections on the way to one; everything else is
+// shared, so violations still point at the document's own nodes. A node
+// an alias reaches at two paths is copied apart for each path that drops
+// keys, so a key unknown at one stays, and is validated, at the other.
+// The walk that recorded the paths was bounded in depth, so this is too.
+func (w *unknownWalk) prune(n *yaml.Node, path []string) *yaml.Node {
 	r := node.Resolve(n)
-	if r == nil || !w.ancestors[r] || visiting[r] {
+	if r == nil || (r.Kind != yaml.MappingNode && r.Kind != yaml.SequenceNode) {
 		return n
 	}
-	visiting[r] = true
-	defer delete(visiting, r)
+	at := joinPath(path)
+	if !w.ancestors[at] {
+		return n
+	}
 	cp := *r
 	cp.Alias = nil
 	cp.Content = make([]*yaml.Node, 0, len(r.Content))
-	switch r.Kind {
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(r.Content); i += 2 {
-			k, v := r.Content[i], r.Content[i+1]
-			if w.drop[k] {
-				continue
-			}
-			cp.Content = append(cp.Content, k, w.prune(v, visiting))
+	if r.Kind == yaml.SequenceNode {
+		for i, e := range r.Content {
+			cp.Content = append(cp.Content, w.prune(e, append(path, itoa(i))))
 		}
-	case yaml.SequenceNode:
-		for _, e := range r.Content {
-			cp.Content = append(cp.Content, w.prune(e, visiting))
+		return &cp
+	}
+	for i := 0; i+1 < len(r.Content); i += 2 {
+		k, v := r.Content[i], r.Content[i+1]
+		switch {
+		case w.drop[dropKey{at, k}]:
+			continue
+		case k.Value == "<<" && k.ShortTag() == "!!merge" && node.IsMap(v):
+			cp.Content = append(cp.Content, k, w.prune(v, path)) // merged at this path
+		default:
+			cp.Content = append(cp.Content, k, w.prune(v, append(path, k.Value)))
 		}
-	default:
-		return n
 	}
 	return &cp
 }
