@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -81,7 +82,8 @@ func (r *Record) Why() string {
 }
 
 // RecordOf returns the lifecycle of the pass's unit: an orchestration file
-// by workflow.status, resumption's workflow_status or a top-level status;
+// by the first of workflow.status, resumption's workflow_status and a
+// top-level status that it holds;
 // a resume context by current_phase or status (ResumeFinished). Templates,
 // folders and the other kinds are never finished.
 func RecordOf(p *Pass) *Record { return recordResult.Of(p) }
@@ -114,17 +116,22 @@ var recordResult = NewResult("record", func(p *Pass) *Record {
 	}
 	for _, c := range cands {
 		s, ok := node.Str(c.at)
-		if !ok {
+		if !ok || strings.TrimSpace(s) == "" {
 			continue
 		}
-		over := IsFinishedStatus(s)
 		if d.File.Kind == load.KindResumeContext {
-			over = projectOver(s)
+			if projectOver(s) {
+				rec.Finished, rec.Field, rec.Raw, rec.At = true, c.field, s, c.at
+				break
+			}
+			continue
 		}
-		if over {
+		// A workflow's first lifecycle value decides (workflow.status before
+		// the resumption's copy): where they disagree, RL106 reports that.
+		if IsFinishedStatus(s) {
 			rec.Finished, rec.Field, rec.Raw, rec.At = true, c.field, s, c.at
-			break
 		}
+		break
 	}
 	return rec
 })

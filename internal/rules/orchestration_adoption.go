@@ -134,7 +134,7 @@ func finalizeResumptionV1(p *RepoPass) {
 			continue
 		}
 		if rf.Template {
-			fd := p.ReportAt(rf.Path, rf.V1.At.Start, rf.V1.At.End, "this template writes a v1.0 resumption section (%s at its top), so every workflow made from it starts in the legacy form: migrate the template to v2.0", strings.Join(rf.V1.Keys, ", "))
+			fd := p.ReportAt(rf.Path, rf.V1.At.Start, rf.V1.At.End, "this template writes a v1.0 resumption section, so every workflow made from it starts in the legacy form: migrate the template to v2.0")
 			fd.Fix = rf.V1.Fix
 			continue
 		}

@@ -422,8 +422,8 @@ var workflowStatuses = map[string]bool{"ACTIVE": true, "PAUSED": true, "COMPLETE
 // Done): a reader comparing exact values would resume the workflow. In a
 // finished record this is the one finding its status gets (SPEC §0).
 func checkTerminalSpelling(p *Pass) {
-	if p.Doc == nil || p.Doc.File.Template {
-		return
+	if p.Doc == nil || p.Doc.File.Template || !WorkflowFinished(p) {
+		return // in a live record, an enum violation is RL102's
 	}
 	nodes := lifecycleNodes(p)
 	for i, n := range nodes[:3] {
