@@ -75,7 +75,7 @@ type lineAt struct {
 }
 
 // causePrecedence is the order in which rules that can speak of one stale
-// field or phase own it (docs/rules/README.md, "One cause, one finding"):
+// field or phase own it (docs/architecture.md, "Lifecycle and one cause"):
 // the status against the record (RL106), then gates against phases and
 // counters (RL122), next actions (RL120), the resumption's prose (RL118).
 // A rule later in the order stays silent on a cause an earlier one

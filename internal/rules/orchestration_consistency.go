@@ -280,7 +280,7 @@ var recordOpenResult = NewResult("record-open", func(p *Pass) *openRecord {
 // FinishedContradicted reports a finished workflow whose record says it is
 // not: phases, pipelines or gates still open, or a quality trajectory left
 // in progress. RL106 reports that cause, once; the rules after it in the
-// precedence of docs/rules/README.md (RL122, RL120, RL118) stay silent
+// precedence of docs/architecture.md (RL122, RL120, RL118) stay silent
 // on a finished record for which this holds.
 func FinishedContradicted(p *Pass) bool { return finishedContradictedResult.Of(p) }
 
