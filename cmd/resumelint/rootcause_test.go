@@ -38,18 +38,15 @@ func TestOneRootCauseOneFinding(t *testing.T) {
 			if doc == nil {
 				return
 			}
-			type at struct {
-				path string
-				line int
-			}
-			byLine := map[at]map[string]string{}
+			byLine := map[lineAt]map[string]string{}
 			for _, f := range doc.Findings {
-				k := at{f.Path, f.Line}
+				k := lineAt{f.Path, f.Line}
 				if byLine[k] == nil {
 					byLine[k] = map[string]string{}
 				}
 				byLine[k][f.Code] = f.Message
 			}
+			causePairs(t, doc, byLine)
 			for k, codes := range byLine {
 				var cs []string
 				for c := range codes {
@@ -68,6 +65,48 @@ func TestOneRootCauseOneFinding(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// lineAt is a line of a file.
+type lineAt struct {
+	path string
+	line int
+}
+
+// causePrecedence is the order in which rules that can speak of one stale
+// field or phase own it (docs/architecture.md, "Lifecycle and one cause"):
+// the status against the record (RL106), then gates against phases and
+// counters (RL122), next actions (RL120), the resumption's prose (RL118).
+// A rule later in the order stays silent on a cause an earlier one
+// reports (for a finished record: rules.FinishedContradicted).
+var causePrecedence = []string{"RL106", "RL122", "RL120", "RL118"}
+
+// causePairs fails when two of the causePrecedence rules report one
+// cause: the evidence one finding points at (a related position) is the
+// very line another finding of those rules reports.
+func causePairs(t *testing.T, doc *report.JSONDoc, byLine map[lineAt]map[string]string) {
+	t.Helper()
+	ranked := map[string]bool{}
+	for _, c := range causePrecedence {
+		ranked[c] = true
+	}
+	for _, f := range doc.Findings {
+		if !ranked[f.Code] {
+			continue
+		}
+		for _, r := range f.Related {
+			path := r.Path
+			if path == "" {
+				path = f.Path
+			}
+			for code, msg := range byLine[lineAt{path, r.Line}] {
+				if code != f.Code && ranked[code] {
+					t.Errorf("%s:%d: %s points at line %d, which %s reports: one cause, two findings:\n  %s: %s\n  %s: %s\n(the later rule in causePrecedence must stay silent)",
+						f.Path, f.Line, f.Code, r.Line, code, f.Code, f.Message, code, msg)
+				}
+			}
+		}
 	}
 }
 

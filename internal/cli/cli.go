@@ -499,6 +499,10 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 		for _, s := range res.Skipped {
 			c.note("resumelint: skipped %s: %s\n", s.Path, s.Reason)
 		}
+		for _, n := range res.Notes {
+			// Notes quote file values: the same masking and escaping as findings.
+			fmt.Fprintf(c.Stderr, "resumelint: %s\n", diag.Escape(rules.MaskSecrets(n)))
+		}
 		return
 	}
 	if lf.quiet || len(res.Skipped)+len(lf.excluded) == 0 {

@@ -17,6 +17,30 @@ resumption:
   next_step: "Load the dump"
 `
 
+// v2Template is the repository's own template writing v2.0: the evidence
+// that makes a v1.0 section legacy (RL101, SPEC §0).
+const v2Template = `workflow:
+  id: "{WORKFLOW_ID}"
+  status: "ACTIVE"
+resumption:
+  recovery_state:
+    last_checkpoint: null
+    workflow_status: "ACTIVE"
+    updated_at: "{UPDATED_TIMESTAMP}"
+`
+
+// writeV2Template puts v2Template where jerry keeps its template.
+func writeV2Template(t *testing.T, dir string) {
+	t.Helper()
+	p := filepath.Join(dir, "skills", "orchestration", "templates", "ORCHESTRATION.template.yaml")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(v2Template), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func run(t *testing.T, dir string, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -34,6 +58,7 @@ func run(t *testing.T, dir string, stdin string, args ...string) (code int, stdo
 // Fixes of stdin input can be shown (--diff) but not written.
 func TestFixStdin(t *testing.T) {
 	dir := t.TempDir()
+	writeV2Template(t, dir)
 	code, _, stderr := run(t, dir, v1Section, "fix", "--stdin-filename", "ORCHESTRATION.yaml", "-")
 	if code != ExitUsage || !strings.Contains(stderr, "cannot write a file read from stdin") {
 		t.Errorf("--fix of stdin: exit %d, stderr %q", code, stderr)
@@ -42,7 +67,7 @@ func TestFixStdin(t *testing.T) {
 	if code != ExitFindings || !strings.Contains(stdout, "+  recovery_state:\n") || !strings.HasPrefix(stdout, "--- a/ORCHESTRATION.yaml\n+++ b/ORCHESTRATION.yaml\n") {
 		t.Errorf("--diff of stdin: exit %d, stdout:\n%s", code, stdout)
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 { // skills/
 		t.Errorf("--diff of stdin wrote %v", entries)
 	}
 }
@@ -51,6 +76,7 @@ func TestFixStdin(t *testing.T) {
 // clean file prints nothing and exits 0.
 func TestFixWrites(t *testing.T) {
 	dir := t.TempDir()
+	writeV2Template(t, dir)
 	p := filepath.Join(dir, "ORCHESTRATION.yaml")
 	if err := os.WriteFile(p, []byte(v1Section), 0o600); err != nil {
 		t.Fatal(err)
@@ -68,7 +94,7 @@ func TestFixWrites(t *testing.T) {
 		t.Errorf("not migrated:\n%s", got)
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
+	if len(entries) != 2 { // the file and skills/
 		t.Errorf("files left behind: %v", entries)
 	}
 	code, stdout, stderr = run(t, dir, "", "fix", "--diff", "ORCHESTRATION.yaml")

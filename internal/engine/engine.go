@@ -63,6 +63,10 @@ type Result struct {
 	Skipped []load.Skip
 	// Internal counts internal failures (a recovered panic): exit code 3.
 	Internal int
+	// Notes say, for --verbose, what the run decided from the repository
+	// as a whole: the records that are history (SPEC §0 lifecycle), the
+	// evidence of the resumption version the repository writes.
+	Notes []string
 }
 
 // InternalCode marks a finding about resumelint's own failure.
@@ -132,6 +136,10 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	res.collect(units, results)
 	// Phase 3: cross-file rules over the whole index.
 	s.settleRepo(res, s.finalize(res, index))
+	// A finished record is history: one decision for every rule.
+	var notes []string
+	res.Findings, notes = rules.WithoutHistory(res.Findings, index)
+	res.Notes = append(res.Notes, notes...)
 	for _, f := range d.Unknown {
 		res.Checked++
 		fd := diag.Finding{Code: rules.UnknownKind.Code, Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
@@ -213,6 +221,7 @@ func (s *Settings) finalize(res *Result, index *rules.Index) []diag.Finding {
 			}()
 			rp := rules.NewRepoPass(r, &s.Opts, index, &repo)
 			r.CheckRepo(rp)
+			res.Notes = append(res.Notes, rp.Notes()...)
 			for _, f := range rp.Sources() {
 				res.Kept[f.Path] = f
 			}

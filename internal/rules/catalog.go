@@ -51,6 +51,9 @@ type Rule struct {
 	// NeedsBase marks rules that compare with a base revision: they run
 	// only when --base is given.
 	NeedsBase bool
+	// Lifecycle says what the rule reports on a finished record (SPEC §0):
+	// by default nothing (LiveOnly); see lifecycle.go.
+	Lifecycle Lifecycle
 }
 
 var registry = map[string]*Rule{}

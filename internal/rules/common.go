@@ -22,15 +22,15 @@ import (
 // Rules that apply to every kind (SPEC §3.1).
 
 var (
-	ParseError = &Rule{Code: code.ParseError, Name: "parse-error", Severity: diag.SevError, Family: "common",
+	ParseError = &Rule{Code: code.ParseError, Lifecycle: AnyLifecycle, Name: "parse-error", Severity: diag.SevError, Family: "common",
 		Summary: "YAML, JSON, JSONL or front matter that does not parse"}
 	DuplicateKey = &Rule{Code: code.DuplicateKey, Name: "duplicate-key", Severity: diag.SevError, Family: "common",
 		Summary: "a mapping repeats a key"}
-	InputLimits = &Rule{Code: code.InputLimits, Name: "input-limits", Severity: diag.SevError, Family: "common",
+	InputLimits = &Rule{Code: code.InputLimits, Lifecycle: AnyLifecycle, Name: "input-limits", Severity: diag.SevError, Family: "common",
 		Summary: "file too large, alias expansion or nesting beyond the limits, a line too long, or not a regular file"}
-	Encoding = &Rule{Code: code.Encoding, Name: "encoding", Severity: diag.SevError, Family: "common",
+	Encoding = &Rule{Code: code.Encoding, Lifecycle: AnyLifecycle, Name: "encoding", Severity: diag.SevError, Family: "common",
 		Summary: "not UTF-8, a NUL byte, or a byte-order mark"}
-	SecretLeak = &Rule{Code: code.SecretLeak, Name: "secret-leak", Severity: diag.SevError, Family: "common",
+	SecretLeak = &Rule{Code: code.SecretLeak, Lifecycle: AnyLifecycle, Name: "secret-leak", Severity: diag.SevError, Family: "common",
 		Summary: "a value that looks like a credential (never printed)", Run: runSecrets}
 	TimestampFormat = &Rule{Code: code.TimestampFormat, Name: "timestamp-format", Severity: diag.SevWarning, Family: "common",
 		Summary: "a timestamp that is not RFC 3339 with a zone", Run: runTimestampFormat}

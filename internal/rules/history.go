@@ -25,13 +25,13 @@ import (
 // a file that is new at head has no base and is not compared.
 
 var (
-	AppendOnly = &Rule{Code: code.AppendOnly, Name: "append-only", Severity: diag.SevError, Kinds: orch, Family: "base", NeedsBase: true,
+	AppendOnly = &Rule{Code: code.AppendOnly, Lifecycle: AnyLifecycle, Name: "append-only", Severity: diag.SevError, Kinds: orch, Family: "base", NeedsBase: true,
 		Summary: "a decision_log, agent_summaries, compaction_events or checkpoints entry at base is missing or changed at head (--base)", Run: runAppendOnly}
-	EventLogAppendOnly = &Rule{Code: code.EventLogAppendOnly, Name: "event-log-append-only", Severity: diag.SevError, Kinds: []load.Kind{load.KindAgentRun}, Family: "base", NeedsBase: true,
+	EventLogAppendOnly = &Rule{Code: code.EventLogAppendOnly, Lifecycle: AnyLifecycle, Name: "event-log-append-only", Severity: diag.SevError, Kinds: []load.Kind{load.KindAgentRun}, Family: "base", NeedsBase: true,
 		Summary: "an events .jsonl at base that is not a byte prefix of its head version, or was deleted (--base)", Run: runEventLogAppendOnly, Finalize: finalizeDeletedEventLogs}
-	UpdateProtocol = &Rule{Code: code.UpdateProtocol, Name: "update-protocol", Severity: diag.SevError, Kinds: orch, Family: "base", NeedsBase: true,
+	UpdateProtocol = &Rule{Code: code.UpdateProtocol, Lifecycle: AnyLifecycle, Name: "update-protocol", Severity: diag.SevError, Kinds: orch, Family: "base", NeedsBase: true,
 		Summary: "a trigger of seed 000 (phase, gate iteration, agent, compaction, decision) without the resumption updates it requires (--base)", Run: runUpdateProtocol}
-	ResumeContextUpdate = &Rule{Code: code.ResumeContextUpdate, Name: "resume-context-update", Severity: diag.SevError, Kinds: []load.Kind{load.KindResumeContext}, Family: "base", NeedsBase: true,
+	ResumeContextUpdate = &Rule{Code: code.ResumeContextUpdate, Lifecycle: AnyLifecycle, Name: "resume-context-update", Severity: diag.SevError, Kinds: []load.Kind{load.KindResumeContext}, Family: "base", NeedsBase: true,
 		Summary: "01-planning/steps.md gained checked items but the project's resume-context.md did not change (--base)", Finalize: finalizeResumeContextUpdate}
 )
 

@@ -1,55 +1,284 @@
 package rules
 
 import (
+	"fmt"
+	"sort"
+	"strings"
+
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
-// Lifecycle (SPEC §0): a workflow that is COMPLETE, CANCELLED or FAILED is
-// history. It will not be resumed, so no rule asks to migrate it or to add
-// what a resuming session would need; what it says about itself must still
-// agree, and contradictions are reported as for any other file.
+// Lifecycle (SPEC §0): a record that is COMPLETE, CANCELLED or FAILED, in
+// any spelling its system writes, is history. Nobody resumes it, so in a
+// finished record only two things are reported: a terminal status spelled
+// outside the enum, and contradictions about whether it really is
+// finished. The decision is made once, for the whole run: each record's
+// lifecycle is computed once per unit (RecordOf) and published as a fact
+// (Records); what each rule says about a finished record is data on the
+// rule (Rule.Lifecycle); the engine drops, in one place (WithoutHistory),
+// the findings of rules that speak only of live records on the files of
+// finished ones, and on the files those records own (the checkpoints a
+// finished workflow wrote).
 
-// finishedWords are the lifecycle states of a workflow that is over, in
+// Lifecycle is what a rule has to say about a finished record.
+type Lifecycle uint8
+
+const (
+	// LiveOnly rules check what a resuming session reads: shape, ids,
+	// counters, pointers, staleness, paths, placeholders, migration. They
+	// are silent on a finished record. The zero value: a new rule speaks
+	// of live records unless it says otherwise.
+	LiveOnly Lifecycle = iota
+	// AboutFinished rules report contradictions about being finished
+	// (phases, gates, tasks, queue groups still open; next actions still
+	// pending; open boxes in a steps file) and the terminal spelling: they
+	// run on finished records too and decide there themselves.
+	AboutFinished
+	// AnyLifecycle rules are about the file, not the record: parse errors,
+	// input limits, encoding (a file that cannot be read says nothing about
+	// its lifecycle), leaked secrets (history leaks as much as live state),
+	// and the update protocol against a base (a change that finishes a
+	// workflow is still a change).
+	AnyLifecycle
+)
+
+// String names the lifecycle in listings.
+func (l Lifecycle) String() string {
+	switch l {
+	case AboutFinished:
+		return "about-finished"
+	case AnyLifecycle:
+		return "any"
+	}
+	return "live"
+}
+
+// finishedWords are the lifecycle states of a record that is over, in
 // node.StatusWord spelling, with the spellings real files use.
 var finishedWords = map[string]bool{
 	"COMPLETE": true, "COMPLETED": true, "DONE": true, "FINISHED": true,
 	"CANCELLED": true, "CANCELED": true, "FAILED": true,
 }
 
-// IsFinishedStatus reports a lifecycle state of a workflow that is over.
+// IsFinishedStatus reports a lifecycle state of a record that is over.
 func IsFinishedStatus(s string) bool { return finishedWords[node.StatusWord(s)] }
+
+// Record is a unit's lifecycle, computed once (RecordOf).
+type Record struct {
+	Finished bool
+	// Field and Raw say which value decided it ("workflow.status",
+	// "COMPLETED"), At where it is; empty for a live record.
+	Field, Raw string
+	At         *yaml.Node
+}
+
+// Why says what made the record finished, for --verbose.
+func (r *Record) Why() string {
+	return fmt.Sprintf("%s %s", r.Field, diag.ClipTo(MaskSecrets(r.Raw), 40))
+}
+
+// RecordOf returns the lifecycle of the pass's unit: an orchestration file
+// by the first of workflow.status, resumption's workflow_status and a
+// top-level status that it holds;
+// a resume context by current_phase or status (ResumeFinished). Templates,
+// folders and the other kinds are never finished.
+func RecordOf(p *Pass) *Record { return recordResult.Of(p) }
+
+var recordResult = NewResult("record", func(p *Pass) *Record {
+	rec := &Record{}
+	d := p.Doc
+	if d == nil || d.File.Template || !node.IsMap(d.Root) {
+		return rec
+	}
+	var cands []struct {
+		field string
+		at    *yaml.Node
+	}
+	switch d.File.Kind {
+	case load.KindOrchestration:
+		for i, n := range lifecycleNodes(p) {
+			cands = append(cands, struct {
+				field string
+				at    *yaml.Node
+			}{lifecycleFields[i], n})
+		}
+	case load.KindResumeContext:
+		for _, k := range []string{"current_phase", "status"} {
+			cands = append(cands, struct {
+				field string
+				at    *yaml.Node
+			}{k, node.Val(d.Root, k)})
+		}
+	}
+	for _, c := range cands {
+		s, ok := node.Str(c.at)
+		if !ok || strings.TrimSpace(s) == "" {
+			continue
+		}
+		if d.File.Kind == load.KindResumeContext {
+			if projectOver(s) {
+				rec.Finished, rec.Field, rec.Raw, rec.At = true, c.field, s, c.at
+				break
+			}
+			continue
+		}
+		// A workflow's first lifecycle value decides (workflow.status before
+		// the resumption's copy): where they disagree, RL106 reports that.
+		if IsFinishedStatus(s) {
+			rec.Finished, rec.Field, rec.Raw, rec.At = true, c.field, s, c.at
+		}
+		break
+	}
+	return rec
+})
 
 // WorkflowFinished reports whether an orchestration file records its
 // workflow as over, in workflow.status or resumption's workflow_status.
-func WorkflowFinished(p *Pass) bool { return workflowFinished.Of(p) }
+func WorkflowFinished(p *Pass) bool {
+	return p.Doc != nil && p.Doc.File.Kind == load.KindOrchestration && RecordOf(p).Finished
+}
 
-var workflowFinished = NewResult("workflow-finished", func(p *Pass) bool {
-	done := false
-	if p.Doc != nil && node.IsMap(p.Doc.Root) {
-		for _, n := range lifecycleNodes(p) {
-			if s, ok := node.Str(n); ok && IsFinishedStatus(s) {
-				done = true
-			}
-		}
-	}
-	return done
-})
+// lifecycleFields name the values lifecycleNodes returns, in its order.
+var lifecycleFields = []string{"workflow.status", "workflow_status", "workflow_status", "status"}
 
-// lifecycleNodes are the values that state a workflow's lifecycle.
+// lifecycleNodes are the values that state a workflow's lifecycle, in the
+// order of lifecycleFields (nil where absent).
 func lifecycleNodes(p *Pass) []*yaml.Node {
-	var out []*yaml.Node
+	out := make([]*yaml.Node, 4)
 	o := OrchestrationOf(p)
 	if o.Workflow.Node != nil {
-		out = append(out, o.Workflow.Status.Node)
+		out[0] = o.Workflow.Status.Node
 	}
 	if r := o.Resumption; r != nil {
 		if r.Recovery != nil {
-			out = append(out, r.Recovery.WorkflowStatus.Node)
+			out[1] = r.Recovery.WorkflowStatus.Node
 		}
-		out = append(out, node.Val(r.Node, "workflow_status"))
+		out[2] = node.Val(r.Node, "workflow_status")
 	}
-	out = append(out, node.Val(o.Root, "status"))
+	out[3] = node.Val(o.Root, "status")
 	return out
+}
+
+// ---- the run's records ----------------------------------------------------------
+
+// Records holds the lifecycle of every orchestration and resume-context
+// file of the run, with what each owns.
+var Records = NewFact[*RecordFact]("records")
+
+// RecordFact is what a record tells the run about its lifecycle.
+type RecordFact struct {
+	Path     string // display path
+	Finished bool
+	Why      string // "workflow.status COMPLETE"; "" when live
+	// WorkflowID is workflow.id; checkpoints naming it are the record's.
+	WorkflowID string
+	// Owns are the OS paths of the checkpoint files its compaction events
+	// name.
+	Owns []string
+}
+
+func init() {
+	RegisterIndexer(&Indexer{Name: "records", Kinds: []load.Kind{load.KindOrchestration, load.KindResumeContext},
+		Produces: []FactKey{Records}, Run: indexRecord})
+}
+
+func indexRecord(p *Pass) {
+	d := p.Doc
+	if d == nil || d.File.Template || !node.IsMap(d.Root) {
+		return
+	}
+	rec := RecordOf(p)
+	rf := &RecordFact{Path: d.File.Path, Finished: rec.Finished}
+	if rec.Finished {
+		rf.Why = rec.Why()
+	}
+	if d.File.Kind == load.KindOrchestration {
+		rf.WorkflowID = OrchestrationOf(p).Workflow.ID.Value
+		if r := ResumptionOf(p); rf.Finished && r != nil && r.Compaction != nil {
+			res := ResolverOf(p)
+			for _, e := range r.Compaction.Events {
+				if s := e.CheckpointFile; s.OK && !hasTemplateVar(s.Value) {
+					if abs, ok := res.Resolve(s.Value); ok {
+						rf.Owns = append(rf.Owns, abs)
+					}
+				}
+			}
+		}
+	}
+	Records.Publish(p.Index, rf)
+}
+
+// History is a finished record's file, or a file only finished records own.
+type History struct {
+	Path string
+	Why  string // "workflow.status COMPLETE", "checkpoint of finished …"
+}
+
+// HistoryFiles returns the files of the run that are history, by display
+// path: finished records, and checkpoints whose every owner (the
+// workflows naming its path in their compaction events, or its
+// workflow_id) is finished.
+func HistoryFiles(ix *Index) map[string]History {
+	out := map[string]History{}
+	byID := map[string][]*RecordFact{}
+	byFile := map[string][]*RecordFact{}
+	for _, rf := range Records.All(ix) {
+		if rf.Finished {
+			out[rf.Path] = History{Path: rf.Path, Why: rf.Why}
+		}
+		if rf.WorkflowID != "" {
+			byID[rf.WorkflowID] = append(byID[rf.WorkflowID], rf)
+		}
+		for _, o := range rf.Owns {
+			byFile[o] = append(byFile[o], rf)
+		}
+	}
+	for _, cf := range Checkpoints.All(ix) {
+		owners := append(append([]*RecordFact(nil), byFile[cf.OSPath]...), byID[cf.WorkflowID]...)
+		if cf.WorkflowID == "" {
+			owners = byFile[cf.OSPath]
+		}
+		if len(owners) == 0 {
+			continue
+		}
+		done := true
+		for _, o := range owners {
+			done = done && o.Finished
+		}
+		if done {
+			out[cf.Path] = History{Path: cf.Path, Why: "a checkpoint of the finished workflow " + owners[0].Path}
+		}
+	}
+	return out
+}
+
+// WithoutHistory drops the findings that rules of LiveOnly lifecycle made
+// on files that are history (SPEC §0 lifecycle), and returns for
+// --verbose one note per history file saying why and how many it left out.
+func WithoutHistory(fs []diag.Finding, ix *Index) ([]diag.Finding, []string) {
+	hist := HistoryFiles(ix)
+	if len(hist) == 0 {
+		return fs, nil
+	}
+	dropped := map[string]int{}
+	kept := fs[:0]
+	for _, fd := range fs {
+		if _, ok := hist[fd.Path]; ok {
+			if r := registry[fd.Code]; r != nil && r.Lifecycle == LiveOnly {
+				dropped[fd.Path]++
+				continue
+			}
+		}
+		kept = append(kept, fd)
+	}
+	var notes []string
+	for path, h := range hist {
+		notes = append(notes, fmt.Sprintf("history %s (%s): only contradictions about being finished are reported; %d other finding(s) left out", path, h.Why, dropped[path]))
+	}
+	sort.Strings(notes)
+	return kept, notes
 }

@@ -25,7 +25,7 @@ var (
 	ResumptionMissing = &Rule{Code: code.ResumptionMissing, Name: "resumption-missing", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "no `resumption:` mapping", Run: runResumptionMissing}
 	ResumptionV1 = &Rule{Code: code.ResumptionV1, Name: "resumption-v1", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
-		Summary: "a v1.0 section (last_checkpoint/current_state/next_step at the top of resumption)", Run: runResumptionV1}
+		Summary: "a v1.0 section (last_checkpoint/current_state/next_step at the top of resumption) where the repository writes v2.0", Finalize: finalizeResumptionV1}
 	ResumptionSchema = &Rule{Code: code.ResumptionSchema, Name: "resumption-schema", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "a violation of #ResumptionV2 (or #ResumptionV1 for a v1.0 section)", Run: runResumptionSchema}
 	DecisionsAlias = &Rule{Code: code.DecisionsAlias, Name: "decisions-alias", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
@@ -87,19 +87,6 @@ func runResumptionMissing(p *Pass) {
 	case !node.IsMap(v):
 		p.Report(d.File, k, "`resumption:` must be a mapping, found %s", node.Kind(v))
 	}
-}
-
-func runResumptionV1(p *Pass) {
-	r := ResumptionOf(p)
-	if r == nil || r.Version() != "v1" || WorkflowFinished(p) {
-		return
-	}
-	names := make([]string, len(r.V1Keys))
-	for i, k := range r.V1Keys {
-		names[i] = k.Value
-	}
-	fd := p.Report(p.Doc.File, r.Key, "resumption is a v1.0 section (%s at its top): migrate it to v2.0, which keeps them in recovery_state", strings.Join(names, ", "))
-	fd.Fix = fix.Migrate(p.Doc).Fix
 }
 
 func runMixedVersion(p *Pass) {

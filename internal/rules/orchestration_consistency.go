@@ -22,9 +22,9 @@ import (
 // the phases; RL119 a COMPLETE workflow with its open defects.
 
 var (
-	ResumptionText = &Rule{Code: code.ResumptionText, Name: "resumption-text", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+	ResumptionText = &Rule{Code: code.ResumptionText, Lifecycle: AboutFinished, Name: "resumption-text", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
 		Summary: "current_state, next_step or current_activity claims a phase state that the file's phases or status contradict", Run: runResumptionText}
-	CompleteWithDefects = &Rule{Code: code.CompleteWithDefects, Name: "complete-with-defects", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+	CompleteWithDefects = &Rule{Code: code.CompleteWithDefects, Lifecycle: AboutFinished, Name: "complete-with-defects", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
 		Summary: "a COMPLETE workflow whose defect_summary still counts unresolved defects", Run: runCompleteWithDefects}
 )
 
@@ -197,45 +197,66 @@ func checkWorkflowRecord(p *Pass) {
 	if d == nil || !node.IsMap(d.Root) || d.File.Template {
 		return
 	}
-	anchor := workflowLifecycle(p)
-	v2Complete := false
-	if rs := recoveryOf(p); rs != nil {
-		sv := rs.WorkflowStatus.Node
-		if s, _ := node.Str(sv); s == "COMPLETE" {
-			v2Complete = true
-			anchor = &lifecycle{Status: "COMPLETE", Raw: s, Field: "workflow_status", At: sv}
-		}
-	}
+	anchor, _ := completeAnchor(p)
 	if anchor == nil {
 		return
 	}
 	switch anchor.Status {
 	case "COMPLETE":
-		checkCompleteRecord(p, anchor, v2Complete)
+		checkCompleteRecord(p, anchor)
 	case "ACTIVE", "IN_PROGRESS", "RUNNING":
 		checkRunningRecord(p, anchor)
 	}
 }
 
-// checkCompleteRecord reports the phases, pipelines and gates still open
-// in a workflow recorded COMPLETE.
-func checkCompleteRecord(p *Pass, anchor *lifecycle, v2Complete bool) {
+// completeAnchor is the status RL106 compares the record with: a v2.0
+// workflow_status COMPLETE (whose open phases completeContradictions
+// reports, so v2Complete), else the workflow's lifecycle claim.
+func completeAnchor(p *Pass) (anchor *lifecycle, v2Complete bool) {
+	if p.Doc == nil || !node.IsMap(p.Doc.Root) || p.Doc.File.Template {
+		return nil, false
+	}
+	anchor = workflowLifecycle(p)
+	if rs := recoveryOf(p); rs != nil {
+		sv := rs.WorkflowStatus.Node
+		if s, _ := node.Str(sv); s == "COMPLETE" {
+			return &lifecycle{Status: "COMPLETE", Raw: s, Field: "workflow_status", At: sv}, true
+		}
+	}
+	return anchor, false
+}
+
+// openRecord is what is still open in a workflow recorded COMPLETE: the
+// cause RL106 reports, which lower rules leave to it (FinishedContradicted).
+type openRecord struct {
+	items                []string
+	rel                  []diag.Related
+	phases, gates, pipes int
+	agentsDone           bool
+}
+
+// recordOpen returns the phases, pipelines and gates still open in a
+// workflow recorded COMPLETE (anchor), computed once per unit.
+func recordOpen(p *Pass) *openRecord { return recordOpenResult.Of(p) }
+
+var recordOpenResult = NewResult("record-open", func(p *Pass) *openRecord {
+	o := &openRecord{agentsDone: true}
+	anchor, v2Complete := completeAnchor(p)
+	if anchor == nil || anchor.Status != "COMPLETE" {
+		return o
+	}
 	d, f := p.Doc, p.Doc.File
-	var items []string
-	var rel []diag.Related
-	var phases, gates, pipes int
-	agentsDone := true
 	if !v2Complete {
 		openPipe := map[string]bool{}
 		for _, ph := range recordPhases(p) {
 			if !isOpenStatus(ph.Status) {
 				continue
 			}
-			phases++
+			o.phases++
 			openPipe[ph.Pipeline] = true
-			items = append(items, fmt.Sprintf("%s (%s)", phaseName(p, ph), ph.Status))
-			rel = append(rel, relatedAt(f, statusAt(ph.Node, ph.At), ph.Label+": "+ph.Status))
-			agentsDone = agentsDone && agentsAllComplete(ph)
+			o.items = append(o.items, fmt.Sprintf("%s (%s)", phaseName(p, ph), ph.Status))
+			o.rel = append(o.rel, relatedAt(f, statusAt(ph.Node, ph.At), ph.Label+": "+ph.Status))
+			o.agentsDone = o.agentsDone && agentsAllComplete(ph)
 		}
 		for _, pi := range pipelines(p) {
 			sv := node.Val(node.Val(node.Val(d.Root, "pipelines"), pi.Key), "status")
@@ -243,37 +264,71 @@ func checkCompleteRecord(p *Pass, anchor *lifecycle, v2Complete bool) {
 			if !ok || openPipe[pi.Key] || !isOpenStatus(s) {
 				continue
 			}
-			pipes++
-			items = append(items, fmt.Sprintf("pipeline %s (%s)", pi.Key, s))
-			rel = append(rel, relatedAt(f, sv, "pipelines."+pi.Key+".status: "+s))
+			o.pipes++
+			o.items = append(o.items, fmt.Sprintf("pipeline %s (%s)", pi.Key, s))
+			o.rel = append(o.rel, relatedAt(f, sv, "pipelines."+pi.Key+".status: "+s))
 		}
 	}
 	for _, g := range openGates(d.Root) {
-		gates++
-		items = append(items, fmt.Sprintf("gate %s (%s)", g.ID, g.Status))
-		rel = append(rel, relatedAt(f, g.StatusAt, g.Label+".status: "+g.Status))
+		o.gates++
+		o.items = append(o.items, fmt.Sprintf("gate %s (%s)", g.ID, g.Status))
+		o.rel = append(o.rel, relatedAt(f, g.StatusAt, g.Label+".status: "+g.Status))
 	}
-	if len(items) == 0 {
+	return o
+})
+
+// FinishedContradicted reports a finished workflow whose record says it is
+// not: phases, pipelines or gates still open, or a quality trajectory left
+// in progress. RL106 reports that cause, once; the rules after it in the
+// precedence of docs/architecture.md (RL122, RL120, RL118) stay silent
+// on a finished record for which this holds.
+func FinishedContradicted(p *Pass) bool { return finishedContradictedResult.Of(p) }
+
+var finishedContradictedResult = NewResult("finished-contradicted", func(p *Pass) bool {
+	if !WorkflowFinished(p) {
+		return false
+	}
+	if len(recordOpen(p).items) > 0 || trajectoryStale(p) != nil {
+		return true
+	}
+	if _, v2Complete := completeAnchor(p); v2Complete {
+		// completeContradictions' phases: any not settled.
+		for _, pi := range pipelines(p) {
+			for _, ph := range pi.Phases {
+				if ph.Status != "" && !isSettled(ph.Status) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+})
+
+// checkCompleteRecord reports the phases, pipelines and gates still open
+// in a workflow recorded COMPLETE.
+func checkCompleteRecord(p *Pass, anchor *lifecycle) {
+	o := recordOpen(p)
+	if len(o.items) == 0 {
 		return
 	}
 	var what []string
 	for _, c := range []struct {
 		n    int
 		name string
-	}{{phases, "phase"}, {pipes, "pipeline"}, {gates, "gate"}} {
+	}{{o.phases, "phase"}, {o.pipes, "pipeline"}, {o.gates, "gate"}} {
 		if c.n > 0 {
 			what = append(what, fmt.Sprintf("%d %s(s)", c.n, c.name))
 		}
 	}
 	hint := "update them or the status"
-	if phases > 0 && gates == 0 && pipes == 0 && agentsDone {
+	if o.phases > 0 && o.gates == 0 && o.pipes == 0 && o.agentsDone {
 		hint = "their agents are COMPLETE: update the phases"
 	}
-	msg := fitList(items, func(list string) string {
+	msg := fitList(o.items, func(list string) string {
 		return fmt.Sprintf("%s %s, but %s still open: %s; %s", anchor.Field, anchor.Raw, strings.Join(what, " and "), list, hint)
 	})
-	fd := p.Report(f, anchor.At, "%s", msg)
-	fd.Related = rel
+	fd := p.Report(p.Doc.File, anchor.At, "%s", msg)
+	fd.Related = o.rel
 }
 
 // checkRunningRecord reports a running workflow whose phases are all done,
@@ -515,6 +570,9 @@ func runResumptionText(p *Pass) {
 	}
 	f := p.Doc.File
 	finished := WorkflowFinished(p)
+	if FinishedContradicted(p) {
+		return // RL106 reports the finished record that says it is not
+	}
 	var fd *diag.Finding
 	for _, tf := range textFields(p) {
 		if finished && tf.key.Value == "next_step" {

@@ -28,7 +28,7 @@ var (
 		Summary: "last_checkpoint differs from checkpoints.latest_id, or is set while there are no checkpoint entries", Run: runCheckpointLink}
 	PhaseConsistency = &Rule{Code: code.PhaseConsistency, Name: "phase-consistency", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "current_phase/current_phase_name disagree with the pipelines", Run: runPhaseConsistency}
-	WorkflowStatus = &Rule{Code: code.WorkflowStatus, Name: "workflow-status", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+	WorkflowStatus = &Rule{Code: code.WorkflowStatus, Lifecycle: AboutFinished, Name: "workflow-status", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "workflow_status or current_activity contradicts the rest of the file", Run: runWorkflowStatus}
 	StaleResumption = &Rule{Code: code.StaleResumption, Name: "stale-resumption", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
 		Summary: "recovery_state.updated_at older than a later state transition recorded in the file (or than staleness.max_age)", Run: runStaleResumption}
@@ -416,7 +416,32 @@ var (
 
 var workflowStatuses = map[string]bool{"ACTIVE": true, "PAUSED": true, "COMPLETE": true, "FAILED": true, "CANCELLED": true}
 
+// checkTerminalSpelling reports, once per file, a lifecycle status that
+// says the workflow is over in a spelling outside the enum (COMPLETED,
+// Done): a reader comparing exact values would resume the workflow. In a
+// finished record this is the one finding its status gets (SPEC §0).
+func checkTerminalSpelling(p *Pass) {
+	if p.Doc == nil || p.Doc.File.Template || !WorkflowFinished(p) {
+		return // in a live record, an enum violation is RL102's
+	}
+	nodes := lifecycleNodes(p)
+	for i, n := range nodes[:3] {
+		s, ok := node.Str(n)
+		if !ok || workflowStatuses[s] || !IsFinishedStatus(s) || isPlaceholderIn(p.Doc.File, s) {
+			continue
+		}
+		want := canonWorkflowStatus(s)
+		if !workflowStatuses[want] {
+			want = "COMPLETE"
+		}
+		p.Report(p.Doc.File, n, "%s %s is not in the enum, so a reader comparing exact values would resume this finished workflow: write %s",
+			lifecycleFields[i], quoteShort(s), want)
+		return
+	}
+}
+
 func runWorkflowStatus(p *Pass) {
+	checkTerminalSpelling(p)
 	checkWorkflowRecord(p)
 	rs := recoveryOf(p)
 	if rs == nil {
@@ -436,6 +461,9 @@ func runWorkflowStatus(p *Pass) {
 				fd.Related = append(fd.Related, relatedAt(f, sv, "workflow.status"))
 			}
 		}
+	}
+	if WorkflowFinished(p) {
+		return // where current_activity points is a live workflow's concern
 	}
 	cav := rs.CurrentActivity.Node
 	ca, ok := node.Str(cav)

@@ -98,7 +98,17 @@ type RepoPass struct {
 	// sources are files a Finalize read itself, released to the lines its
 	// findings point at (Source).
 	sources []*load.File
+	notes   []string
 }
+
+// Note records, for --verbose, what a cross-file rule decided and from
+// which evidence.
+func (p *RepoPass) Note(format string, args ...any) {
+	p.notes = append(p.notes, p.Rule.Code+": "+fmt.Sprintf(format, args...))
+}
+
+// Notes returns the notes recorded with Note.
+func (p *RepoPass) Notes() []string { return p.notes }
 
 // Source records a file Finalize read itself as the source of its
 // findings' snippets, releasing its bytes but the given lines.

@@ -29,7 +29,7 @@ var (
 		Summary: "the state nested (under project_detection) instead of flat", Run: runPrecompactFlat}
 	PrecompactSize = &Rule{Code: code.PrecompactSize, Name: "precompact-size", Severity: diag.SevError, Kinds: precompactKind, Family: "nexus",
 		Summary: "precompact_state.json of 1 KiB or more", Run: runPrecompactSize}
-	FrontMatter = &Rule{Code: code.Frontmatter, Name: "frontmatter", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
+	FrontMatter = &Rule{Code: code.Frontmatter, Lifecycle: AnyLifecycle, Name: "frontmatter", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "no YAML front matter, or one not closed by ---"}
 	ResumeContextSchema = &Rule{Code: code.ResumeContextSchema, Name: "resume-context-schema", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "a violation of #ResumeContext (#ResumeContextV2 for version \"2.0\")", Run: runResumeContextSchema}

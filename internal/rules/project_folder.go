@@ -32,7 +32,7 @@ var (
 		Summary: "the body repeats 5 or more consecutive non-blank lines of a files_to_load file", Run: runNoDuplication}
 	ProjectIDFolder = &Rule{Code: code.ProjectIDFolder, Name: "project-id-folder", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
 		Summary: "project_id differs from the enclosing 02-projects/<id>/ folder", Run: runProjectIDFolder}
-	ProgressVsSteps = &Rule{Code: code.ProgressVsSteps, Name: "progress-vs-steps", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+	ProgressVsSteps = &Rule{Code: code.ProgressVsSteps, Lifecycle: AboutFinished, Name: "progress-vs-steps", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
 		Summary: "tasks_completed or progress N differs from the checked items of the steps file (04-steps.md, steps.md)", Run: runProgressVsSteps}
 )
 
@@ -123,24 +123,8 @@ func regularFileExists(root, p string) bool {
 // taken back from the archive keep "COMPLETE" there).
 func ResumeFinished(p *Pass) bool {
 	d := p.Doc
-	if d == nil {
-		return false
-	}
-	return resumeFinished.Of(p)
+	return d != nil && d.File.Kind == load.KindResumeContext && RecordOf(p).Finished
 }
-
-var resumeFinished = NewResult("resume-finished", func(p *Pass) bool {
-	d := p.Doc
-	done := false
-	if node.IsMap(d.Root) {
-		for _, k := range []string{"current_phase", "status"} {
-			if s, ok := node.Str(node.Val(d.Root, k)); ok && projectOver(s) {
-				done = true
-			}
-		}
-	}
-	return done
-})
 
 // projectOver reads a status's first word ("COMPLETE - READY FOR ARCHIVE").
 func projectOver(s string) bool {

@@ -1,0 +1,160 @@
+package rules
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/fix"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// RL101: the repository decides what is current (SPEC §0). A v1.0
+// resumption section is legacy only where the repository has adopted
+// v2.0: its own ORCHESTRATION.template.yaml writes recovery_state, or a
+// live workflow already holds one. Where the repository's template still
+// writes v1.0, its workflows follow their writer and the one finding is
+// on the template. A cross-file decision: each orchestration file
+// publishes what it writes (Resumptions); Finalize decides once.
+
+// Resumptions holds, for every orchestration file of the run, which
+// resumption form it writes.
+var Resumptions = NewFact[*ResumptionFact]("resumptions")
+
+// ResumptionFact is what an orchestration file tells RL101.
+type ResumptionFact struct {
+	Path     string // display path
+	Template bool
+	Finished bool
+	// V2 is true when the file holds resumption.recovery_state.
+	V2 bool
+	// V1 is its v1.0 section (nil when it has none, or is finished).
+	V1 *V1Section
+}
+
+// V1Section is where a v1.0 section is, its top-level v1 keys and the
+// migration that replaces it.
+type V1Section struct {
+	At   Span
+	Keys []string
+	Fix  *diag.Fix
+}
+
+// templatePaths are where the reference systems keep the template their
+// workflows are made from, relative to the repository root: read from disk
+// when the run does not include it (a pre-commit run over one file).
+var templatePaths = []string{"skills/orchestration/templates/ORCHESTRATION.template.yaml"}
+
+func init() {
+	RegisterIndexer(&Indexer{Name: "resumptions", Kinds: orch, Produces: []FactKey{Resumptions}, Run: indexResumption})
+}
+
+func indexResumption(p *Pass) {
+	d := p.Doc
+	if d == nil || !node.IsMap(d.Root) {
+		return
+	}
+	rf := &ResumptionFact{Path: d.File.Path, Template: d.File.Template, Finished: WorkflowFinished(p)}
+	r := ResumptionOf(p)
+	if r != nil {
+		rf.V2 = r.RecoveryState != nil
+		if r.Version() == "v1" && !rf.Finished {
+			keys := make([]string, len(r.V1Keys))
+			for i, k := range r.V1Keys {
+				keys[i] = k.Value
+			}
+			rf.V1 = &V1Section{At: spanOf(d.File, r.Key), Keys: keys, Fix: fix.Migrate(d).Fix}
+			retainLines(d.File, r.Key.Line)
+		}
+	}
+	Resumptions.Publish(p.Index, rf)
+}
+
+// adoption is the evidence of the form the repository writes.
+type adoption struct {
+	v2       string // the file showing v2.0 is adopted; "" if none
+	v2Why    string
+	template string // a template still writing v1.0; "" if none
+}
+
+// adoptionOf weighs the run's files, then the conventional template on
+// disk when the run has no template.
+func adoptionOf(p *RepoPass, all []*ResumptionFact) adoption {
+	var a adoption
+	hasTemplate := false
+	for _, rf := range all {
+		switch {
+		case rf.Template:
+			hasTemplate = true
+			if rf.V2 && a.v2 == "" {
+				a.v2, a.v2Why = rf.Path, "the template writes recovery_state"
+			} else if rf.V1 != nil && a.template == "" {
+				a.template = rf.Path
+			}
+		case rf.V2 && !rf.Finished && a.v2 == "":
+			a.v2, a.v2Why = rf.Path, "a live workflow holds recovery_state"
+		}
+	}
+	if hasTemplate || a.v2 != "" || p.Opts.RepoRoot == "" {
+		return a
+	}
+	for _, rel := range templatePaths {
+		osPath := filepath.Join(absPath(p.Opts.Cwd, p.Opts.RepoRoot), filepath.FromSlash(rel))
+		f := &load.File{Path: load.Display(p.Opts.Cwd, osPath), OSPath: osPath, Kind: load.KindOrchestration, Template: true,
+			Root: absPath(p.Opts.Cwd, p.Opts.RepoRoot)}
+		if _, ok := load.Read(f, p.Opts.Limits); !ok {
+			continue
+		}
+		doc, _ := load.Parse(f, load.FormatOf(load.KindOrchestration, f.Path), p.Opts.Limits)
+		f.Release()
+		if doc == nil {
+			continue
+		}
+		res := node.Val(doc.Root, "resumption")
+		switch {
+		case node.Has(res, "recovery_state"):
+			a.v2, a.v2Why = f.Path, "the template writes recovery_state"
+		case node.Has(res, "current_state") || node.Has(res, "last_checkpoint") || node.Has(res, "next_step"):
+			a.template = f.Path
+		}
+		break
+	}
+	return a
+}
+
+func finalizeResumptionV1(p *RepoPass) {
+	all := Resumptions.All(p.Index)
+	sort.Slice(all, func(i, j int) bool { return all[i].Path < all[j].Path })
+	var live []*ResumptionFact
+	for _, rf := range all {
+		if rf.V1 == nil {
+			continue
+		}
+		if rf.Template {
+			fd := p.ReportAt(rf.Path, rf.V1.At.Start, rf.V1.At.End, "this template writes a v1.0 resumption section, so every workflow made from it starts in the legacy form: migrate the template to v2.0")
+			fd.Fix = rf.V1.Fix
+			continue
+		}
+		live = append(live, rf)
+	}
+	if len(live) == 0 {
+		return
+	}
+	a := adoptionOf(p, all)
+	if a.v2 == "" {
+		why := "no template or live workflow of the repository holds recovery_state"
+		if a.template != "" {
+			why = fmt.Sprintf("the repository's template %s writes v1.0 and no live workflow holds recovery_state", a.template)
+		}
+		p.Note("%s: %d v1.0 workflow(s) follow their writer and are not reported", why, len(live))
+		return
+	}
+	p.Note("the repository writes v2.0 (%s: %s): %d live v1.0 workflow(s) reported", a.v2, a.v2Why, len(live))
+	for _, rf := range live {
+		fd := p.ReportAt(rf.Path, rf.V1.At.Start, rf.V1.At.End, "resumption is a v1.0 section (%s at its top): migrate it to v2.0, which keeps them in recovery_state", strings.Join(rf.V1.Keys, ", "))
+		fd.Fix = rf.V1.Fix
+	}
+}
