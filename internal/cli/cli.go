@@ -501,7 +501,7 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 		}
 		for _, n := range res.Notes {
 			// Notes quote file values: the same masking and escaping as findings.
-			fmt.Fprintf(c.Stderr, "resumelint: %s\n", diag.Escape(rules.MaskSecrets(n)))
+			fmt.Fprintf(c.Stderr, "resumelint: %s\n", diag.Safe(n))
 		}
 		return
 	}

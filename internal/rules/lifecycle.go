@@ -78,7 +78,7 @@ type Record struct {
 
 // Why says what made the record finished, for --verbose.
 func (r *Record) Why() string {
-	return fmt.Sprintf("%s %s", r.Field, diag.ClipTo(MaskSecrets(r.Raw), 40))
+	return fmt.Sprintf("%s %s", r.Field, diag.ClipTo(r.Raw, 40))
 }
 
 // RecordOf returns the lifecycle of the pass's unit: an orchestration file
