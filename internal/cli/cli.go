@@ -500,8 +500,7 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 			c.note("resumelint: skipped %s: %s\n", s.Path, s.Reason)
 		}
 		for _, n := range res.Notes {
-			// Notes quote file values: the same masking and escaping as findings.
-			fmt.Fprintf(c.Stderr, "resumelint: %s\n", diag.Safe(n))
+			c.note("resumelint: %s\n", n)
 		}
 		return
 	}
