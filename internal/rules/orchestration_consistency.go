@@ -345,6 +345,7 @@ const (
 	claimRunning                       // phase N is in progress (not done)
 	claimPhaseDone                     // phase N is done
 	claimWorkflowDone                  // the workflow is done
+	claimTasksRunning                  // tasks are executing or to be awaited (taskClaimsIn)
 )
 
 // claimPatterns is the whole vocabulary RL118 reads (docs/rules/RL118.md).
@@ -373,6 +374,7 @@ type textClaim struct {
 	phase int
 	text  string // the phrase as written
 	start int    // its byte offset in the text
+	tasks []int  // claimTasksRunning: the task numbers named, none for "the tasks"
 }
 
 // claimsIn finds the vocabulary's phrases in s, in text order.
@@ -397,6 +399,7 @@ func claimsIn(s string) []textClaim {
 			out = append(out, c)
 		}
 	}
+	out = append(out, taskClaimsIn(s, norm)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out
 }
@@ -466,6 +469,8 @@ func contradict(p *Pass, c textClaim) *contradiction {
 			}
 		}
 		return phaseSays(list[0])
+	case claimTasksRunning:
+		return contradictTasks(p, c)
 	case claimWorkflowDone:
 		if lc != nil && IsFinishedStatus(lc.Raw) || WorkflowFinished(p) {
 			return nil // the status agrees; open phases are RL106's
