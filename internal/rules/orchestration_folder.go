@@ -148,7 +148,7 @@ func runCheckpointLogBehind(p *Pass) {
 			at, what = cp.Key, "checkpoints has no latest_id"
 		}
 	}
-	fd := p.Report(p.Doc.File, at, "%s, but the workflow's checkpoints folder holds %s: record the later checkpoints in the log and move latest_id",
+	fd := p.Report(p.Doc.File, at, "%s, but the workflow's checkpoints folder holds %s: log the later checkpoints and move latest_id",
 		what, diag.Quote(bestName))
 	fd.Related = append(fd.Related, diag.Related{Path: load.Display(p.Opts.Cwd, bestPath), Line: 1, Column: 1, Message: "the later checkpoint"})
 }
@@ -191,8 +191,8 @@ func declaredOutputs(p *Pass) []string {
 func runOutputsAhead(p *Pass) {
 	lc := activeLifecycle(p)
 	phs := recordPhases(p)
-	if lc == nil || len(phs) == 0 {
-		return
+	if lc == nil || len(phs) == 0 || workItemOverOf(p) != nil {
+		return // a finished work item is RL125's: close the workflow
 	}
 	for _, ph := range phs {
 		if !notStarted(ph.Status) {
@@ -266,15 +266,35 @@ func workItemFile(p *Pass) (path, status string, line int) {
 }
 
 
-func runWorkItemDone(p *Pass) {
-	lc := activeLifecycle(p)
-	if lc == nil {
-		return
+// doneItem is the finished work item of an active workflow.
+type doneItem struct {
+	path, status string
+	line         int
+}
+
+// workItemOverOf is the workflow's finished work item, or nil when the
+// workflow is not active (or RL106 already reports its status as behind
+// its phases), has no work item, or the item is not finished.
+func workItemOverOf(p *Pass) *doneItem { return workItemOverResult.Of(p) }
+
+var workItemOverResult = NewResult("work-item-over", func(p *Pass) *doneItem {
+	if activeLifecycle(p) == nil || notAdvanced(p) {
+		return nil
 	}
 	path, status, line := workItemFile(p)
 	if path == "" || !workItemOver[node.StatusWord(status)] {
+		return nil
+	}
+	return &doneItem{path, status, line}
+})
+
+func runWorkItemDone(p *Pass) {
+	it := workItemOverOf(p)
+	if it == nil {
 		return
 	}
+	lc := activeLifecycle(p)
+	path, status, line := it.path, it.status, it.line
 	disp := load.Display(p.Opts.Cwd, path)
 	fd := p.Report(p.Doc.File, lc.At, "%s", diag.FitClip(func(w int) string {
 		return fmt.Sprintf("%s is %s, but its work item %s says Status: %s: close the workflow or reopen the item",
