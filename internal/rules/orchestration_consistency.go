@@ -23,7 +23,7 @@ import (
 
 var (
 	ResumptionText = &Rule{Code: code.ResumptionText, Name: "resumption-text", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
-		Summary: "current_state, next_step or current_activity claims a phase state that the file's phases or status contradict", Run: runResumptionText}
+		Summary: "current_state, next_step or current_activity claims a phase or task state that the file's statuses contradict", Run: runResumptionText}
 	CompleteWithDefects = &Rule{Code: code.CompleteWithDefects, Name: "complete-with-defects", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
 		Summary: "a COMPLETE workflow whose defect_summary still counts unresolved defects", Run: runCompleteWithDefects}
 )
