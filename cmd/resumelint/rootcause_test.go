@@ -129,3 +129,38 @@ func lintGoldenInputs(t *testing.T, path, all string) *report.JSONDoc {
 	}
 	return &doc
 }
+
+// stateRules report one stale field or phase once between them, in the
+// order RL106, RL122, RL118, RL120 (docs/rules/RL122.md).
+var stateRules = map[string]bool{"RL106": true, "RL118": true, "RL120": true, "RL122": true}
+
+// TestOneCauseAcrossStateRules lints the cascade cases (golden files named
+// *_one_cause*, one cause per input file) with every rule on: each file
+// gets at most one finding of the state rules.
+func TestOneCauseAcrossStateRules(t *testing.T) {
+	cases, err := filepath.Glob(filepath.Join("..", "..", "testdata", "golden", "*_one_cause*.txtar"))
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no cascade cases: %v", err)
+	}
+	all := allCodes(t)
+	for _, path := range cases {
+		doc := lintGoldenInputs(t, path, all)
+		if doc == nil {
+			t.Fatalf("%s: no findings document", path)
+		}
+		byFile := map[string][]string{}
+		for _, f := range doc.Findings {
+			if stateRules[f.Code] {
+				byFile[f.Path] = append(byFile[f.Path], f.Code+": "+f.Message)
+			}
+		}
+		if len(byFile) == 0 {
+			t.Errorf("%s: no state-rule finding at all", path)
+		}
+		for file, fs := range byFile {
+			if len(fs) > 1 {
+				t.Errorf("%s: %d state-rule findings for one cause:\n  %s", file, len(fs), strings.Join(fs, "\n  "))
+			}
+		}
+	}
+}
