@@ -265,7 +265,6 @@ func workItemFile(p *Pass) (path, status string, line int) {
 	return "", "", 0
 }
 
-
 // doneItem is the finished work item of an active workflow.
 type doneItem struct {
 	path, status string
