@@ -212,16 +212,34 @@ func runGatePhase(p *Pass) {
 	checkCounters(p, counters)
 }
 
-// blockedBy are the phases whose blocked_by names id.
-func blockedBy(p *Pass, id string) []*model.Phase {
-	var out []*model.Phase
+// phaseIndex is what RL122 looks phases up by, read once per file.
+type phaseIndex struct {
+	blockedBy    map[string][]*model.Phase // by the lower-cased blocked_by
+	completeNum  map[int]*model.Phase      // a complete phase of each number
+	lastComplete *model.Phase              // the complete phase with the highest number
+}
+
+func phasesIndexed(p *Pass) *phaseIndex { return phaseIndexResult.Of(p) }
+
+var phaseIndexResult = NewResult("phase-index", func(p *Pass) *phaseIndex {
+	ix := &phaseIndex{blockedBy: map[string][]*model.Phase{}, completeNum: map[int]*model.Phase{}}
 	for _, ph := range recordPhases(p) {
-		if s, ok := node.Str(node.Val(ph.Node, "blocked_by")); ok && strings.EqualFold(s, id) {
-			out = append(out, ph)
+		if s, ok := node.Str(node.Val(ph.Node, "blocked_by")); ok {
+			k := strings.ToLower(s)
+			ix.blockedBy[k] = append(ix.blockedBy[k], ph)
+		}
+		if !ph.HasNum || !isComplete(ph.Status) {
+			continue
+		}
+		if ix.completeNum[ph.Num] == nil {
+			ix.completeNum[ph.Num] = ph
+		}
+		if ix.lastComplete == nil || ph.Num > ix.lastComplete.Num {
+			ix.lastComplete = ph
 		}
 	}
-	return out
-}
+	return ix
+})
 
 // openBehindStarted reports the barriers and gates still open although a
 // phase they open (before_phase, unblocks, blocked_by, else any later
@@ -255,23 +273,19 @@ func openBehindStarted(p *Pass) {
 
 // completeAfter is a complete phase that c opens, or nil.
 func completeAfter(p *Pass, c closer) *model.Phase {
-	for _, ph := range blockedBy(p, c.ID) {
+	ix := phasesIndexed(p)
+	for _, ph := range ix.blockedBy[strings.ToLower(c.ID)] {
 		if isComplete(ph.Status) {
 			return ph
 		}
 	}
-	for _, ph := range recordPhases(p) {
-		if !ph.HasNum || !isComplete(ph.Status) {
-			continue
-		}
-		for _, n := range c.Opens {
-			if ph.Num == n {
-				return ph
-			}
-		}
-		if len(c.Opens) == 0 && len(c.Closes) > 0 && ph.Num > maxInt(c.Closes) {
+	for _, n := range c.Opens {
+		if ph := ix.completeNum[n]; ph != nil {
 			return ph
 		}
+	}
+	if last := ix.lastComplete; len(c.Opens) == 0 && len(c.Closes) > 0 && last != nil && last.Num > maxInt(c.Closes) {
+		return last
 	}
 	return nil
 }

@@ -126,9 +126,12 @@ type queueGroup struct {
 	Node     *yaml.Node
 }
 
-// queueGroups reads execution_queue.groups (a list, or a map keyed by id).
-func queueGroups(root *yaml.Node) []queueGroup {
-	gs := node.Val(node.Val(root, "execution_queue"), "groups")
+// queueGroups reads execution_queue.groups (a list, or a map keyed by id),
+// once per file.
+func queueGroups(p *Pass) []queueGroup { return queueGroupsResult.Of(p) }
+
+var queueGroupsResult = NewResult("queue-groups", func(p *Pass) []queueGroup {
+	gs := node.Val(node.Val(p.Doc.Root, "execution_queue"), "groups")
 	var out []queueGroup
 	add := func(key string, g *yaml.Node) {
 		if !node.IsMap(g) {
@@ -153,9 +156,22 @@ func queueGroups(root *yaml.Node) []queueGroup {
 		node.Pairs(gs, func(k, v *yaml.Node) { add(k.Value, v) })
 	}
 	return out
-}
+})
 
 var trailingDigits = lazyre.New(`\d+\s*$`)
+
+// groupsByNum maps a group number to its first group.
+func groupsByNum(p *Pass) map[int]queueGroup { return groupsByNumResult.Of(p) }
+
+var groupsByNumResult = NewResult("groups-by-num", func(p *Pass) map[int]queueGroup {
+	out := map[int]queueGroup{}
+	for _, g := range queueGroups(p) {
+		if _, dup := out[g.Num]; g.HasNum && !dup {
+			out[g.Num] = g
+		}
+	}
+	return out
+})
 
 // agentStatuses maps every agent id the file records (in its phases and
 // in a top-level agents section) to its status.
@@ -193,21 +209,27 @@ var agentStatusesResult = NewResult("agent-statuses", func(p *Pass) map[string]s
 
 // phaseDone returns a phase numbered n when every phase of that number is
 // done (nil when none is, or one is not).
-func phaseDone(p *Pass, n int) *model.Phase {
-	var first *model.Phase
+func phaseDone(p *Pass, n int) *model.Phase { return donePhasesResult.Of(p)[n] }
+
+// donePhasesResult maps each phase number whose phases are all done to the
+// first of them, read once per file.
+var donePhasesResult = NewResult("done-phases", func(p *Pass) map[int]*model.Phase {
+	out, open := map[int]*model.Phase{}, map[int]bool{}
 	for _, ph := range recordPhases(p) {
-		if !ph.HasNum || ph.Num != n || ph.Status == "" {
+		if !ph.HasNum || ph.Status == "" {
 			continue
 		}
 		if !isWorkDone(ph.Status) {
-			return nil
-		}
-		if first == nil {
-			first = ph
+			open[ph.Num] = true
+		} else if out[ph.Num] == nil {
+			out[ph.Num] = ph
 		}
 	}
-	return first
-}
+	for n := range open {
+		delete(out, n)
+	}
+	return out
+})
 
 // ---- RL120 next-actions -----------------------------------------------------------
 
@@ -297,10 +319,8 @@ func doneBecause(p *Pass, a action) (string, *yaml.Node) {
 		return "", nil
 	}
 	if a.Group > 0 {
-		for _, g := range queueGroups(p.Doc.Root) {
-			if g.HasNum && g.Num == a.Group && isWorkDone(g.Status) {
-				return fmt.Sprintf("group %d is %s (line %d)", g.Num, g.Status, lineOf(g.StatusAt)), g.StatusAt
-			}
+		if g, ok := groupsByNum(p)[a.Group]; ok && isWorkDone(g.Status) {
+			return fmt.Sprintf("group %d is %s (line %d)", g.Num, g.Status, lineOf(g.StatusAt)), g.StatusAt
 		}
 		return "", nil
 	}
@@ -397,7 +417,7 @@ func staleCurrentGroup(p *Pass) (cgv *yaml.Node, msg string, next *yaml.Node) {
 		}
 		cur = int64(model.TrailingInt(s))
 	}
-	gs := queueGroups(p.Doc.Root)
+	gs := queueGroups(p)
 	for i, g := range gs {
 		if !g.HasNum || int64(g.Num) != cur || !isWorkDone(g.Status) {
 			continue
@@ -439,7 +459,7 @@ func finishedPending(p *Pass) {
 		items = append(items, strconv.Quote(diag.ClipTo(strings.Join(strings.Fields(a.Text), " "), 32)))
 		ats = append(ats, a.At)
 	}
-	for _, g := range queueGroups(p.Doc.Root) {
+	for _, g := range queueGroups(p) {
 		if g.StatusAt != nil && isOpenStatus(g.Status) {
 			groups++
 			items = append(items, fmt.Sprintf("group %s (%s)", g.ID, g.Status))

@@ -81,8 +81,10 @@ type recordedTask struct {
 }
 
 // recordedTasks are the tasks of the phases and of a top-level tasks
-// section.
-func recordedTasks(p *Pass) []recordedTask {
+// section, read once per file.
+func recordedTasks(p *Pass) []recordedTask { return recordedTasksResult.Of(p) }
+
+var recordedTasksResult = NewResult("recorded-tasks", func(p *Pass) []recordedTask {
 	var out []recordedTask
 	add := func(list *yaml.Node, running bool) {
 		each := func(key string, t *yaml.Node) {
@@ -118,7 +120,15 @@ func recordedTasks(p *Pass) []recordedTask {
 	}
 	add(node.Val(p.Doc.Root, "tasks"), false)
 	return out
-}
+})
+
+var tasksByNumResult = NewResult("tasks-by-num", func(p *Pass) map[int][]recordedTask {
+	out := map[int][]recordedTask{}
+	for _, t := range recordedTasks(p) {
+		out[t.Num] = append(out[t.Num], t)
+	}
+	return out
+})
 
 // contradictTasks checks a task claim: every task it names (or, for "the
 // tasks", every task of the phase in progress, else of the file) is done.
@@ -126,16 +136,12 @@ func contradictTasks(p *Pass, c textClaim) *contradiction {
 	all := recordedTasks(p)
 	var scope []recordedTask
 	if len(c.tasks) > 0 {
+		byNum := tasksByNumResult.Of(p)
 		for _, n := range c.tasks {
-			found := false
-			for _, t := range all {
-				if t.Num == n {
-					scope, found = append(scope, t), true
-				}
-			}
-			if !found {
+			if len(byNum[n]) == 0 {
 				return nil
 			}
+			scope = append(scope, byNum[n]...)
 		}
 	} else {
 		for _, t := range all {
