@@ -80,7 +80,7 @@ type lineAt struct {
 // counters (RL122), next actions (RL120), the resumption's prose (RL118).
 // A rule later in the order stays silent on a cause an earlier one
 // reports (for a finished record: rules.FinishedContradicted).
-var causePrecedence = []string{"RL106", "RL122", "RL120", "RL118"}
+var causePrecedence = []string{"RL106", "RL122", "RL118", "RL120"}
 
 // causePairs fails when two of the causePrecedence rules report one
 // cause: the evidence one finding points at (a related position) is the
@@ -167,4 +167,39 @@ func lintGoldenInputs(t *testing.T, path, all string) *report.JSONDoc {
 		return nil
 	}
 	return &doc
+}
+
+// stateRules report one stale field or phase once between them, in the
+// order RL106, RL122, RL118, RL120 (docs/rules/RL122.md).
+var stateRules = map[string]bool{"RL106": true, "RL118": true, "RL120": true, "RL122": true}
+
+// TestOneCauseAcrossStateRules lints the cascade cases (golden files named
+// *_one_cause*, one cause per input file) with every rule on: each file
+// gets at most one finding of the state rules.
+func TestOneCauseAcrossStateRules(t *testing.T) {
+	cases, err := filepath.Glob(filepath.Join("..", "..", "testdata", "golden", "*_one_cause*.txtar"))
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no cascade cases: %v", err)
+	}
+	all := allCodes(t)
+	for _, path := range cases {
+		doc := lintGoldenInputs(t, path, all)
+		if doc == nil {
+			t.Fatalf("%s: no findings document", path)
+		}
+		byFile := map[string][]string{}
+		for _, f := range doc.Findings {
+			if stateRules[f.Code] {
+				byFile[f.Path] = append(byFile[f.Path], f.Code+": "+f.Message)
+			}
+		}
+		if len(byFile) == 0 {
+			t.Errorf("%s: no state-rule finding at all", path)
+		}
+		for file, fs := range byFile {
+			if len(fs) > 1 {
+				t.Errorf("%s: %d state-rule findings for one cause:\n  %s", file, len(fs), strings.Join(fs, "\n  "))
+			}
+		}
+	}
 }

@@ -38,6 +38,12 @@ const (
 	AgentSummaryForm       = "RL117" // agent-summary-form
 	ResumptionText         = "RL118" // resumption-text
 	CompleteWithDefects    = "RL119" // complete-with-defects
+	NextActions            = "RL120" // next-actions
+	CheckpointOrder        = "RL121" // checkpoint-order
+	GatePhase              = "RL122" // gate-phase
+	CheckpointLogBehind    = "RL123" // checkpoint-log-behind
+	OutputsAhead           = "RL124" // outputs-ahead
+	WorkItemDone           = "RL125" // work-item-done
 	CheckpointSchema       = "RL201" // checkpoint-schema
 	CheckpointName         = "RL202" // checkpoint-name
 	CheckpointAck          = "RL203" // checkpoint-ack

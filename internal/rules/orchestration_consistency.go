@@ -23,7 +23,7 @@ import (
 
 var (
 	ResumptionText = &Rule{Code: code.ResumptionText, Lifecycle: AboutFinished, Name: "resumption-text", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
-		Summary: "current_state, next_step or current_activity claims a phase state that the file's phases or status contradict", Run: runResumptionText}
+		Summary: "current_state, next_step or current_activity claims a phase or task state that the file's statuses contradict", Run: runResumptionText}
 	CompleteWithDefects = &Rule{Code: code.CompleteWithDefects, Lifecycle: AboutFinished, Name: "complete-with-defects", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
 		Summary: "a COMPLETE workflow whose defect_summary still counts unresolved defects", Run: runCompleteWithDefects}
 )
@@ -280,7 +280,7 @@ var recordOpenResult = NewResult("record-open", func(p *Pass) *openRecord {
 // FinishedContradicted reports a finished workflow whose record says it is
 // not: phases, pipelines or gates still open, or a quality trajectory left
 // in progress. RL106 reports that cause, once; the rules after it in the
-// precedence of docs/architecture.md (RL122, RL120, RL118) stay silent
+// precedence of docs/architecture.md (RL122, RL118, RL120) stay silent
 // on a finished record for which this holds.
 func FinishedContradicted(p *Pass) bool { return finishedContradictedResult.Of(p) }
 
@@ -400,6 +400,7 @@ const (
 	claimRunning                       // phase N is in progress (not done)
 	claimPhaseDone                     // phase N is done
 	claimWorkflowDone                  // the workflow is done
+	claimTasksRunning                  // tasks are executing or to be awaited (taskClaimsIn)
 )
 
 // claimPatterns is the whole vocabulary RL118 reads (docs/rules/RL118.md).
@@ -428,6 +429,7 @@ type textClaim struct {
 	phase int
 	text  string // the phrase as written
 	start int    // its byte offset in the text
+	tasks []int  // claimTasksRunning: the task numbers named, none for "the tasks"
 }
 
 // claimsIn finds the vocabulary's phrases in s, in text order.
@@ -452,6 +454,7 @@ func claimsIn(s string) []textClaim {
 			out = append(out, c)
 		}
 	}
+	out = append(out, taskClaimsIn(s, norm)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out
 }
@@ -521,6 +524,8 @@ func contradict(p *Pass, c textClaim) *contradiction {
 			}
 		}
 		return phaseSays(list[0])
+	case claimTasksRunning:
+		return contradictTasks(p, c)
 	case claimWorkflowDone:
 		if lc != nil && IsFinishedStatus(lc.Raw) || WorkflowFinished(p) {
 			return nil // the status agrees; open phases are RL106's

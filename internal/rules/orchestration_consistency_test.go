@@ -25,7 +25,7 @@ func TestClaimsIn(t *testing.T) {
 			{claimNotStarted, 0, "Workflow initialized"}, {claimReady, 1, "Phase 1 ready"}, {claimNotStarted, 0, "No phases started"}}},
 		{"Execute Phase 1 agent research-inventory.", []c{{claimNext, 1, "Execute Phase 1"}}},
 		{"BARRIER 3 COMPLETE. Next: Phase 3 Validation & Synthesis", []c{{claimNext, 3, "Next: Phase 3"}}},
-		{"Phase 1 IN PROGRESS. TASK-002-005 executing.", []c{{claimRunning, 1, "Phase 1 IN PROGRESS"}}},
+		{"Phase 1 IN PROGRESS. TASK-002-005 executing.", []c{{claimRunning, 1, "Phase 1 IN PROGRESS"}, {claimTasksRunning, 0, "TASK-002-005 executing"}}},
 		{"workflow-complete", []c{{claimWorkflowDone, 0, "workflow-complete"}}},
 		{"WORKFLOW_COMPLETE", []c{{claimWorkflowDone, 0, "WORKFLOW_COMPLETE"}}},
 		{"Workflow not started. All phases pending.", []c{{claimNotStarted, 0, "Workflow not started"}, {claimNotStarted, 0, "All phases pending"}}},
@@ -117,4 +117,51 @@ func TestFitList(t *testing.T) {
 	if want := strings.Repeat("x", 125) + "phase 4 (BLOCKED) and 2 more"; long != want {
 		t.Errorf("fitList = %q, want %q", long, want)
 	}
+}
+
+// The task phrases of RL118 and the task numbers each names (none: the
+// tasks as a whole).
+func TestTaskClaims(t *testing.T) {
+	cases := []struct {
+		in    string
+		text  string
+		tasks []int
+	}{
+		{"TASK-002-005 executing in parallel", "TASK-002-005 executing", []int{2, 3, 4, 5}},
+		{"TASK-002 and TASK-004 running", "TASK-002 and TASK-004 running", []int{2, 4}},
+		{"Tasks 2, 3 and 4 are in progress", "Tasks 2, 3 and 4 are in progress", []int{2, 3, 4}},
+		{"Awaiting TASK-003 critic", "Awaiting TASK-003", []int{3}},
+		{"Await task completion, then run QG-1", "Await task completion", nil},
+		{"All tasks executing", "tasks executing", nil},
+	}
+	for _, tc := range cases {
+		var got []textClaim
+		for _, c := range claimsIn(tc.in) {
+			if c.kind == claimTasksRunning {
+				got = append(got, c)
+			}
+		}
+		if len(got) != 1 || got[0].text != tc.text || !equalInts(got[0].tasks, tc.tasks) {
+			t.Errorf("claimsIn(%q) task claims = %+v, want one %q naming %v", tc.in, got, tc.text, tc.tasks)
+		}
+	}
+	for _, in := range []string{"Awaiting critic.", "Group 14 IN_PROGRESS", "taskforce running", "3 tasks left"} {
+		for _, c := range claimsIn(in) {
+			if c.kind == claimTasksRunning {
+				t.Errorf("claimsIn(%q) read a task claim %+v", in, c)
+			}
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

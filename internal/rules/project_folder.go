@@ -608,9 +608,39 @@ var openBoxes = lazyre.New(`(?m)^(\s*[-*+]\s+)\[ \]`)
 // ticked now is counted at the next update of the resume file.
 const stepsLag = 1
 
+// stepsProject is the folder whose 01-planning/ holds the pass's resume
+// file: a nexus project or build, whatever its id key. RL319 compares the
+// resume file with the steps file there, wherever the folder sits.
+func stepsProject(p *Pass) *Project {
+	if p.Doc == nil {
+		return nil
+	}
+	return ProjectOf(p, p.Doc.File)
+}
+
+// readSteps reads the steps file of pr, or returns nil.
+func readSteps(p *Pass, pr *Project) (*load.File, string) {
+	sf, rel := stepsFile(pr, ReadRoot(p.Opts, p.Doc.File))
+	if sf == nil {
+		return nil, ""
+	}
+	lim := p.Opts.Limits
+	if lim.MaxFileSize == 0 {
+		lim = load.DefaultLimits
+	}
+	if _, ok := load.Read(sf, lim); !ok {
+		return nil, ""
+	}
+	return sf, rel
+}
+
 func runProgressVsSteps(p *Pass) {
 	d := p.Doc
-	if ResumeOf(p) == nil || ResumeFinished(p) {
+	if ResumeOf(p) == nil {
+		return
+	}
+	if ResumeFinished(p) {
+		finishedSteps(p)
 		return
 	}
 	// The count of completed tasks: nexus's tasks_completed, else seed
@@ -633,19 +663,12 @@ func runProgressVsSteps(p *Pass) {
 	} else {
 		return
 	}
-	pr := LoadedProject(p)
+	pr := stepsProject(p)
 	if pr == nil || total == 0 && (done != 0 || what != "tasks_completed") {
 		return
 	}
-	sf, rel := stepsFile(pr, ReadRoot(p.Opts, d.File))
+	sf, rel := readSteps(p, pr)
 	if sf == nil {
-		return
-	}
-	lim := p.Opts.Limits
-	if lim.MaxFileSize == 0 {
-		lim = load.DefaultLimits
-	}
-	if _, ok := load.Read(sf, lim); !ok {
 		return
 	}
 	checked := int64(countChecked(sf.Data, what == "tasks_completed"))
@@ -662,6 +685,55 @@ func runProgressVsSteps(p *Pass) {
 		fd = p.Report(d.File, n, "progress says %d tasks complete, but %s has %d checked: set it to \"%d/%d tasks complete\"", done, diag.Clip(rel), checked, checked, total)
 	default:
 		fd = p.Report(d.File, n, "tasks_completed is %d, but %s has %d checked: update the counter when tasks are ticked", done, diag.Clip(rel), checked)
+	}
+	fd.Related = append(fd.Related, diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "the steps file"})
+}
+
+// finishedSteps reports a project or build whose current_phase says it is
+// complete while its steps file still has open boxes, or ticks fewer than
+// its counter claims (SPEC §0: a contradiction about being finished).
+func finishedSteps(p *Pass) {
+	d := p.Doc
+	pr := stepsProject(p)
+	if pr == nil {
+		return
+	}
+	var at *yaml.Node
+	for _, k := range []string{"current_phase", "status"} {
+		if v := node.Val(d.Root, k); v != nil {
+			if s, ok := node.Str(v); ok && projectOver(s) && at == nil {
+				at = v
+			}
+		}
+	}
+	sf, rel := readSteps(p, pr)
+	if sf == nil || at == nil {
+		return
+	}
+	checked := int64(countChecked(sf.Data, true))
+	open := int64(countBoxes(sf.Data, true)) - checked
+	claim, what := int64(-1), ""
+	if c, _, _, _, ok := model.CountersOf(d.Root); ok {
+		claim, what = c, "tasks_completed"
+	} else if c, _, _, ok := model.ProgressOf(d.Root); ok {
+		claim, what = int64(c), "progress"
+	}
+	over := claim > checked
+	kind := "project"
+	if node.Val(d.Root, "build_id") != nil {
+		kind = "build"
+	}
+	var fd *diag.Finding
+	switch {
+	case open > 0 && over:
+		fd = p.Report(d.File, at, "the %s is complete and %s says %d, but %s ticks %d and has %d open box(es): tick the finished steps or reopen the %s",
+			kind, what, claim, diag.Clip(rel), checked, open, kind)
+	case open > 0:
+		fd = p.Report(d.File, at, "the %s is complete, but %s still has %d open box(es): tick the finished steps or reopen the %s", kind, diag.Clip(rel), open, kind)
+	case over:
+		fd = p.Report(d.File, at, "the %s is complete and %s says %d, but %s ticks only %d: correct the counter or the steps file", kind, what, claim, diag.Clip(rel), checked)
+	default:
+		return
 	}
 	fd.Related = append(fd.Related, diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "the steps file"})
 }

@@ -1,0 +1,303 @@
+package rules
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/code"
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/lazyre"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// ORCHESTRATION.yaml against the folders around it: the checkpoint files
+// the workflow keeps, the outputs its phases declare, and the jerry work
+// item (EPIC-/FEAT-/EN- entity file) it belongs to. Only an active
+// workflow is checked (SPEC §0: a finished record is history). Every look
+// stays inside the repository (ReadRoot) and is bounded.
+
+var (
+	CheckpointLogBehind = &Rule{Code: code.CheckpointLogBehind, Name: "checkpoint-log-behind", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
+		Summary: "checkpoint files in the workflow's folder later than checkpoints.latest_id", Run: runCheckpointLogBehind}
+	OutputsAhead = &Rule{Code: code.OutputsAhead, Name: "outputs-ahead", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+		Summary: "an active workflow whose phases are all pending while the outputs they declare already exist", Run: runOutputsAhead}
+	WorkItemDone = &Rule{Code: code.WorkItemDone, Name: "work-item-done", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+		Summary: "an active workflow whose own jerry work item (EPIC-, FEAT-, EN- entity file) says it is done", Run: runWorkItemDone}
+)
+
+func init() {
+	Register(CheckpointLogBehind, OutputsAhead, WorkItemDone)
+}
+
+// maxClimb bounds how many folders above the workflow are looked at.
+const maxClimb = 12
+
+// activeLifecycle is the lifecycle of a workflow that is running (not
+// finished, not a template), or nil.
+func activeLifecycle(p *Pass) *lifecycle {
+	d := p.Doc
+	if d == nil || !node.IsMap(d.Root) || d.File.Template || WorkflowFinished(p) {
+		return nil
+	}
+	return workflowLifecycle(p)
+}
+
+// workflowDirs are the workflow's own folder and the folders above it, up
+// to the repository root (nearest first).
+func workflowDirs(p *Pass) []string {
+	dir := filepath.Dir(FileOSPath(p.Opts, p.Doc.File))
+	root := ReadRoot(p.Opts, p.Doc.File)
+	out := []string{dir}
+	for i := 0; i < maxClimb && dir != root; i++ {
+		parent := filepath.Dir(dir)
+		if parent == dir || root != "" && !strings.HasPrefix(parent, root) {
+			break
+		}
+		dir = parent
+		out = append(out, dir)
+	}
+	return out
+}
+
+// resolveUp finds ref under the workflow's folder or a folder above it
+// (jerry writes artifact paths relative to the repository, the project or
+// the work item), returning the OS path.
+func resolveUp(p *Pass, ref string) (string, bool) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" || hasTemplateVar(ref) || IsHomeOrAbsolute(ref) || strings.Contains(ref, "..") {
+		return "", false
+	}
+	root := ReadRoot(p.Opts, p.Doc.File)
+	for _, dir := range workflowDirs(p) {
+		c := filepath.Join(dir, filepath.FromSlash(ref))
+		if load.ExistsIn(root, c) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// baseDirs are the folders the workflow keeps its artifacts in: paths.base
+// (with {workflow.id} filled in) where it resolves, and the file's own folder.
+func baseDirs(p *Pass) []string {
+	dirs := []string{filepath.Dir(FileOSPath(p.Opts, p.Doc.File))}
+	if b, ok := node.Str(node.Val(node.Val(p.Doc.Root, "paths"), "base")); ok {
+		id := OrchestrationOf(p).Workflow.ID.Value
+		b = strings.NewReplacer("{workflow.id}", id, "{workflow_id}", id).Replace(b)
+		if dir, ok := resolveUp(p, b); ok && isDirIn(ReadRoot(p.Opts, p.Doc.File), dir) && dir != dirs[0] {
+			dirs = append(dirs, dir)
+		}
+	}
+	return dirs
+}
+
+// ---- RL123 checkpoint-log-behind ------------------------------------------------
+
+var cpFile = lazyre.New(`(?i)^cp-(\d+)\b`)
+
+func runCheckpointLogBehind(p *Pass) {
+	if activeLifecycle(p) == nil {
+		return
+	}
+	cp := OrchestrationOf(p).Checkpoints
+	if cp.Node == nil || !cp.LatestID.OK && !node.IsNull(node.Val(cp.Node, "latest_id")) {
+		return
+	}
+	latest := 0
+	if cp.LatestID.OK && strings.TrimSpace(cp.LatestID.Value) != "" {
+		m := cpFile.FindStringSubmatch(cp.LatestID.Value)
+		if m == nil {
+			return // ids of another form: nothing to compare files with
+		}
+		latest, _ = strconv.Atoi(m[1])
+	}
+	root := ReadRoot(p.Opts, p.Doc.File)
+	best, bestName, bestPath := latest, "", ""
+	for _, dir := range baseDirs(p) {
+		cdir := filepath.Join(dir, "checkpoints")
+		entries, err := load.ReadDirIn(root, cdir)
+		if err != nil {
+			continue
+		}
+		for i, e := range entries {
+			if i == 1000 {
+				break
+			}
+			m := cpFile.FindStringSubmatch(e.Name())
+			if m == nil || e.IsDir() {
+				continue
+			}
+			if n, _ := strconv.Atoi(m[1]); n > best {
+				best, bestName, bestPath = n, e.Name(), filepath.Join(cdir, e.Name())
+			}
+		}
+	}
+	if bestName == "" {
+		return
+	}
+	at, what := cp.LatestID.Node, "checkpoints.latest_id is "+diag.Quote(cp.LatestID.Value)
+	if !cp.LatestID.OK || strings.TrimSpace(cp.LatestID.Value) == "" {
+		at, what = node.Val(cp.Node, "latest_id"), "checkpoints.latest_id is null"
+		if at == nil {
+			at, what = cp.Key, "checkpoints has no latest_id"
+		}
+	}
+	fd := p.Report(p.Doc.File, at, "%s, but the workflow's checkpoints folder holds %s: log the later checkpoints and move latest_id",
+		what, diag.Quote(bestName))
+	fd.Related = append(fd.Related, diag.Related{Path: load.Display(p.Opts.Cwd, bestPath), Line: 1, Column: 1, Message: "the later checkpoint"})
+}
+
+// ---- RL124 outputs-ahead -----------------------------------------------------------
+
+// notStarted is a phase, agent or enabler whose work has not begun.
+func notStarted(s string) bool { return isOpenStatus(s) && !isInProgress(s) }
+
+// declaredOutputs are the outputs the phases declare: each agent's
+// artifact and each phase's artifacts (strings or {path: …}).
+func declaredOutputs(p *Pass) []string {
+	var out []string
+	add := func(v *yaml.Node) {
+		if s, ok := node.Str(v); ok {
+			out = append(out, s)
+		} else if s, ok := node.Str(node.Val(v, "path")); ok {
+			out = append(out, s)
+		}
+	}
+	for _, ph := range recordPhases(p) {
+		if l := node.Val(ph.Node, "artifacts"); node.IsSeq(l) {
+			for _, x := range l.Content {
+				add(node.Resolve(x))
+			}
+		}
+		as := node.Val(ph.Node, "agents")
+		switch {
+		case node.IsSeq(as):
+			for _, a := range as.Content {
+				add(node.Val(node.Resolve(a), "artifact"))
+			}
+		case node.IsMap(as):
+			node.Pairs(as, func(_, a *yaml.Node) { add(node.Val(a, "artifact")) })
+		}
+	}
+	return out
+}
+
+func runOutputsAhead(p *Pass) {
+	lc := activeLifecycle(p)
+	phs := recordPhases(p)
+	if lc == nil || len(phs) == 0 || workItemOverOf(p) != nil {
+		return // a finished work item is RL125's: close the workflow
+	}
+	for _, ph := range phs {
+		if !notStarted(ph.Status) {
+			return
+		}
+		for _, a := range ph.Agents {
+			if a.Status != "" && !notStarted(a.Status) {
+				return
+			}
+		}
+	}
+	var found []string
+	var first string
+	outs := declaredOutputs(p)
+	for i, ref := range outs {
+		if i == 500 {
+			break
+		}
+		if path, ok := resolveUp(p, ref); ok {
+			if first == "" {
+				first = path
+			}
+			found = append(found, ref)
+		}
+	}
+	if len(found) == 0 {
+		return
+	}
+	f := p.Doc.File
+	fd := p.Report(f, lc.At, "%s", diag.FitClip(func(w int) string {
+		return fmt.Sprintf("all %d phase(s) are pending, but %d of the %d outputs they declare already exist (%s): update the statuses before resuming",
+			len(phs), len(found), len(outs), strconv.Quote(diag.ClipPath(found[0], w)))
+	}))
+	fd.Related = append(fd.Related, diag.Related{Path: load.Display(p.Opts.Cwd, first), Line: 1, Column: 1, Message: "an existing output"})
+}
+
+// ---- RL125 work-item-done ------------------------------------------------------------
+
+// workItemDir is a jerry worktracker entity folder: EPIC-001-…, FEAT-014-…, EN-929-….
+var workItemDir = lazyre.New(`^(?:EPIC|FEAT|EN)-\d+-[A-Za-z0-9]`)
+
+// entityStatus is the Status line of a jerry entity file ("> **Status:** done").
+var entityStatus = lazyre.New(`(?im)^[ \t]*(?:>[ \t]*)?(?:[-*][ \t]+)?\**status\**[ \t]*:[ \t]*\**[ \t]*:?[ \t]*([A-Za-z_-]+)`)
+
+// workItemOver are the Status values of a finished work item.
+var workItemOver = map[string]bool{"DONE": true, "COMPLETED": true, "COMPLETE": true, "CLOSED": true}
+
+// workItemFile finds the entity file of the nearest work item folder
+// holding the workflow, and its Status value and line.
+func workItemFile(p *Pass) (path, status string, line int) {
+	root := ReadRoot(p.Opts, p.Doc.File)
+	for _, dir := range workflowDirs(p) {
+		name := filepath.Base(dir)
+		if !workItemDir.MatchString(name) {
+			continue
+		}
+		path = filepath.Join(dir, name+".md")
+		fh, err := load.OpenIn(root, path)
+		if err != nil {
+			return "", "", 0
+		}
+		head, _ := io.ReadAll(io.LimitReader(fh, 8<<10))
+		fh.Close()
+		loc := entityStatus.Regexp().FindSubmatchIndex(head)
+		if loc == nil {
+			return "", "", 0
+		}
+		return path, string(head[loc[2]:loc[3]]), 1 + strings.Count(string(head[:loc[0]]), "\n")
+	}
+	return "", "", 0
+}
+
+// doneItem is the finished work item of an active workflow.
+type doneItem struct {
+	path, status string
+	line         int
+}
+
+// workItemOverOf is the workflow's finished work item, or nil when the
+// workflow is not active (or RL106 already reports its status as behind
+// its phases), has no work item, or the item is not finished.
+func workItemOverOf(p *Pass) *doneItem { return workItemOverResult.Of(p) }
+
+var workItemOverResult = NewResult("work-item-over", func(p *Pass) *doneItem {
+	if activeLifecycle(p) == nil || notAdvanced(p) {
+		return nil
+	}
+	path, status, line := workItemFile(p)
+	if path == "" || !workItemOver[node.StatusWord(status)] {
+		return nil
+	}
+	return &doneItem{path, status, line}
+})
+
+func runWorkItemDone(p *Pass) {
+	it := workItemOverOf(p)
+	if it == nil {
+		return
+	}
+	lc := activeLifecycle(p)
+	path, status, line := it.path, it.status, it.line
+	disp := load.Display(p.Opts.Cwd, path)
+	fd := p.Report(p.Doc.File, lc.At, "%s", diag.FitClip(func(w int) string {
+		return fmt.Sprintf("%s is %s, but its work item %s says Status: %s: close the workflow or reopen the item",
+			lc.Field, lc.Raw, strconv.Quote(diag.ClipPath(filepath.Base(disp), w)), diag.ClipTo(status, 20))
+	}))
+	fd.Related = append(fd.Related, diag.Related{Path: disp, Line: line, Column: 1, Message: "the work item's status"})
+}

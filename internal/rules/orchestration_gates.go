@@ -1,0 +1,481 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/lazyre"
+	"github.com/resumelint/resumelint/internal/model"
+	"github.com/resumelint/resumelint/internal/node"
+)
+
+// ---- RL121 checkpoint-order ----------------------------------------------------
+
+// cpEntry is one checkpoints.entries item with a time.
+type cpEntry struct {
+	ID   string
+	IDAt *yaml.Node
+	Text string
+	T    time.Time
+	Day  bool
+	At   *yaml.Node
+}
+
+func checkpointEntries(entries *yaml.Node) (ids []string, idAt []*yaml.Node, timed []cpEntry) {
+	if !node.IsSeq(entries) {
+		return nil, nil, nil
+	}
+	for _, e := range entries.Content {
+		e = node.Resolve(e)
+		idv := node.Val(e, "id")
+		id, ok := node.Str(idv)
+		if !ok {
+			continue
+		}
+		ids, idAt = append(ids, id), append(idAt, idv)
+		tv := node.Val(e, "timestamp")
+		if t, s, day, ok := timeOf(tv); ok {
+			timed = append(timed, cpEntry{ID: id, IDAt: idv, Text: s, T: t, Day: day, At: tv})
+		}
+	}
+	return ids, idAt, timed
+}
+
+// later reports a strictly later than b; a date stands for its whole day.
+func (a cpEntry) later(b cpEntry) bool {
+	if a.Day || b.Day {
+		return a.T.Truncate(24 * time.Hour).After(b.T.Truncate(24 * time.Hour))
+	}
+	return a.T.After(b.T)
+}
+
+// zoneOf is how a timestamp writes its zone: "Z", an offset, or "".
+var zoneSuffix = lazyre.New(`(?i)(z|[+-]\d\d:?\d\d)$`)
+
+func zoneOf(s string) string {
+	if len(strings.TrimSpace(s)) <= 10 {
+		return "date"
+	}
+	return strings.ToUpper(zoneSuffix.Regexp().FindString(strings.TrimSpace(s)))
+}
+
+func runCheckpointOrder(p *Pass) {
+	d := p.Doc
+	if d == nil || !node.IsMap(d.Root) || d.File.Template || WorkflowFinished(p) {
+		return
+	}
+	f := d.File
+	cp := OrchestrationOf(p).Checkpoints
+	ids, idAt, timed := checkpointEntries(cp.Entries)
+	reversed := len(timed) >= 2
+	for i := 1; i < len(timed); i++ {
+		if timed[i].later(timed[i-1]) {
+			reversed = false
+		}
+	}
+	reversed = reversed && timed[0].later(timed[len(timed)-1])
+	newest := -1
+	if len(timed) >= 2 && !reversed {
+		last := timed[len(timed)-1]
+		for i, e := range timed[:len(timed)-1] {
+			if e.later(last) && (newest < 0 || e.later(timed[newest])) {
+				newest = i
+			}
+		}
+		if newest >= 0 {
+			e := timed[newest]
+			zones := ""
+			if zoneOf(e.Text) != zoneOf(last.Text) {
+				zones = " (the two are written in different zones)"
+			}
+			fd := p.Report(f, e.At, "checkpoint %s at %s is later than the last entry %s at %s%s: correct the times so the latest is the last",
+				diag.Quote(e.ID), e.Text, diag.Quote(last.ID), last.Text, zones)
+			fd.Related = append(fd.Related, relatedAt(f, last.At, "the last entry"))
+		}
+	}
+	latest := cp.LatestID
+	if !latest.OK || strings.TrimSpace(latest.Value) == "" || len(ids) == 0 || isPlaceholderIn(f, latest.Value) {
+		return
+	}
+	want, wantAt := ids[len(ids)-1], idAt[len(idAt)-1]
+	if reversed {
+		want, wantAt = ids[0], idAt[0]
+	}
+	if latest.Value == want || newest >= 0 && latest.Value == timed[newest].ID {
+		return
+	}
+	fd := p.Report(f, latest.Node, "checkpoints.latest_id is %s, but the last entry is %s: set latest_id to the last checkpoint recorded", diag.Quote(latest.Value), diag.Quote(want))
+	fd.Related = append(fd.Related, relatedAt(f, wantAt, "the last entry"))
+}
+
+// ---- RL122 gate-phase ------------------------------------------------------------
+
+// closer is a barrier or quality gate between phases.
+type closer struct {
+	Kind     string // "barrier" or "gate"
+	ID       string
+	Status   string
+	StatusAt *yaml.Node
+	Closes   []int // the phases it closes (after_phase, phase, depends_on …phase.N)
+	Opens    []int // the phases it opens (before_phase, unblocks …phase.N)
+}
+
+var phaseRef = lazyre.New(`(?i)phase[._ -]?(\d+)\b`)
+
+func closerOf(kind, id string, g *yaml.Node) closer {
+	c := closer{Kind: kind, ID: id, StatusAt: node.Val(g, "status")}
+	c.Status, _ = node.Str(c.StatusAt)
+	for _, k := range []string{"after_phase", "phase"} {
+		if n, ok := node.Int(node.Val(g, k)); ok {
+			c.Closes = append(c.Closes, int(n))
+		}
+	}
+	refs := func(k string) (out []int) {
+		l := node.Val(g, k)
+		if s, ok := node.Str(l); ok {
+			l = &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}}}
+		}
+		if !node.IsSeq(l) {
+			return nil
+		}
+		for _, x := range l.Content {
+			if s, ok := node.Str(x); ok {
+				if m := phaseRef.FindStringSubmatch(s); m != nil {
+					out = append(out, model.TrailingInt(m[1]))
+				}
+			}
+		}
+		return out
+	}
+	if len(c.Closes) == 0 {
+		c.Closes = refs("depends_on")
+	}
+	if n, ok := node.Int(node.Val(g, "before_phase")); ok {
+		c.Opens = append(c.Opens, int(n))
+	} else {
+		c.Opens = refs("unblocks")
+	}
+	return c
+}
+
+// closers are the file's barriers and quality gates.
+func closers(root *yaml.Node) []closer {
+	var out []closer
+	bs := node.Val(root, "barriers")
+	switch {
+	case node.IsSeq(bs):
+		for _, b := range bs.Content {
+			b = node.Resolve(b)
+			if id, ok := node.Str(node.Val(b, "id")); ok && node.IsMap(b) {
+				out = append(out, closerOf("barrier", id, b))
+			}
+		}
+	case node.IsMap(bs):
+		node.Pairs(bs, func(k, v *yaml.Node) {
+			if node.IsMap(v) {
+				out = append(out, closerOf("barrier", k.Value, v))
+			}
+		})
+	}
+	if gates, ok := model.GatesOf(root); ok {
+		for _, g := range gates {
+			out = append(out, closerOf("gate", g.ID, g.Node))
+		}
+	}
+	return out
+}
+
+func runGatePhase(p *Pass) {
+	d := p.Doc
+	if d == nil || !node.IsMap(d.Root) || d.File.Template {
+		return
+	}
+	if WorkflowFinished(p) {
+		if !FinishedContradicted(p) {
+			openBehindFinished(p)
+		}
+		return
+	}
+	openBehindStarted(p)
+	// Counters trail the same missed update as a stale phase status
+	// (RL106), prose (RL118) or next action (RL120): reported there.
+	if runningPhasesReported(p) || len(proseReportedPhases(p)) > 0 || len(staleActions(p)) > 0 {
+		checkCounters(p, counters[1:])
+		return
+	}
+	pipelineProgress(p)
+	checkCounters(p, counters)
+}
+
+// phaseIndex is what RL122 looks phases up by, read once per file.
+type phaseIndex struct {
+	blockedBy    map[string][]*model.Phase // by the lower-cased blocked_by
+	completeNum  map[int]*model.Phase      // a complete phase of each number
+	lastComplete *model.Phase              // the complete phase with the highest number
+}
+
+func phasesIndexed(p *Pass) *phaseIndex { return phaseIndexResult.Of(p) }
+
+var phaseIndexResult = NewResult("phase-index", func(p *Pass) *phaseIndex {
+	ix := &phaseIndex{blockedBy: map[string][]*model.Phase{}, completeNum: map[int]*model.Phase{}}
+	for _, ph := range recordPhases(p) {
+		if s, ok := node.Str(node.Val(ph.Node, "blocked_by")); ok {
+			k := strings.ToLower(s)
+			ix.blockedBy[k] = append(ix.blockedBy[k], ph)
+		}
+		if !ph.HasNum || !isComplete(ph.Status) {
+			continue
+		}
+		if ix.completeNum[ph.Num] == nil {
+			ix.completeNum[ph.Num] = ph
+		}
+		if ix.lastComplete == nil || ph.Num > ix.lastComplete.Num {
+			ix.lastComplete = ph
+		}
+	}
+	return ix
+})
+
+// openBehindStarted reports the barriers and gates still open although a
+// phase they open (before_phase, unblocks, blocked_by, else any later
+// phase) is complete: the work went past a gate the file says never
+// closed. One finding names them all (one missed habit of the file).
+func openBehindStarted(p *Pass) {
+	f := p.Doc.File
+	var fd *diag.Finding
+	n := 0
+	for _, c := range closers(p.Doc.Root) {
+		if c.StatusAt == nil || !isOpenStatus(c.Status) || isInProgress(c.Status) || len(c.Closes) == 0 && len(c.Opens) == 0 {
+			continue
+		}
+		ph := completeAfter(p, c)
+		if ph == nil {
+			continue
+		}
+		sv := statusAt(ph.Node, ph.At)
+		if n++; fd == nil {
+			fd = p.Report(f, c.StatusAt, "%s %s is %s, but %s after it is %s (line %d): record the %s's result or correct the phase",
+				c.Kind, diag.Quote(c.ID), c.Status, phaseName(p, ph), ph.Status, lineOf(sv), c.Kind)
+			fd.Related = append(fd.Related, relatedAt(f, sv, ph.Label+".status"))
+			continue
+		}
+		fd.Related = append(fd.Related, relatedAt(f, c.StatusAt, fmt.Sprintf("also %s: %s %s, %s %s", c.Status, c.Kind, c.ID, phaseName(p, ph), ph.Status)))
+	}
+	if n > 1 {
+		fd.Message = strings.TrimSuffix(fd.Message, " or correct the phase") + fmt.Sprintf(" (%d gates in all)", n)
+	}
+}
+
+// completeAfter is a complete phase that c opens, or nil.
+func completeAfter(p *Pass, c closer) *model.Phase {
+	ix := phasesIndexed(p)
+	for _, ph := range ix.blockedBy[strings.ToLower(c.ID)] {
+		if isComplete(ph.Status) {
+			return ph
+		}
+	}
+	for _, n := range c.Opens {
+		if ph := ix.completeNum[n]; ph != nil {
+			return ph
+		}
+	}
+	if last := ix.lastComplete; len(c.Opens) == 0 && len(c.Closes) > 0 && last != nil && last.Num > maxInt(c.Closes) {
+		return last
+	}
+	return nil
+}
+
+// openBehindFinished reports, in a finished workflow, a completed phase
+// whose barrier or gate is still open.
+func openBehindFinished(p *Pass) {
+	f := p.Doc.File
+	for _, c := range closers(p.Doc.Root) {
+		if c.StatusAt == nil || !isOpenStatus(c.Status) {
+			continue
+		}
+		for _, n := range c.Closes {
+			ph := phaseDone(p, n)
+			if ph == nil {
+				continue
+			}
+			fd := p.Report(f, c.StatusAt, "the workflow is finished and %s is %s, but %s %s that closes it is %s: record its result or reopen the workflow",
+				phaseName(p, ph), ph.Status, c.Kind, diag.Quote(c.ID), c.Status)
+			fd.Related = append(fd.Related, relatedAt(f, statusAt(ph.Node, ph.At), ph.Label+".status"))
+			break
+		}
+	}
+}
+
+func maxInt(xs []int) int {
+	m := math.MinInt
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
+}
+
+// counter is one count a file keeps of its own statuses.
+type counter struct {
+	keys, totals []string
+	count        func(p *Pass) (done, total int, ok bool)
+}
+
+var counters = []counter{
+	{[]string{"phases_complete", "phases_completed"}, []string{"phases_total", "total_phases"}, countPhases},
+	{[]string{"quality_gates_complete", "quality_gates_passed", "gates_passed"}, []string{"quality_gates_total", "gates_total"}, countGates},
+	{[]string{"completed_enablers", "enablers_complete"}, []string{"total_enablers", "enablers_total"}, countEnablers},
+}
+
+func countPhases(p *Pass) (int, int, bool) {
+	phs := recordPhases(p)
+	n := 0
+	for _, ph := range phs {
+		if ph.Status == "" {
+			return 0, 0, false
+		}
+		if isComplete(ph.Status) {
+			n++
+		}
+	}
+	return n, len(phs), len(phs) > 0
+}
+
+func countGates(p *Pass) (int, int, bool) {
+	gates, ok := model.GatesOf(p.Doc.Root)
+	n := 0
+	for _, g := range gates {
+		if g.StatusAt == nil {
+			return 0, 0, false
+		}
+		if isPassed(g.Status) {
+			n++
+		}
+	}
+	return n, len(gates), ok && len(gates) > 0
+}
+
+func countEnablers(p *Pass) (int, int, bool) {
+	es := node.Val(p.Doc.Root, "enablers")
+	var statuses []*yaml.Node
+	switch {
+	case node.IsSeq(es):
+		for _, e := range es.Content {
+			statuses = append(statuses, node.Val(node.Resolve(e), "status"))
+		}
+	case node.IsMap(es):
+		node.Pairs(es, func(_, v *yaml.Node) { statuses = append(statuses, node.Val(v, "status")) })
+	}
+	n := 0
+	for _, sv := range statuses {
+		s, ok := node.Str(sv)
+		if !ok {
+			return 0, 0, false
+		}
+		if isWorkDone(s) {
+			n++
+		}
+	}
+	return n, len(statuses), len(statuses) > 0
+}
+
+// metricBlock is a mapping jerry keeps its counters in.
+type metricBlock struct {
+	label string
+	m     *yaml.Node
+}
+
+func metricBlocks(root *yaml.Node) []metricBlock {
+	var out []metricBlock
+	if m := node.Val(root, "metrics"); node.IsMap(m) {
+		out = append(out, metricBlock{"metrics", m})
+		if e := node.Val(m, "execution"); node.IsMap(e) {
+			out = append(out, metricBlock{"metrics.execution", e})
+		}
+	}
+	return out
+}
+
+// checkCounters reports the counters of cs, in each metrics block, that
+// disagree with the statuses they count (only where the block's total
+// equals the number of items counted: then both count the same things).
+func checkCounters(p *Pass, cs []counter) {
+	f := p.Doc.File
+	for _, b := range metricBlocks(p.Doc.Root) {
+		var items []string
+		var first *yaml.Node
+		for _, c := range cs {
+			v, k := firstIntKey(b.m, c.keys)
+			tot, _ := firstIntKey(b.m, c.totals)
+			if v == nil || tot == nil {
+				continue
+			}
+			done, total, ok := c.count(p)
+			got, _ := node.Int(v)
+			want, _ := node.Int(tot)
+			if !ok || int(want) != total || int(got) == done {
+				continue
+			}
+			items = append(items, fmt.Sprintf("%s %d (the statuses say %d of %d)", k, got, done, total))
+			if first == nil {
+				first = v
+			}
+		}
+		if first == nil {
+			continue
+		}
+		fd := p.Report(f, first, "%s", fitList(items, func(list string) string {
+			return fmt.Sprintf("%s counts disagree with the statuses: %s; recount them", b.label, list)
+		}))
+		fd.Severity = diag.SevWarning
+	}
+}
+
+func firstIntKey(m *yaml.Node, keys []string) (*yaml.Node, string) {
+	for _, k := range keys {
+		if v := node.Val(m, k); v != nil {
+			if _, ok := node.Int(v); ok {
+				return v, k
+			}
+		}
+	}
+	return nil, ""
+}
+
+// pipelineProgress checks each pipeline's progress_percent at its ends: 0
+// with phases complete, 100 with phases open.
+func pipelineProgress(p *Pass) {
+	f := p.Doc.File
+	for _, pi := range pipelines(p) {
+		pv := node.Val(node.Val(p.Doc.Root, "pipelines"), pi.Key)
+		v := node.Val(pv, "progress_percent")
+		got, ok := node.Float(v)
+		if !ok || len(pi.Phases) == 0 {
+			continue
+		}
+		done := 0
+		for _, ph := range pi.Phases {
+			if ph.Status == "" {
+				done = -1
+				break
+			}
+			if isComplete(ph.Status) {
+				done++
+			}
+		}
+		if done < 0 {
+			continue
+		}
+		// Pipelines weigh progress their own way (phases, agents,
+		// enablers, effort): only the ends are read.
+		if !(got == 0 && done > 0 || got >= 100 && done < len(pi.Phases)) {
+			continue
+		}
+		fd := p.Report(f, v, "pipelines.%s.progress_percent is %g, but %d of its %d phases are complete: recompute it", pi.Key, got, done, len(pi.Phases))
+		fd.Severity = diag.SevWarning
+	}
+}
