@@ -492,6 +492,10 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 		for _, s := range res.Skipped {
 			fmt.Fprintf(c.Stderr, "resumelint: skipped %s: %s\n", s.Path, s.Reason)
 		}
+		for _, fd := range res.Unchecked {
+			fmt.Fprintf(c.Stderr, "resumelint: not checked, hidden by ignore: in the configuration: %s:%d:%d [%s %s]\n",
+				diag.Escape(fd.Path), fd.Start.Line, fd.Start.Col, fd.Code, fd.Name)
+		}
 		return
 	}
 	if lf.quiet || len(res.Skipped)+len(lf.excluded) == 0 {
