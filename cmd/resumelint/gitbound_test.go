@@ -109,3 +109,30 @@ func TestGitCallTimeout(t *testing.T) {
 		})
 	}
 }
+
+// TestBaseTooLargeIsSaid: a base version past the read limit turns the
+// --base checks off for that file, and the run says so (RL601), for a
+// changed file and for a deleted one.
+func TestBaseTooLargeIsSaid(t *testing.T) {
+	repo, git := gitRepo(t)
+	small := orchestrationNaming(".jerry/checkpoints/cx-001.json", "README.md")
+	big := small + strings.Repeat("# padding written by an exporter that never trims its log\n", 9<<20/58)
+	write(t, repo, "w/ORCHESTRATION.yaml", big)
+	write(t, repo, "gone/ORCHESTRATION.yaml", big)
+	git("add", "-A")
+	git("commit", "-q", "-m", "big")
+	write(t, repo, "w/ORCHESTRATION.yaml", small)
+	os.Remove(filepath.Join(repo, "gone/ORCHESTRATION.yaml"))
+	code, out := runIn(t, repo, "lint", "--base", "HEAD")
+	for _, want := range []string{
+		"w/ORCHESTRATION.yaml:1:1: error: this file at HEAD is larger than the read limit of 8 MiB, so this change was not checked against it [RL601 append-only]",
+		"gone/ORCHESTRATION.yaml:1:1: error: workflow record deleted; its version at HEAD cannot be read",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q\n%s", want, out)
+		}
+	}
+	if code != 1 {
+		t.Errorf("exit %d, want 1\n%s", code, out)
+	}
+}

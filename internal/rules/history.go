@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -27,7 +28,7 @@ import (
 
 var (
 	AppendOnly = &Rule{Code: code.AppendOnly, Name: "append-only", Severity: diag.SevError, Kinds: orch, Family: "base", NeedsBase: true,
-		Summary: "a decision_log, agent_summaries, compaction_events or checkpoints entry at base is missing or changed at head (--base)", Run: runAppendOnly}
+		Summary: "a decision_log, agent_summaries, compaction_events or checkpoints entry at base is missing or changed at head (--base)", Run: runAppendOnly, Finalize: finalizeDeletedWorkflows}
 	EventLogAppendOnly = &Rule{Code: code.EventLogAppendOnly, Name: "event-log-append-only", Severity: diag.SevError, Kinds: []load.Kind{load.KindAgentRun}, Family: "base", NeedsBase: true,
 		Summary: "an events .jsonl at base that is not a byte prefix of its head version, or was deleted (--base)", Run: runEventLogAppendOnly, Finalize: finalizeDeletedEventLogs}
 	UpdateProtocol = &Rule{Code: code.UpdateProtocol, Name: "update-protocol", Severity: diag.SevError, Kinds: orch, Family: "base", NeedsBase: true,
@@ -50,6 +51,8 @@ type Base struct {
 
 	once        sync.Once
 	checkpoints []addedCheckpoint
+	movesOnce   sync.Once
+	moved       *workflowMoves
 }
 
 func (b *Base) inScope(osPath string) bool { return b.InScope == nil || b.InScope(osPath) }
@@ -62,15 +65,21 @@ type baseVersion struct {
 }
 
 // baseOf returns the parsed base version of the pass's document, or nil
-// when there is nothing to compare: no --base, a file new at head, or a
-// base version that does not parse (there is no history to protect).
-// The base version is read once per unit; a read error is reported once,
-// by the first rule of the unit that asks.
+// when there is nothing to compare: no --base or a file new at head. An
+// orchestration file new at head is compared with the record of its
+// workflow that git lists as deleted (a move git did not see as one). A
+// base version that cannot be read or parsed is said, never skipped in
+// silence: an error when it cannot be read (too large), a warning when it
+// does not parse (the change may be its repair). The base version is read
+// once per unit and reported once, by the first rule of the unit that asks.
 func baseOf(p *Pass) *baseVersion {
 	bl := baseLookup.Of(p)
 	if bl.err != nil && !bl.reported {
 		bl.reported = true
-		p.ReportAt(p.Doc.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "cannot read this file at %s, so it was not compared: %v", p.Opts.Base.Repo.Ref, bl.err)
+		fd := p.ReportAt(p.Doc.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "%v", bl.err)
+		if bl.warn {
+			fd.Severity = diag.SevWarning
+		}
 	}
 	return bl.version
 }
@@ -78,7 +87,8 @@ func baseOf(p *Pass) *baseVersion {
 // baseRead is the unit's one read of its base version.
 type baseRead struct {
 	version  *baseVersion
-	err      error // a read error to report (never ErrTooLarge)
+	err      error // why it cannot be compared
+	warn     bool  // err is a base version that does not parse
 	reported bool
 }
 
@@ -88,25 +98,34 @@ var baseLookup = NewResult("base-version", func(p *Pass) *baseRead {
 		return &baseRead{}
 	}
 	f := p.Doc.File
+	ref := b.Repo.Ref
 	bf, err := b.Repo.Lookup(osPathOf(p.Opts, f.OSPath))
+	if err == gitbase.ErrTooLarge {
+		return &baseRead{err: fmt.Errorf("this file at %s is larger than the read limit of %d MiB, so this change was not checked against it", ref, b.Repo.MaxSize>>20)}
+	}
 	if err != nil {
-		if err != gitbase.ErrTooLarge {
-			return &baseRead{err: err}
-		}
-		return &baseRead{}
+		return &baseRead{err: fmt.Errorf("cannot read this file at %s, so it was not compared: %v", ref, err)}
 	}
 	if !bf.Exists {
+		if f.Kind == load.KindOrchestration {
+			id, _ := node.Str(node.Val(node.Val(p.Doc.Root, "workflow"), "id"))
+			if d := b.moves(p.Opts).movedFrom(id); d != nil {
+				return &baseRead{version: &baseVersion{Doc: d.Doc, Path: d.Rel}}
+			}
+		}
 		return &baseRead{}
 	}
 	if bf.Unchanged {
 		return &baseRead{version: &baseVersion{Doc: p.Doc, Path: bf.Path, Unchanged: true}}
 	}
-	bfile := &load.File{Path: f.Path, Kind: f.Kind, Data: bf.Data}
-	if _, ok := load.CheckBytes(bfile, p.Opts.Limits); !ok {
-		return &baseRead{}
+	doc, err := parseBase(&load.File{Path: f.Path, Kind: f.Kind, Data: bf.Data}, p.Opts.Limits)
+	if err != nil {
+		msg := diag.FitClip(func(w int) string {
+			return fmt.Sprintf("this file does not parse at %s (%s), so this change was not checked against it", ref, diag.ClipTo(err.Error(), w))
+		})
+		return &baseRead{err: errors.New(msg), warn: true}
 	}
-	doc, _ := load.Parse(bfile, load.FormatOf(f.Kind, f.Path), p.Opts.Limits)
-	if doc.Root == nil {
+	if doc == nil {
 		return &baseRead{}
 	}
 	return &baseRead{version: &baseVersion{Doc: doc, Path: bf.Path}}
@@ -457,7 +476,7 @@ func runAppendOnly(p *Pass) {
 	if bv == nil || bv.Unchanged || !node.IsMap(bv.Doc.Root) || !node.IsMap(p.Doc.Root) {
 		return
 	}
-	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
+	f, ref := p.Doc.File, basePlace(p, bv)
 	for _, l := range appendOnlyLists {
 		_, _, bl := l.Get(bv.Doc.Root)
 		parent, hk, hl := l.Get(p.Doc.Root)
@@ -516,9 +535,19 @@ func runAppendOnly(p *Pass) {
 	}
 }
 
+// basePlace names where the base version was read: REF, or REF:PATH in
+// git's notation when the file had another path there (a move).
+func basePlace(p *Pass, bv *baseVersion) string {
+	b := p.Opts.Base
+	if rel, ok := b.Repo.Rel(osPathOf(p.Opts, p.Doc.File.OSPath)); ok && bv.Path != "" && rel != bv.Path {
+		return b.Repo.Ref + ":" + bv.Path
+	}
+	return b.Repo.Ref
+}
+
 // appendOnlyMap checks a map of entries (agent_summaries) by key.
 func appendOnlyMap(p *Pass, l appendOnlyList, at, bl, hl *yaml.Node) {
-	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
+	f, ref := p.Doc.File, basePlace(p, baseOf(p))
 	hm := map[string][2]*yaml.Node{}
 	node.Pairs(hl, func(k, v *yaml.Node) { hm[k.Value] = [2]*yaml.Node{k, v} })
 	node.Pairs(bl, func(k, bv *yaml.Node) {
@@ -552,10 +581,12 @@ func runEventLogAppendOnly(p *Pass) {
 			continue // unreadable: the loader reported it
 		}
 		bf, err := b.Repo.Lookup(osPathOf(p.Opts, f.OSPath))
+		if err == gitbase.ErrTooLarge {
+			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "this events file at %s is larger than the read limit of %d MiB, so it was not compared", b.Repo.Ref, b.Repo.MaxSize>>20)
+			continue
+		}
 		if err != nil {
-			if err != gitbase.ErrTooLarge {
-				p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "cannot read this events file at %s, so it was not compared: %v", b.Repo.Ref, err)
-			}
+			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "cannot read this events file at %s, so it was not compared: %v", b.Repo.Ref, err)
 			continue
 		}
 		// The loader strips a byte-order mark from head (RL004 reports it).
