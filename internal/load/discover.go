@@ -263,12 +263,10 @@ func (d *discoverer) dir(osDir string, named bool) {
 // walks the folder and is the slow half, so it runs in its own process
 // while the tracked files are listed and, when speculating, classified.
 func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
-	if top := gitcmd.FindTop(osDir); top != "" {
+	top := gitcmd.FindTop(osDir)
+	if top != "" {
 		// git would wait forever on a FIFO it reads: refuse before it runs.
 		if err := gitcmd.CheckRepo(top); err != nil {
-			return 0, d.fail(err)
-		}
-		if err := gitcmd.CheckTree(top, osDir); err != nil {
 			return 0, d.fail(err)
 		}
 	}
@@ -276,11 +274,30 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 	if err := others.Start(); err != nil {
 		return 0, false
 	}
+	// The .gitignore files the untracked listing reads are checked while
+	// it runs (ls-files -c reads only the index): a FIFO stops it.
+	tree := make(chan error, 1)
+	go func() {
+		if top == "" {
+			tree <- nil
+			return
+		}
+		tree <- gitcmd.CheckTree(top, osDir)
+	}()
 	cached := gitLsFiles(osDir, "-c")
-	if err := cached.Run(); err != nil {
+	cerr := cached.Run()
+	if err := <-tree; err != nil {
+		_ = others.Process.Kill()
+		_ = others.Wait()
+		return 0, d.fail(err)
+	}
+	if cerr != nil {
 		oerr := others.Wait()
-		if timedOut(err) || timedOut(oerr) {
-			return 0, d.fail(err)
+		switch {
+		case timedOut(cerr):
+			return 0, d.fail(cerr)
+		case timedOut(oerr):
+			return 0, d.fail(oerr)
 		}
 		return 0, false
 	}
