@@ -255,10 +255,27 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 		settings.Opts.Base = &rules.Base{Repo: repo, InScope: gitbase.Scope(c.Cwd, baseScope(c.Cwd, rest, extra))}
 	}
 	if lf.fix || lf.diff {
-		return c.fix(disc, extra, settings, &lf, &cf, lc, failOn)
+		code, err := c.fix(disc, extra, settings, &lf, &cf, lc, failOn)
+		if err := baseFailed(settings.Opts.Base); err != nil {
+			return ExitUsage, err
+		}
+		return code, err
 	}
 	res := lc.run(disc, extra, settings)
+	if err := baseFailed(settings.Opts.Base); err != nil {
+		return ExitUsage, err
+	}
 	return c.finish(res, &lf, &cf, lc, failOn)
+}
+
+// baseFailed returns the error of a git call that ran past its bound
+// while the --base rules read the base: their result is incomplete, so
+// the run fails with exit 2 rather than pass unchecked.
+func baseFailed(b *rules.Base) error {
+	if b == nil {
+		return nil
+	}
+	return b.Repo.Failed()
 }
 
 // register defines the lint flags but those of the configuration.
@@ -501,6 +518,10 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 		}
 		for _, n := range res.Notes {
 			c.note("resumelint: %s\n", n)
+		}
+		for _, fd := range res.Unchecked {
+			fmt.Fprintf(c.Stderr, "resumelint: not checked, hidden by ignore: in the configuration: %s:%d:%d [%s %s]\n",
+				diag.Escape(fd.Path), fd.Start.Line, fd.Start.Col, fd.Code, fd.Name)
 		}
 		return
 	}

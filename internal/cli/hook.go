@@ -161,6 +161,7 @@ func (h *hookRun) postToolUse() int {
 	}
 	disc, err := load.Discover([]string{target}, lc.discoverOptions(h.cwd, ""))
 	if err != nil {
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err) // git refused or timed out: say so
 		return hookOK
 	}
 	if err := lc.discovered(disc); err != nil {
@@ -233,6 +234,7 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 	}
 	disc, err := load.Discover(nil, lc.discoverOptions(h.cwd, ""))
 	if err != nil {
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err) // git refused or timed out: say so
 		return nil, nil, true
 	}
 	if err := lc.discovered(disc); err != nil {

@@ -74,7 +74,7 @@ func (x *Filter) PostFile(f *load.File, fs []diag.Finding) []diag.Finding {
 	for i := range fs {
 		fd := &fs[i]
 		if sups != nil {
-			if fd.Code == rules.ParseError.Code || fd.Code == rules.InputLimits.Code || fd.Code == rules.Encoding.Code {
+			if Unchecked(fd.Code) {
 				sups.incomplete = true
 			}
 			if sups.suppress(fd) {
@@ -116,9 +116,20 @@ func (x *Filter) sups(f *load.File) *fileSups {
 
 func (d *directive) valid() bool { return d.Verb == "ignore" || d.Verb == "ignore-file" }
 
+// Unchecked reports the codes of findings that say a file was not
+// checked at all (RL001, RL003, RL004): no comment in the file can hide
+// them, since a file that was never parsed could otherwise silence itself.
+// Only the configuration's ignore: list can.
+func Unchecked(code string) bool {
+	return code == rules.ParseError.Code || code == rules.InputLimits.Code || code == rules.Encoding.Code
+}
+
 // suppress reports whether a directive hides fd, and marks it used. A
 // suppression of the line wins over one of the whole file.
 func (s *fileSups) suppress(fd *diag.Finding) bool {
+	if Unchecked(fd.Code) {
+		return false
+	}
 	var file *directive
 	for _, d := range s.dirs {
 		if !d.valid() || !d.names(fd.Code) {
@@ -201,6 +212,11 @@ func (x *Filter) problems(s *fileSups, d *directive) []string {
 	for _, u := range d.unknown {
 		msgs = append(msgs, fmt.Sprintf("`resumelint:%s` names %q, which is no rule (see `resumelint rules`)", d.Verb, u))
 	}
+	for _, c := range d.codes {
+		if Unchecked(c) {
+			msgs = append(msgs, fmt.Sprintf("%s %s cannot be suppressed inline: it says the file was not checked at all; to skip the file, list it under ignore: in %s", c, rules.Lookup(c).Name, FileName))
+		}
+	}
 	if len(d.codes) == 0 {
 		if len(d.unknown) == 0 {
 			msgs = append(msgs, fmt.Sprintf("`resumelint:%s` names no rule: list codes or names, e.g. `%s`", d.Verb, example))
@@ -210,7 +226,7 @@ func (x *Filter) problems(s *fileSups, d *directive) []string {
 	var unused []string
 	if !s.incomplete {
 		for _, c := range d.codes {
-			if !d.used[c] && c != rules.UnusedSuppression.Code && (x.Active == nil || x.Active(c)) {
+			if !d.used[c] && c != rules.UnusedSuppression.Code && !Unchecked(c) && (x.Active == nil || x.Active(c)) {
 				unused = append(unused, c+" "+rules.Lookup(c).Name)
 			}
 		}

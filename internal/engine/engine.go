@@ -61,6 +61,10 @@ type Result struct {
 	// Skipped are the units whose names matched a kind but whose format is
 	// another system's (SPEC §1), in path order; --verbose lists them.
 	Skipped []load.Skip
+	// Unchecked are the findings saying a file was not checked at all
+	// (RL001, RL003, RL004) that the configuration's ignore: list hid
+	// (the filter stage fills it); --verbose lists them.
+	Unchecked []diag.Finding
 	// Internal counts internal failures (a recovered panic): exit code 3.
 	Internal int
 	// Notes say, for --verbose, what the run decided from the repository

@@ -71,7 +71,7 @@ func (st *Stage) Apply(res *engine.Result) {
 			}
 		}
 		src := sourceOf(res, path)
-		kept = sc.unignored(sup.PostFile(src, kept))
+		kept = sc.unignored(sup.PostFile(src, kept), res)
 		if len(kept) == 0 && src != nil && res.Sources[path] == src {
 			delete(res.Sources, path) // no snippet needed
 		}
@@ -108,9 +108,18 @@ func (sc *Scope) ignored(fd *diag.Finding) bool {
 	return sc.Config != nil && len(sc.Config.Ignore) > 0 && sc.Config.Ignored(fd, config.RootRel(sc.Root, sc.Cwd, fd.Path))
 }
 
-// unignored drops the findings the scope's ignore list hides.
-func (sc *Scope) unignored(fs []diag.Finding) []diag.Finding {
-	return slices.DeleteFunc(fs, func(fd diag.Finding) bool { return sc.ignored(&fd) })
+// unignored drops the findings the scope's ignore list hides; those that
+// say a file was not checked at all go to res.Unchecked, for --verbose.
+func (sc *Scope) unignored(fs []diag.Finding, res *engine.Result) []diag.Finding {
+	return slices.DeleteFunc(fs, func(fd diag.Finding) bool {
+		if !sc.ignored(&fd) {
+			return false
+		}
+		if config.Unchecked(fd.Code) {
+			res.Unchecked = append(res.Unchecked, fd)
+		}
+		return true
+	})
 }
 
 // sourceOf returns the file a path names in a run: one with findings, or

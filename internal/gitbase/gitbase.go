@@ -86,10 +86,13 @@ type Repo struct {
 	wasRemoved []string
 
 	mu     sync.Mutex
-	cat    *exec.Cmd
+	cat    *gitcmd.Cmd
 	catIn  io.WriteCloser
 	catOut *bufio.Reader
 	catErr error
+
+	timeoutOnce sync.Once
+	timeout     error
 }
 
 // Open finds the work tree containing dir, resolves ref to a commit and
@@ -102,12 +105,27 @@ func Open(dir, ref string) (*Repo, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, fmt.Errorf("--base needs git, which was not found: %v", err)
 	}
+	if top := gitcmd.FindTop(dir); top != "" {
+		// git would wait forever on a FIFO it reads: refuse before it runs.
+		if err := gitcmd.CheckRepo(top); err != nil {
+			return nil, fmt.Errorf("--base: %v", err)
+		}
+		if err := gitcmd.CheckTree(top, top); err != nil {
+			return nil, fmt.Errorf("--base: %v", err)
+		}
+	}
 	top, err := gitOut(dir, "rev-parse", "--show-toplevel")
+	if gitcmd.IsTimeout(err) {
+		return nil, fmt.Errorf("--base: %w", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--base needs a git work tree, and %s is not in one", dir)
 	}
 	r := &Repo{Root: filepath.FromSlash(strings.TrimRight(string(top), "\r\n")), Ref: ref, MaxSize: 8 << 20}
 	commit, err := gitOut(r.Root, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	if gitcmd.IsTimeout(err) {
+		return nil, fmt.Errorf("--base: %w", err)
+	}
 	if err != nil || len(bytes.TrimSpace(commit)) == 0 {
 		shallow, _ := gitOut(r.Root, "rev-parse", "--is-shallow-repository")
 		hint := ""
@@ -131,7 +149,7 @@ func gitOut(dir string, args ...string) ([]byte, error) {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
+		if msg == "" || gitcmd.IsTimeout(err) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("git %s: %s", args[0], msg)
@@ -482,6 +500,10 @@ func (r *Repo) read(rel string) ([]byte, bool, error) {
 	if err := r.startCat(); err != nil {
 		return nil, false, err
 	}
+	// Each request is bounded: a git that stops answering is killed, and
+	// the read fails with a timeout.
+	stop := r.cat.Bound()
+	defer stop()
 	if _, err := io.WriteString(r.catIn, spec+"\n"); err != nil {
 		return nil, false, r.catFailed(err)
 	}
@@ -526,7 +548,7 @@ func (r *Repo) startCat() error {
 	if r.cat != nil {
 		return nil
 	}
-	cmd := gitcmd.Command(r.Root, "cat-file", "--batch")
+	cmd := gitcmd.Batch(r.Root, "cat-file", "--batch")
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return r.catFailed(err)
@@ -543,30 +565,59 @@ func (r *Repo) startCat() error {
 }
 
 func (r *Repo) catFailed(err error) error {
+	if r.cat != nil {
+		err = r.cat.Err(err)
+	}
 	if r.catErr == nil {
-		r.catErr = fmt.Errorf("reading files at %s with git cat-file: %v", r.Ref, err)
+		r.catErr = fmt.Errorf("reading files at %s with git cat-file: %w", r.Ref, err)
+		r.noteTimeout(r.catErr)
 	}
 	return r.catErr
+}
+
+// noteTimeout keeps the first git call that ran past its bound.
+func (r *Repo) noteTimeout(err error) {
+	if gitcmd.IsTimeout(err) {
+		r.timeoutOnce.Do(func() { r.timeout = err })
+	}
+}
+
+// Failed returns the error of a git call that ran past its bound during
+// the run, or nil: the run's result is then incomplete (exit 2).
+func (r *Repo) Failed() error {
+	r.timeoutOnce.Do(func() {})
+	return r.timeout
 }
 
 // readOnce reads one blob with its own git process, for paths the batch
 // protocol cannot carry (a line break in the name).
 func (r *Repo) readOnce(spec string) ([]byte, bool, error) {
 	if _, err := gitOut(r.Root, "cat-file", "-e", spec); err != nil {
-		return nil, false, nil
+		r.noteTimeout(err)
+		return nil, false, timeoutOnly(err)
 	}
 	typ, err := gitOut(r.Root, "cat-file", "-t", spec)
 	if err != nil || strings.TrimSpace(string(typ)) != "blob" {
-		return nil, false, nil
+		r.noteTimeout(err)
+		return nil, false, timeoutOnly(err)
 	}
 	data, err := gitOut(r.Root, "cat-file", "blob", spec)
 	if err != nil {
+		r.noteTimeout(err)
 		return nil, false, err
 	}
 	if r.MaxSize > 0 && int64(len(data)) > r.MaxSize {
 		return nil, true, ErrTooLarge
 	}
 	return data, true, nil
+}
+
+// timeoutOnly keeps an error only when it is a timeout.
+func timeoutOnly(err error) error {
+	if gitcmd.IsTimeout(err) {
+		return err
+	}
+	return nil
 }
 
 // Close stops the batch process.

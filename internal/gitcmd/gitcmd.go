@@ -5,13 +5,22 @@
 // ls-tree, diff-index --cached, cat-file --batch) never touch the work
 // tree's content, so no clean or smudge filter, textconv or external diff
 // runs; the options below turn off the rest: the fsmonitor hook, hooks,
-// pagers, the system config, prompts and optional locks.
+// pagers, the system config, prompts and optional locks. Every call is
+// bounded in time (Timeout), and a repository whose files git would read
+// include a FIFO is refused before git runs (CheckRepo, CheckTree).
 package gitcmd
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"time"
 )
 
 // safeConfig overrides every configuration key of the repository that
@@ -71,9 +80,221 @@ func Env() []string {
 	)
 }
 
-// Command returns the git command for args in dir, with Args and Env.
-func Command(dir string, args ...string) *exec.Cmd {
-	cmd := exec.Command("git", Args(dir, args...)...)
-	cmd.Env = Env()
-	return cmd
+// TimeoutVar names the environment variable that bounds each git call (a
+// Go duration such as "90s" or "10m"); DefaultTimeout applies without it.
+const TimeoutVar = "RESUMELINT_GIT_TIMEOUT"
+
+// DefaultTimeout is generous: listing or reading a very large repository
+// takes seconds, a call that waits on a FIFO or a hung mount never ends.
+const DefaultTimeout = 5 * time.Minute
+
+// Timeout returns the bound of one git call: TimeoutVar when it holds a
+// positive duration, else DefaultTimeout.
+func Timeout() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(TimeoutVar)); err == nil && d > 0 {
+		return d
+	}
+	return DefaultTimeout
+}
+
+// TimeoutError says a git call ran past its bound and was stopped.
+type TimeoutError struct {
+	Command string // the git subcommand
+	Limit   time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("git %s did not finish within %s and was stopped (is a file git reads a FIFO, or a filesystem hung?); %s=DURATION allows longer",
+		e.Command, e.Limit, TimeoutVar)
+}
+
+// Cmd is a git command with its time bound.
+type Cmd struct {
+	*exec.Cmd
+	name     string
+	limit    time.Duration
+	cancel   context.CancelFunc
+	timedOut atomic.Bool
+}
+
+// Command returns the git command for args in dir, with Args and Env; it
+// is killed when it runs longer than Timeout, and Wait or Run then return
+// a *TimeoutError.
+func Command(dir string, args ...string) *Cmd {
+	c := newCmd(args)
+	ctx, cancel := context.WithTimeout(context.Background(), c.limit)
+	c.Cmd, c.cancel = exec.CommandContext(ctx, "git", Args(dir, args...)...), cancel
+	c.Cmd.Cancel = c.kill
+	c.init()
+	return c
+}
+
+// Batch returns a long-lived git command (cat-file --batch) with no bound
+// on its life: the caller bounds each request with Bound.
+func Batch(dir string, args ...string) *Cmd {
+	c := newCmd(args)
+	c.Cmd = exec.Command("git", Args(dir, args...)...)
+	c.init()
+	return c
+}
+
+func newCmd(args []string) *Cmd {
+	c := &Cmd{limit: Timeout()}
+	if len(args) > 0 {
+		c.name = args[0]
+	}
+	return c
+}
+
+func (c *Cmd) init() {
+	c.Env = Env()
+	// A child of git holding its pipes open must not make Wait wait.
+	c.WaitDelay = time.Second
+}
+
+func (c *Cmd) kill() error {
+	c.timedOut.Store(true)
+	return c.Process.Kill()
+}
+
+// Run starts the command and waits for it.
+func (c *Cmd) Run() error {
+	if err := c.Start(); err != nil {
+		return c.Err(err)
+	}
+	return c.Wait()
+}
+
+// Wait waits for the command; a *TimeoutError when it was stopped.
+func (c *Cmd) Wait() error {
+	err := c.Cmd.Wait()
+	if c.cancel != nil {
+		c.cancel()
+	}
+	return c.Err(err)
+}
+
+// Err returns err, or a *TimeoutError when the command was stopped for
+// running past its bound.
+func (c *Cmd) Err(err error) error {
+	if err != nil && c.timedOut.Load() {
+		return &TimeoutError{Command: c.name, Limit: c.limit}
+	}
+	return err
+}
+
+// Bound kills a started command unless the returned stop is called
+// within Timeout: it bounds one request to a long-lived command.
+func (c *Cmd) Bound() (stop func()) {
+	t := time.AfterFunc(c.limit, func() { _ = c.kill() })
+	return func() { t.Stop() }
+}
+
+// gitFiles are the files of a git folder that the commands resumelint
+// runs may read.
+var gitFiles = []string{"config", "config.worktree", "HEAD", "index", "packed-refs", "commondir", "shallow",
+	"info/exclude", "info/attributes", "info/grafts", "objects/info/alternates"}
+
+// SpecialFileError names a file git would read that is not a regular file
+// (a FIFO, a socket, a device): git would wait on it, or read without end.
+type SpecialFileError struct {
+	Path string
+	Mode os.FileMode
+}
+
+func (e *SpecialFileError) Error() string {
+	what := "not a regular file"
+	switch {
+	case e.Mode&os.ModeNamedPipe != 0:
+		what = "a FIFO"
+	case e.Mode&os.ModeSocket != 0:
+		what = "a socket"
+	case e.Mode&os.ModeDevice != 0:
+		what = "a device"
+	}
+	return fmt.Sprintf("%q is %s, which git would read and wait on; git was not run (remove it)", e.Path, what)
+}
+
+// special returns a *SpecialFileError when p (followed through links)
+// exists and is neither a regular file nor a folder. Stat opens nothing.
+func special(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil || fi.Mode().IsRegular() || fi.IsDir() {
+		return nil
+	}
+	return &SpecialFileError{Path: p, Mode: fi.Mode()}
+}
+
+// CheckRepo refuses the work tree at top when its .git marker, or a file
+// of its .git folder that git reads, is a FIFO, a socket or a device.
+func CheckRepo(top string) error {
+	marker := filepath.Join(top, ".git")
+	if err := special(marker); err != nil {
+		return err
+	}
+	for _, f := range gitFiles {
+		if err := special(filepath.Join(marker, filepath.FromSlash(f))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckTree refuses the folder dir of the work tree at top when a
+// .gitignore or .gitattributes that git reads while listing it — in dir,
+// below it (except in .git), or in a folder between it and top — is not a
+// regular file. Only names are read, no file is opened.
+func CheckTree(top, dir string) error {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if err := checkGitFiles(d); err != nil {
+			return err
+		}
+		if rel, err := filepath.Rel(top, d); err != nil || rel == "." || strings.HasPrefix(rel, "..") || d == filepath.Dir(d) {
+			break
+		}
+	}
+	var found error
+	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		switch {
+		case found != nil:
+			return fs.SkipAll
+		case err != nil:
+			return nil
+		case e.IsDir() && e.Name() == ".git" && p != dir:
+			return fs.SkipDir
+		case e.Name() != ".gitignore" && e.Name() != ".gitattributes" || e.Type().IsRegular():
+			return nil
+		}
+		found = special(p)
+		return nil
+	})
+	return found
+}
+
+func checkGitFiles(dir string) error {
+	for _, name := range []string{".gitignore", ".gitattributes"} {
+		if err := special(filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FindTop returns the nearest folder from dir up that holds a .git entry,
+// where git finds its repository; "" when there is none.
+func FindTop(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			return ""
+		}
+	}
+}
+
+// IsTimeout reports whether err is, or wraps, a *TimeoutError.
+func IsTimeout(err error) bool {
+	var te *TimeoutError
+	return errors.As(err, &te)
 }

@@ -2,6 +2,7 @@ package load
 
 import (
 	"bytes"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -50,20 +51,39 @@ func (f *File) captureDirectives() {
 		return
 	}
 	editable := BreaksOK(f.Data)
-	for i := first; i <= last; i++ {
+	ls := f.LineStarts()
+	start, end := ls[first-1], len(f.Data)
+	if last < len(ls) {
+		end = ls[last]
+	}
+	// Only comments the YAML parser sees are directives: the same text
+	// inside a quoted string or a block scalar is part of a value.
+	comments := yamlComments(f.Data[start:end])
+	own := make(map[int]bool, len(comments)) // lines holding only a comment
+	at := make([]int, 0, len(comments))      // each comment's line
+	for _, c := range comments {
+		i := sort.SearchInts(ls, start+c+1)
+		at = append(at, i)
+		if strings.TrimSpace(string(f.Data[ls[i-1]:start+c])) == "" {
+			own[i] = true
+		}
+	}
+	for k, c := range comments {
+		i := at[k]
 		line := f.Line(i)
-		d := parseDirective(line)
+		from := start + c - ls[i-1]
+		d := parseDirective(cutYAMLBreak(line, from), from)
 		if d == nil {
 			continue
 		}
 		d.Line = i
 		if !d.WholeFile {
 			d.Target = i
-			if strings.TrimSpace(line[:byteCol(line, d.Col)]) == "" {
+			if own[i] {
 				// A comment on a line of its own covers the next line
 				// that is not a comment itself (stacked suppressions).
 				d.Target = i + 1
-				for d.Target <= last && strings.HasPrefix(strings.TrimSpace(f.Line(d.Target)), "#") {
+				for d.Target <= last && own[d.Target] {
 					d.Target++
 				}
 			}
@@ -74,6 +94,13 @@ func (f *File) captureDirectives() {
 		f.Retain(i)
 		f.Directives = append(f.Directives, *d)
 	}
+}
+
+// cutYAMLBreak cuts line at the first line break YAML sees after byte
+// from (CR, NEL, LS, PS), where a comment ends.
+func cutYAMLBreak(line string, from int) string {
+	end, _ := yamlLineEnd([]byte(line), from)
+	return line[:end]
 }
 
 // commentEdits returns the edit deleting the comment that starts at
@@ -114,24 +141,16 @@ func BreaksOK(data []byte) bool {
 	return !bytes.Contains(data, []byte("\u0085")) && !bytes.Contains(data, []byte("\u2028")) && !bytes.Contains(data, []byte("\u2029"))
 }
 
-func byteCol(line string, col int) int {
-	i := 0
-	for n := 1; n < col && i < len(line); n++ {
-		_, w := utf8.DecodeRuneInString(line[i:])
-		i += w
-	}
-	return i
-}
-
-// parseDirective parses `# resumelint:VERB CODE[,CODE] -- reason` in a
-// comment of line; nil when the line has none.
-func parseDirective(line string) *Directive {
-	at := strings.Index(line, string(directiveMarker))
+// parseDirective parses `# resumelint:VERB CODE[,CODE] -- reason` in the
+// comment of line that starts at byte from; nil when it holds none.
+func parseDirective(line string, from int) *Directive {
+	at := strings.Index(line[from:], string(directiveMarker))
 	if at < 0 {
 		return nil
 	}
+	at += from
 	hash := strings.LastIndexByte(line[:at], '#')
-	if hash < 0 || strings.TrimSpace(line[hash+1:at]) != "" || (hash > 0 && line[hash-1] != ' ' && line[hash-1] != '\t') {
+	if hash < from || strings.TrimSpace(line[hash+1:at]) != "" || (hash > 0 && line[hash-1] != ' ' && line[hash-1] != '\t') {
 		return nil
 	}
 	rest := line[at+len(directiveMarker):]

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
@@ -78,9 +77,12 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 		}
 		opt.Cwd = wd
 	}
-	out, redo := discover(args, opt, true)
-	if redo {
-		out, _ = discover(args, opt, false)
+	out, redo, err := discover(args, opt, true)
+	if redo && err == nil {
+		out, _, err = discover(args, opt, false)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -89,13 +91,16 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 // gives are classified while git still lists the untracked ones, and redo
 // reports that the untracked files changed how to classify (a new nested
 // configuration), so the discovery must be made again without.
-func discover(args []string, opt DiscoverOptions, speculate bool) (out *Discovery, redo bool) {
+func discover(args []string, opt DiscoverOptions, speculate bool) (out *Discovery, redo bool, err error) {
 	d := &discoverer{opt: opt, files: map[string]*File{}, folders: map[string]*Folder{}, out: &Discovery{}, speculate: speculate}
 	named := len(args) > 0
 	if !named {
 		args = []string{"."}
 	}
 	for _, a := range args {
+		if d.err != nil {
+			return nil, false, d.err
+		}
 		osPath := Abs(opt.Cwd, a)
 		hits := d.hits
 		d.root = d.argRoot(osPath, a)
@@ -161,7 +166,7 @@ func discover(args []string, opt DiscoverOptions, speculate bool) (out *Discover
 	sort.Slice(d.out.Files, func(i, j int) bool { return d.out.Files[i].Path < d.out.Files[j].Path })
 	sort.Slice(d.out.Folders, func(i, j int) bool { return d.out.Folders[i].Path < d.out.Folders[j].Path })
 	sort.Slice(d.out.Unknown, func(i, j int) bool { return d.out.Unknown[i].Path < d.out.Unknown[j].Path })
-	return d.out, d.redo
+	return d.out, d.redo, d.err
 }
 
 func isSpecialLstat(p string) bool {
@@ -181,6 +186,8 @@ type discoverer struct {
 	// speculate: classify tracked files before the untracked listing
 	// ends; redo: that classification turned out wrong (see discover).
 	speculate, redo bool
+	// err stops the discovery: git could not be run safely, or timed out.
+	err error
 }
 
 // argRoot is the folder that confines what one command-line path yields:
@@ -256,13 +263,42 @@ func (d *discoverer) dir(osDir string, named bool) {
 // walks the folder and is the slow half, so it runs in its own process
 // while the tracked files are listed and, when speculating, classified.
 func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
+	top := gitcmd.FindTop(osDir)
+	if top != "" {
+		// git would wait forever on a FIFO it reads: refuse before it runs.
+		if err := gitcmd.CheckRepo(top); err != nil {
+			return 0, d.fail(err)
+		}
+	}
 	others := gitLsFiles(osDir, "-o", "--exclude-standard")
 	if err := others.Start(); err != nil {
 		return 0, false
 	}
+	// The .gitignore files the untracked listing reads are checked while
+	// it runs (ls-files -c reads only the index): a FIFO stops it.
+	tree := make(chan error, 1)
+	go func() {
+		if top == "" {
+			tree <- nil
+			return
+		}
+		tree <- gitcmd.CheckTree(top, osDir)
+	}()
 	cached := gitLsFiles(osDir, "-c")
-	if err := cached.Run(); err != nil {
+	cerr := cached.Run()
+	if err := <-tree; err != nil {
+		_ = others.Process.Kill()
 		_ = others.Wait()
+		return 0, d.fail(err)
+	}
+	if cerr != nil {
+		oerr := others.Wait()
+		switch {
+		case timedOut(cerr):
+			return 0, d.fail(cerr)
+		case timedOut(oerr):
+			return 0, d.fail(oerr)
+		}
 		return 0, false
 	}
 	tracked := bytes.Split(cached.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
@@ -273,6 +309,9 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 		listed += d.addListed(osDir, tracked, true)
 	}
 	if err := others.Wait(); err != nil {
+		if timedOut(err) {
+			return 0, d.fail(err)
+		}
 		if d.speculate {
 			d.redo = true // the tracked files are in: start again, without
 			return listed, true
@@ -290,7 +329,17 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 	return listed, true
 }
 
-func gitLsFiles(dir string, flags ...string) *exec.Cmd {
+// fail records what stops the discovery; the folder counts as listed.
+func (d *discoverer) fail(err error) bool {
+	if d.err == nil {
+		d.err = err
+	}
+	return true
+}
+
+func timedOut(err error) bool { return gitcmd.IsTimeout(err) }
+
+func gitLsFiles(dir string, flags ...string) *gitcmd.Cmd {
 	args := append([]string{"ls-files", "-z"}, flags...)
 	cmd := gitcmd.Command(dir, append(args, "--", ".")...)
 	cmd.Stdout = &bytes.Buffer{}

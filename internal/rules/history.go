@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -26,7 +27,7 @@ import (
 
 var (
 	AppendOnly = &Rule{Code: code.AppendOnly, Lifecycle: AnyLifecycle, Name: "append-only", Severity: diag.SevError, Kinds: orch, Family: "base", NeedsBase: true,
-		Summary: "a decision_log, agent_summaries, compaction_events or checkpoints entry at base is missing or changed at head (--base)", Run: runAppendOnly}
+		Summary: "a decision_log, agent_summaries, compaction_events or checkpoints entry at base is missing or changed at head (--base)", Run: runAppendOnly, Finalize: finalizeDeletedWorkflows}
 	EventLogAppendOnly = &Rule{Code: code.EventLogAppendOnly, Lifecycle: AnyLifecycle, Name: "event-log-append-only", Severity: diag.SevError, Kinds: []load.Kind{load.KindAgentRun}, Family: "base", NeedsBase: true,
 		Summary: "an events .jsonl at base that is not a byte prefix of its head version, or was deleted (--base)", Run: runEventLogAppendOnly, Finalize: finalizeDeletedEventLogs}
 	UpdateProtocol = &Rule{Code: code.UpdateProtocol, Lifecycle: AnyLifecycle, Name: "update-protocol", Severity: diag.SevError, Kinds: orch, Family: "base", NeedsBase: true,
@@ -49,6 +50,8 @@ type Base struct {
 
 	once        sync.Once
 	checkpoints []addedCheckpoint
+	movesOnce   sync.Once
+	moved       *workflowMoves
 }
 
 func (b *Base) inScope(osPath string) bool { return b.InScope == nil || b.InScope(osPath) }
@@ -61,15 +64,21 @@ type baseVersion struct {
 }
 
 // baseOf returns the parsed base version of the pass's document, or nil
-// when there is nothing to compare: no --base, a file new at head, or a
-// base version that does not parse (there is no history to protect).
-// The base version is read once per unit; a read error is reported once,
-// by the first rule of the unit that asks.
+// when there is nothing to compare: no --base or a file new at head. An
+// orchestration file new at head is compared with the record of its
+// workflow that git lists as deleted (a move git did not see as one). A
+// base version that cannot be read or parsed is said, never skipped in
+// silence: an error when it cannot be read (too large), a warning when it
+// does not parse (the change may be its repair). The base version is read
+// once per unit and reported once, by the first rule of the unit that asks.
 func baseOf(p *Pass) *baseVersion {
 	bl := baseLookup.Of(p)
 	if bl.err != nil && !bl.reported {
 		bl.reported = true
-		p.ReportAt(p.Doc.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "cannot read this file at %s, so it was not compared: %v", p.Opts.Base.Repo.Ref, bl.err)
+		fd := p.ReportAt(p.Doc.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "%v", bl.err)
+		if bl.warn {
+			fd.Severity = diag.SevWarning
+		}
 	}
 	return bl.version
 }
@@ -77,7 +86,8 @@ func baseOf(p *Pass) *baseVersion {
 // baseRead is the unit's one read of its base version.
 type baseRead struct {
 	version  *baseVersion
-	err      error // a read error to report (never ErrTooLarge)
+	err      error // why it cannot be compared
+	warn     bool  // err is a base version that does not parse
 	reported bool
 }
 
@@ -87,25 +97,34 @@ var baseLookup = NewResult("base-version", func(p *Pass) *baseRead {
 		return &baseRead{}
 	}
 	f := p.Doc.File
+	ref := b.Repo.Ref
 	bf, err := b.Repo.Lookup(osPathOf(p.Opts, f.OSPath))
+	if err == gitbase.ErrTooLarge {
+		return &baseRead{err: fmt.Errorf("this file at %s is larger than the read limit of %d MiB, so this change was not checked against it", ref, b.Repo.MaxSize>>20)}
+	}
 	if err != nil {
-		if err != gitbase.ErrTooLarge {
-			return &baseRead{err: err}
-		}
-		return &baseRead{}
+		return &baseRead{err: fmt.Errorf("cannot read this file at %s, so it was not compared: %v", ref, err)}
 	}
 	if !bf.Exists {
+		if f.Kind == load.KindOrchestration {
+			id, _ := node.Str(node.Val(node.Val(p.Doc.Root, "workflow"), "id"))
+			if d := b.moves(p.Opts).movedFrom(id); d != nil {
+				return &baseRead{version: &baseVersion{Doc: d.Doc, Path: d.Rel}}
+			}
+		}
 		return &baseRead{}
 	}
 	if bf.Unchanged {
 		return &baseRead{version: &baseVersion{Doc: p.Doc, Path: bf.Path, Unchanged: true}}
 	}
-	bfile := &load.File{Path: f.Path, Kind: f.Kind, Data: bf.Data}
-	if _, ok := load.CheckBytes(bfile, p.Opts.Limits); !ok {
-		return &baseRead{}
+	doc, err := parseBase(&load.File{Path: f.Path, Kind: f.Kind, Data: bf.Data}, p.Opts.Limits)
+	if err != nil {
+		msg := diag.FitClip(func(w int) string {
+			return fmt.Sprintf("this file does not parse at %s (%s), so this change was not checked against it", ref, diag.ClipTo(err.Error(), w))
+		})
+		return &baseRead{err: errors.New(msg), warn: true}
 	}
-	doc, _ := load.Parse(bfile, load.FormatOf(f.Kind, f.Path), p.Opts.Limits)
-	if doc.Root == nil {
+	if doc == nil {
 		return &baseRead{}
 	}
 	return &baseRead{version: &baseVersion{Doc: doc, Path: bf.Path}}
@@ -509,7 +528,7 @@ func reportHistoryBreaks(p *Pass, breaks []historyBreak) {
 		advice = "restore them: " + strings.TrimPrefix(first.List.Rule, "restore it, ")
 	}
 	fd := p.Report(f, first.At, "%d append-only entries changed or removed since %s (%s; first %s): %s",
-		len(breaks), p.Opts.Base.Repo.Ref, strings.Join(counts, ", "), first.Short, advice)
+		len(breaks), basePlace(p, baseOf(p)), strings.Join(counts, ", "), first.Short, advice)
 	for _, b := range breaks {
 		if b.At != first.At && len(fd.Related) < maxRelated {
 			fd.Related = append(fd.Related, relatedNode(f, b.At, b.Head))
@@ -519,7 +538,7 @@ func reportHistoryBreaks(p *Pass, breaks []historyBreak) {
 
 // appendOnlyBreaks compares one history at base and head.
 func appendOnlyBreaks(p *Pass, l appendOnlyList, baseRoot *yaml.Node) []historyBreak {
-	ref := p.Opts.Base.Repo.Ref
+	ref := basePlace(p, baseOf(p))
 	_, _, bl := l.Get(baseRoot)
 	parent, hk, hl := l.Get(p.Doc.Root)
 	bl = node.Resolve(bl)
@@ -577,9 +596,20 @@ func appendOnlyBreaks(p *Pass, l appendOnlyList, baseRoot *yaml.Node) []historyB
 	return out
 }
 
+// basePlace names where the base version was read: REF, or REF:PATH in
+// git's notation when the file had another path there (a move).
+func basePlace(p *Pass, bv *baseVersion) string {
+	b := p.Opts.Base
+	if rel, ok := b.Repo.Rel(osPathOf(p.Opts, p.Doc.File.OSPath)); ok && bv.Path != "" && rel != bv.Path {
+		return b.Repo.Ref + ":" + bv.Path
+	}
+	return b.Repo.Ref
+}
+
 // appendOnlyMap checks a map of entries (agent_summaries) by key.
 func appendOnlyMap(p *Pass, l appendOnlyList, at, bl, hl *yaml.Node) []historyBreak {
-	ref := p.Opts.Base.Repo.Ref
+	ref := basePlace(p, baseOf(p))
+
 	hm := map[string][2]*yaml.Node{}
 	node.Pairs(hl, func(k, v *yaml.Node) { hm[k.Value] = [2]*yaml.Node{k, v} })
 	var out []historyBreak
@@ -617,10 +647,12 @@ func runEventLogAppendOnly(p *Pass) {
 			continue // unreadable: the loader reported it
 		}
 		bf, err := b.Repo.Lookup(osPathOf(p.Opts, f.OSPath))
+		if err == gitbase.ErrTooLarge {
+			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "this events file at %s is larger than the read limit of %d MiB, so it was not compared", b.Repo.Ref, b.Repo.MaxSize>>20)
+			continue
+		}
 		if err != nil {
-			if err != gitbase.ErrTooLarge {
-				p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "cannot read this events file at %s, so it was not compared: %v", b.Repo.Ref, err)
-			}
+			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "cannot read this events file at %s, so it was not compared: %v", b.Repo.Ref, err)
 			continue
 		}
 		// The loader strips a byte-order mark from head (RL004 reports it).
