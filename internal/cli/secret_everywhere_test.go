@@ -25,8 +25,8 @@ type plantedToken struct{ name, value, secret string }
 
 var plantedTokens = []plantedToken{
 	{"github", "ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i", "R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i"},
-	{"github-pat", "github_pat_11ABCDEFG0aBcDeFgHiJkLmN_oPqRsTuVwXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVwXyZ012345678",
-		"11ABCDEFG0aBcDeFgHiJkLmN_oPqRsTuVwXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVwXyZ012345678"},
+	{"github-pat", "github_pat_11ABCDEFG0aBcDeFgHiJkLmN_oPqRsTuVwXyZ0918273645aBcDeFgHiJkLmNoPqRsTuVwXyZ091827364",
+		"11ABCDEFG0aBcDeFgHiJkLmN_oPqRsTuVwXyZ0918273645aBcDeFgHiJkLmNoPqRsTuVwXyZ091827364"},
 	{"anthropic", "sk-ant-api03-Zq7Xw2Lk9Vb4Nm1Pt6Rs3Yh8Jd5Fg0CeWu", "Zq7Xw2Lk9Vb4Nm1Pt6Rs3Yh8Jd5Fg0CeWu"},
 	{"aws", "AKIAQ7XK2LMN4PRS8TUV", "Q7XK2LMN4PRS8TUV"},
 	{"pem", "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAq9Zr7Lw2Vx4Nb8Tp\nHs6Dy3Fg0Jm5CaKt1Qe\n-----END RSA PRIVATE KEY-----",

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -224,7 +225,7 @@ func runOutputsAhead(p *Pass) {
 	f := p.Doc.File
 	fd := p.Report(f, lc.At, "%s", diag.FitClip(func(w int) string {
 		return fmt.Sprintf("all %d phase(s) are pending, but %d of the %d outputs they declare already exist (%s): update the statuses before resuming",
-			len(phs), len(found), len(outs), strconv.Quote(diag.ClipPath(found[0], w)))
+			len(phs), len(found), len(outs), diag.QuotePath(found[0], w))
 	}))
 	fd.Related = append(fd.Related, diag.Related{Path: load.Display(p.Opts.Cwd, first), Line: 1, Column: 1, Message: "an existing output"})
 }
@@ -256,11 +257,12 @@ func workItemFile(p *Pass) (path, status string, line int) {
 		}
 		head, _ := io.ReadAll(io.LimitReader(fh, 8<<10))
 		fh.Close()
-		loc := entityStatus.Regexp().FindSubmatchIndex(head)
+		re := entityStatus.Regexp()
+		loc, m := re.FindIndex(head), re.FindSubmatch(head)
 		if loc == nil {
 			return "", "", 0
 		}
-		return path, string(head[loc[2]:loc[3]]), 1 + strings.Count(string(head[:loc[0]]), "\n")
+		return path, string(m[1]), 1 + bytes.Count(head[:loc[0]], []byte("\n"))
 	}
 	return "", "", 0
 }
@@ -297,7 +299,7 @@ func runWorkItemDone(p *Pass) {
 	disp := load.Display(p.Opts.Cwd, path)
 	fd := p.Report(p.Doc.File, lc.At, "%s", diag.FitClip(func(w int) string {
 		return fmt.Sprintf("%s is %s, but its work item %s says Status: %s: close the workflow or reopen the item",
-			lc.Field, lc.Raw, strconv.Quote(diag.ClipPath(filepath.Base(disp), w)), diag.ClipTo(status, 20))
+			lc.Field, lc.Raw, diag.QuotePath(filepath.Base(disp), w), diag.ClipTo(status, 20))
 	}))
 	fd.Related = append(fd.Related, diag.Related{Path: disp, Line: line, Column: 1, Message: "the work item's status"})
 }

@@ -430,7 +430,7 @@ func finishedPending(p *Pass) {
 			continue // housekeeping after the workflow (commit, close the item) is not its work
 		}
 		acts++
-		items = append(items, strconv.Quote(diag.ClipTo(strings.Join(strings.Fields(a.Text), " "), 32)))
+		items = append(items, diag.QuoteTo(strings.Join(strings.Fields(a.Text), " "), 32))
 		ats = append(ats, a.At)
 	}
 	for _, g := range queueGroups(p) {
