@@ -159,7 +159,7 @@ func (h *hookRun) postToolUse() int {
 	if inRun {
 		target = filepath.FromSlash(runDir)
 	}
-	disc, err := load.Discover([]string{target}, lc.discoverOptions(h.cwd, ""))
+	disc, err := load.Discover([]string{target}, lc.discoverOptions(h.cwd))
 	if err != nil {
 		return hookOK
 	}
@@ -231,7 +231,7 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 	if !ok {
 		return nil, nil, false
 	}
-	disc, err := load.Discover(nil, lc.discoverOptions(h.cwd, ""))
+	disc, err := load.Discover(nil, lc.discoverOptions(h.cwd))
 	if err != nil {
 		return nil, nil, true
 	}
@@ -246,7 +246,7 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 		if isStateUnit(f.Kind) {
 			files = append(files, f)
 			if f.Kind == load.KindOrchestration {
-				orch = append(orch, &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind})
+				orch = append(orch, &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Root: f.Root})
 			}
 		}
 	}

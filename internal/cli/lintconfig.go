@@ -152,9 +152,10 @@ func (lc *lintConfig) discovered(d *load.Discovery, extra ...*load.File) error {
 }
 
 // discoverOptions are the discovery options of the run: each folder's
-// files are classified with the globs of the configuration governing it.
-func (lc *lintConfig) discoverOptions(cwd, root string) load.DiscoverOptions {
-	return load.DiscoverOptions{Cwd: cwd, Classifier: lc.classifier, ClassifierFor: lc.classifierFor, Listed: lc.set.Listed, Root: root}
+// files are classified with the globs of the configuration governing it,
+// and every file found is read inside the run's repository root.
+func (lc *lintConfig) discoverOptions(cwd string) load.DiscoverOptions {
+	return load.DiscoverOptions{Cwd: cwd, Classifier: lc.classifier, ClassifierFor: lc.classifierFor, Listed: lc.set.Listed, Root: lc.root}
 }
 
 // nestedUnits groups the discovered units that another configuration

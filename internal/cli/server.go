@@ -126,7 +126,7 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 	var disc *load.Discovery
 	var extra []*load.File
 	if kind != load.KindUnknown {
-		f := &load.File{Path: disp, OSPath: osPath, Data: text, Explicit: true, Kind: kind, Template: load.IsTemplate(disp)}
+		f := &load.File{Path: disp, OSPath: osPath, Data: text, Explicit: true, Kind: kind, Template: load.IsTemplate(disp), Root: load.RootFor(root, osPath)}
 		disc = &load.Discovery{Files: []*load.File{f}}
 		r.lc.set.Filter(disc)
 		if err := r.lc.set.Err(); err != nil {
@@ -147,7 +147,7 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 		if runDir, ok := load.RunDir(filepath.ToSlash(osPath)); ok {
 			target = filepath.FromSlash(runDir)
 		}
-		disc, err = load.Discover([]string{target}, r.lc.discoverOptions(root, ""))
+		disc, err = load.Discover([]string{target}, r.lc.discoverOptions(root))
 		if err != nil {
 			return out, nil
 		}

@@ -39,8 +39,8 @@ type File struct {
 	Explicit bool // named on the command line
 	Data     []byte
 	// Root is the folder reads of this file may not leave (RootFor): the
-	// repository root, or a bundle folder for its artifacts. "" reads
-	// OSPath as it is (tests, files the user names outside any repository).
+	// repository root, or a bundle folder for its artifacts. A file
+	// without one is not read (ErrNoRoot): no read is unconfined.
 	Root string
 	// Directives are the file's inline suppressions, captured when its
 	// bytes are read or checked (CheckBytes); their lines are kept by
