@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Every entry point reads through the repository root, as lint does
@@ -236,5 +238,120 @@ func TestServerReadsNothingOutsideTheRepository(t *testing.T) {
 			}
 			confined(t, "server on "+rel, seen.String(), opened)
 		}
+	}
+}
+
+// runWithin is run with a deadline: a write that waits on a FIFO fails
+// the test instead of hanging it.
+func runWithin(t *testing.T, dir string, args ...string) (int, string) {
+	t.Helper()
+	type result struct {
+		code         int
+		stdout, errs string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, stdout, stderr := run(t, dir, "", args...)
+		done <- result{code, stdout, stderr}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.stdout + r.errs
+	case <-time.After(10 * time.Second):
+		t.Fatalf("resumelint %s did not finish within 10s", strings.Join(args, " "))
+	}
+	return 0, ""
+}
+
+// writeRepo is a repository with one state file, next to an outside
+// folder holding a file with the marker, and the outside file's path.
+func writeRepo(t *testing.T) (repo, outside, victim string) {
+	t.Helper()
+	top := t.TempDir()
+	repo, outside = filepath.Join(top, "repo"), filepath.Join(top, "outside")
+	writeFile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	writeFile(t, filepath.Join(repo, "ORCHESTRATION.yaml"), brokenOrchestration)
+	victim = filepath.Join(outside, "victim.json")
+	writeFile(t, victim, outsideMarker+"\n")
+	return repo, outside, victim
+}
+
+// untouched fails the test when the outside folder changed: the victim's
+// bytes, or a file added next to it.
+func untouched(t *testing.T, what, outside, victim string) {
+	t.Helper()
+	if data, err := os.ReadFile(victim); err != nil || string(data) != outsideMarker+"\n" {
+		t.Errorf("%s: the file outside the repository was overwritten (%q, %v)", what, data, err)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 1 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("%s: wrote into the folder outside the repository: %v", what, names)
+	}
+}
+
+func TestOutputsAreNotWrittenThroughLinks(t *testing.T) {
+	cases := []struct {
+		name  string
+		plant func(t *testing.T, repo, outside, victim string)
+		args  []string
+	}{
+		{"schema export over a file link", func(t *testing.T, repo, outside, victim string) {
+			mustSymlink(t, victim, filepath.Join(repo, "schemas", "orchestration.schema.json"))
+		}, []string{"schema", "export", "--out", "schemas"}},
+		{"schema export into a folder link", func(t *testing.T, repo, outside, victim string) {
+			mustSymlink(t, outside, filepath.Join(repo, "schemas"))
+		}, []string{"schema", "export", "--out", "schemas"}},
+		{"schema export over a FIFO", func(t *testing.T, repo, outside, victim string) {
+			mkfifo(t, filepath.Join(repo, "schemas", "orchestration.schema.json"))
+		}, []string{"schema", "export", "--out", "schemas"}},
+		{"--output-file over a file link", func(t *testing.T, repo, outside, victim string) {
+			mustSymlink(t, victim, filepath.Join(repo, "report.json"))
+		}, []string{"lint", "--format", "json", "--output-file", "report.json"}},
+		{"--output-file into a folder link", func(t *testing.T, repo, outside, victim string) {
+			mustSymlink(t, outside, filepath.Join(repo, "reports"))
+		}, []string{"lint", "--format", "json", "--output-file", "reports/report.json"}},
+		{"-o into a folder link", func(t *testing.T, repo, outside, victim string) {
+			mustSymlink(t, outside, filepath.Join(repo, "reports"))
+		}, []string{"lint", "-o", "sarif=reports/deep/results.sarif"}},
+		{"-o over a FIFO", func(t *testing.T, repo, outside, victim string) {
+			mkfifo(t, filepath.Join(repo, "results.sarif"))
+		}, []string{"lint", "-o", "sarif=results.sarif"}},
+		{"--write-baseline into a folder link", func(t *testing.T, repo, outside, victim string) {
+			mustSymlink(t, outside, filepath.Join(repo, "ci"))
+		}, []string{"lint", "--write-baseline", "ci/baseline.json"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			repo, outside, victim := writeRepo(t)
+			tc.plant(t, repo, outside, victim)
+			_, out := runWithin(t, repo, tc.args...)
+			untouched(t, tc.name, outside, victim)
+			if strings.Contains(out, outsideMarker) {
+				t.Errorf("printed the outside file:\n%s", out)
+			}
+		})
+	}
+}
+
+func mustSymlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mkfifo(t *testing.T, p string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
 	}
 }

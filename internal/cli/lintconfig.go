@@ -14,6 +14,7 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/filter"
+	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
 )
 
@@ -257,7 +258,11 @@ func (c *Command) applyBaseline(cf *configFlags, lc *lintConfig, res *engine.Res
 	if cf.writeBaseline != "" {
 		osPath := load.Abs(c.Cwd, cf.writeBaseline)
 		b := config.NewBaseline(res.Findings, lc.rel)
-		if err := b.Write(osPath); err != nil {
+		root, err := fix.OutputRoot(lc.root, osPath)
+		if err != nil {
+			return fmt.Errorf("writing baseline: %w", err)
+		}
+		if err := b.Write(root, osPath); err != nil {
 			return err
 		}
 		noun := "findings"
