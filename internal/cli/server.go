@@ -170,3 +170,20 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 	}
 	return out, nil
 }
+
+// Checks reports whether a document is a file of a known kind that the
+// configuration does not exclude.
+func (e *lspEngine) Checks(osPath string) bool {
+	root := hook.RepoRoot(filepath.Dir(osPath))
+	r, err := e.root(root)
+	if err != nil {
+		return false
+	}
+	kind := r.lc.kindOf(osPath)
+	if kind == load.KindUnknown {
+		return false
+	}
+	disc := &load.Discovery{Files: []*load.File{{Path: load.Display(root, osPath), OSPath: osPath, Kind: kind}}}
+	r.lc.set.Filter(disc)
+	return len(disc.Files) > 0
+}

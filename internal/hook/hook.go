@@ -37,8 +37,10 @@ const (
 )
 
 // MaxEventSize bounds the event read from stdin. A Write event carries the
-// whole written content in tool_input.content, so the bound is generous.
-const MaxEventSize = 64 << 20
+// whole written content in tool_input.content: the bound holds a file of
+// the largest size resumelint reads (8 MiB) JSON-escaped, as the language
+// server's message bound does; a larger event is refused, not held.
+const MaxEventSize = 24 << 20
 
 // Event is the part of a hook event resumelint reads. Unknown fields are
 // ignored: Claude Code adds fields between versions.
