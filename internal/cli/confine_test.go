@@ -178,6 +178,12 @@ func TestBundleVerifyReadsNothingOutsideTheRepository(t *testing.T) {
 			t.Errorf("%s: exit 0 for a bundle folder that leads outside", strings.Join(args, " "))
 		}
 	}
+	// Answered exactly like a missing folder: nothing tells what is outside.
+	_, _, linked := run(t, repo, "", "bundle", "verify", "bundles/b1")
+	_, _, missing := run(t, repo, "", "bundle", "verify", "bundles/b9")
+	if strings.ReplaceAll(missing, "b9", "b1") != linked {
+		t.Errorf("a bundle folder linked outside is answered %q, a missing one %q", linked, missing)
+	}
 }
 
 // startServer runs `resumelint server` in dir and returns a client that
