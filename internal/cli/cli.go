@@ -376,9 +376,6 @@ func (c *Command) readStdin(paths []string, lf *lintFlags, lc *lintConfig) (extr
 		if f.Kind == load.KindUnknown {
 			return nil, nil, usagef("--stdin-filename %q matches no file kind", lf.stdinName)
 		}
-		if int64(len(data)) > load.DefaultLimits.MaxFileSize {
-			f.Data = nil
-		}
 		extra = append(extra, f)
 	}
 	return extra, rest, nil

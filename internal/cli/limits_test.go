@@ -119,3 +119,14 @@ func TestHookEventIsBounded(t *testing.T) {
 		t.Errorf("a 100 MiB event allocated %d MiB, want at most 128 MiB", alloc>>20)
 	}
 }
+
+// lint of stdin over the limit is reported as lint reports such a file,
+// not linted as an empty one.
+func TestLintStdinOverTheLimit(t *testing.T) {
+	dir := t.TempDir()
+	in := strings.Repeat("# notes kept by hand\n", 9<<20/21+1)
+	code, stdout, _ := run(t, dir, in, "lint", "--stdin-filename", "ORCHESTRATION.yaml", "-")
+	if code != ExitFindings || !strings.Contains(stdout, "file is larger than the limit of 8 MiB; not read [RL003 input-limits]") || strings.Contains(stdout, "RL100") {
+		t.Errorf("exit %d, want 1 and one RL003:\n%s", code, stdout)
+	}
+}

@@ -297,8 +297,11 @@ func CheckBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 }
 
 func checkBytes(f *File, lim Limits) ([]diag.Finding, bool) {
-	if lim.MaxFileSize > 0 && int64(len(f.Data)) > lim.MaxFileSize {
-		return []diag.Finding{TooLarge(f, int64(len(f.Data)), lim)}, false
+	if size := int64(len(f.Data)); lim.MaxFileSize > 0 && size > lim.MaxFileSize {
+		if size == lim.MaxFileSize+1 {
+			size = -1 // a read cut one byte past the limit (stdin): size not known
+		}
+		return []diag.Finding{TooLarge(f, size, lim)}, false
 	}
 	var out []diag.Finding
 	if bytes.HasPrefix(f.Data, []byte{0xEF, 0xBB, 0xBF}) {
