@@ -678,6 +678,28 @@ func TestBundleKeysNamingNoFile(t *testing.T) {
 	}
 }
 
+// TestBundleKeyWithALoneSurrogateIsInvalid: a hashes key holding a lone
+// surrogate escape has no UTF-8 form; read as U+FFFD it would name, and
+// verify, another file (out/\ufffd.txt, present with the declared
+// digest). It is PATH_INVALID for bundle verify and RL405 for lint.
+func TestBundleKeyWithALoneSurrogateIsInvalid(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	write(t, repo, "b/out/\ufffd.txt", "hi\n")
+	sum := sha256.Sum256([]byte("hi\n"))
+	digest := fmt.Sprintf("sha256:%x", sum)
+	write(t, repo, "b/TASK_SPEC.json", `{"task_id": "t", "inputs": [], "expected_outputs": [], "constraints": {}, "created_at": "2026-01-01T00:00:00Z"}`)
+	write(t, repo, "b/STATUS.json", `{"status": "success", "cmp01": "pass", "completed_at": "2026-01-01T00:00:00Z", "error": null}`)
+	write(t, repo, "b/OUTPUT_HASHES.json", `{"validator_semver": "1.0.0", "validator_build_id": "ci", "generated_at": "2026-01-01T00:00:00Z", "hashes": {"out/\ud800.txt": "`+digest+`"}}`)
+	code, out := runIn(t, repo, "bundle", "verify", "b")
+	if code != 1 || !strings.Contains(out, "REJECT b: PATH_INVALID") {
+		t.Errorf("bundle verify: exit %d, want 1 and REJECT with PATH_INVALID\n%s", code, out)
+	}
+	code, out = runIn(t, repo, "lint", "b")
+	if code != 1 || !strings.Contains(out, "RL405") || !strings.Contains(out, "not valid UTF-8") {
+		t.Errorf("lint: exit %d, want 1 and RL405 naming the key\n%s", code, out)
+	}
+}
+
 // TestDeepBundleFolder: a bundle 1,200 folders deep with 400 outputs costs
 // each key its own depth, not the folder's (resolving every key from the
 // filesystem root took seconds per hundred keys).

@@ -135,7 +135,7 @@ func TestActorMatches(t *testing.T) {
 func run(t *testing.T, files map[string]string) *Run {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), ".agent-memory", "runs", "r1")
-	f := &load.Folder{Kind: load.KindAgentRun, Path: ".agent-memory/runs/r1", OSPath: dir}
+	f := &load.Folder{Kind: load.KindAgentRun, Path: ".agent-memory/runs/r1", OSPath: dir, Root: dir}
 	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -144,7 +144,7 @@ func run(t *testing.T, files map[string]string) *Run {
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		f.Files = append(f.Files, &load.File{Path: f.Path + "/" + name, OSPath: p, Kind: load.KindAgentRun})
+		f.Files = append(f.Files, &load.File{Path: f.Path + "/" + name, OSPath: p, Kind: load.KindAgentRun, Root: dir})
 	}
 	ar, _ := load.LoadAgentRun(f, load.DefaultLimits)
 	return Derive(ar)

@@ -17,7 +17,7 @@ func TestLoadNamesUnreadFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "events", "builder", "log.jsonl"), []byte("\xff\xfe{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, probs := Load(dir, "", dir)
+	r, probs := Load(dir, dir, dir)
 	if r == nil || len(probs) == 0 {
 		t.Fatalf("run %v, problems %v: want the unreadable log as a problem", r, probs)
 	}

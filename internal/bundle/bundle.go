@@ -170,9 +170,10 @@ func Verify(f *load.Folder, o Options) *Verdict {
 	return Check(b, probs, o)
 }
 
-// VerifyDir verifies the bundle in dir, shown as dir.
+// VerifyDir verifies the bundle in dir, shown as dir, reading nothing
+// outside dir.
 func VerifyDir(dir string, o Options) *Verdict {
-	return Verify(&load.Folder{Kind: load.KindBundle, Path: dir, OSPath: dir}, o)
+	return Verify(&load.Folder{Kind: load.KindBundle, Path: dir, OSPath: dir, Root: dir}, o)
 }
 
 func (o *Options) limits() load.Limits {

@@ -477,7 +477,7 @@ func TestDeclaredOutputNotForbidden(t *testing.T) {
 
 func lintCodes(t *testing.T, dir string) string {
 	t.Helper()
-	disc, err := load.Discover([]string{dir}, load.DiscoverOptions{Cwd: dir, NoGit: true})
+	disc, err := load.Discover([]string{dir}, load.DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	if err != nil {
 		t.Fatal(err)
 	}

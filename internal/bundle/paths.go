@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 )
 
 // Output paths (seed 002 §2.2: "posix-style relative paths"). A key is
@@ -29,6 +30,8 @@ func lexicalProblem(key string) string {
 		return "is empty"
 	case strings.IndexByte(key, 0) >= 0:
 		return "contains a NUL byte"
+	case !utf8.ValidString(key):
+		return "is not valid UTF-8 (a lone surrogate escape such as \\ud800 names no file)"
 	case strings.Contains(key, `\`):
 		return `contains a backslash; keys are posix-style paths separated by "/"`
 	case strings.HasPrefix(key, "/"):

@@ -47,7 +47,7 @@ func (c *Command) affectedUnits(paths []string, lc *lintConfig) ([]string, error
 	}
 	// Every bundle of the repository: one holding a changed path, or
 	// declaring one as an output, is verified again.
-	disc, err := load.Discover([]string{lc.root}, lc.discoverOptions(c.Cwd, ""))
+	disc, err := load.Discover([]string{lc.root}, lc.discoverOptions(c.Cwd))
 	if err == nil {
 		for _, f := range disc.Folders {
 			if f.Kind != load.KindBundle || units[f.OSPath] {

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,12 +110,12 @@ func (c *Command) bundleVerify(args []string) (int, error) {
 	var bad []string
 	for _, d := range dirs {
 		osPath := load.Abs(c.Cwd, d)
-		if why := notBundle(osPath); why != "" {
+		root := load.RootFor(settings.Opts.RepoRoot, filepath.Join(osPath, "x"))
+		if why := notBundle(root, osPath); why != "" {
 			bad = append(bad, fmt.Sprintf("%s %s", d, why))
 			continue
 		}
-		folders = append(folders, &load.Folder{Kind: load.KindBundle, Path: filepath.ToSlash(filepath.Clean(d)), OSPath: osPath, Explicit: true,
-			Root: load.RootFor(settings.Opts.RepoRoot, filepath.Join(osPath, "x"))})
+		folders = append(folders, &load.Folder{Kind: load.KindBundle, Path: filepath.ToSlash(filepath.Clean(d)), OSPath: osPath, Explicit: true, Root: root})
 	}
 	if len(bad) > 0 {
 		return ExitUsage, usagef("%s", strings.Join(bad, "; "))
@@ -142,11 +144,13 @@ func (c *Command) bundleVerify(args []string) (int, error) {
 	return ExitOK, nil
 }
 
-// notBundle says why a path cannot be verified, or returns "".
-func notBundle(osPath string) string {
-	fi, err := os.Stat(osPath)
+// notBundle says why a path cannot be verified, or returns "". It looks
+// inside root only: a folder that leads out of it is answered like a
+// missing one, telling nothing of what lies outside.
+func notBundle(root, osPath string) string {
+	fi, err := load.StatIn(root, osPath)
 	switch {
-	case err != nil && os.IsNotExist(err):
+	case err != nil && errors.Is(err, fs.ErrNotExist):
 		return "does not exist"
 	case err != nil:
 		return fmt.Sprintf("cannot be read: %v", err)
@@ -154,11 +158,19 @@ func notBundle(osPath string) string {
 		return "is not a folder; bundle verify takes bundle folders (the folder holding STATUS.json and OUTPUT_HASHES.json)"
 	}
 	for _, marker := range load.BundleArtifacts {
-		if _, err := os.Lstat(filepath.Join(osPath, marker)); err == nil {
+		if load.ExistsIn(root, filepath.Join(osPath, marker)) || isLinkIn(root, filepath.Join(osPath, marker)) {
 			return ""
 		}
 	}
 	return "is not a bundle: it holds none of TASK_SPEC.json, STATUS.json and OUTPUT_HASHES.json"
+}
+
+// isLinkIn reports whether osPath, inside root, is a symbolic link (an
+// artifact linked out of the bundle: the bundle is verified, and
+// rejected for it).
+func isLinkIn(root, osPath string) bool {
+	fi, err := os.Lstat(osPath)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0 && load.IsDirIn(root, filepath.Dir(osPath))
 }
 
 // writeVerdictsText prints the verdicts; paths, output names and messages

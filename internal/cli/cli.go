@@ -242,7 +242,7 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 	if err != nil {
 		return ExitUsage, err
 	}
-	disc, err := c.discover(rest, extra, &lf, lc, settings.Opts.RepoRoot)
+	disc, err := c.discover(rest, extra, &lf, lc)
 	if err != nil {
 		return ExitUsage, err
 	}
@@ -393,9 +393,6 @@ func (c *Command) readStdin(paths []string, lf *lintFlags, lc *lintConfig) (extr
 		if f.Kind == load.KindUnknown {
 			return nil, nil, usagef("--stdin-filename %q matches no file kind", lf.stdinName)
 		}
-		if int64(len(data)) > load.DefaultLimits.MaxFileSize {
-			f.Data = nil
-		}
 		extra = append(extra, f)
 	}
 	return extra, rest, nil
@@ -403,11 +400,11 @@ func (c *Command) readStdin(paths []string, lf *lintFlags, lc *lintConfig) (extr
 
 // discover finds the units under rest (none when only stdin is linted)
 // and applies the configuration's excludes.
-func (c *Command) discover(rest []string, extra []*load.File, lf *lintFlags, lc *lintConfig, root string) (*load.Discovery, error) {
+func (c *Command) discover(rest []string, extra []*load.File, lf *lintFlags, lc *lintConfig) (*load.Discovery, error) {
 	if len(rest) == 0 && len(extra) > 0 {
 		return &load.Discovery{}, nil
 	}
-	disc, err := load.Discover(rest, lc.discoverOptions(c.Cwd, root))
+	disc, err := load.Discover(rest, lc.discoverOptions(c.Cwd))
 	if err != nil {
 		return nil, err
 	}

@@ -159,7 +159,7 @@ func (h *hookRun) postToolUse() int {
 	if inRun {
 		target = filepath.FromSlash(runDir)
 	}
-	disc, err := load.Discover([]string{target}, lc.discoverOptions(h.cwd, ""))
+	disc, err := load.Discover([]string{target}, lc.discoverOptions(h.cwd))
 	if err != nil {
 		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err) // git refused or timed out: say so
 		return hookOK
@@ -232,7 +232,7 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 	if !ok {
 		return nil, nil, false
 	}
-	disc, err := load.Discover(nil, lc.discoverOptions(h.cwd, ""))
+	disc, err := load.Discover(nil, lc.discoverOptions(h.cwd))
 	if err != nil {
 		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err) // git refused or timed out: say so
 		return nil, nil, true
@@ -248,7 +248,7 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 		if isStateUnit(f.Kind) {
 			files = append(files, f)
 			if f.Kind == load.KindOrchestration {
-				orch = append(orch, &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind})
+				orch = append(orch, &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Root: f.Root})
 			}
 		}
 	}

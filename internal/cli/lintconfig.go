@@ -14,6 +14,7 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/filter"
+	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
 )
 
@@ -152,9 +153,10 @@ func (lc *lintConfig) discovered(d *load.Discovery, extra ...*load.File) error {
 }
 
 // discoverOptions are the discovery options of the run: each folder's
-// files are classified with the globs of the configuration governing it.
-func (lc *lintConfig) discoverOptions(cwd, root string) load.DiscoverOptions {
-	return load.DiscoverOptions{Cwd: cwd, Classifier: lc.classifier, ClassifierFor: lc.classifierFor, Listed: lc.set.Listed, Root: root}
+// files are classified with the globs of the configuration governing it,
+// and every file found is read inside the run's repository root.
+func (lc *lintConfig) discoverOptions(cwd string) load.DiscoverOptions {
+	return load.DiscoverOptions{Cwd: cwd, Classifier: lc.classifier, ClassifierFor: lc.classifierFor, Listed: lc.set.Listed, Root: lc.root}
 }
 
 // nestedUnits groups the discovered units that another configuration
@@ -256,7 +258,11 @@ func (c *Command) applyBaseline(cf *configFlags, lc *lintConfig, res *engine.Res
 	if cf.writeBaseline != "" {
 		osPath := load.Abs(c.Cwd, cf.writeBaseline)
 		b := config.NewBaseline(res.Findings, lc.rel)
-		if err := b.Write(osPath); err != nil {
+		root, err := fix.OutputRoot(lc.root, osPath)
+		if err != nil {
+			return fmt.Errorf("writing baseline: %w", err)
+		}
+		if err := b.Write(root, osPath); err != nil {
 			return err
 		}
 		noun := "findings"

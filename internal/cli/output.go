@@ -5,10 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/report"
 	"github.com/resumelint/resumelint/internal/rules"
@@ -116,47 +116,23 @@ func (c *Command) writeOutputs(outs []output, in *report.Input, statistics bool,
 			continue
 		}
 		osPath := load.Abs(c.Cwd, o.path)
-		if err := os.MkdirAll(filepath.Dir(osPath), 0o755); err != nil {
-			return usagef("writing the %s report: %v", o.format, err)
-		}
-		if err := writeReport(osPath, func(w io.Writer) error { return render(w, o.format, &oin, stats, lc) }); err != nil {
+		if err := writeReport(lc.root, osPath, func(w io.Writer) error { return render(w, o.format, &oin, stats, lc) }); err != nil {
 			return usagef("writing the %s report to %s: %v", o.format, load.Display(c.Cwd, osPath), err)
 		}
 	}
 	return nil
 }
 
-// writeReport writes a report file atomically: into a temporary file next
-// to it, renamed over it once complete, so a failed run leaves no half
-// report and a symbolic link at the report's path is replaced, never
-// followed.
-func writeReport(osPath string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(osPath), ".resumelint-report-*")
+// writeReport writes a report file atomically (fix.WriteOut): inside the
+// repository when the path lies in it, so a folder link on the way is
+// refused; a failed run leaves no half report, and a link or a FIFO at
+// the report's path is replaced, never followed.
+func writeReport(repoRoot, osPath string, write func(io.Writer) error) error {
+	root, err := fix.OutputRoot(repoRoot, osPath)
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(tmp, 64<<10)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		mode := os.FileMode(0o644)
-		if fi, serr := os.Lstat(osPath); serr == nil && fi.Mode().IsRegular() {
-			mode = fi.Mode().Perm() // a report written again keeps its mode
-		}
-		err = tmp.Chmod(mode)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), osPath)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return fix.WriteOut(root, osPath, 0o644, write)
 }
 
 func render(w io.Writer, format string, in *report.Input, statistics bool, lc *lintConfig) error {

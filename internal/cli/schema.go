@@ -5,7 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -98,13 +98,9 @@ func (c *Command) schema(args []string) (int, error) {
 			_, err = c.Stdout.Write(data)
 			return ExitOK, err
 		}
-		dir := load.Abs(c.Cwd, *out)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return ExitUsage, err
-		}
-		p := filepath.Join(dir, e.name+".schema.json")
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			return ExitUsage, err
+		p := filepath.Join(load.Abs(c.Cwd, *out), e.name+".schema.json")
+		if err := writeReport(repoRoot(c.Cwd), p, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+			return ExitUsage, usagef("writing %s: %v", load.Display(c.Cwd, p), err)
 		}
 		fmt.Fprintln(c.Stdout, filepath.ToSlash(filepath.Join(*out, e.name+".schema.json")))
 	}

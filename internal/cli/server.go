@@ -126,7 +126,7 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 	var disc *load.Discovery
 	var extra []*load.File
 	if kind != load.KindUnknown {
-		f := &load.File{Path: disp, OSPath: osPath, Data: text, Explicit: true, Kind: kind, Template: load.IsTemplate(disp)}
+		f := &load.File{Path: disp, OSPath: osPath, Data: text, Explicit: true, Kind: kind, Template: load.IsTemplate(disp), Root: load.RootFor(root, osPath)}
 		disc = &load.Discovery{Files: []*load.File{f}}
 		r.lc.set.Filter(disc)
 		if err := r.lc.set.Err(); err != nil {
@@ -147,7 +147,7 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 		if runDir, ok := load.RunDir(filepath.ToSlash(osPath)); ok {
 			target = filepath.FromSlash(runDir)
 		}
-		disc, err = load.Discover([]string{target}, r.lc.discoverOptions(root, ""))
+		disc, err = load.Discover([]string{target}, r.lc.discoverOptions(root))
 		if err != nil {
 			return out, nil
 		}
@@ -169,4 +169,21 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 		}
 	}
 	return out, nil
+}
+
+// Checks reports whether a document is a file of a known kind that the
+// configuration does not exclude.
+func (e *lspEngine) Checks(osPath string) bool {
+	root := hook.RepoRoot(filepath.Dir(osPath))
+	r, err := e.root(root)
+	if err != nil {
+		return false
+	}
+	kind := r.lc.kindOf(osPath)
+	if kind == load.KindUnknown {
+		return false
+	}
+	disc := &load.Discovery{Files: []*load.File{{Path: load.Display(root, osPath), OSPath: osPath, Kind: kind}}}
+	r.lc.set.Filter(disc)
+	return len(disc.Files) > 0
 }

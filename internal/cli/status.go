@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -50,11 +49,12 @@ func (c *Command) status(args []string) (int, error) {
 	if len(pos) == 1 {
 		dir := pos[0]
 		dir = load.Abs(c.Cwd, dir)
-		fi, err := os.Stat(dir)
-		if err != nil || !fi.IsDir() {
+		// Looked up inside the repository: a folder that leads out of it
+		// is answered like a missing one.
+		if !load.IsDirIn(c.statusRoot(dir), dir) {
 			return ExitUsage, usagef("%s is not a run folder (expected .agent-memory/runs/<run-id>/)", pos[0])
 		}
-		if looksLikeRunsDir(dir) {
+		if c.looksLikeRunsDir(dir) {
 			runsDir = dir
 		} else {
 			run, probs = c.loadRun(dir)
@@ -129,20 +129,26 @@ func runFolder(run *agentrun.Run) string {
 func (c *Command) findRunsDir() string {
 	for _, base := range []string{c.Cwd, repoRoot(c.Cwd)} {
 		d := filepath.Join(base, ".agent-memory", "runs")
-		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+		if load.IsDirIn(c.statusRoot(d), d) {
 			return d
 		}
 	}
 	return ""
 }
 
+// statusRoot is the folder that confines what status reads of dir: the
+// repository root, or dir itself outside the repository (load.RootFor).
+func (c *Command) statusRoot(dir string) string {
+	return load.RootFor(repoRoot(c.Cwd), filepath.Join(dir, "x"))
+}
+
 // looksLikeRunsDir tells a runs/ folder (given as RUN_DIR) from a run.
-func looksLikeRunsDir(dir string) bool {
+func (c *Command) looksLikeRunsDir(dir string) bool {
 	if filepath.Base(dir) != "runs" {
 		return false
 	}
 	for _, marker := range []string{"task-graph.json", "events", "plan.md", "prd.md"} {
-		if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+		if load.ExistsIn(c.statusRoot(dir), filepath.Join(dir, marker)) {
 			return false
 		}
 	}
@@ -151,7 +157,7 @@ func looksLikeRunsDir(dir string) bool {
 
 // loadRun reads one run folder as the linter does, once.
 func (c *Command) loadRun(dir string) (*agentrun.Run, []diag.Finding) {
-	return agentrun.Load(c.Cwd, load.RootFor(repoRoot(c.Cwd), filepath.Join(dir, "x")), dir)
+	return agentrun.Load(c.Cwd, c.statusRoot(dir), dir)
 }
 
 // pickRun chooses the run to report among the runs of runsDir: the only
@@ -159,7 +165,7 @@ func (c *Command) loadRun(dir string) (*agentrun.Run, []diag.Finding) {
 // user which run to resume") or none is exit code 2, with the list on
 // stdout.
 func (c *Command) pickRun(runsDir, format string) (*agentrun.Run, []diag.Finding, int, error) {
-	ents, err := os.ReadDir(runsDir)
+	ents, err := load.ReadDirIn(c.statusRoot(runsDir), runsDir)
 	if err != nil {
 		return nil, nil, ExitUsage, fmt.Errorf("reading %s: %w", load.Display(c.Cwd, runsDir), err)
 	}

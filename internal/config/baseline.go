@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"sort"
 
 	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
 )
 
@@ -55,28 +55,19 @@ func NewBaseline(fs []diag.Finding, rel func(string) string) *Baseline {
 	return b
 }
 
-// Write saves the baseline atomically (a temporary file, then a rename).
-func (b *Baseline) Write(osPath string) error {
+// Write saves the baseline atomically (fix.WriteOut: a temporary file,
+// then a rename) inside root (fix.OutputRoot): a folder link on the way
+// out of it is refused, and a link or FIFO at osPath is replaced, never
+// followed.
+func (b *Baseline) Write(root, osPath string) error {
 	data, err := json.MarshalIndent(b, "", "  ")
 	if err != nil {
 		return err
 	}
 	data = append(data, '\n')
-	tmp, err := os.CreateTemp(filepath.Dir(osPath), ".resumelint-baseline-*")
+	err = fix.WriteOut(root, osPath, 0o644, func(w io.Writer) error { _, err := w.Write(data); return err })
 	if err != nil {
 		return fmt.Errorf("writing baseline: %w", err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), osPath)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing baseline: %w", werr)
 	}
 	return nil
 }

@@ -34,7 +34,7 @@ ignore:
   - {path: "old/**"}
 fail_on: warning
 `)
-	cfg, err := Load(p, ".resumelint.yaml", "")
+	cfg, err := loadAt(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestLoadErrorsHavePositions(t *testing.T) {
 		{"a: 1\na: 2\n", `.resumelint.yaml:2:1: key "a" is repeated`},
 	}
 	for _, c := range cases {
-		_, err := Load(writeConfig(t, c.text), ".resumelint.yaml", "")
+		_, err := loadAt(writeConfig(t, c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: got %v, want %q", c.text, err, c.want)
 		}
@@ -81,7 +81,7 @@ func TestLoadErrorsHavePositions(t *testing.T) {
 }
 
 func TestEmptyConfig(t *testing.T) {
-	cfg, err := Load(writeConfig(t, "# nothing configured yet\n"), ".resumelint.yaml", "")
+	cfg, err := loadAt(writeConfig(t, "# nothing configured yet\n"))
 	if err != nil || cfg == nil {
 		t.Fatalf("empty config: %v", err)
 	}
@@ -142,7 +142,7 @@ func TestDocumentedExampleLoads(t *testing.T) {
 	if !ok {
 		t.Fatal("docs/configuration.md has no yaml example")
 	}
-	cfg, err := Load(writeConfig(t, example), ".resumelint.yaml", "")
+	cfg, err := loadAt(writeConfig(t, example))
 	if err != nil {
 		t.Fatalf("the documented example is invalid:\n%v", err)
 	}
@@ -150,3 +150,6 @@ func TestDocumentedExampleLoads(t *testing.T) {
 		t.Errorf("documented example read as %+v", cfg)
 	}
 }
+
+// loadAt loads the configuration at p, reads confined to its folder.
+func loadAt(p string) (*Config, error) { return Load(p, ".resumelint.yaml", filepath.Dir(p)) }

@@ -45,14 +45,14 @@ func TestFilterDefaultExcludes(t *testing.T) {
 }
 
 func TestLoadExcludeEmptyReplacesDefaults(t *testing.T) {
-	c, err := Load(writeConfig(t, "exclude: []\n"), ".resumelint.yaml", "")
+	c, err := loadAt(writeConfig(t, "exclude: []\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if pats, defaults := c.Excludes(); defaults || len(pats) != 0 {
 		t.Errorf("Excludes() = %q, %v", pats, defaults)
 	}
-	if c, err = Load(writeConfig(t, "rules: {RL107: warning}\n"), ".resumelint.yaml", ""); err != nil {
+	if c, err = loadAt(writeConfig(t, "rules: {RL107: warning}\n")); err != nil {
 		t.Fatal(err)
 	}
 	if _, defaults := c.Excludes(); !defaults {

@@ -21,7 +21,7 @@ func BenchmarkPipeline(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	d, err := load.Discover(nil, load.DiscoverOptions{Cwd: root, NoGit: true})
+	d, err := load.Discover(nil, load.DiscoverOptions{Cwd: root, Root: root, NoGit: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func BenchmarkOrchestrationRules(b *testing.B) {
 	}{{"schema", schemaOnly}, {"all", nil}} {
 		b.Run(tc.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				d, err := load.Discover(nil, load.DiscoverOptions{Cwd: root, NoGit: true})
+				d, err := load.Discover(nil, load.DiscoverOptions{Cwd: root, Root: root, NoGit: true})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -37,7 +37,7 @@ func TestPanicInRuleIsContained(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, NoGit: true})
+	d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestDeterministicOrder(t *testing.T) {
 		}
 	}
 	render := func(jobs int) string {
-		d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, NoGit: true})
+		d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +113,7 @@ func TestNoSnippetsKeepsNoLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(noSnippets bool) *Result {
-		d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, NoGit: true})
+		d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 		if err != nil {
 			t.Fatal(err)
 		}

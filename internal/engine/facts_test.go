@@ -38,7 +38,7 @@ func TestDisablingARuleKeepsOthersInputs(t *testing.T) {
 		}
 	}
 	lint := func(sev map[string]diag.Severity) []string {
-		d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, NoGit: true})
+		d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -58,6 +58,11 @@ func WriteFile(root, osPath, newPath string, read, data []byte) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("not a regular file; not written")
 	}
+	if fi.Mode().Perm()&0o222 == 0 {
+		// Replacing it would write a file its owner made read-only.
+		return fmt.Errorf("is read-only (mode %04o); not written (make it writable to fix it)", fi.Mode().Perm())
+	}
+	keep := func(tmp *os.File) error { return keepAttributes(r, rel, fi, tmp) }
 	cur, err := readIn(r, rel)
 	if err != nil {
 		return err
@@ -71,7 +76,7 @@ func WriteFile(root, osPath, newPath string, read, data []byte) error {
 		return ErrChanged
 	}
 	if newPath == "" {
-		return replace(r, rel, data, fi.Mode().Perm())
+		return replace(r, rel, data, keepMode(fi), keep)
 	}
 	newRel, ok := contained(root, newPath)
 	if !ok {
@@ -85,7 +90,7 @@ func WriteFile(root, osPath, newPath string, read, data []byte) error {
 	if bytes.Equal(read, data) {
 		return renameNoClobber(r, rel, newRel)
 	}
-	tmp, err := writeTemp(r, filepath.Dir(newRel), filepath.Base(newRel), data, fi.Mode().Perm())
+	tmp, err := writeTemp(r, filepath.Dir(newRel), filepath.Base(newRel), data, keepMode(fi), keep)
 	if err != nil {
 		return err
 	}
@@ -123,8 +128,8 @@ func readIn(r *os.Root, rel string) ([]byte, error) {
 
 // replace writes data over rel through a temporary file and a rename,
 // which replaces the directory entry itself.
-func replace(r *os.Root, rel string, data []byte, mode fs.FileMode) error {
-	tmp, err := writeTemp(r, filepath.Dir(rel), filepath.Base(rel), data, mode)
+func replace(r *os.Root, rel string, data []byte, mode fs.FileMode, keep func(*os.File) error) error {
+	tmp, err := writeTemp(r, filepath.Dir(rel), filepath.Base(rel), data, mode, keep)
 	if err != nil {
 		return err
 	}
@@ -136,7 +141,16 @@ func replace(r *os.Root, rel string, data []byte, mode fs.FileMode) error {
 	return nil
 }
 
-func writeTemp(r *os.Root, dir, base string, data []byte, mode fs.FileMode) (string, error) {
+// keepMode is the mode the replacement of a file gets: its permissions
+// and its setuid, setgid and sticky bits.
+func keepMode(fi fs.FileInfo) fs.FileMode {
+	return fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+}
+
+// writeTemp writes data to a new temporary file in dir with mode; keep,
+// when set, gives it what else the file it replaces had (owner, extended
+// attributes), or fails the write.
+func writeTemp(r *os.Root, dir, base string, data []byte, mode fs.FileMode, keep func(*os.File) error) (string, error) {
 	var f *os.File
 	var name string
 	for try := 0; ; try++ {
@@ -159,6 +173,12 @@ func writeTemp(r *os.Root, dir, base string, data []byte, mode fs.FileMode) (str
 	}
 	if _, err := f.Write(data); err != nil {
 		return fail(err)
+	}
+	if keep != nil {
+		// Before Chmod: a change of owner clears the setuid and setgid bits.
+		if err := keep(f); err != nil {
+			return fail(err)
+		}
 	}
 	if err := f.Chmod(mode); err != nil {
 		return fail(err)

@@ -164,7 +164,7 @@ func TestFilterChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir})
+	d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,8 +37,10 @@ const (
 )
 
 // MaxEventSize bounds the event read from stdin. A Write event carries the
-// whole written content in tool_input.content, so the bound is generous.
-const MaxEventSize = 64 << 20
+// whole written content in tool_input.content: the bound holds a file of
+// the largest size resumelint reads (8 MiB) JSON-escaped, as the language
+// server's message bound does; a larger event is refused, not held.
+const MaxEventSize = 24 << 20
 
 // Event is the part of a hook event resumelint reads. Unknown fields are
 // ignored: Claude Code adds fields between versions.
@@ -120,18 +122,9 @@ func Target(root, cwd, file string) (osPath, rel string, ok bool) {
 	} else {
 		return "", "", false
 	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", "", false
-	}
-	realFile, err := filepath.EvalSymlinks(file)
-	if err != nil {
-		return "", "", false
-	}
-	if _, ok := within(realRoot, realFile); !ok {
-		return "", "", false // a link out of the repository
-	}
-	fi, err := os.Stat(realFile)
+	// Looked up inside root only: a link leading out is answered like a
+	// missing file, and nothing outside is looked at.
+	fi, err := load.StatIn(root, file)
 	if err != nil || !fi.Mode().IsRegular() {
 		return "", "", false
 	}
@@ -182,18 +175,16 @@ func MayBeKnown(root, rel string) bool {
 // configuredGlobs reads kinds.<kind>.globs of root's .resumelint.yaml;
 // ok is false when the file exists but cannot be read as YAML.
 func configuredGlobs(root string) (globs []string, ok bool) {
-	p := filepath.Join(root, ".resumelint.yaml")
-	fi, err := os.Stat(p)
-	if err != nil {
+	f := &load.File{Path: ".resumelint.yaml", OSPath: filepath.Join(root, ".resumelint.yaml"), Root: root}
+	if !load.ExistsIn(root, f.OSPath) {
 		return nil, true
 	}
-	if !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+	// Read as every configuration is: inside the repository, never a
+	// FIFO, never past the limit.
+	if _, ok := load.Read(f, load.Limits{MaxFileSize: 1 << 20}); !ok {
 		return nil, false
 	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil, false
-	}
+	data := f.Data
 	var cfg struct {
 		Kinds map[string]struct {
 			Globs []string `yaml:"globs"`

@@ -28,7 +28,7 @@ func TestBufPool(t *testing.T) {
 // survive the buffer's reuse.
 func TestReleaseKeepsCopiesOfLines(t *testing.T) {
 	p := writeFile(t, filepath.Join(t.TempDir(), "ORCHESTRATION.yaml"), "a: 1\nb: 2\n")
-	f := &File{Path: "ORCHESTRATION.yaml", OSPath: p}
+	f := &File{Path: "ORCHESTRATION.yaml", OSPath: p, Root: filepath.Dir(p)}
 	if _, ok := Read(f, DefaultLimits); !ok || f.buf == nil {
 		t.Fatal("the read did not use a pooled buffer")
 	}

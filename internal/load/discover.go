@@ -58,7 +58,7 @@ type DiscoverOptions struct {
 	NoGit bool
 	// Root is the repository root: no file found is read outside it
 	// (File.Root). A path named outside it is confined to its own folder.
-	// "" confines nothing.
+	// It is required: Discover refuses to run without it.
 	Root string
 }
 
@@ -67,6 +67,9 @@ var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": tru
 // Discover expands command-line paths (files, folders, doublestar globs)
 // into the units to check. With no paths it checks the working directory.
 func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
+	if opt.Root == "" {
+		return nil, ErrNoRoot
+	}
 	if opt.Classifier == nil {
 		opt.Classifier = NewClassifier()
 	}
@@ -194,9 +197,6 @@ type discoverer struct {
 // the repository root when the path lies inside it, else the folder it
 // names (for a file or a glob, the folder holding it).
 func (d *discoverer) argRoot(osPath, arg string) string {
-	if d.opt.Root == "" {
-		return ""
-	}
 	osPath = filepath.Clean(osPath)
 	if _, ok := Contained(d.opt.Root, osPath); ok {
 		return filepath.Clean(d.opt.Root)

@@ -104,7 +104,7 @@ var sampleWant = []string{
 func TestDiscoverWalk(t *testing.T) {
 	dir := tree(t, t.TempDir(), sampleTree...)
 	writeFile(t, filepath.Join(dir, ".git", "ORCHESTRATION.yaml"), "a: 1\n")
-	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true})
+	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	if got := discovered(d); !reflect.DeepEqual(got, sampleWant) {
 		t.Errorf("got\n%q\nwant\n%q", got, sampleWant)
 	}
@@ -148,31 +148,31 @@ func TestDiscoverGit(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Skipf("git init: %v %s", err, out)
 	}
-	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir})
+	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir})
 	if got := discovered(d); !reflect.DeepEqual(got, sampleWant) {
 		t.Errorf("ignored files must be skipped: got\n%q\nwant\n%q", got, sampleWant)
 	}
 	// Without git the ignored files are found.
-	d = discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true})
+	d = discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	got := discovered(d)
 	if !contains(got, "orchestration build/ORCHESTRATION.yaml") || !contains(got, "orchestration proj/scratch/ORCHESTRATION.yaml") {
 		t.Errorf("NoGit walk: %q", got)
 	}
 	// A file named explicitly is checked even when git ignores it.
-	d = discoverQuick(t, []string{"build/ORCHESTRATION.yaml"}, DiscoverOptions{Cwd: dir})
+	d = discoverQuick(t, []string{"build/ORCHESTRATION.yaml"}, DiscoverOptions{Cwd: dir, Root: dir})
 	if got := discovered(d); !reflect.DeepEqual(got, []string{"orchestration build/ORCHESTRATION.yaml"}) || !d.Files[0].Explicit {
 		t.Errorf("explicit ignored file: %q", got)
 	}
 	// A subfolder of the work tree is listed through git, paths stay
 	// relative to the working directory.
-	d = discoverQuick(t, []string{"proj"}, DiscoverOptions{Cwd: dir})
+	d = discoverQuick(t, []string{"proj"}, DiscoverOptions{Cwd: dir, Root: dir})
 	if got := discovered(d); !reflect.DeepEqual(got, []string{"orchestration proj/ORCHESTRATION.template.yaml", "orchestration proj/ORCHESTRATION_v2.yaml"}) {
 		t.Errorf("subfolder: %q", got)
 	}
 	// A folder named explicitly is walked when git ignores it, itself or
 	// through an ancestor.
 	for _, arg := range []string{"build", "build/", "proj/scratch"} {
-		d = discoverQuick(t, []string{arg}, DiscoverOptions{Cwd: dir})
+		d = discoverQuick(t, []string{arg}, DiscoverOptions{Cwd: dir, Root: dir})
 		if got := discovered(d); len(got) != 1 || len(d.Empty) != 0 {
 			t.Errorf("explicit ignored folder %s: %q, empty %q", arg, got, d.Empty)
 		}
@@ -186,11 +186,11 @@ func TestDiscoverEmpty(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "none"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	d := discoverQuick(t, []string{".", "docs", "none", "docs/*.yaml", "*.yaml", "docs/notes.yaml"}, DiscoverOptions{Cwd: dir, NoGit: true})
+	d := discoverQuick(t, []string{".", "docs", "none", "docs/*.yaml", "*.yaml", "docs/notes.yaml"}, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	if want := []string{"docs", "none", "docs/*.yaml"}; !reflect.DeepEqual(d.Empty, want) {
 		t.Errorf("Empty = %q, want %q", d.Empty, want)
 	}
-	d = discoverQuick(t, nil, DiscoverOptions{Cwd: filepath.Join(dir, "docs"), NoGit: true})
+	d = discoverQuick(t, nil, DiscoverOptions{Cwd: filepath.Join(dir, "docs"), Root: filepath.Join(dir, "docs"), NoGit: true})
 	if want := []string{"."}; !reflect.DeepEqual(d.Empty, want) {
 		t.Errorf("no path: Empty = %q, want %q", d.Empty, want)
 	}
@@ -212,7 +212,7 @@ func TestDiscoverGitTrackedUntrackedDeleted(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "gone", "ORCHESTRATION.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir})
+	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir})
 	want := []string{
 		"checkpoint .jerry/checkpoints/cx-001-checkpoint.json",
 		"orchestration ORCHESTRATION.yaml",
@@ -241,15 +241,15 @@ func TestDiscoverSymlinkLoop(t *testing.T) {
 		}
 	}
 	want := []string{"orchestration a/ORCHESTRATION.yaml"}
-	if got := discovered(discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true})); !reflect.DeepEqual(got, want) {
+	if got := discovered(discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})); !reflect.DeepEqual(got, want) {
 		t.Errorf("walk: %q", got)
 	}
-	if got := discovered(discoverQuick(t, []string{"**/ORCHESTRATION.yaml"}, DiscoverOptions{Cwd: dir, NoGit: true})); len(got) == 0 || got[0] != want[0] {
+	if got := discovered(discoverQuick(t, []string{"**/ORCHESTRATION.yaml"}, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})); len(got) == 0 || got[0] != want[0] {
 		t.Errorf("glob: %q", got)
 	}
 	if _, err := exec.LookPath("git"); err == nil {
 		if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err == nil {
-			if got := discovered(discoverQuick(t, nil, DiscoverOptions{Cwd: dir})); !reflect.DeepEqual(got, want) {
+			if got := discovered(discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir})); !reflect.DeepEqual(got, want) {
 				t.Errorf("git: %q", got)
 			}
 		} else {
@@ -260,7 +260,7 @@ func TestDiscoverSymlinkLoop(t *testing.T) {
 
 func TestDiscoverExplicit(t *testing.T) {
 	dir := tree(t, t.TempDir(), "README.md", "notes/STATE.json", "node_modules/x/ORCHESTRATION.yaml", "ORCHESTRATION.yaml")
-	d := discoverQuick(t, []string{"README.md", "notes/STATE.json", "node_modules/x/ORCHESTRATION.yaml", "ORCHESTRATION.yaml", "./ORCHESTRATION.yaml", "nothing-here.yaml"}, DiscoverOptions{Cwd: dir, NoGit: true})
+	d := discoverQuick(t, []string{"README.md", "notes/STATE.json", "node_modules/x/ORCHESTRATION.yaml", "ORCHESTRATION.yaml", "./ORCHESTRATION.yaml", "nothing-here.yaml"}, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	want := []string{
 		"missing nothing-here.yaml",
 		"orchestration ORCHESTRATION.yaml",
@@ -278,7 +278,7 @@ func TestDiscoverExplicit(t *testing.T) {
 	}
 	// Absolute paths outside the working directory keep a usable display path.
 	other := tree(t, t.TempDir(), "ORCHESTRATION.yaml")
-	d = discoverQuick(t, []string{filepath.Join(other, "ORCHESTRATION.yaml")}, DiscoverOptions{Cwd: dir, NoGit: true})
+	d = discoverQuick(t, []string{filepath.Join(other, "ORCHESTRATION.yaml")}, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	if len(d.Files) != 1 || d.Files[0].OSPath != filepath.Join(other, "ORCHESTRATION.yaml") || filepath.Base(d.Files[0].Path) != "ORCHESTRATION.yaml" {
 		t.Errorf("outside cwd: %+v", d.Files)
 	}
@@ -294,13 +294,13 @@ func TestDiscoverFolders(t *testing.T) {
 		"e/.agent-memory/runs/notes.md",  // not inside a run
 		"f/my.agent-memory/runs/r2/plan.md",
 	)
-	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true})
+	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	want := []string{"agent-run e/.agent-memory/runs/r1/", "bundle b/", "bundle c/", "bundle d/"}
 	if got := discovered(d); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	// Naming one artifact of a bundle or run checks that folder.
-	d = discoverQuick(t, []string{"c/TASK_SPEC.json", "e/.agent-memory/runs/r1/prd.md"}, DiscoverOptions{Cwd: dir, NoGit: true})
+	d = discoverQuick(t, []string{"c/TASK_SPEC.json", "e/.agent-memory/runs/r1/prd.md"}, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	if got := discovered(d); !reflect.DeepEqual(got, []string{"agent-run e/.agent-memory/runs/r1/", "bundle c/"}) {
 		t.Errorf("explicit artifacts: %q", got)
 	}
@@ -310,7 +310,7 @@ func TestDiscoverFolders(t *testing.T) {
 		}
 	}
 	// A folder named on the command line is walked.
-	d = discoverQuick(t, []string{"c"}, DiscoverOptions{Cwd: dir, NoGit: true})
+	d = discoverQuick(t, []string{"c"}, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	if got := discovered(d); !reflect.DeepEqual(got, []string{"bundle c/"}) {
 		t.Errorf("folder argument: %q", got)
 	}
@@ -335,7 +335,7 @@ func TestDiscoverGlobs(t *testing.T) {
 		{"nomatch/**/*.yaml", []string{"missing nomatch/**/*.yaml"}}, // a glob matching nothing is a usage error
 	}
 	for _, c := range cases {
-		d := discoverQuick(t, []string{c.glob}, DiscoverOptions{Cwd: dir, NoGit: true})
+		d := discoverQuick(t, []string{c.glob}, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 		if got := discovered(d); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s:\ngot  %q\nwant %q", c.glob, got, c.want)
 		}
@@ -348,15 +348,15 @@ func TestDiscoverGlobs(t *testing.T) {
 func TestDiscoverGlobSkippedBase(t *testing.T) {
 	root := t.TempDir()
 	dir := tree(t, filepath.Join(root, "vendor", "repo"), "ORCHESTRATION.yaml", "node_modules/m/ORCHESTRATION.yaml")
-	d := discoverQuick(t, []string{"**/ORCHESTRATION.yaml"}, DiscoverOptions{Cwd: dir, NoGit: true})
+	d := discoverQuick(t, []string{"**/ORCHESTRATION.yaml"}, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	if got := discovered(d); !reflect.DeepEqual(got, []string{"orchestration ORCHESTRATION.yaml"}) {
 		t.Errorf("under vendor/: %q", got)
 	}
-	d = discoverQuick(t, []string{"node_modules/**/ORCHESTRATION.yaml"}, DiscoverOptions{Cwd: dir, NoGit: true})
+	d = discoverQuick(t, []string{"node_modules/**/ORCHESTRATION.yaml"}, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	if got := discovered(d); !reflect.DeepEqual(got, []string{"orchestration node_modules/m/ORCHESTRATION.yaml"}) {
 		t.Errorf("explicit node_modules pattern: %q", got)
 	}
-	d = discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true})
+	d = discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	if got := discovered(d); !reflect.DeepEqual(got, []string{"orchestration ORCHESTRATION.yaml"}) {
 		t.Errorf("walk under vendor/: %q", got)
 	}
@@ -366,13 +366,13 @@ func TestDiscoverExclude(t *testing.T) {
 	dir := tree(t, t.TempDir(), sampleTree...)
 	c := NewClassifier()
 	c.Exclude = []string{"proj/**", "**/_resume.md"}
-	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true, Classifier: c})
+	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true, Classifier: c})
 	got := discovered(d)
 	if contains(got, "orchestration proj/ORCHESTRATION_v2.yaml") || contains(got, "resume-context 02-projects/02-old/_resume.md") || !contains(got, "orchestration ORCHESTRATION.yaml") {
 		t.Errorf("exclude: %q", got)
 	}
 	// Excludes do not apply to files named explicitly.
-	d = discoverQuick(t, []string{"proj/ORCHESTRATION_v2.yaml"}, DiscoverOptions{Cwd: dir, NoGit: true, Classifier: c})
+	d = discoverQuick(t, []string{"proj/ORCHESTRATION_v2.yaml"}, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true, Classifier: c})
 	if len(d.Files) != 1 {
 		t.Errorf("explicit excluded file: %q", discovered(d))
 	}

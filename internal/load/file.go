@@ -39,8 +39,8 @@ type File struct {
 	Explicit bool // named on the command line
 	Data     []byte
 	// Root is the folder reads of this file may not leave (RootFor): the
-	// repository root, or a bundle folder for its artifacts. "" reads
-	// OSPath as it is (tests, files the user names outside any repository).
+	// repository root, or a bundle folder for its artifacts. A file
+	// without one is not read (ErrNoRoot): no read is unconfined.
 	Root string
 	// Directives are the file's inline suppressions, captured when its
 	// bytes are read or checked (CheckBytes); their lines are kept by
@@ -243,7 +243,7 @@ func readWith(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding,
 		return []diag.Finding{Problem(f, code.InputLimits, diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false, nil
 	}
 	if lim.MaxFileSize > 0 && fi.Size() > lim.MaxFileSize {
-		return []diag.Finding{Problem(f, code.InputLimits, diag.Pos{}, "file is %s, larger than the limit of %s; not read", human(fi.Size()), human(lim.MaxFileSize))}, false, nil
+		return []diag.Finding{TooLarge(f, fi.Size(), lim)}, false, nil
 	}
 	limit := lim.MaxFileSize
 	if limit <= 0 {
@@ -266,7 +266,7 @@ func readWith(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding,
 			return fail(err)
 		}
 		if int64(len(data)) > limit {
-			return []diag.Finding{Problem(f, code.InputLimits, diag.Pos{}, "file is larger than the limit of %s; not read", human(lim.MaxFileSize))}, false, nil
+			return []diag.Finding{TooLarge(f, -1, lim)}, false, nil
 		}
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
@@ -280,9 +280,19 @@ func readWith(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding,
 	return probs, ok, nil
 }
 
-// CheckBytes applies the encoding (RL004) and line-length (RL003) checks to
-// f.Data. A byte-order mark is reported and stripped; invalid UTF-8 and NUL
-// bytes stop parsing.
+// TooLarge is the RL003 finding of a file of size bytes over the limit,
+// the same whether it was read from disk or given (an editor's buffer);
+// a size below zero is not known (the file grew while read).
+func TooLarge(f *File, size int64, lim Limits) diag.Finding {
+	if size < 0 {
+		return Problem(f, code.InputLimits, diag.Pos{}, "file is larger than the limit of %s; not read", human(lim.MaxFileSize))
+	}
+	return Problem(f, code.InputLimits, diag.Pos{}, "file is %s, larger than the limit of %s; not read", human(size), human(lim.MaxFileSize))
+}
+
+// CheckBytes applies the size (RL003), encoding (RL004) and line-length
+// (RL003) checks to f.Data. A byte-order mark is reported and stripped;
+// invalid UTF-8 and NUL bytes stop parsing.
 func CheckBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 	probs, ok := checkBytes(f, lim)
 	f.captureDirectives()
@@ -290,6 +300,12 @@ func CheckBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 }
 
 func checkBytes(f *File, lim Limits) ([]diag.Finding, bool) {
+	if size := int64(len(f.Data)); lim.MaxFileSize > 0 && size > lim.MaxFileSize {
+		if size == lim.MaxFileSize+1 {
+			size = -1 // a read cut one byte past the limit (stdin): size not known
+		}
+		return []diag.Finding{TooLarge(f, size, lim)}, false
+	}
 	var out []diag.Finding
 	if bytes.HasPrefix(f.Data, []byte{0xEF, 0xBB, 0xBF}) {
 		out = append(out, Problem(f, code.Encoding, diag.Pos{Line: 1, Col: 1}, "file starts with a UTF-8 byte-order mark; save it without one"))

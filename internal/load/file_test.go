@@ -126,7 +126,7 @@ func writeFile(t *testing.T, path, data string) string {
 func TestReadRegular(t *testing.T) {
 	dir := t.TempDir()
 	p := writeFile(t, filepath.Join(dir, "ORCHESTRATION.yaml"), "\xef\xbb\xbfa: 1\n")
-	f := &File{Path: "ORCHESTRATION.yaml", OSPath: p}
+	f := &File{Path: "ORCHESTRATION.yaml", OSPath: p, Root: filepath.Dir(p)}
 	probs, ok := Read(f, DefaultLimits)
 	if !ok || len(probs) != 1 || probs[0].Code != "RL004" || string(f.Data) != "a: 1\n" {
 		t.Errorf("ok %v probs %s data %q", ok, codesOf(probs), f.Data)
@@ -135,7 +135,7 @@ func TestReadRegular(t *testing.T) {
 
 func TestReadMissingAndFolder(t *testing.T) {
 	dir := t.TempDir()
-	f := &File{Path: "gone.json", OSPath: filepath.Join(dir, "gone.json")}
+	f := &File{Path: "gone.json", OSPath: filepath.Join(dir, "gone.json"), Root: filepath.Dir(filepath.Join(dir, "gone.json"))}
 	probs, ok := Read(f, DefaultLimits)
 	if ok || len(probs) != 1 || probs[0].Code != "RL001" || !strings.Contains(probs[0].Message, "no such file") {
 		t.Errorf("missing: %s", codesOf(probs))
@@ -144,7 +144,7 @@ func TestReadMissingAndFolder(t *testing.T) {
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	f = &File{Path: "cx-001.json", OSPath: sub}
+	f = &File{Path: "cx-001.json", OSPath: sub, Root: filepath.Dir(sub)}
 	probs, ok = Read(f, DefaultLimits)
 	if ok || len(probs) != 1 || probs[0].Code != "RL003" || !strings.Contains(probs[0].Message, "a folder") {
 		t.Errorf("folder: %s", codesOf(probs))
@@ -163,7 +163,7 @@ func TestReadTooLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	fh.Close()
-	f := &File{Path: "cx-001.json", OSPath: p}
+	f := &File{Path: "cx-001.json", OSPath: p, Root: filepath.Dir(p)}
 	probs, ok := Read(f, DefaultLimits)
 	if ok || f.Data != nil || len(probs) != 1 || probs[0].Code != "RL003" || !strings.Contains(probs[0].Message, "larger than the limit of 8 MiB") {
 		t.Fatalf("ok %v data %d probs %s", ok, len(f.Data), codesOf(probs))
@@ -174,7 +174,7 @@ func TestReadTooLarge(t *testing.T) {
 		if err := os.Chmod(p, 0); err != nil {
 			t.Fatal(err)
 		}
-		probs, _ = Read(&File{Path: "cx-001.json", OSPath: p}, DefaultLimits)
+		probs, _ = Read(&File{Path: "cx-001.json", OSPath: p, Root: filepath.Dir(p)}, DefaultLimits)
 		if len(probs) != 1 || probs[0].Code != "RL003" {
 			t.Errorf("unreadable large file: %s", codesOf(probs))
 		}
@@ -183,7 +183,7 @@ func TestReadTooLarge(t *testing.T) {
 	lim := DefaultLimits
 	lim.MaxFileSize = 8
 	small := writeFile(t, filepath.Join(dir, "small.json"), "[1,2,3]\n")
-	if probs, ok := Read(&File{Path: "small.json", OSPath: small}, lim); !ok || len(probs) != 0 {
+	if probs, ok := Read(&File{Path: "small.json", OSPath: small, Root: filepath.Dir(small)}, lim); !ok || len(probs) != 0 {
 		t.Errorf("at the limit: %s", codesOf(probs))
 	}
 }
@@ -200,7 +200,7 @@ func TestReadUnreadable(t *testing.T) {
 	if err := os.Chmod(p, 0); err != nil {
 		t.Fatal(err)
 	}
-	probs, ok := Read(&File{Path: "ORCHESTRATION.yaml", OSPath: p}, DefaultLimits)
+	probs, ok := Read(&File{Path: "ORCHESTRATION.yaml", OSPath: p, Root: filepath.Dir(p)}, DefaultLimits)
 	if ok || len(probs) != 1 || probs[0].Code != "RL001" || !strings.Contains(probs[0].Message, "permission denied") || probs[0].Path != "ORCHESTRATION.yaml" {
 		t.Errorf("ok %v probs %s", ok, codesOf(probs))
 	}

@@ -21,13 +21,13 @@ func TestReadFIFO(t *testing.T) {
 	}
 	// Through a symlink too: the target's type counts.
 	link := filepath.Join(dir, "link.json")
-	if err := os.Symlink(p, link); err != nil {
+	if err := os.Symlink(filepath.Base(p), link); err != nil {
 		t.Fatal(err)
 	}
 	for _, osPath := range []string{p, link} {
 		done := make(chan []diag.Finding, 1)
 		go func() {
-			probs, ok := Read(&File{Path: "precompact_state.json", OSPath: osPath}, DefaultLimits)
+			probs, ok := Read(&File{Path: "precompact_state.json", OSPath: osPath, Root: filepath.Dir(osPath)}, DefaultLimits)
 			if ok {
 				probs = nil
 			}

@@ -36,7 +36,12 @@ func LoadBundle(f *Folder, lim Limits) (*Bundle, []diag.Finding) {
 	var out []diag.Finding
 	dir, err := OpenFolder(f)
 	if err != nil {
-		return b, out
+		// Nothing was read: say why, or the verdict would name no cause.
+		file := &File{Path: f.Path, OSPath: f.OSPath, Kind: KindBundle, Root: f.Root}
+		if errors.Is(err, ErrOutside) {
+			return b, append(out, Problem(file, code.InputLimits, diag.Pos{}, "the bundle folder leads outside the repository (a symbolic link or \"..\"); not read"))
+		}
+		return b, append(out, Problem(file, code.ParseError, diag.Pos{}, "cannot read folder: %v", unwrapPathErr(err)))
 	}
 	defer dir.Close()
 	for _, name := range BundleArtifacts {
@@ -85,10 +90,11 @@ func LoadBundle(f *Folder, lim Limits) (*Bundle, []diag.Finding) {
 }
 
 // OpenFolder opens a folder unit as a root: through its Root when it has
-// one, so the folder itself cannot lie outside the repository.
+// one, so the folder itself cannot lie outside the repository. A folder
+// without a Root is not opened (ErrNoRoot).
 func OpenFolder(f *Folder) (*os.Root, error) {
 	if f.Root == "" {
-		return os.OpenRoot(f.OSPath)
+		return nil, ErrNoRoot
 	}
 	rel, ok := Contained(f.Root, f.OSPath)
 	if !ok {

@@ -16,7 +16,7 @@ func TestLoadBundle(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "b", "logs"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	d := discoverQuick(t, []string{"b"}, DiscoverOptions{Cwd: dir, NoGit: true})
+	d := discoverQuick(t, []string{"b"}, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	if len(d.Folders) != 1 || d.Folders[0].Kind != KindBundle {
 		t.Fatalf("discovered %q", discovered(d))
 	}
@@ -60,7 +60,7 @@ func TestLoadAgentRun(t *testing.T) {
 	writeFile(t, filepath.Join(dir, filepath.FromSlash(run+"events/zeta/1.jsonl")), "{\"event\": \"task_started\", \"task_id\": \"T1\"}\n")
 	writeFile(t, filepath.Join(dir, filepath.FromSlash(run+"events/alpha/2.jsonl")), "not json\n{\"event\": \"task_completed\", \"task_id\": \"T1\"}\n")
 	writeFile(t, filepath.Join(dir, filepath.FromSlash(run+"notes.txt")), "free text\n")
-	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true})
+	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	if len(d.Folders) != 1 || d.Folders[0].Kind != KindAgentRun {
 		t.Fatalf("discovered %q", discovered(d))
 	}
@@ -90,7 +90,7 @@ func TestLoadAgentRun(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(run+"task-graph.json"))); err != nil {
 		t.Fatal(err)
 	}
-	d = discoverQuick(t, nil, DiscoverOptions{Cwd: dir, NoGit: true})
+	d = discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	r, _ = LoadAgentRun(d.Folders[0], DefaultLimits)
 	if r.TaskGraph != nil {
 		t.Errorf("task graph %+v", r.TaskGraph)

@@ -62,7 +62,7 @@ func TestBundleOtherFormat(t *testing.T) {
 		for name, data := range c.files {
 			writeFile(t, filepath.Join(dir, name), data)
 		}
-		b, _ := LoadBundle(&Folder{Kind: KindBundle, Path: "b", OSPath: dir}, DefaultLimits)
+		b, _ := LoadBundle(&Folder{Kind: KindBundle, Path: "b", OSPath: dir, Root: dir}, DefaultLimits)
 		got := b.OtherFormat()
 		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)

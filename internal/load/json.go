@@ -399,6 +399,16 @@ func (p *jsonParser) str() (string, error) {
 						p.pos = next // not a pair: the second escape stands alone
 					}
 				}
+				if utf16.IsSurrogate(r) {
+					// A lone surrogate has no UTF-8 form: WriteRune would
+					// make it U+FFFD, another text (a hashes key naming
+					// another file). Its WTF-8 bytes keep it invalid, so
+					// whoever checks the text sees it does not round-trip.
+					sb.WriteByte(0xE0 | byte(r>>12))
+					sb.WriteByte(0x80 | byte(r>>6)&0x3F)
+					sb.WriteByte(0x80 | byte(r)&0x3F)
+					continue
+				}
 				sb.WriteRune(r)
 			default:
 				p.pos--

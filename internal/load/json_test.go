@@ -192,11 +192,12 @@ func TestParseJSONEscapes(t *testing.T) {
 		{`"\ud83d\ude00"`, "😀"},
 		{`"é😀 raw"`, "é😀 raw"},
 		{`"\u0000"`, "\x00"},
-		// A lone surrogate becomes U+FFFD, as encoding/json does; a
-		// following escape that does not pair with it is kept.
-		{`"\ud800x"`, "\uFFFDx"},
-		{`"\ud83d\u0041"`, "\uFFFDA"},
-		{`"\ude00\ud83d\ude00"`, "\uFFFD😀"},
+		// A lone surrogate keeps its WTF-8 bytes, invalid UTF-8, rather
+		// than becoming U+FFFD (another text: a hashes key naming another
+		// file); a following escape that does not pair with it is kept.
+		{`"\ud800x"`, "\xed\xa0\x80x"},
+		{`"\ud83d\u0041"`, "\xed\xa0\xbdA"},
+		{`"\ude00\ud83d\ude00"`, "\xed\xb8\x80😀"},
 	}
 	for _, c := range cases {
 		n, _, err := ParseJSON([]byte(c.in), 1, 256)

@@ -20,6 +20,11 @@ import (
 // link, outside its root.
 var ErrOutside = errors.New("leads outside the repository")
 
+// ErrNoRoot is the error of a read with no confining folder: every entry
+// point names the repository root (or RootFor's folder), so an empty root
+// is a mistake, refused rather than read with a plain open.
+var ErrNoRoot = errors.New("no repository root to confine the read; not read")
+
 // RootFor is the folder that confines reads of osPath: the repository
 // root when osPath lies (lexically) inside it, else the folder holding
 // osPath (a file named on the command line outside the repository).
@@ -87,10 +92,10 @@ func isCleanAbs(p string) bool {
 
 // OpenIn opens osPath for reading inside root, following symbolic links
 // only while they stay inside it, without blocking on a FIFO. A path that
-// escapes gives ErrOutside. With root "" the path is opened as it is.
+// escapes gives ErrOutside; root "" gives ErrNoRoot.
 func OpenIn(root, osPath string) (*os.File, error) {
 	if root == "" {
-		return os.OpenFile(osPath, os.O_RDONLY|openFlags, 0)
+		return nil, ErrNoRoot
 	}
 	rel, ok := Contained(root, osPath)
 	if !ok {
@@ -137,10 +142,11 @@ func openToRead(root, osPath string) (handle, error) {
 
 // StatIn returns what osPath names inside root (symbolic links followed
 // while they stay inside). A path outside gives fs.ErrNotExist, exactly
-// like a missing one: nothing outside root is looked at.
+// like a missing one: nothing outside root is looked at. Root "" gives
+// ErrNoRoot.
 func StatIn(root, osPath string) (fs.FileInfo, error) {
 	if root == "" {
-		return os.Stat(osPath)
+		return nil, ErrNoRoot
 	}
 	rel, ok := Contained(root, osPath)
 	if !ok {
@@ -200,7 +206,7 @@ func existsHeld(root, osPath string, dir bool) (ok, settled bool) {
 // ReadDirIn lists a folder inside root (entries are not followed).
 func ReadDirIn(root, osPath string) ([]fs.DirEntry, error) {
 	if root == "" {
-		return os.ReadDir(osPath)
+		return nil, ErrNoRoot
 	}
 	d, err := OpenIn(root, osPath)
 	if err != nil {

@@ -19,9 +19,25 @@ import (
 	"sync"
 )
 
-// maxMessage bounds one message: a document of the largest file resumelint
-// reads, JSON-escaped, fits.
-const maxMessage = 256 << 20
+// maxMessage bounds one message held in memory: a document of the
+// largest file resumelint reads (8 MiB), JSON-escaped, fits. A larger
+// message is skipped as it arrives, keeping only its first peekSize bytes
+// to tell which document it was (tooLargeError).
+const maxMessage = 24 << 20
+
+// peekSize is what is kept of a message over maxMessage.
+const peekSize = 64 << 10
+
+// tooLargeError is a message over maxMessage, skipped: its size and its
+// first bytes.
+type tooLargeError struct {
+	size int64
+	head []byte
+}
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("message of %d bytes is larger than %d; skipped", e.size, maxMessage)
+}
 
 // message is a JSON-RPC 2.0 request, notification or response.
 type message struct {
@@ -75,7 +91,15 @@ func (c *conn) read() ([]byte, error) {
 		return nil, fmt.Errorf("bad Content-Length %q", cl)
 	}
 	if n > maxMessage {
-		return nil, fmt.Errorf("message of %d bytes is larger than %d", n, maxMessage)
+		// Skipped as it arrives: memory does not grow with the message.
+		head := make([]byte, peekSize)
+		if _, err := io.ReadFull(c.r, head); err != nil {
+			return nil, fmt.Errorf("reading the message body: %w", err)
+		}
+		if _, err := io.CopyN(io.Discard, c.r, int64(n-peekSize)); err != nil {
+			return nil, fmt.Errorf("reading the message body: %w", err)
+		}
+		return nil, &tooLargeError{size: int64(n), head: head}
 	}
 	body := make([]byte, n)
 	if _, err := io.ReadFull(c.r, body); err != nil {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -43,6 +44,10 @@ type Engine interface {
 	Lint(osPath string, text []byte, saved bool) (Result, error)
 	// Reload reads the configuration again.
 	Reload() error
+	// Checks reports whether resumelint checks the file at osPath (a known
+	// kind, not excluded): a document too large to hold is reported as
+	// not read only then.
+	Checks(osPath string) bool
 }
 
 // ConfigName is the configuration file whose change reloads it.
@@ -55,6 +60,9 @@ type document struct {
 	text    []byte
 	res     Result
 	starts  []int
+	// tooLarge is set while the document's text is over maxMessage: the
+	// text is not kept and the document is reported as not read.
+	tooLarge bool
 }
 
 type server struct {
@@ -75,6 +83,14 @@ func Serve(r io.Reader, w io.Writer, log io.Writer, eng Engine, version string) 
 	s := &server{c: newConn(r, w), eng: eng, log: log, version: version, docs: map[string]*document{}}
 	for {
 		body, err := s.c.read()
+		var tl *tooLargeError
+		if errors.As(err, &tl) {
+			fmt.Fprintf(log, "resumelint server: %v\n", err)
+			if err := s.tooLarge(tl); err != nil {
+				fmt.Fprintf(log, "resumelint server: %v\n", err)
+			}
+			continue
+		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				fmt.Fprintf(log, "resumelint server: %v\n", err)
@@ -194,10 +210,16 @@ func (s *server) didChange(m *message) error {
 		return nil
 	}
 	for _, ch := range p.ContentChanges {
-		if ch.Range == nil {
-			d.text = []byte(ch.Text)
-		} else {
+		switch {
+		case ch.Range == nil:
+			d.text, d.tooLarge = []byte(ch.Text), false
+		case d.tooLarge:
+			// Edits of a text not kept cannot be applied.
+		default:
 			d.text = applyRangeChange(d.text, *ch.Range, ch.Text)
+			if len(d.text) > maxMessage {
+				d.text, d.tooLarge = nil, true // edits must not grow it without bound
+			}
 		}
 	}
 	d.version = p.TextDocument.Version
@@ -291,6 +313,9 @@ func (s *server) reload() error {
 func (s *server) lint(d *document, saved bool) error {
 	if d.osPath == "" {
 		return nil // not a file: URI
+	}
+	if d.tooLarge {
+		return s.publishTooLarge(d)
 	}
 	res, err := s.eng.Lint(d.osPath, d.text, saved)
 	if err != nil {
@@ -576,4 +601,55 @@ func osPathOf(uri string) string {
 // uriOf returns the file: URI of an OS path.
 func uriOf(p string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+}
+
+// Message fields read from the first bytes of a message too large to
+// hold: enough to tell which document it was.
+var (
+	headMethod = regexp.MustCompile(`"method"\s*:\s*"([^"\\]*)"`)
+	headURI    = regexp.MustCompile(`"uri"\s*:\s*("(?:[^"\\]|\\.)*")`)
+	headID     = regexp.MustCompile(`^\s*\{(?:[^{]*?)"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")`)
+)
+
+// tooLarge answers a message that was skipped for its size: a request
+// gets an error; a document opened, changed or saved with a text over the
+// limit is reported as not read (RL003, as lint reports a file over the
+// limit), and its text is not kept.
+func (s *server) tooLarge(tl *tooLargeError) error {
+	if m := headID.FindSubmatch(tl.head); m != nil && s.init {
+		return s.c.replyError(json.RawMessage(m[1]), codeInvalidRequest, "the message is %d bytes, larger than the limit of %d", tl.size, maxMessage)
+	}
+	m, u := headMethod.FindSubmatch(tl.head), headURI.FindSubmatch(tl.head)
+	if m == nil || u == nil || !s.init {
+		return nil
+	}
+	var uri string
+	if json.Unmarshal(u[1], &uri) != nil {
+		return nil
+	}
+	switch string(m[1]) {
+	case "textDocument/didOpen", "textDocument/didChange", "textDocument/didSave":
+	default:
+		return nil
+	}
+	d := s.docs[uri]
+	if d == nil {
+		d = &document{uri: uri, osPath: osPathOf(uri)}
+		s.docs[uri] = d
+	}
+	d.text, d.starts, d.res, d.tooLarge = nil, nil, Result{}, true
+	return s.lint(d, false)
+}
+
+// publishTooLarge reports a document whose text was too large to hold,
+// when it is a file resumelint checks.
+func (s *server) publishTooLarge(d *document) error {
+	d.res, d.starts = Result{}, nil
+	diags := []diagnostic{}
+	if s.eng.Checks(d.osPath) {
+		fd := load.TooLarge(&load.File{Path: d.osPath}, -1, load.DefaultLimits)
+		diags = append(diags, diagnostic{Severity: severityError, Code: fd.Code, Source: "resumelint", Message: fd.Message + " [" + fd.Code + " input-limits]"})
+	}
+	v := d.version
+	return s.c.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: diags})
 }

@@ -29,7 +29,7 @@ func writeProject(t testing.TB, body, plan string) (*load.Document, string) {
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f := &load.File{Path: "02-projects/07-x/01-planning/resume-context.md", OSPath: p, Kind: load.KindResumeContext}
+	f := &load.File{Path: "02-projects/07-x/01-planning/resume-context.md", OSPath: p, Kind: load.KindResumeContext, Root: root}
 	if _, ok := load.Read(f, load.DefaultLimits); !ok {
 		t.Fatal("read")
 	}
