@@ -60,7 +60,7 @@ func TestResolverBases(t *testing.T) {
 			t.Errorf("Resolve(%q) = %q, want nothing", ref, got)
 		}
 	}
-	if got, want := r.Tried(), "the repository root, this file's folder, the project folder and the folder holding .jerry/"; got != want {
+	if got, want := r.Tried(), "repo root, this folder, project folder and .jerry/'s parent"; got != want {
 		t.Errorf("Tried() = %s\nwant %s", got, want)
 	}
 }
