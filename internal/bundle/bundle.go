@@ -8,6 +8,7 @@ package bundle
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -149,6 +150,37 @@ func DefaultOptions() Options {
 	}
 }
 
+// keysUnderOwnPath reports a bundle whose hashes keys all start with the
+// bundle folder's own path from the repository root: its writer (the
+// reference system's runner) wrote them relative to the root, so that is
+// their base unless a base was set. Nothing is looked up on disk.
+func keysUnderOwnPath(b *load.Bundle, repoRoot string) bool {
+	oh := b.Artifacts[outputHashes]
+	if repoRoot == "" || oh == nil || b.Folder == nil {
+		return false
+	}
+	hashes := node.Val(oh.Root, "hashes")
+	if !node.IsMap(hashes) || len(hashes.Content) == 0 {
+		return false
+	}
+	root, err1 := filepath.Abs(repoRoot)
+	folder, err2 := filepath.Abs(b.Folder.OSPath)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(root, folder)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	prefix := filepath.ToSlash(rel) + "/"
+	for i := 0; i < len(hashes.Content); i += 2 {
+		if !strings.HasPrefix(hashes.Content[i].Value, prefix) {
+			return false
+		}
+	}
+	return true
+}
+
 // ParseBase checks a --bundle-base or bundle.base value.
 func ParseBase(s string) (string, error) {
 	switch s {
@@ -186,6 +218,9 @@ func (o *Options) limits() load.Limits {
 // Check decides on a loaded bundle. loadProblems are the loader's findings
 // (they explain why an artifact could not be read); nil is fine.
 func Check(b *load.Bundle, loadProblems []diag.Finding, o Options) *Verdict {
+	if o.Base == "" && keysUnderOwnPath(b, o.RepoRoot) {
+		o.Base = BaseRepo
+	}
 	if o.Base != BaseRepo {
 		o.Base = BaseBundle
 	}
