@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -462,6 +463,12 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 			return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
 		}
 	}
+	if f.Kind == load.KindResumeContext {
+		if why := load.NotNexusResume(ur.absPath(f), doc); why != "" {
+			f.Release()
+			return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
+		}
+	}
 	ur.raw = append(ur.raw, probs...)
 	ur.docs = append(ur.docs, doc)
 	if doc.Root == nil && f.Kind != load.KindOrchestration {
@@ -469,6 +476,19 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 	}
 	ur.runRules(f.Kind, f.Path, func(p *rules.Pass) { p.Doc = doc })
 	return nil
+}
+
+// absPath is a file's path from the filesystem root where it can be told
+// (the place decides whether a resume file is nexus's).
+func (ur *unitRun) absPath(f *load.File) string {
+	p := f.OSPath
+	if p == "" {
+		p = filepath.FromSlash(f.Path)
+	}
+	if !filepath.IsAbs(p) && ur.s.Opts.Cwd != "" {
+		p = filepath.Join(ur.s.Opts.Cwd, p)
+	}
+	return p
 }
 
 // bundle checks a bundle folder.
