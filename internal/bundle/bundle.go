@@ -153,32 +153,53 @@ func DefaultOptions() Options {
 // keysUnderOwnPath reports a bundle whose hashes keys all start with the
 // bundle folder's own path from the repository root: its writer (the
 // reference system's runner) wrote them relative to the root, so that is
-// their base unless a base was set. Nothing is looked up on disk.
+// their base unless a base was set. Outside the repository root (or with
+// none), the keys' common start that the folder's path ends with tells
+// the root, as bundle verify does outside a work tree. Only the root's
+// .git is looked up on disk.
 func keysUnderOwnPath(b *load.Bundle, repoRoot string) bool {
 	oh := b.Artifacts[outputHashes]
-	if repoRoot == "" || oh == nil || b.Folder == nil {
+	if oh == nil || b.Folder == nil {
 		return false
 	}
 	hashes := node.Val(oh.Root, "hashes")
 	if !node.IsMap(hashes) || len(hashes.Content) == 0 {
 		return false
 	}
-	root, err1 := filepath.Abs(repoRoot)
-	folder, err2 := filepath.Abs(b.Folder.OSPath)
-	if err1 != nil || err2 != nil {
+	folder, err := filepath.Abs(b.Folder.OSPath)
+	if err != nil {
 		return false
 	}
-	rel, err := filepath.Rel(root, folder)
-	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-		return false
+	allUnder := func(prefix string) bool {
+		for i := 0; i < len(hashes.Content); i += 2 {
+			if !strings.HasPrefix(hashes.Content[i].Value, prefix) {
+				return false
+			}
+		}
+		return true
 	}
-	prefix := filepath.ToSlash(rel) + "/"
-	for i := 0; i < len(hashes.Content); i += 2 {
-		if !strings.HasPrefix(hashes.Content[i].Value, prefix) {
-			return false
+	if root, err := filepath.Abs(repoRoot); repoRoot != "" && err == nil {
+		if rel, err := filepath.Rel(root, folder); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			if allUnder(filepath.ToSlash(rel) + "/") {
+				return true
+			}
+			if isWorkTree(root) {
+				return false
+			}
 		}
 	}
-	return true
+	// Two levels at least (tests/_runs/…): one folder name alone is
+	// too common to tell a root by.
+	for d := filepath.Dir(folder); d != filepath.Dir(d); d = filepath.Dir(d) {
+		rel, err := filepath.Rel(d, folder)
+		if err != nil {
+			return false
+		}
+		if strings.Count(rel, string(filepath.Separator)) >= 1 && allUnder(filepath.ToSlash(rel)+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseBase checks a --bundle-base or bundle.base value.
