@@ -75,3 +75,41 @@ func TestIsHomeOrAbsolute(t *testing.T) {
 		}
 	}
 }
+
+// A declared base that leads out of the repository (paths.base of
+// "../../outside/") adds a base, but nothing outside is ever found or
+// looked at: the look-ups stay confined to the repository root.
+func TestDeclaredBaseOutsideIsNotLookedAt(t *testing.T) {
+	top := t.TempDir()
+	repo := filepath.Join(top, "repo")
+	proj := filepath.Join(repo, "projects", "PROJ-001-x")
+	for _, d := range []string{proj, filepath.Join(top, "outside"), filepath.Join(proj, "orchestration", "wf-1", "ps")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(top, "outside", "token.md"), filepath.Join(proj, "orchestration", "wf-1", "ps", "notes.md")} {
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := &Options{Cwd: repo, RepoRoot: repo}
+	f := &load.File{Path: "projects/PROJ-001-x/ORCHESTRATION.yaml", OSPath: filepath.Join(proj, "ORCHESTRATION.yaml")}
+	for _, tc := range []struct{ yaml, ref string }{
+		{"workflow:\n  id: wf-1\npaths:\n  base: \"../../../outside/\"\n", "token.md"},
+		{"workflow:\n  id: wf-1\npaths:\n  base: \"{root}\"\n  root: \"../../../outside/\"\n", "token.md"},
+	} {
+		d := &load.Document{File: f}
+		doc, _ := load.Parse(&load.File{Path: "ORCHESTRATION.yaml", Data: []byte(tc.yaml)}, load.FormatYAML, load.DefaultLimits)
+		d.Root = doc.Root
+		r := NewResolver(opts, f)
+		r.AddDeclared(d.Root)
+		if got, ok := r.Resolve(tc.ref); ok {
+			t.Errorf("%q: Resolve(%q) = %q, want nothing", tc.yaml, tc.ref, got)
+		}
+		// The documented artifact folder orchestration/{workflow_id}/ is a base.
+		if _, ok := r.Resolve("ps/notes.md"); !ok {
+			t.Errorf("%q: ps/notes.md not found under orchestration/wf-1/", tc.yaml)
+		}
+	}
+}
