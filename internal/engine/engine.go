@@ -463,7 +463,9 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 			return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
 		}
 	}
-	if f.Kind == load.KindResumeContext {
+	// A front matter that did not parse cleanly cannot be told apart: it
+	// stays linted, and its problem is reported.
+	if f.Kind == load.KindResumeContext && !parseTrouble(probs) {
 		if why := load.NotNexusResume(ur.absPath(f), doc); why != "" {
 			f.Release()
 			return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
@@ -476,6 +478,17 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 	}
 	ur.runRules(f.Kind, f.Path, func(p *rules.Pass) { p.Doc = doc })
 	return nil
+}
+
+// parseTrouble reports a parse problem other than a missing or unclosed
+// front matter (RL310, which another system's page has by design).
+func parseTrouble(probs []diag.Finding) bool {
+	for _, p := range probs {
+		if p.Code != code.Frontmatter {
+			return true
+		}
+	}
+	return false
 }
 
 // absPath is a file's path from the filesystem root where it can be told
