@@ -35,9 +35,10 @@ type Resolver struct {
 	// leading out through a symbolic link, resolves nowhere, exactly like
 	// a missing one, and is never looked at.
 	root string
-	// project is the folder declared bases are relative to: the project
-	// folder, else the file's own.
-	project string
+	// project is the folder a declared base that exists nowhere is
+	// placed under: the project folder, else the file's own; fileDir is
+	// the file's own folder, where the search for a declared base starts.
+	project, fileDir string
 	// resolved remembers Resolve's answers: several rules of a unit
 	// resolve the same paths, each a look-up on disk.
 	resolved map[string]resolution
@@ -87,7 +88,7 @@ func NewResolver(opts *Options, f *load.File) *Resolver {
 	}
 	add("the project folder", project)
 	add("the folder holding .jerry/", jerry)
-	r.project = project
+	r.project, r.fileDir = project, dir
 	if r.project == "" {
 		r.project = dir
 	}
@@ -118,24 +119,37 @@ func (r *Resolver) AddDeclared(root *yaml.Node) {
 	}
 }
 
-// addDeclared adds one declared base: under the project folder where it
-// exists there, else under the repository root where it exists there,
-// else (unless onlyExisting: a convention, not a declaration) under the
-// project folder, where jerry's writers put it.
+// addDeclared adds one declared base: under the nearest folder, from the
+// file's own up to the repository root, where it exists (jerry writes
+// paths.base relative to the folder holding the workflow's orchestration/
+// folder: the project's, or a feature's inside it), else (unless
+// onlyExisting: a convention, not a declaration) under the project
+// folder.
 func (r *Resolver) addDeclared(what, base string, vars map[string]string, onlyExisting bool) {
 	base = expandVars(strings.TrimSpace(base), vars, 0)
 	if base == "" || hasTemplateVar(base) || IsHomeOrAbsolute(base) {
 		return
 	}
 	rel := filepath.FromSlash(base)
-	dir := filepath.Join(r.project, rel)
-	if !load.IsDirIn(r.root, dir) {
-		switch {
-		case len(r.Bases) > 0 && load.IsDirIn(r.root, filepath.Join(r.Bases[0].Dir, rel)):
-			dir = filepath.Join(r.Bases[0].Dir, rel)
-		case onlyExisting:
+	dir := ""
+	stop := ""
+	if len(r.Bases) > 0 {
+		stop = r.Bases[0].Dir
+	}
+	for d := r.fileDir; d != ""; d = filepath.Dir(d) {
+		if load.IsDirIn(r.root, filepath.Join(d, rel)) {
+			dir = filepath.Join(d, rel)
+			break
+		}
+		if d == stop || d == filepath.Dir(d) {
+			break
+		}
+	}
+	if dir == "" {
+		if onlyExisting {
 			return
 		}
+		dir = filepath.Join(r.project, rel)
 	}
 	dir = filepath.Clean(dir)
 	for _, b := range r.Bases {

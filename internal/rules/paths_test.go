@@ -113,3 +113,25 @@ func TestDeclaredBaseOutsideIsNotLookedAt(t *testing.T) {
 		}
 	}
 }
+
+// paths.base is relative to the folder holding the workflow's
+// orchestration/ folder: a feature's inside the project, not only the
+// project's.
+func TestDeclaredBaseUnderAFeature(t *testing.T) {
+	repo := t.TempDir()
+	feat := filepath.Join(repo, "projects", "PROJ-001-x", "work", "EPIC-1", "FEAT-002-y")
+	out := filepath.Join(feat, "orchestration", "feat002-20260301-001", "ps", "phase-1")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "findings.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := &load.File{Path: "projects/PROJ-001-x/work/EPIC-1/FEAT-002-y/ORCHESTRATION.yaml", OSPath: filepath.Join(feat, "ORCHESTRATION.yaml")}
+	doc, _ := load.Parse(&load.File{Path: "ORCHESTRATION.yaml", Data: []byte("paths:\n  base: \"orchestration/feat002-20260301-001/\"\n")}, load.FormatYAML, load.DefaultLimits)
+	r := NewResolver(&Options{Cwd: repo, RepoRoot: repo}, f)
+	r.AddDeclared(doc.Root)
+	if got, ok := r.Resolve("ps/phase-1/findings.md"); !ok || got != filepath.Join(out, "findings.md") {
+		t.Errorf("Resolve = %q, %v; want the file under the feature's paths.base", got, ok)
+	}
+}
