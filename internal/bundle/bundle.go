@@ -8,6 +8,7 @@ package bundle
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -148,6 +149,58 @@ func DefaultOptions() Options {
 	}
 }
 
+// keysUnderOwnPath reports a bundle whose hashes keys all start with the
+// bundle folder's own path from the repository root: its writer (the
+// reference system's runner) wrote them relative to the root, so that is
+// their base unless a base was set. Outside the repository root (or with
+// none), the keys' common start that the folder's path ends with tells
+// the root, as bundle verify does outside a work tree. Only the root's
+// .git is looked up on disk.
+func keysUnderOwnPath(b *load.Bundle, repoRoot string) bool {
+	oh := b.Artifacts[outputHashes]
+	if oh == nil || b.Folder == nil {
+		return false
+	}
+	hashes := node.Val(oh.Root, "hashes")
+	if !node.IsMap(hashes) || len(hashes.Content) == 0 {
+		return false
+	}
+	folder, err := filepath.Abs(b.Folder.OSPath)
+	if err != nil {
+		return false
+	}
+	allUnder := func(prefix string) bool {
+		for i := 0; i < len(hashes.Content); i += 2 {
+			if !strings.HasPrefix(hashes.Content[i].Value, prefix) {
+				return false
+			}
+		}
+		return true
+	}
+	if root, err := filepath.Abs(repoRoot); repoRoot != "" && err == nil {
+		if rel, err := filepath.Rel(root, folder); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			if allUnder(filepath.ToSlash(rel) + "/") {
+				return true
+			}
+			if isWorkTree(root) {
+				return false
+			}
+		}
+	}
+	// Two levels at least (tests/_runs/…): one folder name alone is
+	// too common to tell a root by.
+	for d := filepath.Dir(folder); d != filepath.Dir(d); d = filepath.Dir(d) {
+		rel, err := filepath.Rel(d, folder)
+		if err != nil {
+			return false
+		}
+		if strings.Count(rel, string(filepath.Separator)) >= 1 && allUnder(filepath.ToSlash(rel)+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // ParseBase checks a --bundle-base or bundle.base value.
 func ParseBase(s string) (string, error) {
 	switch s {
@@ -186,6 +239,9 @@ func (o *Options) limits() load.Limits {
 // Check decides on a loaded bundle. loadProblems are the loader's findings
 // (they explain why an artifact could not be read); nil is fine.
 func Check(b *load.Bundle, loadProblems []diag.Finding, o Options) *Verdict {
+	if o.Base == "" && keysUnderOwnPath(b, o.RepoRoot) {
+		o.Base = BaseRepo
+	}
 	if o.Base != BaseRepo {
 		o.Base = BaseBundle
 	}

@@ -96,7 +96,8 @@ func (c *Command) bundleVerify(args []string) (int, error) {
 	if _, err := c.setupConfig(&configFlags{config: vf.config}, &settings, anchor); err != nil {
 		return ExitUsage, err
 	}
-	if flagGiven(vf.fs, "bundle-base") || settings.Opts.Bundle.Base == "" {
+	// Neither flag nor file: the keys decide (bundle.Check), as in lint.
+	if flagGiven(vf.fs, "bundle-base") {
 		settings.Opts.Bundle.Base = base
 	}
 	opts := rules.BundleVerifyOptions(&settings.Opts)

@@ -525,11 +525,14 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 	if lf.quiet || len(res.Skipped)+len(lf.excluded) == 0 {
 		return
 	}
-	bundles, files := 0, 0
+	bundles, files, resumes := 0, 0, 0
 	for _, s := range res.Skipped {
-		if s.Kind == load.KindBundle {
+		switch s.Kind {
+		case load.KindBundle:
 			bundles++
-		} else {
+		case load.KindResumeContext:
+			resumes++
+		default:
 			files++
 		}
 	}
@@ -539,6 +542,9 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 	}
 	if files > 0 {
 		parts = append(parts, plural(files, "ORCHESTRATION file that is not a workflow's", "ORCHESTRATION files that are not a workflow's"))
+	}
+	if resumes > 0 {
+		parts = append(parts, plural(resumes, "resume file that is not nexus's", "resume files that are not nexus's"))
 	}
 	if n := len(lf.excluded); n > 0 {
 		parts = append(parts, plural(n, "path excluded by a pattern", "paths excluded by patterns"))

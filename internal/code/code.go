@@ -65,6 +65,7 @@ const (
 	NoDuplication          = "RL317" // no-duplication
 	ProjectIDFolder        = "RL318" // project-id-folder
 	ProgressVsSteps        = "RL319" // progress-vs-steps
+	BuildLocation          = "RL320" // build-location
 	BundleIncomplete       = "RL401" // bundle-incomplete
 	BundleArtifactSchema   = "RL402" // bundle-artifact-schema
 	BundleStatus           = "RL403" // bundle-status

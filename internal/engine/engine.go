@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -479,6 +480,14 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 			return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
 		}
 	}
+	// A front matter that did not parse cleanly cannot be told apart: it
+	// stays linted, and its problem is reported.
+	if f.Kind == load.KindResumeContext && !parseTrouble(probs) {
+		if why := load.NotNexusResume(ur.absPath(f), doc); why != "" {
+			f.Release()
+			return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
+		}
+	}
 	ur.raw = append(ur.raw, probs...)
 	ur.docs = append(ur.docs, doc)
 	if doc.Root == nil && f.Kind != load.KindOrchestration {
@@ -486,6 +495,30 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 	}
 	ur.runRules(f.Kind, f.Path, func(p *rules.Pass) { p.Doc = doc })
 	return nil
+}
+
+// parseTrouble reports a parse problem other than a missing or unclosed
+// front matter (RL310, which another system's page has by design).
+func parseTrouble(probs []diag.Finding) bool {
+	for _, p := range probs {
+		if p.Code != code.Frontmatter {
+			return true
+		}
+	}
+	return false
+}
+
+// absPath is a file's path from the filesystem root where it can be told
+// (the place decides whether a resume file is nexus's).
+func (ur *unitRun) absPath(f *load.File) string {
+	p := f.OSPath
+	if p == "" {
+		p = filepath.FromSlash(f.Path)
+	}
+	if !filepath.IsAbs(p) && ur.s.Opts.Cwd != "" {
+		p = filepath.Join(ur.s.Opts.Cwd, p)
+	}
+	return p
 }
 
 // bundle checks a bundle folder.

@@ -159,3 +159,77 @@ func looksLikeDigest(s string) bool {
 
 // quote shows a value from the file: masked, then clipped (diag.QuoteHead).
 func quote(s string) string { return diag.QuoteHead(s, 41) }
+
+// nexusResumeKeys are keys of a nexus resume file's front matter (seed 004
+// and the forms nexus-template's writers produce): one of them, or the
+// file's place, makes a resume-context.md or _resume.md nexus's.
+var nexusResumeKeys = []string{"resume_schema_version", "resume_version", "project_id", "project_name",
+	"build_id", "build_name", "files_to_load", "next_action", "current_phase", "current_task", "progress",
+	"tasks_completed", "total_tasks"}
+
+// InNexusPlace reports a path (an absolute or display path, '/' or OS
+// separated) where nexus keeps a resume file: a 01-planning/ folder, or a
+// project or build folder under 02-projects/ or 02-builds/.
+func InNexusPlace(p string) bool {
+	parts := strings.Split(strings.ReplaceAll(p, "\\", "/"), "/")
+	if len(parts) < 2 {
+		return false
+	}
+	dirs := parts[:len(parts)-1]
+	if dirs[len(dirs)-1] == "01-planning" {
+		return true
+	}
+	for _, d := range dirs {
+		if d == "02-projects" || d == "02-builds" {
+			return true
+		}
+	}
+	return false
+}
+
+// NotNexusResume says why a file named like a resume file is another
+// system's (a Jekyll site's _resume.md CV page, a CV summary or a session
+// page called resume-context.md), or returns "" when it is nexus's: it
+// sits where nexus keeps one (InNexusPlace) or its front matter carries a
+// nexus key. path is the file's absolute path.
+func NotNexusResume(path string, doc *Document) string {
+	if InNexusPlace(path) {
+		return ""
+	}
+	root := (*yaml.Node)(nil)
+	if doc != nil && doc.FrontMatter {
+		root = node.Resolve(doc.Root)
+	}
+	var keys []string
+	if root != nil && root.Kind == yaml.MappingNode {
+		for _, k := range nexusResumeKeys {
+			if node.Has(root, k) {
+				return ""
+			}
+		}
+		node.Pairs(root, func(k, _ *yaml.Node) { keys = append(keys, k.Value) })
+	}
+	const where = "not in a project's 01-planning/ folder"
+	switch {
+	case root != nil && node.Has(root, "layout"):
+		layout, _ := node.Str(node.Val(root, "layout"))
+		return "a site page (layout: " + clipWord(layout) + "), " + where + " and with no nexus key"
+	case doc == nil || !doc.FrontMatter:
+		return "Markdown without front matter, " + where + ": another system's page, not a nexus resume file"
+	case root == nil || root.Kind != yaml.MappingNode:
+		return "front matter that is not a mapping, " + where + ": not a nexus resume file"
+	}
+	shown := keys
+	if len(shown) > 5 {
+		shown = append(append([]string(nil), shown[:5]...), "…")
+	}
+	return "front matter with no nexus key (its keys: " + strings.Join(shown, ", ") + "), " + where
+}
+
+// clipWord keeps a value shown in a skip reason short.
+func clipWord(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
+}

@@ -90,7 +90,10 @@ func hasAnyKey(m *yaml.Node, keys []string) bool {
 // Resume is a resume file's front matter as the rules see it.
 type Resume struct {
 	View *yaml.Node // what RL311 validates: the legacy resume_version renamed
-	Def  string     // #ResumeContext, or #ResumeContextV2 for version "2.0"
+	Def  string     // #ResumeContext, #ResumeContextV2 for version "2.0", #BuildResumeContext for a build
+	// Build: the file is a nexus build's (build_id where a project has
+	// project_id); ProjectID then holds build_id.
+	Build bool
 	// Version is the declared version as written ("" when there is none).
 	Version string
 	// Counters: the file keeps nexus's total_tasks/tasks_completed, as
@@ -154,7 +157,16 @@ func ResumeOf(root *yaml.Node) *Resume {
 	if r.Version == "2.0" || (r.Version == "2" && !node.IsString(v)) {
 		r.Def = "#ResumeContextV2"
 	}
+	if IsBuildResume(root) {
+		r.Def, r.Build, r.ProjectID = "#BuildResumeContext", true, StrOf(root, "build_id")
+	}
 	return r
+}
+
+// IsBuildResume reports the front matter of a nexus build, as init_build.py
+// writes it: build_id or build_name where a project has project_id.
+func IsBuildResume(root *yaml.Node) bool {
+	return !node.Has(root, "project_id") && (node.Has(root, "build_id") || node.Has(root, "build_name"))
 }
 
 // progressRe is #ResumeContext's progress pattern, with the counts captured.

@@ -49,9 +49,10 @@ func BundleVerifyOptions(o *Options) bundle.Options {
 	if o == nil {
 		return bo
 	}
-	if o.Bundle.Base != "" {
-		bo.Base = o.Bundle.Base
-	}
+	// No base set: bundle.Check tells it from the keys (the bundle
+	// folder, or the repository root when every key starts with the
+	// bundle's own path).
+	bo.Base = o.Bundle.Base
 	if o.Bundle.Semvers != nil {
 		bo.Semvers = o.Bundle.Semvers
 	}

@@ -176,4 +176,10 @@ func OrchestrationFactOf(p *Pass) *OrchestrationFact {
 // ResolverOf returns the resolver of the pass's file, computed once.
 func ResolverOf(p *Pass) *Resolver { return resolverResult.Of(p) }
 
-var resolverResult = NewResult("resolver", func(p *Pass) *Resolver { return NewResolver(p.Opts, p.File()) })
+var resolverResult = NewResult("resolver", func(p *Pass) *Resolver {
+	r := NewResolver(p.Opts, p.File())
+	if p.Doc != nil && p.Doc.File != nil && p.Doc.File.Kind == load.KindOrchestration && node.IsMap(p.Doc.Root) {
+		r.AddDeclared(p.Doc.Root)
+	}
+	return r
+})

@@ -186,18 +186,39 @@ var placeholderInText = lazyre.New(`\{[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\}`)
 // id_format, …), where braces name a variable rather than a blank.
 var patternKey = lazyre.New(`(?i)(pattern|format|template)$`)
 
+// placeholderSections are the sections a protocol reads (SPEC §3.2
+// RL114): a blank left there is read as a value. Elsewhere (task notes,
+// descriptions) braces are the author's prose.
+var placeholderSections = []string{"resumption", "workflow", "paths"}
+
 func runTemplatePlaceholder(p *Pass) {
 	d := p.Doc
 	if d == nil || d.Root == nil || d.File.Template {
 		return
 	}
-	node.Walk(d.Root, func(n, pk *yaml.Node) {
+	if !node.IsMap(d.Root) {
+		return
+	}
+	for _, sec := range placeholderSections {
+		if v := node.Val(d.Root, sec); v != nil {
+			placeholdersIn(p, v)
+		}
+	}
+}
+
+// placeholdersIn reports the first unfilled placeholder of each string
+// under n.
+func placeholdersIn(p *Pass, root *yaml.Node) {
+	d := p.Doc
+	node.Walk(root, func(n, pk *yaml.Node) {
 		if !node.IsString(n) || strings.IndexByte(n.Value, '{') < 0 || (pk != nil && patternKey.MatchString(pk.Value)) {
 			return
 		}
 		for _, m := range placeholderInText.FindAllStringIndex(n.Value, -1) {
-			// ${NAME} is a shell or environment reference, not a blank.
-			if m[1]-m[0] > 3 && (m[0] == 0 || n.Value[m[0]-1] != '$') {
+			// ${NAME} is a shell or environment reference, not a blank;
+			// a naming pattern described in a sentence (s-{NNN}-{slug}.md)
+			// is not one either.
+			if m[1]-m[0] > 3 && (m[0] == 0 || n.Value[m[0]-1] != '$') && !patternInProse(n.Value, m[0], m[1]) {
 				ph := n.Value[m[0]:m[1]]
 				start, end := textSpan(d.File, n, ph)
 				p.ReportAt(d.File, start, end, "template placeholder %s was never filled in: write the real value", ph)
@@ -206,6 +227,21 @@ func runTemplatePlaceholder(p *Pass) {
 		}
 	})
 }
+
+// patternInProse reports a placeholder at s[a:b] that is part of a larger
+// word of a sentence ("Added s-{NNN}-{slug}.md naming"): a pattern the text
+// describes, not a value left blank. A whole value, or a placeholder that
+// stands as its own word, is still a blank.
+func patternInProse(s string, a, b int) bool {
+	if !strings.ContainsAny(strings.TrimSpace(s), " \t") {
+		return false
+	}
+	before := a > 0 && !isSpaceByte(s[a-1]) && s[a-1] != '"' && s[a-1] != '\''
+	after := b < len(s) && !isSpaceByte(s[b]) && !strings.ContainsRune(".,;:!?)\"'", rune(s[b]))
+	return before || after || (b+1 < len(s) && s[b] == '.' && !isSpaceByte(s[b+1]))
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // textSpan locates text inside a scalar's source, on the node's line or the
 // lines of its block, so a finding underlines that text rather than the

@@ -177,6 +177,9 @@ func runCheckpointLink(p *Pass) {
 	}
 	cps := OrchestrationOf(p).Checkpoints
 	ck, cv := cps.Key, cps.Node
+	if isStr && barrierCheckpoint(p.Doc.Root, last) != "" && !cps.LatestID.OK {
+		return // recorded per barrier, as jerry does: its artifacts.checkpoint holds it
+	}
 	if !node.IsMap(cv) {
 		if isStr && ck == nil {
 			p.Report(f, at, "%s %s names a checkpoint, but the file has no checkpoints section: add the checkpoint there, or set it to null", field, quoteShort(last))
@@ -200,7 +203,7 @@ func runCheckpointLink(p *Pass) {
 	}
 	var fd *diag.Finding
 	switch {
-	case isStr && latestStr && !strings.EqualFold(last, latest):
+	case isStr && latestStr && !strings.EqualFold(last, latest) && !sameCheckpoint(p.Doc.Root, ev, last, latest):
 		fd = p.Report(f, at, "%s %s differs from checkpoints.latest_id %s (line %d): set it to the latest checkpoint ID", field, quoteShort(last), quoteShort(latest), idk.Line)
 	case !isStr && latestStr:
 		fd = p.Report(f, at, "%s is null, but checkpoints.latest_id is %s (line %d): set it to the latest checkpoint ID", field, quoteShort(latest), idk.Line)
@@ -213,6 +216,70 @@ func runCheckpointLink(p *Pass) {
 			fd.Fix = fix.CopyLatestID(p.Doc, lv, idv, holder.Style&yaml.FlowStyle != 0)
 		}
 	}
+}
+
+// sameCheckpoint reports a last_checkpoint that names the latest
+// checkpoint in another form jerry writes for it (SPEC §3.2 RL104): the
+// timestamp of the entry whose id is latest, or the id of the barrier whose
+// artifacts.checkpoint holds it.
+func sameCheckpoint(root, entries *yaml.Node, last, latest string) bool {
+	if node.IsSeq(entries) {
+		for _, e := range entries.Content {
+			if id, ok := node.Str(node.Val(e, "id")); !ok || !strings.EqualFold(id, latest) {
+				continue
+			}
+			if ts := node.Val(e, "timestamp"); node.IsScalar(ts) && strings.TrimSpace(ts.Value) == strings.TrimSpace(last) {
+				return true
+			}
+		}
+	}
+	held := barrierCheckpoint(root, last)
+	return held != "" && containsID(held, latest)
+}
+
+// barrierCheckpoint returns the artifacts.checkpoint of the barrier whose
+// id is id (barriers: a list of {id, artifacts}, or a mapping by id), or
+// "" when there is none: jerry records a checkpoint per barrier.
+func barrierCheckpoint(root *yaml.Node, id string) string {
+	bs := node.Val(root, "barriers")
+	held := func(b *yaml.Node) string {
+		s, _ := node.Str(node.Val(node.Val(b, "artifacts"), "checkpoint"))
+		return strings.TrimSpace(s)
+	}
+	switch {
+	case node.IsSeq(bs):
+		for _, b := range bs.Content {
+			if bid, ok := node.Str(node.Val(b, "id")); ok && strings.EqualFold(bid, id) {
+				return held(b)
+			}
+		}
+	case node.IsMap(bs):
+		if b := node.Val(bs, id); b != nil {
+			return held(b)
+		}
+	}
+	return ""
+}
+
+// containsID reports whether s names the checkpoint id: equal, or a path
+// or text holding it as a whole word ("barriers/CP-002/checkpoint.yaml").
+func containsID(s, id string) bool {
+	ls, lid := strings.ToLower(s), strings.ToLower(id)
+	for i := 0; ; {
+		j := strings.Index(ls[i:], lid)
+		if j < 0 || lid == "" {
+			return false
+		}
+		a, b := i+j, i+j+len(lid)
+		if (a == 0 || !isIDChar(ls[a-1])) && (b == len(ls) || !isIDChar(ls[b])) {
+			return true
+		}
+		i = a + 1
+	}
+}
+
+func isIDChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
 
 // movesForward reports whether setting last_checkpoint (hasLast false:

@@ -5,8 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
 )
 
 // Repository paths named inside state files (files_to_read, checkpoint_file,
@@ -31,6 +34,10 @@ type Resolver struct {
 	// leading out through a symbolic link, resolves nowhere, exactly like
 	// a missing one, and is never looked at.
 	root string
+	// project is the folder a declared base that exists nowhere is
+	// placed under: the project folder, else the file's own; fileDir is
+	// the file's own folder, where the search for a declared base starts.
+	project, fileDir string
 	// resolved remembers Resolve's answers: several rules of a unit
 	// resolve the same paths, each a look-up on disk.
 	resolved map[string]resolution
@@ -80,7 +87,102 @@ func NewResolver(opts *Options, f *load.File) *Resolver {
 	}
 	add("the project folder", project)
 	add("the folder holding .jerry/", jerry)
+	r.project, r.fileDir = project, dir
+	if r.project == "" {
+		r.project = dir
+	}
 	return r
+}
+
+// AddDeclared adds the bases an orchestration file declares (SPEC §1):
+// jerry's paths.base, written relative to the project folder, with the
+// {…} variables of paths and workflow.id expanded, and its documented
+// artifact folder orchestration/{workflow_id}/. A base that needs a
+// variable the file does not define is left out.
+func (r *Resolver) AddDeclared(root *yaml.Node) {
+	vars := map[string]string{}
+	if id, ok := node.Str(node.Val(node.Val(root, "workflow"), "id")); ok && strings.TrimSpace(id) != "" {
+		vars["workflow_id"], vars["workflow.id"], vars["id"] = id, id, id
+	}
+	paths := node.Val(root, "paths")
+	node.Pairs(paths, func(k, v *yaml.Node) {
+		if s, ok := node.Str(v); ok && k.Value != "base" {
+			vars[k.Value] = s
+		}
+	})
+	if base, ok := node.Str(node.Val(paths, "base")); ok {
+		r.addDeclared("paths.base", base, vars, false)
+	}
+	if id := vars["workflow_id"]; id != "" {
+		r.addDeclared("orchestration/<id>/", "orchestration/"+id+"/", vars, true)
+	}
+}
+
+// addDeclared adds one declared base: under the nearest folder, from the
+// file's own up to the repository root, where it exists (jerry writes
+// paths.base relative to the folder holding the workflow's orchestration/
+// folder: the project's, or a feature's inside it), else (unless
+// onlyExisting: a convention, not a declaration) under the project
+// folder.
+func (r *Resolver) addDeclared(what, base string, vars map[string]string, onlyExisting bool) {
+	base = expandVars(strings.TrimSpace(base), vars, 0)
+	if base == "" || hasTemplateVar(base) || IsHomeOrAbsolute(base) {
+		return
+	}
+	rel := filepath.FromSlash(base)
+	dir := ""
+	stop := ""
+	if len(r.Bases) > 0 {
+		stop = r.Bases[0].Dir
+	}
+	for d := r.fileDir; d != ""; d = filepath.Dir(d) {
+		if load.IsDirIn(r.root, filepath.Join(d, rel)) {
+			dir = filepath.Join(d, rel)
+			break
+		}
+		if d == stop || d == filepath.Dir(d) {
+			break
+		}
+	}
+	if dir == "" {
+		if onlyExisting {
+			return
+		}
+		dir = filepath.Join(r.project, rel)
+	}
+	dir = filepath.Clean(dir)
+	for _, b := range r.Bases {
+		if b.Dir == dir {
+			return
+		}
+	}
+	r.Bases = append(r.Bases, PathBase{What: what, Dir: dir})
+}
+
+// expandVars replaces {name} by vars[name], a few levels deep ({base} in
+// another paths entry); unknown names are kept.
+func expandVars(s string, vars map[string]string, depth int) string {
+	if depth > 4 || !strings.Contains(s, "{") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '{')
+		j := strings.IndexByte(s[max(i, 0):], '}')
+		if i < 0 || j < 0 {
+			b.WriteString(s)
+			break
+		}
+		name := s[i+1 : i+j]
+		b.WriteString(s[:i])
+		if v, ok := vars[name]; ok {
+			b.WriteString(expandVars(v, vars, depth+1))
+		} else {
+			b.WriteString(s[i : i+j+1])
+		}
+		s = s[i+j+1:]
+	}
+	return b.String()
 }
 
 // FileOSPath returns the absolute OS path of a file of the run.
@@ -158,21 +260,13 @@ func ReadRoot(opts *Options, f *load.File) string {
 	return load.RootFor(root, FileOSPath(opts, f))
 }
 
-// Tried names the bases for a message, without their paths (the rule's
-// page says what each is): "the repository root, this file's folder and
-// the project folder".
-func (r *Resolver) Tried() string { return r.TriedN(len(r.Bases)) }
-
-// TriedN is Tried naming at most n bases and counting the others.
-func (r *Resolver) TriedN(n int) string {
+// Tried names every base for a message, in its short form and without
+// its path (the rule's page says what each is): "the repository root,
+// this file's folder and the project folder".
+func (r *Resolver) Tried() string {
 	parts := make([]string, 0, len(r.Bases))
-	for i, b := range r.Bases {
-		if i == n {
-			rest := len(r.Bases) - n
-			parts = append(parts, fmt.Sprintf("%d more", rest))
-			break
-		}
-		parts = append(parts, b.What)
+	for _, b := range r.Bases {
+		parts = append(parts, shortBase[b.What])
 	}
 	if len(parts) < 2 {
 		return strings.Join(parts, "")
@@ -180,13 +274,22 @@ func (r *Resolver) TriedN(n int) string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
+// shortBase is each base's name in a message: a finding names every base
+// it tried (SPEC §1) within one line.
+var shortBase = map[string]string{
+	"the repository root":        "repo root",
+	"this file's folder":         "this folder",
+	"the project folder":         "project folder",
+	"the folder holding .jerry/": ".jerry/'s parent",
+	"paths.base":                 "paths.base",
+	"orchestration/<id>/":        "orchestration/<id>/",
+}
+
 // NotFound words a path that resolves nowhere: what names it, the path,
-// the bases tried (as many as fit) and what to do.
+// every base tried and what to do.
 func (r *Resolver) NotFound(what, ref string) string {
 	return diag.FitClip(func(w int) string {
-		return diag.Fit(len(r.Bases), func(n int) string {
-			return fmt.Sprintf("%s %s resolves nowhere (tried %s): correct or remove it", what, diag.QuotePath(ref, w), r.TriedN(n))
-		})
+		return fmt.Sprintf("%s %s resolves nowhere (tried %s): correct or remove it", what, diag.QuotePath(ref, w), r.Tried())
 	})
 }
 

@@ -60,7 +60,7 @@ func TestResolverBases(t *testing.T) {
 			t.Errorf("Resolve(%q) = %q, want nothing", ref, got)
 		}
 	}
-	if got, want := r.Tried(), "the repository root, this file's folder, the project folder and the folder holding .jerry/"; got != want {
+	if got, want := r.Tried(), "repo root, this folder, project folder and .jerry/'s parent"; got != want {
 		t.Errorf("Tried() = %s\nwant %s", got, want)
 	}
 }
@@ -73,5 +73,65 @@ func TestIsHomeOrAbsolute(t *testing.T) {
 		if got := IsHomeOrAbsolute(s); got != want {
 			t.Errorf("IsHomeOrAbsolute(%q) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// A declared base that leads out of the repository (paths.base of
+// "../../outside/") adds a base, but nothing outside is ever found or
+// looked at: the look-ups stay confined to the repository root.
+func TestDeclaredBaseOutsideIsNotLookedAt(t *testing.T) {
+	top := t.TempDir()
+	repo := filepath.Join(top, "repo")
+	proj := filepath.Join(repo, "projects", "PROJ-001-x")
+	for _, d := range []string{proj, filepath.Join(top, "outside"), filepath.Join(proj, "orchestration", "wf-1", "ps")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(top, "outside", "token.md"), filepath.Join(proj, "orchestration", "wf-1", "ps", "notes.md")} {
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := &Options{Cwd: repo, RepoRoot: repo}
+	f := &load.File{Path: "projects/PROJ-001-x/ORCHESTRATION.yaml", OSPath: filepath.Join(proj, "ORCHESTRATION.yaml")}
+	for _, tc := range []struct{ yaml, ref string }{
+		{"workflow:\n  id: wf-1\npaths:\n  base: \"../../../outside/\"\n", "token.md"},
+		{"workflow:\n  id: wf-1\npaths:\n  base: \"{root}\"\n  root: \"../../../outside/\"\n", "token.md"},
+	} {
+		d := &load.Document{File: f}
+		doc, _ := load.Parse(&load.File{Path: "ORCHESTRATION.yaml", Data: []byte(tc.yaml)}, load.FormatYAML, load.DefaultLimits)
+		d.Root = doc.Root
+		r := NewResolver(opts, f)
+		r.AddDeclared(d.Root)
+		if got, ok := r.Resolve(tc.ref); ok {
+			t.Errorf("%q: Resolve(%q) = %q, want nothing", tc.yaml, tc.ref, got)
+		}
+		// The documented artifact folder orchestration/{workflow_id}/ is a base.
+		if _, ok := r.Resolve("ps/notes.md"); !ok {
+			t.Errorf("%q: ps/notes.md not found under orchestration/wf-1/", tc.yaml)
+		}
+	}
+}
+
+// paths.base is relative to the folder holding the workflow's
+// orchestration/ folder: a feature's inside the project, not only the
+// project's.
+func TestDeclaredBaseUnderAFeature(t *testing.T) {
+	repo := t.TempDir()
+	feat := filepath.Join(repo, "projects", "PROJ-001-x", "work", "EPIC-1", "FEAT-002-y")
+	out := filepath.Join(feat, "orchestration", "feat002-20260301-001", "ps", "phase-1")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "findings.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := &load.File{Path: "projects/PROJ-001-x/work/EPIC-1/FEAT-002-y/ORCHESTRATION.yaml", OSPath: filepath.Join(feat, "ORCHESTRATION.yaml")}
+	doc, _ := load.Parse(&load.File{Path: "ORCHESTRATION.yaml", Data: []byte("paths:\n  base: \"orchestration/feat002-20260301-001/\"\n")}, load.FormatYAML, load.DefaultLimits)
+	r := NewResolver(&Options{Cwd: repo, RepoRoot: repo}, f)
+	r.AddDeclared(doc.Root)
+	if got, ok := r.Resolve("ps/phase-1/findings.md"); !ok || got != filepath.Join(out, "findings.md") {
+		t.Errorf("Resolve = %q, %v; want the file under the feature's paths.base", got, ok)
 	}
 }

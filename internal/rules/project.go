@@ -273,7 +273,7 @@ var uncheckedItem = lazyre.New(`^\s*(?:[-*+]|[0-9]+[.)])\s+\[ \]`)
 // RL311's; a finished project will not be resumed.
 func gateRequired(p *Pass) bool {
 	r := ResumeOf(p)
-	return r != nil && p.Doc.FrontMatter && r.Version != "" && !r.V2() && !r.Counters && !ResumeFinished(p)
+	return r != nil && p.Doc.FrontMatter && r.Version != "" && !r.V2() && !r.Build && !r.Counters && !ResumeFinished(p)
 }
 
 func runValidationGate(p *Pass) {

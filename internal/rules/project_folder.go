@@ -42,11 +42,24 @@ func init() {
 
 // Project is the project folder of a resume file: the parent of
 // 01-planning/, or the folder of a resume file that sits directly in
-// 02-projects/<id>/ (where older projects kept _resume.md).
+// 02-projects/<id>/ (where older projects kept _resume.md). A nexus build
+// (02-builds/<id>/, 02-builds/active/<id>/, 02-builds/complete/<id>/) is a
+// project to every rule: the same files in the same places.
 type Project struct {
 	Dir      string // OS path
 	Disp     string // display path, '/'-separated
-	FolderID string // <id> when the folder is 02-projects/<id>, else ""
+	FolderID string // <id> when the folder is 02-projects/<id> or a build's, else ""
+	Build    bool   // the folder is a build's, under 02-builds/
+	Area     string // a build's 02-builds/ subfolder: "active", "complete" or "" (directly under 02-builds/)
+	Root     string // the nexus root (the folder holding 02-projects/ or 02-builds/) when FolderID is set
+}
+
+// noun names the folder's kind in messages.
+func (pr *Project) noun() string {
+	if pr.Build {
+		return "build"
+	}
+	return "project"
 }
 
 // absPathOf returns a file's absolute OS path (stdin files carry the name
@@ -65,14 +78,20 @@ func ProjectOf(p *Pass, f *load.File) *Project {
 	switch {
 	case filepath.Base(dir) == "01-planning":
 		proj = filepath.Dir(dir)
-	case filepath.Base(filepath.Dir(dir)) == "02-projects":
+	case filepath.Base(filepath.Dir(dir)) == "02-projects", filepath.Base(filepath.Dir(dir)) == "02-builds":
 		proj = dir
 	default:
 		return nil
 	}
 	pr := &Project{Dir: proj, Disp: load.Display(p.Opts.Cwd, proj)}
-	if filepath.Base(filepath.Dir(proj)) == "02-projects" {
-		pr.FolderID = filepath.Base(proj)
+	parent := filepath.Dir(proj)
+	switch pb := filepath.Base(parent); {
+	case pb == "02-projects":
+		pr.FolderID, pr.Root = filepath.Base(proj), filepath.Dir(parent)
+	case pb == "02-builds":
+		pr.FolderID, pr.Root, pr.Build = filepath.Base(proj), filepath.Dir(parent), true
+	case (pb == "active" || pb == "complete") && filepath.Base(filepath.Dir(parent)) == "02-builds":
+		pr.FolderID, pr.Root, pr.Build, pr.Area = filepath.Base(proj), filepath.Dir(filepath.Dir(parent)), true, pb
 	}
 	return pr
 }
@@ -140,7 +159,7 @@ func projectOver(s string) bool {
 func nexusRoot(rr, dir, repoRoot string) (root, top string) {
 	inRepo := repoRoot != "" && (dir == repoRoot || strings.HasPrefix(dir, repoRoot+string(filepath.Separator)))
 	for i := 0; i < 32; i++ {
-		if folderExists(rr, filepath.Join(dir, "02-projects")) {
+		if folderExists(rr, filepath.Join(dir, "02-projects")) || folderExists(rr, filepath.Join(dir, "02-builds")) {
 			return dir, dir
 		}
 		parent := filepath.Dir(dir)
@@ -172,12 +191,12 @@ func runPrecompactProject(p *Pass) {
 	root, top := nexusRoot(rr, start, p.Opts.RepoRoot)
 	if root == "" {
 		msg := diag.FitClip(func(w int) string {
-			return fmt.Sprintf("active_project_id %s: no 02-projects/ folder in %s or above it (up to %s): correct the id or the layout", diag.Quote(id), diag.ClipPath(load.Display(p.Opts.Cwd, start), w), diag.ClipPath(load.Display(p.Opts.Cwd, top), w))
+			return fmt.Sprintf("active_project_id %s: no 02-projects/ or 02-builds/ folder in %s or above it (up to %s): correct the id or the layout", diag.Quote(id), diag.ClipPath(load.Display(p.Opts.Cwd, start), w), diag.ClipPath(load.Display(p.Opts.Cwd, top), w))
 		})
 		p.Report(f, idNode, "%s", msg)
 		return
 	}
-	projDir := filepath.Join(root, "02-projects", id)
+	projDir := projectFolder(rr, root, id)
 	projDisp := load.Display(p.Opts.Cwd, projDir)
 	if !folderExists(rr, projDir) {
 		p.Report(f, idNode, "active_project_id %s names no project: %s/ does not exist; correct the id or restore the folder", diag.Quote(id), diag.Clip(projDisp))
@@ -195,6 +214,23 @@ func runPrecompactProject(p *Pass) {
 		}
 	}
 	p.Report(f, idNode, "project %s has no 01-planning/resume-context.md, so a resumed session gets no loading manifest: write one", diag.Clip(projDisp))
+}
+
+// projectFolder is where the project or build id lives under a nexus root:
+// 02-projects/<id>/, else a build's folder (02-builds/active/<id>/, then
+// complete/, then directly under 02-builds/, the order nexus's hooks look
+// in); 02-projects/<id>/ when none exists.
+func projectFolder(rr, root, id string) string {
+	proj := filepath.Join(root, "02-projects", id)
+	if folderExists(rr, proj) {
+		return proj
+	}
+	for _, sub := range []string{"active", "complete", ""} {
+		if b := filepath.Join(root, "02-builds", sub, id); folderExists(rr, b) {
+			return b
+		}
+	}
+	return proj
 }
 
 // ---- RL313 --------------------------------------------------------------------
@@ -337,19 +373,19 @@ func runFilesToLoad(p *Pass) {
 		}
 		if alt := numberedSibling(rr, full); alt != "" {
 			alt = path.Join(path.Dir(rel), alt)
-			fd := p.Report(d.File, e, "files_to_load entry %s does not exist in the project folder: did you mean %s?", diag.Quote(s), diag.Quote(alt))
+			fd := p.Report(d.File, e, "files_to_load entry %s does not exist in the %s folder: did you mean %s?", diag.Quote(s), pr.noun(), diag.Quote(alt))
 			fd.Related = append(fd.Related, diag.Related{Path: pr.display(alt), Line: 1, Column: 1, Message: "the file"})
 			continue
 		}
-		// The project folder is 02-projects/<id>/: its grandparent is the
-		// repository root of a nexus layout.
-		if regularFileExists(rr, filepath.Join(filepath.Dir(filepath.Dir(pr.Dir)), filepath.FromSlash(rel))) {
+		// The project folder is 02-projects/<id>/ (or a build's): Root is
+		// the repository root of a nexus layout.
+		if regularFileExists(rr, filepath.Join(pr.Root, filepath.FromSlash(rel))) {
 			p.Report(d.File, e, "%s", diag.FitClip(func(w int) string {
-				return fmt.Sprintf("files_to_load entry %s is at the repository root, but SessionStart reads the project folder: copy it in or remove it", diag.QuotePath(s, w))
+				return fmt.Sprintf("files_to_load entry %s is at the repository root, but SessionStart reads the %s folder: copy it in or remove it", diag.QuotePath(s, w), pr.noun())
 			}))
 			continue
 		}
-		p.Report(d.File, e, "files_to_load entry %s does not exist in the project folder: correct the path or remove it", diag.Quote(s))
+		p.Report(d.File, e, "files_to_load entry %s does not exist in the %s folder: correct the path or remove it", diag.Quote(s), pr.noun())
 	}
 }
 
@@ -526,7 +562,11 @@ func runProjectIDFolder(p *Pass) {
 	if !r.ProjectID.OK || id == pr.FolderID {
 		return
 	}
-	p.Report(d.File, v, "project_id %s differs from its folder name: set it to %s", diag.Quote(id), diag.Quote(pr.FolderID))
+	key := "project_id"
+	if r.Build {
+		key = "build_id"
+	}
+	p.Report(d.File, v, "%s %s differs from its folder name: set it to %s", key, diag.Quote(id), diag.Quote(pr.FolderID))
 }
 
 // ---- RL319 --------------------------------------------------------------------

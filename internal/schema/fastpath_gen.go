@@ -16,6 +16,54 @@ var generatedCheckers = map[string]func() *checker{
 			{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 16, allow: 16}},
 		}}
 	},
+	"#BuildResumeContext": func() *checker {
+		return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "build_id": 1, "build_name": 2, "build_type": 3, "current_phase": 4, "next_action": 5, "continue_at": 6, "blockers": 7, "files_to_load": 8, "last_updated": 9, "current_section": 10, "current_task": 11, "progress": 12, "session_id": 13, "session_ids": 14, "current_skill": 15, "rediscovery_round": 16, "discovery_complete": 17, "total_tasks": 18, "tasks_completed": 19}, names: []string{"resume_schema_version", "build_id", "build_name", "build_type", "current_phase", "next_action", "continue_at", "blockers", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opAnd, mask: 16, subs: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opRegex, mask: 16, re: lazyre.New("[^ ]")},
+			}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opOr, mask: 17, subs: []*checker{
+				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+				&checker{op: opKinds, mask: 16, allow: 16},
+			}},
+			&checker{op: opOr, mask: 65, subs: []*checker{
+				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+				&checker{op: opList, mask: 64, elem: &checker{op: opAny, mask: 127}},
+			}},
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opAnd, mask: 16, subs: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+			}},
+			&checker{op: opKinds, mask: 4, allow: 4},
+			&checker{op: opKinds, mask: 4, allow: 4},
+			&checker{op: opAnd, mask: 16, subs: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
+			}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opAnd, mask: 4, subs: []*checker{
+				&checker{op: opKinds, mask: 4, allow: 4},
+				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+			}},
+			&checker{op: opKinds, mask: 2, allow: 2},
+			&checker{op: opAnd, mask: 4, subs: []*checker{
+				&checker{op: opKinds, mask: 4, allow: 4},
+				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+			}},
+			&checker{op: opAnd, mask: 4, subs: []*checker{
+				&checker{op: opKinds, mask: 4, allow: 4},
+				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+			}},
+		}, reqMask: 0x337}
+	},
 	"#BundleConfig": func() *checker {
 		return &checker{op: opStruct, mask: 32, fields: map[string]int{"base": 0, "supported_validator_semvers": 1, "forbidden": 2}, names: []string{"base", "supported_validator_semvers", "forbidden"}, vals: []*checker{
 			&checker{op: opOr, mask: 16, subs: []*checker{
@@ -1176,6 +1224,52 @@ var generatedCheckers = map[string]func() *checker{
 						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
 					}},
 				}, reqMask: 0x7f},
+				&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "build_id": 1, "build_name": 2, "build_type": 3, "current_phase": 4, "next_action": 5, "continue_at": 6, "blockers": 7, "files_to_load": 8, "last_updated": 9, "current_section": 10, "current_task": 11, "progress": 12, "session_id": 13, "session_ids": 14, "current_skill": 15, "rediscovery_round": 16, "discovery_complete": 17, "total_tasks": 18, "tasks_completed": 19}, names: []string{"resume_schema_version", "build_id", "build_name", "build_type", "current_phase", "next_action", "continue_at", "blockers", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opAnd, mask: 16, subs: []*checker{
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opRegex, mask: 16, re: lazyre.New("[^ ]")},
+					}},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opOr, mask: 17, subs: []*checker{
+						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+						&checker{op: opKinds, mask: 16, allow: 16},
+					}},
+					&checker{op: opOr, mask: 65, subs: []*checker{
+						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+						&checker{op: opList, mask: 64, elem: &checker{op: opAny, mask: 127}},
+					}},
+					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+					&checker{op: opAnd, mask: 16, subs: []*checker{
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+					}},
+					&checker{op: opKinds, mask: 4, allow: 4},
+					&checker{op: opKinds, mask: 4, allow: 4},
+					&checker{op: opAnd, mask: 16, subs: []*checker{
+						&checker{op: opKinds, mask: 16, allow: 16},
+						&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
+					}},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opAnd, mask: 4, subs: []*checker{
+						&checker{op: opKinds, mask: 4, allow: 4},
+						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+					}},
+					&checker{op: opKinds, mask: 2, allow: 2},
+					&checker{op: opAnd, mask: 4, subs: []*checker{
+						&checker{op: opKinds, mask: 4, allow: 4},
+						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+					}},
+					&checker{op: opAnd, mask: 4, subs: []*checker{
+						&checker{op: opKinds, mask: 4, allow: 4},
+						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+					}},
+				}, reqMask: 0x337},
 			}},
 			&checker{op: opUnknown, mask: 32, why: "an EmbedDecl in a struct"},
 		}}
@@ -1267,6 +1361,52 @@ var generatedCheckers = map[string]func() *checker{
 					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
 				}},
 			}, reqMask: 0x7f},
+			&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "build_id": 1, "build_name": 2, "build_type": 3, "current_phase": 4, "next_action": 5, "continue_at": 6, "blockers": 7, "files_to_load": 8, "last_updated": 9, "current_section": 10, "current_task": 11, "progress": 12, "session_id": 13, "session_ids": 14, "current_skill": 15, "rediscovery_round": 16, "discovery_complete": 17, "total_tasks": 18, "tasks_completed": 19}, names: []string{"resume_schema_version", "build_id", "build_name", "build_type", "current_phase", "next_action", "continue_at", "blockers", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opAnd, mask: 16, subs: []*checker{
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opRegex, mask: 16, re: lazyre.New("[^ ]")},
+				}},
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opOr, mask: 17, subs: []*checker{
+					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+					&checker{op: opKinds, mask: 16, allow: 16},
+				}},
+				&checker{op: opOr, mask: 65, subs: []*checker{
+					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+					&checker{op: opList, mask: 64, elem: &checker{op: opAny, mask: 127}},
+				}},
+				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+				&checker{op: opAnd, mask: 16, subs: []*checker{
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+				}},
+				&checker{op: opKinds, mask: 4, allow: 4},
+				&checker{op: opKinds, mask: 4, allow: 4},
+				&checker{op: opAnd, mask: 16, subs: []*checker{
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
+				}},
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opAnd, mask: 4, subs: []*checker{
+					&checker{op: opKinds, mask: 4, allow: 4},
+					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+				}},
+				&checker{op: opKinds, mask: 2, allow: 2},
+				&checker{op: opAnd, mask: 4, subs: []*checker{
+					&checker{op: opKinds, mask: 4, allow: 4},
+					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+				}},
+				&checker{op: opAnd, mask: 4, subs: []*checker{
+					&checker{op: opKinds, mask: 4, allow: 4},
+					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+				}},
+			}, reqMask: 0x337},
 		}}
 	},
 	"#ResumeContextFinished": func() *checker { return &checker{op: opUnknown, mask: 32, why: "an EmbedDecl in a struct"} },

@@ -1,0 +1,85 @@
+package rules
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/resumelint/resumelint/internal/code"
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/lazyre"
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+// Nexus builds (SPEC §2 #BuildResumeContext): the rule about where a build
+// sits. Every other project rule sees a build as a project (ProjectOf).
+
+var BuildLocation = &Rule{Code: code.BuildLocation, Name: "build-location", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
+	Summary: "an unfinished build outside 02-builds/active/ (where SessionStart looks) while its overview names that path", Run: runBuildLocation}
+
+func init() { Register(BuildLocation) }
+
+// buildPathRe reads the build_path key init_build.py writes into the
+// overview's front matter (`build_path: 02-builds/active/<id>/`).
+var buildPathRe = lazyre.New(`(?m)^build_path:[ \t]*["']?([^"'\s#]+)`)
+
+// overviewBuildPath returns the build_path of the build's overview front
+// matter and its line, or "" when the overview has none.
+func overviewBuildPath(p *Pass, pr *Project, rr string) (string, int, *load.File) {
+	full := filepath.Join(pr.Dir, "01-planning", "01-overview.md")
+	if !regularFileExists(rr, full) {
+		return "", 0, nil
+	}
+	of := &load.File{Path: pr.display("01-planning/01-overview.md"), OSPath: full, Root: rr}
+	lim := p.Opts.Limits
+	if lim.MaxFileSize == 0 {
+		lim = load.DefaultLimits
+	}
+	if _, ok := load.Read(of, lim); !ok {
+		return "", 0, nil
+	}
+	text := string(of.Data)
+	if !strings.HasPrefix(text, "---") {
+		return "", 0, nil
+	}
+	// Only the front matter: the body may quote other builds' paths.
+	if end := strings.Index(text[3:], "\n---"); end >= 0 {
+		text = text[:3+end]
+	}
+	m := buildPathRe.Regexp().FindStringSubmatchIndex(text)
+	if m == nil {
+		return "", 0, nil
+	}
+	return text[m[2]:m[3]], 1 + strings.Count(text[:m[0]], "\n"), of
+}
+
+// runBuildLocation reports a build that SessionStart will not find: its
+// hooks scan 02-builds/active/ (then complete/ for a named build), so an
+// unfinished build left directly under 02-builds/ or in complete/ is never
+// offered for resumption. The warning needs the build's own word that it
+// belongs in active/ (its overview's build_path), so layouts from before
+// the active/complete split are left alone.
+func runBuildLocation(p *Pass) {
+	r := ResumeOf(p)
+	if r == nil || !r.Build || ResumeFinished(p) {
+		return
+	}
+	f := p.Doc.File
+	pr := ProjectOf(p, f)
+	if pr == nil || !pr.Build || pr.Area == "active" {
+		return
+	}
+	want, line, of := overviewBuildPath(p, pr, ReadRoot(p.Opts, f))
+	want = strings.TrimSuffix(path.Clean(strings.ReplaceAll(want, `\`, "/")), "/")
+	if want != "02-builds/active/"+pr.FolderID {
+		return
+	}
+	at := r.ProjectID.Node
+	var fd *diag.Finding
+	if at != nil {
+		fd = p.Report(f, at, "build %s is not in 02-builds/active/, where SessionStart looks and its overview puts it: move the folder there or finish the build", diag.Quote(pr.FolderID))
+	} else {
+		fd = p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "build %s is not in 02-builds/active/, where SessionStart looks and its overview puts it: move the folder there or finish the build", diag.Quote(pr.FolderID))
+	}
+	fd.Related = append(fd.Related, diag.Related{Path: of.Path, Line: line, Column: 1, Message: "build_path in the overview"})
+}
