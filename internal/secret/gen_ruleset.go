@@ -55,6 +55,13 @@ var skipped = map[string]string{
 // own secret-named keys and entropy.
 const assignment = `(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
 
+// gitleaksEnd is how gitleaks ends most tokens: a quote, a space, a
+// semicolon, an escaped newline or the end of the line. In prose a token
+// also ends at a full stop, a comma or a bracket, and a mask must hide it
+// there too: the rule set's expressions end at any character that cannot
+// continue a token.
+const gitleaksEnd, tokenEnd = `(?:[\x60'"\s;]|\\[nr]|$)`, `(?:[^0-9A-Za-z_-]|$)`
+
 // delimited marks expressions whose first group is the token, set off
 // by the characters around it.
 var delimited = []string{`(?:[\x60'"\s;]|\\[nr]|$`, `(?:[^\w-]|\z)`, `(?:$|[\\'"\x60\s<),])`}
@@ -224,6 +231,7 @@ func render(version string, rules []rule) []byte {
 				}
 			}
 		}
+		r.regex = strings.ReplaceAll(r.regex, gitleaksEnd, tokenEnd)
 		fmt.Fprintf(&b, "\t// %s\n", r.description)
 		fmt.Fprintf(&b, "\t{ID: %q, What: %q, RE: lazyre.New(%s), Keywords: %#v, Group: %d, Entropy: %v},\n",
 			r.id, what(r.id), quote(r.regex), r.keywords, group, r.entropy)

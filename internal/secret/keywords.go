@@ -6,7 +6,7 @@ import "sync"
 type Set [4]uint64
 
 // Has reports whether i is in the set.
-func (s *Set) Has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }
+func (s Set) Has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }
 
 // Empty reports whether the set holds nothing.
 func (s Set) Empty() bool { return s == Set{} }
