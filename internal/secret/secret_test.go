@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -104,5 +105,18 @@ func TestRulesetTable(t *testing.T) {
 	}
 	if MayHold("plain text of a state file, 2026-02-20") {
 		t.Error("a line without keywords may hold a credential")
+	}
+}
+
+// BenchmarkScreenFile screens an 8 KB state file without credentials, as
+// FindSecrets does before any line (docs/performance.md).
+func BenchmarkScreenFile(b *testing.B) {
+	line := []byte(`    - id: "ps-writer-001"  # Content Migration, gateway pages; see ORCHESTRATION_PLAN.md#phase-2` + "\n")
+	data := bytes.Repeat(line, 8192/len(line))
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if MayHoldBytes(data) {
+			b.Fatal("no credential in the file")
+		}
 	}
 }
