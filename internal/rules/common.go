@@ -3,6 +3,7 @@ package rules
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -319,15 +320,20 @@ func pemEnd(f *load.File, i int, line string, m int) (int, int) {
 	return i, len(line)
 }
 
-// overlaps reports whether a span of spans covers part of columns
-// [col, endCol) of line.
-func overlaps(spans []SecretSpan, line, col, endCol int) bool {
-	for _, o := range spans {
-		if posLess(o.Line, o.Col, line, endCol) && posLess(line, col, o.EndLine, o.EndCol) {
-			return true
-		}
+// cover marks bytes [a, b) of line as a reported credential's (to the
+// end of the line for a PEM block). Each pattern's matches do not
+// overlap, so marking costs O(patterns × line), never O(matches²).
+func cover(covered []bool, line string, a, b int, pem bool) []bool {
+	if covered == nil {
+		covered = make([]bool, len(line))
 	}
-	return false
+	if pem {
+		b = len(line)
+	}
+	for j := a; j < b && j < len(covered); j++ {
+		covered[j] = true
+	}
+	return covered
 }
 
 func posLess(l1, c1, l2, c2 int) bool { return l1 < l2 || l1 == l2 && c1 < c2 }
@@ -358,7 +364,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 		if set.Empty() {
 			continue
 		}
-		lineStart := len(out)
+		var covered []bool // bytes of the line a reported credential covers
 		for pi := range secret.Patterns {
 			if !set.Has(pi) {
 				continue
@@ -372,10 +378,11 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 				}
 				endLine, end := i+1, secret.TokenEnd(line, m[1])
 				endCol := runeCol(line, end)
-				if secret.FromRuleset(pi) && overlaps(out[lineStart:], i+1, col, endCol) {
+				if secret.FromRuleset(pi) && slices.Contains(covered[min(m[0], len(covered)):min(end, len(covered))], true) {
 					continue // a built-in or earlier rule found this credential
 				}
 				seen[k] = true
+				covered = cover(covered, line, m[0], end, sp.PEM)
 				if sp.PEM {
 					var endByte int
 					endLine, endByte = pemEnd(f, i+1, line, m[1])
