@@ -29,6 +29,9 @@ var plantedTokens = []plantedToken{
 		"11ABCDEFG0aBcDeFgHiJkLmN_oPqRsTuVwXyZ0918273645aBcDeFgHiJkLmNoPqRsTuVwXyZ091827364"},
 	{"anthropic", "sk-ant-api03-Zq7Xw2Lk9Vb4Nm1Pt6Rs3Yh8Jd5Fg0CeWu", "Zq7Xw2Lk9Vb4Nm1Pt6Rs3Yh8Jd5Fg0CeWu"},
 	{"aws", "AKIAQ7XK2LMN4PRS8TUV", "Q7XK2LMN4PRS8TUV"},
+	// Formats from gitleaks' rule set (internal/secret/ruleset_gen.go).
+	{"stripe", "sk_live_aEhWzjRci8hIoTWijVcQdioI", "aEhWzjRci8hIoTWijVcQdioI"},
+	{"gcp", "AIzanALQJd9d1lwinj1YybfVH3CPZnnYBUxmvP0", "nALQJd9d1lwinj1YybfVH3CPZnnYBUxmvP0"},
 	{"pem", "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAq9Zr7Lw2Vx4Nb8Tp\nHs6Dy3Fg0Jm5CaKt1Qe\n-----END RSA PRIVATE KEY-----",
 		"MIIEpAIBAAKCAQEAq9Zr7Lw2Vx4Nb8Tp\nHs6Dy3Fg0Jm5CaKt1Qe"},
 }

@@ -43,6 +43,9 @@ type RuleInfo struct {
 	// to Summary.
 	Description, Help string
 	HelpURI           string
+	// SecuritySeverity, for a rule that finds security problems, is the
+	// score (0.0–10.0) GitHub code scanning ranks its alerts by.
+	SecuritySeverity string
 }
 
 // Summary counts findings.

@@ -163,7 +163,7 @@ func writeSARIF(w io.Writer, in *Input, rel func(string) string, limit int) erro
 			FullDescription: sarifMultiformat{Text: full, Markdown: full},
 			Help:            sarifMultiformat{Text: page, Markdown: page},
 			HelpURI:         r.HelpURI, DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(r.Severity)},
-			Properties: map[string]any{"tags": slices.Clone(r.Tags)}})
+			Properties: ruleProperties(r)})
 	}
 	inv := sarifInvocation{ExecutionSuccessful: true}
 	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}, ColumnKind: "unicodeCodePoints"}
@@ -275,12 +275,32 @@ func RulePage(code string) (full, page string) {
 	return firstParagraph(string(data)), strings.TrimRight(string(data), "\n") + "\n"
 }
 
+// securitySeverity scores the rules that find security problems, in
+// GitHub's scale (9.0 and above critical, 7.0 high): a credential stored
+// in a committed file is high.
+var securitySeverity = map[string]string{"RL005": "8.0"}
+
 // NewRuleInfo describes a rule for the output formats: its description
-// and help from its page under docs/rules, its help URI.
+// and help from its page under docs/rules, its help URI, and for a
+// security rule the "security" tag and its score.
 func NewRuleInfo(code, name, summary string, sev diag.Severity, tags ...string) RuleInfo {
 	full, page := RulePage(code)
+	sec := securitySeverity[code]
+	if sec != "" {
+		tags = append(slices.Clone(tags), "security")
+	}
 	return RuleInfo{Code: code, Name: name, Summary: summary, Severity: sev, Tags: tags,
-		Description: full, Help: page, HelpURI: HelpURI(code)}
+		Description: full, Help: page, HelpURI: HelpURI(code), SecuritySeverity: sec}
+}
+
+// ruleProperties is a SARIF rule descriptor's property bag: its tags,
+// and the security-severity code scanning reads for security rules.
+func ruleProperties(r RuleInfo) map[string]any {
+	p := map[string]any{"tags": slices.Clone(r.Tags)}
+	if r.SecuritySeverity != "" {
+		p["security-severity"] = r.SecuritySeverity
+	}
+	return p
 }
 
 // firstParagraph is the first paragraph of a rule page that is neither

@@ -517,3 +517,53 @@ func TestSARIFCapNotificationValidates(t *testing.T) {
 		t.Errorf("no notification:\n%s", buf.String())
 	}
 }
+
+// TestSARIFSecurityRule: RL005's descriptor carries the "security" tag
+// and a security-severity, as code scanning reads them for security
+// alerts; other rules carry neither, and the log still validates.
+func TestSARIFSecurityRule(t *testing.T) {
+	in := sampleFindings()
+	in.Findings = append(in.Findings, diag.Finding{Code: "RL005", Name: "secret-leak", Severity: diag.SevError,
+		Path: "ORCHESTRATION.yaml", Start: diag.Pos{Line: 8, Col: 36}, End: diag.Pos{Line: 8, Col: 76},
+		Message: "a stripe-access-token (gitleaks rule) is stored here (value hidden); remove it from the file and rotate the credential"})
+	var buf bytes.Buffer
+	if err := SARIF(&buf, in, identity); err != nil {
+		t.Fatal(err)
+	}
+	if err := validateSARIF(t, buf.Bytes()); err != nil {
+		t.Fatalf("SARIF output does not validate: %v", err)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID         string         `json:"id"`
+						Properties map[string]any `json:"properties"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range log.Runs[0].Tool.Driver.Rules {
+		tags := fmt.Sprint(r.Properties["tags"])
+		sev, has := r.Properties["security-severity"]
+		if r.ID != "RL005" {
+			if has || strings.Contains(tags, "security") {
+				t.Errorf("%s: properties %v, want no security tag or severity", r.ID, r.Properties)
+			}
+			continue
+		}
+		found = true
+		if sev != "8.0" || !strings.Contains(tags, "security") {
+			t.Errorf("RL005: properties %v, want tags with \"security\" and security-severity \"8.0\"", r.Properties)
+		}
+	}
+	if !found {
+		t.Fatal("no RL005 descriptor")
+	}
+}

@@ -3,6 +3,7 @@ package rules
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -319,6 +320,22 @@ func pemEnd(f *load.File, i int, line string, m int) (int, int) {
 	return i, len(line)
 }
 
+// cover marks bytes [a, b) of line as a reported credential's (to the
+// end of the line for a PEM block). Each pattern's matches do not
+// overlap, so marking costs O(patterns × line), never O(matches²).
+func cover(covered []bool, line string, a, b int, pem bool) []bool {
+	if covered == nil {
+		covered = make([]bool, len(line))
+	}
+	if pem {
+		b = len(line)
+	}
+	for j := a; j < b && j < len(covered); j++ {
+		covered[j] = true
+	}
+	return covered
+}
+
 func posLess(l1, c1, l2, c2 int) bool { return l1 < l2 || l1 == l2 && c1 < c2 }
 
 func runeCol(line string, b int) int {
@@ -328,8 +345,9 @@ func runeCol(line string, b int) int {
 // FindSecrets scans a file's text for credential patterns, and its trees
 // for high-entropy values under secret-named keys.
 //
-// Lines are first screened for the patterns' literal prefixes: most lines
-// hold none, and a substring search costs far less than nine regexps.
+// Lines are first screened for the patterns' keywords (one pass over the
+// line finds them all): most lines hold none and run no regexp, and a
+// line runs only the patterns whose keyword it holds.
 func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 	var out []SecretSpan
 	seen := map[[2]int]bool{}
@@ -342,22 +360,29 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 		if len(line) < 16 {
 			continue
 		}
-		if !secret.MayHold(line) {
+		set := secret.Candidates(line)
+		if set.Empty() {
 			continue
 		}
-		for _, sp := range secret.Patterns {
-			for _, m := range sp.RE.FindAllStringIndex(line, -1) {
-				if secret.LooksLikePlaceholder(line[m[0]:m[1]]) {
-					continue
-				}
+		var covered []bool // bytes of the line a reported credential covers
+		for pi := range secret.Patterns {
+			if !set.Has(pi) {
+				continue
+			}
+			sp := &secret.Patterns[pi]
+			for _, m := range sp.Matches(line) {
 				col := runeCol(line, m[0])
 				k := [2]int{i + 1, col}
 				if seen[k] {
 					continue
 				}
-				seen[k] = true
 				endLine, end := i+1, secret.TokenEnd(line, m[1])
 				endCol := runeCol(line, end)
+				if secret.FromRuleset(pi) && slices.Contains(covered[min(m[0], len(covered)):min(end, len(covered))], true) {
+					continue // a built-in or earlier rule found this credential
+				}
+				seen[k] = true
+				covered = cover(covered, line, m[0], end, sp.PEM)
 				if sp.PEM {
 					var endByte int
 					endLine, endByte = pemEnd(f, i+1, line, m[1])
@@ -378,14 +403,10 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 				return
 			}
 			what := ""
-			for _, sp := range secret.Patterns {
-				for _, m := range sp.RE.FindAllStringIndex(n.Value, -1) {
-					if !secret.LooksLikePlaceholder(n.Value[m[0]:m[1]]) {
-						what = sp.What
-						break
-					}
-				}
-				if what != "" {
+			set := secret.Candidates(n.Value)
+			for pi := range secret.Patterns {
+				if set.Has(pi) && len(secret.Patterns[pi].Matches(n.Value)) > 0 {
+					what = secret.Patterns[pi].What
 					break
 				}
 			}

@@ -6,67 +6,93 @@
 package secret
 
 import (
-	"bytes"
+	"math"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/resumelint/resumelint/internal/lazyre"
 )
 
+//go:generate go run gen_ruleset.go -dir ${GITLEAKS_DIR}
+
 // Pattern is one kind of credential recognised by its shape.
 type Pattern struct {
+	ID   string // the gitleaks rule id, for the ruleset's patterns
 	What string
 	RE   *lazyre.RE
 	PEM  bool // the match opens a block that runs to its END line
+	// Keywords are lower-case literals one of which every match holds
+	// (case aside): a line holding none never runs RE.
+	Keywords []string
+	Group    int     // the submatch that is the credential; 0 is the whole match
+	Entropy  float64 // a credential of lower Shannon entropy (bits per byte) is not one
 }
 
-// Patterns are the credential shapes, in the order they are tried.
-var Patterns = []Pattern{
-	{"an AWS access key id", lazyre.New(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), false},
-	{"a GitHub token", lazyre.New(`\b(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{30,}\b`), false},
-	{"a GitHub fine-grained token", lazyre.New(`\bgithub_pat_[A-Za-z0-9_]{22,}\b`), false},
-	{"an Anthropic API key", lazyre.New(`\bsk-ant-[A-Za-z0-9_-]{20,}`), false},
-	{"an API secret key (sk-…)", lazyre.New(`\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}`), false},
-	{"a Slack token", lazyre.New(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), false},
-	{"a PEM private key", lazyre.New(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`), true},
-	{"a JSON Web Token", lazyre.New(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), false},
-	{"a bearer token", lazyre.New(`\bBearer\s+(?:[A-Za-z0-9._~+/=-]|\\/){20,}`), false},
+// builtin are the shapes resumelint has always known; their names are
+// the ones its messages use.
+var builtin = []Pattern{
+	{What: "an AWS access key id", RE: lazyre.New(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), Keywords: []string{"akia", "asia"}},
+	{What: "a GitHub token", RE: lazyre.New(`\b(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{30,}\b`), Keywords: []string{"ghp_", "gho_", "ghs_", "ghu_", "ghr_"}},
+	{What: "a GitHub fine-grained token", RE: lazyre.New(`\bgithub_pat_[A-Za-z0-9_]{22,}\b`), Keywords: []string{"github_pat_"}},
+	{What: "an Anthropic API key", RE: lazyre.New(`\bsk-ant-[A-Za-z0-9_-]{20,}`), Keywords: []string{"sk-ant-"}},
+	{What: "an API secret key (sk-…)", RE: lazyre.New(`\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}`), Keywords: []string{"sk-"}},
+	{What: "a Slack token", RE: lazyre.New(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), Keywords: []string{"xox"}},
+	{What: "a PEM private key", RE: lazyre.New(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`), PEM: true, Keywords: []string{"private key"}},
+	{What: "a JSON Web Token", RE: lazyre.New(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), Keywords: []string{"eyj"}},
+	{What: "a bearer token", RE: lazyre.New(`\bBearer\s+(?:[A-Za-z0-9._~+/=-]|\\/){20,}`), Keywords: []string{"bearer"}},
 }
+
+// Patterns are the credential shapes, in the order they are tried: the
+// built-in ones, then gitleaks' token formats (ruleset_gen.go), which
+// report only what no earlier pattern found.
+var Patterns = append(builtin[:len(builtin):len(builtin)], ruleset...)
+
+// FromRuleset reports whether Patterns[i] comes from gitleaks' rule set.
+func FromRuleset(i int) bool { return i >= len(builtin) }
 
 // PEMEnd matches the line that closes a PEM private key block.
 var PEMEnd = lazyre.New(`-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----`)
 
-// prefixes are literal parts every pattern's match holds: a substring
-// search rules most text out before any regexp runs.
-var prefixes = []string{"AKIA", "ASIA", "ghp_", "gho_", "ghs_", "ghu_", "ghr_", "github_pat_", "sk-", "xox", "PRIVATE KEY", "eyJ", "Bearer"}
-
-var prefixBytes = func() [][]byte {
-	out := make([][]byte, len(prefixes))
-	for i, p := range prefixes {
-		out[i] = []byte(p)
-	}
-	return out
-}()
-
-// MayHold reports whether s holds a literal part of some pattern; false
+// MayHold reports whether s holds a keyword of some pattern; false
 // means no pattern can match.
-func MayHold(s string) bool {
-	for _, p := range prefixes {
-		if strings.Contains(s, p) {
-			return true
-		}
-	}
-	return false
-}
+func MayHold(s string) bool { return !Candidates(s).Empty() }
 
 // MayHoldBytes is MayHold for bytes.
-func MayHoldBytes(b []byte) bool {
-	for _, p := range prefixBytes {
-		if bytes.Contains(b, p) {
-			return true
+func MayHoldBytes(b []byte) bool { return !candidates(b).Empty() }
+
+// Matches returns the credentials p finds in s, as [start, end) byte
+// spans of the credential itself (its group), leaving out placeholders
+// and values below the pattern's entropy.
+func (p *Pattern) Matches(s string) [][2]int {
+	var out [][2]int
+	for _, m := range p.RE.FindAllStringSubmatchIndex(s, -1) {
+		a, b := m[2*p.Group], m[2*p.Group+1]
+		if a < 0 || LooksLikePlaceholder(s[a:b]) || p.Entropy > 0 && Entropy(s[a:b]) < p.Entropy {
+			continue
+		}
+		out = append(out, [2]int{a, b})
+	}
+	return out
+}
+
+// Entropy is the Shannon entropy of s in bits per byte.
+func Entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	var h float64
+	n := float64(len(s))
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
 		}
 	}
-	return false
+	return h
 }
 
 // LooksLikePlaceholder reports text that documents a credential's form
@@ -122,14 +148,19 @@ func MaskInPlace(s string) string {
 // maskWith replaces each credential in s, to the end of its token, by
 // what repl makes of it.
 func maskWith(s string, repl func(string) string) string {
-	if !MayHold(s) {
+	set := Candidates(s)
+	if set.Empty() {
 		return s
 	}
-	for _, sp := range Patterns {
+	for i := range Patterns {
+		if !set.Has(i) {
+			continue
+		}
+		sp := &Patterns[i]
 		var sb strings.Builder
 		last := 0
-		for _, m := range sp.RE.FindAllStringIndex(s, -1) {
-			if m[0] < last || LooksLikePlaceholder(s[m[0]:m[1]]) {
+		for _, m := range sp.Matches(s) {
+			if m[0] < last {
 				continue
 			}
 			end := TokenEnd(s, m[1])
