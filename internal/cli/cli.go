@@ -200,11 +200,13 @@ type lintFlags struct {
 	fix, diff, unsafeFixes                bool
 	verbose                               bool
 	exitZero, listFiles                   bool
-	affected                              bool
-	maxAge                                string
-	paths                                 []string // as given, for --verbose
-	out                                   outputFlags
-	outputs                               []output
+	// baselineScope is what the run checked, for stale baseline entries.
+	baselineScope *baselineScope
+	affected      bool
+	maxAge        string
+	paths         []string // as given, for --verbose
+	out           outputFlags
+	outputs       []output
 	// excluded are the units exclude patterns left out, for --verbose.
 	excluded []load.Skip
 	// nested are the units a configuration nearer to them governs (not
@@ -286,6 +288,7 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 	if lf.listFiles {
 		return c.listFiles(disc, extra, lc)
 	}
+	lf.baselineScope = newBaselineScope(disc, extra, lc, &settings)
 	if lf.base != "" {
 		repo, err := c.openBase(lf, rest, extra, disc)
 		if err != nil {
@@ -596,7 +599,7 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 // finish applies baselines, renders the findings and returns the exit code.
 func (c *Command) finish(res *engine.Result, lf *lintFlags, cf *configFlags, lc *lintConfig, failOn diag.Severity) (int, error) {
 	c.reportSkips(res, lf, lc)
-	if err := c.applyBaseline(cf, lc, res); err != nil {
+	if err := c.applyBaseline(cf, lc, res, lf.baselineScope); err != nil {
 		return ExitUsage, err
 	}
 	in := &report.Input{Findings: res.Findings, Sources: res.Sources, Checked: res.Checked, Version: version.String(), Quiet: lf.quiet, Root: lc.root,
