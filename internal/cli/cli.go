@@ -68,7 +68,6 @@ Usage:
   resumelint hook                              Claude Code hook protocol on stdin (docs/agent-hooks.md)
   resumelint server                            language server on stdio: diagnostics, fixes, hover (docs/editors.md)
   resumelint version                           print the version
-
   resumelint completion bash|zsh|fish          print a shell completion script
   resumelint help COMMAND                      a command's help (the same as COMMAND -h)
 
