@@ -44,6 +44,7 @@ func (c *Command) bundle(args []string) (int, error) {
 type verifyFlags struct {
 	fs                          *flag.FlagSet
 	strict, expectBuildIDGiven  bool
+	exitZero, quiet             bool
 	expectBuildID, format, base string
 	config                      string
 	jobs                        int
@@ -58,6 +59,9 @@ func newVerifyFlags() *verifyFlags {
 	fs.StringVar(&vf.base, "bundle-base", bundle.DefaultOptions().Base, "what hashes keys are relative to: bundle (the bundle folder) or repo (the repository root)")
 	fs.IntVar(&vf.jobs, "jobs", 0, "number of files hashed in parallel (default: all CPUs)")
 	fs.StringVar(&vf.config, "config", "", "configuration file for bundle: settings (default: .resumelint.yaml at the repository root)")
+	fs.BoolVar(&vf.exitZero, "exit-zero", false, "exit 0 even when a bundle is rejected (2 on usage or configuration errors and 3 on internal failures stay)")
+	fs.BoolVar(&vf.quiet, "quiet", false, "text: print the rejected bundles only")
+	fs.BoolVar(&vf.quiet, "q", false, "the same as --quiet")
 	return vf
 }
 
@@ -132,13 +136,22 @@ func (c *Command) bundleVerify(args []string) (int, error) {
 	if vf.format == "json" {
 		err = writeVerdictsJSON(c.Stdout, verdicts)
 	} else {
-		err = writeVerdictsText(c.Stdout, verdicts)
+		shown := verdicts
+		if vf.quiet {
+			shown = nil
+			for _, v := range verdicts {
+				if v.Verdict != bundle.Accept {
+					shown = append(shown, v)
+				}
+			}
+		}
+		err = writeVerdictsText(c.Stdout, shown)
 	}
 	if err != nil {
 		return ExitInternal, err
 	}
 	for _, v := range verdicts {
-		if v.Verdict != bundle.Accept {
+		if v.Verdict != bundle.Accept && !vf.exitZero {
 			return ExitFindings, nil
 		}
 	}

@@ -68,8 +68,11 @@ Usage:
   resumelint hook                              Claude Code hook protocol on stdin (docs/agent-hooks.md)
   resumelint server                            language server on stdio: diagnostics, fixes, hover (docs/editors.md)
   resumelint version                           print the version
+  resumelint completion bash|zsh|fish          print a shell completion script
+  resumelint help COMMAND                      a command's help (the same as COMMAND -h)
 
-Run 'resumelint COMMAND -h' for a command's flags.
+Run 'resumelint COMMAND -h' or 'resumelint help COMMAND' for a command's flags;
+-V or --version prints the version.
 `
 
 // Main dispatches a subcommand and converts errors to exit codes.
@@ -96,10 +99,12 @@ func (c *Command) Main(args []string) (code int) {
 		switch {
 		case subcommands[args[0]] != nil:
 			cmd, rest = args[0], args[1:]
+		case args[0] == "help" && len(args) > 1 && args[1] != "help":
+			return c.help(args[1:])
 		case args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help":
 			fmt.Fprint(c.Stdout, usage)
 			return ExitOK
-		case args[0] == "-version" || args[0] == "--version":
+		case args[0] == "-V" || args[0] == "-version" || args[0] == "--version":
 			cmd, rest = "version", args[1:]
 		default:
 			if err := c.unknownCommand(args[0]); err != nil {
@@ -147,6 +152,25 @@ var subcommands = map[string]func(c *Command, args []string) (int, error){
 	},
 }
 
+// help answers "resumelint help COMMAND [SUBCOMMAND]": the command's own
+// -h, on stdout with exit 0; an unknown command is exit 2 with the list.
+func (c *Command) help(args []string) int {
+	run := subcommands[args[0]]
+	if run == nil {
+		msg := fmt.Sprintf("no command %q; the commands are %s", args[0], strings.Join(commandNames(), ", "))
+		if s := suggest(args[0], commandNames()); s != "" {
+			msg = fmt.Sprintf("no command %q; did you mean %q? The commands are %s", args[0], s, strings.Join(commandNames(), ", "))
+		}
+		fmt.Fprintf(c.Stderr, "resumelint: %s\n", diag.SafeLine(msg))
+		return ExitUsage
+	}
+	rest := append(append([]string(nil), args[1:]...), "-h")
+	if len(rest) > 1 && strings.HasPrefix(rest[0], "-") {
+		rest = []string{"-h"}
+	}
+	return c.Main(append([]string{args[0]}, rest...))
+}
+
 // unknownCommand rejects a first argument that is neither a command nor
 // a path: a bare word naming nothing on disk is a mistyped command more
 // often than a missing folder. Anything that looks like a path (a
@@ -174,11 +198,14 @@ type lintFlags struct {
 	changedOnly                           bool
 	fix, diff, unsafeFixes                bool
 	verbose                               bool
-	affected                              bool
-	maxAge                                string
-	paths                                 []string // as given, for --verbose
-	out                                   outputFlags
-	outputs                               []output
+	exitZero, listFiles                   bool
+	// baselineScope is what the run checked, for stale baseline entries.
+	baselineScope *baselineScope
+	affected      bool
+	maxAge        string
+	paths         []string // as given, for --verbose
+	out           outputFlags
+	outputs       []output
 	// excluded are the units exclude patterns left out, for --verbose.
 	excluded []load.Skip
 	// nested are the units a configuration nearer to them governs (not
@@ -189,9 +216,20 @@ type lintFlags struct {
 func (c *Command) lint(args []string) (int, error) { return c.lintAs("lint", args) }
 
 // lintAs runs lint as the command name ("lint", or "fix", which adds
-// --fix): -h and flag errors name the command typed.
+// --fix): -h and flag errors name the command typed. --exit-zero turns
+// findings into success; usage, configuration and internal failures keep
+// their codes.
 func (c *Command) lintAs(name string, args []string) (int, error) {
 	var lf lintFlags
+	code, err := c.lintRun(name, args, &lf)
+	if err == nil && code == ExitFindings && lf.exitZero {
+		code = ExitOK
+	}
+	return code, err
+}
+
+// lintRun parses the flags into lf and runs lint or fix.
+func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error) {
 	var cf configFlags
 	fs := newFlagSet(name)
 	cf.register(fs)
@@ -200,7 +238,7 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 	if err != nil {
 		return ExitUsage, err
 	}
-	failOn, now, err := c.checkLintFlags(fs, &lf)
+	failOn, now, err := c.checkLintFlags(fs, lf)
 	if err != nil {
 		return ExitUsage, err
 	}
@@ -238,16 +276,20 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 		}
 	}
 	lf.paths = paths
-	extra, rest, err := c.readStdin(paths, &lf, lc)
+	extra, rest, err := c.readStdin(paths, lf, lc)
 	if err != nil {
 		return ExitUsage, err
 	}
-	disc, err := c.discover(rest, extra, &lf, lc)
+	disc, err := c.discover(rest, extra, lf, lc)
 	if err != nil {
 		return ExitUsage, err
 	}
+	if lf.listFiles {
+		return c.listFiles(disc, extra, lc)
+	}
+	lf.baselineScope = newBaselineScope(disc, extra, lc, &settings)
 	if lf.base != "" {
-		repo, err := c.openBase(&lf, rest, extra, disc)
+		repo, err := c.openBase(lf, rest, extra, disc)
 		if err != nil {
 			return ExitUsage, err
 		}
@@ -255,7 +297,7 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 		settings.Opts.Base = &rules.Base{Repo: repo, InScope: gitbase.Scope(c.Cwd, baseScope(c.Cwd, rest, extra))}
 	}
 	if lf.fix || lf.diff {
-		code, err := c.fix(disc, extra, settings, &lf, &cf, lc, failOn)
+		code, err := c.fix(disc, extra, settings, lf, &cf, lc, failOn)
 		if err := baseFailed(settings.Opts.Base); err != nil {
 			return ExitUsage, err
 		}
@@ -265,7 +307,7 @@ func (c *Command) lintAs(name string, args []string) (int, error) {
 	if err := baseFailed(settings.Opts.Base); err != nil {
 		return ExitUsage, err
 	}
-	return c.finish(res, &lf, &cf, lc, failOn)
+	return c.finish(res, lf, &cf, lc, failOn)
 }
 
 // baseFailed returns the error of a git call that ran past its bound
@@ -288,7 +330,11 @@ func (lf *lintFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&lf.stdinName, "stdin-filename", "", "the name of the file read from stdin when PATH is -")
 	fs.IntVar(&lf.jobs, "jobs", 0, "number of parallel workers (default: all CPUs)")
 	fs.BoolVar(&lf.quiet, "quiet", false, "print findings only, no summary")
+	fs.BoolVar(&lf.quiet, "q", false, "the same as --quiet")
 	fs.BoolVar(&lf.verbose, "verbose", false, "list on stderr the configuration, the excludes, and every file or folder skipped and why")
+	fs.BoolVar(&lf.verbose, "v", false, "the same as --verbose")
+	fs.BoolVar(&lf.exitZero, "exit-zero", false, "exit 0 even when there are findings (2 on usage or configuration errors and 3 on internal failures stay)")
+	fs.BoolVar(&lf.listFiles, "list-files", false, "print each file or folder that would be checked, its kind and the configuration governing it; check nothing")
 	fs.BoolVar(&lf.everyLine, "every-line", false, "report every bad line of an events file (RL503), not the first 5 and a count")
 	fs.StringVar(&lf.enable, "enable", "", "run only these rules (comma-separated codes or names)")
 	fs.StringVar(&lf.disable, "disable", "", "turn these rules off (comma-separated codes or names)")
@@ -555,7 +601,7 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 // finish applies baselines, renders the findings and returns the exit code.
 func (c *Command) finish(res *engine.Result, lf *lintFlags, cf *configFlags, lc *lintConfig, failOn diag.Severity) (int, error) {
 	c.reportSkips(res, lf, lc)
-	if err := c.applyBaseline(cf, lc, res); err != nil {
+	if err := c.applyBaseline(cf, lc, res, lf.baselineScope); err != nil {
 		return ExitUsage, err
 	}
 	in := &report.Input{Findings: res.Findings, Sources: res.Sources, Checked: res.Checked, Version: version.String(), Quiet: lf.quiet, Root: lc.root,

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"maps"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -253,7 +254,7 @@ func (lc *lintConfig) rel(p string) string { return config.RootRel(lc.root, lc.c
 
 // applyBaseline writes --write-baseline and then hides what --baseline (or
 // the baseline just written) records.
-func (c *Command) applyBaseline(cf *configFlags, lc *lintConfig, res *engine.Result) error {
+func (c *Command) applyBaseline(cf *configFlags, lc *lintConfig, res *engine.Result, scope *baselineScope) error {
 	read := cf.baseline
 	if cf.writeBaseline != "" {
 		osPath := load.Abs(c.Cwd, cf.writeBaseline)
@@ -280,8 +281,76 @@ func (c *Command) applyBaseline(cf *configFlags, lc *lintConfig, res *engine.Res
 	if err != nil {
 		return err
 	}
+	c.reportStale(b.Unmatched(res.Findings, lc.rel), load.Display(c.Cwd, osPath), scope)
 	res.Findings, _ = b.Filter(res.Findings, lc.rel)
 	return nil
+}
+
+// maxStale bounds the stale baseline entries named one by one.
+const maxStale = 20
+
+// reportStale warns, on stderr, of each baseline entry that matched no
+// finding of a unit this run checked with a rule that ran, so the user
+// can rewrite the baseline; entries of units or rules outside the run say
+// nothing. The exit code is not changed.
+func (c *Command) reportStale(entries []config.BaselineEntry, display string, scope *baselineScope) {
+	n := 0
+	for _, e := range entries {
+		if scope == nil || !scope.covers(e) {
+			continue
+		}
+		if n++; n <= maxStale {
+			c.note("resumelint: warning: baseline %s: entry %s %s (%s) matches no finding any more; rewrite it with --write-baseline", display, e.Code, e.Path, e.Message)
+		}
+	}
+	if n > maxStale {
+		c.note("resumelint: warning: baseline %s: %d more entries match no finding", display, n-maxStale)
+	}
+}
+
+// baselineScope is what a run checked: the units (repository-relative;
+// folders end in "/") and whether a rule ran.
+type baselineScope struct {
+	files, folders map[string]bool
+	ran            func(code string) bool
+}
+
+// covers reports whether the run checked the entry's unit with its rule.
+func (s *baselineScope) covers(e config.BaselineEntry) bool {
+	if s.ran != nil && !s.ran(e.Code) {
+		return false
+	}
+	if s.files[e.Path] {
+		return true
+	}
+	for d := path.Dir(e.Path); d != "." && d != "/" && d != ""; d = path.Dir(d) {
+		if s.folders[d] {
+			return true
+		}
+	}
+	return false
+}
+
+// newBaselineScope records the units of a discovery and stdin's files.
+func newBaselineScope(d *load.Discovery, extra []*load.File, lc *lintConfig, s *engine.Settings) *baselineScope {
+	sc := &baselineScope{files: map[string]bool{}, folders: map[string]bool{}}
+	for _, f := range d.Files {
+		sc.files[lc.rel(f.Path)] = true
+	}
+	for _, f := range extra {
+		sc.files[lc.rel(f.Path)] = true
+	}
+	for _, f := range d.Folders {
+		sc.folders[strings.TrimSuffix(lc.rel(f.Path), "/")] = true
+	}
+	sev, only := maps.Clone(s.Severity), maps.Clone(s.Only)
+	sc.ran = func(code string) bool {
+		if v, ok := sev[code]; ok && v == diag.SevOff {
+			return false
+		}
+		return only == nil || only[code]
+	}
+	return sc
 }
 
 // flagGiven reports whether a flag was set on the command line.

@@ -122,3 +122,24 @@ func (b *Baseline) Filter(fs []diag.Finding, rel func(string) string) (kept []di
 	}
 	return kept, hidden
 }
+
+// Unmatched returns the entries no finding of fs matches, in the
+// baseline's order, counting like Filter (an entry recorded twice needs
+// two findings): what a rewrite of the baseline would drop.
+func (b *Baseline) Unmatched(fs []diag.Finding, rel func(string) string) []BaselineEntry {
+	have := map[string]int{}
+	for i := range fs {
+		p := rel(fs[i].Path)
+		have[fs[i].Code+"\x00"+p+"\x00"+diag.Fingerprint(&fs[i], p)]++
+	}
+	var out []BaselineEntry
+	for _, e := range b.Entries {
+		k := e.Code + "\x00" + e.Path + "\x00" + e.Fingerprint
+		if have[k] > 0 {
+			have[k]--
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}

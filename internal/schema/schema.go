@@ -119,16 +119,42 @@ func Validate(def string, root *yaml.Node, opt Options) ([]Violation, error) {
 	out := res.Violations
 	for _, u := range res.Unknown {
 		parent := DisplayPath(opt.Prefix, u.Path)
-		for _, k := range u.Keys {
+		var candidates []string // the known keys the mapping lacks, looked up once
+		for i, k := range u.Keys {
 			msg := fmt.Sprintf("unknown key %s in %s", diag.QuoteFull(k.Value), parent)
 			if parent == "" {
 				msg = fmt.Sprintf("unknown key %s at the top level", diag.QuoteFull(k.Value))
+			}
+			if i == 0 {
+				candidates = absentKeys(u.Mapping, u.Known)
+			}
+			// The same near-miss test as RL010's; bounded as there.
+			if i < maxSuggestKeys {
+				if s := Suggest(k.Value, candidates); s != "" {
+					msg += "; did you mean " + diag.QuoteFull(s) + "?"
+				}
 			}
 			out = append(out, Violation{Node: k, Key: k, Path: append(append([]string(nil), u.Path...), k.Value), Message: msg, unknown: true})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return before(out[i].at(), out[j].at()) })
 	return out, nil
+}
+
+// maxSuggestKeys bounds the unknown keys of one mapping looked at for a
+// misspelling: a mapping of 100,000 unknown keys is not a typo.
+const maxSuggestKeys = 1000
+
+// absentKeys returns the known names the mapping does not already hold:
+// a key that is present is not what a misspelling meant.
+func absentKeys(m *yaml.Node, names []string) []string {
+	var out []string
+	for _, n := range names {
+		if m == nil || !node.Has(m, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // at is the node a violation is reported at.
