@@ -175,3 +175,178 @@ func TestExportedSchemasAcceptWhatLintAcceptsInGoldens(t *testing.T) {
 		t.Errorf("only %d accepted state files in the goldens; the walk or the lint run changed", total)
 	}
 }
+
+// jerryShaped is a repository shaped like the reference system's: live
+// and finished workflows side by side, finished ones written without a
+// resumption section or with one only half filled, a v1.0 section, an
+// unknown key, and a terminal status spelled outside the enum.
+var jerryShaped = map[string]string{
+	"projects/PROJ-001-oss-release/orchestration/en202-rewrite-20260201-001/ORCHESTRATION.yaml": `# ORCHESTRATION.yaml - EN-202 rewrite
+workflow:
+  id: "en202-rewrite-20260201-001"
+  name: "EN-202 rewrite"
+  status: COMPLETE
+  created_at: "2026-02-01T22:30:00Z"
+  completed_at: "2026-02-02T04:00:00Z"
+pipelines:
+  pipeline_a:
+    short_alias: "ps"
+phases:
+  - id: 1
+    name: "Draft"
+    status: COMPLETE
+quality_gates:
+  qg-1: {status: PASSED, score: 0.94}
+checkpoints:
+  latest_id: "CP-003"
+`,
+	"projects/PROJ-004-context-resilience/orchestration/feat001-impl-20260220-001/ORCHESTRATION.yaml": `workflow:
+  id: "feat001-impl-20260220-001"
+  status: "COMPLETE"
+phases:
+  - {id: 1, name: "Implement", status: "COMPLETE"}
+resumption:
+  recovery_state:
+    workflow_status: "COMPLETE"
+    next_step: "None: workflow complete"
+  compaction_events:
+    count: 1
+    events:
+      - id: "CX-001"
+        timestamp: "2026-02-20T18:00:00Z"
+        trigger: "auto"
+`,
+	"docs/PROJ-006-worktracker-ontology/ORCHESTRATION.yaml": `workflow:
+  id: "ontology-20260110-001"
+  name: "Worktracker ontology"
+status: DONE
+phases:
+  - {id: 1, status: COMPLETE}
+`,
+	"projects/PROJ-001-oss-release/work/FEAT-004-adversarial/ORCHESTRATION.yaml": `workflow:
+  id: "feat004-adversarial-20260214-001"
+  status: "ACTIVE"
+pipelines:
+  ps:
+    current_phase: 1
+    phases:
+      - {id: 1, name: "Research", status: "IN_PROGRESS"}
+resumption:
+  last_checkpoint: null
+  current_state: "Phase 1 research in progress."
+  next_step: "Execute Phase 1: ps-researcher-001 researches adversarial strategies"
+  files_to_read:
+    - "ORCHESTRATION_PLAN.md"
+    - path: "ORCHESTRATION.yaml"
+      note: "the state itself"
+  cross_session_portable: true
+  ephemeral_references: false
+`,
+	"projects/PROJ-001-oss-release/work/FEAT-004-adversarial/ORCHESTRATION_PLAN.md": "# FEAT-004 plan\n",
+	"projects/PROJ-009-llm-deception/ORCHESTRATION.yaml": `workflow:
+  id: "llm-deception-20260222-001"
+  status: "COMPLETED"
+phases:
+  - {id: 1, status: "COMPLETE"}
+`,
+}
+
+// liveV2 is a live workflow with a complete v2.0 section and a key no
+// reader knows (RL010, a warning).
+const liveV2 = `workflow:
+  id: "docs-refresh-20260220-001"
+  status: "ACTIVE"
+  created_at: "2026-02-20T09:00:00Z"
+pipelines:
+  docs:
+    current_phase: 1
+    phases:
+      - {id: 1, name: "Research", status: "IN_PROGRESS", gate_after: "qg-1"}
+quality_gates:
+  qg-1: {id: "qg-1", after_phase: 1, status: "PENDING"}
+resumption:
+  recovery_state:
+    last_checkpoint: null
+    current_phase: 1
+    current_phase_name: "Research"
+    workflow_status: "ACTIVE"
+    current_activity: "phase-1-agent-execution"
+    next_step: "Run the researcher agent"
+    context_fill_at_update: null
+    updated_at: "2026-02-20T21:00:00Z"
+    resumed_by: "session-7"
+  files_to_read: []
+  quality_trajectory: {gates_completed: [], gates_remaining: ["qg-1"], current_gate: null, current_gate_iteration: null, score_history: {}, lowest_dimension: null, total_iterations_used: 0}
+  defect_summary: {total_defects_found: 0, total_defects_resolved: 0, unresolved_defects: [], recurring_patterns: [], last_gate_primary_defect: null}
+  decision_log: []
+  agent_summaries: {}
+  compaction_events: {count: 0, events: []}
+`
+
+// buildShaped is a nexus build (02-builds/…, build_id/build_name/
+// build_type), the later layout of the reference projects. Where lint
+// accepts it, the resume-context schema must too: #ResumeContextExport is
+// the place a build's definition joins.
+var buildShaped = map[string]string{
+	"02-builds/active/01-docs-site/01-planning/resume-context.md": `---
+resume_schema_version: "2.0"
+build_id: "01-docs-site"
+build_name: "Docs site"
+build_type: "build"
+current_phase: "planning"
+next_action: "plan-build"
+files_to_load:
+  - "02-builds/active/01-docs-site/01-planning/01-overview.md"
+last_updated: "2026-02-20T21:00:00"
+continue_at: "Plan the build"
+blockers: []
+---
+# Resume context
+`,
+	"02-builds/active/01-docs-site/01-planning/01-overview.md": "# Docs site\n",
+}
+
+// Repositories of the reference system's shapes: what lint accepts, the
+// exported schemas accept; what it rejects for the terminal spelling,
+// they reject too.
+func TestExportedSchemasAcceptWhatLintAcceptsJerryShaped(t *testing.T) {
+	files := map[string][]byte{"ORCHESTRATION.yaml": []byte(liveV2)}
+	for k, v := range jerryShaped {
+		files[k] = []byte(v)
+	}
+	checked, rejected := acceptedByLint(t, "jerry-shaped", files)
+	wantChecked := []string{
+		"ORCHESTRATION.yaml",
+		"docs/PROJ-006-worktracker-ontology/ORCHESTRATION.yaml",
+		"projects/PROJ-001-oss-release/orchestration/en202-rewrite-20260201-001/ORCHESTRATION.yaml",
+		"projects/PROJ-001-oss-release/work/FEAT-004-adversarial/ORCHESTRATION.yaml",
+		"projects/PROJ-004-context-resilience/orchestration/feat001-impl-20260220-001/ORCHESTRATION.yaml",
+	}
+	if strings.Join(checked, "\n") != strings.Join(wantChecked, "\n") {
+		t.Errorf("lint accepts\n%s\nwant\n%s", strings.Join(checked, "\n"), strings.Join(wantChecked, "\n"))
+	}
+	const completed = "projects/PROJ-009-llm-deception/ORCHESTRATION.yaml"
+	if strings.Join(rejected, "\n") != completed {
+		t.Errorf("lint rejects %v, want only %s (COMPLETED is outside the enum)", rejected, completed)
+	}
+	ins := instances(t, completed, files[completed])
+	if err := compiledSchemasOnce(t)["orchestration"].Validate(ins[0].value); err == nil {
+		t.Errorf("%s: the schema accepts COMPLETED, which lint reports", completed)
+	}
+	// A live workflow still needs its resumption section.
+	live := instances(t, "ORCHESTRATION.yaml", []byte("workflow: {id: demo, status: ACTIVE}\n"))
+	if err := compiledSchemasOnce(t)["orchestration"].Validate(live[0].value); err == nil {
+		t.Error("the schema accepts a live workflow without resumption")
+	}
+}
+
+func TestExportedSchemasAcceptWhatLintAcceptsBuildShaped(t *testing.T) {
+	files := map[string][]byte{}
+	for k, v := range buildShaped {
+		files[k] = []byte(v)
+	}
+	checked, rejected := acceptedByLint(t, "build-shaped", files)
+	if len(checked) == 0 {
+		t.Logf("lint rejects the build's resume-context (%v): nothing to compare yet", rejected)
+	}
+}
