@@ -191,6 +191,12 @@ func exportSchema(e schemaExport) ([]byte, error) {
 		return nil, fmt.Errorf("generating the %s schema: %w", e.name, err)
 	}
 	forbidFields(doc)
+	if e.name != "config" {
+		openUnknownKeys(doc)
+	}
+	if e.name == "orchestration" {
+		orchestrationLifecycle(doc)
+	}
 	data, err := json.MarshalIndent(openStructs(doc), "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("generating the %s schema: %w", e.name, err)

@@ -67,6 +67,18 @@ var finishedWords = map[string]bool{
 // IsFinishedStatus reports a lifecycle state of a record that is over.
 func IsFinishedStatus(s string) bool { return finishedWords[node.StatusWord(s)] }
 
+// FinishedStatusWords lists the lifecycle states of a record that is over,
+// in node.StatusWord spelling, sorted: the exported JSON Schema tells
+// finished workflows by the same words.
+func FinishedStatusWords() []string {
+	out := make([]string, 0, len(finishedWords))
+	for w := range finishedWords {
+		out = append(out, w)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Record is a unit's lifecycle, computed once (RecordOf).
 type Record struct {
 	Finished bool
