@@ -685,6 +685,33 @@ func mutate(root *yaml.Node, mut uint64) {
 			}
 		}
 	}
+	scalarKeys(root, 0)
+}
+
+// scalarKeys makes a mutated tree's keys what the parser makes them
+// (load's treeCheck.keys): an alias of a scalar becomes a copy of it, and
+// a key that is a collection, which the parser refuses (RL001), a string.
+func scalarKeys(n *yaml.Node, depth int) {
+	if n == nil || depth > 100 || n.Kind == yaml.AliasNode {
+		return
+	}
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 {
+			k := c
+			for k != nil && k.Kind == yaml.AliasNode {
+				k = k.Alias
+			}
+			if k != nil && k.Kind == yaml.ScalarNode && k != c {
+				kc := *k
+				kc.Anchor = ""
+				n.Content[i] = &kc
+			} else if k == nil || k.Kind != yaml.ScalarNode {
+				n.Content[i] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fmt.Sprintf("key%d", i)}
+			}
+			continue
+		}
+		scalarKeys(c, depth+1)
+	}
 }
 
 // reaches reports whether to is from or lies under it, aliases followed:
