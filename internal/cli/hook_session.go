@@ -106,16 +106,22 @@ func sessionReport(found []diag.Finding, blocks []resumeBlock, finished []string
 		fhead = []string{findingsHead(fs)}
 	}
 	fin := finishedLine(finished)
+	var flines []string
+	for i := range fs[:min(len(fs), hookReportMax)] {
+		flines = append(flines, truncate(hook.FindingLine(&fs[i]), findingLineMax))
+	}
 	// What is always shown: the findings' counts, the finished line, and
-	// each active workflow's head (with room for its cut line).
+	// each active workflow's head (with room for its cut line) while the
+	// heads leave a third of the budget to the findings' lines.
 	used := linesSize(fhead) + linesSize(fin) + 2*3
 	if len(fs) > 0 {
 		used += findingsMoreMax
 	}
+	reserve := min(linesSize(flines), budget/3)
 	shown := len(blocks)
 	for i, b := range blocks {
 		need := linesSize(b.head) + len(blockCutLine) + 1 + 2
-		if used+need > budget-findingsMoreMax {
+		if used+need > budget-findingsMoreMax-reserve {
 			shown = i
 			break
 		}
@@ -124,10 +130,6 @@ func sessionReport(found []diag.Finding, blocks []resumeBlock, finished []string
 	rest := max(budget-used, 0)
 	// The room left goes to the findings' lines and the workflows'
 	// details; when both do not fit, each gets at least half.
-	var flines []string
-	for i := range fs[:min(len(fs), hookReportMax)] {
-		flines = append(flines, truncate(hook.FindingLine(&fs[i]), findingLineMax))
-	}
 	fneed, aneed := linesSize(flines), 0
 	for _, b := range blocks[:shown] {
 		aneed += linesSize(b.details)
