@@ -7,15 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/resumelint/resumelint/internal/agentrun"
 	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/hook"
 	"github.com/resumelint/resumelint/internal/load"
-	"github.com/resumelint/resumelint/internal/node"
 	"github.com/resumelint/resumelint/internal/report"
 	"github.com/resumelint/resumelint/internal/rules"
 )
@@ -40,8 +37,11 @@ const (
 // hookReportMax is how many findings one answer lists; the rest are counted.
 const hookReportMax = 10
 
-// hookContextMax bounds additionalContext and systemMessage (Claude Code
-// truncates long context).
+// hookContextMax bounds additionalContext and systemMessage. Claude Code
+// shows hook output of up to 10,000 characters in full and replaces longer
+// output with a 2,000-character preview and a file path
+// (docs/agent-hooks.md, "Size"). The bound is in bytes, which are never
+// fewer than the characters Claude Code counts, with a margin.
 const hookContextMax = 9000
 
 const hookUsage = `Usage: resumelint hook < EVENT.json
@@ -114,6 +114,8 @@ type hookRun struct {
 	ev        *hook.Event
 	cwd, root string
 	nowFlag   string
+	// records are the lifecycles lintState's run decided, by display path.
+	records map[string]*rules.RecordFact
 }
 
 // setup builds the run settings as lint does, from the repository's
@@ -260,6 +262,10 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 	}
 	disc.Files, disc.Folders = files, folders
 	res := lc.run(disc, nil, *s)
+	h.records = map[string]*rules.RecordFact{}
+	for _, rf := range res.Records {
+		h.records[rf.Path] = rf
+	}
 	var found []diag.Finding
 	for _, fd := range res.Findings {
 		if fd.Severity >= diag.SevWarning && fd.Code != code.Internal {
@@ -287,43 +293,6 @@ func (h *hookRun) preCompact() int {
 	fmt.Fprintf(&sb, "resumelint: the state this session will resume from after compaction has %s:\n", plural(len(found), "problem", "problems"))
 	writeFindingLines(&sb, found)
 	out := &hook.Output{SystemMessage: truncate(strings.TrimSuffix(sb.String(), "\n"), hookContextMax)}
-	if err := out.Write(h.c.Stdout); err != nil {
-		return hookProblem
-	}
-	return hookOK
-}
-
-// sessionStart gives a resumed or compacted session its resume report:
-// the agent run's status, each orchestration file's recovery state, and
-// the findings that make them untrustworthy.
-func (h *hookRun) sessionStart() int {
-	if h.ev.Source != "resume" && h.ev.Source != "compact" {
-		return hookOK
-	}
-	found, orch, ok := h.lintState()
-	if !ok {
-		return hookProblem
-	}
-	var parts []string
-	if run := h.runReport(); run != "" {
-		parts = append(parts, run)
-	}
-	for _, f := range orch {
-		if r := recoveryReport(f); r != "" {
-			parts = append(parts, r)
-		}
-	}
-	if len(found) > 0 {
-		var sb strings.Builder
-		fmt.Fprintf(&sb, "resumelint: %s in the state files; do not rely on what they say until they are corrected:\n", plural(len(found), "finding", "findings"))
-		writeFindingLines(&sb, found)
-		parts = append(parts, strings.TrimSuffix(sb.String(), "\n"))
-	}
-	if len(parts) == 0 {
-		return hookOK
-	}
-	out := &hook.Output{HookSpecificOutput: &hook.SpecificOutput{HookEventName: hook.SessionStart,
-		AdditionalContext: truncate(strings.Join(parts, "\n\n"), hookContextMax)}}
 	if err := out.Write(h.c.Stdout); err != nil {
 		return hookProblem
 	}
@@ -361,82 +330,6 @@ func (h *hookRun) runReport() string {
 		return ""
 	}
 	return hook.CleanText(strings.TrimSuffix(sb.String(), "\n"))
-}
-
-// recoveryReport is the resume state an ORCHESTRATION.yaml records: the
-// workflow, the recovery state, the next step and the files to read.
-func recoveryReport(f *load.File) string {
-	if _, ok := load.Read(f, load.DefaultLimits); !ok {
-		return ""
-	}
-	doc, _ := load.Parse(f, load.FormatYAML, load.DefaultLimits)
-	if doc == nil || !node.IsMap(doc.Root) || load.NotWorkflow(doc.Root) != "" {
-		return ""
-	}
-	root := doc.Root
-	str := func(m *yaml.Node, key string) string {
-		v := node.Val(m, key)
-		if v == nil || node.IsNull(v) || !node.IsScalar(v) {
-			return ""
-		}
-		return truncate(hookSafe(node.Resolve(v).Value), 500)
-	}
-	wf := node.Val(root, "workflow")
-	res := node.Val(root, "resumption")
-	rs := node.Val(res, "recovery_state")
-	if !node.IsMap(rs) {
-		rs = res // v1.0: the fields sit at the top of resumption
-	}
-	status := str(rs, "workflow_status")
-	if status == "" {
-		status = str(wf, "status")
-	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "resumelint: resume state of %s", hookSafe(f.Path))
-	if id := str(wf, "id"); id != "" {
-		fmt.Fprintf(&sb, " (workflow %s", id)
-		if status != "" {
-			fmt.Fprintf(&sb, ", %s", status)
-		}
-		sb.WriteString(")")
-	}
-	sb.WriteString("\n")
-	if s := str(wf, "status"); rules.IsFinishedStatus(s) {
-		fmt.Fprintf(&sb, "- The workflow is %s: history, nothing to resume.", s)
-		return sb.String()
-	}
-	line := func(label, v string) {
-		if v != "" {
-			fmt.Fprintf(&sb, "- %s: %s\n", label, v)
-		}
-	}
-	phase := str(rs, "current_phase")
-	if name := str(rs, "current_phase_name"); name != "" {
-		phase = strings.TrimSpace(phase + " (" + name + ")")
-	}
-	line("Phase", phase)
-	line("Last checkpoint", str(rs, "last_checkpoint"))
-	line("Current activity", str(rs, "current_activity"))
-	line("Next step", str(rs, "next_step"))
-	if ftr := node.Val(res, "files_to_read"); node.IsSeq(ftr) {
-		var paths []string
-		for _, it := range node.Resolve(ftr).Content {
-			p := ""
-			if node.IsScalar(it) {
-				p = node.Resolve(it).Value
-			} else if node.IsMap(it) {
-				p = str(it, "path")
-			}
-			if p != "" {
-				paths = append(paths, hookSafe(p))
-			}
-		}
-		line("Files to read", strings.Join(paths, ", "))
-	}
-	if res == nil {
-		sb.WriteString("- No resumption section: nothing records where to resume.\n")
-	}
-	return strings.TrimSuffix(sb.String(), "\n")
 }
 
 // hookSafe is text from a file as the resume report shows it: secrets

@@ -72,6 +72,10 @@ type Result struct {
 	// as a whole: the records that are history (SPEC §0 lifecycle), the
 	// evidence of the resumption version the repository writes.
 	Notes []string
+	// Records are the lifecycles of the run's orchestration files and
+	// resume contexts (SPEC §0), so reports tell live records from history
+	// with the decision the rules made.
+	Records []*rules.RecordFact
 }
 
 // InternalCode marks a finding about resumelint's own failure.
@@ -145,6 +149,7 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	var notes []string
 	res.Findings, notes = rules.WithoutHistory(res.Findings, index)
 	res.Notes = append(res.Notes, notes...)
+	res.Records = rules.Records.All(index)
 	for _, f := range d.Unknown {
 		res.Checked++
 		fd := diag.Finding{Code: rules.UnknownKind.Code, Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
