@@ -24,7 +24,7 @@ func jerryShapedRepo(t *testing.T, finished, active, missingPerActive int) (dir 
 		id := fmt.Sprintf("feat%03d-impl-202602%02d-001", 100+i, 10+i%18)
 		finishedIDs = append(finishedIDs, id)
 		path := fmt.Sprintf("projects/PROJ-%03d-quality-enforcement-research/orchestration/%s/ORCHESTRATION.yaml", 1+i%9, id)
-		files[path] = finishedWorkflow(id, path, i%2 == 0)
+		files[path] = finishedWorkflowYAML(id, path, i%2 == 0)
 	}
 	for i := range active {
 		id := fmt.Sprintf("epic%03d-crosspoll-20260223-%03d", 200+i, i+1)
@@ -44,7 +44,7 @@ func jerryShapedRepo(t *testing.T, finished, active, missingPerActive int) (dir 
 	return dir, finishedIDs, activeIDs
 }
 
-func finishedWorkflow(id, path string, pending bool) string {
+func finishedWorkflowYAML(id, path string, pending bool) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, `workflow:
   id: "%s"
