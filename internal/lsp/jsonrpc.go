@@ -62,17 +62,76 @@ const (
 	codeInvalidParams    = -32602
 	codeServerNotInit    = -32002
 	codeInvalidAfterShut = -32600
+	codeInternalError    = -32603
+	codeRequestCancelled = -32800
 )
 
-// conn reads and writes framed messages (Content-Length headers).
+// conn reads and writes framed messages (Content-Length headers), and
+// makes sure each request gets one answer: the handler's, or the
+// RequestCancelled error when the client cancels it first.
 type conn struct {
 	r  *bufio.Reader
 	mu sync.Mutex
 	w  io.Writer
+	// open holds the requests read and not yet answered, by ID; true once
+	// cancelled (answered already). It holds at most the queue's requests
+	// and the one running.
+	omu  sync.Mutex
+	open map[string]bool
 }
 
 func newConn(r io.Reader, w io.Writer) *conn {
-	return &conn{r: bufio.NewReaderSize(r, 64<<10), w: w}
+	return &conn{r: bufio.NewReaderSize(r, 64<<10), w: w, open: map[string]bool{}}
+}
+
+// track records a request read, to be answered once.
+func (c *conn) track(id json.RawMessage) {
+	c.omu.Lock()
+	c.open[string(id)] = false
+	c.omu.Unlock()
+}
+
+// cancel answers an open request with RequestCancelled; the handler's
+// answer, if it comes later, is dropped. An answered or unknown request
+// is left alone, as the protocol asks.
+func (c *conn) cancel(id json.RawMessage) error {
+	c.omu.Lock()
+	done, ok := c.open[string(id)]
+	if ok && !done {
+		c.open[string(id)] = true
+	}
+	c.omu.Unlock()
+	if !ok || done {
+		return nil
+	}
+	return c.write(&message{ID: id, Error: &rpcError{Code: codeRequestCancelled, Message: "the request was cancelled"}})
+}
+
+// cancelled reports whether the client cancelled a request still open.
+func (c *conn) cancelled(id json.RawMessage) bool {
+	c.omu.Lock()
+	defer c.omu.Unlock()
+	return c.open[string(id)]
+}
+
+// claim closes a request for its answer: false when it was cancelled
+// (answered already). Requests not tracked are always answered.
+func (c *conn) claim(id json.RawMessage) bool {
+	c.omu.Lock()
+	defer c.omu.Unlock()
+	done, ok := c.open[string(id)]
+	delete(c.open, string(id))
+	return !ok || !done
+}
+
+// unanswered closes a request after its handler ran and reports whether
+// it still needs an answer.
+func (c *conn) unanswered(id json.RawMessage) bool {
+	c.omu.Lock()
+	defer c.omu.Unlock()
+	done, ok := c.open[string(id)]
+	delete(c.open, string(id))
+	return ok && !done
 }
 
 // read returns the next message's body.
@@ -125,6 +184,9 @@ func (c *conn) write(m *message) error {
 }
 
 func (c *conn) reply(id json.RawMessage, result any) error {
+	if !c.claim(id) {
+		return nil
+	}
 	data, err := json.Marshal(result)
 	if err != nil {
 		return err
@@ -133,6 +195,9 @@ func (c *conn) reply(id json.RawMessage, result any) error {
 }
 
 func (c *conn) replyError(id json.RawMessage, code int, format string, args ...any) error {
+	if !c.claim(id) {
+		return nil
+	}
 	return c.write(&message{ID: id, Error: &rpcError{Code: code, Message: fmt.Sprintf(format, args...)}})
 }
 

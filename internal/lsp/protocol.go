@@ -1,5 +1,7 @@
 package lsp
 
+import "encoding/json"
+
 // The LSP 3.17 structures the server reads and writes; fields it does not
 // use are left out.
 
@@ -42,7 +44,14 @@ type initializeParams struct {
 			DidChangeWatchedFiles struct {
 				DynamicRegistration bool `json:"dynamicRegistration"`
 			} `json:"didChangeWatchedFiles"`
+			Diagnostics struct {
+				RefreshSupport bool `json:"refreshSupport"`
+			} `json:"diagnostics"`
 		} `json:"workspace"`
+		TextDocument struct {
+			// Diagnostic is set by a client that pulls diagnostics.
+			Diagnostic json.RawMessage `json:"diagnostic"`
+		} `json:"textDocument"`
 	} `json:"capabilities"`
 }
 
@@ -81,9 +90,15 @@ type diagnostic struct {
 	Range              lspRange                       `json:"range"`
 	Severity           int                            `json:"severity"`
 	Code               string                         `json:"code"`
+	CodeDescription    *codeDescription               `json:"codeDescription,omitempty"`
 	Source             string                         `json:"source"`
 	Message            string                         `json:"message"`
 	RelatedInformation []diagnosticRelatedInformation `json:"relatedInformation,omitempty"`
+}
+
+// codeDescription links a diagnostic to its rule's page.
+type codeDescription struct {
+	Href string `json:"href"`
 }
 
 type diagnosticRelatedInformation struct {
@@ -95,6 +110,15 @@ type publishDiagnosticsParams struct {
 	URI         string       `json:"uri"`
 	Version     *int         `json:"version,omitempty"`
 	Diagnostics []diagnostic `json:"diagnostics"`
+}
+
+type documentDiagnosticParams struct {
+	TextDocument     textDocumentIdentifier `json:"textDocument"`
+	PreviousResultID string                 `json:"previousResultId"`
+}
+
+type cancelParams struct {
+	ID json.RawMessage `json:"id"`
 }
 
 type codeActionParams struct {

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +14,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/resumelint/resumelint/docs"
@@ -63,6 +67,13 @@ type document struct {
 	// tooLarge is set while the document's text is over maxMessage: the
 	// text is not kept and the document is reported as not read.
 	tooLarge bool
+	// dirty is set when the text changed since it was last linted; saved
+	// tells how to lint it (see Engine.Lint).
+	dirty, saved bool
+	// diags are the diagnostics of the last lint; resultID names them for
+	// pulled reports.
+	diags    []diagnostic
+	resultID string
 }
 
 type server struct {
@@ -74,47 +85,124 @@ type server struct {
 	init     bool
 	shutdown bool
 	watch    bool // the client can watch files for us
-	nextID   int
+	// pull is set when the client pulls diagnostics
+	// (textDocument/diagnostic): it gets no publishDiagnostics, and
+	// refresh says it can be asked to pull again.
+	pull, refresh bool
+	nextID        int
+	stopped       atomic.Bool
+	logMu         sync.Mutex
+}
+
+// queueSize bounds the messages read and not yet handled: past it the
+// reader waits for the handler, so memory does not grow with a client
+// that sends faster than the server lints.
+const queueSize = 64
+
+// item is one message for the handler, or one skipped for its size.
+type item struct {
+	m  *message
+	tl *tooLargeError
 }
 
 // Serve runs the server on r and w until the client sends exit; the
 // result is the process exit code (0 after shutdown, 1 otherwise).
+//
+// One goroutine reads and answers $/cancelRequest at once; one handles
+// the other messages in order. Serve returns after both have ended.
 func Serve(r io.Reader, w io.Writer, log io.Writer, eng Engine, version string) int {
 	s := &server{c: newConn(r, w), eng: eng, log: log, version: version, docs: map[string]*document{}}
+	q := make(chan item, queueSize)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.work(q)
+	}()
+	exit := s.read(q)
+	close(q)
+	<-done
+	if exit && s.shutdown {
+		return 0
+	}
+	return 1 // exit before shutdown, or the client went away
+}
+
+// read queues the messages until exit (true) or the end of the input.
+func (s *server) read(q chan<- item) bool {
 	for {
 		body, err := s.c.read()
 		var tl *tooLargeError
 		if errors.As(err, &tl) {
-			fmt.Fprintf(log, "resumelint server: %v\n", err)
-			if err := s.tooLarge(tl); err != nil {
-				fmt.Fprintf(log, "resumelint server: %v\n", err)
-			}
+			s.logf("%v", err)
+			q <- item{tl: tl}
 			continue
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				fmt.Fprintf(log, "resumelint server: %v\n", err)
+				s.logf("%v", err)
 			}
-			return 1 // the client went away without exit
+			s.stopped.Store(true) // no one reads the answers
+			return false
 		}
 		var m message
 		if err := json.Unmarshal(body, &m); err != nil {
 			_ = s.c.replyError(json.RawMessage("null"), codeParseError, "not a JSON-RPC message: %v", err)
 			continue
 		}
-		if m.Method == "exit" {
-			if s.shutdown {
-				return 0
+		switch {
+		case m.Method == "exit":
+			return true
+		case m.Method == "$/cancelRequest":
+			var p cancelParams
+			if json.Unmarshal(m.Params, &p) == nil && len(p.ID) > 0 {
+				if err := s.c.cancel(p.ID); err != nil {
+					s.logf("$/cancelRequest: %v", err)
+				}
 			}
-			return 1
-		}
-		if m.Method == "" {
+			continue
+		case m.Method == "":
 			continue // a response to one of our requests
 		}
-		if err := s.handle(&m); err != nil {
-			fmt.Fprintf(log, "resumelint server: %s: %v\n", m.Method, err)
+		if isRequest(&m) {
+			s.c.track(m.ID)
+		}
+		q <- item{m: &m}
+	}
+}
+
+// work handles the queued messages in order. A request cancelled while
+// queued is not run; one cancelled while running has been answered, and
+// its handler's answer is dropped.
+func (s *server) work(q <-chan item) {
+	for it := range q {
+		if s.stopped.Load() {
+			continue
+		}
+		if it.tl != nil {
+			if err := s.tooLarge(it.tl); err != nil {
+				s.logf("%v", err)
+			}
+			continue
+		}
+		m := it.m
+		if isRequest(m) && s.c.cancelled(m.ID) {
+			s.c.unanswered(m.ID)
+			continue
+		}
+		if err := s.handle(m); err != nil {
+			s.logf("%s: %v", m.Method, err)
+		}
+		if isRequest(m) && s.c.unanswered(m.ID) {
+			_ = s.c.replyError(m.ID, codeInternalError, "%s failed", m.Method)
 		}
 	}
+}
+
+// logf writes one line to the log; both goroutines log.
+func (s *server) logf(format string, args ...any) {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fmt.Fprintf(s.log, "resumelint server: "+format+"\n", args...)
 }
 
 func isRequest(m *message) bool { return len(m.ID) > 0 }
@@ -154,6 +242,7 @@ var handlers = map[string]func(*server, *message) error{
 	"workspace/didChangeConfiguration": func(s *server, _ *message) error { return s.reload() },
 	"textDocument/codeAction":          (*server).codeAction,
 	"textDocument/hover":               (*server).hoverRequest,
+	"textDocument/diagnostic":          (*server).pullDiagnostics,
 }
 
 func (s *server) initialize(m *message) error {
@@ -163,12 +252,16 @@ func (s *server) initialize(m *message) error {
 	}
 	s.init = true
 	s.watch = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration
+	pull := p.Capabilities.TextDocument.Diagnostic
+	s.pull = len(pull) > 0 && string(pull) != "null"
+	s.refresh = p.Capabilities.Workspace.Diagnostics.RefreshSupport
 	return s.c.reply(m.ID, map[string]any{
 		"capabilities": map[string]any{
 			"positionEncoding":   "utf-16",
 			"textDocumentSync":   map[string]any{"openClose": true, "change": 1, "save": map[string]any{"includeText": false}},
 			"codeActionProvider": map[string]any{"codeActionKinds": []string{kindQuickFix, kindFixAll}},
 			"hoverProvider":      true,
+			"diagnosticProvider": map[string]any{"identifier": "resumelint", "interFileDependencies": true, "workspaceDiagnostics": false},
 		},
 		"serverInfo": map[string]any{"name": "resumelint", "version": s.version},
 	})
@@ -197,7 +290,7 @@ func (s *server) didOpen(m *message) error {
 	d := &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
 	d.osPath = osPathOf(d.uri)
 	s.docs[d.uri] = d
-	return s.lint(d, true)
+	return s.changed(d, true)
 }
 
 func (s *server) didChange(m *message) error {
@@ -223,7 +316,7 @@ func (s *server) didChange(m *message) error {
 		}
 	}
 	d.version = p.TextDocument.Version
-	return s.lint(d, false)
+	return s.changed(d, false)
 }
 
 func (s *server) didSave(m *message) error {
@@ -239,7 +332,7 @@ func (s *server) didSave(m *message) error {
 		return s.reload()
 	}
 	if d != nil {
-		return s.lint(d, true)
+		return s.changed(d, true)
 	}
 	return nil
 }
@@ -251,6 +344,9 @@ func (s *server) didClose(m *message) error {
 	}
 	if _, ok := s.docs[p.TextDocument.URI]; ok {
 		delete(s.docs, p.TextDocument.URI)
+		if s.pull {
+			return nil // the client drops what it pulled
+		}
 		return s.c.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []diagnostic{}})
 	}
 	return nil
@@ -274,6 +370,7 @@ func (s *server) codeAction(m *message) error {
 	if err := json.Unmarshal(m.Params, &p); err != nil {
 		return s.c.replyError(m.ID, codeInvalidParams, "codeAction: %v", err)
 	}
+	s.ensure(s.docs[p.TextDocument.URI])
 	return s.c.reply(m.ID, s.codeActions(&p))
 }
 
@@ -282,11 +379,31 @@ func (s *server) hoverRequest(m *message) error {
 	if err := json.Unmarshal(m.Params, &p); err != nil {
 		return s.c.replyError(m.ID, codeInvalidParams, "hover: %v", err)
 	}
+	s.ensure(s.docs[p.TextDocument.URI])
 	h := s.hover(&p)
 	if h == nil {
 		return s.c.reply(m.ID, nil)
 	}
 	return s.c.reply(m.ID, h)
+}
+
+// pullDiagnostics answers textDocument/diagnostic: the document's
+// diagnostics, or "unchanged" when they are those the client has. A
+// document not open has none.
+func (s *server) pullDiagnostics(m *message) error {
+	var p documentDiagnosticParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		return s.c.replyError(m.ID, codeInvalidParams, "diagnostic: %v", err)
+	}
+	items, id := []diagnostic{}, resultIDOf(nil)
+	if d := s.docs[p.TextDocument.URI]; d != nil {
+		s.ensure(d)
+		items, id = d.diags, d.resultID
+	}
+	if p.PreviousResultID != "" && p.PreviousResultID == id {
+		return s.c.reply(m.ID, map[string]any{"kind": "unchanged", "resultId": id})
+	}
+	return s.c.reply(m.ID, map[string]any{"kind": "full", "resultId": id, "items": items})
 }
 
 // reload reads the configuration again and checks every open document
@@ -302,20 +419,60 @@ func (s *server) reload() error {
 	}
 	sort.Strings(uris)
 	for _, u := range uris {
-		if err := s.lint(s.docs[u], false); err != nil {
+		if err := s.changed(s.docs[u], false); err != nil {
 			return err
 		}
+	}
+	if s.pull && s.refresh && len(uris) > 0 {
+		s.nextID++
+		return s.c.request(s.nextID, "workspace/diagnostic/refresh", nil)
 	}
 	return nil
 }
 
-// lint checks a document and publishes its diagnostics.
-func (s *server) lint(d *document, saved bool) error {
+// changed notes that a document's text (or configuration) changed. A
+// client that pushes gets the diagnostics now; one that pulls gets them
+// when it asks, so a request it cancels is not linted.
+func (s *server) changed(d *document, saved bool) error {
+	d.dirty, d.saved = true, saved
+	if s.pull {
+		return nil
+	}
+	s.ensure(d)
 	if d.osPath == "" {
 		return nil // not a file: URI
 	}
+	v := d.version
+	return s.c.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: d.diags})
+}
+
+// ensure lints a document changed since its last lint.
+func (s *server) ensure(d *document) {
+	if d == nil || !d.dirty {
+		return
+	}
+	d.dirty = false
+	s.lint(d, d.saved)
+	d.resultID = resultIDOf(d.diags)
+}
+
+// resultIDOf names a set of diagnostics by their content, so an
+// unchanged report is sent only when the client has the same ones.
+func resultIDOf(diags []diagnostic) string {
+	data, _ := json.Marshal(diags)
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:12])
+}
+
+// lint checks a document and keeps its diagnostics.
+func (s *server) lint(d *document, saved bool) {
+	d.diags = []diagnostic{}
+	if d.osPath == "" {
+		return // not a file: URI
+	}
 	if d.tooLarge {
-		return s.publishTooLarge(d)
+		s.checkTooLarge(d)
+		return
 	}
 	res, err := s.eng.Lint(d.osPath, d.text, saved)
 	if err != nil {
@@ -324,12 +481,9 @@ func (s *server) lint(d *document, saved bool) error {
 	}
 	d.res = res
 	d.starts = lineStarts(d.text)
-	diags := []diagnostic{}
 	for i := range res.Findings {
-		diags = append(diags, s.diagnostic(d, &res.Findings[i]))
+		d.diags = append(d.diags, s.diagnostic(d, &res.Findings[i]))
 	}
-	v := d.version
-	return s.c.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: diags})
 }
 
 func (s *server) diagnostic(d *document, fd *diag.Finding) diagnostic {
@@ -337,8 +491,8 @@ func (s *server) diagnostic(d *document, fd *diag.Finding) diagnostic {
 	if fd.Severity == diag.SevError {
 		sev = severityError
 	}
-	out := diagnostic{Range: findingRange(d, fd), Severity: sev, Code: fd.Code, Source: "resumelint",
-		Message: fd.Message + " [" + fd.Code + " " + fd.Name + "]"}
+	out := diagnostic{Range: findingRange(d, fd), Severity: sev, Code: fd.Code, CodeDescription: ruleLink(fd.Code),
+		Source: "resumelint", Message: fd.Message + " [" + fd.Code + " " + fd.Name + "]"}
 	for _, r := range fd.Related {
 		p := r.Path
 		if p == "" {
@@ -352,6 +506,15 @@ func (s *server) diagnostic(d *document, fd *diag.Finding) diagnostic {
 			Message:  r.Message})
 	}
 	return out
+}
+
+// ruleLink points a diagnostic at its rule's page, the address SARIF's
+// helpUri gives; none for a code with no page.
+func ruleLink(code string) *codeDescription {
+	if rules.Lookup(code) == nil {
+		return nil
+	}
+	return &codeDescription{Href: docs.RuleURL(code)}
 }
 
 // findingRange converts a finding's 1-based line and rune column span to
@@ -638,18 +801,16 @@ func (s *server) tooLarge(tl *tooLargeError) error {
 		s.docs[uri] = d
 	}
 	d.text, d.starts, d.res, d.tooLarge = nil, nil, Result{}, true
-	return s.lint(d, false)
+	return s.changed(d, false)
 }
 
-// publishTooLarge reports a document whose text was too large to hold,
+// checkTooLarge reports a document whose text was too large to hold,
 // when it is a file resumelint checks.
-func (s *server) publishTooLarge(d *document) error {
+func (s *server) checkTooLarge(d *document) {
 	d.res, d.starts = Result{}, nil
-	diags := []diagnostic{}
 	if s.eng.Checks(d.osPath) {
 		fd := load.TooLarge(&load.File{Path: d.osPath}, -1, load.DefaultLimits)
-		diags = append(diags, diagnostic{Severity: severityError, Code: fd.Code, Source: "resumelint", Message: fd.Message + " [" + fd.Code + " input-limits]"})
+		d.diags = append(d.diags, diagnostic{Severity: severityError, Code: fd.Code, CodeDescription: ruleLink(fd.Code),
+			Source: "resumelint", Message: fd.Message + " [" + fd.Code + " input-limits]"})
 	}
-	v := d.version
-	return s.c.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: diags})
 }

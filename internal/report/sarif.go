@@ -18,7 +18,7 @@ import (
 
 // HelpURI is where a rule's documentation page is published.
 func HelpURI(code string) string {
-	return "https://github.com/resumelint/resumelint/blob/main/docs/rules/" + code + ".md"
+	return docs.RuleURL(code)
 }
 
 // SARIF 2.1.0 (OASIS), the subset GitHub code scanning reads. Columns
