@@ -13,10 +13,11 @@ import (
 	"github.com/resumelint/resumelint/internal/rules"
 )
 
-// `resumelint status [RUN_DIR]`: the resume report of an agent run (SPEC
-// §3.6, seed 003 §Resume Reporting Template). The run is read and its state
-// derived by internal/agentrun, the same derivation the RL5xx rules use;
-// internal/report renders it as text, json or mermaid.
+// `resumelint status [PATH ...]`: the resume report of an agent run (SPEC
+// §3.6, seed 003 §Resume Reporting Template), and of the ORCHESTRATION
+// workflows and nexus projects and builds (status_workflows.go). The run
+// is read and its state derived by internal/agentrun, the same derivation
+// the RL5xx rules use; internal/report renders it as text, json or mermaid.
 
 func init() { subcommands["status"] = (*Command).status }
 
@@ -34,12 +35,15 @@ func (c *Command) status(args []string) (int, error) {
 	default:
 		return ExitUsage, usagef("unknown --format %q (want text, json or mermaid)", *format)
 	}
-	if len(pos) > 1 {
-		return ExitUsage, usagef("status takes one RUN_DIR, got %d", len(pos))
-	}
 	now, err := c.nowTime(*nowFlag)
 	if err != nil {
 		return ExitUsage, err
+	}
+	if code, done, err := c.statusRecords(pos, *format, now, *configFlag); done {
+		return code, err
+	}
+	if len(pos) > 1 {
+		return ExitUsage, usagef("status takes one RUN_DIR, got %d", len(pos))
 	}
 	var (
 		run     *agentrun.Run
