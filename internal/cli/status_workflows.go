@@ -413,6 +413,9 @@ func projectState(root *yaml.Node, now time.Time) report.ProjectState {
 	}
 	if b := node.Val(root, "blockers"); node.IsSeq(b) {
 		ps.Blockers = len(node.Resolve(b).Content)
+		if ps.Blockers > 0 && ps.State != stateDone {
+			ps.State = stateBlocked
+		}
 	}
 	ps.Age = ageOf(ps.LastUpdated, now)
 	return ps
