@@ -342,7 +342,8 @@ var stateWords = map[string]string{
 }
 
 // stateOf folds a status onto done, in_progress, pending, blocked or
-// failed ("PHASE_2_IN_PROGRESS" is in progress; anything unknown pending).
+// failed ("PHASE_2_IN_PROGRESS" is in progress; anything unknown is
+// pending).
 func stateOf(status string) string {
 	w := node.StatusWord(status)
 	if s, ok := stateWords[w]; ok {
@@ -352,8 +353,13 @@ func stateOf(status string) string {
 	if s, ok := stateWords[first]; ok {
 		return s
 	}
-	if strings.HasSuffix(w, "_IN_PROGRESS") {
-		return stateInProgress
+	// A pipeline's "PHASE_2_BLOCKED": the state of its current phase.
+	if rest, ok := strings.CutPrefix(w, "PHASE_"); ok {
+		if _, after, ok := strings.Cut(rest, "_"); ok {
+			if s, ok := stateWords[after]; ok {
+				return s
+			}
+		}
 	}
 	return statePending
 }
