@@ -441,8 +441,7 @@ func sortRecovery(r *report.Recovery) {
 // report, so the agent-run behaviour and its exit codes are unchanged.
 func (c *Command) statusRecords(pos []string, format string, now time.Time, configPath string) (int, bool, error) {
 	for _, p := range pos {
-		abs := filepath.ToSlash(load.Abs(c.Cwd, p))
-		if _, ok := load.RunDir(abs + "/"); ok || strings.HasSuffix(abs, "/.agent-memory/runs") || strings.HasSuffix(abs, "/.agent-memory") {
+		if c.isRunPath(load.Abs(c.Cwd, p)) {
 			return 0, false, nil
 		}
 	}
@@ -458,6 +457,9 @@ func (c *Command) statusRecords(pos []string, format string, now time.Time, conf
 		return ExitUsage, true, err
 	}
 	if len(rec.Workflows)+len(rec.Projects)+len(rec.Finished) == 0 {
+		if len(pos) > 0 {
+			return ExitUsage, true, usagef("no run, workflow, project or build to report in %s", diag.SafeLine(strings.Join(pos, " ")))
+		}
 		return 0, false, nil
 	}
 	sortRecovery(rec)
@@ -524,4 +526,23 @@ func (c *Command) runPart(runsDir, format string, now time.Time, configPath stri
 		return ExitInternal, nil, err
 	}
 	return ExitOK, buf.Bytes(), nil
+}
+
+// isRunPath reports a path the agent-run report answers: under
+// .agent-memory/runs/, the runs folder itself, or a folder holding a run's
+// files (status has always reported such a folder as a run).
+func (c *Command) isRunPath(abs string) bool {
+	slash := filepath.ToSlash(abs)
+	if _, ok := load.RunDir(slash + "/"); ok || strings.HasSuffix(slash, "/.agent-memory/runs") || strings.HasSuffix(slash, "/.agent-memory") {
+		return true
+	}
+	if !load.IsDirIn(c.statusRoot(abs), abs) {
+		return false
+	}
+	for _, marker := range []string{"task-graph.json", "events", "plan.md", "prd.md"} {
+		if load.ExistsIn(c.statusRoot(abs), filepath.Join(abs, marker)) {
+			return true
+		}
+	}
+	return false
 }
