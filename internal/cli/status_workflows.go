@@ -65,15 +65,31 @@ func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (
 	}
 	disc.Files, disc.Folders, disc.Unknown, disc.Empty, disc.Missing = files, nil, nil, nil, nil
 	res := lc.run(disc, nil, *s)
+	ix := indexFindings(res.Findings)
 	for _, f := range records {
-		c.addRecord(rec, f, res.Findings, now)
+		c.addRecord(rec, f, ix, now)
 	}
 	return rec, nil
 }
 
+// findingIndex holds a run's findings by file and by every folder above
+// the file, so each record finds its own in one look-up.
+type findingIndex struct{ byFile, byDir map[string][]diag.Finding }
+
+func indexFindings(fds []diag.Finding) *findingIndex {
+	ix := &findingIndex{byFile: map[string][]diag.Finding{}, byDir: map[string][]diag.Finding{}}
+	for _, fd := range fds {
+		ix.byFile[fd.Path] = append(ix.byFile[fd.Path], fd)
+		for d := path.Dir(fd.Path); d != "." && d != "/" && d != ""; d = path.Dir(d) {
+			ix.byDir[d] = append(ix.byDir[d], fd)
+		}
+	}
+	return ix
+}
+
 // addRecord reads one orchestration or resume-context file and adds it to
 // the report: its state when live, one line when finished.
-func (c *Command) addRecord(rec *report.Recovery, f *load.File, fds []diag.Finding, now time.Time) {
+func (c *Command) addRecord(rec *report.Recovery, f *load.File, ix *findingIndex, now time.Time) {
 	if _, ok := load.Read(f, load.DefaultLimits); !ok {
 		return
 	}
@@ -96,14 +112,17 @@ func (c *Command) addRecord(rec *report.Recovery, f *load.File, fds []diag.Findi
 	if f.Kind == load.KindOrchestration {
 		ws := workflowState(doc.Root, now)
 		ws.Path = f.Path
-		ws.Findings = summarize(fds, func(p string) bool { return p == f.Path })
+		ws.Findings = summarize(ix.byFile[f.Path])
 		rec.Workflows = append(rec.Workflows, ws)
 		return
 	}
 	ps := projectState(doc.Root, now)
 	ps.Path = f.Path
-	dir := projectDir(f.Path)
-	ps.Findings = summarize(fds, func(p string) bool { return p == f.Path || (dir != "" && strings.HasPrefix(p, dir+"/")) })
+	mine := ix.byFile[f.Path]
+	if dir := projectDir(f.Path); dir != "" {
+		mine = ix.byDir[dir]
+	}
+	ps.Findings = summarize(mine)
 	rec.Projects = append(rec.Projects, ps)
 }
 
@@ -129,13 +148,13 @@ func recordID(root *yaml.Node, k load.Kind) string {
 	return r.ProjectID.Value
 }
 
-// summarize counts the errors and warnings among fds that mine selects
-// and keeps the first few (already masked by the engine).
-func summarize(fds []diag.Finding, mine func(string) bool) report.FindingSummary {
+// summarize counts a record's errors and warnings and keeps the first
+// few (already masked by the engine; masked again as they are copied).
+func summarize(fds []diag.Finding) report.FindingSummary {
 	out := report.FindingSummary{Top: []report.FindingLine{}}
 	for i := range fds {
 		fd := &fds[i]
-		if !mine(fd.Path) || fd.Code == code.Internal || fd.Severity < diag.SevWarning {
+		if fd.Code == code.Internal || fd.Severity < diag.SevWarning {
 			continue
 		}
 		out.Total++
