@@ -24,8 +24,8 @@ func init() { subcommands["status"] = (*Command).status }
 func (c *Command) status(args []string) (int, error) {
 	fset := newFlagSet("status")
 	format := fset.String("format", "text", "output format: text, json or mermaid")
-	nowFlag := fset.String("now", "", "the current time for the staleness warning (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
-	configFlag := fset.String("config", "", "configuration file for staleness.run_max_age (default: .resumelint.yaml at the repository root)")
+	nowFlag := fset.String("now", "", "the current time for ages and the staleness warning (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
+	configFlag := fset.String("config", "", "configuration file for staleness.run_max_age and the lint of workflows (default: .resumelint.yaml at the repository root)")
 	pos, err := parseInterspersed(fset, args)
 	if err != nil {
 		return ExitUsage, err
