@@ -220,6 +220,9 @@ func workflowState(root *yaml.Node, now time.Time) report.WorkflowState {
 	}
 	ws.CurrentPhaseName = firstScalar(from, "current_phase_name")
 	ws.CurrentActivity = firstScalar(from, "current_activity")
+	if ws.CurrentActivity == "" {
+		ws.CurrentActivity = scalar(res, "current_state") // v1.0's prose state
+	}
 	ws.LastCheckpoint = firstScalar(append(from, o.Checkpoints.Node), "last_checkpoint")
 	if ws.LastCheckpoint == "" {
 		ws.LastCheckpoint = o.Checkpoints.LatestID.Value
