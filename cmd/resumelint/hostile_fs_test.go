@@ -727,3 +727,26 @@ func TestDeepBundleFolder(t *testing.T) {
 		t.Errorf("exit %d, want 0 for a valid bundle\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// status reads workflows and projects inside the repository only: an
+// ORCHESTRATION.yaml or a project folder linked to one outside is not
+// reported, whether found by the search or named.
+func TestStatusWorkflowLinkedOutside(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	wf := "workflow:\n  id: \"%s\"\n  status: \"ACTIVE\"\nresumption:\n  recovery_state:\n    workflow_status: \"ACTIVE\"\n    next_step: \"go on\"\n    updated_at: \"2026-02-20T21:00:00Z\"\n"
+	write(t, outside, "ORCHESTRATION.yaml", fmt.Sprintf(wf, "leaked-20260101-001"))
+	write(t, outside, "p/01-planning/resume-context.md", "---\nproject_id: \"leaked-project\"\ncurrent_phase: execution\n---\n")
+	write(t, repo, "ORCHESTRATION.yaml", fmt.Sprintf(wf, "inside-20260220-001"))
+	symlink(t, filepath.Join(outside, "ORCHESTRATION.yaml"), filepath.Join(repo, "w", "ORCHESTRATION.yaml"))
+	symlink(t, filepath.Join(outside, "p"), filepath.Join(repo, "02-projects", "01-linked"))
+	for i, args := range [][]string{{"status"}, {"status", "--format", "json"}, {"status", "--format", "mermaid"},
+		{"status", "w/ORCHESTRATION.yaml"}, {"status", "02-projects/01-linked"}} {
+		_, out := runIn(t, repo, args...)
+		if strings.Contains(out, "leaked-") {
+			t.Errorf("%v reported a file outside the repository:\n%s", args, out)
+		}
+		if i < 3 && !strings.Contains(out, "inside-20260220-001") {
+			t.Errorf("%v did not report the workflow inside:\n%s", args, out)
+		}
+	}
+}

@@ -61,7 +61,7 @@ Usage:
   resumelint [lint] [flags] [PATH|GLOB ...]   lint (default: the repository here)
   resumelint fix [flags] [PATH|GLOB ...]      apply the safe fixes (lint --fix; --diff to preview)
   resumelint bundle verify [flags] DIR ...     SPECTRUM-02 verdicts: ACCEPT or REJECT
-  resumelint status [flags] [RUN_DIR]          resume report of an agent run (text, json, mermaid)
+  resumelint status [flags] [PATH ...]         resume report: agent runs, workflows, projects, builds (text, json, mermaid)
   resumelint schema export [--out DIR] [KIND]  JSON Schemas generated from the CUE definitions
   resumelint rules [--format json]             list every rule
   resumelint explain RULE                      print a rule's documentation

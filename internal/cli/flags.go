@@ -36,10 +36,14 @@ Decides, for each SPECTRUM-02 bundle folder, whether a resuming agent may
 trust it (seed 002 §3): ACCEPT, or REJECT with the rejection codes.
 Exit code 0 only if every bundle is accepted.
 `,
-	"status": `Usage: resumelint status [flags] [RUN_DIR]
+	"status": `Usage: resumelint status [flags] [PATH ...]
 
-Reports where an agent run stands and what can run next. Without RUN_DIR,
-the only incomplete run under .agent-memory/runs/ is reported.
+Reports where work stands and what comes next: an agent run (the only
+incomplete one under .agent-memory/runs/, or RUN_DIR), each active
+ORCHESTRATION workflow (phase, gate, next step, what lint finds stale or
+contradictory) and each active nexus project and build. Without PATH, the
+repository is searched; a PATH names a run folder, an ORCHESTRATION.yaml,
+a project or build folder, or a folder to search.
 `,
 	"rules": `Usage: resumelint rules [--format text|json]
 

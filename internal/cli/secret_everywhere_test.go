@@ -61,6 +61,11 @@ var plantSites = []plantSite{
 	{"ORCHESTRATION.yaml", `next_step: "Run the researcher agent"`, `next_step: {V}`, ""},
 	{"ORCHESTRATION.yaml", `files_to_read: []`, `files_to_read: [{V}]`, "RL113"},
 	{"ORCHESTRATION.yaml", `    context_fill_at_update: null`, "    context_fill_at_update: null\n    {K}: \"kept from the last session\"", "RL010"},
+	{"ORCHESTRATION.yaml", `id: "demo-20260220-001"`, `id: {V}`, ""},
+	{"ORCHESTRATION.yaml", `{id: 1, name: "Research", status: "IN_PROGRESS"}`, `{id: 1, name: {V}, status: "IN_PROGRESS"}`, ""},
+	{"ORCHESTRATION.yaml", `current_phase_name: "Research"`, `current_phase_name: {V}`, ""},
+	{"ORCHESTRATION.yaml", "checkpoints:\n  latest_id", "barriers:\n  - {id: {V}, name: {V}, status: \"PENDING\", depends_on: [{V}]}\nquality_gates:\n  qg-1: {name: {V}, status: {V}}\ncheckpoints:\n  latest_id", ""},
+	{"02-projects/07-billing-export/01-planning/resume-context.md", "next_action: execute-project", "next_action: {V}", ""},
 	{".jerry/checkpoints/cx-002.json", `"tier": "nominal"`, `"tier": {V}`, "RL204"},
 	{"00-system/.cache/precompact_state.json", `"active_project_id": "07-billing-export"`, `"active_project_id": {V}`, "RL301"},
 	{"02-projects/07-billing-export/01-planning/resume-context.md", "  - 01-planning/steps.md\n", "  - 01-planning/steps.md\n  - {V}\n", "RL314"},
@@ -198,6 +203,19 @@ func plantedOutputs(t *testing.T, dir string) map[string]string {
 	_, out["fix --verbose --unsafe-fixes"] = runIn(copyDir(t, dir), "", "fix", "--verbose", "--unsafe-fixes", ".")
 	for _, f := range []string{"text", "json", "mermaid"} {
 		_, out["status --format "+f] = runIn(dir, "", "status", "--format", f)
+		_, out["status ORCHESTRATION.yaml --format "+f] = runIn(dir, "", "status", "--format", f, "ORCHESTRATION.yaml")
+		_, out["status PROJECT --format "+f] = runIn(dir, "", "status", "--format", f, "02-projects/07-billing-export")
+	}
+	for _, what := range []string{"status ORCHESTRATION.yaml --format text", "status --format text"} {
+		if !strings.Contains(out[what], "WORKFLOW: ") || !strings.Contains(out[what], "- Next step: ") {
+			t.Errorf("%s gave no workflow report:\n%s", what, out[what])
+		}
+	}
+	if !strings.Contains(out["status PROJECT --format text"], "PROJECT: ") {
+		t.Errorf("status PROJECT gave no project report:\n%s", out["status PROJECT --format text"])
+	}
+	if !strings.Contains(out["status --format mermaid"], "classDef blocked") || !strings.Contains(out["status --format mermaid"], "{{") {
+		t.Errorf("status --format mermaid drew no workflow:\n%s", out["status --format mermaid"])
 	}
 	orch := filepath.Join(dir, "ORCHESTRATION.yaml")
 	for _, ev := range []string{"PostToolUse", "PreCompact", "SessionStart"} {

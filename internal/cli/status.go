@@ -13,18 +13,19 @@ import (
 	"github.com/resumelint/resumelint/internal/rules"
 )
 
-// `resumelint status [RUN_DIR]`: the resume report of an agent run (SPEC
-// §3.6, seed 003 §Resume Reporting Template). The run is read and its state
-// derived by internal/agentrun, the same derivation the RL5xx rules use;
-// internal/report renders it as text, json or mermaid.
+// `resumelint status [PATH ...]`: the resume report of an agent run (SPEC
+// §3.6, seed 003 §Resume Reporting Template), and of the ORCHESTRATION
+// workflows and nexus projects and builds (status_workflows.go). The run
+// is read and its state derived by internal/agentrun, the same derivation
+// the RL5xx rules use; internal/report renders it as text, json or mermaid.
 
 func init() { subcommands["status"] = (*Command).status }
 
 func (c *Command) status(args []string) (int, error) {
 	fset := newFlagSet("status")
 	format := fset.String("format", "text", "output format: text, json or mermaid")
-	nowFlag := fset.String("now", "", "the current time for the staleness warning (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
-	configFlag := fset.String("config", "", "configuration file for staleness.run_max_age (default: .resumelint.yaml at the repository root)")
+	nowFlag := fset.String("now", "", "the current time for ages and the staleness warning (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
+	configFlag := fset.String("config", "", "configuration file for staleness.run_max_age and the lint of workflows (default: .resumelint.yaml at the repository root)")
 	pos, err := parseInterspersed(fset, args)
 	if err != nil {
 		return ExitUsage, err
@@ -34,12 +35,15 @@ func (c *Command) status(args []string) (int, error) {
 	default:
 		return ExitUsage, usagef("unknown --format %q (want text, json or mermaid)", *format)
 	}
-	if len(pos) > 1 {
-		return ExitUsage, usagef("status takes one RUN_DIR, got %d", len(pos))
-	}
 	now, err := c.nowTime(*nowFlag)
 	if err != nil {
 		return ExitUsage, err
+	}
+	if code, done, err := c.statusRecords(pos, *format, now, *configFlag); done {
+		return code, err
+	}
+	if len(pos) > 1 {
+		return ExitUsage, usagef("status takes one RUN_DIR, got %d", len(pos))
 	}
 	var (
 		run     *agentrun.Run

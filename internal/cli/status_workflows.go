@@ -1,0 +1,570 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/agentrun"
+	"github.com/resumelint/resumelint/internal/code"
+	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/engine"
+	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
+	"github.com/resumelint/resumelint/internal/node"
+	"github.com/resumelint/resumelint/internal/report"
+	"github.com/resumelint/resumelint/internal/rules"
+)
+
+// `resumelint status` for ORCHESTRATION workflows and nexus projects and
+// builds: each active record's recovery state, read from the typed views
+// the rules use, with the findings a lint of the same files makes (not a
+// second set of checks). Finished records (rules.RecordOf) get one line.
+
+// statusTopFindings is how many findings a record's block lists.
+const statusTopFindings = 3
+
+// recoveryOf discovers the state files under paths (the repository when
+// none), lints them as lint does, and builds the report.
+func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (*report.Recovery, error) {
+	s := &engine.Settings{
+		Opts:     rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd},
+		Severity: map[string]diag.Severity{},
+	}
+	lc, err := c.setupConfig(&configFlags{config: configPath}, s, c.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	disc, err := load.Discover(paths, lc.discoverOptions(c.Cwd))
+	if err != nil {
+		return nil, err
+	}
+	if err := lc.discovered(disc); err != nil {
+		return nil, err
+	}
+	var files, records []*load.File
+	for _, f := range disc.Files {
+		if !isStateUnit(f.Kind) {
+			continue
+		}
+		files = append(files, f)
+		if (f.Kind == load.KindOrchestration || f.Kind == load.KindResumeContext) && !f.Template {
+			records = append(records, &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Root: f.Root})
+		}
+	}
+	rec := &report.Recovery{Workflows: []report.WorkflowState{}, Projects: []report.ProjectState{}, Finished: []report.FinishedRecord{}}
+	if len(records) == 0 {
+		return rec, nil
+	}
+	disc.Files, disc.Folders, disc.Unknown, disc.Empty, disc.Missing = files, nil, nil, nil, nil
+	res := lc.run(disc, nil, *s)
+	ix := indexFindings(res.Findings)
+	for _, f := range records {
+		c.addRecord(rec, f, ix, now)
+	}
+	return rec, nil
+}
+
+// findingIndex holds a run's findings by file and by every folder above
+// the file, so each record finds its own in one look-up.
+type findingIndex struct{ byFile, byDir map[string][]diag.Finding }
+
+func indexFindings(fds []diag.Finding) *findingIndex {
+	ix := &findingIndex{byFile: map[string][]diag.Finding{}, byDir: map[string][]diag.Finding{}}
+	for _, fd := range fds {
+		ix.byFile[fd.Path] = append(ix.byFile[fd.Path], fd)
+		for d := path.Dir(fd.Path); d != "." && d != "/" && d != ""; d = path.Dir(d) {
+			ix.byDir[d] = append(ix.byDir[d], fd)
+		}
+	}
+	return ix
+}
+
+// addRecord reads one orchestration or resume-context file and adds it to
+// the report: its state when live, one line when finished.
+func (c *Command) addRecord(rec *report.Recovery, f *load.File, ix *findingIndex, now time.Time) {
+	if _, ok := load.Read(f, load.DefaultLimits); !ok {
+		return
+	}
+	format := load.FormatYAML
+	if f.Kind == load.KindResumeContext {
+		format = load.FormatMarkdown
+	}
+	doc, _ := load.Parse(f, format, load.DefaultLimits)
+	if doc == nil || !node.IsMap(doc.Root) {
+		return
+	}
+	if f.Kind == load.KindOrchestration && load.NotWorkflow(doc.Root) != "" {
+		return
+	}
+	p := &rules.Pass{Doc: doc, Opts: &rules.Options{Now: now}}
+	if r := rules.RecordOf(p); r.Finished {
+		rec.Finished = append(rec.Finished, report.FinishedRecord{Path: f.Path, ID: recordID(doc.Root, f.Kind), Why: r.Why()})
+		return
+	}
+	if f.Kind == load.KindOrchestration {
+		ws := workflowState(doc.Root, now)
+		ws.Path = f.Path
+		ws.Findings = summarize(ix.byFile[f.Path])
+		rec.Workflows = append(rec.Workflows, ws)
+		return
+	}
+	ps := projectState(doc.Root, now)
+	ps.Path = f.Path
+	mine := ix.byFile[f.Path]
+	if dir := projectDir(f.Path); dir != "" {
+		mine = ix.byDir[dir]
+	}
+	ps.Findings = summarize(mine)
+	rec.Projects = append(rec.Projects, ps)
+}
+
+// projectDir is the folder of a nexus project or build
+// (<NN-slug>/01-planning/resume-context.md), or "" for a resume context
+// kept elsewhere.
+func projectDir(p string) string {
+	d := path.Dir(p)
+	if path.Base(d) == "01-planning" {
+		return path.Dir(d)
+	}
+	return ""
+}
+
+func recordID(root *yaml.Node, k load.Kind) string {
+	if k == load.KindOrchestration {
+		return model.OrchestrationOf(root).Workflow.ID.Value
+	}
+	r := model.ResumeOf(root)
+	if r == nil {
+		return ""
+	}
+	return r.ProjectID.Value
+}
+
+// summarize counts a record's errors and warnings and keeps the first
+// few (already masked by the engine; masked again as they are copied).
+func summarize(fds []diag.Finding) report.FindingSummary {
+	out := report.FindingSummary{Top: []report.FindingLine{}}
+	for i := range fds {
+		fd := &fds[i]
+		if fd.Code == code.Internal || fd.Severity < diag.SevWarning {
+			continue
+		}
+		out.Total++
+		if fd.Severity >= diag.SevError {
+			out.Errors++
+		} else {
+			out.Warnings++
+		}
+		if len(out.Top) < statusTopFindings {
+			out.Top = append(out.Top, report.FindingLine{Path: fd.Path, Line: fd.Start.Line, Severity: fd.Severity.String(),
+				Code: fd.Code, Message: diag.Mask(fd.Message)})
+		}
+	}
+	return out
+}
+
+// scalar is a field's text ("" when absent, null or not a scalar).
+func scalar(m *yaml.Node, key string) string {
+	v := node.Resolve(node.Val(m, key))
+	if v == nil || node.IsNull(v) || !node.IsScalar(v) {
+		return ""
+	}
+	return v.Value
+}
+
+// firstScalar is the first of keys that m holds as text.
+func firstScalar(ms []*yaml.Node, key string) string {
+	for _, m := range ms {
+		if s := scalar(m, key); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// workflowState reads an orchestration file's recovery state: the v2.0
+// recovery_state, else the v1.0 fields, else the workflow and pipelines.
+func workflowState(root *yaml.Node, now time.Time) report.WorkflowState {
+	o := model.OrchestrationOf(root)
+	ws := report.WorkflowState{ID: o.Workflow.ID.Value, ResumptionVersion: "none", FilesToRead: []string{}}
+	var rs, res *yaml.Node
+	if r := o.Resumption; r != nil {
+		ws.ResumptionVersion, res = r.Version(), r.Node
+		if r.Recovery != nil {
+			rs = r.Recovery.Node
+		}
+		for _, ft := range r.FilesToRead {
+			if ft.Path.OK {
+				ws.FilesToRead = append(ws.FilesToRead, ft.Path.Value)
+			}
+		}
+		if t := r.Trajectory; t != nil && t.CurrentGate.OK {
+			ws.CurrentGate = t.CurrentGate.Value
+			if t.CurrentGateIteration.OK {
+				ws.GateIteration = &t.CurrentGateIteration.Value
+			}
+		}
+	}
+	from := []*yaml.Node{rs, res}
+	ws.Status = firstScalar([]*yaml.Node{o.Workflow.Node, rs, res, root}, "status")
+	if s := firstScalar(from, "workflow_status"); ws.Status == "" || (s != "" && o.Workflow.Node == nil) {
+		ws.Status = s
+	}
+	ws.CurrentPhaseName = firstScalar(from, "current_phase_name")
+	ws.CurrentActivity = firstScalar(from, "current_activity")
+	if ws.CurrentActivity == "" {
+		ws.CurrentActivity = scalar(res, "current_state") // v1.0's prose state
+	}
+	ws.LastCheckpoint = firstScalar(append(from, o.Checkpoints.Node), "last_checkpoint")
+	if ws.LastCheckpoint == "" {
+		ws.LastCheckpoint = o.Checkpoints.LatestID.Value
+	}
+	ws.NextStep = firstScalar(from, "next_step")
+	if ws.NextStep == "" {
+		ws.NextStep = firstScalar(from, "next_action")
+	}
+	ws.UpdatedAt = firstScalar([]*yaml.Node{rs, o.Workflow.Node}, "updated_at")
+	ws.Age = ageOf(ws.UpdatedAt, now)
+	ws.Pipelines = pipelineStates(root)
+	ws.Gates = gateStates(node.Val(root, "quality_gates"))
+	ws.Barriers = gateStates(node.Val(root, "barriers"))
+	ws.CurrentPhase = currentPhase(rs, ws.Pipelines)
+	if ws.CurrentPhaseName == "" && ws.CurrentPhase != nil {
+		ws.CurrentPhaseName = phaseName(ws.Pipelines, *ws.CurrentPhase)
+	}
+	return ws
+}
+
+// currentPhase is recovery_state.current_phase, else the first phase in
+// progress, else the first not done.
+func currentPhase(rs *yaml.Node, pipes []report.PipelineState) *int {
+	if n, ok := node.Int(node.Val(rs, "current_phase")); ok {
+		v := int(n)
+		return &v
+	}
+	for _, want := range []string{stateInProgress, stateFailed, stateBlocked, statePending} {
+		for _, p := range pipes {
+			for _, ph := range p.Phases {
+				if ph.State == want {
+					v := ph.Num
+					return &v
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func phaseName(pipes []report.PipelineState, num int) string {
+	for _, p := range pipes {
+		for _, ph := range p.Phases {
+			if ph.Num == num && ph.Name != "" {
+				return ph.Name
+			}
+		}
+	}
+	return ""
+}
+
+// pipelineStates reads pipelines.<id>.phases (model.PipelinesOf), and a
+// workflow's top-level phases list as one pipeline named "phases".
+func pipelineStates(root *yaml.Node) []report.PipelineState {
+	pipes := model.PipelinesOf(root)
+	if phases := node.Val(root, "phases"); phases != nil {
+		wrap := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+			{Kind: yaml.ScalarNode, Tag: "!!str", Value: "pipelines"},
+			{Kind: yaml.MappingNode, Content: []*yaml.Node{
+				{Kind: yaml.ScalarNode, Tag: "!!str", Value: "phases"},
+				{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "phases"}, phases}},
+			}},
+		}}
+		pipes = append(pipes, model.PipelinesOf(wrap)...)
+	}
+	out := []report.PipelineState{}
+	for _, pi := range pipes {
+		id := pi.Key
+		if pv := node.Val(node.Val(root, "pipelines"), pi.Key); pv != nil {
+			if s := scalar(pv, "id"); s != "" {
+				id = s
+			}
+		}
+		ps := report.PipelineState{Key: pi.Key, ID: id, Phases: []report.PhaseState{}}
+		for _, ph := range pi.Phases {
+			ps.Phases = append(ps.Phases, report.PhaseState{ID: scalar(ph.Node, "id"), Num: ph.Num, Name: ph.Name,
+				Status: ph.Status, State: stateOf(ph.Status)})
+		}
+		out = append(out, ps)
+	}
+	return out
+}
+
+// gateStates reads quality_gates or barriers, a list or a map by id, in
+// file order.
+func gateStates(v *yaml.Node) []report.GateState {
+	out := []report.GateState{}
+	add := func(id string, g *yaml.Node) {
+		g = node.Resolve(g)
+		if !node.IsMap(g) {
+			return
+		}
+		if s := scalar(g, "id"); s != "" {
+			id = s
+		}
+		st := firstScalar([]*yaml.Node{g}, "status")
+		gs := report.GateState{ID: id, Name: scalar(g, "name"), Status: st, State: stateOf(st), After: []string{}, Before: []string{}}
+		if l, _, ok := model.StrList(node.Val(g, "depends_on")); ok {
+			gs.After = l
+		}
+		for _, k := range [][2]string{{"after_phase", "after"}, {"phase", "after"}, {"before_phase", "before"}} {
+			if s := scalar(g, k[0]); s != "" {
+				if k[1] == "after" {
+					gs.After = append(gs.After, s)
+				} else {
+					gs.Before = append(gs.Before, s)
+				}
+			}
+		}
+		out = append(out, gs)
+	}
+	switch {
+	case node.IsMap(v):
+		node.Pairs(v, func(k, g *yaml.Node) { add(k.Value, g) })
+	case node.IsSeq(v):
+		for _, g := range v.Content {
+			add("", g)
+		}
+	}
+	return out
+}
+
+const (
+	stateDone       = "done"
+	stateInProgress = "in_progress"
+	statePending    = "pending"
+	stateBlocked    = "blocked"
+	stateFailed     = "failed"
+)
+
+// stateWords fold the status vocabularies real files use onto five states.
+var stateWords = map[string]string{
+	"COMPLETE": stateDone, "COMPLETED": stateDone, "DONE": stateDone, "PASS": stateDone, "PASSED": stateDone,
+	"FINISHED": stateDone, "APPROVED": stateDone, "ACCEPTED": stateDone, "SKIPPED": stateDone,
+	"IN_PROGRESS": stateInProgress, "ACTIVE": stateInProgress, "RUNNING": stateInProgress, "STARTED": stateInProgress,
+	"ITERATING": stateInProgress, "REVIEW": stateInProgress, "IN_REVIEW": stateInProgress, "EXECUTION": stateInProgress,
+	"BLOCKED": stateBlocked, "PAUSED": stateBlocked, "WAITING": stateBlocked, "ON_HOLD": stateBlocked,
+	"FAILED": stateFailed, "FAIL": stateFailed, "REJECTED": stateFailed, "CANCELLED": stateFailed, "CANCELED": stateFailed,
+}
+
+// stateOf folds a status onto done, in_progress, pending, blocked or
+// failed ("PHASE_2_IN_PROGRESS" is in progress; anything unknown is
+// pending).
+func stateOf(status string) string {
+	w := node.StatusWord(status)
+	if s, ok := stateWords[w]; ok {
+		return s
+	}
+	first, _, _ := strings.Cut(w, "_")
+	if s, ok := stateWords[first]; ok {
+		return s
+	}
+	// A pipeline's "PHASE_2_BLOCKED": the state of its current phase.
+	if rest, ok := strings.CutPrefix(w, "PHASE_"); ok {
+		if _, after, ok := strings.Cut(rest, "_"); ok {
+			if s, ok := stateWords[after]; ok {
+				return s
+			}
+		}
+	}
+	return statePending
+}
+
+// ageOf says how long before now a timestamp is ("" when it is not RFC
+// 3339).
+func ageOf(ts string, now time.Time) string {
+	t, err := time.Parse(time.RFC3339, ts)
+	if err != nil {
+		return ""
+	}
+	d := now.Sub(t)
+	future := d < 0
+	if future {
+		d = -d
+	}
+	var s string
+	switch {
+	case d >= 48*time.Hour:
+		s = fmt.Sprintf("%d days", int(d/(24*time.Hour)))
+	case d >= 2*time.Hour:
+		s = fmt.Sprintf("%d hours", int(d/time.Hour))
+	default:
+		s = fmt.Sprintf("%d minutes", int(d/time.Minute))
+	}
+	if future {
+		return s + " after --now"
+	}
+	return s + " ago"
+}
+
+// projectState reads a nexus project's or build's resume context.
+func projectState(root *yaml.Node, now time.Time) report.ProjectState {
+	r := model.ResumeOf(root)
+	ps := report.ProjectState{Kind: "project", Phase: scalar(root, "current_phase"), NextAction: scalar(root, "next_action"),
+		ContinueAt: scalar(root, "continue_at"), LastUpdated: scalar(root, "last_updated")}
+	ps.State = stateOf(ps.Phase)
+	if ps.State == statePending && ps.Phase != "" && !strings.Contains(strings.ToLower(ps.Phase), "planning") {
+		ps.State = stateInProgress
+	}
+	if r != nil {
+		ps.ID = r.ProjectID.Value
+		if r.Build {
+			ps.Kind = "build"
+			ps.Name = scalar(root, "build_name")
+		} else {
+			ps.Name = scalar(root, "project_name")
+		}
+		if r.CurrentTask.OK {
+			ps.CurrentTask = &r.CurrentTask.Value
+		}
+	}
+	if done, total, _, ok := model.ProgressOf(root); ok {
+		ps.Progress = fmt.Sprintf("%d/%d tasks complete", done, total)
+	} else if done, total, _, _, ok := model.CountersOf(root); ok {
+		ps.Progress = fmt.Sprintf("%d/%d tasks complete", done, total)
+	}
+	if b := node.Val(root, "blockers"); node.IsSeq(b) {
+		ps.Blockers = len(node.Resolve(b).Content)
+		if ps.Blockers > 0 && ps.State != stateDone {
+			ps.State = stateBlocked
+		}
+	}
+	ps.Age = ageOf(ps.LastUpdated, now)
+	return ps
+}
+
+// sortRecovery orders the report by path, so output does not depend on
+// discovery order.
+func sortRecovery(r *report.Recovery) {
+	sort.SliceStable(r.Workflows, func(i, j int) bool { return r.Workflows[i].Path < r.Workflows[j].Path })
+	sort.SliceStable(r.Projects, func(i, j int) bool { return r.Projects[i].Path < r.Projects[j].Path })
+	sort.SliceStable(r.Finished, func(i, j int) bool { return r.Finished[i].Path < r.Finished[j].Path })
+}
+
+// statusRecords answers `status` for workflows, projects and builds. It
+// reports done false when the run report applies instead: a path naming a
+// run or a runs folder, or nothing but agent runs (or nothing at all) to
+// report, so the agent-run behaviour and its exit codes are unchanged.
+func (c *Command) statusRecords(pos []string, format string, now time.Time, configPath string) (int, bool, error) {
+	for _, p := range pos {
+		if c.isRunPath(load.Abs(c.Cwd, p)) {
+			return 0, false, nil
+		}
+	}
+	runsDir := ""
+	if len(pos) == 0 {
+		runsDir = c.findRunsDir()
+	}
+	rec, err := c.recoveryOf(pos, now, configPath)
+	if err != nil {
+		if runsDir != "" || len(pos) == 1 {
+			return 0, false, nil
+		}
+		return ExitUsage, true, err
+	}
+	if len(rec.Workflows)+len(rec.Projects)+len(rec.Finished) == 0 {
+		if len(pos) > 0 {
+			return ExitUsage, true, usagef("no run, workflow, project or build to report in %s", diag.SafeLine(strings.Join(pos, " ")))
+		}
+		return 0, false, nil
+	}
+	sortRecovery(rec)
+	code, runOut, runErr := c.runPart(runsDir, format, now, configPath)
+	if code == ExitInternal {
+		return code, true, runErr
+	}
+	if format == "json" && len(runOut) > 0 {
+		rec.Run = json.RawMessage(runOut)
+	}
+	var out bytes.Buffer
+	switch format {
+	case "json":
+		err = report.RecoveryJSON(&out, rec, diag.Mask)
+	case "mermaid":
+		err = report.RecoveryMermaid(&out, rec, diag.Mask)
+	default:
+		if len(runOut) > 0 {
+			out.Write(runOut)
+			out.WriteString("\n")
+		}
+		err = report.RecoveryText(&out, rec, diag.Mask)
+	}
+	if err != nil {
+		return ExitInternal, true, err
+	}
+	if _, err := c.Stdout.Write(out.Bytes()); err != nil {
+		return ExitInternal, true, err
+	}
+	return code, true, runErr
+}
+
+// runPart renders the agent run beside the workflows, as `status` alone
+// would: the only incomplete run's report, or the list of several (exit
+// code 2, as before); nothing when no run is incomplete.
+func (c *Command) runPart(runsDir, format string, now time.Time, configPath string) (int, []byte, error) {
+	if runsDir == "" {
+		return ExitOK, nil, nil
+	}
+	var buf bytes.Buffer
+	cc := *c
+	cc.Stdout = &buf
+	run, probs, code, err := cc.pickRun(runsDir, format)
+	if run == nil {
+		if buf.Len() == 0 {
+			return ExitOK, nil, nil // no incomplete run: nothing to resume there
+		}
+		return code, buf.Bytes(), err
+	}
+	maxAge, err := c.runMaxAge(configPath, runFolder(run))
+	if err != nil {
+		maxAge = rules.DefaultRunMaxAge
+	}
+	st := agentrun.NewStatus(run, probs, now, maxAge)
+	switch format {
+	case "json":
+		err = report.StatusJSON(&buf, st, diag.Mask)
+	case "mermaid":
+		return ExitOK, nil, nil // one flowchart per output: the run's is `status RUN_DIR --format mermaid`
+	default:
+		err = report.StatusText(&buf, st, diag.Mask)
+	}
+	if err != nil {
+		return ExitInternal, nil, err
+	}
+	return ExitOK, buf.Bytes(), nil
+}
+
+// isRunPath reports a path the agent-run report answers: under
+// .agent-memory/runs/, the runs folder itself, or a folder holding a run's
+// files (status has always reported such a folder as a run).
+func (c *Command) isRunPath(abs string) bool {
+	slash := filepath.ToSlash(abs)
+	if _, ok := load.RunDir(slash + "/"); ok || strings.HasSuffix(slash, "/.agent-memory/runs") || strings.HasSuffix(slash, "/.agent-memory") {
+		return true
+	}
+	if !load.IsDirIn(c.statusRoot(abs), abs) {
+		return false
+	}
+	for _, marker := range []string{"task-graph.json", "events", "plan.md", "prd.md"} {
+		if load.ExistsIn(c.statusRoot(abs), filepath.Join(abs, marker)) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,340 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/resumelint/resumelint/internal/diag"
+)
+
+// The renderers of `resumelint status` for ORCHESTRATION workflows and nexus
+// projects and builds (docs/status.md). internal/cli reads the files and
+// fills a Recovery; these functions only print it. Every string in it comes
+// from a file and reaches the output through mask, then escaping.
+
+// Recovery is what `status` reports about the workflows and projects of a
+// repository.
+type Recovery struct {
+	Workflows []WorkflowState `json:"workflows"`
+	Projects  []ProjectState  `json:"projects"`
+	// Finished are the records that are history (SPEC §0): one line each.
+	Finished []FinishedRecord `json:"finished"`
+	// Run is the agent run's own status report (or the list of runs to
+	// choose from) when the repository has agent runs too; JSON only.
+	Run any `json:"run,omitempty"`
+}
+
+// WorkflowState is one active workflow's recovery state.
+type WorkflowState struct {
+	Path              string          `json:"path"`
+	ID                string          `json:"id"`
+	Status            string          `json:"status"`
+	ResumptionVersion string          `json:"resumption_version"`
+	CurrentPhase      *int            `json:"current_phase"`
+	CurrentPhaseName  string          `json:"current_phase_name"`
+	CurrentActivity   string          `json:"current_activity"`
+	CurrentGate       string          `json:"current_gate"`
+	GateIteration     *int            `json:"current_gate_iteration"`
+	LastCheckpoint    string          `json:"last_checkpoint"`
+	NextStep          string          `json:"next_step"`
+	UpdatedAt         string          `json:"updated_at"`
+	Age               string          `json:"age"`
+	FilesToRead       []string        `json:"files_to_read"`
+	Pipelines         []PipelineState `json:"pipelines"`
+	Gates             []GateState     `json:"quality_gates"`
+	Barriers          []GateState     `json:"barriers"`
+	Findings          FindingSummary  `json:"findings"`
+}
+
+// PipelineState is one pipeline and its phases, in file order.
+type PipelineState struct {
+	Key    string       `json:"key"` // its key under pipelines (depends_on names it)
+	ID     string       `json:"id"`
+	Phases []PhaseState `json:"phases"`
+}
+
+// PhaseState is one phase; State is its status folded onto done,
+// in_progress, pending, blocked or failed.
+type PhaseState struct {
+	ID     string `json:"id"`
+	Num    int    `json:"num"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	State  string `json:"state"`
+}
+
+// GateState is one quality gate or barrier; After names what it depends
+// on (phase or gate ids as written).
+type GateState struct {
+	ID     string   `json:"id"`
+	Name   string   `json:"name"`
+	Status string   `json:"status"`
+	State  string   `json:"state"`
+	After  []string `json:"after"`
+	Before []string `json:"before"`
+}
+
+// FindingSummary counts the lint findings on a record's files and lists
+// the first few.
+type FindingSummary struct {
+	Errors   int           `json:"errors"`
+	Warnings int           `json:"warnings"`
+	Total    int           `json:"total"`
+	Top      []FindingLine `json:"top"`
+}
+
+// FindingLine is one finding as the summary shows it.
+type FindingLine struct {
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+	Severity string `json:"severity"`
+	Code     string `json:"code"`
+	Message  string `json:"message"`
+}
+
+// ProjectState is a nexus project's or build's resume context.
+type ProjectState struct {
+	Path        string         `json:"path"`
+	Kind        string         `json:"kind"` // project or build
+	ID          string         `json:"id"`
+	Name        string         `json:"name"`
+	Phase       string         `json:"current_phase"`
+	State       string         `json:"state"`
+	Progress    string         `json:"progress"`
+	CurrentTask *int           `json:"current_task"`
+	NextAction  string         `json:"next_action"`
+	ContinueAt  string         `json:"continue_at"`
+	Blockers    int            `json:"blockers"`
+	LastUpdated string         `json:"last_updated"`
+	Age         string         `json:"age"`
+	Findings    FindingSummary `json:"findings"`
+}
+
+// FinishedRecord is a record that is history, and why.
+type FinishedRecord struct {
+	Path string `json:"path"`
+	ID   string `json:"id"`
+	Why  string `json:"why"`
+}
+
+// RecoveryJSON writes the report as an indented JSON object.
+func RecoveryJSON(w io.Writer, r *Recovery, mask func(string) string) error {
+	return writeMaskedJSON(w, r, mask)
+}
+
+// RecoveryText writes one block per active workflow and project, then the
+// finished records on one line.
+func RecoveryText(w io.Writer, r *Recovery, mask func(string) string) error {
+	safe := func(s string) string { return diag.Escape(mask(s)) }
+	var sb strings.Builder
+	for i := range r.Workflows {
+		writeWorkflowText(&sb, &r.Workflows[i], safe)
+	}
+	for i := range r.Projects {
+		writeProjectText(&sb, &r.Projects[i], safe)
+	}
+	if n := len(r.Finished); n > 0 {
+		var names []string
+		for _, f := range r.Finished {
+			names = append(names, safe(f.Path))
+		}
+		fmt.Fprintf(&sb, "Finished (history, nothing to resume): %d: %s\n", n, diag.List(names, 5))
+	}
+	if len(r.Workflows)+len(r.Projects) == 0 {
+		sb.WriteString("No active workflow, project or build: nothing to resume.\n")
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+func writeWorkflowText(sb *strings.Builder, s *WorkflowState, safe func(string) string) {
+	line := func(label, v string) {
+		if v != "" {
+			fmt.Fprintf(sb, "- %s: %s\n", label, v)
+		}
+	}
+	fmt.Fprintf(sb, "%s\nWORKFLOW: %s (%s)\n", statusRule, safe(orNone(s.ID)), safe(orNone(s.Status)))
+	line("File", safe(s.Path))
+	line("Resumption", s.ResumptionVersion)
+	phase := ""
+	if s.CurrentPhase != nil {
+		phase = fmt.Sprint(*s.CurrentPhase)
+	}
+	if s.CurrentPhaseName != "" {
+		phase = strings.TrimSpace(phase + fmt.Sprintf(" %q", safe(s.CurrentPhaseName)))
+	}
+	line("Phase", phase)
+	gate := safe(s.CurrentGate)
+	if gate != "" && s.GateIteration != nil {
+		gate += fmt.Sprintf(", iteration %d", *s.GateIteration)
+	}
+	line("Gate", gate)
+	line("Activity", safe(s.CurrentActivity))
+	line("Last checkpoint", safe(s.LastCheckpoint))
+	line("Next step", safe(s.NextStep))
+	if s.UpdatedAt != "" {
+		line("Updated", safe(s.UpdatedAt)+ageSuffix(s.Age))
+	}
+	writeFindingsText(sb, &s.Findings, safe)
+}
+
+func writeProjectText(sb *strings.Builder, p *ProjectState, safe func(string) string) {
+	line := func(label, v string) {
+		if v != "" {
+			fmt.Fprintf(sb, "- %s: %s\n", label, v)
+		}
+	}
+	fmt.Fprintf(sb, "%s\n%s: %s", statusRule, strings.ToUpper(p.Kind), safe(orNone(p.ID)))
+	if p.Name != "" {
+		fmt.Fprintf(sb, " %q", safe(p.Name))
+	}
+	sb.WriteString("\n")
+	line("File", safe(p.Path))
+	line("Phase", safe(p.Phase))
+	line("Progress", safe(p.Progress))
+	if p.CurrentTask != nil {
+		line("Current task", fmt.Sprint(*p.CurrentTask))
+	}
+	line("Next action", safe(p.NextAction))
+	line("Continue at", safe(p.ContinueAt))
+	if p.Blockers > 0 {
+		line("Blockers", fmt.Sprint(p.Blockers))
+	}
+	if p.LastUpdated != "" {
+		line("Updated", safe(p.LastUpdated)+ageSuffix(p.Age))
+	}
+	writeFindingsText(sb, &p.Findings, safe)
+}
+
+func writeFindingsText(sb *strings.Builder, f *FindingSummary, safe func(string) string) {
+	if f.Total == 0 {
+		sb.WriteString("- Findings: none\n\n")
+		return
+	}
+	fmt.Fprintf(sb, "- Findings: %s, %s; do not trust what they contradict:\n", count(f.Errors, "error"), count(f.Warnings, "warning"))
+	for _, l := range f.Top {
+		fmt.Fprintf(sb, "  %s:%d: %s: %s [%s]\n", safe(l.Path), l.Line, l.Severity, safe(l.Message), l.Code)
+	}
+	if more := f.Total - len(f.Top); more > 0 {
+		fmt.Fprintf(sb, "  … and %d more (resumelint lint lists them all)\n", more)
+	}
+	sb.WriteString("\n")
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func ageSuffix(age string) string {
+	if age == "" {
+		return ""
+	}
+	return " (" + age + ")"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
+}
+
+// RecoveryMermaid writes the workflows' pipelines, phases, barriers and
+// quality gates, and the projects' phases, as one Mermaid flowchart, each
+// node classed by its state.
+func RecoveryMermaid(w io.Writer, r *Recovery, mask func(string) string) error {
+	var sb strings.Builder
+	sb.WriteString("flowchart LR\n")
+	for i := range r.Workflows {
+		writeWorkflowMermaid(&sb, fmt.Sprintf("w%d", i), &r.Workflows[i])
+	}
+	for i, p := range r.Projects {
+		id := fmt.Sprintf("p%d", i)
+		fmt.Fprintf(&sb, "    subgraph %s[\"%s %s\"]\n", id, p.Kind, mermaidText(orNone(p.ID)))
+		label := "phase: " + orNone(p.Phase)
+		if p.Progress != "" {
+			label += " · " + p.Progress
+		}
+		fmt.Fprintf(&sb, "        %sphase[\"%s\"]:::%s\n", id, mermaidText(label), p.State)
+		if p.NextAction != "" {
+			fmt.Fprintf(&sb, "        %snext[\"next: %s\"]:::pending\n        %sphase --> %snext\n", id, mermaidText(diag.ClipTo(p.NextAction, 80)), id, id)
+		}
+		sb.WriteString("    end\n")
+	}
+	for _, f := range r.Finished {
+		fmt.Fprintf(&sb, "    %%%% finished: %s (%s)\n", mermaidText(f.Path), mermaidText(f.Why))
+	}
+	for _, cd := range mermaidClasses {
+		if !strings.Contains(cd, "runnable") {
+			sb.WriteString("    " + cd + "\n")
+		}
+	}
+	_, err := io.WriteString(w, mask(sb.String()))
+	return err
+}
+
+// writeWorkflowMermaid draws one workflow as a subgraph: a subgraph per
+// pipeline with its phases in order, then its barriers and gates, linked
+// to what they depend on and what they open.
+func writeWorkflowMermaid(sb *strings.Builder, id string, s *WorkflowState) {
+	fmt.Fprintf(sb, "    subgraph %s[\"%s (%s)\"]\n", id, mermaidText(orNone(s.ID)), mermaidText(orNone(s.Status)))
+	refs := map[string]string{} // ids as depends_on writes them → node
+	var edges []string
+	for pi, p := range s.Pipelines {
+		pid := fmt.Sprintf("%s_p%d", id, pi)
+		fmt.Fprintf(sb, "        subgraph %s[\"%s\"]\n", pid, mermaidText(p.ID))
+		prev := ""
+		for j, ph := range p.Phases {
+			nid := fmt.Sprintf("%s_%d", pid, j)
+			label := fmt.Sprintf("Phase %d", ph.Num)
+			if ph.Name != "" {
+				label += " - " + ph.Name
+			}
+			fmt.Fprintf(sb, "            %s[\"%s<br/>%s\"]:::%s\n", nid, mermaidText(label), mermaidText(ph.Status), ph.State)
+			for _, k := range []string{ph.ID, fmt.Sprintf("phase-%d", ph.Num), fmt.Sprintf("%s.phase.%d", p.ID, ph.Num), fmt.Sprintf("%s.phase.%d", p.Key, ph.Num), fmt.Sprint(ph.Num)} {
+				if _, seen := refs[k]; !seen && k != "" {
+					refs[k] = nid
+				}
+			}
+			if prev != "" {
+				edges = append(edges, prev+" --> "+nid)
+			}
+			prev = nid
+		}
+		sb.WriteString("        end\n")
+	}
+	draw := func(kind string, gs []GateState, open, close string) {
+		for i, g := range gs {
+			nid := fmt.Sprintf("%s_%s%d", id, kind, i)
+			label := g.ID
+			if g.Name != "" {
+				label += " - " + g.Name
+			}
+			fmt.Fprintf(sb, "        %s%s\"%s<br/>%s\"%s:::%s\n", nid, open, mermaidText(label), mermaidText(g.Status), close, g.State)
+			refs[g.ID] = nid
+		}
+		for i, g := range gs {
+			nid := fmt.Sprintf("%s_%s%d", id, kind, i)
+			for _, a := range g.After {
+				if from, ok := refs[a]; ok && from != nid {
+					edges = append(edges, from+" --> "+nid)
+				}
+			}
+			for _, b := range g.Before {
+				if to, ok := refs[b]; ok && to != nid {
+					edges = append(edges, nid+" --> "+to)
+				}
+			}
+		}
+	}
+	draw("b", s.Barriers, "[/", "/]")
+	draw("g", s.Gates, "{{", "}}")
+	for _, e := range edges {
+		sb.WriteString("        " + e + "\n")
+	}
+	sb.WriteString("    end\n")
+}

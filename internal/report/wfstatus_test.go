@@ -1,0 +1,66 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/resumelint/resumelint/internal/diag"
+)
+
+// Text from a workflow file cannot break a Mermaid label or forge a line
+// of the text report: quotes are entities, control characters escaped,
+// newlines gone.
+func TestRecoveryEscapesLabels(t *testing.T) {
+	hostile := "Phase \"one\"\n]:::done\x1b[2J\rend"
+	r := &Recovery{Workflows: []WorkflowState{{ID: hostile, Status: "ACTIVE", NextStep: hostile,
+		Pipelines: []PipelineState{{Key: "p", ID: hostile, Phases: []PhaseState{{Num: 1, Name: hostile, Status: hostile, State: "in_progress"}}}},
+		Gates:     []GateState{{ID: hostile, Name: hostile, Status: "PASS", State: "done"}},
+		Barriers:  []GateState{{ID: "b1", Name: hostile, Status: "PENDING", State: "pending"}},
+		Findings:  FindingSummary{Total: 1, Errors: 1, Top: []FindingLine{{Path: "ORCHESTRATION.yaml", Line: 3, Severity: "error", Code: "RL106", Message: hostile}}},
+	}}, Projects: []ProjectState{{Kind: "project", ID: hostile, Phase: hostile, NextAction: hostile, State: "in_progress"}}}
+	var mm, txt bytes.Buffer
+	if err := RecoveryMermaid(&mm, r, diag.Mask); err != nil {
+		t.Fatal(err)
+	}
+	if err := RecoveryText(&txt, r, diag.Mask); err != nil {
+		t.Fatal(err)
+	}
+	for what, out := range map[string]string{"mermaid": mm.String(), "text": txt.String()} {
+		if strings.ContainsAny(out, "\x1b\r") {
+			t.Errorf("%s output holds a control character:\n%q", what, out)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "]:::") || strings.TrimSpace(line) == "end\"" {
+				t.Errorf("%s: a label broke out onto its own line: %q", what, line)
+			}
+		}
+	}
+	for _, line := range strings.Split(mm.String(), "\n") {
+		l := strings.TrimSpace(line)
+		if strings.Contains(l, "[\"") && strings.Count(l, "\"") != 2 {
+			t.Errorf("mermaid label with a raw quote: %q", l)
+		}
+	}
+}
+
+// A token in a workflow's fields is masked in every format.
+func TestRecoveryMasks(t *testing.T) {
+	tok := "ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i"
+	r := &Recovery{Workflows: []WorkflowState{{ID: tok, NextStep: "push with " + tok,
+		Pipelines: []PipelineState{{ID: tok, Phases: []PhaseState{{Name: tok, State: "done"}}}}}},
+		Finished: []FinishedRecord{{Path: "a/ORCHESTRATION.yaml", ID: tok, Why: "workflow.status COMPLETE"}}}
+	for name, render := range map[string]func(*bytes.Buffer) error{
+		"text":    func(b *bytes.Buffer) error { return RecoveryText(b, r, diag.Mask) },
+		"json":    func(b *bytes.Buffer) error { return RecoveryJSON(b, r, diag.Mask) },
+		"mermaid": func(b *bytes.Buffer) error { return RecoveryMermaid(b, r, diag.Mask) },
+	} {
+		var b bytes.Buffer
+		if err := render(&b); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(b.String(), "R8x2LmQ4") {
+			t.Errorf("%s shows the token:\n%s", name, b.String())
+		}
+	}
+}
