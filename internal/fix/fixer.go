@@ -307,13 +307,12 @@ func backPaths(cands map[*File]*candidate) map[string]string {
 	return back
 }
 
-// findingKey is a finding's identity across a fix: its fingerprint (code,
-// file, the path and content hash of its node, else the message without
-// numbers), as baselines and SARIF identify findings. A message that
+// findingKey is a finding's identity across a fix (diag.EditKey): its
+// code, file, node path and message without numbers. A message that
 // quotes the line of another node ("(line 317)") keeps its identity when a
 // fix adds lines above that node: the finding moved, it is not new.
 func findingKey(f *diag.Finding, path string) string {
-	return diag.Fingerprint(f, path)
+	return diag.EditKey(f, path)
 }
 
 // neverWorse lints the repository with the candidates in place and keeps
