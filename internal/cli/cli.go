@@ -303,10 +303,16 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 		}
 		return code, err
 	}
+	mem := stdinCopies(extra)
 	res := lc.run(disc, extra, settings)
 	if err := baseFailed(settings.Opts.Base); err != nil {
 		return ExitUsage, err
 	}
+	visible, err := c.baselineFilter(&cf, lc)
+	if err != nil {
+		return ExitUsage, err
+	}
+	c.settleFixes(res, disc, mem, settings, lc, visible)
 	return c.finish(res, lf, &cf, lc, failOn)
 }
 

@@ -56,8 +56,14 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 		fmt.Fprintf(c.Stderr, "resumelint: %s: %s\n", diag.Safe(ff.File.Path), diag.SafeLines(err.Error()))
 		writeFailed++
 	})
-	// Lint again what is on disk now.
-	code, err := c.finish(run(fixedDiscovery(disc, files), nil), lf, cf, lc, failOn)
+	// Lint again what is on disk now; what remains fixable is what a
+	// second `fix` would apply.
+	final := fixedDiscovery(disc, files)
+	after := run(final, nil)
+	ls := s
+	ls.KeepData = false
+	c.settleFixes(after, final, nil, ls, lc, visible)
+	code, err := c.finish(after, lf, cf, lc, failOn)
 	if writeFailed > 0 && code == ExitOK {
 		// A fix that could not be written is not done: the gate must
 		// not pass as if it were, even when only warnings remain.
@@ -168,3 +174,47 @@ func (c *Command) printDiff(files []*fix.File) (int, error) {
 }
 
 func plural(n int, one, many string) string { return fix.Plural(n, one, many) }
+
+// settleFixes makes a run's safe fixes say what `fix` would do with them
+// (fix.Settle): the fixes it would turn down or cannot apply stop counting
+// as safe in every report. Only files with a safe fix are carried, read
+// again (mem gives the bytes of files read from stdin); a run with none
+// costs nothing. The repository is linted around them as `fix` lints it.
+func (c *Command) settleFixes(res *engine.Result, disc *load.Discovery, mem []*load.File, s engine.Settings, lc *lintConfig, visible func(*engine.Result) []diag.Finding) {
+	want := fix.Candidates(res.Findings)
+	if len(want) == 0 {
+		return
+	}
+	var files, carried []*load.File
+	for _, f := range mem {
+		if want[f.Path] {
+			files = append(files, f)
+		}
+	}
+	for _, f := range disc.Files {
+		if !want[f.Path] {
+			continue
+		}
+		nf := &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Root: f.Root}
+		if _, ok := load.Read(nf, s.Opts.Limits); ok && nf.Data != nil {
+			files = append(files, nf)
+			carried = append(carried, f)
+		}
+	}
+	fixer := &fix.Fixer{Cwd: c.Cwd,
+		Lint: func(m []*load.File) []diag.Finding { return visible(lc.run(passDiscovery(disc, carried), m, s)) }}
+	fix.Settle(fixer, files, visible(res))
+}
+
+// allFindings counts every finding of a run (no baseline).
+func allFindings(res *engine.Result) []diag.Finding { return res.Findings }
+
+// stdinCopies keeps the bytes of the files read from stdin, which a run
+// releases, for settleFixes.
+func stdinCopies(extra []*load.File) []*load.File {
+	out := make([]*load.File, len(extra))
+	for i, f := range extra {
+		out[i] = &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Root: f.Root, Data: slices.Clone(f.Data)}
+	}
+	return out
+}

@@ -185,6 +185,7 @@ func (h *hookRun) postToolUse() int {
 		return hookOK // not a kind under the configured globs, or excluded
 	}
 	res := lc.run(disc, nil, *s)
+	h.c.settleFixes(res, disc, nil, *s, lc, allFindings)
 	failOn := diag.SevError
 	if lc.cfg.FailOn != diag.SevOff {
 		failOn = lc.cfg.FailOn
@@ -266,6 +267,7 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 	for _, rf := range res.Records {
 		h.records[rf.Path] = rf
 	}
+	h.c.settleFixes(res, disc, nil, *s, lc, allFindings)
 	var found []diag.Finding
 	for _, fd := range res.Findings {
 		if fd.Severity >= diag.SevWarning && fd.Code != code.Internal {

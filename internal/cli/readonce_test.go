@@ -12,9 +12,10 @@ import (
 	"github.com/resumelint/resumelint/internal/load"
 )
 
-// A run reads each file once: cross-file findings (RL508) and unused
-// suppressions (RL007) get their snippets and suppressions from what was
-// kept when the file was read, never from a second read.
+// A run reads each file once for its findings: cross-file findings
+// (RL508) and unused suppressions (RL007) get their snippets and
+// suppressions from what was kept when the file was read. A run with a
+// safe fix lints once more to check it (fix.Settle), no more.
 func TestNoFileReadTwice(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"rl508_multiple_incomplete_runs", "rl007_unused_suppression"} {
@@ -73,8 +74,11 @@ func TestNoFileReadTwice(t *testing.T) {
 	if len(reads) == 0 {
 		t.Fatal("no read was counted")
 	}
+	// A safe fix (RL007 in ORCHESTRATION.yaml) is checked by a dry run
+	// that lints the repository again as `fix` would (docs/fixes.md, "One
+	// answer"): each file is read at most twice, never a third time.
 	for p, n := range reads {
-		if n > 1 {
+		if n > 2 {
 			t.Errorf("%s read %d times", p, n)
 		}
 	}

@@ -357,11 +357,17 @@ func TestFixDescriptionMasked(t *testing.T) {
 	if err := os.WriteFile(orch, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The fix would copy the token into last_checkpoint (one more RL005):
+	// fix refuses it, so the hook does not offer it either; fix's report
+	// names it, masked.
 	_, hookOut := runIn(dir, hookEvent(dir, "PostToolUse", "Write", orch), "hook")
-	if !strings.Contains(hookOut, "move last_checkpoint forward to ****") {
-		t.Errorf("the hook does not offer the fix, masked:\n%s", hookOut)
+	if strings.Contains(hookOut, "safe fix") {
+		t.Errorf("the hook offers a fix that fix refuses:\n%s", hookOut)
 	}
 	_, fixOut := runIn(dir, "", "fix", "--verbose", "ORCHESTRATION.yaml")
+	if !strings.Contains(fixOut, "move last_checkpoint forward to ****") {
+		t.Errorf("fix does not name the fix, masked:\n%s", fixOut)
+	}
 	for what, out := range map[string]string{"hook": hookOut, "fix": fixOut} {
 		if l := leak(out, tok.secret); l != "" {
 			t.Errorf("%s shows part of the token: %s", what, l)

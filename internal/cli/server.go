@@ -161,7 +161,12 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 		}
 		out.Format = load.FormatOf(disc.Folders[0].Kind, disp)
 	}
+	mem := stdinCopies(extra)
 	res := r.lc.run(disc, extra, s)
+	// Code actions and fix-all offer as safe only what `fix` applies.
+	cc := *e.c
+	cc.Cwd = root
+	cc.settleFixes(res, disc, mem, s, r.lc, allFindings)
 	out.Checked = true
 	for _, fd := range res.Findings {
 		if fd.Path == disp && fd.Code != code.Internal {

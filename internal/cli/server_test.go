@@ -337,3 +337,90 @@ func lineCharOffset(text string, line, char int) int {
 	}
 	return off
 }
+
+// A fix `resumelint fix` refuses is neither a preferred quick fix nor part
+// of source.fixAll: the v1.0 migration of this workflow is declared safe
+// but would add an RL010 finding (the never-worse check turns it down).
+func TestServerRefusedFixNotPreferred(t *testing.T) {
+	dir := t.TempDir()
+	for _, sub := range []string{".git", "skills/orchestration/templates"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var text string
+	for _, name := range []string{"ORCHESTRATION.yaml", "skills/orchestration/templates/ORCHESTRATION.template.yaml"} {
+		b, err := os.ReadFile(filepath.Join("testdata/refused-migration", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if text == "" {
+			text = string(b)
+		}
+	}
+	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, "ORCHESTRATION.yaml"))}).String()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() {
+		c := &Command{Stdin: inR, Stdout: outW, Stderr: io.Discard, Cwd: dir, Getenv: func(k string) string {
+			if k == "SOURCE_DATE_EPOCH" {
+				return "1782000000"
+			}
+			return ""
+		}}
+		c.Main([]string{"server"})
+		outW.Close()
+	}()
+	defer inW.Close()
+	c := &lspClient{t: t, w: inW, r: bufio.NewReader(outR), msgs: make(chan map[string]json.RawMessage, 64)}
+	go func() {
+		defer close(c.msgs)
+		tp := textproto.NewReader(c.r)
+		for {
+			h, err := tp.ReadMIMEHeader()
+			if err != nil {
+				return
+			}
+			n, _ := strconv.Atoi(h.Get("Content-Length"))
+			body := make([]byte, n)
+			if _, err := io.ReadFull(c.r, body); err != nil {
+				return
+			}
+			var m map[string]json.RawMessage
+			if json.Unmarshal(body, &m) == nil {
+				c.msgs <- m
+			}
+		}
+	}()
+	c.call("initialize", map[string]any{"processId": nil, "rootUri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String(), "capabilities": map[string]any{}})
+	c.notify("initialized", map[string]any{})
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+	var rl101 *testDiag
+	diags := c.diagnostics(uri)
+	for i := range diags {
+		if diags[i].Code == "RL101" {
+			rl101 = &diags[i]
+		}
+	}
+	if rl101 == nil {
+		t.Fatalf("diagnostics %+v, want RL101", diags)
+	}
+	var actions []struct {
+		Title, Kind string
+		IsPreferred bool
+	}
+	whole := map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": strings.Count(text, "\n"), "character": 0}}
+	res := c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": whole,
+		"context": map[string]any{"diagnostics": []any{}}})
+	if err := json.Unmarshal(res, &actions); err != nil {
+		t.Fatalf("codeAction: %s", res)
+	}
+	for _, a := range actions {
+		if a.Kind == "source.fixAll.resumelint" || a.IsPreferred && strings.Contains(a.Title, "RL101") {
+			t.Errorf("action %+v: `resumelint fix` refuses the migration", a)
+		}
+	}
+}

@@ -38,3 +38,14 @@ func Fingerprint(f *Finding, path string) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
+
+// EditKey identifies a finding across an edit of its file, as the fixes'
+// never-worse check compares them: the code, the given path, the node's
+// document path and the message without line references and numbers.
+// Unlike Fingerprint it leaves out the node's content hash: a finding on
+// a mapping that a fix edits inside (a missing key reported on the
+// document root) is the same finding after the edit, and a message that
+// quotes a line another fix moved ("(line 317)") is too.
+func EditKey(f *Finding, path string) string {
+	return f.Code + "\x00" + path + "\x00" + f.NodePath + "\x00" + StableMessage(f.Message)
+}

@@ -61,6 +61,8 @@ type File struct {
 	// rejected holds the fixes the never-worse check turned down (by
 	// fixKey), with the reason: they are not tried again in this run.
 	rejected map[string]string
+	// applied holds the fixes applied (by fixKey), for Settle.
+	applied map[string]bool
 }
 
 // Changed says whether the file's text or name differs from what was read.
@@ -243,6 +245,10 @@ func (fx *Fixer) keep(cd *candidate) {
 		}
 		ff.Applied = append(ff.Applied, l)
 		delete(ff.Skipped, o.label())
+		if ff.applied == nil {
+			ff.applied = map[string]bool{}
+		}
+		ff.applied[fixKey(o.code, o.fix)] = true
 	}
 	ff.Fixes += len(cd.offers)
 }
@@ -301,13 +307,12 @@ func backPaths(cands map[*File]*candidate) map[string]string {
 	return back
 }
 
-// findingKey is a finding's identity across a fix: its code, file, the
-// path of its node in the document and its message, word for word. A
-// message that quotes the line of another node ("(line 317)") changes when
-// a fix adds lines above that node; such a fix is not safe either, since
-// whoever compares the findings before and after sees a new one.
+// findingKey is a finding's identity across a fix (diag.EditKey): its
+// code, file, node path and message without numbers. A message that
+// quotes the line of another node ("(line 317)") keeps its identity when a
+// fix adds lines above that node: the finding moved, it is not new.
 func findingKey(f *diag.Finding, path string) string {
-	return f.Code + "\x00" + path + "\x00" + f.NodePath + "\x00" + f.Message
+	return diag.EditKey(f, path)
 }
 
 // neverWorse lints the repository with the candidates in place and keeps

@@ -68,3 +68,65 @@ func TestFixerNeverWorse(t *testing.T) {
 		t.Errorf("with Unsafe: data %q, applied %q, adds %v", ff.Data, ff.Applied, ff.Adds)
 	}
 }
+
+// An RL110 fix inserts an id line above the node an RL107 message quotes
+// by line ("line 3" becomes "line 4"), and the node the finding sits on
+// holds the edit (its content hash changes): the finding moved, it is not
+// new, so the never-worse check applies the fix.
+func TestFixerNeverWorseMovedLine(t *testing.T) {
+	const before, after = "decision: use v2\nupdated_at: x\n", "id: RD-001\ndecision: use v2\nupdated_at: x\n"
+	lint := func(files []*load.File) []diag.Finding {
+		var out []diag.Finding
+		for _, f := range files {
+			stale := diag.Finding{Code: "RL107", Path: f.Path, Severity: diag.SevWarning, NodePath: "resumption"}
+			switch string(f.Data) {
+			case before:
+				stale.Message, stale.NodeHash = "updated_at is older than the decision at line 1", "h1"
+				out = append(out, stale, diag.Finding{Code: "RL110", Path: f.Path, Severity: diag.SevWarning, Message: "the decision has no id",
+					Fix: &diag.Fix{Applicability: diag.FixSafe, Description: "number the decision", Edits: []diag.TextEdit{{Offset: 0, NewText: "id: RD-001\n"}}}})
+			case after:
+				stale.Message, stale.NodeHash = "updated_at is older than the decision at line 2", "h2"
+				out = append(out, stale)
+			}
+		}
+		return out
+	}
+	f := &load.File{Path: "a.yaml", OSPath: "/nowhere/a.yaml", Kind: load.KindOrchestration, Data: []byte(before)}
+	files := (&Fixer{Cwd: "/nowhere", Lint: lint}).Run([]*load.File{f}, lint([]*load.File{f}))
+	if ff := files[0]; string(ff.Data) != after || ff.Fixes != 1 {
+		t.Errorf("data %q, fixes %d, skipped %q", ff.Data, ff.Fixes, ff.Skipped)
+	}
+}
+
+// Settle leaves a fix `fix` applies safe, makes one the never-worse check
+// turns down unsafe (with the reason) and one that cannot apply no fix.
+func TestSettle(t *testing.T) {
+	worse := &diag.Finding{Code: "RL901", Severity: diag.SevError, Message: "x is 2"}
+	for _, tc := range []struct {
+		name   string
+		after  *diag.Finding
+		rename string
+		want   diag.Applicability
+	}{
+		{"applies", nil, "", diag.FixSafe},
+		{"worse", worse, "", diag.FixUnsafe},
+		{"no folder", nil, "missing/b.yaml", diag.FixNone},
+	} {
+		fx := &Fixer{Cwd: t.TempDir(), Lint: fakeLint(tc.after)}
+		f := &load.File{Path: "a.yaml", OSPath: "/nowhere/a.yaml", Kind: load.KindOrchestration, Data: []byte("x: 1\n")}
+		fds := fx.Lint([]*load.File{f})
+		if tc.rename != "" {
+			fds[0].Fix.Edits, fds[0].Fix.RenameTo = nil, tc.rename
+		}
+		if !Candidates(fds)["a.yaml"] {
+			t.Fatalf("%s: no candidate", tc.name)
+		}
+		Settle(fx, []*load.File{f}, fds)
+		if got := fds[0].Fix.Applicability; got != tc.want {
+			t.Errorf("%s: applicability %q, want %q (reason %q)", tc.name, got, tc.want, fds[0].Fix.Reason)
+		}
+		if tc.want == diag.FixUnsafe && !strings.HasPrefix(fds[0].Fix.Reason, "it would add 1 finding") {
+			t.Errorf("%s: reason %q", tc.name, fds[0].Fix.Reason)
+		}
+	}
+}

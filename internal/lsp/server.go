@@ -555,7 +555,7 @@ func (s *server) codeActions(p *codeActionParams) []codeAction {
 	for i := range d.res.Findings {
 		fd := &d.res.Findings[i]
 		fx := fd.Fix
-		if fx == nil || len(fx.Edits) == 0 || fx.RenameTo != "" {
+		if fx == nil || fx.Applicability == diag.FixNone || len(fx.Edits) == 0 || fx.RenameTo != "" {
 			continue // renaming a file is left to `resumelint fix`
 		}
 		if fx.Applicability == diag.FixSafe {
@@ -635,7 +635,7 @@ func (s *server) hover(p *hoverParams) *hover {
 		}
 		var sb strings.Builder
 		fmt.Fprintf(&sb, "**%s %s** (%s): %s\n", fd.Code, fd.Name, fd.Severity, diag.SafeMarkdown(fd.Message))
-		if fx := fd.Fix; fx != nil {
+		if fx := fd.Fix; fx != nil && fx.Applicability != diag.FixNone {
 			fmt.Fprintf(&sb, "\nFix (%s): %s\n", fx.Applicability, diag.SafeMarkdown(fx.Description))
 		}
 		if r := rules.Lookup(fd.Code); r != nil {
