@@ -127,3 +127,41 @@ func TestGoreleaserLdflagsSetVersion(t *testing.T) {
 		t.Errorf("resumelint version: %q (%v), want \"resumelint v9.8.7-test\\n\": ldflags %q set no version", out, err, x)
 	}
 }
+
+// TestDocsPinWhatExists: no release, tag or image is published yet, so no
+// setup the documentation offers may name one (a pre-commit rev, an
+// Action ref, go install @version or @latest, a docker build #tag); each
+// pins a commit SHA, and docs/ci.md says how to get one.
+func TestDocsPinWhatExists(t *testing.T) {
+	root := moduleRoot(t)
+	files := []string{"README.md", "action.yml", ".pre-commit-hooks.yaml", "Dockerfile"}
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		files = append(files, filepath.Join("docs", filepath.Base(d)))
+	}
+	unpublished := regexp.MustCompile(`rev: v[0-9]|resumelint/resumelint@v[0-9]|cmd/resumelint@(v[0-9]|latest)|resumelint\.git#v[0-9]|version: v[0-9]`)
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if m := unpublished.FindString(line); m != "" {
+				t.Errorf("%s:%d: %q names a release that is not published: pin <commit-sha>\n%s", f, i+1, m, line)
+			}
+		}
+	}
+	ci, err := os.ReadFile(filepath.Join(root, "docs", "ci.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"rev: <commit-sha>", "uses: resumelint/resumelint@<commit-sha>", "RESUMELINT_COMMIT: <commit-sha>",
+		"git ls-remote https://github.com/resumelint/resumelint HEAD", "verbose: true", "id: resumelint-system", "--no-files-ok"} {
+		if !strings.Contains(string(ci), want) {
+			t.Errorf("docs/ci.md does not say %q", want)
+		}
+	}
+}
