@@ -202,6 +202,7 @@ type lintFlags struct {
 	// baselineScope is what the run checked, for stale baseline entries.
 	baselineScope *baselineScope
 	affected      bool
+	noFilesOK     bool
 	maxAge        string
 	paths         []string // as given, for --verbose
 	out           outputFlags
@@ -281,6 +282,10 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 		return ExitUsage, err
 	}
 	disc, err := c.discover(rest, extra, lf, lc)
+	if errors.Is(err, errNoStateFiles) {
+		c.note("resumelint: no file of a known kind in this folder; nothing to check (--no-files-ok)")
+		return ExitOK, nil
+	}
 	if err != nil {
 		return ExitUsage, err
 	}
@@ -351,6 +356,7 @@ func (lf *lintFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&lf.fix, "fix", false, "apply the safe fixes, then report what remains")
 	fs.BoolVar(&lf.diff, "diff", false, "print the fixes as a unified diff and write nothing (exit 1 if there are any)")
 	fs.BoolVar(&lf.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply the unsafe fixes")
+	fs.BoolVar(&lf.noFilesOK, "no-files-ok", false, "with no path given, a repository holding no file of a known kind passes with a note instead of exit 2 (the whole-repository pre-commit hook); paths named that yield nothing stay an error")
 	fs.BoolVar(&lf.affected, "affected", false, "the paths are changed files (pre-commit): check the units they affect, the bundles and runs holding or declaring them; other paths are ignored")
 }
 
@@ -467,6 +473,9 @@ func (c *Command) discover(rest []string, extra []*load.File, lf *lintFlags, lc 
 		return nil, usagef("no such file, folder or matching glob: %s", strings.Join(disc.Missing, ", "))
 	}
 	if len(disc.Empty) > 0 {
+		if lf.noFilesOK && len(rest) == 0 {
+			return nil, errNoStateFiles
+		}
 		return nil, noKnownKind(disc.Empty, len(rest) > 0, lc)
 	}
 	lf.excluded = disc.Excluded
@@ -501,6 +510,13 @@ func baseScope(cwd string, rest []string, extra []*load.File) []string {
 	}
 	return scope
 }
+
+// errNoStateFiles is what discover returns, under --no-files-ok, for a
+// repository linted whole (no path given) that holds no file of a known
+// kind: the whole-repository pre-commit hook then passes with a note, as
+// a repository that does not use these workflows has nothing to check.
+// Paths named on the command line that yield nothing stay a usage error.
+var errNoStateFiles = errors.New("no file of a known kind")
 
 // noKnownKind is the usage error for paths that hold nothing resumelint
 // checks: a gate that checks nothing must not pass (SPEC §1).
