@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
-	"net/textproto"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -269,27 +267,7 @@ func serverOutput(t *testing.T, dir, path string) string {
 		outW.Close()
 	}()
 	defer inW.Close()
-	c := &lspClient{t: t, w: inW, r: bufio.NewReader(outR), msgs: make(chan map[string]json.RawMessage, 64)}
-	go func() {
-		defer close(c.msgs)
-		tp := textproto.NewReader(c.r)
-		for {
-			h, err := tp.ReadMIMEHeader()
-			if err != nil {
-				return
-			}
-			n, _ := strconv.Atoi(h.Get("Content-Length"))
-			body := make([]byte, n)
-			if _, err := io.ReadFull(c.r, body); err != nil {
-				return
-			}
-			all.Write(body) // read here only, before the message is passed on
-			var m map[string]json.RawMessage
-			if json.Unmarshal(body, &m) == nil {
-				c.msgs <- m
-			}
-		}
-	}()
+	c := newLSPClient(t, inW, outR, func(body []byte) { all.Write(body) })
 	c.call("initialize", map[string]any{"processId": nil, "rootUri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String(), "capabilities": map[string]any{}})
 	c.notify("initialized", map[string]any{})
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": string(text)}})

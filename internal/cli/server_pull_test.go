@@ -1,14 +1,11 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
-	"net/textproto"
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/resumelint/resumelint/internal/report"
@@ -30,26 +27,7 @@ func startLSP(t *testing.T, dir string) *lspClient {
 		outW.Close()
 	}()
 	t.Cleanup(func() { inW.Close() })
-	c := &lspClient{t: t, w: inW, r: bufio.NewReader(outR), msgs: make(chan map[string]json.RawMessage, 64)}
-	go func() {
-		defer close(c.msgs)
-		tp := textproto.NewReader(c.r)
-		for {
-			h, err := tp.ReadMIMEHeader()
-			if err != nil {
-				return
-			}
-			n, _ := strconv.Atoi(h.Get("Content-Length"))
-			body := make([]byte, n)
-			if _, err := io.ReadFull(c.r, body); err != nil {
-				return
-			}
-			var m map[string]json.RawMessage
-			if json.Unmarshal(body, &m) == nil {
-				c.msgs <- m
-			}
-		}
-	}()
+	c := newLSPClient(t, inW, outR, nil)
 	return c
 }
 

@@ -71,6 +71,35 @@ type lspClient struct {
 	msgs chan map[string]json.RawMessage
 }
 
+// newLSPClient reads the server's messages from r as they come, passing
+// each body to tap (when set) before it is queued.
+func newLSPClient(t *testing.T, w io.Writer, r io.Reader, tap func([]byte)) *lspClient {
+	c := &lspClient{t: t, w: w, r: bufio.NewReader(r), msgs: make(chan map[string]json.RawMessage, 64)}
+	go func() {
+		defer close(c.msgs)
+		tp := textproto.NewReader(c.r)
+		for {
+			h, err := tp.ReadMIMEHeader()
+			if err != nil {
+				return
+			}
+			n, _ := strconv.Atoi(h.Get("Content-Length"))
+			body := make([]byte, n)
+			if _, err := io.ReadFull(c.r, body); err != nil {
+				return
+			}
+			if tap != nil {
+				tap(body)
+			}
+			var m map[string]json.RawMessage
+			if json.Unmarshal(body, &m) == nil {
+				c.msgs <- m
+			}
+		}
+	}()
+	return c
+}
+
 func (c *lspClient) send(m map[string]any) {
 	c.t.Helper()
 	m["jsonrpc"] = "2.0"
@@ -184,26 +213,7 @@ func TestServerSession(t *testing.T) {
 		outW.Close()
 	}()
 	defer inW.Close()
-	c := &lspClient{t: t, w: inW, r: bufio.NewReader(outR), msgs: make(chan map[string]json.RawMessage, 64)}
-	go func() {
-		defer close(c.msgs)
-		tp := textproto.NewReader(c.r)
-		for {
-			h, err := tp.ReadMIMEHeader()
-			if err != nil {
-				return
-			}
-			n, _ := strconv.Atoi(h.Get("Content-Length"))
-			body := make([]byte, n)
-			if _, err := io.ReadFull(c.r, body); err != nil {
-				return
-			}
-			var m map[string]json.RawMessage
-			if json.Unmarshal(body, &m) == nil {
-				c.msgs <- m
-			}
-		}
-	}()
+	c := newLSPClient(t, inW, outR, nil)
 
 	var init struct {
 		Capabilities struct {
@@ -375,26 +385,7 @@ func TestServerRefusedFixNotPreferred(t *testing.T) {
 		outW.Close()
 	}()
 	defer inW.Close()
-	c := &lspClient{t: t, w: inW, r: bufio.NewReader(outR), msgs: make(chan map[string]json.RawMessage, 64)}
-	go func() {
-		defer close(c.msgs)
-		tp := textproto.NewReader(c.r)
-		for {
-			h, err := tp.ReadMIMEHeader()
-			if err != nil {
-				return
-			}
-			n, _ := strconv.Atoi(h.Get("Content-Length"))
-			body := make([]byte, n)
-			if _, err := io.ReadFull(c.r, body); err != nil {
-				return
-			}
-			var m map[string]json.RawMessage
-			if json.Unmarshal(body, &m) == nil {
-				c.msgs <- m
-			}
-		}
-	}()
+	c := newLSPClient(t, inW, outR, nil)
 	c.call("initialize", map[string]any{"processId": nil, "rootUri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String(), "capabilities": map[string]any{}})
 	c.notify("initialized", map[string]any{})
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": text}})
