@@ -41,10 +41,6 @@ func runActivityVocabulary(p *Pass) {
 		activityPhase.MatchString(ca), activityGate.MatchString(ca):
 		return
 	}
-	if WorkflowFinished(p) {
-		p.Report(p.Doc.File, cav, "current_activity %s is outside the vocabulary; a finished workflow is idle: write idle", quoteShort(ca))
-		return
-	}
 	p.Report(p.Doc.File, cav, "%s", diag.FitClip(func(w int) string {
 		vocab := "phase-N-agent-execution, qg-N-iteration-M, compaction-recovery, idle"
 		if w < 60 {
