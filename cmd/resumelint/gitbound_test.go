@@ -22,15 +22,7 @@ func gitRepo(t *testing.T) (string, func(args ...string)) {
 		t.Skip("git not installed")
 	}
 	repo, _ := hostileRepo(t)
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t, repo)
 	write(t, repo, "w/ORCHESTRATION.yaml", orchestrationNaming(".jerry/checkpoints/cx-001.json", "README.md"))
 	write(t, repo, "README.md", "# readme\n")
 	write(t, repo, "w/sub/notes.md", "# notes\n")

@@ -326,15 +326,7 @@ func TestMaliciousGitConfigRunsNothing(t *testing.T) {
 	if err := os.WriteFile(evil, []byte("#!/bin/sh\ntouch "+marks+"/\"$1\"\ncat\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t, repo)
 	write(t, repo, "w/ORCHESTRATION.yaml", orchestrationNaming(".jerry/checkpoints/cx-001.json", "README.md"))
 	write(t, repo, "README.md", "# readme\n")
 	write(t, repo, ".gitattributes", "* filter=evil diff=evil\n")
@@ -747,6 +739,20 @@ func TestStatusWorkflowLinkedOutside(t *testing.T) {
 		}
 		if i < 3 && !strings.Contains(out, "inside-20260220-001") {
 			t.Errorf("%v did not report the workflow inside:\n%s", args, out)
+		}
+	}
+}
+
+// gitIn runs git in repo with a fixed identity and no user or system
+// configuration, failing the test on an error.
+func gitIn(t *testing.T, repo string) func(args ...string) {
+	return func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
 }

@@ -372,20 +372,7 @@ func TestServerRefusedFixNotPreferred(t *testing.T) {
 		}
 	}
 	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, "ORCHESTRATION.yaml"))}).String()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	go func() {
-		c := &Command{Stdin: inR, Stdout: outW, Stderr: io.Discard, Cwd: dir, Getenv: func(k string) string {
-			if k == "SOURCE_DATE_EPOCH" {
-				return "1782000000"
-			}
-			return ""
-		}}
-		c.Main([]string{"server"})
-		outW.Close()
-	}()
-	defer inW.Close()
-	c := newLSPClient(t, inW, outR, nil)
+	c := startLSP(t, dir)
 	c.call("initialize", map[string]any{"processId": nil, "rootUri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String(), "capabilities": map[string]any{}})
 	c.notify("initialized", map[string]any{})
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": text}})
