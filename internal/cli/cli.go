@@ -72,7 +72,7 @@ Usage:
   resumelint help COMMAND                      a command's help (the same as COMMAND -h)
 
 Run 'resumelint COMMAND -h' or 'resumelint help COMMAND' for a command's flags;
--V or --version prints the version.
+-V or --version prints the version, first or among any command's flags.
 `
 
 // Main dispatches a subcommand and converts errors to exit codes.
@@ -121,6 +121,10 @@ func (c *Command) Main(args []string) (code int) {
 			return ExitOK
 		}
 		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		if errors.As(err, new(*versionRequest)) {
+			fmt.Fprintf(c.Stdout, "resumelint %s\n", version.String())
 			return ExitOK
 		}
 		fmt.Fprintf(c.Stderr, "resumelint: %s\n", diag.SafeLines(err.Error()))

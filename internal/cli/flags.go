@@ -94,6 +94,12 @@ func helpOf(fs *flag.FlagSet) *helpRequest {
 	return &helpRequest{sb.String()}
 }
 
+// versionRequest is returned for -V or --version among a command's
+// flags: Main prints the version, exit 0, as for a leading -V.
+type versionRequest struct{}
+
+func (*versionRequest) Error() string { return "version requested" }
+
 // parseInterspersed lets flags follow positional arguments, as users of
 // linters expect ("resumelint lint . --format json").
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
@@ -126,6 +132,9 @@ func flagError(fs *flag.FlagSet, err error) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
 		name = strings.TrimPrefix(name, "-")
+		if name == "V" || name == "version" {
+			return &versionRequest{}
+		}
 		var names []string
 		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 		if s := suggest(name, names); s != "" {

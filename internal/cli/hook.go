@@ -75,6 +75,9 @@ func (c *Command) hook(args []string) (int, error) {
 		if errors.As(err, &help) {
 			return ExitOK, help // Main prints it on stdout
 		}
+		if errors.As(err, new(*versionRequest)) {
+			return ExitOK, err // Main prints the version
+		}
 		fmt.Fprintf(c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))
 		return hookProblem, nil
 	}
