@@ -310,6 +310,9 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 		return code, err
 	}
 	mem := stdinCopies(extra)
+	// The lint and the dry run that settles its safe fixes read each file
+	// once: nothing is written between them.
+	settings.Opts.Limits.Reads = load.NewReadMemo(load.DefaultReadBudget)
 	res := lc.run(disc, extra, settings)
 	if err := baseFailed(settings.Opts.Base); err != nil {
 		return ExitUsage, err
