@@ -87,6 +87,10 @@ func (c *Command) Main(args []string) (code int) {
 	if c.Getenv == nil {
 		c.Getenv = os.Getenv
 	}
+	if err := load.SetYAMLParser(c.Getenv(load.YAMLParserVar)); err != nil {
+		fmt.Fprintf(c.Stderr, "resumelint: %s\n", diag.SafeLines(err.Error()))
+		return ExitUsage
+	}
 	if c.Cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
