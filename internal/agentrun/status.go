@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 )
@@ -126,7 +127,7 @@ func NewStatus(r *Run, probs []diag.Finding, now time.Time, maxAge time.Duration
 		if r.BadTasks == 1 {
 			what = "1 task entry of task-graph.json has no string id and is"
 		}
-		st.Warnings = append(st.Warnings, what+" not counted (RL501)")
+		st.Warnings = append(st.Warnings, what+" not counted ("+code.TaskGraphSchema+")")
 	}
 	if !r.Finished() && r.LastEvent != nil {
 		if age := now.Sub(r.LastEvent.Time); age > maxAge {
@@ -178,16 +179,16 @@ func (st *Status) addIgnored(r *Run) {
 		if n > 1 {
 			more = ", …"
 		}
-		st.Warnings = append(st.Warnings, fmt.Sprintf("%d per-event files under events/ (%s%s) are not read: the state above leaves them out (RL504)", n, filepath.ToSlash(first), more))
+		st.Warnings = append(st.Warnings, fmt.Sprintf("%d per-event files under events/ (%s%s) are not read: the state above leaves them out (%s)", n, filepath.ToSlash(first), more, code.EventLocation))
 	}
 	for _, d := range src.Events {
 		if !InEventsDir(src, d) {
 			st.IgnoredFiles = append(st.IgnoredFiles, d.File.Path)
-			st.Warnings = append(st.Warnings, fmt.Sprintf("%s is outside events/ and not read: the state above leaves it out (RL504)", d.File.Path))
+			st.Warnings = append(st.Warnings, fmt.Sprintf("%s is outside events/ and not read: the state above leaves it out (%s)", d.File.Path, code.EventLocation))
 		}
 	}
 	if !src.Present["task-graph.json"] && (src.Present["task-graph.yaml"] || src.Present["task-graph.yml"]) {
-		st.Warnings = append(st.Warnings, "task-graph.yaml is not read (resume reads task-graph.json): the tasks above leave it out (RL506)")
+		st.Warnings = append(st.Warnings, "task-graph.yaml is not read (resume reads task-graph.json): the tasks above leave it out ("+code.RunArtifacts+")")
 	}
 }
 
@@ -197,7 +198,7 @@ func (st *Status) addIgnored(r *Run) {
 func (st *Status) addUnread(probs []diag.Finding) {
 	for _, p := range probs {
 		switch p.Code {
-		case "RL001", "RL003", "RL004":
+		case code.ParseError, code.InputLimits, code.Encoding:
 			st.UnreadFiles = append(st.UnreadFiles, StatusSkipped{Path: p.Path, Line: p.Start.Line, Reason: p.Message})
 			st.Warnings = append(st.Warnings, fmt.Sprintf("not read: %s:%d (%s)", p.Path, p.Start.Line, p.Message))
 		}

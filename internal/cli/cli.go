@@ -17,6 +17,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/resumelint/resumelint/internal/bundle"
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/config"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
@@ -85,6 +86,10 @@ func (c *Command) Main(args []string) (code int) {
 	}()
 	if c.Getenv == nil {
 		c.Getenv = os.Getenv
+	}
+	if err := load.SetYAMLParser(c.Getenv(load.YAMLParserVar)); err != nil {
+		fmt.Fprintf(c.Stderr, "resumelint: %s\n", diag.SafeLines(err.Error()))
+		return ExitUsage
 	}
 	if c.Cwd == "" {
 		wd, err := os.Getwd()
@@ -313,6 +318,9 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 		return code, err
 	}
 	mem := stdinCopies(extra)
+	// The lint and the dry run that settles its safe fixes read each file
+	// once: nothing is written between them.
+	settings.Opts.Limits.Reads = load.NewReadMemo(load.DefaultReadBudget)
 	res := lc.run(disc, extra, settings)
 	if err := baseFailed(settings.Opts.Base); err != nil {
 		return ExitUsage, err
@@ -350,12 +358,12 @@ func (lf *lintFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&lf.verbose, "v", false, "the same as --verbose")
 	fs.BoolVar(&lf.exitZero, "exit-zero", false, "exit 0 even when there are findings (2 on usage or configuration errors and 3 on internal failures stay)")
 	fs.BoolVar(&lf.listFiles, "list-files", false, "print each file or folder that would be checked, its kind and the configuration governing it; check nothing")
-	fs.BoolVar(&lf.everyLine, "every-line", false, "report every bad line of an events file (RL503), not the first 5 and a count")
+	fs.BoolVar(&lf.everyLine, "every-line", false, "report every bad line of an events file ("+code.EventCorrupt+"), not the first 5 and a count")
 	fs.StringVar(&lf.enable, "enable", "", "run only these rules (comma-separated codes or names)")
 	fs.StringVar(&lf.disable, "disable", "", "turn these rules off (comma-separated codes or names)")
 	fs.StringVar(&lf.maxAge, "max-age", "", "staleness.max_age: also report a resumption section not updated for longer than this (Go duration or days, e.g. 36h, 7d)")
 	fs.StringVar(&lf.bundleBase, "bundle-base", "", "what bundle hashes keys are relative to: bundle (the bundle folder, default) or repo (the repository root)")
-	fs.StringVar(&lf.base, "base", "", "compare with the files at this git revision (RL601-RL604), e.g. origin/main")
+	fs.StringVar(&lf.base, "base", "", "compare with the files at this git revision ("+code.AppendOnly+"-"+code.ResumeContextUpdate+"), e.g. origin/main")
 	fs.BoolVar(&lf.changedOnly, "changed-only", false, "lint only files changed since --base (folders: any file changed)")
 	fs.BoolVar(&lf.fix, "fix", false, "apply the safe fixes, then report what remains")
 	fs.BoolVar(&lf.diff, "diff", false, "print the fixes as a unified diff and write nothing (exit 1 if there are any)")

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/lazyre"
 )
 
@@ -51,7 +52,7 @@ Lists every rule: code, name, severity, whether it runs by default, fix.
 `,
 	"explain": `Usage: resumelint explain RULE
 
-Prints a rule's documentation page. RULE is a code (RL107) or a name
+Prints a rule's documentation page. RULE is a code (` + code.StaleResumption + `) or a name
 (stale-resumption); 'resumelint rules' lists them.
 `,
 	"schema export": `Usage: resumelint schema export [--out DIR] [KIND]

@@ -12,10 +12,10 @@ import (
 	"github.com/resumelint/resumelint/internal/load"
 )
 
-// A run reads each file once for its findings: cross-file findings
-// (RL508) and unused suppressions (RL007) get their snippets and
-// suppressions from what was kept when the file was read. A run with a
-// safe fix lints once more to check it (fix.Settle), no more.
+// A run reads each file once: cross-file findings (RL508) and unused
+// suppressions (RL007) get their snippets and suppressions from what was
+// kept when the file was read, and the dry run that checks a safe fix
+// (fix.Settle) lints from the bytes the run read (load.ReadMemo).
 func TestNoFileReadTwice(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"rl508_multiple_incomplete_runs", "rl007_unused_suppression"} {
@@ -52,34 +52,66 @@ func TestNoFileReadTwice(t *testing.T) {
 			}
 		}
 	}
+	out, errb, reads := lintCountingReads(t, dir)
+	for _, want := range []string{"[RL508 multiple-incomplete-runs]", "[RL007 unused-suppression]", "1 | # resumelint:ignore-file RL101", "fixable with `resumelint fix`"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s%s", want, out, errb)
+		}
+	}
+	if !strings.Contains(out, "1 | {") {
+		t.Errorf("the RL508 finding has no snippet:\n%s", out)
+	}
+	// A safe fix (RL007 in ORCHESTRATION.yaml) is checked by a dry run
+	// that lints the repository again as `fix` would (docs/fixes.md, "One
+	// answer"): it works from the bytes the lint read.
+	readOnce(t, reads, "ORCHESTRATION.yaml", "task-graph.json")
+}
+
+// The examples' project has a steps file that two rules read (RL317
+// through files_to_load, RL319): it is read once.
+func TestExamplesReadOnce(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, reads := lintCountingReads(t, dir)
+	readOnce(t, reads, "ORCHESTRATION.yaml", "01-planning/steps.md", "resume-context.md")
+}
+
+// lintCountingReads lints dir and counts the reads of each file.
+func lintCountingReads(t *testing.T, dir string) (string, string, map[string]int) {
+	t.Helper()
 	var mu sync.Mutex
 	reads := map[string]int{}
 	load.OnRead = func(p string) {
 		mu.Lock()
-		reads[p]++
+		reads[filepath.ToSlash(p)]++
 		mu.Unlock()
 	}
 	defer func() { load.OnRead = nil }()
 	var out, errb strings.Builder
 	c := &Command{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Cwd: dir, Getenv: func(string) string { return "" }}
 	c.Main([]string{"lint", "."})
-	for _, want := range []string{"[RL508 multiple-incomplete-runs]", "[RL007 unused-suppression]", "1 | # resumelint:ignore-file RL101"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s%s", want, out.String(), errb.String())
+	return out.String(), errb.String(), reads
+}
+
+// readOnce fails on a file read more than once, and when no file ending
+// in one of wants was read at all (the run did not look where the test
+// means it to).
+func readOnce(t *testing.T, reads map[string]int, wants ...string) {
+	t.Helper()
+	for p, n := range reads {
+		if n != 1 {
+			t.Errorf("%s read %d times", p, n)
 		}
 	}
-	if !strings.Contains(out.String(), "1 | {") {
-		t.Errorf("the RL508 finding has no snippet:\n%s", out.String())
-	}
-	if len(reads) == 0 {
-		t.Fatal("no read was counted")
-	}
-	// A safe fix (RL007 in ORCHESTRATION.yaml) is checked by a dry run
-	// that lints the repository again as `fix` would (docs/fixes.md, "One
-	// answer"): each file is read at most twice, never a third time.
-	for p, n := range reads {
-		if n > 2 {
-			t.Errorf("%s read %d times", p, n)
+	for _, w := range wants {
+		seen := false
+		for p := range reads {
+			seen = seen || strings.HasSuffix(p, "/"+w)
+		}
+		if !seen {
+			t.Errorf("no file ending in %s was read: %v", w, reads)
 		}
 	}
 }

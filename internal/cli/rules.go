@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/resumelint/resumelint/docs"
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/rules"
 )
 
@@ -77,7 +78,7 @@ func (c *Command) explain(args []string) (int, error) {
 		return ExitUsage, err
 	}
 	if len(args) != 1 {
-		return ExitUsage, usagef("usage: resumelint explain RULE (a code like RL107 or a name like stale-resumption)")
+		return ExitUsage, usagef("usage: resumelint explain RULE (a code like " + code.StaleResumption + " or a name like stale-resumption)")
 	}
 	r := rules.Lookup(args[0])
 	if r == nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/rules"
@@ -201,7 +202,7 @@ func (x *Filter) PostRun() ([]diag.Finding, []*load.File) {
 
 // problems returns the RL007 messages of one directive.
 func (x *Filter) problems(s *fileSups, d *directive) []string {
-	example := "# resumelint:" + d.Verb + " RL107 -- the checkpoint is merged in the next session"
+	example := "# resumelint:" + d.Verb + " " + code.StaleResumption + " -- the checkpoint is merged in the next session"
 	if len(d.codes) > 0 {
 		example = "# resumelint:" + d.Verb + " " + strings.Join(d.codes, ",") + " -- why the finding is acceptable here"
 	}

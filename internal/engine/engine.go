@@ -153,7 +153,7 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	for _, f := range d.Unknown {
 		res.Checked++
 		fd := diag.Finding{Code: rules.UnknownKind.Code, Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
-			Message: "resumelint cannot tell this file's kind from its name: rename it or leave it out (`resumelint explain RL009` lists the names it checks)"}
+			Message: "resumelint cannot tell this file's kind from its name: rename it or leave it out (`resumelint explain " + code.UnknownKind + "` lists the names it checks)"}
 		fill(&fd)
 		res.Findings = append(res.Findings, fd)
 	}

@@ -679,11 +679,14 @@ func (p *fastParser) column(num int, text []byte, off int) int {
 }
 
 // fastDocument is fastYAML for bytes [from, to) of doc.File.Data, unless
-// doc must carry comments; it notes where the tree came from for
-// AddComments.
+// doc must carry comments or YAMLParserVar asks for the decoder; it notes
+// where the tree came from for AddComments.
 func fastDocument(doc *Document, from, to int) (*yaml.Node, bool) {
-	if doc.needComments {
+	if doc.needComments || decoderOnly.Load() {
 		return nil, false
+	}
+	if OnFastParse != nil {
+		OnFastParse()
 	}
 	n, blocks, ok := fastParse(doc.File.Data[from:to])
 	if ok {

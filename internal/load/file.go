@@ -20,6 +20,9 @@ type Limits struct {
 	MaxDepth    int   // nesting of mappings and sequences
 	MaxLineLen  int   // bytes in one line
 	MaxNodes    int   // nodes after alias expansion
+	// Reads, when set, serves a file read again in the same run from the
+	// bytes of its first read (ReadMemo); it bounds no cost.
+	Reads *ReadMemo
 }
 
 // DefaultLimits are the SPEC §3.1 RL003 defaults.
@@ -227,6 +230,10 @@ func readWith(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding,
 			return []diag.Finding{Problem(f, code.InputLimits, diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false, nil
 		}
 	}
+	if lim.Reads != nil && lim.Reads.get(f) {
+		probs, ok := CheckBytes(f, lim)
+		return probs, ok, nil
+	}
 	if OnRead != nil {
 		OnRead(f.OSPath)
 	}
@@ -275,6 +282,9 @@ func readWith(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding,
 	f.Data = data
 	if pooled {
 		f.buf = data
+	}
+	if lim.Reads != nil && lim.Reads.put(f, data) {
+		f.buf = nil // the memo keeps the bytes: Release must not recycle them
 	}
 	probs, ok := CheckBytes(f, lim)
 	return probs, ok, nil

@@ -278,7 +278,7 @@ func RulePage(code string) (full, page string) {
 // securitySeverity scores the rules that find security problems, in
 // GitHub's scale (9.0 and above critical, 7.0 high): a credential stored
 // in a committed file is high.
-var securitySeverity = map[string]string{"RL005": "8.0"}
+var securitySeverity = map[string]string{code.SecretLeak: "8.0"}
 
 // NewRuleInfo describes a rule for the output formats: its description
 // and help from its page under docs/rules, its help URI, and for a

@@ -220,7 +220,7 @@ func render(version string, rules []rule) []byte {
 	b.WriteString("// Licence: LICENSE.gitleaks (MIT).\n\npackage secret\n\nimport \"github.com/resumelint/resumelint/internal/lazyre\"\n\n")
 	b.WriteString("// rulesetVersion is the gitleaks release the formats come from.\n")
 	fmt.Fprintf(&b, "const rulesetVersion = %q\n\n", strings.TrimPrefix(version, "v8@"))
-	b.WriteString("// ruleset holds gitleaks' token-format rules that RL005 uses.\nvar ruleset = []Pattern{\n")
+	b.WriteString("// ruleset holds gitleaks' token-format rules that the secret-leak rule uses.\nvar ruleset = []Pattern{\n")
 	sort.Slice(rules, func(i, j int) bool { return rules[i].id < rules[j].id })
 	for _, r := range rules {
 		group := r.group

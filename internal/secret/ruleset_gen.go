@@ -8,7 +8,7 @@ import "github.com/resumelint/resumelint/internal/lazyre"
 // rulesetVersion is the gitleaks release the formats come from.
 const rulesetVersion = "v8.30.1"
 
-// ruleset holds gitleaks' token-format rules that RL005 uses.
+// ruleset holds gitleaks' token-format rules that the secret-leak rule uses.
 var ruleset = []Pattern{
 	// Uncovered a possible 1Password secret key, potentially compromising access to secrets in vaults.
 	{ID: "1password-secret-key", What: "a 1password-secret-key (gitleaks rule)", RE: lazyre.New(`\bA3-[A-Z0-9]{6}-(?:(?:[A-Z0-9]{11})|(?:[A-Z0-9]{6}-[A-Z0-9]{5}))-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b`), Keywords: []string{"a3-"}, Group: 0, Entropy: 3.8},
