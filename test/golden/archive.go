@@ -178,3 +178,16 @@ func WriteFiles(dir string, files []txtar.File, replace bool) error {
 	}
 	return nil
 }
+
+// Archive reads the golden case at file like txtar.ParseFile, with its
+// Files replaced by its Inputs: the corpus tests' one way to read a case.
+func Archive(file string) (*txtar.Archive, error) {
+	a, err := txtar.ParseFile(file)
+	if err != nil {
+		return nil, err
+	}
+	if a.Files, err = Inputs(file); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
