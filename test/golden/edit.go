@@ -65,6 +65,12 @@ func Del(name string, data []byte, p string) ([]byte, error) {
 		first = keyOf(parent, n).Line
 	}
 	lines := lineStarts(data[off:])
+	if parent.Kind == yaml.MappingNode {
+		k := keyOf(parent, n)
+		if lead := lineText(data[off:], lines, k.Line)[:k.Column-1]; len(bytes.TrimLeft(lead, " ")) > 0 {
+			return nil, fmt.Errorf("del %s %s: the key shares its line with a list item's dash; use replace", name, p)
+		}
+	}
 	last := lastLine(n)
 	// Block scalars and comments inside the value sit deeper than its key.
 	indent := indentOf(data[off:], lines, first)

@@ -137,6 +137,9 @@ func TestDel(t *testing.T) {
 	if _, err := Del("cx-001.json", []byte(checkpoint), "event_id"); err == nil || !strings.Contains(err.Error(), "flow collection") {
 		t.Errorf("Del on JSON: %v, want a refusal", err)
 	}
+	if _, err := Del("ORCHESTRATION.yaml", []byte(orchestration), "resumption.files_to_read.1.path"); err == nil || !strings.Contains(err.Error(), "dash") {
+		t.Errorf("Del of a key on a dash's line: %v, want a refusal", err)
+	}
 	if _, err := Del("ORCHESTRATION.yaml", []byte(orchestration), "workflow.missing"); err == nil {
 		t.Error("Del of a missing key succeeded")
 	}
