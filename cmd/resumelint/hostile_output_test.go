@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 // Text from a file, a configuration or a path reaches fix, fix --diff,
@@ -93,7 +93,7 @@ func TestHostileConfigErrorForged(t *testing.T) {
 // TestHostileStatusMermaidControl: ESC and BEL in a task title reach no
 // format of status raw, Mermaid's included.
 func TestHostileStatusMermaidControl(t *testing.T) {
-	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "golden", "status_json.txtar"))
+	ar, err := golden.Archive(filepath.Join("..", "..", "testdata", "golden", "status_json.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestHostileStatusMermaidControl(t *testing.T) {
 // the lint engine, masks a token in an output name and escapes its
 // control characters, in text and JSON.
 func TestHostileBundleVerifyOutput(t *testing.T) {
-	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "golden", "bundle_verify_output_missing.txtar"))
+	ar, err := golden.Archive(filepath.Join("..", "..", "testdata", "golden", "bundle_verify_output_missing.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/rogpeppe/go-internal/txtar"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/resumelint/resumelint/internal/schema"
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 // Hostile inputs against the parsing and output side: YAML semantics
@@ -424,7 +424,7 @@ func TestHostileTerminalAndWorkflowCommandInjection(t *testing.T) {
 // TestHostileSecretInStatus: a credential pasted into a task title of an
 // agent run is masked in every format of `status`, as lint masks it.
 func TestHostileSecretInStatus(t *testing.T) {
-	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "golden", "status_json.txtar"))
+	ar, err := golden.Archive(filepath.Join("..", "..", "testdata", "golden", "status_json.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/resumelint/resumelint/internal/cli"
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/golden/*.txtar (read every diff it makes)")
@@ -30,11 +32,29 @@ func TestMain(m *testing.M) {
 //	hook CODE EVENT   run resumelint hook in-process with the event file
 //	                  on stdin ($WORK and other variables in it expanded)
 //	                  and require exit code CODE
+//	fixture NAME [DEST]
+//	                  write the files of testdata/golden/fixtures/NAME.txtar
+//	                  into the work folder (or DEST in it); a file that is
+//	                  already there is an error
+//	set FILE PATH VALUE
+//	                  set the YAML/JSON value at the dotted PATH of FILE
+//	                  (its front matter, for Markdown), leaving every other
+//	                  byte as it was
+//	del FILE PATH     delete the entry at PATH of a YAML block collection
+//	replace FILE OLD NEW
+//	                  replace the one occurrence of OLD in FILE (\n is a
+//	                  newline)
+//
+// A path that does not exist, or text that is not found, fails the case:
+// an edit never does nothing silently. See test/golden.
 func TestGolden(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                "../../testdata/golden",
 		UpdateScripts:      *update,
 		RequireUniqueNames: true,
+		// resumelint runs in-process through rl and hook; a bare
+		// `resumelint` must say it starts a process.
+		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
 			// A fixed clock: time-based rules must not depend on the day.
@@ -42,6 +62,10 @@ func TestGolden(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"fixture": cmdFixture,
+			"set":     cmdEdit("set"),
+			"del":     cmdEdit("del"),
+			"replace": cmdEdit("replace"),
 			"rl": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 1 {
 					ts.Fatalf("usage: rl CODE ARGS...")
@@ -71,6 +95,39 @@ func TestGolden(t *testing.T) {
 			},
 		},
 	})
+}
+
+// fixtureDir is the shared fixtures' folder, from the package directory
+// the tests run in.
+var fixtureDir = filepath.Join("..", "..", filepath.FromSlash(golden.FixtureDir))
+
+// cmdFixture writes a shared fixture into the work folder.
+func cmdFixture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: fixture NAME [DEST]")
+	}
+	dest := ""
+	if len(args) == 2 {
+		dest = args[1]
+	}
+	files, err := golden.Fixture(fixtureDir, args[0], dest)
+	ts.Check(err)
+	ts.Check(golden.WriteFiles(ts.MkAbs("."), files, false))
+}
+
+// cmdEdit returns the script command that applies edit cmd to a file.
+func cmdEdit(cmd string) func(ts *testscript.TestScript, neg bool, args []string) {
+	return func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) < 2 {
+			ts.Fatalf("usage: set FILE PATH VALUE | del FILE PATH | replace FILE OLD NEW")
+		}
+		p := ts.MkAbs(args[0])
+		data, err := os.ReadFile(p)
+		ts.Check(err)
+		out, err := golden.Edit(cmd, args[0], data, args[1:])
+		ts.Check(err)
+		ts.Check(os.WriteFile(p, out, 0o644))
+	}
 }
 
 func ExampleMain() {

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 // A finding's message is one sentence of what is wrong and what to do
@@ -58,7 +57,7 @@ func TestGoldenMessagesShort(t *testing.T) {
 	}
 	checked := 0
 	for _, path := range cases {
-		ar, err := txtar.ParseFile(path)
+		ar, err := golden.Archive(path)
 		if err != nil {
 			t.Fatal(err)
 		}

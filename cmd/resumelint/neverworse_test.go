@@ -15,6 +15,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/cli"
 	"github.com/resumelint/resumelint/internal/report"
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 // SPEC §5 "never worse", checked from the outside: on every golden case's
@@ -180,7 +181,7 @@ func TestFixNeverWorseGoldens(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(path), ".txtar")
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ar, err := txtar.ParseFile(path)
+			ar, err := golden.Archive(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -231,7 +232,7 @@ func FuzzFixNeverWorse(f *testing.F) {
 	cases, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "golden", "fix_*.txtar"))
 	more, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "golden", "rl1*.txtar"))
 	for _, path := range append(cases, more...) {
-		ar, err := txtar.ParseFile(path)
+		ar, err := golden.Archive(path)
 		if err != nil {
 			continue
 		}

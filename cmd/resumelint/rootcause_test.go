@@ -9,10 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/resumelint/resumelint/internal/cli"
 	"github.com/resumelint/resumelint/internal/report"
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 // One root cause, one finding (SPEC §0): two rules that report the same
@@ -136,7 +135,7 @@ func allCodes(t *testing.T) string {
 // no input files or whose configuration is the point (exit 2, no JSON).
 func lintGoldenInputs(t *testing.T, path, all string) *report.JSONDoc {
 	t.Helper()
-	ar, err := txtar.ParseFile(path)
+	ar, err := golden.Archive(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 // A run reads each file once: cross-file findings (RL508) and unused
@@ -19,7 +20,7 @@ import (
 func TestNoFileReadTwice(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"rl508_multiple_incomplete_runs", "rl007_unused_suppression"} {
-		a, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "golden", name+".txtar"))
+		a, err := golden.Archive(filepath.Join("..", "..", "testdata", "golden", name+".txtar"))
 		if err != nil {
 			t.Fatal(err)
 		}

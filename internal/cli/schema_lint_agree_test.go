@@ -10,11 +10,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 // The exported schemas accept every file lint accepts (exit 0, or only
@@ -155,7 +155,7 @@ func TestExportedSchemasAcceptWhatLintAcceptsInGoldens(t *testing.T) {
 	}
 	total := 0
 	for _, g := range goldens {
-		ar, err := txtar.ParseFile(g)
+		ar, err := golden.Archive(g)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,11 +13,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/schema"
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 // The exported JSON Schemas are checked here with a JSON Schema validator
@@ -187,7 +187,7 @@ func passingInputs(t *testing.T) []instance {
 			continue // bundle_verify_cmp01_not_pass, fix_passes_and_refusals
 		}
 		n++
-		ar, err := txtar.ParseFile(g)
+		ar, err := golden.Archive(g)
 		if err != nil {
 			t.Fatal(err)
 		}

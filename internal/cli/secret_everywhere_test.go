@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 // A credential planted in every field a rule quotes, at every length and
@@ -78,12 +78,12 @@ func plantedRepo(t *testing.T, value string) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{"ORCHESTRATION.yaml": brokenOrchestration, ".git/HEAD": "ref: refs/heads/main\n"}
-	for golden, prefixes := range map[string][]string{
+	for name, prefixes := range map[string][]string{
 		"rl204_runtime_tier.txtar":  {".jerry/checkpoints/cx-002.json"},
 		"rl314_files_to_load.txtar": {"00-system/", "02-projects/"},
 		"status_json.txtar":         {".agent-memory/"},
 	} {
-		ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "golden", golden))
+		ar, err := golden.Archive(filepath.Join("..", "..", "testdata", "golden", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,19 +8,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/rules"
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 // The facts a unit publishes come from the indexers, which run whatever
 // rules are enabled: turning off the rule that reports from the
 // checkpoint facts (RL206) leaves RL112, which reads them, unchanged.
 func TestDisablingARuleKeepsOthersInputs(t *testing.T) {
-	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "golden", "rl112_checkpoint_other_event.txtar"))
+	ar, err := golden.Archive(filepath.Join("..", "..", "testdata", "golden", "rl112_checkpoint_other_event.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}

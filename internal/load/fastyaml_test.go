@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 // fastSeeds are written as the state files are: banners, quoted and plain
@@ -236,7 +237,7 @@ func goldenYAML(t *testing.T) [][]byte {
 	paths, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "golden", "*.txtar"))
 	var out [][]byte
 	for _, p := range paths {
-		ar, err := txtar.ParseFile(p)
+		ar, err := golden.Archive(p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,10 +18,10 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/parser"
-	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 // allDefs are the definitions the linter validates documents against.
@@ -122,7 +122,7 @@ func loadCorpus(tb testing.TB) []corpusDoc {
 		}
 		archives, _ := filepath.Glob("../../testdata/golden/*.txtar")
 		for _, a := range archives {
-			ar, err := txtar.ParseFile(a)
+			ar, err := golden.Archive(a)
 			if err != nil {
 				corpusErr = err
 				return
