@@ -212,7 +212,10 @@ func indexRecord(p *Pass) {
 		rf.WorkflowID = OrchestrationOf(p).Workflow.ID.Value
 		if r := ResumptionOf(p); rf.Finished && r != nil && r.Compaction != nil {
 			res := ResolverOf(p)
-			for _, e := range r.Compaction.Events {
+			for _, e := range r.Compaction.Events.Items {
+				if e == nil {
+					continue
+				}
 				if s := e.CheckpointFile; s.OK && !hasTemplateVar(s.Value) {
 					if abs, ok := res.Resolve(s.Value); ok {
 						rf.Owns = append(rf.Owns, abs)
