@@ -14,10 +14,12 @@ var V1Fields = []string{"last_checkpoint", "current_state", "next_step"}
 type Orchestration struct {
 	Root     *yaml.Node
 	Workflow Workflow
-	// Resumption is nil when the file has no resumption mapping.
-	Resumption  *Resumption
-	Pipelines   []*Pipeline
-	Checkpoints Checkpoints
+	// Resumption is nil when the file has no resumption mapping;
+	// ResumptionKey is its key, whatever its value (nil when absent).
+	Resumption    *Resumption
+	ResumptionKey *yaml.Node
+	Pipelines     []*Pipeline
+	Checkpoints   Checkpoints
 }
 
 // Checkpoints is the top-level checkpoints section.
@@ -108,6 +110,7 @@ func StrListOf(m *yaml.Node, key string) StrListField {
 // OrchestrationOf reads an orchestration document's root.
 func OrchestrationOf(root *yaml.Node) *Orchestration {
 	o := &Orchestration{Root: root, Resumption: ResumptionOf(root), Pipelines: PipelinesOf(root)}
+	o.ResumptionKey, _ = node.Get(root, "resumption")
 	ck, cv := node.Get(root, "checkpoints")
 	o.Checkpoints = Checkpoints{Key: ck, Node: cv, LatestID: StrOf(cv, "latest_id")}
 	o.Checkpoints.EntriesKey, o.Checkpoints.Entries = node.Get(cv, "entries")
