@@ -119,3 +119,19 @@ func listAt[T any](m *yaml.Node, key string, of func(k, v *yaml.Node) T) List[T]
 	}
 	return l
 }
+
+// FieldSpec is one field of a definition, as the generated tables list
+// them: its key and whether the definition requires it (key!).
+type FieldSpec struct {
+	Name     string
+	Required bool
+}
+
+// FieldNames returns the names of fields, in order.
+func FieldNames(fields []FieldSpec) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.Name
+	}
+	return out
+}

@@ -20,6 +20,17 @@ type ResumptionV2 struct {
 	CompactionEvents  *CompactionEvents  // compaction_events
 }
 
+// ResumptionV2Fields are #ResumptionV2's fields, in the order the definition lists them.
+var ResumptionV2Fields = []FieldSpec{
+	{Name: "recovery_state", Required: true},
+	{Name: "files_to_read", Required: true},
+	{Name: "quality_trajectory", Required: true},
+	{Name: "defect_summary", Required: true},
+	{Name: "decision_log", Required: true},
+	{Name: "agent_summaries", Required: true},
+	{Name: "compaction_events", Required: true},
+}
+
 // ResumptionV2Of reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
 func ResumptionV2Of(k, v *yaml.Node) *ResumptionV2 {
 	if !node.IsMap(v) {
@@ -45,6 +56,16 @@ type ResumptionV1 struct {
 	FilesToRead          Field // files_to_read
 	CrossSessionPortable Bool  // cross_session_portable
 	EphemeralReferences  Bool  // ephemeral_references
+}
+
+// ResumptionV1Fields are #ResumptionV1's fields, in the order the definition lists them.
+var ResumptionV1Fields = []FieldSpec{
+	{Name: "last_checkpoint", Required: false},
+	{Name: "current_state", Required: false},
+	{Name: "next_step", Required: false},
+	{Name: "files_to_read", Required: false},
+	{Name: "cross_session_portable", Required: false},
+	{Name: "ephemeral_references", Required: false},
 }
 
 // ResumptionV1Of reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -77,6 +98,20 @@ type RecoveryState struct {
 	EphemeralReferences  Bool  // ephemeral_references
 }
 
+// RecoveryStateFields are #RecoveryState's fields, in the order the definition lists them.
+var RecoveryStateFields = []FieldSpec{
+	{Name: "last_checkpoint", Required: true},
+	{Name: "current_phase", Required: true},
+	{Name: "current_phase_name", Required: true},
+	{Name: "workflow_status", Required: true},
+	{Name: "current_activity", Required: true},
+	{Name: "next_step", Required: true},
+	{Name: "context_fill_at_update", Required: false},
+	{Name: "updated_at", Required: true},
+	{Name: "cross_session_portable", Required: false},
+	{Name: "ephemeral_references", Required: false},
+}
+
 // RecoveryStateOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
 func RecoveryStateOf(k, v *yaml.Node) *RecoveryState {
 	if !node.IsMap(v) {
@@ -105,6 +140,14 @@ type FileToReadEntry struct {
 	Sections  StrListField // sections
 }
 
+// FileToReadEntryFields are #FileToReadEntry's fields, in the order the definition lists them.
+var FileToReadEntryFields = []FieldSpec{
+	{Name: "path", Required: true},
+	{Name: "priority", Required: true},
+	{Name: "purpose", Required: false},
+	{Name: "sections", Required: false},
+}
+
 // FileToReadEntryOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
 func FileToReadEntryOf(k, v *yaml.Node) *FileToReadEntry {
 	if !node.IsMap(v) {
@@ -129,6 +172,18 @@ type QualityTrajectory struct {
 	LowestDimension       Str          // lowest_dimension
 	TotalIterationsUsed   Int          // total_iterations_used
 	TotalIterationsBudget Int          // total_iterations_budget
+}
+
+// QualityTrajectoryFields are #QualityTrajectory's fields, in the order the definition lists them.
+var QualityTrajectoryFields = []FieldSpec{
+	{Name: "gates_completed", Required: true},
+	{Name: "gates_remaining", Required: true},
+	{Name: "current_gate", Required: true},
+	{Name: "current_gate_iteration", Required: true},
+	{Name: "score_history", Required: true},
+	{Name: "lowest_dimension", Required: true},
+	{Name: "total_iterations_used", Required: true},
+	{Name: "total_iterations_budget", Required: false},
 }
 
 // QualityTrajectoryOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -158,6 +213,15 @@ type DefectSummary struct {
 	LastGatePrimaryDefect Str                     // last_gate_primary_defect
 }
 
+// DefectSummaryFields are #DefectSummary's fields, in the order the definition lists them.
+var DefectSummaryFields = []FieldSpec{
+	{Name: "total_defects_found", Required: true},
+	{Name: "total_defects_resolved", Required: true},
+	{Name: "unresolved_defects", Required: true},
+	{Name: "recurring_patterns", Required: true},
+	{Name: "last_gate_primary_defect", Required: true},
+}
+
 // DefectSummaryOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
 func DefectSummaryOf(k, v *yaml.Node) *DefectSummary {
 	if !node.IsMap(v) {
@@ -178,6 +242,13 @@ type RecurringPattern struct {
 	Pattern       Str          // pattern
 	GatesAffected StrListField // gates_affected
 	Resolution    Str          // resolution
+}
+
+// RecurringPatternFields are #RecurringPattern's fields, in the order the definition lists them.
+var RecurringPatternFields = []FieldSpec{
+	{Name: "pattern", Required: true},
+	{Name: "gates_affected", Required: false},
+	{Name: "resolution", Required: false},
 }
 
 // RecurringPatternOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -205,6 +276,18 @@ type Decision struct {
 	Applied       Bool  // applied
 }
 
+// DecisionFields are #Decision's fields, in the order the definition lists them.
+var DecisionFields = []FieldSpec{
+	{Name: "id", Required: false},
+	{Name: "timestamp", Required: false},
+	{Name: "gate", Required: false},
+	{Name: "iteration", Required: false},
+	{Name: "decision", Required: true},
+	{Name: "rationale", Required: true},
+	{Name: "affects_phases", Required: false},
+	{Name: "applied", Required: false},
+}
+
 // DecisionOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
 func DecisionOf(k, v *yaml.Node) *Decision {
 	if !node.IsMap(v) {
@@ -227,6 +310,12 @@ type CompactionEvents struct {
 	Key, Node *yaml.Node
 	Count     Int                    // count
 	Events    List[*CompactionEvent] // events
+}
+
+// CompactionEventsFields are #CompactionEvents's fields, in the order the definition lists them.
+var CompactionEventsFields = []FieldSpec{
+	{Name: "count", Required: true},
+	{Name: "events", Required: true},
 }
 
 // CompactionEventsOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -252,6 +341,19 @@ type CompactionEvent struct {
 	ActiveGateIteration Int   // active_gate_iteration
 	CheckpointFile      Str   // checkpoint_file
 	Acknowledged        Bool  // acknowledged
+}
+
+// CompactionEventFields are #CompactionEvent's fields, in the order the definition lists them.
+var CompactionEventFields = []FieldSpec{
+	{Name: "id", Required: true},
+	{Name: "timestamp", Required: true},
+	{Name: "trigger", Required: true},
+	{Name: "estimated_fill_before", Required: true},
+	{Name: "active_phase", Required: false},
+	{Name: "active_gate", Required: false},
+	{Name: "active_gate_iteration", Required: false},
+	{Name: "checkpoint_file", Required: false},
+	{Name: "acknowledged", Required: false},
 }
 
 // CompactionEventOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -287,6 +389,20 @@ type Checkpoint struct {
 	Metadata             *CheckpointMetadata             // metadata
 }
 
+// CheckpointFields are #Checkpoint's fields, in the order the definition lists them.
+var CheckpointFields = []FieldSpec{
+	{Name: "schema_version", Required: true},
+	{Name: "event_type", Required: true},
+	{Name: "event_id", Required: true},
+	{Name: "timestamp", Required: true},
+	{Name: "trigger", Required: true},
+	{Name: "context_state", Required: true},
+	{Name: "orchestration_state", Required: true},
+	{Name: "accumulated_context", Required: true},
+	{Name: "recovery_instructions", Required: true},
+	{Name: "metadata", Required: true},
+}
+
 // CheckpointOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
 func CheckpointOf(k, v *yaml.Node) *Checkpoint {
 	if !node.IsMap(v) {
@@ -313,6 +429,12 @@ type CheckpointTrigger struct {
 	Source    Str // source
 }
 
+// CheckpointTriggerFields are #CheckpointTrigger's fields, in the order the definition lists them.
+var CheckpointTriggerFields = []FieldSpec{
+	{Name: "type", Required: true},
+	{Name: "source", Required: true},
+}
+
 // CheckpointTriggerOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
 func CheckpointTriggerOf(k, v *yaml.Node) *CheckpointTrigger {
 	if !node.IsMap(v) {
@@ -331,6 +453,14 @@ type CheckpointContextState struct {
 	EstimatedTokensUsed           Int   // estimated_tokens_used
 	ContextWindowSize             Int   // context_window_size
 	Source                        Str   // source
+}
+
+// CheckpointContextStateFields are #CheckpointContextState's fields, in the order the definition lists them.
+var CheckpointContextStateFields = []FieldSpec{
+	{Name: "estimated_fill_before_compaction", Required: true},
+	{Name: "estimated_tokens_used", Required: true},
+	{Name: "context_window_size", Required: true},
+	{Name: "source", Required: true},
 }
 
 // CheckpointContextStateOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -363,6 +493,22 @@ type CheckpointOrchestrationState struct {
 	CurrentGateScore        Float // current_gate_score
 }
 
+// CheckpointOrchestrationStateFields are #CheckpointOrchestrationState's fields, in the order the definition lists them.
+var CheckpointOrchestrationStateFields = []FieldSpec{
+	{Name: "workflow_id", Required: true},
+	{Name: "workflow_status", Required: true},
+	{Name: "current_phase", Required: true},
+	{Name: "current_phase_name", Required: true},
+	{Name: "current_activity", Required: true},
+	{Name: "last_completed_checkpoint", Required: true},
+	{Name: "phases_complete", Required: true},
+	{Name: "phases_in_progress", Required: true},
+	{Name: "phases_remaining", Required: true},
+	{Name: "current_gate", Required: true},
+	{Name: "current_gate_iteration", Required: true},
+	{Name: "current_gate_score", Required: true},
+}
+
 // CheckpointOrchestrationStateOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
 func CheckpointOrchestrationStateOf(k, v *yaml.Node) *CheckpointOrchestrationState {
 	if !node.IsMap(v) {
@@ -392,6 +538,13 @@ type CheckpointAccumulatedContext struct {
 	AgentSummaries               Field                     // agent_summaries
 }
 
+// CheckpointAccumulatedContextFields are #CheckpointAccumulatedContext's fields, in the order the definition lists them.
+var CheckpointAccumulatedContextFields = []FieldSpec{
+	{Name: "defect_patterns", Required: true},
+	{Name: "decisions_since_last_checkpoint", Required: true},
+	{Name: "agent_summaries", Required: true},
+}
+
 // CheckpointAccumulatedContextOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
 func CheckpointAccumulatedContextOf(k, v *yaml.Node) *CheckpointAccumulatedContext {
 	if !node.IsMap(v) {
@@ -410,6 +563,13 @@ type CheckpointDecision struct {
 	ID            Str   // id
 	Summary       Str   // summary
 	AffectsPhases Field // affects_phases
+}
+
+// CheckpointDecisionFields are #CheckpointDecision's fields, in the order the definition lists them.
+var CheckpointDecisionFields = []FieldSpec{
+	{Name: "id", Required: true},
+	{Name: "summary", Required: true},
+	{Name: "affects_phases", Required: true},
 }
 
 // CheckpointDecisionOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -432,6 +592,13 @@ type CheckpointRecoveryInstructions struct {
 	CriticalContext Str   // critical_context
 }
 
+// CheckpointRecoveryInstructionsFields are #CheckpointRecoveryInstructions's fields, in the order the definition lists them.
+var CheckpointRecoveryInstructionsFields = []FieldSpec{
+	{Name: "files_to_read", Required: true},
+	{Name: "next_action", Required: true},
+	{Name: "critical_context", Required: false},
+}
+
 // CheckpointRecoveryInstructionsOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
 func CheckpointRecoveryInstructionsOf(k, v *yaml.Node) *CheckpointRecoveryInstructions {
 	if !node.IsMap(v) {
@@ -450,6 +617,13 @@ type CheckpointMetadata struct {
 	WrittenBy      Str  // written_by
 	Acknowledged   Bool // acknowledged
 	AcknowledgedAt Str  // acknowledged_at
+}
+
+// CheckpointMetadataFields are #CheckpointMetadata's fields, in the order the definition lists them.
+var CheckpointMetadataFields = []FieldSpec{
+	{Name: "written_by", Required: true},
+	{Name: "acknowledged", Required: true},
+	{Name: "acknowledged_at", Required: true},
 }
 
 // CheckpointMetadataOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -471,6 +645,14 @@ type RuntimeCheckpoint struct {
 	ContextState    *RuntimeContextState // context_state
 	ResumptionState Field                // resumption_state
 	CreatedAt       Str                  // created_at
+}
+
+// RuntimeCheckpointFields are #RuntimeCheckpoint's fields, in the order the definition lists them.
+var RuntimeCheckpointFields = []FieldSpec{
+	{Name: "checkpoint_id", Required: true},
+	{Name: "context_state", Required: true},
+	{Name: "resumption_state", Required: true},
+	{Name: "created_at", Required: true},
 }
 
 // RuntimeCheckpointOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -497,6 +679,16 @@ type RuntimeContextState struct {
 	ContextWindowSource Str   // context_window_source
 }
 
+// RuntimeContextStateFields are #RuntimeContextState's fields, in the order the definition lists them.
+var RuntimeContextStateFields = []FieldSpec{
+	{Name: "fill_percentage", Required: true},
+	{Name: "tier", Required: true},
+	{Name: "token_count", Required: true},
+	{Name: "monitoring_ok", Required: true},
+	{Name: "context_window", Required: true},
+	{Name: "context_window_source", Required: true},
+}
+
 // RuntimeContextStateOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
 func RuntimeContextStateOf(k, v *yaml.Node) *RuntimeContextState {
 	if !node.IsMap(v) {
@@ -520,6 +712,15 @@ type PrecompactState struct {
 	DetectionMethod Str   // detection_method
 	Timestamp       Str   // timestamp
 	Metadata        Field // metadata
+}
+
+// PrecompactStateFields are #PrecompactState's fields, in the order the definition lists them.
+var PrecompactStateFields = []FieldSpec{
+	{Name: "active_project_id", Required: true},
+	{Name: "confidence", Required: true},
+	{Name: "detection_method", Required: true},
+	{Name: "timestamp", Required: true},
+	{Name: "metadata", Required: false},
 }
 
 // PrecompactStateOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -557,6 +758,28 @@ type ResumeContext struct {
 	DiscoveryComplete   Bool         // discovery_complete
 	TotalTasks          Int          // total_tasks
 	TasksCompleted      Int          // tasks_completed
+}
+
+// ResumeContextFields are #ResumeContext's fields, in the order the definition lists them.
+var ResumeContextFields = []FieldSpec{
+	{Name: "resume_schema_version", Required: true},
+	{Name: "project_id", Required: true},
+	{Name: "project_name", Required: true},
+	{Name: "current_phase", Required: true},
+	{Name: "next_action", Required: true},
+	{Name: "files_to_load", Required: true},
+	{Name: "last_updated", Required: true},
+	{Name: "current_section", Required: false},
+	{Name: "current_task", Required: false},
+	{Name: "progress", Required: false},
+	{Name: "session_id", Required: false},
+	{Name: "session_ids", Required: false},
+	{Name: "project_type", Required: false},
+	{Name: "current_skill", Required: false},
+	{Name: "rediscovery_round", Required: false},
+	{Name: "discovery_complete", Required: false},
+	{Name: "total_tasks", Required: false},
+	{Name: "tasks_completed", Required: false},
 }
 
 // ResumeContextOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -609,6 +832,28 @@ type ResumeContextV2 struct {
 	TasksCompleted      Int          // tasks_completed
 }
 
+// ResumeContextV2Fields are #ResumeContextV2's fields, in the order the definition lists them.
+var ResumeContextV2Fields = []FieldSpec{
+	{Name: "resume_schema_version", Required: true},
+	{Name: "project_id", Required: true},
+	{Name: "project_name", Required: true},
+	{Name: "current_phase", Required: true},
+	{Name: "next_action", Required: true},
+	{Name: "files_to_load", Required: true},
+	{Name: "last_updated", Required: true},
+	{Name: "current_section", Required: false},
+	{Name: "current_task", Required: false},
+	{Name: "progress", Required: false},
+	{Name: "session_id", Required: false},
+	{Name: "session_ids", Required: false},
+	{Name: "project_type", Required: false},
+	{Name: "current_skill", Required: false},
+	{Name: "rediscovery_round", Required: false},
+	{Name: "discovery_complete", Required: false},
+	{Name: "total_tasks", Required: false},
+	{Name: "tasks_completed", Required: false},
+}
+
 // ResumeContextV2Of reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
 func ResumeContextV2Of(k, v *yaml.Node) *ResumeContextV2 {
 	if !node.IsMap(v) {
@@ -659,6 +904,30 @@ type BuildResumeContext struct {
 	DiscoveryComplete   Bool         // discovery_complete
 	TotalTasks          Int          // total_tasks
 	TasksCompleted      Int          // tasks_completed
+}
+
+// BuildResumeContextFields are #BuildResumeContext's fields, in the order the definition lists them.
+var BuildResumeContextFields = []FieldSpec{
+	{Name: "resume_schema_version", Required: true},
+	{Name: "build_id", Required: true},
+	{Name: "build_name", Required: true},
+	{Name: "build_type", Required: false},
+	{Name: "current_phase", Required: true},
+	{Name: "next_action", Required: true},
+	{Name: "continue_at", Required: false},
+	{Name: "blockers", Required: false},
+	{Name: "files_to_load", Required: true},
+	{Name: "last_updated", Required: true},
+	{Name: "current_section", Required: false},
+	{Name: "current_task", Required: false},
+	{Name: "progress", Required: false},
+	{Name: "session_id", Required: false},
+	{Name: "session_ids", Required: false},
+	{Name: "current_skill", Required: false},
+	{Name: "rediscovery_round", Required: false},
+	{Name: "discovery_complete", Required: false},
+	{Name: "total_tasks", Required: false},
+	{Name: "tasks_completed", Required: false},
 }
 
 // BuildResumeContextOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.

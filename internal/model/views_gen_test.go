@@ -140,15 +140,17 @@ import (
 func (d *cueDefs) emit(b *strings.Builder, def string) {
 	name := goName(strings.TrimPrefix(def, "#"))
 	fmt.Fprintf(b, "\n// %s is a mapping read as %s (cue/%s): each field's value and node.\ntype %s struct {\n\tKey, Node *yaml.Node\n", name, def, d.file[def], name)
-	var inits []string
+	var inits, specs []string
 	for _, f := range structFields(d.exprs[def]) {
 		key := f.Label.(*ast.Ident).Name
 		typ, ctor := d.goType(f.Value)
 		d.used[ctor] = true
 		fmt.Fprintf(b, "\t%s %s // %s\n", goName(key), typ, key)
 		inits = append(inits, fmt.Sprintf("%s: %s(v, %q)", goName(key), ctor, key))
+		specs = append(specs, fmt.Sprintf("{Name: %q, Required: %t}", key, f.Constraint == token.NOT))
 	}
-	fmt.Fprintf(b, "}\n\n// %sOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.\n", name)
+	fmt.Fprintf(b, "}\n\n// %sFields are %s's fields, in the order the definition lists them.\nvar %sFields = []FieldSpec{\n%s,\n}\n", name, def, name, strings.Join(specs, ",\n"))
+	fmt.Fprintf(b, "\n// %sOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.\n", name)
 	fmt.Fprintf(b, "func %sOf(k, v *yaml.Node) *%s {\n\tif !node.IsMap(v) {\n\t\treturn nil\n\t}\n", name, name)
 	fmt.Fprintf(b, "\treturn &%s{Key: k, Node: v,\n%s,\n\t}\n}\n", name, strings.Join(inits, ",\n"))
 }
