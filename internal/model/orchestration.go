@@ -41,6 +41,8 @@ type Workflow struct {
 // Resumption is the file's resumption section.
 type Resumption struct {
 	Key, Node *yaml.Node // the `resumption` key and its mapping
+	// V2 is the section read as #ResumptionV2, whatever its version.
+	V2 *ResumptionV2
 	V1Keys    []*yaml.Node
 	// RecoveryState is recovery_state's value (its key when the value is
 	// empty); Recovery its typed view when it is a mapping.
@@ -153,13 +155,10 @@ func ResumptionOf(root *yaml.Node) *Resumption {
 		dl := listAt(v, lk.Value, DecisionOf)
 		res.Decisions = &dl
 	}
-	res.Defects = defectSummaryAt(v, "defect_summary")
-	res.Trajectory = qualityTrajectoryAt(v, "quality_trajectory")
+	res.V2 = ResumptionV2Of(k, v)
+	res.Defects, res.Trajectory, res.Recovery = res.V2.DefectSummary, res.V2.QualityTrajectory, res.V2.RecoveryState
 	res.CompactionKey, _ = node.Get(v, "compaction_events")
-	res.Compaction = compactionEventsAt(v, "compaction_events")
-	if rk, _ := node.Get(v, "recovery_state"); rk != nil {
-		res.Recovery = RecoveryStateOf(rk, res.RecoveryState)
-	}
+	res.Compaction = res.V2.CompactionEvents
 	return res
 }
 

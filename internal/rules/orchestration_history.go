@@ -458,7 +458,7 @@ func nodeList(seq *yaml.Node) string {
 // ---- RL111 agent-summaries --------------------------------------------------
 
 func runAgentSummaries(p *Pass) {
-	ak, av := subsection(p, "agent_summaries")
+	ak, av := agentSummaries(p)
 	if !node.IsMap(av) {
 		return
 	}
