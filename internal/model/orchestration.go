@@ -42,8 +42,8 @@ type Workflow struct {
 type Resumption struct {
 	Key, Node *yaml.Node // the `resumption` key and its mapping
 	// V2 is the section read as #ResumptionV2, whatever its version.
-	V2 *ResumptionV2
-	V1Keys    []*yaml.Node
+	V2     *ResumptionV2
+	V1Keys []*yaml.Node
 	// RecoveryState is recovery_state's value (its key when the value is
 	// empty); Recovery its typed view when it is a mapping.
 	RecoveryState *yaml.Node
