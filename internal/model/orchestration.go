@@ -41,7 +41,9 @@ type Workflow struct {
 // Resumption is the file's resumption section.
 type Resumption struct {
 	Key, Node *yaml.Node // the `resumption` key and its mapping
-	// V2 is the section read as #ResumptionV2, whatever its version.
+	// V2 and V1 are the section read as #ResumptionV2 and as
+	// #ResumptionV1, whatever its version.
+	V1     *ResumptionV1
 	V2     *ResumptionV2
 	V1Keys []*yaml.Node
 	// RecoveryState is recovery_state's value (its key when the value is
@@ -155,7 +157,7 @@ func ResumptionOf(root *yaml.Node) *Resumption {
 		dl := listAt(v, lk.Value, DecisionOf)
 		res.Decisions = &dl
 	}
-	res.V2 = ResumptionV2Of(k, v)
+	res.V2, res.V1 = ResumptionV2Of(k, v), ResumptionV1Of(k, v)
 	res.Defects, res.Trajectory, res.Recovery = res.V2.DefectSummary, res.V2.QualityTrajectory, res.V2.RecoveryState
 	res.CompactionKey, _ = node.Get(v, "compaction_events")
 	res.Compaction = res.V2.CompactionEvents

@@ -60,14 +60,6 @@ var checkpointResult = NewResult("checkpoint", func(p *Pass) *model.CheckpointDo
 	return model.CheckpointDocOf(p.Doc.Root)
 })
 
-// checkpointRoot is the checkpoint's top-level mapping, or nil.
-func checkpointRoot(p *Pass) *yaml.Node {
-	if c := checkpointOf(p); c != nil {
-		return c.Root
-	}
-	return nil
-}
-
 // ---- RL202 checkpoint-name --------------------------------------------------
 
 func runCheckpointName(p *Pass) {
@@ -371,8 +363,11 @@ func finalizeCheckpointMerge(p *RepoPass) {
 // ---- RL207 checkpoint-files -------------------------------------------------
 
 func runCheckpointFiles(p *Pass) {
-	ri := node.Val(checkpointRoot(p), "recovery_instructions")
-	ft := node.Val(ri, "files_to_read")
+	c := checkpointOf(p)
+	if c == nil || c.Seed.RecoveryInstructions == nil {
+		return
+	}
+	ft := c.Seed.RecoveryInstructions.FilesToRead.Node
 	if !node.IsSeq(ft) {
 		return
 	}

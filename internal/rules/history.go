@@ -1319,16 +1319,24 @@ func (b *Base) addedCheckpoints(opts *Options) []addedCheckpoint {
 			if err != nil {
 				continue
 			}
-			wf, _ := node.Str(node.Val(node.Val(root, "orchestration_state"), "workflow_id"))
+			doc := model.CheckpointDocOf(root)
+			if doc == nil {
+				continue
+			}
+			wf := ""
+			if st := doc.Seed.OrchestrationState; st != nil {
+				wf = st.WorkflowID.Value
+			}
 			if wf == "" {
-				wf, _ = node.Str(node.Val(node.Val(root, "resumption_state"), "workflow_id"))
+				// resumption_state is open ({...}): no view names its keys.
+				wf = model.StrOf(doc.Runtime.ResumptionState.Node, "workflow_id").Value
 			}
 			if wf == "" {
 				continue // the runtime form names no workflow: it cannot be attributed
 			}
-			id, _ := node.Str(node.Val(root, "event_id"))
+			id := doc.Seed.EventID.Value
 			if id == "" {
-				id, _ = node.Str(node.Val(root, "checkpoint_id"))
+				id = doc.Runtime.CheckpointID.Value
 			}
 			b.checkpoints = append(b.checkpoints, addedCheckpoint{Rel: c.Path, Display: displayOf(opts, osPath), EventID: id, WorkflowID: wf})
 		}

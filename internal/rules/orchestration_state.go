@@ -168,7 +168,7 @@ func runCheckpointLink(p *Pass) {
 	}
 	var lc model.Str
 	if r.Version() == "v1" {
-		lc = model.ResumptionV1Of(r.Key, r.Node).LastCheckpoint
+		lc = r.V1.LastCheckpoint
 	} else if r.Recovery != nil {
 		lc = r.Recovery.LastCheckpoint
 	}
