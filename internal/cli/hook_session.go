@@ -260,7 +260,7 @@ func recoveryBlock(f *load.File) (resumeBlock, bool) {
 	if res != nil && res.Recovery != nil {
 		rs = *res.Recovery
 	} else if res != nil {
-		rs = *model.RecoveryStateOf(res.Key, res.Node) // v1.0: the fields sit at the top of resumption
+		rs = *res.Flat // v1.0: the fields sit at the top of resumption
 	}
 	b := resumeBlock{path: f.Path}
 	for _, n := range []*yaml.Node{rs.UpdatedAt.Node, wf.UpdatedAt.Node} {

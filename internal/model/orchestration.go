@@ -43,8 +43,11 @@ type Resumption struct {
 	Key, Node *yaml.Node // the `resumption` key and its mapping
 	// V2 and V1 are the section read as #ResumptionV2 and as
 	// #ResumptionV1, whatever its version.
-	V1     *ResumptionV1
-	V2     *ResumptionV2
+	V1 *ResumptionV1
+	V2 *ResumptionV2
+	// Flat is the section's top level read as #RecoveryState: seed 001's
+	// draft and v1.0 sections keep recovery_state's fields there.
+	Flat   *RecoveryState
 	V1Keys []*yaml.Node
 	// RecoveryState is recovery_state's value (its key when the value is
 	// empty); Recovery its typed view when it is a mapping.
@@ -157,7 +160,7 @@ func ResumptionOf(root *yaml.Node) *Resumption {
 		dl := listAt(v, lk.Value, DecisionOf)
 		res.Decisions = &dl
 	}
-	res.V2, res.V1 = ResumptionV2Of(k, v), ResumptionV1Of(k, v)
+	res.V2, res.V1, res.Flat = ResumptionV2Of(k, v), ResumptionV1Of(k, v), RecoveryStateOf(k, v)
 	res.Defects, res.Trajectory, res.Recovery = res.V2.DefectSummary, res.V2.QualityTrajectory, res.V2.RecoveryState
 	res.CompactionKey, _ = node.Get(v, "compaction_events")
 	res.Compaction = res.V2.CompactionEvents

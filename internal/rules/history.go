@@ -107,8 +107,7 @@ var baseLookup = NewResult("base-version", func(p *Pass) *baseRead {
 	}
 	if !bf.Exists {
 		if f.Kind == load.KindOrchestration {
-			id, _ := node.Str(node.Val(node.Val(p.Doc.Root, "workflow"), "id"))
-			if d := b.moves(p.Opts).movedFrom(id); d != nil {
+			if d := b.moves(p.Opts).movedFrom(OrchestrationOf(p).Workflow.ID.Value); d != nil {
 				return &baseRead{version: &baseVersion{Doc: d.Doc, Path: d.Rel}}
 			}
 		}

@@ -169,7 +169,7 @@ func lifecycleNodes(p *Pass) []*yaml.Node {
 		if r.Recovery != nil {
 			out[1] = r.Recovery.WorkflowStatus.Node
 		}
-		out[2] = node.Val(r.Node, "workflow_status")
+		out[2] = r.Flat.WorkflowStatus.Node
 	}
 	out[3] = node.Val(o.Root, "status")
 	return out
