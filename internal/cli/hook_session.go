@@ -11,6 +11,7 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/hook"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 	"github.com/resumelint/resumelint/internal/rules"
 )
@@ -253,25 +254,27 @@ func recoveryBlock(f *load.File) (resumeBlock, bool) {
 	if doc == nil || !node.IsMap(doc.Root) || load.NotWorkflow(doc.Root) != "" {
 		return resumeBlock{}, false
 	}
-	wf := node.Val(doc.Root, "workflow")
-	res := node.Val(doc.Root, "resumption")
-	rs := node.Val(res, "recovery_state")
-	if !node.IsMap(rs) {
-		rs = res // v1.0: the fields sit at the top of resumption
+	o := model.OrchestrationOf(doc.Root)
+	wf, res := o.Workflow, o.Resumption
+	var rs model.RecoveryState
+	if res != nil && res.Recovery != nil {
+		rs = *res.Recovery
+	} else if res != nil {
+		rs = *res.Flat // v1.0: the fields sit at the top of resumption
 	}
 	b := resumeBlock{path: f.Path}
-	for _, m := range []*yaml.Node{rs, wf} {
-		if t, err := time.Parse(time.RFC3339, rawStr(m, "updated_at")); err == nil {
+	for _, n := range []*yaml.Node{rs.UpdatedAt.Node, wf.UpdatedAt.Node} {
+		if t, err := time.Parse(time.RFC3339, rawStr(n)); err == nil {
 			b.updated = t
 			break
 		}
 	}
-	status := wfStr(rs, "workflow_status")
+	status := wfStr(rs.WorkflowStatus.Node)
 	if status == "" {
-		status = wfStr(wf, "status")
+		status = wfStr(wf.Status.Node)
 	}
 	head := "resumelint: resume state of " + hookSafe(f.Path)
-	if id := wfStr(wf, "id"); id != "" {
+	if id := wfStr(wf.ID.Node); id != "" {
 		head += " (workflow " + id
 		if status != "" {
 			head += ", " + status
@@ -284,34 +287,33 @@ func recoveryBlock(f *load.File) (resumeBlock, bool) {
 			b.details = append(b.details, "- "+label+": "+v)
 		}
 	}
-	phase := wfStr(rs, "current_phase")
-	if name := wfStr(rs, "current_phase_name"); name != "" {
+	phase := wfStr(rs.CurrentPhase.Node)
+	if name := wfStr(rs.CurrentPhaseName.Node); name != "" {
 		phase = strings.TrimSpace(phase + " (" + name + ")")
 	}
 	line("Phase", phase)
-	line("Last checkpoint", wfStr(rs, "last_checkpoint"))
-	line("Current activity", wfStr(rs, "current_activity"))
-	line("Next step", wfStr(rs, "next_step"))
+	line("Last checkpoint", wfStr(rs.LastCheckpoint.Node))
+	line("Current activity", wfStr(rs.CurrentActivity.Node))
+	line("Next step", wfStr(rs.NextStep.Node))
 	line("Files to read", truncate(filesToRead(res), valueMax))
-	if res == nil {
+	if o.ResumptionKey == nil {
 		b.details = append(b.details, "- No resumption section: nothing records where to resume.")
 	}
 	return b, true
 }
 
 // filesToRead lists resumption.files_to_read, strings or {path: …} items.
-func filesToRead(res *yaml.Node) string {
-	ftr := node.Val(res, "files_to_read")
-	if !node.IsSeq(ftr) {
+func filesToRead(res *model.Resumption) string {
+	if res == nil {
 		return ""
 	}
 	var paths []string
-	for _, it := range node.Resolve(ftr).Content {
+	for _, it := range res.FilesToRead {
 		p := ""
-		if node.IsScalar(it) {
-			p = hookSafe(node.Resolve(it).Value)
-		} else if node.IsMap(it) {
-			p = wfStr(it, "path")
+		if node.IsScalar(it.Node) {
+			p = hookSafe(node.Resolve(it.Node).Value)
+		} else if node.IsMap(it.Node) {
+			p = wfStr(it.Path.Node)
 		}
 		if p != "" {
 			paths = append(paths, p)
@@ -320,9 +322,8 @@ func filesToRead(res *yaml.Node) string {
 	return strings.Join(paths, ", ")
 }
 
-// rawStr is a scalar value of m as the file holds it ("" when absent).
-func rawStr(m *yaml.Node, key string) string {
-	v := node.Val(m, key)
+// rawStr is a field's scalar value as the file holds it ("" when absent).
+func rawStr(v *yaml.Node) string {
 	if v == nil || node.IsNull(v) || !node.IsScalar(v) {
 		return ""
 	}
@@ -330,8 +331,8 @@ func rawStr(m *yaml.Node, key string) string {
 }
 
 // wfStr is rawStr as the report shows it: masked, escaped, bounded.
-func wfStr(m *yaml.Node, key string) string {
-	if s := rawStr(m, key); s != "" {
+func wfStr(v *yaml.Node) string {
+	if s := rawStr(v); s != "" {
 		return truncate(hookSafe(s), valueMax)
 	}
 	return ""

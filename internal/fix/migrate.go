@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -25,19 +27,51 @@ import (
 // the file's own data (SPEC §5). What does not is written null and listed
 // in the fix's Reason ("fill by hand: ..."): the fix is then unsafe.
 
-// v1Movable are the fields that leave the top of resumption for
-// recovery_state: the v1.0 ones, and the recovery_state fields seed 001's
-// draft keeps flat at the top of the section.
-var v1Movable = map[string]bool{"last_checkpoint": true, "current_state": true, "next_step": true, "cross_session_portable": true, "ephemeral_references": true,
-	"current_phase": true, "current_phase_name": true, "workflow_status": true, "current_activity": true, "context_fill_at_update": true, "updated_at": true}
+// The shapes come from the CUE definitions (model's generated tables):
+// recovery_state is written in #RecoveryState's order, with its required
+// fields; the sub-sections are #ResumptionV2's.
+var (
+	// v1Movable are the fields that leave the top of resumption for
+	// recovery_state: the v1.0 ones (#ResumptionV1's that #ResumptionV2
+	// does not have), and the recovery_state fields seed 001's draft keeps
+	// flat at the top of the section.
+	v1Movable = movableFields()
+	// recoveryFields is recovery_state in the order of seed 000 §Update
+	// Semantics (#RecoveryState).
+	recoveryFields = model.FieldNames(model.RecoveryStateFields)
+	// optionalRecovery are recovery_state fields the schema does not
+	// require: written only when the section has them.
+	optionalRecovery = optionalFields(model.RecoveryStateFields)
+	// subsections are #ResumptionV2's sections besides recovery_state.
+	subsections = slices.DeleteFunc(model.FieldNames(model.ResumptionV2Fields), func(s string) bool { return s == "recovery_state" })
+)
 
-// recoveryFields is recovery_state in the order of seed 000 §Update
-// Semantics, then the two optional v1.0 carry-overs.
-var recoveryFields = []string{"last_checkpoint", "current_phase", "current_phase_name", "workflow_status", "current_activity", "next_step", "context_fill_at_update", "updated_at", "cross_session_portable", "ephemeral_references"}
+func movableFields() map[string]bool {
+	v2 := map[string]bool{}
+	for _, f := range model.ResumptionV2Fields {
+		v2[f.Name] = true
+	}
+	m := map[string]bool{}
+	for _, f := range model.ResumptionV1Fields {
+		if !v2[f.Name] {
+			m[f.Name] = true
+		}
+	}
+	for _, f := range model.RecoveryStateFields {
+		m[f.Name] = true
+	}
+	return m
+}
 
-// optionalRecovery are recovery_state fields the schema does not require:
-// written only when the section has them.
-var optionalRecovery = map[string]bool{"context_fill_at_update": true, "cross_session_portable": true, "ephemeral_references": true}
+func optionalFields(fields []model.FieldSpec) map[string]bool {
+	m := map[string]bool{}
+	for _, f := range fields {
+		if !f.Required {
+			m[f.Name] = true
+		}
+	}
+	return m
+}
 
 // Migration is the migration of one file.
 type Migration struct {
@@ -286,7 +320,7 @@ func (mg *migration) addSubsections() {
 	at := s.next(last.last)
 	w := &lineWriter{eol: s.eol}
 	prevBlank := lineBeforeIsBlank(s, at, mg.e.list)
-	for _, name := range []string{"files_to_read", "quality_trajectory", "defect_summary", "decision_log", "agent_summaries", "compaction_events"} {
+	for _, name := range subsections {
 		if present[name] {
 			continue
 		}

@@ -2,9 +2,11 @@ package fix
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -358,5 +360,24 @@ func TestMigrateEdges(t *testing.T) {
 				t.Errorf("not final:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestMigrationShapesFromCUE checks the fields the migration moves and
+// writes, now read from the generated tables, against seed 000's mapping.
+func TestMigrationShapesFromCUE(t *testing.T) {
+	wantRecovery := []string{"last_checkpoint", "current_phase", "current_phase_name", "workflow_status", "current_activity", "next_step", "context_fill_at_update", "updated_at", "cross_session_portable", "ephemeral_references"}
+	if !slices.Equal(recoveryFields, wantRecovery) {
+		t.Errorf("recovery fields %v, want %v", recoveryFields, wantRecovery)
+	}
+	if got := slices.Sorted(maps.Keys(optionalRecovery)); !slices.Equal(got, []string{"context_fill_at_update", "cross_session_portable", "ephemeral_references"}) {
+		t.Errorf("optional recovery fields %v", got)
+	}
+	wantMovable := append([]string{"current_state"}, wantRecovery...)
+	if got := slices.Sorted(maps.Keys(v1Movable)); !slices.Equal(got, slices.Sorted(slices.Values(wantMovable))) {
+		t.Errorf("movable v1.0 fields %v", got)
+	}
+	if want := []string{"files_to_read", "quality_trajectory", "defect_summary", "decision_log", "agent_summaries", "compaction_events"}; !slices.Equal(subsections, want) {
+		t.Errorf("sub-sections %v, want %v", subsections, want)
 	}
 }

@@ -6,61 +6,57 @@ import (
 	"github.com/resumelint/resumelint/internal/node"
 )
 
-// Checkpoint is a checkpoint file: the seed form (event_id, timestamp,
-// metadata.acknowledged) or the runtime writer's (checkpoint_id,
-// created_at, resumption_state).
-type Checkpoint struct {
-	Root *yaml.Node
+// CheckpointDoc is a checkpoint file read as both forms it may take: the
+// seed form (#Checkpoint: event_id, timestamp, metadata.acknowledged) and
+// the runtime writer's (#RuntimeCheckpoint: checkpoint_id, created_at,
+// resumption_state). What tells the forms apart is derived here.
+type CheckpointDoc struct {
+	Root    *yaml.Node
+	Seed    *Checkpoint
+	Runtime *RuntimeCheckpoint
 	// ID is event_id, else checkpoint_id: the first of them written.
 	ID Str
 	// Time is timestamp, else created_at: the first of them written.
 	Time Str
-	// Timestamp is the seed form's timestamp alone.
-	Timestamp Str
-	// Metadata is the metadata mapping (nil when absent or not a mapping).
-	Metadata       *yaml.Node
-	Acknowledged   Bool
-	AcknowledgedAt Str
-	// ContextState and State are context_state and orchestration_state
-	// (nil when absent or not mappings).
-	ContextState, State *yaml.Node
+	// ContextState is context_state when it is a mapping, in the form its
+	// keys select (fill_percentage: the runtime form's); both nil otherwise.
+	SeedContext    *CheckpointContextState
+	RuntimeContext *RuntimeContextState
 	// WorkflowID is orchestration_state.workflow_id, or the runtime form's
 	// resumption_state.workflow_id / workflow.id; "" when the file names none.
 	WorkflowID string
 }
 
-// CheckpointOf reads a checkpoint root; nil when it is not a mapping.
-func CheckpointOf(root *yaml.Node) *Checkpoint {
-	if !node.IsMap(root) {
+// CheckpointDocOf reads a checkpoint root; nil when it is not a mapping.
+func CheckpointDocOf(root *yaml.Node) *CheckpointDoc {
+	seed := CheckpointOf(nil, root)
+	if seed == nil {
 		return nil
 	}
-	c := &Checkpoint{Root: root, ID: firstOf(root, "event_id", "checkpoint_id"),
-		Time: firstOf(root, "timestamp", "created_at"), Timestamp: StrOf(root, "timestamp")}
-	if md := node.Val(root, "metadata"); node.IsMap(md) {
-		c.Metadata = md
-		c.Acknowledged = BoolOf(md, "acknowledged")
-		c.AcknowledgedAt = StrOf(md, "acknowledged_at")
+	rt := RuntimeCheckpointOf(nil, root)
+	c := &CheckpointDoc{Root: root, Seed: seed, Runtime: rt, ID: firstOf(seed.EventID, rt.CheckpointID),
+		Time: firstOf(seed.Timestamp, rt.CreatedAt)}
+	if rt.ContextState != nil && rt.ContextState.FillPercentage.Key != nil {
+		c.RuntimeContext = rt.ContextState
+	} else {
+		c.SeedContext = seed.ContextState
 	}
-	if cs := node.Val(root, "context_state"); node.IsMap(cs) {
-		c.ContextState = cs
-	}
-	if st := node.Val(root, "orchestration_state"); node.IsMap(st) {
-		c.State = st
-		c.WorkflowID, _ = node.Str(node.Val(st, "workflow_id"))
-	} else if rs := node.Val(root, "resumption_state"); node.IsMap(rs) {
-		if id, ok := node.Str(node.Val(rs, "workflow_id")); ok {
-			c.WorkflowID = id
+	if st := seed.OrchestrationState; st != nil {
+		c.WorkflowID = st.WorkflowID.Value
+	} else if rs := rt.ResumptionState.Node; node.IsMap(rs) {
+		if id := StrOf(rs, "workflow_id"); id.OK {
+			c.WorkflowID = id.Value
 		} else if w := node.Val(rs, "workflow"); node.IsMap(w) {
-			c.WorkflowID, _ = node.Str(node.Val(w, "id"))
+			c.WorkflowID = StrOf(w, "id").Value
 		}
 	}
 	return c
 }
 
-// firstOf reads the first of keys whose value is not nil.
-func firstOf(m *yaml.Node, keys ...string) Str {
-	for _, k := range keys {
-		if s := StrOf(m, k); s.Node != nil {
+// firstOf returns the first of fields whose value is not nil.
+func firstOf(fields ...Str) Str {
+	for _, s := range fields {
+		if s.Node != nil {
 			return s
 		}
 	}

@@ -4,6 +4,8 @@
 // position without looking keys up by name.
 package model
 
+//go:generate go test -run ^TestViewsGenerated$ -update .
+
 import (
 	"go.yaml.in/yaml/v3"
 
@@ -27,30 +29,30 @@ func StrOf(m *yaml.Node, key string) Str {
 
 // Int is an integer field, read like Str.
 type Int struct {
-	Value int
-	Node  *yaml.Node
-	OK    bool
+	Value     int
+	Key, Node *yaml.Node
+	OK        bool
 }
 
 // IntOf reads m[key].
 func IntOf(m *yaml.Node, key string) Int {
-	v := node.Val(m, key)
+	k, v := node.Get(m, key)
 	n, ok := node.Int(v)
-	return Int{Value: int(n), Node: v, OK: ok}
+	return Int{Value: int(n), Key: k, Node: v, OK: ok}
 }
 
 // Bool is a boolean field, read like Str.
 type Bool struct {
-	Value bool
-	Node  *yaml.Node
-	OK    bool
+	Value     bool
+	Key, Node *yaml.Node
+	OK        bool
 }
 
 // BoolOf reads m[key].
 func BoolOf(m *yaml.Node, key string) Bool {
-	v := node.Val(m, key)
+	k, v := node.Get(m, key)
 	b, ok := node.Bool(v)
-	return Bool{Value: b, Node: v, OK: ok}
+	return Bool{Value: b, Key: k, Node: v, OK: ok}
 }
 
 // StrList returns a list of strings and their nodes, and whether n is a
@@ -70,4 +72,66 @@ func StrList(n *yaml.Node) ([]string, []*yaml.Node, bool) {
 		nodes = append(nodes, c)
 	}
 	return out, nodes, true
+}
+
+// Float is a number field, read like Str.
+type Float struct {
+	Value     float64
+	Key, Node *yaml.Node
+	OK        bool
+}
+
+// FloatOf reads m[key].
+func FloatOf(m *yaml.Node, key string) Float {
+	k, v := node.Get(m, key)
+	f, ok := node.Float(v)
+	return Float{Value: f, Key: k, Node: v, OK: ok}
+}
+
+// Field is a field whose value has no view of its own: its key and value
+// as written (nil when absent).
+type Field struct {
+	Key, Node *yaml.Node
+}
+
+// FieldOf reads m[key].
+func FieldOf(m *yaml.Node, key string) Field {
+	k, v := node.Get(m, key)
+	return Field{Key: k, Node: v}
+}
+
+// List is a list field whose items have a view: Items holds one per item
+// of the list, in order, nil where an item is not a mapping.
+type List[T any] struct {
+	Key, Node *yaml.Node // nil when absent; Node whatever its type
+	Items     []T
+}
+
+// listAt reads m[key] as a list, each item through of.
+func listAt[T any](m *yaml.Node, key string, of func(k, v *yaml.Node) T) List[T] {
+	k, v := node.Get(m, key)
+	l := List[T]{Key: k, Node: v}
+	if node.IsSeq(v) {
+		l.Items = make([]T, len(v.Content))
+		for i, e := range v.Content {
+			l.Items[i] = of(nil, e)
+		}
+	}
+	return l
+}
+
+// FieldSpec is one field of a definition, as the generated tables list
+// them: its key and whether the definition requires it (key!).
+type FieldSpec struct {
+	Name     string
+	Required bool
+}
+
+// FieldNames returns the names of fields, in order.
+func FieldNames(fields []FieldSpec) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.Name
+	}
+	return out
 }

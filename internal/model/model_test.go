@@ -64,16 +64,16 @@ func v1Section(t *testing.T) (*yaml.Node, *yaml.Node) {
 	return ResumptionOf(parse(t, "resumption: {next_step: x, files_to_read: []}")).Section("files_to_read")
 }
 
-func TestCheckpointOf(t *testing.T) {
-	c := CheckpointOf(parse(t, `{"checkpoint_id": "cx-002", "created_at": "2026-02-20T10:00:00Z",
+func TestCheckpointDocOf(t *testing.T) {
+	c := CheckpointDocOf(parse(t, `{"checkpoint_id": "cx-002", "created_at": "2026-02-20T10:00:00Z",
   "resumption_state": {"workflow": {"id": "wf-9"}}}`))
 	if c.ID.Value != "cx-002" || c.ID.Key.Value != "checkpoint_id" || c.Time.Value != "2026-02-20T10:00:00Z" {
 		t.Errorf("id, time = %+v, %+v", c.ID, c.Time)
 	}
-	if c.WorkflowID != "wf-9" || c.Acknowledged.OK || c.Timestamp.Node != nil {
+	if c.WorkflowID != "wf-9" || c.Seed.Metadata != nil || c.Seed.Timestamp.Node != nil {
 		t.Errorf("checkpoint = %+v", c)
 	}
-	if CheckpointOf(parse(t, "[1]")) != nil {
+	if CheckpointDocOf(parse(t, "[1]")) != nil {
 		t.Error("a list read as a checkpoint")
 	}
 }

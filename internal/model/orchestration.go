@@ -14,10 +14,12 @@ var V1Fields = []string{"last_checkpoint", "current_state", "next_step"}
 type Orchestration struct {
 	Root     *yaml.Node
 	Workflow Workflow
-	// Resumption is nil when the file has no resumption mapping.
-	Resumption  *Resumption
-	Pipelines   []*Pipeline
-	Checkpoints Checkpoints
+	// Resumption is nil when the file has no resumption mapping;
+	// ResumptionKey is its key, whatever its value (nil when absent).
+	Resumption    *Resumption
+	ResumptionKey *yaml.Node
+	Pipelines     []*Pipeline
+	Checkpoints   Checkpoints
 }
 
 // Checkpoints is the top-level checkpoints section.
@@ -39,14 +41,23 @@ type Workflow struct {
 // Resumption is the file's resumption section.
 type Resumption struct {
 	Key, Node *yaml.Node // the `resumption` key and its mapping
-	V1Keys    []*yaml.Node
+	// V2 and V1 are the section read as #ResumptionV2 and as
+	// #ResumptionV1, whatever its version.
+	V1 *ResumptionV1
+	V2 *ResumptionV2
+	// Flat is the section's top level read as #RecoveryState: seed 001's
+	// draft and v1.0 sections keep recovery_state's fields there.
+	Flat   *RecoveryState
+	V1Keys []*yaml.Node
 	// RecoveryState is recovery_state's value (its key when the value is
 	// empty); Recovery its typed view when it is a mapping.
 	RecoveryState *yaml.Node
 	Recovery      *RecoveryState
-	// Compaction is compaction_events, whatever the section's version;
-	// nil when absent.
-	Compaction *CompactionEvents
+	// Compaction is compaction_events when it is a mapping, whatever the
+	// section's version; nil otherwise. CompactionKey is its key, whatever
+	// its value (nil when absent).
+	Compaction    *CompactionEvents
+	CompactionKey *yaml.Node
 	// Trajectory is quality_trajectory when it is a mapping, whatever the
 	// section's version; nil otherwise.
 	Trajectory *QualityTrajectory
@@ -54,19 +65,20 @@ type Resumption struct {
 	// section's version; nil otherwise.
 	Defects *DefectSummary
 	// Decisions is decision_log (or its alias decisions) when it is a
-	// list, whatever the section's version; nil otherwise.
-	Decisions *DecisionLog
+	// list, whatever the section's version; nil otherwise. Its Items are
+	// nil where an entry is not a mapping.
+	Decisions *List[*Decision]
 	// FilesToRead is files_to_read's entries when it is a list, whatever
 	// the section's version; nil otherwise.
 	FilesToRead []FileToRead
 }
 
-// FileToRead is one files_to_read entry: a path, or a mapping with path
-// and priority.
+// FileToRead is one files_to_read entry (#FileToRead, a path or a
+// #FileToReadEntry): Path is the entry itself when it is no mapping.
 type FileToRead struct {
 	Index    int // in the list
 	Node     *yaml.Node
-	Path     Str // the entry itself when it is no mapping
+	Path     Str
 	Priority Int
 }
 
@@ -74,8 +86,8 @@ func filesToReadOf(list *yaml.Node) []FileToRead {
 	out := make([]FileToRead, 0, len(list.Content))
 	for i, e := range list.Content {
 		ft := FileToRead{Index: i, Node: e}
-		if node.IsMap(e) {
-			ft.Path, ft.Priority = StrOf(e, "path"), IntOf(e, "priority")
+		if en := FileToReadEntryOf(nil, e); en != nil {
+			ft.Path, ft.Priority = en.Path, en.Priority
 		} else {
 			s, ok := node.Str(e)
 			ft.Path = Str{Value: s, Node: e, OK: ok}
@@ -83,59 +95,6 @@ func filesToReadOf(list *yaml.Node) []FileToRead {
 		out = append(out, ft)
 	}
 	return out
-}
-
-// DecisionLog is resumption.decision_log.
-type DecisionLog struct {
-	Key, Node *yaml.Node
-	// Entries are the list's mapping entries.
-	Entries []Decision
-}
-
-// Decision is one decision_log entry.
-type Decision struct {
-	Index         int // in the list
-	Node          *yaml.Node
-	ID            Str
-	Gate          Str
-	Iteration     Int
-	Timestamp     Str
-	AffectsPhases *yaml.Node
-	Applied       Bool
-}
-
-func decisionLogOf(k, v *yaml.Node) *DecisionLog {
-	dl := &DecisionLog{Key: k, Node: v}
-	for i, e := range v.Content {
-		if !node.IsMap(e) {
-			continue
-		}
-		dl.Entries = append(dl.Entries, Decision{Index: i, Node: e, ID: StrOf(e, "id"), Gate: StrOf(e, "gate"),
-			Iteration: IntOf(e, "iteration"), Timestamp: StrOf(e, "timestamp"),
-			AffectsPhases: node.Val(e, "affects_phases"), Applied: BoolOf(e, "applied")})
-	}
-	return dl
-}
-
-// DefectSummary is resumption.defect_summary.
-type DefectSummary struct {
-	Key, Node *yaml.Node
-	Found     Int // total_defects_found
-	Resolved  Int // total_defects_resolved
-	// UnresolvedKey and Unresolved are unresolved_defects' key and value.
-	UnresolvedKey, Unresolved *yaml.Node
-}
-
-// QualityTrajectory is resumption.quality_trajectory.
-type QualityTrajectory struct {
-	Key, Node                      *yaml.Node
-	GatesCompleted, GatesRemaining StrListField
-	CurrentGate                    Str
-	CurrentGateIteration           Int
-	// ScoreHistoryKey and ScoreHistory are score_history's key and value.
-	ScoreHistoryKey, ScoreHistory *yaml.Node
-	TotalIterationsUsed           Int
-	TotalIterationsBudget         Int
 }
 
 // StrListField is a field holding a list of strings.
@@ -155,69 +114,10 @@ func StrListOf(m *yaml.Node, key string) StrListField {
 	return f
 }
 
-func trajectoryOf(k, v *yaml.Node) *QualityTrajectory {
-	t := &QualityTrajectory{Key: k, Node: v,
-		GatesCompleted:        StrListOf(v, "gates_completed"),
-		GatesRemaining:        StrListOf(v, "gates_remaining"),
-		CurrentGate:           StrOf(v, "current_gate"),
-		CurrentGateIteration:  IntOf(v, "current_gate_iteration"),
-		TotalIterationsUsed:   IntOf(v, "total_iterations_used"),
-		TotalIterationsBudget: IntOf(v, "total_iterations_budget"),
-	}
-	t.ScoreHistoryKey, t.ScoreHistory = node.Get(v, "score_history")
-	return t
-}
-
-// CompactionEvents is resumption.compaction_events.
-type CompactionEvents struct {
-	Key, Node *yaml.Node
-	Count     Int
-	// List is the events list (nil when absent or not a list); Events
-	// are its mapping entries.
-	List   *yaml.Node
-	Events []CompactionEvent
-}
-
-// CompactionEvent is one entry of compaction_events.events.
-type CompactionEvent struct {
-	Index          int // in the events list
-	Node           *yaml.Node
-	ID             Str
-	Timestamp      Str
-	ActivePhase    Int
-	CheckpointFile Str
-	Acknowledged   Bool
-}
-
-func compactionEventsOf(k, v *yaml.Node) *CompactionEvents {
-	ce := &CompactionEvents{Key: k, Node: v, Count: IntOf(v, "count")}
-	if evs := node.Val(v, "events"); node.IsSeq(evs) {
-		ce.List = evs
-		for i, e := range evs.Content {
-			if !node.IsMap(e) {
-				continue
-			}
-			ce.Events = append(ce.Events, CompactionEvent{Index: i, Node: e, ID: StrOf(e, "id"),
-				Timestamp: StrOf(e, "timestamp"), ActivePhase: IntOf(e, "active_phase"),
-				CheckpointFile: StrOf(e, "checkpoint_file"), Acknowledged: BoolOf(e, "acknowledged")})
-		}
-	}
-	return ce
-}
-
-// RecoveryState is resumption.recovery_state.
-type RecoveryState struct {
-	Node             *yaml.Node
-	WorkflowStatus   Str
-	UpdatedAt        Str
-	CurrentPhase     Int
-	CurrentPhaseName Str
-	CurrentActivity  Str
-}
-
 // OrchestrationOf reads an orchestration document's root.
 func OrchestrationOf(root *yaml.Node) *Orchestration {
 	o := &Orchestration{Root: root, Resumption: ResumptionOf(root), Pipelines: PipelinesOf(root)}
+	o.ResumptionKey, _ = node.Get(root, "resumption")
 	ck, cv := node.Get(root, "checkpoints")
 	o.Checkpoints = Checkpoints{Key: ck, Node: cv, LatestID: StrOf(cv, "latest_id")}
 	o.Checkpoints.EntriesKey, o.Checkpoints.Entries = node.Get(cv, "entries")
@@ -257,27 +157,13 @@ func ResumptionOf(root *yaml.Node) *Resumption {
 		lk, lv = node.Get(v, "decisions")
 	}
 	if node.IsSeq(lv) {
-		res.Decisions = decisionLogOf(lk, lv)
+		dl := listAt(v, lk.Value, DecisionOf)
+		res.Decisions = &dl
 	}
-	if dk, dv := node.Get(v, "defect_summary"); node.IsMap(dv) {
-		res.Defects = &DefectSummary{Key: dk, Node: dv, Found: IntOf(dv, "total_defects_found"), Resolved: IntOf(dv, "total_defects_resolved")}
-		res.Defects.UnresolvedKey, res.Defects.Unresolved = node.Get(dv, "unresolved_defects")
-	}
-	if qk, qv := node.Get(v, "quality_trajectory"); node.IsMap(qv) {
-		res.Trajectory = trajectoryOf(qk, qv)
-	}
-	if ck, cv := node.Get(v, "compaction_events"); ck != nil {
-		res.Compaction = compactionEventsOf(ck, cv)
-	}
-	if rs := res.RecoveryState; node.IsMap(rs) {
-		res.Recovery = &RecoveryState{Node: rs,
-			WorkflowStatus:   StrOf(rs, "workflow_status"),
-			UpdatedAt:        StrOf(rs, "updated_at"),
-			CurrentPhase:     IntOf(rs, "current_phase"),
-			CurrentPhaseName: StrOf(rs, "current_phase_name"),
-			CurrentActivity:  StrOf(rs, "current_activity"),
-		}
-	}
+	res.V2, res.V1, res.Flat = ResumptionV2Of(k, v), ResumptionV1Of(k, v), RecoveryStateOf(k, v)
+	res.Defects, res.Trajectory, res.Recovery = res.V2.DefectSummary, res.V2.QualityTrajectory, res.V2.RecoveryState
+	res.CompactionKey, _ = node.Get(v, "compaction_events")
+	res.Compaction = res.V2.CompactionEvents
 	return res
 }
 

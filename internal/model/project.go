@@ -22,7 +22,8 @@ var precompactKeys = []string{"active_project_id", "project_id", "confidence", "
 // the top level, so RL301 and RL304 judge the state itself and the nesting
 // is reported once, by RL302.
 type Precompact struct {
-	View  *yaml.Node // the flat mapping (the root itself when nothing is nested)
+	View  *yaml.Node       // the flat mapping (the root itself when nothing is nested)
+	State *PrecompactState // View read as #PrecompactState
 	Nests []Nest
 }
 
@@ -50,6 +51,7 @@ func PrecompactOf(root *yaml.Node) *Precompact {
 		top[k.Value] = true
 	})
 	if len(nested) == 0 {
+		pc.State = PrecompactStateOf(nil, root)
 		return pc
 	}
 	view := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: root.Line, Column: root.Column}
@@ -79,7 +81,7 @@ func PrecompactOf(root *yaml.Node) *Precompact {
 		})
 		pc.Nests = append(pc.Nests, nest)
 	}
-	pc.View = view
+	pc.View, pc.State = view, PrecompactStateOf(nil, view)
 	return pc
 }
 

@@ -77,7 +77,7 @@ type CheckpointFact struct {
 // CheckpointFactOf reads the fact of a parsed checkpoint file; nil when
 // its top level is not a mapping.
 func CheckpointFactOf(opts *Options, f *load.File, root *yaml.Node) *CheckpointFact {
-	c := model.CheckpointOf(root)
+	c := model.CheckpointDocOf(root)
 	if c == nil {
 		return nil
 	}
@@ -90,7 +90,8 @@ func CheckpointFactOf(opts *Options, f *load.File, root *yaml.Node) *CheckpointF
 			cf.Time, cf.TimeText = t, c.Time.Value
 		}
 	}
-	if ack := c.Acknowledged; ack.OK {
+	if md := c.Seed.Metadata; md != nil && md.Acknowledged.OK {
+		ack := md.Acknowledged
 		cf.HasAck, cf.Acknowledged, cf.AckAt = true, ack.Value, spanOf(f, ack.Node)
 	}
 	return cf
@@ -144,17 +145,20 @@ func OrchestrationFactOf(p *Pass) *OrchestrationFact {
 			of.UpdatedAt, of.UpdatedAtText, of.UpdatedAtAt = t, rs.UpdatedAt.Value, spanOf(d.File, rs.UpdatedAt.Node)
 		}
 	}
-	ce := r.Compaction
-	if ce == nil {
+	if r.CompactionKey == nil {
 		return of
 	}
-	of.EventsAt = spanOf(d.File, ce.Key)
-	if ce.List == nil || r.Version() == "v1" {
+	of.EventsAt = spanOf(d.File, r.CompactionKey)
+	ce := r.Compaction
+	if ce == nil || !node.IsSeq(ce.Events.Node) || r.Version() == "v1" {
 		return of
 	}
 	of.HasEvents = true
 	res := ResolverOf(p)
-	for _, e := range ce.Events {
+	for _, e := range ce.Events.Items {
+		if e == nil {
+			continue
+		}
 		ef := CompactionEventFact{At: spanOf(d.File, e.Node), ID: e.ID.Value, Acknowledged: e.Acknowledged.Value}
 		if e.ID.Node != nil {
 			ef.At = spanOf(d.File, e.ID.Node)

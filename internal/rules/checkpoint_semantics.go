@@ -51,22 +51,14 @@ var checkpointIDRe = lazyre.New(`^cx-\d{3}$`)
 
 // checkpointOf is the typed view of the pass's checkpoint file; nil when
 // its top level is not a mapping.
-func checkpointOf(p *Pass) *model.Checkpoint { return checkpointResult.Of(p) }
+func checkpointOf(p *Pass) *model.CheckpointDoc { return checkpointResult.Of(p) }
 
-var checkpointResult = NewResult("checkpoint", func(p *Pass) *model.Checkpoint {
+var checkpointResult = NewResult("checkpoint", func(p *Pass) *model.CheckpointDoc {
 	if p.Doc == nil {
 		return nil
 	}
-	return model.CheckpointOf(p.Doc.Root)
+	return model.CheckpointDocOf(p.Doc.Root)
 })
-
-// checkpointRoot is the checkpoint's top-level mapping, or nil.
-func checkpointRoot(p *Pass) *yaml.Node {
-	if c := checkpointOf(p); c != nil {
-		return c.Root
-	}
-	return nil
-}
 
 // ---- RL202 checkpoint-name --------------------------------------------------
 
@@ -86,26 +78,26 @@ func runCheckpointName(p *Pass) {
 
 func runCheckpointAck(p *Pass) {
 	c := checkpointOf(p)
-	if c == nil || !c.Acknowledged.OK {
+	if c == nil || c.Seed.Metadata == nil || !c.Seed.Metadata.Acknowledged.OK {
 		return
 	}
-	f := p.Doc.File
-	av, ack := c.Acknowledged.Node, c.Acknowledged.Value
-	atk, atv := c.AcknowledgedAt.Key, c.AcknowledgedAt.Node
+	f, md := p.Doc.File, c.Seed.Metadata
+	av, ack := md.Acknowledged.Node, md.Acknowledged.Value
+	atk, atv := md.AcknowledgedAt.Key, md.AcknowledgedAt.Node
 	atNull := atk == nil || node.IsNull(atv)
 	if ack && atNull {
 		p.Report(f, av, "acknowledged is true but acknowledged_at is %s: record when the re-orientation merged this checkpoint", map[bool]string{true: "missing", false: "null"}[atk == nil])
 		return
 	}
 	if !ack && !atNull {
-		if s := c.AcknowledgedAt; s.OK {
+		if s := md.AcknowledgedAt; s.OK {
 			fd := p.Report(f, atv, "acknowledged_at %s is set but acknowledged is false (line %d): set acknowledged: true, or clear acknowledged_at", s.Value, av.Line)
 			fd.Related = append(fd.Related, relatedAt(f, av, "metadata.acknowledged"))
 		}
 		return
 	}
 	at, as, _, ok1 := timeOf(atv)
-	tv := c.Timestamp.Node
+	tv := c.Seed.Timestamp.Node
 	t, ts, _, ok2 := timeOf(tv)
 	if ack && ok1 && ok2 && at.Before(t) {
 		fd := p.Report(f, atv, "acknowledged_at %s is before the checkpoint's timestamp %s (line %d): correct one of them", as, ts, tv.Line)
@@ -137,37 +129,44 @@ func seedTierOf(fill float64) string {
 
 func runCheckpointContext(p *Pass) {
 	c := checkpointOf(p)
-	if c == nil || c.ContextState == nil {
+	var fillF model.Float
+	var tok, win model.Int
+	var tierS model.Str
+	fillKey, tokKey, winKey := "estimated_fill_before_compaction", "estimated_tokens_used", "context_window_size"
+	switch {
+	case c == nil:
+		return
+	case c.RuntimeContext != nil:
+		cs := c.RuntimeContext
+		fillKey, tokKey, winKey = "fill_percentage", "token_count", "context_window"
+		fillF, tok, win, tierS = cs.FillPercentage, cs.TokenCount, cs.ContextWindow, cs.Tier
+	case c.SeedContext != nil:
+		// The seed form has no tier; one written anyway is still judged.
+		cs := c.SeedContext
+		fillF, tok, win, tierS = cs.EstimatedFillBeforeCompaction, cs.EstimatedTokensUsed, cs.ContextWindowSize, model.StrOf(cs.Node, "tier")
+	default:
 		return
 	}
-	cs := c.ContextState
 	f := p.Doc.File
-	fillKey, tokKey, winKey := "estimated_fill_before_compaction", "estimated_tokens_used", "context_window_size"
-	if node.Has(cs, "fill_percentage") {
-		fillKey, tokKey, winKey = "fill_percentage", "token_count", "context_window"
-	}
-	fv := node.Val(cs, fillKey)
-	fill, ok := node.Float(fv)
-	if !ok {
+	fv, fill := fillF.Node, fillF.Value
+	if !fillF.OK {
 		return
 	}
 	if fill < 0 || fill > 1 {
 		p.Report(f, fv, "%s %s is outside [0, 1]: write the fraction of the context window in use (0.886 for 88.6%%)", fillKey, fv.Value)
 		return
 	}
-	tv, wv := node.Val(cs, tokKey), node.Val(cs, winKey)
-	tokens, ok1 := node.Int(tv)
-	window, ok2 := node.Int(wv)
-	if ok1 && ok2 && window > 0 {
+	tv, wv := tok.Node, win.Node
+	tokens, window := tok.Value, win.Value
+	if tok.OK && win.OK && window > 0 {
 		ratio := float64(tokens) / float64(window)
 		if math.Abs(fill-ratio) > 0.005+1e-12 {
 			fd := p.Report(f, fv, "%s %s does not match %s / %s = %d / %d = %.4g (tolerance ±0.005): correct it", fillKey, fv.Value, tokKey, winKey, tokens, window, ratio)
 			fd.Related = append(fd.Related, relatedAt(f, tv, tokKey), relatedAt(f, wv, winKey))
 		}
 	}
-	trv := node.Val(cs, "tier")
-	tier, ok := node.Str(trv)
-	if !ok {
+	trv, tier := tierS.Node, tierS.Value
+	if !tierS.OK {
 		return
 	}
 	w := node.StatusWord(tier)
@@ -202,20 +201,21 @@ func intList(n *yaml.Node) ([]int64, []*yaml.Node, bool) {
 
 func runCheckpointPhases(p *Pass) {
 	c := checkpointOf(p)
-	if c == nil || c.State == nil {
+	if c == nil || c.Seed.OrchestrationState == nil {
 		return
 	}
-	st := c.State
+	st := c.Seed.OrchestrationState
 	f := p.Doc.File
 	names := []string{"phases_complete", "phases_in_progress", "phases_remaining"}
+	fields := []model.Field{st.PhasesComplete, st.PhasesInProgress, st.PhasesRemaining}
 	type list struct {
 		vals  []int64
 		nodes []*yaml.Node
 		ok    bool
 	}
 	lists := make([]list, len(names))
-	for i, k := range names {
-		v, ns, ok := intList(node.Val(st, k))
+	for i := range names {
+		v, ns, ok := intList(fields[i].Node)
 		lists[i] = list{v, ns, ok}
 	}
 	for i := range names {
@@ -234,28 +234,27 @@ func runCheckpointPhases(p *Pass) {
 			}
 		}
 	}
-	cpv := node.Val(st, "current_phase")
-	ws, _ := node.Str(node.Val(st, "workflow_status"))
-	if cur, ok := node.Int(cpv); ok && lists[1].ok {
+	cpv := st.CurrentPhase.Node
+	if cur, ok := int64(st.CurrentPhase.Value), st.CurrentPhase.OK; ok && lists[1].ok {
 		in := false
 		for _, x := range lists[1].vals {
 			in = in || x == cur
 		}
-		switch canonWorkflowStatus(ws) {
+		switch canonWorkflowStatus(st.WorkflowStatus.Value) {
 		case "COMPLETE", "FAILED", "CANCELLED":
 			in = true
 		}
 		if !in {
-			pv := node.Val(st, "phases_in_progress")
+			pv := st.PhasesInProgress.Node
 			fd := p.Report(f, cpv, "current_phase %d is not in phases_in_progress %s (line %d): correct one of them", cur, flowList(lists[1].vals), pv.Line)
 			fd.Related = append(fd.Related, relatedAt(f, pv, "orchestration_state.phases_in_progress"))
 		}
 	}
-	gk, gv := node.Get(st, "current_gate")
-	ik, iv := node.Get(st, "current_gate_iteration")
+	gk, gv := st.CurrentGate.Key, st.CurrentGate.Node
+	ik, iv := st.CurrentGateIteration.Key, st.CurrentGateIteration.Node
 	if gk != nil && ik != nil {
-		gate, gateSet := node.Str(gv)
-		iter, iterSet := node.Int(iv)
+		gate, gateSet := st.CurrentGate.Value, st.CurrentGate.OK
+		iter, iterSet := st.CurrentGateIteration.Value, st.CurrentGateIteration.OK
 		switch {
 		case gateSet && node.IsNull(iv):
 			p.Report(f, iv, "current_gate_iteration is null while current_gate is %s (line %d): set both during a gate, or both to null between gates", gate, gv.Line)
@@ -263,8 +262,8 @@ func runCheckpointPhases(p *Pass) {
 			p.Report(f, iv, "current_gate_iteration is %d while current_gate is null (line %d): set both during a gate, or both to null between gates", iter, gv.Line)
 		}
 	}
-	if sv := node.Val(st, "current_gate_score"); sv != nil {
-		if s, ok := node.Float(sv); ok && (s < 0 || s > 1) {
+	if sv := st.CurrentGateScore.Node; sv != nil {
+		if s, ok := st.CurrentGateScore.Value, st.CurrentGateScore.OK; ok && (s < 0 || s > 1) {
 			p.Report(f, sv, "current_gate_score %s is outside [0, 1]", sv.Value)
 		}
 	}
@@ -364,8 +363,11 @@ func finalizeCheckpointMerge(p *RepoPass) {
 // ---- RL207 checkpoint-files -------------------------------------------------
 
 func runCheckpointFiles(p *Pass) {
-	ri := node.Val(checkpointRoot(p), "recovery_instructions")
-	ft := node.Val(ri, "files_to_read")
+	c := checkpointOf(p)
+	if c == nil || c.Seed.RecoveryInstructions == nil {
+		return
+	}
+	ft := c.Seed.RecoveryInstructions.FilesToRead.Node
 	if !node.IsSeq(ft) {
 		return
 	}

@@ -185,12 +185,18 @@ var comparedTimestampsResult = NewResult("compared-timestamps", func(p *Pass) ma
 	}
 	if r := ResumptionOf(p); r != nil && r.Version() != "v1" {
 		if r.Decisions != nil {
-			for _, e := range r.Decisions.Entries {
+			for _, e := range r.Decisions.Items {
+				if e == nil {
+					continue
+				}
 				m[e.Timestamp.Node] = true
 			}
 		}
-		if r.Compaction != nil && node.IsMap(r.Compaction.Node) {
-			for _, e := range r.Compaction.Events {
+		if r.Compaction != nil {
+			for _, e := range r.Compaction.Events.Items {
+				if e == nil {
+					continue
+				}
 				m[e.Timestamp.Node] = true
 			}
 		}

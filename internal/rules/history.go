@@ -107,8 +107,7 @@ var baseLookup = NewResult("base-version", func(p *Pass) *baseRead {
 	}
 	if !bf.Exists {
 		if f.Kind == load.KindOrchestration {
-			id, _ := node.Str(node.Val(node.Val(p.Doc.Root, "workflow"), "id"))
-			if d := b.moves(p.Opts).movedFrom(id); d != nil {
+			if d := b.moves(p.Opts).movedFrom(OrchestrationOf(p).Workflow.ID.Value); d != nil {
 				return &baseRead{version: &baseVersion{Doc: d.Doc, Path: d.Rel}}
 			}
 		}
@@ -752,8 +751,9 @@ func (t protocolTrigger) String() string {
 	return fmt.Sprintf("%s: %s (line %d)", t.Code, t.What, t.At.Line)
 }
 
-// resumptionSubsections are the seven v2.0 sub-sections in seed order.
-var resumptionSubsections = []string{"recovery_state", "files_to_read", "quality_trajectory", "defect_summary", "decision_log", "agent_summaries", "compaction_events"}
+// resumptionSubsections are the seven v2.0 sub-sections in seed order
+// (#ResumptionV2's).
+var resumptionSubsections = model.FieldNames(model.ResumptionV2Fields)
 
 func runUpdateProtocol(p *Pass) {
 	bv := baseOf(p)
@@ -766,7 +766,7 @@ func runUpdateProtocol(p *Pass) {
 		return // not v2.0 on both sides (a migration, or RL100/RL101 territory)
 	}
 	hr, br := hres.Node, bres.Node
-	hrs, brs := hres.Recovery.Node, bres.Recovery.Node
+	hrs, brs := hres.Recovery, bres.Recovery
 	triggers := protocolTriggers(p, base, head)
 	var gaps []protocolGap
 	if g, ok := updatedAtGap(p, br, hr, brs, hrs, triggers); ok {
@@ -862,9 +862,9 @@ func triggerCount(ts []protocolTrigger, ref string) string {
 
 // updatedAtGap is a recovery_state.updated_at left as it was although a
 // trigger fired or a sub-section changed.
-func updatedAtGap(p *Pass, br, hr, brs, hrs *yaml.Node, triggers []protocolTrigger) (protocolGap, bool) {
+func updatedAtGap(p *Pass, br, hr *yaml.Node, brs, hrs *model.RecoveryState, triggers []protocolTrigger) (protocolGap, bool) {
 	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
-	rewritten, hu, was := updatedAtRewritten(brs, hrs)
+	rewritten, hu, was := updatedAtRewritten(brs.UpdatedAt, hrs.UpdatedAt)
 
 	// Every trigger overwrites recovery_state; so does any change of a
 	// sub-section.
@@ -1010,15 +1010,13 @@ func subsectionOf(r *yaml.Node, name string, noStamp bool) *yaml.Node {
 // updatedAtRewritten compares recovery_state.updated_at across revisions.
 // It returns whether it increased, the head node (nil: nothing to judge),
 // and how it stayed for the message.
-func updatedAtRewritten(brs, hrs *yaml.Node) (bool, *yaml.Node, string) {
-	hu := node.Val(hrs, "updated_at")
-	hs, ok := node.Str(hu)
-	if !ok {
+func updatedAtRewritten(b, h model.Str) (bool, *yaml.Node, string) {
+	hu, hs := h.Node, h.Value
+	if !h.OK {
 		return false, nil, ""
 	}
-	bu := node.Val(brs, "updated_at")
-	bs, ok := node.Str(bu)
-	if !ok {
+	bs := b.Value
+	if !b.OK {
 		return true, hu, "" // set for the first time
 	}
 	tb, _, okb := ParseTimestamp(bs)
@@ -1037,6 +1035,23 @@ func updatedAtRewritten(brs, hrs *yaml.Node) (bool, *yaml.Node, string) {
 }
 
 // protocolTriggers reads T1–T6 from what changed between base and head.
+// compactionList is compaction_events.events, whatever its type (nil when
+// absent or the section is no mapping).
+func compactionList(r *model.Resumption) *yaml.Node {
+	if r == nil || r.Compaction == nil {
+		return nil
+	}
+	return r.Compaction.Events.Node
+}
+
+// decisionList is decision_log (or decisions) when it is a list.
+func decisionList(r *model.Resumption) *yaml.Node {
+	if r == nil || r.Decisions == nil {
+		return nil
+	}
+	return r.Decisions.Node
+}
+
 func protocolTriggers(p *Pass, base, head *yaml.Node) []protocolTrigger {
 	var out []protocolTrigger
 	// T1, T2: phase status transitions.
@@ -1090,9 +1105,9 @@ func protocolTriggers(p *Pass, base, head *yaml.Node) []protocolTrigger {
 	}
 	// T5: compaction events appended, or checkpoint files of this workflow
 	// added that no event names.
-	br, hr := node.Val(base, "resumption"), node.Val(head, "resumption")
-	hev := node.Val(node.Val(hr, "compaction_events"), "events")
-	if added := appendedEntries(node.Val(node.Val(br, "compaction_events"), "events"), hev); len(added) > 0 {
+	bres, hres := model.ResumptionOf(base), ResumptionOf(p)
+	hev := compactionList(hres)
+	if added := appendedEntries(compactionList(bres), hev); len(added) > 0 {
 		for _, e := range added {
 			out = append(out, protocolTrigger{Code: "T5", Name: "compaction event", What: "resumption.compaction_events.events gained " + entryLabel(e, 0), At: e})
 		}
@@ -1107,7 +1122,7 @@ func protocolTriggers(p *Pass, base, head *yaml.Node) []protocolTrigger {
 		}
 	}
 	// T6: decisions appended.
-	for _, e := range appendedEntries(subsectionOf(br, "decision_log", false), subsectionOf(hr, "decision_log", false)) {
+	for _, e := range appendedEntries(decisionList(bres), decisionList(hres)) {
 		out = append(out, protocolTrigger{Code: "T6", Name: "cross-phase decision", What: "resumption.decision_log gained " + entryLabel(e, 0), At: e})
 	}
 	return out
@@ -1319,16 +1334,24 @@ func (b *Base) addedCheckpoints(opts *Options) []addedCheckpoint {
 			if err != nil {
 				continue
 			}
-			wf, _ := node.Str(node.Val(node.Val(root, "orchestration_state"), "workflow_id"))
+			doc := model.CheckpointDocOf(root)
+			if doc == nil {
+				continue
+			}
+			wf := ""
+			if st := doc.Seed.OrchestrationState; st != nil {
+				wf = st.WorkflowID.Value
+			}
 			if wf == "" {
-				wf, _ = node.Str(node.Val(node.Val(root, "resumption_state"), "workflow_id"))
+				// resumption_state is open ({...}): no view names its keys.
+				wf = model.StrOf(doc.Runtime.ResumptionState.Node, "workflow_id").Value
 			}
 			if wf == "" {
 				continue // the runtime form names no workflow: it cannot be attributed
 			}
-			id, _ := node.Str(node.Val(root, "event_id"))
+			id := doc.Seed.EventID.Value
 			if id == "" {
-				id, _ = node.Str(node.Val(root, "checkpoint_id"))
+				id = doc.Runtime.CheckpointID.Value
 			}
 			b.checkpoints = append(b.checkpoints, addedCheckpoint{Rel: c.Path, Display: displayOf(opts, osPath), EventID: id, WorkflowID: wf})
 		}

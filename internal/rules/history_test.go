@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/resumelint/resumelint/internal/model"
 )
 
 func yamlNode(t *testing.T, src string) *yaml.Node {
@@ -131,7 +133,7 @@ func TestUpdatedAtRewritten(t *testing.T) {
 		{`{updated_at: "2026-02-20T10:00:00Z"}`, `{}`, false, false},
 		{`{updated_at: "{UPDATED}"}`, `{updated_at: "{UPDATED_AT}"}`, true, true},
 	} {
-		rw, hu, _ := updatedAtRewritten(yamlNode(t, c.base), yamlNode(t, c.head))
+		rw, hu, _ := updatedAtRewritten(model.StrOf(yamlNode(t, c.base), "updated_at"), model.StrOf(yamlNode(t, c.head), "updated_at"))
 		if rw != c.rewritten || (hu != nil) != c.judged {
 			t.Errorf("updatedAtRewritten(%s, %s) = %v, judged %v; want %v, %v", c.base, c.head, rw, hu != nil, c.rewritten, c.judged)
 		}

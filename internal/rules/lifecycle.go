@@ -169,7 +169,7 @@ func lifecycleNodes(p *Pass) []*yaml.Node {
 		if r.Recovery != nil {
 			out[1] = r.Recovery.WorkflowStatus.Node
 		}
-		out[2] = node.Val(r.Node, "workflow_status")
+		out[2] = r.Flat.WorkflowStatus.Node
 	}
 	out[3] = node.Val(o.Root, "status")
 	return out
@@ -212,7 +212,10 @@ func indexRecord(p *Pass) {
 		rf.WorkflowID = OrchestrationOf(p).Workflow.ID.Value
 		if r := ResumptionOf(p); rf.Finished && r != nil && r.Compaction != nil {
 			res := ResolverOf(p)
-			for _, e := range r.Compaction.Events {
+			for _, e := range r.Compaction.Events.Items {
+				if e == nil {
+					continue
+				}
 				if s := e.CheckpointFile; s.OK && !hasTemplateVar(s.Value) {
 					if abs, ok := res.Resolve(s.Value); ok {
 						rf.Owns = append(rf.Owns, abs)

@@ -549,21 +549,18 @@ func textFields(p *Pass) []textField {
 		return nil
 	}
 	var out []textField
-	add := func(holder *yaml.Node, names ...string) {
-		if !node.IsMap(holder) {
-			return
-		}
-		for _, n := range names {
-			if k, v := node.Get(holder, n); k != nil && node.IsString(v) {
-				out = append(out, textField{k, node.Resolve(v)})
+	add := func(fields ...model.Str) {
+		for _, s := range fields {
+			if s.Key != nil && node.IsString(s.Node) {
+				out = append(out, textField{s.Key, node.Resolve(s.Node)})
 			}
 		}
 	}
 	if r.Version() != "v2" {
-		add(r.Node, "current_state", "next_step")
+		add(r.V1.CurrentState, r.V1.NextStep)
 	}
-	if r.Version() != "v1" {
-		add(r.RecoveryState, "current_activity", "next_step")
+	if rs := r.Recovery; r.Version() != "v1" && rs != nil {
+		add(rs.CurrentActivity, rs.NextStep)
 	}
 	return out
 }
@@ -676,8 +673,8 @@ func runCompleteWithDefects(p *Pass) {
 		return
 	}
 	var ds *yaml.Node
-	if r := ResumptionOf(p); r != nil {
-		ds = node.Val(r.Node, "defect_summary")
+	if r := ResumptionOf(p); r != nil && r.Defects != nil {
+		ds = r.Defects.Node
 	}
 	if !node.IsMap(ds) {
 		ds = node.Val(d.Root, "defect_summary")
@@ -713,7 +710,7 @@ func staleV1(p *Pass) {
 		return
 	}
 	trs := transitionsOf(p)
-	if lv := node.Val(r.Node, "last_checkpoint"); lv != nil {
+	if lv := r.V1.LastCheckpoint.Node; lv != nil {
 		if t, s, day, ok := timeOf(lv); ok {
 			trs = append(trs, transition{label: "last_checkpoint", text: s, t: t, day: day, at: lv})
 		}
@@ -739,8 +736,8 @@ func staleV1(p *Pass) {
 	at, what := r.V1Keys[0], "resumption"
 	if lc := workflowLifecycle(p); lc != nil && lc.Field == "workflow.status" {
 		at, what = lc.At, "workflow.status "+lc.Raw
-	} else if k, v := node.Get(r.Node, "current_state"); k != nil && v != nil {
-		at, what = v, "current_state"
+	} else if cs := r.V1.CurrentState; cs.Key != nil && cs.Node != nil {
+		at, what = cs.Node, "current_state"
 	}
 	fd := p.Report(f, at, "%s, but nothing in the file is newer than %s (%s ago, over staleness.max_age %s); update the resumption section",
 		what, newest.text, humanAge(age), humanAge(p.Opts.MaxAge))

@@ -143,8 +143,8 @@ func checkGateLists(p *Pass, t *trajectory) {
 // readScoreHistory reads score_history (gate id -> scores of each
 // iteration), reporting scores outside [0, 1].
 func readScoreHistory(p *Pass, t *trajectory) {
-	shv := t.qt.ScoreHistory
-	t.shk = t.qt.ScoreHistoryKey
+	shv := t.qt.ScoreHistory.Node
+	t.shk = t.qt.ScoreHistory.Key
 	t.histOK = node.IsMap(shv)
 	node.Pairs(shv, func(k, v *yaml.Node) {
 		if !node.IsSeq(v) {
@@ -170,7 +170,7 @@ func readScoreHistory(p *Pass, t *trajectory) {
 // checkScoreHistory checks that score_history and gates_completed name
 // the same gates.
 func checkScoreHistory(p *Pass, t *trajectory) {
-	if !node.IsMap(t.qt.ScoreHistory) || !t.cOK {
+	if !node.IsMap(t.qt.ScoreHistory.Node) || !t.cOK {
 		return
 	}
 	f := t.f
@@ -297,18 +297,18 @@ func sameScores(a, b []float64) bool {
 
 func runDefectSummary(p *Pass) {
 	r := ResumptionOf(p)
-	if r == nil || r.Version() == "v1" || r.Defects == nil || !r.Defects.Found.OK || !r.Defects.Resolved.OK {
+	if r == nil || r.Version() == "v1" || r.Defects == nil || !r.Defects.TotalDefectsFound.OK || !r.Defects.TotalDefectsResolved.OK {
 		return
 	}
 	ds, f := r.Defects, p.Doc.File
-	fv, rv := ds.Found.Node, ds.Resolved.Node
-	found, resolved := int64(ds.Found.Value), int64(ds.Resolved.Value)
+	fv, rv := ds.TotalDefectsFound.Node, ds.TotalDefectsResolved.Node
+	found, resolved := int64(ds.TotalDefectsFound.Value), int64(ds.TotalDefectsResolved.Value)
 	if resolved > found {
 		fd := p.Report(f, rv, "total_defects_resolved %d exceeds total_defects_found %d (line %d): correct the counts", resolved, found, fv.Line)
 		fd.Related = append(fd.Related, relatedAt(f, fv, "defect_summary.total_defects_found"))
 		return
 	}
-	uk, uv := ds.UnresolvedKey, ds.Unresolved
+	uk, uv := ds.UnresolvedDefects.Key, ds.UnresolvedDefects.Node
 	if !node.IsSeq(uv) {
 		return
 	}
@@ -341,7 +341,7 @@ func knownGates(p *Pass) map[string]bool {
 		if qt.CurrentGate.OK {
 			known[model.GateKey(qt.CurrentGate.Value)] = true
 		}
-		node.Pairs(qt.ScoreHistory, func(k, _ *yaml.Node) { known[model.GateKey(k.Value)] = true })
+		node.Pairs(qt.ScoreHistory.Node, func(k, _ *yaml.Node) { known[model.GateKey(k.Value)] = true })
 	}
 	return known
 }
@@ -358,11 +358,10 @@ func runDecisionLog(p *Pass) {
 	phaseList := slices.Sorted(maps.Keys(phases))
 	var numbering *diag.Fix // one fix numbers every entry without an id
 	numbered := false       // computed once, even when there is none (O(n), not O(n²))
-	for _, e := range dl.Entries {
-		if len(e.Node.Content) == 0 {
+	for i, e := range dl.Items {
+		if e == nil || len(e.Node.Content) == 0 {
 			continue
 		}
-		i := e.Index
 		want := fmt.Sprintf("RD-%03d", i+1)
 		label := fmt.Sprintf("%s[%d]", name, i)
 		if idv := e.ID.Node; idv == nil {
@@ -384,7 +383,7 @@ func runDecisionLog(p *Pass) {
 
 // checkDecisionGate checks a decision's gate against the file's gates and
 // its iteration.
-func checkDecisionGate(p *Pass, label string, e model.Decision, known map[string]bool) {
+func checkDecisionGate(p *Pass, label string, e *model.Decision, known map[string]bool) {
 	f := p.Doc.File
 	gv, iv := e.Gate.Node, e.Iteration.Node
 	gate, gateSet := e.Gate.Value, e.Gate.OK
@@ -409,9 +408,9 @@ func checkDecisionGate(p *Pass, label string, e model.Decision, known map[string
 
 // checkDecisionPhases checks the phases a decision affects, and a deferred
 // decision whose phases are all complete.
-func checkDecisionPhases(p *Pass, label string, e model.Decision, phases map[int][]*model.Phase, phaseList []int) {
+func checkDecisionPhases(p *Pass, label string, e *model.Decision, phases map[int][]*model.Phase, phaseList []int) {
 	f := p.Doc.File
-	ap := e.AffectsPhases
+	ap := e.AffectsPhases.Node
 	if !node.IsSeq(ap) || len(phases) == 0 {
 		return
 	}
@@ -459,7 +458,7 @@ func nodeList(seq *yaml.Node) string {
 // ---- RL111 agent-summaries --------------------------------------------------
 
 func runAgentSummaries(p *Pass) {
-	ak, av := subsection(p, "agent_summaries")
+	ak, av := agentSummaries(p)
 	if !node.IsMap(av) {
 		return
 	}
@@ -519,11 +518,11 @@ var compactionID = lazyre.New(`^CX-\d{3}$`)
 
 func runCompactionEvents(p *Pass) {
 	r := ResumptionOf(p)
-	if r == nil || r.Version() == "v1" || r.Compaction == nil || !node.IsMap(r.Compaction.Node) || r.Compaction.List == nil {
+	if r == nil || r.Version() == "v1" || r.Compaction == nil || !node.IsSeq(r.Compaction.Events.Node) {
 		return
 	}
 	f := p.Doc.File
-	ce, evs := r.Compaction.Node, r.Compaction.List
+	ce, evs := r.Compaction.Node, r.Compaction.Events.Node
 	if cv := r.Compaction.Count.Node; cv != nil {
 		if n, ok := r.Compaction.Count.Value, r.Compaction.Count.OK; ok && n != len(evs.Content) {
 			// A count above the list may be the truth (the events list is
@@ -547,8 +546,10 @@ func runCompactionEvents(p *Pass) {
 	res := ResolverOf(p)
 	var prev time.Time
 	var prevAt *yaml.Node
-	for _, e := range r.Compaction.Events {
-		i := e.Index
+	for i, e := range r.Compaction.Events.Items {
+		if e == nil {
+			continue
+		}
 		idv, id := e.ID.Node, e.ID.Value
 		label := fmt.Sprintf("events[%d]", i)
 		if compactionID.MatchString(id) {

@@ -60,9 +60,13 @@ func trajectoryOf(p *Pass) *model.QualityTrajectory {
 	return r.Trajectory
 }
 
-// subsection returns a v2.0 sub-section of resumption (nil for v1.0).
-func subsection(p *Pass, name string) (key, val *yaml.Node) {
-	return ResumptionOf(p).Section(name)
+// agentSummaries is a v2.0 section's agent_summaries, key and value.
+func agentSummaries(p *Pass) (key, val *yaml.Node) {
+	r := ResumptionOf(p)
+	if r == nil || r.Version() == "v1" {
+		return nil, nil
+	}
+	return r.V2.AgentSummaries.Key, r.V2.AgentSummaries.Node
 }
 
 func isComplete(status string) bool {
@@ -162,7 +166,12 @@ func runCheckpointLink(p *Pass) {
 	if r.Version() == "v1" {
 		holder, field = r.Node, "last_checkpoint"
 	}
-	lc := model.StrOf(holder, "last_checkpoint")
+	var lc model.Str
+	if r.Version() == "v1" {
+		lc = r.V1.LastCheckpoint
+	} else if r.Recovery != nil {
+		lc = r.Recovery.LastCheckpoint
+	}
 	lk, lv := lc.Key, lc.Node
 	if lk == nil {
 		return
@@ -515,12 +524,12 @@ func runWorkflowStatus(p *Pass) {
 		return
 	}
 	f := p.Doc.File
-	_, qt := subsection(p, "quality_trajectory")
+	qt := trajectoryOf(p)
 	wsv := rs.WorkflowStatus.Node
 	ws, ok := node.Str(wsv)
 	if ok && workflowStatuses[ws] {
 		if ws == "COMPLETE" {
-			completeContradictions(p, wsv, qt)
+			completeContradictions(p, wsv)
 		}
 		if sv := OrchestrationOf(p).Workflow.Status.Node; sv != nil {
 			if s, ok := node.Str(sv); ok && !isPlaceholderIn(f, s) && canonWorkflowStatus(s) != ws {
@@ -550,11 +559,10 @@ func runWorkflowStatus(p *Pass) {
 	case activityGate.MatchString(ca):
 		m := activityGate.FindStringSubmatch(ca)
 		gate, iter := m[1], model.TrailingInt(m[2])
-		if !node.IsMap(qt) {
+		if qt == nil {
 			return
 		}
-		cgv := node.Val(qt, "current_gate")
-		civ := node.Val(qt, "current_gate_iteration")
+		cgv, civ := qt.CurrentGate.Node, qt.CurrentGateIteration.Node
 		switch cg, isStr := node.Str(cgv); {
 		case cgv == nil:
 		case node.IsNull(cgv):
@@ -607,7 +615,7 @@ var trajectoryStaleResult = NewResult("trajectory-stale", func(p *Pass) *staleTr
 
 // completeContradictions reports what still runs in a workflow whose
 // resumption says COMPLETE.
-func completeContradictions(p *Pass, wsv, qt *yaml.Node) {
+func completeContradictions(p *Pass, wsv *yaml.Node) {
 	f := p.Doc.File
 	if st := trajectoryStale(p); st != nil {
 		// One stale trajectory, one finding (RL108 stays silent on it).
@@ -708,16 +716,22 @@ func transitionsOf(p *Pass) []transition {
 			}
 		}
 	}
-	if _, ce := subsection(p, "compaction_events"); node.IsMap(ce) {
-		if evs := node.Val(ce, "events"); node.IsSeq(evs) {
-			for i, e := range evs.Content {
-				add(node.Val(e, "timestamp"), fmt.Sprintf("compaction_events.events[%d].timestamp", i), "that compaction event")
+	r := ResumptionOf(p)
+	if r == nil || r.Version() == "v1" {
+		return out
+	}
+	if r.Compaction != nil {
+		for i, e := range r.Compaction.Events.Items {
+			if e != nil {
+				add(e.Timestamp.Node, fmt.Sprintf("compaction_events.events[%d].timestamp", i), "that compaction event")
 			}
 		}
 	}
-	if k, dl := subsection(p, "decision_log"); node.IsSeq(dl) {
-		for i, e := range dl.Content {
-			add(node.Val(e, "timestamp"), fmt.Sprintf("%s[%d].timestamp", k.Value, i), "that decision")
+	if dl := r.Decisions; dl != nil {
+		for i, e := range dl.Items {
+			if e != nil {
+				add(e.Timestamp.Node, fmt.Sprintf("%s[%d].timestamp", dl.Key.Value, i), "that decision")
+			}
 		}
 	}
 	return out

@@ -54,7 +54,7 @@ func runActivityVocabulary(p *Pass) {
 var summaryForm = lazyre.New(`^[A-Z][A-Z0-9_-]*(?: [A-Z0-9_-]+)*\.\s+\S.*\.$`)
 
 func runAgentSummaryForm(p *Pass) {
-	_, av := subsection(p, "agent_summaries")
+	_, av := agentSummaries(p)
 	if !node.IsMap(av) {
 		return
 	}

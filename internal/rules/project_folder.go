@@ -180,7 +180,7 @@ func runPrecompactProject(p *Pass) {
 	if pc == nil {
 		return
 	}
-	idNode := node.Val(pc.View, "active_project_id")
+	idNode := pc.State.ActiveProjectID.Node
 	id, ok := node.Str(idNode)
 	if !ok || !projectIDRe.MatchString(id) {
 		return // null (no project detected), or a malformed id: RL301

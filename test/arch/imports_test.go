@@ -38,9 +38,11 @@ var allowed = map[string][]string{
 	"internal/model":    {"internal/diag", "internal/lazyre", "internal/load", "internal/node"},
 	"internal/agentrun": {"internal/code", "internal/diag", "internal/load", "internal/node"},
 	"internal/bundle":   {"internal/code", "internal/diag", "internal/load", "internal/node"},
-	"internal/fix":      {"internal/code", "internal/diag", "internal/lazyre", "internal/load", "internal/node"},
-	"internal/gitbase":  {"internal/gitcmd", "internal/load"},
-	"internal/hook":     {"internal/diag", "internal/load"},
+	// fix's migration writes recovery_state and the sub-sections from the
+	// tables generated with model's views, not from a copy of the shape.
+	"internal/fix":     {"internal/code", "internal/diag", "internal/lazyre", "internal/load", "internal/model", "internal/node"},
+	"internal/gitbase": {"internal/gitcmd", "internal/load"},
+	"internal/hook":    {"internal/diag", "internal/load"},
 	"internal/rules": {"internal/agentrun", "internal/bundle", "internal/code", "internal/diag", "internal/fix",
 		"internal/gitbase", "internal/lazyre", "internal/load", "internal/model", "internal/node", "internal/schema", "internal/secret"},
 	"internal/engine": {"internal/code", "internal/diag", "internal/lazyre", "internal/load", "internal/rules"},
