@@ -42,8 +42,12 @@ type Settings struct {
 	// options (a nested .resumelint.yaml applies to its own subtree).
 	// Cross-file rules run with these settings.
 	For func(osPath string, isDir bool) *Settings
+	// Overlay maps OS paths to content that stands for the files on disk
+	// (an editor's unsaved buffers): rules reading other files see it.
+	Overlay map[string][]byte
 
-	strs *stringPack // the run's findings' strings
+	strs  *stringPack // the run's findings' strings
+	files *load.Files // the run's file access, shared by every pass
 }
 
 // Result is what a run found.
@@ -125,6 +129,7 @@ type unitResult struct {
 func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	defer load.HoldRoots()()
 	s.strs = &stringPack{}
+	s.files = load.NewFiles(s.Overlay)
 	units := unitsOf(d, extra)
 	results := make([]unitResult, len(units))
 	index := rules.NewIndex()
@@ -230,6 +235,7 @@ func (s *Settings) finalize(res *Result, index *rules.Index) []diag.Finding {
 				}
 			}()
 			rp := rules.NewRepoPass(r, &s.Opts, index, &repo)
+			rp.Files = s.files
 			r.CheckRepo(rp)
 			res.Notes = append(res.Notes, rp.Notes()...)
 			for _, f := range rp.Sources() {
@@ -417,6 +423,7 @@ func (s *Settings) pool(idx []int, fn func(int)) {
 type unitRun struct {
 	s     *Settings
 	index *rules.Index
+	fs    *load.Files // the run's file access
 	// results derived once per unit (the resumption section, …) are shared by its rules.
 	results  *rules.Results
 	raw      []diag.Finding
@@ -426,12 +433,12 @@ type unitRun struct {
 }
 
 // runRules runs over the unit the indexers, then the active rules, of
-// kind; set points a pass at the unit's document, bundle or run.
-func (ur *unitRun) runRules(kind load.Kind, path string, set func(*rules.Pass)) {
+// its kind; path names the unit in an internal error.
+func (ur *unitRun) runRules(u load.Unit, path string) {
+	kind := u.UnitKind()
 	newPass := func(r *rules.Rule, out *[]diag.Finding) *rules.Pass {
-		p := rules.NewPass(r, &ur.s.Opts, out)
-		p.Results, p.Index = ur.results, ur.index
-		set(p)
+		p := rules.NewPass(r, &ur.s.Opts, u, out)
+		p.Results, p.Index, p.Files = ur.results, ur.index, ur.fs
 		return p
 	}
 	// The indexers run whatever rules are enabled: what a unit publishes
@@ -498,7 +505,7 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 	if doc.Root == nil && f.Kind != load.KindOrchestration {
 		return nil
 	}
-	ur.runRules(f.Kind, f.Path, func(p *rules.Pass) { p.Doc = doc })
+	ur.runRules(doc, f.Path)
 	return nil
 }
 
@@ -540,7 +547,7 @@ func (ur *unitRun) bundle(folder *load.Folder) *load.Skip {
 		ur.files = append(ur.files, d.File)
 		ur.docs = append(ur.docs, d)
 	}
-	ur.runRules(load.KindBundle, folder.Path, func(p *rules.Pass) { p.Bundle = b })
+	ur.runRules(b, folder.Path)
 	return nil
 }
 
@@ -556,11 +563,11 @@ func (ur *unitRun) agentRun(folder *load.Folder) {
 		ur.files = append(ur.files, d.File)
 		ur.docs = append(ur.docs, d)
 	}
-	ur.runRules(load.KindAgentRun, folder.Path, func(p *rules.Pass) { p.Run = run })
+	ur.runRules(run, folder.Path)
 }
 
 func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
-	ur := &unitRun{s: s.forUnit(u), index: index, results: rules.NewResults()}
+	ur := &unitRun{s: s.forUnit(u), index: index, fs: s.files, results: rules.NewResults()}
 	var skip *load.Skip
 	switch {
 	case u.file != nil:

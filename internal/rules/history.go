@@ -98,7 +98,7 @@ var baseLookup = NewResult("base-version", func(p *Pass) *baseRead {
 	}
 	f := p.Doc.File
 	ref := b.Repo.Ref
-	bf, err := b.Repo.Lookup(osPathOf(p.Opts, f.OSPath))
+	bf, err := p.Base(osPathOf(p.Opts, f.OSPath))
 	if err == gitbase.ErrTooLarge {
 		return &baseRead{err: fmt.Errorf("this file at %s is larger than the read limit of %d MiB, so this change was not checked against it", ref, b.Repo.MaxSize>>20)}
 	}
@@ -153,20 +153,15 @@ func displayOf(opts *Options, osPath string) string {
 	return d
 }
 
-// readHead reads a work-tree file that is no unit of the run, within the
-// size limit, like every other read: confined to the work tree, a
-// regular file, never a FIFO.
-func readHead(opts *Options, root, osPath string) ([]byte, bool) {
-	lim := opts.Limits
-	if lim.MaxFileSize == 0 {
-		lim = load.DefaultLimits
-	}
-	lim.MaxLineLen = 0 // compared as bytes, not parsed
-	f := &load.File{OSPath: osPath, Root: root}
-	if _, ok := load.Read(f, lim); !ok && f.Data == nil {
+// readHead reads a work-tree file that is no unit of the run through the
+// run's file access, within the size limit, like every other read:
+// confined to the work tree, a regular file, never a FIFO.
+func readHead(files *load.Files, opts *Options, root, osPath string) ([]byte, bool) {
+	data, err := files.ReadFile(root, osPath, maxSize(opts))
+	if err != nil {
 		return nil, false
 	}
-	return f.Data, f.Data != nil
+	return bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF}), true // as load.Read strips it
 }
 
 // ---- comparing trees ----------------------------------------------------------
@@ -646,7 +641,7 @@ func runEventLogAppendOnly(p *Pass) {
 		if f.Data == nil {
 			continue // unreadable: the loader reported it
 		}
-		bf, err := b.Repo.Lookup(osPathOf(p.Opts, f.OSPath))
+		bf, err := p.Base(osPathOf(p.Opts, f.OSPath))
 		if err == gitbase.ErrTooLarge {
 			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "this events file at %s is larger than the read limit of %d MiB, so it was not compared", b.Repo.Ref, b.Repo.MaxSize>>20)
 			continue
@@ -757,7 +752,7 @@ var resumptionSubsections = []string{"recovery_state", "files_to_read", "quality
 
 func runUpdateProtocol(p *Pass) {
 	bv := baseOf(p)
-	if bv == nil || bv.Unchanged && len(p.Opts.Base.addedCheckpoints(p.Opts)) == 0 {
+	if bv == nil || bv.Unchanged && len(p.Opts.Base.addedCheckpoints(p.Opts, p.Files)) == 0 {
 		return // unchanged: only a new checkpoint file can be a trigger
 	}
 	head, base := p.Doc.Root, bv.Doc.Root
@@ -1098,7 +1093,7 @@ func protocolTriggers(p *Pass, base, head *yaml.Node) []protocolTrigger {
 		}
 	}
 	if wf := OrchestrationOf(p).Workflow.ID.Value; wf != "" {
-		for _, cp := range p.Opts.Base.addedCheckpoints(p.Opts) {
+		for _, cp := range p.Opts.Base.addedCheckpoints(p.Opts, p.Files) {
 			if cp.WorkflowID != wf || compactionNames(hev, cp) {
 				continue
 			}
@@ -1300,7 +1295,7 @@ type addedCheckpoint struct {
 
 // addedCheckpoints reads, once per run, the checkpoint files added since
 // base that name their workflow.
-func (b *Base) addedCheckpoints(opts *Options) []addedCheckpoint {
+func (b *Base) addedCheckpoints(opts *Options, files *load.Files) []addedCheckpoint {
 	b.once.Do(func() {
 		cls := load.NewClassifier()
 		for _, c := range b.Repo.Changes() {
@@ -1311,7 +1306,7 @@ func (b *Base) addedCheckpoints(opts *Options) []addedCheckpoint {
 				continue
 			}
 			osPath := b.Repo.OSPath(c.Path)
-			data, ok := readHead(opts, b.Repo.Root, osPath)
+			data, ok := readHead(files, opts, b.Repo.Root, osPath)
 			if !ok {
 				continue
 			}
@@ -1382,7 +1377,7 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		var rc string
 		for _, name := range resumeContextNames {
 			rel := path.Join(project, name)
-			if fi, err := load.StatIn(b.Repo.Root, b.Repo.OSPath(rel)); err == nil && fi.Mode().IsRegular() {
+			if fi, err := p.Files.Stat(b.Repo.Root, b.Repo.OSPath(rel)); err == nil && fi.Mode().IsRegular() {
 				rc = rel
 				break
 			}
@@ -1397,11 +1392,11 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		if !b.inScope(rcOS) {
 			continue
 		}
-		head, ok := readHead(p.Opts, b.Repo.Root, b.Repo.OSPath(c.Path))
+		head, ok := readHead(p.Files, p.Opts, b.Repo.Root, b.Repo.OSPath(c.Path))
 		if !ok {
 			continue
 		}
-		bf, err := b.Repo.LookupRel(c.Path)
+		bf, err := p.Base(b.Repo.OSPath(c.Path))
 		if err != nil {
 			continue
 		}
@@ -1412,7 +1407,7 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		at := diag.Pos{Line: 1, Col: 1}
 		var end diag.Pos
 		rcFile := &load.File{Path: displayOf(p.Opts, rcOS), OSPath: rcOS, Kind: load.KindResumeContext, Root: b.Repo.Root}
-		if _, ok := load.Read(rcFile, p.Opts.Limits); ok {
+		if readInto(p.Files, rcFile, p.Opts.Limits) {
 			if doc, _ := load.Parse(rcFile, load.FormatMarkdown, p.Opts.Limits); doc.Root != nil {
 				if v := node.Val(doc.Root, "last_updated"); v != nil {
 					at, end = node.Pos(v), load.EndOf(rcFile, v)

@@ -3,7 +3,6 @@ package rules
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -77,7 +76,7 @@ func resolveUp(p *Pass, ref string) (string, bool) {
 	root := ReadRoot(p.Opts, p.Doc.File)
 	for _, dir := range workflowDirs(p) {
 		c := filepath.Join(dir, filepath.FromSlash(ref))
-		if load.ExistsIn(root, c) {
+		if p.Files.Exists(root, c) {
 			return c, true
 		}
 	}
@@ -91,7 +90,7 @@ func baseDirs(p *Pass) []string {
 	if b, ok := node.Str(node.Val(node.Val(p.Doc.Root, "paths"), "base")); ok {
 		id := OrchestrationOf(p).Workflow.ID.Value
 		b = strings.NewReplacer("{workflow.id}", id, "{workflow_id}", id).Replace(b)
-		if dir, ok := resolveUp(p, b); ok && isDirIn(ReadRoot(p.Opts, p.Doc.File), dir) && dir != dirs[0] {
+		if dir, ok := resolveUp(p, b); ok && p.Files.IsDir(ReadRoot(p.Opts, p.Doc.File), dir) && dir != dirs[0] {
 			dirs = append(dirs, dir)
 		}
 	}
@@ -122,7 +121,7 @@ func runCheckpointLogBehind(p *Pass) {
 	best, bestName, bestPath := latest, "", ""
 	for _, dir := range baseDirs(p) {
 		cdir := filepath.Join(dir, "checkpoints")
-		entries, err := load.ReadDirIn(root, cdir)
+		entries, err := p.Files.ReadDir(root, cdir)
 		if err != nil {
 			continue
 		}
@@ -251,12 +250,11 @@ func workItemFile(p *Pass) (path, status string, line int) {
 			continue
 		}
 		path = filepath.Join(dir, name+".md")
-		fh, err := load.OpenIn(root, path)
+		head, err := p.Files.ReadFile(root, path, maxSize(p.Opts))
 		if err != nil {
 			return "", "", 0
 		}
-		head, _ := io.ReadAll(io.LimitReader(fh, 8<<10))
-		fh.Close()
+		head = head[:min(len(head), 8<<10)]
 		re := entityStatus.Regexp()
 		loc, m := re.FindIndex(head), re.FindSubmatch(head)
 		if loc == nil {

@@ -138,15 +138,10 @@ func isIndexLabel(s string) bool {
 
 // unitKind is the kind of the unit a pass checks.
 func unitKind(p *Pass) load.Kind {
-	switch {
-	case p.Doc != nil:
-		return p.Doc.File.Kind
-	case p.Bundle != nil:
-		return load.KindBundle
-	case p.Run != nil:
-		return load.KindAgentRun
+	if p.Unit == nil {
+		return load.KindUnknown
 	}
-	return load.KindUnknown
+	return p.Unit.UnitKind()
 }
 
 func reportUnknown(p *Pass, c *schemaCheck, g unknownGroup, allow []string) {
