@@ -107,8 +107,9 @@ func (e *lspEngine) Reload() error {
 	return nil
 }
 
-// Lint checks one document.
-func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, error) {
+// Lint checks one document; open are the editor's other buffers, which
+// rules reading other files see in place of those files.
+func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open map[string][]byte) (lsp.Result, error) {
 	root := hook.RepoRoot(filepath.Dir(osPath))
 	r, err := e.root(root)
 	if err != nil {
@@ -120,6 +121,7 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 	}
 	s := r.s
 	s.Opts.Now = now
+	s.Overlay = open
 	disp := load.Display(root, osPath)
 	out := lsp.Result{Path: disp, Base: root}
 	kind := r.lc.kindOf(osPath)
