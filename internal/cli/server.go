@@ -69,7 +69,7 @@ func (e *lspEngine) root(root string) (*lspRoot, error) {
 		return r, nil
 	}
 	s := engine.Settings{Opts: rules.Options{Limits: load.DefaultLimits, RepoRoot: root, Cwd: root},
-		Jobs: 1, Severity: map[string]diag.Severity{}}
+		Jobs: 1, Selection: rules.Selection{Severity: map[string]diag.Severity{}}}
 	cc := *e.c
 	cc.Cwd = root
 	lc, err := cc.setupConfig(&configFlags{}, &s, root)

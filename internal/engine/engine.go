@@ -27,10 +27,9 @@ import (
 type Settings struct {
 	Opts rules.Options
 	Jobs int
-	// Severity overrides by rule code; SevOff disables a rule.
-	Severity map[string]diag.Severity
-	// Only, when non-empty, limits the run to these codes.
-	Only map[string]bool
+	// Selection decides which rules run and at which severity; the
+	// filter stage consults the same value.
+	rules.Selection
 	// KeepData keeps every file's bytes after its unit is checked (the
 	// fix command edits them); by default only files with findings keep them.
 	KeepData bool
@@ -339,55 +338,13 @@ func fill(fd *diag.Finding) {
 	}
 }
 
-// Finish fills a finding's name and severity from the catalog and applies
-// the severity settings; it returns false when the rule is off.
-func (s *Settings) Finish(fd *diag.Finding) bool {
-	if fd.Code == InternalCode {
-		return true
-	}
-	r := rules.Lookup(fd.Code)
-	if r == nil {
-		return true
-	}
-	if !s.enabled(r) {
-		return false
-	}
-	fd.Name = r.Name
-	if fd.Severity == diag.SevOff {
-		fd.Severity = r.Severity
-	}
-	if sev, ok := s.Severity[r.Code]; ok {
-		if sev == diag.SevOff {
-			return false
-		}
-		fd.Severity = sev
-	}
-	return true
-}
-
-// enabled reports whether rule r runs in this run (Active).
+// enabled reports whether rule r runs in this run (Selection.Active).
 func (s *Settings) enabled(r *rules.Rule) bool {
-	return Active(r, s.Only, s.Severity, s.Opts.Base != nil)
+	return s.Selection.Active(r, s.HasBase())
 }
 
-// Active is the one answer to "does this rule run?" for a run's --enable
-// set (only), severity settings and whether a base revision is given:
-// --enable limits the run to what it names; an opt-in rule runs only when
-// named there or given a severity; a rule that needs a base runs only
-// with one.
-func Active(r *rules.Rule, only map[string]bool, severity map[string]diag.Severity, hasBase bool) bool {
-	if r.NeedsBase && !hasBase {
-		return false
-	}
-	if len(only) > 0 && !only[r.Code] {
-		return false
-	}
-	sev, set := severity[r.Code]
-	if set && sev == diag.SevOff {
-		return false
-	}
-	return !r.OptIn || set || only[r.Code]
-}
+// HasBase reports whether the run compares with a base revision (--base).
+func (s *Settings) HasBase() bool { return s.Opts.Base != nil }
 
 // pool runs fn over idx on the configured number of workers.
 func (s *Settings) pool(idx []int, fn func(int)) {
