@@ -299,18 +299,18 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 			return ExitUsage, err
 		}
 		defer repo.Close()
-		settings.Opts.Base = &rules.Base{Repo: repo, InScope: gitbase.Scope(c.Cwd, baseScope(c.Cwd, rest, extra))}
+		settings.Base = &rules.Base{Repo: repo, InScope: gitbase.Scope(c.Cwd, baseScope(c.Cwd, rest, extra))}
 	}
 	if lf.fix || lf.diff {
 		code, err := c.fix(disc, extra, settings, lf, &cf, lc, failOn)
-		if err := baseFailed(settings.Opts.Base); err != nil {
+		if err := baseFailed(settings.Base); err != nil {
 			return ExitUsage, err
 		}
 		return code, err
 	}
 	mem := stdinCopies(extra)
 	res := lc.run(disc, extra, settings)
-	if err := baseFailed(settings.Opts.Base); err != nil {
+	if err := baseFailed(settings.Base); err != nil {
 		return ExitUsage, err
 	}
 	visible, err := c.baselineFilter(&cf, lc)

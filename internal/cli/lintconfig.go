@@ -121,7 +121,7 @@ func (lc *lintConfig) settingsFor(sc *config.Scope, final *engine.Settings) *eng
 		return s
 	}
 	s := cloneSettings(&lc.pre)
-	s.Opts.Base, s.KeepData, s.NoSnippets, s.Jobs = final.Opts.Base, final.KeepData, final.NoSnippets, final.Jobs
+	s.Base, s.KeepData, s.NoSnippets, s.Jobs = final.Base, final.KeepData, final.NoSnippets, final.Jobs
 	applyConfig(sc.Config, &s)
 	if lc.ruleFlags != nil {
 		_ = lc.ruleFlags(&s) // checked when applied to the top scope

@@ -41,6 +41,9 @@ type Settings struct {
 	// options (a nested .resumelint.yaml applies to its own subtree).
 	// Cross-file rules run with these settings.
 	For func(osPath string, isDir bool) *Settings
+	// Base is the revision --base compares against (RL601–RL604), given
+	// to every pass; nil without --base.
+	Base *rules.Base
 	// Overlay maps OS paths to content that stands for the files on disk
 	// (an editor's unsaved buffers): rules reading other files see it.
 	Overlay map[string][]byte
@@ -234,7 +237,7 @@ func (s *Settings) finalize(res *Result, index *rules.Index) []diag.Finding {
 				}
 			}()
 			rp := rules.NewRepoPass(r, &s.Opts, index, &repo)
-			rp.Files = s.files
+			rp.Files, rp.BaseRev = s.files, s.Base
 			r.CheckRepo(rp)
 			res.Notes = append(res.Notes, rp.Notes()...)
 			for _, f := range rp.Sources() {
@@ -344,7 +347,7 @@ func (s *Settings) enabled(r *rules.Rule) bool {
 }
 
 // HasBase reports whether the run compares with a base revision (--base).
-func (s *Settings) HasBase() bool { return s.Opts.Base != nil }
+func (s *Settings) HasBase() bool { return s.Base != nil }
 
 // pool runs fn over idx on the configured number of workers.
 func (s *Settings) pool(idx []int, fn func(int)) {
@@ -395,7 +398,7 @@ func (ur *unitRun) runRules(u load.Unit, path string) {
 	kind := u.UnitKind()
 	newPass := func(r *rules.Rule, out *[]diag.Finding) *rules.Pass {
 		p := rules.NewPass(r, &ur.s.Opts, u, out)
-		p.Results, p.Index, p.Files = ur.results, ur.index, ur.fs
+		p.Results, p.Index, p.Files, p.BaseRev = ur.results, ur.index, ur.fs, ur.s.Base
 		return p
 	}
 	// The indexers run whatever rules are enabled: what a unit publishes

@@ -34,7 +34,7 @@ func (p *Pass) ReadDir(osPath string) ([]fs.DirEntry, error) {
 }
 
 // Base returns the file at osPath as the base revision holds it (--base).
-func (p *Pass) Base(osPath string) (gitbase.File, error) { return baseFile(p.Opts, osPath) }
+func (p *Pass) Base(osPath string) (gitbase.File, error) { return baseFile(p.BaseRev, osPath) }
 
 // root is the repository root, which confines a cross-file rule's reads.
 func (p *RepoPass) root() string { return ReadRoot(p.Opts, nil) }
@@ -53,16 +53,16 @@ func (p *RepoPass) ReadDir(osPath string) ([]fs.DirEntry, error) {
 }
 
 // Base is Pass.Base for a cross-file rule.
-func (p *RepoPass) Base(osPath string) (gitbase.File, error) { return baseFile(p.Opts, osPath) }
+func (p *RepoPass) Base(osPath string) (gitbase.File, error) { return baseFile(p.BaseRev, osPath) }
 
 // errNoBase is Base's error in a run without --base.
 var errNoBase = errors.New("no base revision (--base) to read from")
 
-func baseFile(opts *Options, osPath string) (gitbase.File, error) {
-	if opts.Base == nil {
+func baseFile(b *Base, osPath string) (gitbase.File, error) {
+	if b == nil {
 		return gitbase.File{}, errNoBase
 	}
-	return opts.Base.Repo.Lookup(osPath)
+	return b.Repo.Lookup(osPath)
 }
 
 // maxSize is the run's file size limit (the default when none is set).

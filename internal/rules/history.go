@@ -40,7 +40,7 @@ func init() {
 	Register(AppendOnly, EventLogAppendOnly, UpdateProtocol, ResumeContextUpdate)
 }
 
-// Base is the revision a run compares against (Options.Base).
+// Base is the revision a run compares against (Pass.BaseRev).
 type Base struct {
 	Repo *gitbase.Repo
 	// InScope reports whether an OS path lies within the paths the run
@@ -92,7 +92,7 @@ type baseRead struct {
 }
 
 var baseLookup = NewResult("base-version", func(p *Pass) *baseRead {
-	b := p.Opts.Base
+	b := p.BaseRev
 	if b == nil || p.Doc == nil || p.Doc.Root == nil {
 		return &baseRead{}
 	}
@@ -594,7 +594,7 @@ func appendOnlyBreaks(p *Pass, l appendOnlyList, baseRoot *yaml.Node) []historyB
 // basePlace names where the base version was read: REF, or REF:PATH in
 // git's notation when the file had another path there (a move).
 func basePlace(p *Pass, bv *baseVersion) string {
-	b := p.Opts.Base
+	b := p.BaseRev
 	if rel, ok := b.Repo.Rel(osPathOf(p.Opts, p.Doc.File.OSPath)); ok && bv.Path != "" && rel != bv.Path {
 		return b.Repo.Ref + ":" + bv.Path
 	}
@@ -632,7 +632,7 @@ func entryLabel(e *yaml.Node, i int) string {
 // ---- RL602 event-log-append-only -----------------------------------------------
 
 func runEventLogAppendOnly(p *Pass) {
-	b := p.Opts.Base
+	b := p.BaseRev
 	if b == nil || p.Run == nil {
 		return
 	}
@@ -680,7 +680,7 @@ func runEventLogAppendOnly(p *Pass) {
 // finalizeDeletedEventLogs reports events files that existed at base and
 // are gone: they are no unit of the run, so only the change list knows.
 func finalizeDeletedEventLogs(p *RepoPass) {
-	b := p.Opts.Base
+	b := p.BaseRev
 	if b == nil {
 		return
 	}
@@ -752,7 +752,7 @@ var resumptionSubsections = []string{"recovery_state", "files_to_read", "quality
 
 func runUpdateProtocol(p *Pass) {
 	bv := baseOf(p)
-	if bv == nil || bv.Unchanged && len(p.Opts.Base.addedCheckpoints(p.Opts, p.Files)) == 0 {
+	if bv == nil || bv.Unchanged && len(p.BaseRev.addedCheckpoints(p.Opts, p.Files)) == 0 {
 		return // unchanged: only a new checkpoint file can be a trigger
 	}
 	head, base := p.Doc.Root, bv.Doc.Root
@@ -814,7 +814,7 @@ func reportProtocolGaps(p *Pass, triggers []protocolTrigger, gaps []protocolGap)
 	}
 	msg := diag.Fit(len(shorts), func(n int) string {
 		return fmt.Sprintf("%s, but resumption was not updated (%s): update it",
-			triggerCount(triggers, p.Opts.Base.Repo.Ref), joinShort(shorts, ", ", n))
+			triggerCount(triggers, p.BaseRev.Repo.Ref), joinShort(shorts, ", ", n))
 	})
 	fd := p.Report(f, gaps[0].At, "%s", msg)
 	if sev != p.Rule.Severity {
@@ -858,7 +858,7 @@ func triggerCount(ts []protocolTrigger, ref string) string {
 // updatedAtGap is a recovery_state.updated_at left as it was although a
 // trigger fired or a sub-section changed.
 func updatedAtGap(p *Pass, br, hr, brs, hrs *yaml.Node, triggers []protocolTrigger) (protocolGap, bool) {
-	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
+	f, ref := p.Doc.File, p.BaseRev.Repo.Ref
 	rewritten, hu, was := updatedAtRewritten(brs, hrs)
 
 	// Every trigger overwrites recovery_state; so does any change of a
@@ -1093,7 +1093,7 @@ func protocolTriggers(p *Pass, base, head *yaml.Node) []protocolTrigger {
 		}
 	}
 	if wf := OrchestrationOf(p).Workflow.ID.Value; wf != "" {
-		for _, cp := range p.Opts.Base.addedCheckpoints(p.Opts, p.Files) {
+		for _, cp := range p.BaseRev.addedCheckpoints(p.Opts, p.Files) {
 			if cp.WorkflowID != wf || compactionNames(hev, cp) {
 				continue
 			}
@@ -1365,7 +1365,7 @@ var checkedItem = lazyre.New(`^\s*[-*+]\s+\[[xX]\]\s`)
 var resumeContextNames = []string{"01-planning/resume-context.md", "resume-context.md", "01-planning/_resume.md", "_resume.md"}
 
 func finalizeResumeContextUpdate(p *RepoPass) {
-	b := p.Opts.Base
+	b := p.BaseRev
 	if b == nil {
 		return
 	}

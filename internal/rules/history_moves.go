@@ -61,7 +61,7 @@ func (b *Base) moves(opts *Options) *workflowMoves {
 // readBaseYAML reads and parses a file's version at base: an error when
 // it cannot be read (too large), neither when it does not parse.
 func readBaseYAML(b *Base, opts *Options, rel string) (*load.Document, error) {
-	bf, err := baseFile(opts, b.Repo.OSPath(rel))
+	bf, err := baseFile(b, b.Repo.OSPath(rel))
 	if err != nil || !bf.Exists {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ func appendOnlyCounts(root *yaml.Node) []string {
 // whose base version held append-only entries, unless the same workflow
 // lives on at another path at head (then that file was compared).
 func finalizeDeletedWorkflows(p *RepoPass) {
-	b := p.Opts.Base
+	b := p.BaseRev
 	if b == nil {
 		return
 	}

@@ -22,9 +22,12 @@ type Pass struct {
 	Bundle *load.Bundle
 	Run    *load.AgentRun
 
-	// Files is the run's file access, behind ReadFile, Stat, ReadDir and
-	// Base (files.go); nil reads from disk, unshared.
+	// Files is the run's file access, behind ReadFile, Stat and ReadDir
+	// (files.go); nil reads from disk, unshared.
 	Files *load.Files
+	// BaseRev is the revision --base compares against, behind Base
+	// (RL601–RL604); nil without --base.
+	BaseRev *Base
 
 	// Index is the repository index: read-only facts of the units checked
 	// before this one (see Index), and where this unit publishes its own.
@@ -109,8 +112,9 @@ type RepoPass struct {
 	Rule  *Rule
 	Opts  *Options
 	Index *Index
-	// Files is the run's file access, as for Pass.
+	// Files and BaseRev are the run's, as for Pass.
 	Files   *load.Files
+	BaseRev *Base
 	out     *[]diag.Finding
 	pending []*diag.Finding
 	// sources are files a Finalize read itself, released to the lines its
