@@ -35,16 +35,7 @@ func init() {
 // A file that two rules read over three units is read from disk once in
 // a run, and once again in the next run (the memo is the run's).
 func TestFileReadByTwoRulesIsReadOnce(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{"cx-001", "cx-002", "cx-003"} {
-		p := filepath.Join(dir, ".jerry", "checkpoints", name+".json")
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(`{"checkpoint_id": "`+name+`", "created_at": "2026-02-20T10:00:00Z"}`), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := threeCheckpoints(t)
 	shared := filepath.Join(dir, sharedName)
 	if err := os.WriteFile(shared, []byte("# Notes\n\nRead by two rules.\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -152,17 +152,26 @@ func (x *Files) Stat(root, osPath string) (fs.FileInfo, error) {
 	if x == nil {
 		return StatIn(root, osPath)
 	}
-	k := lookKey{root, osPath}
+	e := memo(x, x.stats, lookKey{root, osPath}, func() (e statEntry) {
+		e.fi, e.err = StatIn(root, osPath)
+		return e
+	})
+	return e.fi, e.err
+}
+
+// memo returns m's answer for k, looking it up first (unlocked: two
+// concurrent first look-ups both look, and agree).
+func memo[T any](x *Files, m map[lookKey]T, k lookKey, look func() T) T {
 	x.mu.Lock()
-	e, ok := x.stats[k]
+	e, ok := m[k]
 	x.mu.Unlock()
 	if !ok {
-		e.fi, e.err = StatIn(root, osPath)
+		e = look()
 		x.mu.Lock()
-		x.stats[k] = e
+		m[k] = e
 		x.mu.Unlock()
 	}
-	return e.fi, e.err
+	return e
 }
 
 // Exists reports whether osPath names something inside root.
@@ -189,16 +198,10 @@ func (x *Files) ReadDir(root, osPath string) ([]fs.DirEntry, error) {
 	if x == nil {
 		return ReadDirIn(root, osPath)
 	}
-	k := lookKey{root, osPath}
-	x.mu.Lock()
-	e, ok := x.dirs[k]
-	x.mu.Unlock()
-	if !ok {
+	e := memo(x, x.dirs, lookKey{root, osPath}, func() (e dirEntry) {
 		e.ents, e.err = ReadDirIn(root, osPath)
-		x.mu.Lock()
-		x.dirs[k] = e
-		x.mu.Unlock()
-	}
+		return e
+	})
 	return e.ents, e.err
 }
 
