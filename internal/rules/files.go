@@ -33,6 +33,11 @@ func (p *Pass) ReadDir(osPath string) ([]fs.DirEntry, error) {
 	return p.Files.ReadDir(p.root(), osPath)
 }
 
+// exists and isDir are Stat's answers the rules of this package ask most.
+func (p *Pass) exists(osPath string) bool { return p.Files.Exists(p.root(), osPath) }
+
+func (p *Pass) isDir(osPath string) bool { return p.Files.IsDir(p.root(), osPath) }
+
 // Base returns the file at osPath as the base revision holds it (--base).
 func (p *Pass) Base(osPath string) (gitbase.File, error) { return baseFile(p.BaseRev, osPath) }
 

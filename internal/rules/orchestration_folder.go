@@ -73,10 +73,9 @@ func resolveUp(p *Pass, ref string) (string, bool) {
 	if ref == "" || hasTemplateVar(ref) || IsHomeOrAbsolute(ref) || strings.Contains(ref, "..") {
 		return "", false
 	}
-	root := ReadRoot(p.Opts, p.Doc.File)
 	for _, dir := range workflowDirs(p) {
 		c := filepath.Join(dir, filepath.FromSlash(ref))
-		if p.Files.Exists(root, c) {
+		if p.exists(c) {
 			return c, true
 		}
 	}
@@ -90,7 +89,7 @@ func baseDirs(p *Pass) []string {
 	if b, ok := node.Str(node.Val(node.Val(p.Doc.Root, "paths"), "base")); ok {
 		id := OrchestrationOf(p).Workflow.ID.Value
 		b = strings.NewReplacer("{workflow.id}", id, "{workflow_id}", id).Replace(b)
-		if dir, ok := resolveUp(p, b); ok && p.Files.IsDir(ReadRoot(p.Opts, p.Doc.File), dir) && dir != dirs[0] {
+		if dir, ok := resolveUp(p, b); ok && p.isDir(dir) && dir != dirs[0] {
 			dirs = append(dirs, dir)
 		}
 	}
@@ -117,11 +116,10 @@ func runCheckpointLogBehind(p *Pass) {
 		}
 		latest, _ = strconv.Atoi(m[1])
 	}
-	root := ReadRoot(p.Opts, p.Doc.File)
 	best, bestName, bestPath := latest, "", ""
 	for _, dir := range baseDirs(p) {
 		cdir := filepath.Join(dir, "checkpoints")
-		entries, err := p.Files.ReadDir(root, cdir)
+		entries, err := p.ReadDir(cdir)
 		if err != nil {
 			continue
 		}
@@ -243,14 +241,13 @@ var workItemOver = map[string]bool{"DONE": true, "COMPLETED": true, "COMPLETE": 
 // workItemFile finds the entity file of the nearest work item folder
 // holding the workflow, and its Status value and line.
 func workItemFile(p *Pass) (path, status string, line int) {
-	root := ReadRoot(p.Opts, p.Doc.File)
 	for _, dir := range workflowDirs(p) {
 		name := filepath.Base(dir)
 		if !workItemDir.MatchString(name) {
 			continue
 		}
 		path = filepath.Join(dir, name+".md")
-		head, err := p.Files.ReadFile(root, path, maxSize(p.Opts))
+		head, err := p.ReadFile(path)
 		if err != nil {
 			return "", "", 0
 		}

@@ -600,7 +600,7 @@ func checkCheckpointFile(p *Pass, res *Resolver, label, eventID string, cfv *yam
 		p.Report(f, cfv, "%s", res.NotFound(label+" checkpoint_file", s))
 		return
 	}
-	if p.Files.IsDir(res.Root(), osPath) {
+	if p.isDir(osPath) {
 		p.Report(f, cfv, "%s checkpoint_file %s is a folder: name the checkpoint file", label, diag.Quote(s))
 		return
 	}
@@ -725,7 +725,7 @@ func checkFileToRead(p *Pass, res *Resolver, i int, s string, at, portableAt *ya
 		p.Report(f, at, "%s", res.NotFound(fmt.Sprintf("files_to_read[%d]", i), s))
 		return
 	}
-	if p.Files.IsDir(res.Root(), osPath) {
+	if p.isDir(osPath) {
 		p.Report(f, at, "files_to_read[%d] %s is a folder, which a session's read tool cannot open: list the files in it instead", i, diag.Quote(s))
 	}
 }
