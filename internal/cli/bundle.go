@@ -96,7 +96,7 @@ func (c *Command) bundleVerify(args []string) (int, error) {
 	// decide alike; a flag wins over the file.
 	anchor := c.anchorDir(dirs)
 	settings := engine.Settings{Opts: rules.Options{RepoRoot: c.repoRootOf(anchor), Cwd: c.Cwd, Limits: load.DefaultLimits},
-		Severity: map[string]diag.Severity{}}
+		Selection: rules.Selection{Severity: map[string]diag.Severity{}}}
 	if _, err := c.setupConfig(&configFlags{config: vf.config}, &settings, anchor); err != nil {
 		return ExitUsage, err
 	}

@@ -256,7 +256,7 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 	settings := engine.Settings{
 		Opts: rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: c.repoRootOf(anchor), Cwd: c.Cwd,
 			Bundle: rules.BundleOptions{Base: lf.bundleBase}, EveryLine: lf.everyLine},
-		Jobs: lf.jobs, Severity: map[string]diag.Severity{}, NoSnippets: !printsSnippets(lf.outputs),
+		Jobs: lf.jobs, Selection: rules.Selection{Severity: map[string]diag.Severity{}}, NoSnippets: !printsSnippets(lf.outputs),
 	}
 	lc, err := c.setupConfig(&cf, &settings, anchor)
 	if err != nil {
@@ -308,11 +308,11 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 			return ExitUsage, err
 		}
 		defer repo.Close()
-		settings.Opts.Base = &rules.Base{Repo: repo, InScope: gitbase.Scope(c.Cwd, baseScope(c.Cwd, rest, extra))}
+		settings.Base = &rules.Base{Repo: repo, InScope: gitbase.Scope(c.Cwd, baseScope(c.Cwd, rest, extra))}
 	}
 	if lf.fix || lf.diff {
 		code, err := c.fix(disc, extra, settings, lf, &cf, lc, failOn)
-		if err := baseFailed(settings.Opts.Base); err != nil {
+		if err := baseFailed(settings.Base); err != nil {
 			return ExitUsage, err
 		}
 		return code, err
@@ -322,7 +322,7 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 	// once: nothing is written between them.
 	settings.Opts.Limits.Reads = load.NewReadMemo(load.DefaultReadBudget)
 	res := lc.run(disc, extra, settings)
-	if err := baseFailed(settings.Opts.Base); err != nil {
+	if err := baseFailed(settings.Base); err != nil {
 		return ExitUsage, err
 	}
 	visible, err := c.baselineFilter(&cf, lc)

@@ -130,8 +130,8 @@ func (h *hookRun) setup() (*engine.Settings, *lintConfig, bool) {
 		return nil, nil, false
 	}
 	s := &engine.Settings{
-		Opts:     rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: h.root, Cwd: h.cwd},
-		Severity: map[string]diag.Severity{},
+		Opts:      rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: h.root, Cwd: h.cwd},
+		Selection: rules.Selection{Severity: map[string]diag.Severity{}},
 	}
 	cc := *h.c
 	cc.Cwd = h.cwd

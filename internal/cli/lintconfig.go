@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"maps"
 	"path"
 	"path/filepath"
 	"slices"
@@ -103,8 +102,7 @@ func configError(err error) error {
 // cloneSettings copies settings with maps of their own.
 func cloneSettings(s *engine.Settings) engine.Settings {
 	c := *s
-	c.Severity = maps.Clone(s.Severity)
-	c.Only = maps.Clone(s.Only)
+	c.Selection = s.Selection.Clone()
 	c.Opts.SecretAllow = slices.Clone(s.Opts.SecretAllow)
 	return c
 }
@@ -123,7 +121,7 @@ func (lc *lintConfig) settingsFor(sc *config.Scope, final *engine.Settings) *eng
 		return s
 	}
 	s := cloneSettings(&lc.pre)
-	s.Opts.Base, s.KeepData, s.NoSnippets, s.Jobs = final.Opts.Base, final.KeepData, final.NoSnippets, final.Jobs
+	s.Base, s.KeepData, s.NoSnippets, s.Jobs = final.Base, final.KeepData, final.NoSnippets, final.Jobs
 	applyConfig(sc.Config, &s)
 	s.Opts.Limits.Reads = final.Opts.Limits.Reads
 	if lc.ruleFlags != nil {
@@ -344,13 +342,8 @@ func newBaselineScope(d *load.Discovery, extra []*load.File, lc *lintConfig, s *
 	for _, f := range d.Folders {
 		sc.folders[strings.TrimSuffix(lc.rel(f.Path), "/")] = true
 	}
-	sev, only := maps.Clone(s.Severity), maps.Clone(s.Only)
-	sc.ran = func(code string) bool {
-		if v, ok := sev[code]; ok && v == diag.SevOff {
-			return false
-		}
-		return only == nil || only[code]
-	}
+	sel := s.Selection.Clone()
+	sc.ran = sel.Selected
 	return sc
 }
 

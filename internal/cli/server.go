@@ -69,7 +69,7 @@ func (e *lspEngine) root(root string) (*lspRoot, error) {
 		return r, nil
 	}
 	s := engine.Settings{Opts: rules.Options{Limits: load.DefaultLimits, RepoRoot: root, Cwd: root},
-		Jobs: 1, Severity: map[string]diag.Severity{}}
+		Jobs: 1, Selection: rules.Selection{Severity: map[string]diag.Severity{}}}
 	cc := *e.c
 	cc.Cwd = root
 	lc, err := cc.setupConfig(&configFlags{}, &s, root)
@@ -107,8 +107,9 @@ func (e *lspEngine) Reload() error {
 	return nil
 }
 
-// Lint checks one document.
-func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, error) {
+// Lint checks one document; open are the editor's other buffers, which
+// rules reading other files see in place of those files.
+func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open map[string][]byte) (lsp.Result, error) {
 	root := hook.RepoRoot(filepath.Dir(osPath))
 	r, err := e.root(root)
 	if err != nil {
@@ -120,6 +121,7 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool) (lsp.Result, er
 	}
 	s := r.s
 	s.Opts.Now = now
+	s.Overlay = open
 	disp := load.Display(root, osPath)
 	out := lsp.Result{Path: disp, Base: root}
 	kind := r.lc.kindOf(osPath)

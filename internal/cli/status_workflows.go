@@ -35,8 +35,8 @@ const statusTopFindings = 3
 // none), lints them as lint does, and builds the report.
 func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (*report.Recovery, error) {
 	s := &engine.Settings{
-		Opts:     rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd},
-		Severity: map[string]diag.Severity{},
+		Opts:      rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd},
+		Selection: rules.Selection{Severity: map[string]diag.Severity{}},
 	}
 	lc, err := c.setupConfig(&configFlags{config: configPath}, s, c.Cwd)
 	if err != nil {

@@ -113,7 +113,7 @@ func BenchmarkOrchestrationRules(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				s := Settings{Opts: rules.Options{Now: time.Date(2026, 2, 21, 0, 0, 0, 0, time.UTC), Limits: load.DefaultLimits, Cwd: root, RepoRoot: root}, Only: tc.only}
+				s := Settings{Opts: rules.Options{Now: time.Date(2026, 2, 21, 0, 0, 0, 0, time.UTC), Limits: load.DefaultLimits, Cwd: root, RepoRoot: root}, Selection: rules.Selection{Only: tc.only}}
 				res := Run(d, nil, s)
 				if i == 0 && len(res.Findings) > 0 {
 					b.Logf("%s: %d findings, first: %s %s", tc.name, len(res.Findings), res.Findings[0].Code, res.Findings[0].Message)

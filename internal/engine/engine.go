@@ -27,10 +27,9 @@ import (
 type Settings struct {
 	Opts rules.Options
 	Jobs int
-	// Severity overrides by rule code; SevOff disables a rule.
-	Severity map[string]diag.Severity
-	// Only, when non-empty, limits the run to these codes.
-	Only map[string]bool
+	// Selection decides which rules run and at which severity; the
+	// filter stage consults the same value.
+	rules.Selection
 	// KeepData keeps every file's bytes after its unit is checked (the
 	// fix command edits them); by default only files with findings keep them.
 	KeepData bool
@@ -42,8 +41,15 @@ type Settings struct {
 	// options (a nested .resumelint.yaml applies to its own subtree).
 	// Cross-file rules run with these settings.
 	For func(osPath string, isDir bool) *Settings
+	// Base is the revision --base compares against (RL601–RL604), given
+	// to every pass; nil without --base.
+	Base *rules.Base
+	// Overlay maps OS paths to content that stands for the files on disk
+	// (an editor's unsaved buffers): rules reading other files see it.
+	Overlay map[string][]byte
 
-	strs *stringPack // the run's findings' strings
+	strs  *stringPack // the run's findings' strings
+	files *load.Files // the run's file access, shared by every pass
 }
 
 // Result is what a run found.
@@ -125,6 +131,7 @@ type unitResult struct {
 func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	defer load.HoldRoots()()
 	s.strs = &stringPack{}
+	s.files = load.NewFiles(s.Overlay)
 	units := unitsOf(d, extra)
 	results := make([]unitResult, len(units))
 	index := rules.NewIndex()
@@ -230,6 +237,7 @@ func (s *Settings) finalize(res *Result, index *rules.Index) []diag.Finding {
 				}
 			}()
 			rp := rules.NewRepoPass(r, &s.Opts, index, &repo)
+			rp.Files, rp.BaseRev = s.files, s.Base
 			r.CheckRepo(rp)
 			res.Notes = append(res.Notes, rp.Notes()...)
 			for _, f := range rp.Sources() {
@@ -333,55 +341,13 @@ func fill(fd *diag.Finding) {
 	}
 }
 
-// Finish fills a finding's name and severity from the catalog and applies
-// the severity settings; it returns false when the rule is off.
-func (s *Settings) Finish(fd *diag.Finding) bool {
-	if fd.Code == InternalCode {
-		return true
-	}
-	r := rules.Lookup(fd.Code)
-	if r == nil {
-		return true
-	}
-	if !s.enabled(r) {
-		return false
-	}
-	fd.Name = r.Name
-	if fd.Severity == diag.SevOff {
-		fd.Severity = r.Severity
-	}
-	if sev, ok := s.Severity[r.Code]; ok {
-		if sev == diag.SevOff {
-			return false
-		}
-		fd.Severity = sev
-	}
-	return true
-}
-
-// enabled reports whether rule r runs in this run (Active).
+// enabled reports whether rule r runs in this run (Selection.Active).
 func (s *Settings) enabled(r *rules.Rule) bool {
-	return Active(r, s.Only, s.Severity, s.Opts.Base != nil)
+	return s.Selection.Active(r, s.HasBase())
 }
 
-// Active is the one answer to "does this rule run?" for a run's --enable
-// set (only), severity settings and whether a base revision is given:
-// --enable limits the run to what it names; an opt-in rule runs only when
-// named there or given a severity; a rule that needs a base runs only
-// with one.
-func Active(r *rules.Rule, only map[string]bool, severity map[string]diag.Severity, hasBase bool) bool {
-	if r.NeedsBase && !hasBase {
-		return false
-	}
-	if len(only) > 0 && !only[r.Code] {
-		return false
-	}
-	sev, set := severity[r.Code]
-	if set && sev == diag.SevOff {
-		return false
-	}
-	return !r.OptIn || set || only[r.Code]
-}
+// HasBase reports whether the run compares with a base revision (--base).
+func (s *Settings) HasBase() bool { return s.Base != nil }
 
 // pool runs fn over idx on the configured number of workers.
 func (s *Settings) pool(idx []int, fn func(int)) {
@@ -417,6 +383,7 @@ func (s *Settings) pool(idx []int, fn func(int)) {
 type unitRun struct {
 	s     *Settings
 	index *rules.Index
+	fs    *load.Files // the run's file access
 	// results derived once per unit (the resumption section, …) are shared by its rules.
 	results  *rules.Results
 	raw      []diag.Finding
@@ -426,12 +393,12 @@ type unitRun struct {
 }
 
 // runRules runs over the unit the indexers, then the active rules, of
-// kind; set points a pass at the unit's document, bundle or run.
-func (ur *unitRun) runRules(kind load.Kind, path string, set func(*rules.Pass)) {
+// its kind; path names the unit in an internal error.
+func (ur *unitRun) runRules(u load.Unit, path string) {
+	kind := u.UnitKind()
 	newPass := func(r *rules.Rule, out *[]diag.Finding) *rules.Pass {
-		p := rules.NewPass(r, &ur.s.Opts, out)
-		p.Results, p.Index = ur.results, ur.index
-		set(p)
+		p := rules.NewPass(r, &ur.s.Opts, u, out)
+		p.Results, p.Index, p.Files, p.BaseRev = ur.results, ur.index, ur.fs, ur.s.Base
 		return p
 	}
 	// The indexers run whatever rules are enabled: what a unit publishes
@@ -498,7 +465,7 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 	if doc.Root == nil && f.Kind != load.KindOrchestration {
 		return nil
 	}
-	ur.runRules(f.Kind, f.Path, func(p *rules.Pass) { p.Doc = doc })
+	ur.runRules(doc, f.Path)
 	return nil
 }
 
@@ -540,7 +507,7 @@ func (ur *unitRun) bundle(folder *load.Folder) *load.Skip {
 		ur.files = append(ur.files, d.File)
 		ur.docs = append(ur.docs, d)
 	}
-	ur.runRules(load.KindBundle, folder.Path, func(p *rules.Pass) { p.Bundle = b })
+	ur.runRules(b, folder.Path)
 	return nil
 }
 
@@ -556,11 +523,11 @@ func (ur *unitRun) agentRun(folder *load.Folder) {
 		ur.files = append(ur.files, d.File)
 		ur.docs = append(ur.docs, d)
 	}
-	ur.runRules(load.KindAgentRun, folder.Path, func(p *rules.Pass) { p.Run = run })
+	ur.runRules(run, folder.Path)
 }
 
 func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
-	ur := &unitRun{s: s.forUnit(u), index: index, results: rules.NewResults()}
+	ur := &unitRun{s: s.forUnit(u), index: index, fs: s.files, results: rules.NewResults()}
 	var skip *load.Skip
 	switch {
 	case u.file != nil:

@@ -25,18 +25,27 @@ var panicky = &rules.Rule{Code: "RL999", Name: "test-panic", Severity: diag.SevE
 
 func init() { rules.Register(panicky) }
 
-func TestPanicInRuleIsContained(t *testing.T) {
+// threeCheckpoints writes runtime checkpoints cx-001 to cx-003, each
+// lacking fields #RuntimeCheckpoint requires, and returns their folder's
+// repository.
+func threeCheckpoints(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	for _, name := range []string{"cx-001", "cx-002", "cx-003"} {
 		p := filepath.Join(dir, ".jerry", "checkpoints", name+".json")
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		// cx-001 and cx-003 carry a schema error that must still be found.
 		if err := os.WriteFile(p, []byte(`{"checkpoint_id": "`+name+`", "created_at": "2026-02-20T10:00:00Z"}`), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return dir
+}
+
+func TestPanicInRuleIsContained(t *testing.T) {
+	// cx-001 and cx-003 carry a schema error that must still be found.
+	dir := threeCheckpoints(t)
 	d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
 	if err != nil {
 		t.Fatal(err)

@@ -42,7 +42,7 @@ func TestDisablingARuleKeepsOthersInputs(t *testing.T) {
 			t.Fatal(err)
 		}
 		opts := rules.Options{Now: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), Limits: load.DefaultLimits, Cwd: dir, RepoRoot: dir}
-		res := Run(d, nil, Settings{Opts: opts, Jobs: 2, Severity: sev})
+		res := Run(d, nil, Settings{Opts: opts, Jobs: 2, Selection: rules.Selection{Severity: sev}})
 		var out []string
 		for _, f := range res.Findings {
 			if f.Code == code.CompactionEvents {

@@ -14,12 +14,12 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/load"
-	"github.com/resumelint/resumelint/internal/rules"
 )
 
 // Scope is the configuration that applies to one file's findings.
 type Scope struct {
-	// Settings select the rules and their severities (engine.Active).
+	// Settings select the rules and their severities (their
+	// rules.Selection, the value the engine ran with).
 	Settings *engine.Settings
 	// Config gives the ignore list; Root and Cwd anchor its globs.
 	Config    *config.Config
@@ -41,13 +41,7 @@ func (st *Stage) Apply(res *engine.Result) {
 	run := st.For("")
 	// Suppressions only: the ignore list is applied per file below.
 	sup := config.NewFilter(nil, "", "")
-	sup.Active = func(code string) bool {
-		r := rules.Lookup(code)
-		if r == nil {
-			return len(run.Settings.Only) == 0 || run.Settings.Only[code]
-		}
-		return engine.Active(r, run.Settings.Only, run.Settings.Severity, run.Settings.Opts.Base != nil)
-	}
+	sup.Active = func(code string) bool { return run.Settings.Selection.ActiveCode(code, run.Settings.HasBase()) }
 	// The engine's findings come sorted, so each file's are one run of the
 	// slice: they are filtered in place, run by run, without a copy.
 	all := res.Findings
@@ -66,7 +60,7 @@ func (st *Stage) Apply(res *engine.Result) {
 		sc := st.For(path)
 		kept := all[i:i]
 		for k := i; k < j; k++ {
-			if sc.Settings.Finish(&all[k]) {
+			if sc.finish(&all[k]) {
 				kept = append(kept, all[k])
 			}
 		}
@@ -93,7 +87,7 @@ func (st *Stage) Apply(res *engine.Result) {
 	}
 	for i := range unused {
 		sc := st.For(unused[i].Path)
-		if sc.Settings.Finish(&unused[i]) && !sc.ignored(&unused[i]) {
+		if sc.finish(&unused[i]) && !sc.ignored(&unused[i]) {
 			out = append(out, unused[i])
 		}
 	}
@@ -101,6 +95,11 @@ func (st *Stage) Apply(res *engine.Result) {
 	if less := func(i, j int) bool { return diag.Less(&out[i], &out[j]) }; !sort.SliceIsSorted(out, less) {
 		sort.SliceStable(out, less)
 	}
+}
+
+// finish applies the scope's selection to fd: false when its rule is off.
+func (sc *Scope) finish(fd *diag.Finding) bool {
+	return sc.Settings.Selection.Finish(fd, sc.Settings.HasBase())
 }
 
 // ignored reports whether the scope's ignore list hides fd.

@@ -7,6 +7,7 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/rules"
 )
 
 // One pass over raw findings: a severity override, an inline suppression,
@@ -26,7 +27,7 @@ func TestStageOrder(t *testing.T) {
 		Kept:    map[string]*load.File{},
 	}
 	cfg := &config.Config{Ignore: []config.Ignore{{Path: "old/**"}}}
-	s := &engine.Settings{Severity: map[string]diag.Severity{"RL108": diag.SevOff, "RL107": diag.SevWarning}}
+	s := &engine.Settings{Selection: rules.Selection{Severity: map[string]diag.Severity{"RL108": diag.SevOff, "RL107": diag.SevWarning}}}
 	scope := &Scope{Settings: s, Config: cfg}
 	(&Stage{For: func(string) *Scope { return scope }}).Apply(res)
 	var got []string

@@ -213,6 +213,16 @@ func read(f *File, lim Limits) ([]diag.Finding, bool, error) {
 // readWith is read with the file opened by open (relative to a folder
 // already open, for a bundle's artifacts).
 func readWith(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding, bool, error) {
+	if probs, ok, err := readRaw(f, lim, open); !ok {
+		return probs, ok, err
+	}
+	probs, ok := CheckBytes(f, lim)
+	return probs, ok, nil
+}
+
+// readRaw sets f.Data to the file's bytes, with readWith's checks of its
+// type and size but none of its content.
+func readRaw(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding, bool, error) {
 	fail := func(err error) ([]diag.Finding, bool, error) {
 		if errors.Is(err, ErrOutside) {
 			return []diag.Finding{Problem(f, code.InputLimits, diag.Pos{}, "the path leads outside the repository (a symbolic link or \"..\"); not read")}, false, err
@@ -231,8 +241,7 @@ func readWith(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding,
 		}
 	}
 	if lim.Reads != nil && lim.Reads.get(f) {
-		probs, ok := CheckBytes(f, lim)
-		return probs, ok, nil
+		return nil, true, nil
 	}
 	if OnRead != nil {
 		OnRead(f.OSPath)
@@ -286,8 +295,7 @@ func readWith(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding,
 	if lim.Reads != nil && lim.Reads.put(f, data) {
 		f.buf = nil // the memo keeps the bytes: Release must not recycle them
 	}
-	probs, ok := CheckBytes(f, lim)
-	return probs, ok, nil
+	return nil, true, nil
 }
 
 // TooLarge is the RL003 finding of a file of size bytes over the limit,

@@ -192,3 +192,30 @@ func readParse(file *File, format Format, lim Limits) (*Document, []diag.Finding
 	doc, ps := Parse(file, format, lim)
 	return doc, append(probs, ps...)
 }
+
+// Unit is what one pass of the rules runs over: a file's *Document, a
+// *Bundle or an *AgentRun. Only these three implement it.
+type Unit interface {
+	// UnitKind is the unit's kind.
+	UnitKind() Kind
+	// UnitPath is the unit's display path (a folder's without a slash).
+	UnitPath() string
+}
+
+// UnitKind is the document's file's kind.
+func (d *Document) UnitKind() Kind { return d.File.Kind }
+
+// UnitPath is the document's file's display path.
+func (d *Document) UnitPath() string { return d.File.Path }
+
+// UnitKind is KindBundle.
+func (b *Bundle) UnitKind() Kind { return KindBundle }
+
+// UnitPath is the bundle folder's display path.
+func (b *Bundle) UnitPath() string { return b.Folder.Path }
+
+// UnitKind is KindAgentRun.
+func (r *AgentRun) UnitKind() Kind { return KindAgentRun }
+
+// UnitPath is the run folder's display path.
+func (r *AgentRun) UnitPath() string { return r.Folder.Path }

@@ -21,7 +21,7 @@ type fakeEngine struct {
 	inLint chan struct{}
 }
 
-func (e *fakeEngine) Lint(osPath string, text []byte, _ bool) (Result, error) {
+func (e *fakeEngine) Lint(osPath string, text []byte, _ bool, _ map[string][]byte) (Result, error) {
 	e.mu.Lock()
 	e.linted = append(e.linted, osPath)
 	e.mu.Unlock()

@@ -44,8 +44,10 @@ type Result struct {
 type Engine interface {
 	// Lint checks text as the content of the file at osPath. saved is
 	// true when text is what the disk holds (open and save): files of a
-	// bundle or agent run are checked with their folder, as saved.
-	Lint(osPath string, text []byte, saved bool) (Result, error)
+	// bundle or agent run are checked with their folder, as saved. open
+	// holds the other open documents' texts by OS path: rules that read
+	// other files read these instead, so they see what the editor shows.
+	Lint(osPath string, text []byte, saved bool, open map[string][]byte) (Result, error)
 	// Reload reads the configuration again.
 	Reload() error
 	// Checks reports whether resumelint checks the file at osPath (a known
@@ -474,7 +476,7 @@ func (s *server) lint(d *document, saved bool) {
 		s.checkTooLarge(d)
 		return
 	}
-	res, err := s.eng.Lint(d.osPath, d.text, saved)
+	res, err := s.eng.Lint(d.osPath, d.text, saved, s.buffers(d))
 	if err != nil {
 		_ = s.c.notify("window/showMessage", showMessageParams{Type: messageWarning, Message: "resumelint: " + diag.Safe(err.Error())})
 		res = Result{}
@@ -484,6 +486,22 @@ func (s *server) lint(d *document, saved bool) {
 	for i := range res.Findings {
 		d.diags = append(d.diags, s.diagnostic(d, &res.Findings[i]))
 	}
+}
+
+// buffers returns the texts of the open documents other than d, by OS
+// path (a document too large to keep has none).
+func (s *server) buffers(d *document) map[string][]byte {
+	var out map[string][]byte
+	for _, o := range s.docs {
+		if o == d || o.osPath == "" || o.tooLarge {
+			continue
+		}
+		if out == nil {
+			out = map[string][]byte{}
+		}
+		out[o.osPath] = o.text
+	}
+	return out
 }
 
 func (s *server) diagnostic(d *document, fd *diag.Finding) diagnostic {

@@ -128,9 +128,6 @@ type Options struct {
 	// EveryLine reports every bad line of an events file instead of the
 	// first few and a count (--every-line).
 	EveryLine bool
-	// Base is the revision --base REF compares against (RL601–RL604);
-	// nil without --base.
-	Base *Base
 }
 
 // BundleOptions configure SPECTRUM-02 checks (SPEC §3.5, §7 bundle:).

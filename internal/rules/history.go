@@ -40,7 +40,7 @@ func init() {
 	Register(AppendOnly, EventLogAppendOnly, UpdateProtocol, ResumeContextUpdate)
 }
 
-// Base is the revision a run compares against (Options.Base).
+// Base is the revision a run compares against (Pass.BaseRev).
 type Base struct {
 	Repo *gitbase.Repo
 	// InScope reports whether an OS path lies within the paths the run
@@ -92,13 +92,13 @@ type baseRead struct {
 }
 
 var baseLookup = NewResult("base-version", func(p *Pass) *baseRead {
-	b := p.Opts.Base
+	b := p.BaseRev
 	if b == nil || p.Doc == nil || p.Doc.Root == nil {
 		return &baseRead{}
 	}
 	f := p.Doc.File
 	ref := b.Repo.Ref
-	bf, err := b.Repo.Lookup(osPathOf(p.Opts, f.OSPath))
+	bf, err := p.Base(osPathOf(p.Opts, f.OSPath))
 	if err == gitbase.ErrTooLarge {
 		return &baseRead{err: fmt.Errorf("this file at %s is larger than the read limit of %d MiB, so this change was not checked against it", ref, b.Repo.MaxSize>>20)}
 	}
@@ -152,20 +152,15 @@ func displayOf(opts *Options, osPath string) string {
 	return d
 }
 
-// readHead reads a work-tree file that is no unit of the run, within the
-// size limit, like every other read: confined to the work tree, a
-// regular file, never a FIFO.
-func readHead(opts *Options, root, osPath string) ([]byte, bool) {
-	lim := opts.Limits
-	if lim.MaxFileSize == 0 {
-		lim = load.DefaultLimits
-	}
-	lim.MaxLineLen = 0 // compared as bytes, not parsed
-	f := &load.File{OSPath: osPath, Root: root}
-	if _, ok := load.Read(f, lim); !ok && f.Data == nil {
+// readHead reads a work-tree file that is no unit of the run through the
+// run's file access, within the size limit, like every other read:
+// confined to the work tree, a regular file, never a FIFO.
+func readHead(files *load.Files, opts *Options, root, osPath string) ([]byte, bool) {
+	data, err := files.ReadFile(root, osPath, maxSize(opts))
+	if err != nil {
 		return nil, false
 	}
-	return f.Data, f.Data != nil
+	return bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF}), true // as load.Read strips it
 }
 
 // ---- comparing trees ----------------------------------------------------------
@@ -598,7 +593,7 @@ func appendOnlyBreaks(p *Pass, l appendOnlyList, baseRoot *yaml.Node) []historyB
 // basePlace names where the base version was read: REF, or REF:PATH in
 // git's notation when the file had another path there (a move).
 func basePlace(p *Pass, bv *baseVersion) string {
-	b := p.Opts.Base
+	b := p.BaseRev
 	if rel, ok := b.Repo.Rel(osPathOf(p.Opts, p.Doc.File.OSPath)); ok && bv.Path != "" && rel != bv.Path {
 		return b.Repo.Ref + ":" + bv.Path
 	}
@@ -636,7 +631,7 @@ func entryLabel(e *yaml.Node, i int) string {
 // ---- RL602 event-log-append-only -----------------------------------------------
 
 func runEventLogAppendOnly(p *Pass) {
-	b := p.Opts.Base
+	b := p.BaseRev
 	if b == nil || p.Run == nil {
 		return
 	}
@@ -645,7 +640,7 @@ func runEventLogAppendOnly(p *Pass) {
 		if f.Data == nil {
 			continue // unreadable: the loader reported it
 		}
-		bf, err := b.Repo.Lookup(osPathOf(p.Opts, f.OSPath))
+		bf, err := p.Base(osPathOf(p.Opts, f.OSPath))
 		if err == gitbase.ErrTooLarge {
 			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "this events file at %s is larger than the read limit of %d MiB, so it was not compared", b.Repo.Ref, b.Repo.MaxSize>>20)
 			continue
@@ -684,7 +679,7 @@ func runEventLogAppendOnly(p *Pass) {
 // finalizeDeletedEventLogs reports events files that existed at base and
 // are gone: they are no unit of the run, so only the change list knows.
 func finalizeDeletedEventLogs(p *RepoPass) {
-	b := p.Opts.Base
+	b := p.BaseRev
 	if b == nil {
 		return
 	}
@@ -757,7 +752,7 @@ var resumptionSubsections = model.FieldNames(model.ResumptionV2Fields)
 
 func runUpdateProtocol(p *Pass) {
 	bv := baseOf(p)
-	if bv == nil || bv.Unchanged && len(p.Opts.Base.addedCheckpoints(p.Opts)) == 0 {
+	if bv == nil || bv.Unchanged && len(p.BaseRev.addedCheckpoints(p.Opts, p.Files)) == 0 {
 		return // unchanged: only a new checkpoint file can be a trigger
 	}
 	head, base := p.Doc.Root, bv.Doc.Root
@@ -819,7 +814,7 @@ func reportProtocolGaps(p *Pass, triggers []protocolTrigger, gaps []protocolGap)
 	}
 	msg := diag.Fit(len(shorts), func(n int) string {
 		return fmt.Sprintf("%s, but resumption was not updated (%s): update it",
-			triggerCount(triggers, p.Opts.Base.Repo.Ref), joinShort(shorts, ", ", n))
+			triggerCount(triggers, p.BaseRev.Repo.Ref), joinShort(shorts, ", ", n))
 	})
 	fd := p.Report(f, gaps[0].At, "%s", msg)
 	if sev != p.Rule.Severity {
@@ -863,7 +858,7 @@ func triggerCount(ts []protocolTrigger, ref string) string {
 // updatedAtGap is a recovery_state.updated_at left as it was although a
 // trigger fired or a sub-section changed.
 func updatedAtGap(p *Pass, br, hr *yaml.Node, brs, hrs *model.RecoveryState, triggers []protocolTrigger) (protocolGap, bool) {
-	f, ref := p.Doc.File, p.Opts.Base.Repo.Ref
+	f, ref := p.Doc.File, p.BaseRev.Repo.Ref
 	rewritten, hu, was := updatedAtRewritten(brs.UpdatedAt, hrs.UpdatedAt)
 
 	// Every trigger overwrites recovery_state; so does any change of a
@@ -1113,7 +1108,7 @@ func protocolTriggers(p *Pass, base, head *yaml.Node) []protocolTrigger {
 		}
 	}
 	if wf := OrchestrationOf(p).Workflow.ID.Value; wf != "" {
-		for _, cp := range p.Opts.Base.addedCheckpoints(p.Opts) {
+		for _, cp := range p.BaseRev.addedCheckpoints(p.Opts, p.Files) {
 			if cp.WorkflowID != wf || compactionNames(hev, cp) {
 				continue
 			}
@@ -1315,7 +1310,7 @@ type addedCheckpoint struct {
 
 // addedCheckpoints reads, once per run, the checkpoint files added since
 // base that name their workflow.
-func (b *Base) addedCheckpoints(opts *Options) []addedCheckpoint {
+func (b *Base) addedCheckpoints(opts *Options, files *load.Files) []addedCheckpoint {
 	b.once.Do(func() {
 		cls := load.NewClassifier()
 		for _, c := range b.Repo.Changes() {
@@ -1326,7 +1321,7 @@ func (b *Base) addedCheckpoints(opts *Options) []addedCheckpoint {
 				continue
 			}
 			osPath := b.Repo.OSPath(c.Path)
-			data, ok := readHead(opts, b.Repo.Root, osPath)
+			data, ok := readHead(files, opts, b.Repo.Root, osPath)
 			if !ok {
 				continue
 			}
@@ -1393,7 +1388,7 @@ var checkedItem = lazyre.New(`^\s*[-*+]\s+\[[xX]\]\s`)
 var resumeContextNames = []string{"01-planning/resume-context.md", "resume-context.md", "01-planning/_resume.md", "_resume.md"}
 
 func finalizeResumeContextUpdate(p *RepoPass) {
-	b := p.Opts.Base
+	b := p.BaseRev
 	if b == nil {
 		return
 	}
@@ -1405,7 +1400,7 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		var rc string
 		for _, name := range resumeContextNames {
 			rel := path.Join(project, name)
-			if fi, err := load.StatIn(b.Repo.Root, b.Repo.OSPath(rel)); err == nil && fi.Mode().IsRegular() {
+			if fi, err := p.Files.Stat(b.Repo.Root, b.Repo.OSPath(rel)); err == nil && fi.Mode().IsRegular() {
 				rc = rel
 				break
 			}
@@ -1420,11 +1415,11 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		if !b.inScope(rcOS) {
 			continue
 		}
-		head, ok := readHead(p.Opts, b.Repo.Root, b.Repo.OSPath(c.Path))
+		head, ok := readHead(p.Files, p.Opts, b.Repo.Root, b.Repo.OSPath(c.Path))
 		if !ok {
 			continue
 		}
-		bf, err := b.Repo.LookupRel(c.Path)
+		bf, err := p.Base(b.Repo.OSPath(c.Path))
 		if err != nil {
 			continue
 		}
@@ -1435,7 +1430,7 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		at := diag.Pos{Line: 1, Col: 1}
 		var end diag.Pos
 		rcFile := &load.File{Path: displayOf(p.Opts, rcOS), OSPath: rcOS, Kind: load.KindResumeContext, Root: b.Repo.Root}
-		if _, ok := load.Read(rcFile, p.Opts.Limits); ok {
+		if readInto(p.Files, rcFile, p.Opts.Limits) {
 			if doc, _ := load.Parse(rcFile, load.FormatMarkdown, p.Opts.Limits); doc.Root != nil {
 				if v := node.Val(doc.Root, "last_updated"); v != nil {
 					at, end = node.Pos(v), load.EndOf(rcFile, v)

@@ -61,7 +61,7 @@ func (b *Base) moves(opts *Options) *workflowMoves {
 // readBaseYAML reads and parses a file's version at base: an error when
 // it cannot be read (too large), neither when it does not parse.
 func readBaseYAML(b *Base, opts *Options, rel string) (*load.Document, error) {
-	bf, err := b.Repo.LookupRel(rel)
+	bf, err := baseFile(b, b.Repo.OSPath(rel))
 	if err != nil || !bf.Exists {
 		return nil, err
 	}
@@ -108,7 +108,7 @@ func (m *workflowMoves) movedFrom(id string) *deletedWorkflow {
 
 // addedID reports whether an orchestration file new at head holds the
 // workflow id (such a file is compared with the deleted record).
-func (m *workflowMoves) addedID(b *Base, opts *Options, id string) bool {
+func (m *workflowMoves) addedID(b *Base, opts *Options, files *load.Files, id string) bool {
 	if !m.added {
 		m.added, m.addedIDs = true, map[string]bool{}
 		cls := load.NewClassifier()
@@ -118,7 +118,7 @@ func (m *workflowMoves) addedID(b *Base, opts *Options, id string) bool {
 				continue
 			}
 			osPath := b.Repo.OSPath(c.Path)
-			data, ok := readHead(opts, b.Repo.Root, osPath)
+			data, ok := readHead(files, opts, b.Repo.Root, osPath)
 			if !ok {
 				continue
 			}
@@ -161,7 +161,7 @@ func appendOnlyCounts(root *yaml.Node) []string {
 // whose base version held append-only entries, unless the same workflow
 // lives on at another path at head (then that file was compared).
 func finalizeDeletedWorkflows(p *RepoPass) {
-	b := p.Opts.Base
+	b := p.BaseRev
 	if b == nil {
 		return
 	}
@@ -176,7 +176,7 @@ func finalizeDeletedWorkflows(p *RepoPass) {
 	ref := b.Repo.Ref
 	for _, d := range m.deleted {
 		osPath := b.Repo.OSPath(d.Rel)
-		if !b.inScope(osPath) || d.ID != "" && (atHead[d.ID] || m.addedID(b, p.Opts, d.ID)) {
+		if !b.inScope(osPath) || d.ID != "" && (atHead[d.ID] || m.addedID(b, p.Opts, p.Files, d.ID)) {
 			continue
 		}
 		at, shown := diag.Pos{Line: 1, Col: 1}, displayOf(p.Opts, osPath)

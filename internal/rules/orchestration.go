@@ -127,9 +127,42 @@ func runDecisionsAlias(p *Pass) {
 }
 
 func runResumptionSchema(p *Pass) {
+	t := resumptionTarget.Of(p)
+	if t == nil {
+		return
+	}
+	f := t.file
+	if t.def == "#ResumptionV1" {
+		validate(p, f, t.def, t.root, t.prefix)
+		return
+	}
+	view := t.root
+	c := checkSchema(p, f, "#ResumptionV2", view, "resumption")
+	if c.err != nil {
+		p.Report(f, view, "internal: schema #ResumptionV2: %v", c.err)
+		return
+	}
+	vs := c.res.Violations
+	if WorkflowFinished(p) {
+		// A finished workflow is not asked to add the sub-sections a
+		// resuming session would need; what it holds must still be right.
+		kept := vs[:0:0]
+		for _, v := range vs {
+			if len(v.Missing) == 0 || len(v.Path) > 0 {
+				kept = append(kept, v)
+			}
+		}
+		vs = kept
+	}
+	reportViolations(p, f, "resumption", vs)
+}
+
+// resumptionTarget is what RL102 validates, once per unit: the resumption
+// section, or for v2 a view of it.
+var resumptionTarget = NewResult("resumption-target", func(p *Pass) *schemaTarget {
 	r := ResumptionOf(p)
 	if r == nil {
-		return
+		return nil
 	}
 	// RL114 reports a {PLACEHOLDER} in any orchestration file that is not
 	// a template, so the schema accepts one wherever a string is expected,
@@ -137,8 +170,7 @@ func runResumptionSchema(p *Pass) {
 	f := *p.Doc.File
 	f.Template = true
 	if r.Version() == "v1" {
-		validate(p, &f, "#ResumptionV1", r.Node, "resumption")
-		return
+		return &schemaTarget{&f, "#ResumptionV1", r.Node, "resumption"}
 	}
 	// Validate a view of the section: v1 fields (RL115) and the decisions
 	// alias (RL103) have their own rules, so they must not cascade here.
@@ -158,25 +190,8 @@ func runResumptionSchema(p *Pass) {
 		}
 		view.Content = append(view.Content, k, v)
 	})
-	c := checkSchema(p, &f, "#ResumptionV2", view, "resumption")
-	if c.err != nil {
-		p.Report(&f, view, "internal: schema #ResumptionV2: %v", c.err)
-		return
-	}
-	vs := c.res.Violations
-	if WorkflowFinished(p) {
-		// A finished workflow is not asked to add the sub-sections a
-		// resuming session would need; what it holds must still be right.
-		kept := vs[:0:0]
-		for _, v := range vs {
-			if len(v.Missing) == 0 || len(v.Path) > 0 {
-				kept = append(kept, v)
-			}
-		}
-		vs = kept
-	}
-	reportViolations(p, &f, "resumption", vs)
-}
+	return &schemaTarget{&f, "#ResumptionV2", view, "resumption"}
+})
 
 // A placeholder is {UPPER_SNAKE} of two or more characters; single letters
 // such as iteration-{N} are deliberate path patterns in real files.

@@ -105,7 +105,7 @@ func adoptionOf(p *RepoPass, all []*ResumptionFact) adoption {
 		osPath := filepath.Join(absPath(p.Opts.Cwd, p.Opts.RepoRoot), filepath.FromSlash(rel))
 		f := &load.File{Path: load.Display(p.Opts.Cwd, osPath), OSPath: osPath, Kind: load.KindOrchestration, Template: true,
 			Root: absPath(p.Opts.Cwd, p.Opts.RepoRoot)}
-		if _, ok := load.Read(f, p.Opts.Limits); !ok {
+		if !readInto(p.Files, f, p.Opts.Limits) {
 			continue
 		}
 		doc, _ := load.Parse(f, load.FormatOf(load.KindOrchestration, f.Path), p.Opts.Limits)

@@ -3,7 +3,6 @@ package rules
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -74,10 +73,9 @@ func resolveUp(p *Pass, ref string) (string, bool) {
 	if ref == "" || hasTemplateVar(ref) || IsHomeOrAbsolute(ref) || strings.Contains(ref, "..") {
 		return "", false
 	}
-	root := ReadRoot(p.Opts, p.Doc.File)
 	for _, dir := range workflowDirs(p) {
 		c := filepath.Join(dir, filepath.FromSlash(ref))
-		if load.ExistsIn(root, c) {
+		if p.exists(c) {
 			return c, true
 		}
 	}
@@ -91,7 +89,7 @@ func baseDirs(p *Pass) []string {
 	if b, ok := node.Str(node.Val(node.Val(p.Doc.Root, "paths"), "base")); ok {
 		id := OrchestrationOf(p).Workflow.ID.Value
 		b = strings.NewReplacer("{workflow.id}", id, "{workflow_id}", id).Replace(b)
-		if dir, ok := resolveUp(p, b); ok && isDirIn(ReadRoot(p.Opts, p.Doc.File), dir) && dir != dirs[0] {
+		if dir, ok := resolveUp(p, b); ok && p.isDir(dir) && dir != dirs[0] {
 			dirs = append(dirs, dir)
 		}
 	}
@@ -118,11 +116,10 @@ func runCheckpointLogBehind(p *Pass) {
 		}
 		latest, _ = strconv.Atoi(m[1])
 	}
-	root := ReadRoot(p.Opts, p.Doc.File)
 	best, bestName, bestPath := latest, "", ""
 	for _, dir := range baseDirs(p) {
 		cdir := filepath.Join(dir, "checkpoints")
-		entries, err := load.ReadDirIn(root, cdir)
+		entries, err := p.ReadDir(cdir)
 		if err != nil {
 			continue
 		}
@@ -244,19 +241,17 @@ var workItemOver = map[string]bool{"DONE": true, "COMPLETED": true, "COMPLETE": 
 // workItemFile finds the entity file of the nearest work item folder
 // holding the workflow, and its Status value and line.
 func workItemFile(p *Pass) (path, status string, line int) {
-	root := ReadRoot(p.Opts, p.Doc.File)
 	for _, dir := range workflowDirs(p) {
 		name := filepath.Base(dir)
 		if !workItemDir.MatchString(name) {
 			continue
 		}
 		path = filepath.Join(dir, name+".md")
-		fh, err := load.OpenIn(root, path)
+		head, err := p.ReadFile(path)
 		if err != nil {
 			return "", "", 0
 		}
-		head, _ := io.ReadAll(io.LimitReader(fh, 8<<10))
-		fh.Close()
+		head = head[:min(len(head), 8<<10)]
 		re := entityStatus.Regexp()
 		loc, m := re.FindIndex(head), re.FindSubmatch(head)
 		if loc == nil {

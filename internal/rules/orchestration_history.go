@@ -601,7 +601,7 @@ func checkCheckpointFile(p *Pass, res *Resolver, label, eventID string, cfv *yam
 		p.Report(f, cfv, "%s", res.NotFound(label+" checkpoint_file", s))
 		return
 	}
-	if isDirIn(res.Root(), osPath) {
+	if p.isDir(osPath) {
 		p.Report(f, cfv, "%s checkpoint_file %s is a folder: name the checkpoint file", label, diag.Quote(s))
 		return
 	}
@@ -621,7 +621,7 @@ func checkpointAt(p *Pass, osPath, root string) *CheckpointFact {
 		return cf
 	}
 	cf := &load.File{Path: load.Display(p.Opts.Cwd, osPath), OSPath: osPath, Kind: load.KindCheckpoint, Root: root}
-	if _, ok := load.Read(cf, p.Opts.Limits); !ok {
+	if !readInto(p.Files, cf, p.Opts.Limits) {
 		return nil
 	}
 	doc, _ := load.Parse(cf, load.FormatOf(load.KindCheckpoint, cf.Path), p.Opts.Limits)
@@ -726,7 +726,7 @@ func checkFileToRead(p *Pass, res *Resolver, i int, s string, at, portableAt *ya
 		p.Report(f, at, "%s", res.NotFound(fmt.Sprintf("files_to_read[%d]", i), s))
 		return
 	}
-	if isDirIn(res.Root(), osPath) {
+	if p.isDir(osPath) {
 		p.Report(f, at, "files_to_read[%d] %s is a folder, which a session's read tool cannot open: list the files in it instead", i, diag.Quote(s))
 	}
 }

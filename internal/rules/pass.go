@@ -15,10 +15,19 @@ type Pass struct {
 	Rule *Rule
 	Opts *Options
 
-	// Exactly one of these is set.
+	// Unit is what the pass runs over (NewPass). Doc, Bundle and Run hold
+	// it as its own type: the one of its kind is set, the others are nil.
+	Unit   load.Unit
 	Doc    *load.Document
 	Bundle *load.Bundle
 	Run    *load.AgentRun
+
+	// Files is the run's file access, behind ReadFile, Stat and ReadDir
+	// (files.go); nil reads from disk, unshared.
+	Files *load.Files
+	// BaseRev is the revision --base compares against, behind Base
+	// (RL601–RL604); nil without --base.
+	BaseRev *Base
 
 	// Index is the repository index: read-only facts of the units checked
 	// before this one (see Index), and where this unit publishes its own.
@@ -32,9 +41,19 @@ type Pass struct {
 	pending []*diag.Finding // reported, added to out when the rule returns
 }
 
-// NewPass prepares a pass that appends findings to out (see Rule.Check).
-func NewPass(r *Rule, opts *Options, out *[]diag.Finding) *Pass {
-	return &Pass{Rule: r, Opts: opts, out: out}
+// NewPass prepares a pass over u that appends findings to out (see
+// Rule.Check).
+func NewPass(r *Rule, opts *Options, u load.Unit, out *[]diag.Finding) *Pass {
+	p := &Pass{Rule: r, Opts: opts, Unit: u, out: out}
+	switch u := u.(type) {
+	case *load.Document:
+		p.Doc = u
+	case *load.Bundle:
+		p.Bundle = u
+	case *load.AgentRun:
+		p.Run = u
+	}
+	return p
 }
 
 // File returns the file a finding of this pass belongs to by default.
@@ -90,9 +109,12 @@ func (p *Pass) ReportAt(f *load.File, start, end diag.Pos, format string, args .
 
 // RepoPass is what a rule's Finalize sees: the whole index.
 type RepoPass struct {
-	Rule    *Rule
-	Opts    *Options
-	Index   *Index
+	Rule  *Rule
+	Opts  *Options
+	Index *Index
+	// Files and BaseRev are the run's, as for Pass.
+	Files   *load.Files
+	BaseRev *Base
 	out     *[]diag.Finding
 	pending []*diag.Finding
 	// sources are files a Finalize read itself, released to the lines its

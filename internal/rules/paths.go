@@ -34,6 +34,8 @@ type Resolver struct {
 	// leading out through a symbolic link, resolves nowhere, exactly like
 	// a missing one, and is never looked at.
 	root string
+	// files answers the look-ups (Pass.Files): nil looks on disk.
+	files *load.Files
 	// project is the folder a declared base that exists nowhere is
 	// placed under: the project folder, else the file's own; fileDir is
 	// the file's own folder, where the search for a declared base starts.
@@ -76,7 +78,7 @@ func NewResolver(opts *Options, f *load.File) *Resolver {
 		if project == "" && filepath.Base(filepath.Dir(d)) == "projects" {
 			project = d
 		}
-		if jerry == "" && load.IsDirIn(r.root, filepath.Join(d, ".jerry")) {
+		if jerry == "" && r.files.IsDir(r.root, filepath.Join(d, ".jerry")) {
 			jerry = d
 		}
 		parent := filepath.Dir(d)
@@ -136,7 +138,7 @@ func (r *Resolver) addDeclared(what, base string, vars map[string]string, onlyEx
 		stop = r.Bases[0].Dir
 	}
 	for d := r.fileDir; d != ""; d = filepath.Dir(d) {
-		if load.IsDirIn(r.root, filepath.Join(d, rel)) {
+		if r.files.IsDir(r.root, filepath.Join(d, rel)) {
 			dir = filepath.Join(d, rel)
 			break
 		}
@@ -225,14 +227,14 @@ func (r *Resolver) resolve(ref string) (string, bool) {
 	p := filepath.FromSlash(ref)
 	if filepath.IsAbs(p) {
 		p = filepath.Clean(p)
-		if !load.ExistsIn(r.root, p) {
+		if !r.files.Exists(r.root, p) {
 			return "", false
 		}
 		return p, true
 	}
 	for _, b := range r.Bases {
 		c := filepath.Join(b.Dir, p)
-		if load.ExistsIn(r.root, c) {
+		if r.files.Exists(r.root, c) {
 			return c, true
 		}
 	}
@@ -310,5 +312,3 @@ func hasTemplateVar(ref string) bool {
 	i := strings.IndexByte(ref, '{')
 	return i >= 0 && strings.IndexByte(ref[i:], '}') > 0
 }
-
-func isDirIn(root, p string) bool { return load.IsDirIn(root, p) }

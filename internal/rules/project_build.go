@@ -27,7 +27,7 @@ var buildPathRe = lazyre.New(`(?m)^build_path:[ \t]*["']?([^"'\s#]+)`)
 // matter and its line, or "" when the overview has none.
 func overviewBuildPath(p *Pass, pr *Project, rr string) (string, int, *load.File) {
 	full := filepath.Join(pr.Dir, "01-planning", "01-overview.md")
-	if !regularFileExists(rr, full) {
+	if !regularFileExists(p.Files, rr, full) {
 		return "", 0, nil
 	}
 	of := &load.File{Path: pr.display("01-planning/01-overview.md"), OSPath: full, Root: rr}
@@ -35,7 +35,7 @@ func overviewBuildPath(p *Pass, pr *Project, rr string) (string, int, *load.File
 	if lim.MaxFileSize == 0 {
 		lim = load.DefaultLimits
 	}
-	if _, ok := load.Read(of, lim); !ok {
+	if !readInto(p.Files, of, lim) {
 		return "", 0, nil
 	}
 	text := string(of.Data)

@@ -121,13 +121,13 @@ func (pr *Project) display(rel string) string {
 
 // folderExists and regularFileExists look only inside root (ReadRoot):
 // a symbolic link leading out of the repository names nothing.
-func folderExists(root, p string) bool {
-	fi, err := load.StatIn(root, p)
+func folderExists(files *load.Files, root, p string) bool {
+	fi, err := files.Stat(root, p)
 	return err == nil && fi.IsDir()
 }
 
-func regularFileExists(root, p string) bool {
-	fi, err := load.StatIn(root, p)
+func regularFileExists(files *load.Files, root, p string) bool {
+	fi, err := files.Stat(root, p)
 	return err == nil && fi.Mode().IsRegular()
 }
 
@@ -156,10 +156,10 @@ func projectOver(s string) bool {
 // nexusRoot finds the folder holding 02-projects/ at or above dir, not
 // climbing past the repository root (or 32 levels outside a repository).
 // top is the last folder looked at.
-func nexusRoot(rr, dir, repoRoot string) (root, top string) {
+func nexusRoot(files *load.Files, rr, dir, repoRoot string) (root, top string) {
 	inRepo := repoRoot != "" && (dir == repoRoot || strings.HasPrefix(dir, repoRoot+string(filepath.Separator)))
 	for i := 0; i < 32; i++ {
-		if folderExists(rr, filepath.Join(dir, "02-projects")) || folderExists(rr, filepath.Join(dir, "02-builds")) {
+		if folderExists(files, rr, filepath.Join(dir, "02-projects")) || folderExists(files, rr, filepath.Join(dir, "02-builds")) {
 			return dir, dir
 		}
 		parent := filepath.Dir(dir)
@@ -188,7 +188,7 @@ func runPrecompactProject(p *Pass) {
 	f := p.Doc.File
 	start := filepath.Dir(absPathOf(p, f))
 	rr := ReadRoot(p.Opts, f)
-	root, top := nexusRoot(rr, start, p.Opts.RepoRoot)
+	root, top := nexusRoot(p.Files, rr, start, p.Opts.RepoRoot)
 	if root == "" {
 		msg := diag.FitClip(func(w int) string {
 			return fmt.Sprintf("active_project_id %s: no 02-projects/ or 02-builds/ folder in %s or above it (up to %s): correct the id or the layout", diag.Quote(id), diag.ClipPath(load.Display(p.Opts.Cwd, start), w), diag.ClipPath(load.Display(p.Opts.Cwd, top), w))
@@ -196,18 +196,18 @@ func runPrecompactProject(p *Pass) {
 		p.Report(f, idNode, "%s", msg)
 		return
 	}
-	projDir := projectFolder(rr, root, id)
+	projDir := projectFolder(p.Files, rr, root, id)
 	projDisp := load.Display(p.Opts.Cwd, projDir)
-	if !folderExists(rr, projDir) {
+	if !folderExists(p.Files, rr, projDir) {
 		p.Report(f, idNode, "active_project_id %s names no project: %s/ does not exist; correct the id or restore the folder", diag.Quote(id), diag.Clip(projDisp))
 		return
 	}
 	rc := filepath.Join(projDir, "01-planning", "resume-context.md")
-	if regularFileExists(rr, rc) {
+	if regularFileExists(p.Files, rr, rc) {
 		return
 	}
 	for _, legacy := range []string{filepath.Join(projDir, "01-planning", "_resume.md"), filepath.Join(projDir, "_resume.md")} {
-		if regularFileExists(rr, legacy) {
+		if regularFileExists(p.Files, rr, legacy) {
 			rel, _ := filepath.Rel(projDir, legacy)
 			p.Report(f, idNode, "project %s has only the legacy %s, which SessionStart does not read: rename it to 01-planning/resume-context.md", diag.Clip(projDisp), filepath.ToSlash(rel))
 			return
@@ -220,13 +220,13 @@ func runPrecompactProject(p *Pass) {
 // 02-projects/<id>/, else a build's folder (02-builds/active/<id>/, then
 // complete/, then directly under 02-builds/, the order nexus's hooks look
 // in); 02-projects/<id>/ when none exists.
-func projectFolder(rr, root, id string) string {
+func projectFolder(files *load.Files, rr, root, id string) string {
 	proj := filepath.Join(root, "02-projects", id)
-	if folderExists(rr, proj) {
+	if folderExists(files, rr, proj) {
 		return proj
 	}
 	for _, sub := range []string{"active", "complete", ""} {
-		if b := filepath.Join(root, "02-builds", sub, id); folderExists(rr, b) {
+		if b := filepath.Join(root, "02-builds", sub, id); folderExists(files, rr, b) {
 			return b
 		}
 	}
@@ -257,7 +257,7 @@ func Superseded(p *Pass) bool {
 		return false
 	}
 	target, ok := legacyTarget(p, p.Doc.File)
-	return ok && regularFileExists(ReadRoot(p.Opts, p.Doc.File), target)
+	return ok && regularFileExists(p.Files, ReadRoot(p.Opts, p.Doc.File), target)
 }
 
 func runLegacyResumeFilename(p *Pass) {
@@ -268,7 +268,7 @@ func runLegacyResumeFilename(p *Pass) {
 	}
 	disp := load.Display(p.Opts.Cwd, target)
 	rr := ReadRoot(p.Opts, f)
-	if regularFileExists(rr, target) {
+	if regularFileExists(p.Files, rr, target) {
 		fd := p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "a second resume file: SessionStart reads the resume-context.md next to it instead; move anything still needed there and delete this one")
 		fd.Severity = diag.SevError
 		fd.Related = append(fd.Related, diag.Related{Path: disp, Line: 1, Column: 1, Message: "the resume file SessionStart reads"})
@@ -364,14 +364,14 @@ func runFilesToLoad(p *Pass) {
 			continue // a finished project is history: nothing will load its manifest
 		}
 		full := filepath.Join(pr.Dir, filepath.FromSlash(rel))
-		fi, err := load.StatIn(rr, full)
+		fi, err := p.Files.Stat(rr, full)
 		if err == nil {
 			if fi.IsDir() {
 				p.Report(d.File, e, "files_to_load entry %s is a folder, which SessionStart does not load: list the files in it instead", diag.Quote(s))
 			}
 			continue
 		}
-		if alt := numberedSibling(rr, full); alt != "" {
+		if alt := numberedSibling(p.Files, rr, full); alt != "" {
 			alt = path.Join(path.Dir(rel), alt)
 			fd := p.Report(d.File, e, "files_to_load entry %s does not exist in the %s folder: did you mean %s?", diag.Quote(s), pr.noun(), diag.Quote(alt))
 			fd.Related = append(fd.Related, diag.Related{Path: pr.display(alt), Line: 1, Column: 1, Message: "the file"})
@@ -379,7 +379,7 @@ func runFilesToLoad(p *Pass) {
 		}
 		// The project folder is 02-projects/<id>/ (or a build's): Root is
 		// the repository root of a nexus layout.
-		if regularFileExists(rr, filepath.Join(pr.Root, filepath.FromSlash(rel))) {
+		if regularFileExists(p.Files, rr, filepath.Join(pr.Root, filepath.FromSlash(rel))) {
 			p.Report(d.File, e, "%s", diag.FitClip(func(w int) string {
 				return fmt.Sprintf("files_to_load entry %s is at the repository root, but SessionStart reads the %s folder: copy it in or remove it", diag.QuotePath(s, w), pr.noun())
 			}))
@@ -392,9 +392,9 @@ func runFilesToLoad(p *Pass) {
 // numberedSibling returns the name of the one file next to full that is
 // its name with a number prefix (01-overview.md for overview.md): nexus
 // numbers its planning files, and older manifests name them without.
-func numberedSibling(root, full string) string {
+func numberedSibling(files *load.Files, root, full string) string {
 	base := filepath.Base(full)
-	entries, err := load.ReadDirIn(root, filepath.Dir(full))
+	entries, err := files.ReadDir(root, filepath.Dir(full))
 	if err != nil {
 		return ""
 	}
@@ -501,7 +501,7 @@ func runNoDuplication(p *Pass) {
 		}
 		seen[full] = true
 		lf := &load.File{Path: pr.display(e.rel), OSPath: full, Root: ReadRoot(p.Opts, d.File)}
-		if _, ok := load.Read(lf, lim); !ok {
+		if !readInto(p.Files, lf, lim) {
 			continue // missing or unreadable: RL314
 		}
 		ls := textLines(string(lf.Data), 1)
@@ -610,9 +610,9 @@ var stepsNames = []string{"04-steps.md", "steps.md", "tasks.md"}
 
 // stepsFile returns the project's task file and its path in the project,
 // or nil when it has none.
-func stepsFile(pr *Project, rr string) (*load.File, string) {
+func stepsFile(files *load.Files, pr *Project, rr string) (*load.File, string) {
 	names := stepsNames
-	if entries, err := load.ReadDirIn(rr, filepath.Join(pr.Dir, "01-planning")); err == nil {
+	if entries, err := files.ReadDir(rr, filepath.Join(pr.Dir, "01-planning")); err == nil {
 		// A numbered NN-steps.md other than 04-steps.md, before tasks.md.
 		var numbered []string
 		for _, e := range entries {
@@ -627,7 +627,7 @@ func stepsFile(pr *Project, rr string) (*load.File, string) {
 	for _, name := range names {
 		rel := "01-planning/" + name
 		full := filepath.Join(pr.Dir, "01-planning", name)
-		if regularFileExists(rr, full) {
+		if regularFileExists(files, rr, full) {
 			return &load.File{Path: pr.display(rel), OSPath: full, Root: rr}, rel
 		}
 	}
@@ -660,7 +660,7 @@ func stepsProject(p *Pass) *Project {
 
 // readSteps reads the steps file of pr, or returns nil.
 func readSteps(p *Pass, pr *Project) (*load.File, string) {
-	sf, rel := stepsFile(pr, ReadRoot(p.Opts, p.Doc.File))
+	sf, rel := stepsFile(p.Files, pr, ReadRoot(p.Opts, p.Doc.File))
 	if sf == nil {
 		return nil, ""
 	}
@@ -668,7 +668,7 @@ func readSteps(p *Pass, pr *Project) (*load.File, string) {
 	if lim.MaxFileSize == 0 {
 		lim = load.DefaultLimits
 	}
-	if _, ok := load.Read(sf, lim); !ok {
+	if !readInto(p.Files, sf, lim) {
 		return nil, ""
 	}
 	return sf, rel

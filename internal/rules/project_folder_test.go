@@ -39,8 +39,7 @@ func writeProject(t testing.TB, body, plan string) (*load.Document, string) {
 
 func runRule(r *Rule, doc *load.Document, cwd string) []diag.Finding {
 	var out []diag.Finding
-	p := NewPass(r, &Options{Now: time.Now(), Cwd: cwd, RepoRoot: cwd, Limits: load.DefaultLimits}, &out)
-	p.Doc = doc
+	p := NewPass(r, &Options{Now: time.Now(), Cwd: cwd, RepoRoot: cwd, Limits: load.DefaultLimits}, doc, &out)
 	r.Check(p)
 	return out
 }
@@ -129,7 +128,7 @@ func TestNumberedSibling(t *testing.T) {
 		"notes.md":    "", // not a number prefix
 		"research.md": "",
 	} {
-		if got := numberedSibling(dir, filepath.Join(dir, in)); got != want {
+		if got := numberedSibling(nil, dir, filepath.Join(dir, in)); got != want {
 			t.Errorf("numberedSibling(%s) = %q, want %q", in, got, want)
 		}
 	}

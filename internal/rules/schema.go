@@ -21,10 +21,6 @@ var UnknownKey = &Rule{Code: code.UnknownKey, Name: "unknown-key", Severity: dia
 
 func init() { Register(UnknownKey) }
 
-// schemaRuleCodes are the rules that check a kind against its CUE
-// definition; the unknown keys their checks find are RL010's.
-var schemaRuleCodes = []string{code.ResumptionSchema, code.CheckpointSchema, code.PrecompactSchema, code.ResumeContextSchema, code.BundleArtifactSchema, code.TaskGraphSchema}
-
 // schemaCheck is one validated subtree and its result.
 type schemaCheck struct {
 	file   *load.File
@@ -35,8 +31,79 @@ type schemaCheck struct {
 	err    error
 }
 
-// schemaChecks are the unit's validated subtrees, each checked once.
-var schemaChecks = NewResult("schema-checks", func(*Pass) *[]*schemaCheck { return new([]*schemaCheck) })
+// schemaTarget is one subtree of a unit its kind's schema rule validates.
+type schemaTarget struct {
+	file   *load.File
+	def    string
+	root   *yaml.Node
+	prefix string
+}
+
+// schemaTargets are, per kind, the subtrees of a unit its schema rule
+// (RL102, RL201, RL301, RL311, RL403, RL501) validates, decided from the
+// unit alone; one whose shape is wrong has none (its rule says so).
+var schemaTargets = map[load.Kind]func(p *Pass) []schemaTarget{
+	load.KindOrchestration: func(p *Pass) []schemaTarget {
+		if t := resumptionTarget.Of(p); t != nil {
+			return []schemaTarget{*t}
+		}
+		return nil
+	},
+	load.KindCheckpoint: func(p *Pass) []schemaTarget {
+		if p.Doc == nil || !node.IsMap(p.Doc.Root) {
+			return nil
+		}
+		def := "#Checkpoint"
+		if node.Has(p.Doc.Root, "checkpoint_id") {
+			def = "#RuntimeCheckpoint"
+		}
+		return []schemaTarget{{p.Doc.File, def, p.Doc.Root, ""}}
+	},
+	load.KindPrecompact: func(p *Pass) []schemaTarget {
+		if p.Doc == nil || !node.IsMap(p.Doc.Root) {
+			return nil
+		}
+		return []schemaTarget{{p.Doc.File, "#PrecompactState", PrecompactOf(p).View, ""}}
+	},
+	load.KindResumeContext: func(p *Pass) []schemaTarget {
+		if r := ResumeOf(p); r != nil {
+			return []schemaTarget{{p.Doc.File, r.Def, r.View, ""}}
+		}
+		return nil
+	},
+	load.KindBundle: func(p *Pass) []schemaTarget {
+		var out []schemaTarget
+		for _, name := range load.BundleArtifacts {
+			d := p.Bundle.Artifacts[name]
+			if d == nil || !node.IsMap(d.Root) || name == "OUTPUT_HASHES.json" && !seedShaped(d.Root) {
+				continue
+			}
+			out = append(out, schemaTarget{d.File, bundleDefs[name], d.Root, ""})
+		}
+		return out
+	},
+	load.KindAgentRun: func(p *Pass) []schemaTarget {
+		if d := p.Run.TaskGraph; d != nil && node.IsMap(d.Root) {
+			return []schemaTarget{{d.File, "#TaskGraph", d.Root, ""}}
+		}
+		return nil
+	},
+}
+
+// schemaChecks are the unit's schema results: each of its kind's targets
+// checked once, on first use. The schema rule reports their violations
+// and RL010 their unknown keys, neither running the other.
+var schemaChecks = NewResult("schema-checks", func(p *Pass) *[]*schemaCheck {
+	checks := []*schemaCheck{}
+	if targets := schemaTargets[unitKind(p)]; targets != nil {
+		for _, t := range targets(p) {
+			c := &schemaCheck{file: t.file, def: t.def, root: t.root, prefix: t.prefix}
+			c.res, c.err = schema.Check(t.def, t.root, schema.Options{Prefix: t.prefix, Template: t.file.Template})
+			checks = append(checks, c)
+		}
+	}
+	return &checks
+})
 
 // checkSchema validates root against def once per unit: the kind's schema
 // rule reports the violations, RL010 the unknown keys.
@@ -76,20 +143,10 @@ func reportViolations(p *Pass, f *load.File, prefix string, vs []schema.Violatio
 	}
 }
 
-// runUnknownKey runs the unit's schema checks (silently; their own rules
-// report the violations) and reports the unknown keys they found.
+// runUnknownKey reports the unknown keys the unit's schema results hold
+// (their rules report the violations).
 func runUnknownKey(p *Pass) {
 	kind := unitKind(p)
-	var discard []diag.Finding
-	for _, c := range schemaRuleCodes {
-		r := Lookup(c)
-		if r == nil || r.Run == nil || !r.AppliesTo(kind) {
-			continue
-		}
-		sub := *p
-		sub.Rule, sub.out, sub.pending = r, &discard, nil
-		r.Check(&sub)
-	}
 	allow := p.Opts.AllowKeys[kind]
 	for _, c := range *schemaChecks.Of(p) {
 		for _, g := range groupUnknown(c.res.Unknown) {
@@ -138,15 +195,10 @@ func isIndexLabel(s string) bool {
 
 // unitKind is the kind of the unit a pass checks.
 func unitKind(p *Pass) load.Kind {
-	switch {
-	case p.Doc != nil:
-		return p.Doc.File.Kind
-	case p.Bundle != nil:
-		return load.KindBundle
-	case p.Run != nil:
-		return load.KindAgentRun
+	if p.Unit == nil {
+		return load.KindUnknown
 	}
-	return load.KindUnknown
+	return p.Unit.UnitKind()
 }
 
 func reportUnknown(p *Pass, c *schemaCheck, g unknownGroup, allow []string) {

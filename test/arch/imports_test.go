@@ -52,7 +52,8 @@ var allowed = map[string][]string{
 	"internal/config": {"internal/code", "internal/diag", "internal/fix", "internal/lazyre", "internal/load",
 		"internal/node", "internal/rules", "internal/schema"},
 	// filter is the stage after the engine: it takes engine.Result and
-	// asks engine.Active, the one answer to "does this rule run?".
+	// asks the run's rules.Selection, the one answer to "does this rule
+	// run?" that the engine asked too.
 	"internal/filter": {"internal/code", "internal/config", "internal/diag", "internal/engine", "internal/load", "internal/rules"},
 	// report renders findings; rule metadata comes in as data
 	// (Input.Rules), the help text from the rule pages (docs).
