@@ -18,7 +18,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -253,6 +256,15 @@ func CheckTree(top, dir string) error {
 			break
 		}
 	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || runtime.GOMAXPROCS(0) == 1 {
+		return walkTree(dir)
+	}
+	return walkTreeParallel(dir)
+}
+
+// walkTree is CheckTree's walk of dir on one goroutine: the first special
+// file in walk order.
+func walkTree(dir string) error {
 	var found error
 	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		switch {
@@ -269,6 +281,66 @@ func CheckTree(top, dir string) error {
 		return nil
 	})
 	return found
+}
+
+// walkTreeParallel is walkTree with the folders read on every core: the
+// walk lists every folder of a repository before its files can be linted,
+// and reading folders one at a time made it a serial part of a run
+// (docs/performance.md, P6). Of several special files it returns the one
+// walkTree would: the first in walk order.
+func walkTreeParallel(dir string) error {
+	var (
+		mu    sync.Mutex
+		found []error
+		wg    sync.WaitGroup
+		slots = make(chan struct{}, runtime.GOMAXPROCS(0)-1)
+	)
+	var visit func(d string)
+	visit = func(d string) {
+		entries, _ := os.ReadDir(d) // what was read before an error is walked, as WalkDir does
+		for _, e := range entries {
+			p := filepath.Join(d, e.Name())
+			if e.IsDir() {
+				if e.Name() == ".git" {
+					continue
+				}
+				select {
+				case slots <- struct{}{}:
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						visit(p)
+						<-slots
+					}()
+				default:
+					visit(p)
+				}
+				continue
+			}
+			if e.Name() != ".gitignore" && e.Name() != ".gitattributes" || e.Type().IsRegular() {
+				continue
+			}
+			if err := special(p); err != nil {
+				mu.Lock()
+				found = append(found, err)
+				mu.Unlock()
+			}
+		}
+	}
+	visit(dir)
+	wg.Wait()
+	if len(found) == 0 {
+		return nil
+	}
+	return slices.MinFunc(found, func(a, b error) int {
+		return walkOrder(a.(*SpecialFileError).Path, b.(*SpecialFileError).Path)
+	})
+}
+
+// walkOrder compares two paths in the order filepath.WalkDir visits them:
+// by their names, folder by folder.
+func walkOrder(a, b string) int {
+	return slices.Compare(strings.Split(a, string(filepath.Separator)), strings.Split(b, string(filepath.Separator)))
 }
 
 func checkGitFiles(dir string) error {
