@@ -289,52 +289,80 @@ func walkTree(dir string) error {
 // (docs/performance.md, P6). Of several special files it returns the one
 // walkTree would: the first in walk order.
 func walkTreeParallel(dir string) error {
-	var (
-		mu    sync.Mutex
-		found []error
-		wg    sync.WaitGroup
-		slots = make(chan struct{}, runtime.GOMAXPROCS(0)-1)
-	)
-	var visit func(d string)
-	visit = func(d string) {
-		entries, _ := os.ReadDir(d) // what was read before an error is walked, as WalkDir does
-		for _, e := range entries {
-			p := filepath.Join(d, e.Name())
-			if e.IsDir() {
-				if e.Name() == ".git" {
-					continue
-				}
-				select {
-				case slots <- struct{}{}:
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						visit(p)
-						<-slots
-					}()
-				default:
-					visit(p)
-				}
-				continue
+	w := &treeWalk{stack: []string{dir}, pending: 1}
+	w.more = sync.NewCond(&w.mu)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.work()
+		}()
+	}
+	wg.Wait()
+	if len(w.found) == 0 {
+		return nil
+	}
+	return slices.MinFunc(w.found, func(a, b error) int {
+		return walkOrder(a.(*SpecialFileError).Path, b.(*SpecialFileError).Path)
+	})
+}
+
+// treeWalk is the state walkTreeParallel's workers share: the folders
+// still to read, and how many are listed or being read.
+type treeWalk struct {
+	mu      sync.Mutex
+	more    *sync.Cond
+	stack   []string
+	pending int
+	found   []error
+}
+
+// work reads folders until none is left to read or being read.
+func (w *treeWalk) work() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for {
+		for len(w.stack) == 0 && w.pending > 0 {
+			w.more.Wait()
+		}
+		if len(w.stack) == 0 {
+			return
+		}
+		d := w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+		w.mu.Unlock()
+		sub, found := readTreeDir(d)
+		w.mu.Lock()
+		w.stack = append(w.stack, sub...)
+		w.found = append(w.found, found...)
+		w.pending += len(sub) - 1
+		if len(sub) > 0 || w.pending == 0 {
+			w.more.Broadcast()
+		}
+	}
+}
+
+// readTreeDir reads one folder: its subfolders to walk (not .git) and the
+// special files among its .gitignore and .gitattributes. What was read
+// before an error is used, as WalkDir does.
+func readTreeDir(d string) (sub []string, found []error) {
+	entries, _ := os.ReadDir(d)
+	for _, e := range entries {
+		p := filepath.Join(d, e.Name())
+		switch {
+		case e.IsDir():
+			if e.Name() != ".git" {
+				sub = append(sub, p)
 			}
-			if e.Name() != ".gitignore" && e.Name() != ".gitattributes" || e.Type().IsRegular() {
-				continue
-			}
+		case e.Name() != ".gitignore" && e.Name() != ".gitattributes" || e.Type().IsRegular():
+		default:
 			if err := special(p); err != nil {
-				mu.Lock()
 				found = append(found, err)
-				mu.Unlock()
 			}
 		}
 	}
-	visit(dir)
-	wg.Wait()
-	if len(found) == 0 {
-		return nil
-	}
-	return slices.MinFunc(found, func(a, b error) int {
-		return walkOrder(a.(*SpecialFileError).Path, b.(*SpecialFileError).Path)
-	})
+	return sub, found
 }
 
 // walkOrder compares two paths in the order filepath.WalkDir visits them:
