@@ -47,6 +47,7 @@ type Command struct {
 // Main runs resumelint with args (without the program name).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &Command{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
+	defer startTrace(c.Getenv, stderr)()
 	return c.Main(args)
 }
 

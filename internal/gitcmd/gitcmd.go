@@ -18,7 +18,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -253,6 +256,15 @@ func CheckTree(top, dir string) error {
 			break
 		}
 	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || runtime.GOMAXPROCS(0) == 1 {
+		return walkTree(dir)
+	}
+	return walkTreeParallel(dir)
+}
+
+// walkTree is CheckTree's walk of dir on one goroutine: the first special
+// file in walk order.
+func walkTree(dir string) error {
 	var found error
 	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		switch {
@@ -269,6 +281,94 @@ func CheckTree(top, dir string) error {
 		return nil
 	})
 	return found
+}
+
+// walkTreeParallel is walkTree with the folders read on every core: the
+// walk lists every folder of a repository before its files can be linted,
+// and reading folders one at a time made it a serial part of a run
+// (docs/performance.md, P6). Of several special files it returns the one
+// walkTree would: the first in walk order.
+func walkTreeParallel(dir string) error {
+	w := &treeWalk{stack: []string{dir}, pending: 1}
+	w.more = sync.NewCond(&w.mu)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.work()
+		}()
+	}
+	wg.Wait()
+	if len(w.found) == 0 {
+		return nil
+	}
+	return slices.MinFunc(w.found, func(a, b error) int {
+		return walkOrder(a.(*SpecialFileError).Path, b.(*SpecialFileError).Path)
+	})
+}
+
+// treeWalk is the state walkTreeParallel's workers share: the folders
+// still to read, and how many are listed or being read.
+type treeWalk struct {
+	mu      sync.Mutex
+	more    *sync.Cond
+	stack   []string
+	pending int
+	found   []error
+}
+
+// work reads folders until none is left to read or being read.
+func (w *treeWalk) work() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for {
+		for len(w.stack) == 0 && w.pending > 0 {
+			w.more.Wait()
+		}
+		if len(w.stack) == 0 {
+			return
+		}
+		d := w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+		w.mu.Unlock()
+		sub, found := readTreeDir(d)
+		w.mu.Lock()
+		w.stack = append(w.stack, sub...)
+		w.found = append(w.found, found...)
+		w.pending += len(sub) - 1
+		if len(sub) > 0 || w.pending == 0 {
+			w.more.Broadcast()
+		}
+	}
+}
+
+// readTreeDir reads one folder: its subfolders to walk (not .git) and the
+// special files among its .gitignore and .gitattributes. What was read
+// before an error is used, as WalkDir does.
+func readTreeDir(d string) (sub []string, found []error) {
+	entries, _ := os.ReadDir(d)
+	for _, e := range entries {
+		p := filepath.Join(d, e.Name())
+		switch {
+		case e.IsDir():
+			if e.Name() != ".git" {
+				sub = append(sub, p)
+			}
+		case e.Name() != ".gitignore" && e.Name() != ".gitattributes" || e.Type().IsRegular():
+		default:
+			if err := special(p); err != nil {
+				found = append(found, err)
+			}
+		}
+	}
+	return sub, found
+}
+
+// walkOrder compares two paths in the order filepath.WalkDir visits them:
+// by their names, folder by folder.
+func walkOrder(a, b string) int {
+	return slices.Compare(strings.Split(a, string(filepath.Separator)), strings.Split(b, string(filepath.Separator)))
 }
 
 func checkGitFiles(dir string) error {

@@ -6,8 +6,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -191,6 +193,13 @@ type discoverer struct {
 	speculate, redo bool
 	// err stops the discovery: git could not be run safely, or timed out.
 	err error
+	// pending are listed paths of a kind waiting for settlePending.
+	pending []pendingPath
+}
+
+type pendingPath struct {
+	osPath string
+	add    func()
 }
 
 // argRoot is the folder that confines what one command-line path yields:
@@ -286,6 +295,18 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 	}()
 	cached := gitLsFiles(osDir, "-c")
 	cerr := cached.Run()
+	var tracked [][]byte
+	if cerr == nil {
+		tracked = bytes.Split(cached.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
+	}
+	// The tracked files are classified while the tree is still checked:
+	// a run that has to stop discards them.
+	if cerr == nil && d.speculate {
+		if d.opt.Listed != nil {
+			d.opt.Listed(osDir, tracked)
+		}
+		listed += d.addListed(osDir, tracked, true)
+	}
 	if err := <-tree; err != nil {
 		_ = others.Process.Kill()
 		_ = others.Wait()
@@ -300,13 +321,6 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 			return 0, d.fail(oerr)
 		}
 		return 0, false
-	}
-	tracked := bytes.Split(cached.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
-	if d.speculate {
-		if d.opt.Listed != nil {
-			d.opt.Listed(osDir, tracked)
-		}
-		listed += d.addListed(osDir, tracked, true)
 	}
 	if err := others.Wait(); err != nil {
 		if timedOut(err) {
@@ -360,7 +374,44 @@ func (d *discoverer) addListed(osDir string, list [][]byte, tracked bool) (liste
 		}
 		d.addPath(filepath.Join(osDir, filepath.FromSlash(string(rel))), false, tracked)
 	}
+	d.settlePending()
 	return listed
+}
+
+// present runs add now, or, for a path that may be gone (a tracked file
+// deleted in the work tree), once settlePending has found it exists.
+func (d *discoverer) present(osPath string, mayBeGone bool, add func()) {
+	if !mayBeGone {
+		add()
+		return
+	}
+	d.pending = append(d.pending, pendingPath{osPath, add})
+}
+
+// settlePending looks the pending paths up on every core and adds those
+// that exist, in the order they were listed: one lstat per tracked file of
+// a kind, made one at a time, was a serial part of a run (P6).
+func (d *discoverer) settlePending() {
+	ps := d.pending
+	d.pending = nil
+	found := make([]bool, len(ps))
+	workers := min(runtime.GOMAXPROCS(0), len(ps)/64+1)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(ps); i += workers {
+				found[i] = exists(ps[i].osPath)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, p := range ps {
+		if found[i] {
+			p.add()
+		}
+	}
 }
 
 func (d *discoverer) skippedRel(rel string) bool {
@@ -393,30 +444,30 @@ func (d *discoverer) addPath(osPath string, explicit, mayBeGone bool) {
 		d.hits++
 		return
 	}
-	gone := func() bool { return mayBeGone && !exists(osPath) }
 	slash := filepath.ToSlash(osPath)
 	if runDir, ok := RunDir(slash); ok {
-		if !gone() {
+		d.present(osPath, mayBeGone, func() {
 			d.hits++
 			d.folder(KindAgentRun, filepath.FromSlash(runDir), explicit).addFile(osPath, disp)
-		}
+		})
 		return
 	}
 	if k := c.FileKind(disp); k != KindUnknown || c.FileKind(slash) != KindUnknown {
 		if k == KindUnknown {
 			k = c.FileKind(slash)
 		}
-		if !gone() {
+		root := d.root
+		d.present(osPath, mayBeGone, func() {
 			d.hits++
-			d.files[osPath] = &File{Path: disp, OSPath: osPath, Kind: k, Template: IsTemplate(disp), Explicit: explicit, Root: d.root}
-		}
+			d.files[osPath] = &File{Path: disp, OSPath: osPath, Kind: k, Template: IsTemplate(disp), Explicit: explicit, Root: root}
+		})
 		return
 	}
 	if _, ok := c.BundleDir(slash); ok {
-		if !gone() {
+		d.present(osPath, mayBeGone, func() {
 			d.hits++
 			d.folder(KindBundle, filepath.Dir(osPath), explicit).addFile(osPath, disp)
-		}
+		})
 		return
 	}
 	if path.Base(slash) == "VALIDATOR_VERSION" {
@@ -424,9 +475,11 @@ func (d *discoverer) addPath(osPath string, explicit, mayBeGone bool) {
 		// bundle candidate when a marker sits next to it.
 		dir := filepath.Dir(osPath)
 		for _, name := range BundleArtifacts {
-			if _, ok := c.BundleDir(filepath.ToSlash(filepath.Join(dir, name))); ok && exists(filepath.Join(dir, name)) && !gone() {
-				d.hits++
-				d.folder(KindBundle, dir, explicit).addFile(osPath, disp)
+			if _, ok := c.BundleDir(filepath.ToSlash(filepath.Join(dir, name))); ok && exists(filepath.Join(dir, name)) {
+				d.present(osPath, mayBeGone, func() {
+					d.hits++
+					d.folder(KindBundle, dir, explicit).addFile(osPath, disp)
+				})
 				return
 			}
 		}

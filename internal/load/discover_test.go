@@ -1,11 +1,15 @@
 package load
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )
@@ -409,5 +413,57 @@ func TestClassifier(t *testing.T) {
 	}
 	if !IsTemplate("a/ORCHESTRATION.template.yaml") || IsTemplate("template/ORCHESTRATION.yaml") {
 		t.Error("IsTemplate")
+	}
+}
+
+// Many tracked files of every kind, some deleted in the work tree: the
+// lookups made on every core keep exactly the files, folders and folder
+// members that exist, as one at a time did.
+func TestDiscoverGitDeletedMany(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	var paths, gone []string
+	var want []string
+	for i := range 120 {
+		p := fmt.Sprintf("projects/P%03d", i)
+		paths = append(paths, p+"/ORCHESTRATION.yaml", p+"/.jerry/checkpoints/cx-001-checkpoint.json",
+			p+"/out/STATUS.json", p+"/out/TASK_SPEC.json", p+"/.agent-memory/runs/r1/prd.md", p+"/notes.md")
+		switch i % 3 {
+		case 0: // the orchestration file and the bundle's marker are deleted
+			gone = append(gone, p+"/ORCHESTRATION.yaml", p+"/out/STATUS.json")
+			want = append(want, "agent-run "+p+"/.agent-memory/runs/r1/", "bundle "+p+"/out/",
+				"checkpoint "+p+"/.jerry/checkpoints/cx-001-checkpoint.json")
+		case 1: // the checkpoint and the run folder's one file are deleted
+			gone = append(gone, p+"/.jerry/checkpoints/cx-001-checkpoint.json", p+"/.agent-memory/runs/r1/prd.md")
+			want = append(want, "bundle "+p+"/out/", "orchestration "+p+"/ORCHESTRATION.yaml")
+		default:
+			want = append(want, "agent-run "+p+"/.agent-memory/runs/r1/", "bundle "+p+"/out/",
+				"checkpoint "+p+"/.jerry/checkpoints/cx-001-checkpoint.json", "orchestration "+p+"/ORCHESTRATION.yaml")
+		}
+	}
+	dir := tree(t, t.TempDir(), paths...)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	for _, p := range gone {
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(p))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir})
+	slices.Sort(want)
+	got := discovered(d)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("got %d units, want %d:\n%q\nwant\n%q", len(got), len(want), got, want)
+	}
+	for _, f := range d.Folders {
+		if f.Kind == KindBundle && len(f.Files) != 1+boolInt(!strings.Contains(strings.Join(gone, " "), f.Path+"/STATUS.json")) {
+			t.Errorf("bundle %s: %d files", f.Path, len(f.Files))
+		}
 	}
 }
