@@ -134,8 +134,7 @@ func finalizeResumptionV1(p *RepoPass) {
 			continue
 		}
 		if rf.Template {
-			fd := p.ReportAt(rf.Path, rf.V1.At.Start, rf.V1.At.End, "this template writes a v1.0 resumption section, so every workflow made from it starts in the legacy form: migrate the template to v2.0")
-			fd.Fix = rf.V1.Fix
+			p.ReportAt(rf.Path, rf.V1.At.Start, rf.V1.At.End, "this template writes a v1.0 resumption section, so every workflow made from it starts in the legacy form: migrate the template to v2.0", WithFix(rf.V1.Fix))
 			continue
 		}
 		live = append(live, rf)
@@ -154,7 +153,6 @@ func finalizeResumptionV1(p *RepoPass) {
 	}
 	p.Note("the repository writes v2.0 (%s: %s): %d live v1.0 workflow(s) reported", a.v2, a.v2Why, len(live))
 	for _, rf := range live {
-		fd := p.ReportAt(rf.Path, rf.V1.At.Start, rf.V1.At.End, "resumption is a v1.0 section (%s at its top): migrate it to v2.0, which keeps them in recovery_state", strings.Join(rf.V1.Keys, ", "))
-		fd.Fix = rf.V1.Fix
+		p.ReportAt(rf.Path, rf.V1.At.Start, rf.V1.At.End, fmt.Sprintf("resumption is a v1.0 section (%s at its top): migrate it to v2.0, which keeps them in recovery_state", strings.Join(rf.V1.Keys, ", ")), WithFix(rf.V1.Fix))
 	}
 }

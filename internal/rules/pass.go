@@ -59,33 +59,21 @@ func (p *Pass) flush() {
 	p.pending = nil
 }
 
-// Report records a finding at a node of f and returns it for the rule to
-// complete (Related, Fix, NodePath …): the finding is the rule's own until
-// the rule returns, when Check adds every finding in the order reported.
-func (p *Pass) Report(f *load.File, n *yaml.Node, format string, args ...any) *diag.Finding {
-	return p.ReportAt(f, node.Pos(n), load.EndOf(f, n), format, args...)
+// Report records a finding at a node of f with the message msg, complete
+// when called: its related locations, fix and any per-finding severity are
+// given as options. Check adds every finding in the order reported when
+// the rule returns.
+func (p *Pass) Report(f *load.File, n *yaml.Node, msg string, opts ...Option) {
+	p.ReportAt(f, node.Pos(n), load.EndOf(f, n), msg, opts...)
 }
 
 // ReportAt records a finding at explicit positions, like Report.
-func (p *Pass) ReportAt(f *load.File, start, end diag.Pos, format string, args ...any) *diag.Finding {
-	if end.Line == 0 {
-		end = start
-	}
+func (p *Pass) ReportAt(f *load.File, start, end diag.Pos, msg string, opts ...Option) {
 	path := ""
 	if f != nil {
 		path = f.Path
 	}
-	fd := &diag.Finding{
-		Code:     p.Rule.Code,
-		Name:     p.Rule.Name,
-		Severity: p.Rule.Severity,
-		Path:     path,
-		Start:    start,
-		End:      end,
-		Message:  fmt.Sprintf(format, args...),
-	}
-	p.pending = append(p.pending, fd)
-	return fd
+	p.pending = append(p.pending, p.Rule.finding(path, start, end, msg, opts))
 }
 
 // RepoPass is what a rule's Finalize sees: the whole index.
@@ -139,13 +127,7 @@ func (r *Rule) CheckRepo(p *RepoPass) {
 }
 
 // ReportAt records a finding at a position of a file named by its display
-// path and returns it for the rule to complete, like Pass.Report.
-func (p *RepoPass) ReportAt(path string, start, end diag.Pos, format string, args ...any) *diag.Finding {
-	if end.Line == 0 {
-		end = start
-	}
-	fd := &diag.Finding{Code: p.Rule.Code, Name: p.Rule.Name, Severity: p.Rule.Severity,
-		Path: path, Start: start, End: end, Message: fmt.Sprintf(format, args...)}
-	p.pending = append(p.pending, fd)
-	return fd
+// path, like Pass.Report.
+func (p *RepoPass) ReportAt(path string, start, end diag.Pos, msg string, opts ...Option) {
+	p.pending = append(p.pending, p.Rule.finding(path, start, end, msg, opts))
 }
