@@ -161,6 +161,9 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 		delete(res.Kept, p)
 	}
 	widen(res.Findings, res.Sources)
+	if !s.NoSnippets {
+		Snippets(res.Findings, res.Sources)
+	}
 	sort.SliceStable(res.Findings, func(i, j int) bool { return diag.Less(&res.Findings[i], &res.Findings[j]) })
 	return res
 }
@@ -278,6 +281,35 @@ func widen(fs []diag.Finding, sources map[string]*load.File) {
 		if w := tokenWidth(line, at); w > 0 {
 			fd.End = diag.Pos{Line: fd.Start.Line, Col: fd.Start.Col + utf8.RuneCount(line[at:at+w])}
 		}
+	}
+}
+
+// Snippets gives each finding that has none the text of its start line
+// from the file of its path, when that file still has the line. Findings
+// on one line share one copy of it (thousands of findings on one
+// minified JSON line).
+func Snippets(fs []diag.Finding, files map[string]*load.File) {
+	type at struct {
+		path string
+		line int
+	}
+	var last at
+	var text string
+	var ok bool
+	for i := range fs {
+		fd := &fs[i]
+		if fd.HasSnippet {
+			continue
+		}
+		f := files[fd.Path]
+		if f == nil {
+			continue
+		}
+		if k := (at{fd.Path, fd.Start.Line}); k != last || i == 0 {
+			last = k
+			text, ok = f.Snippet(fd.Start.Line)
+		}
+		fd.Snippet, fd.HasSnippet = text, ok
 	}
 }
 
@@ -612,6 +644,9 @@ func (s *Settings) settle(raw []diag.Finding, files []*load.File) (out unitResul
 		}
 	}
 	widen(out.findings, sources) // while the bytes are read
+	if !s.NoSnippets {
+		Snippets(out.findings, sources)
+	}
 	s.release(files, &out)
 	return out
 }

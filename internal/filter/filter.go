@@ -86,10 +86,19 @@ func (st *Stage) Apply(res *engine.Result) {
 		}
 	}
 	unused, files := sup.PostRun()
+	fresh := map[string]*load.File{}
 	for _, f := range files {
 		if src := res.Sources[f.Path]; src == nil || !src.HasLines() {
 			res.Sources[f.Path] = f
+			fresh[f.Path] = f
 		}
+	}
+	if !run.Settings.NoSnippets {
+		// The suppressions' files give snippets to their findings.
+		if len(fresh) > 0 {
+			engine.Snippets(out, fresh)
+		}
+		engine.Snippets(unused, res.Sources)
 	}
 	for i := range unused {
 		sc := st.For(unused[i].Path)
