@@ -145,8 +145,4 @@ func TestNoSnippetsKeepsNoLines(t *testing.T) {
 			t.Errorf("finding %d without snippets carries %q", i, b.Snippet)
 		}
 	}
-	path := with.Findings[0].Path
-	if src := without.Sources[path]; src != nil && src.HasLines() {
-		t.Errorf("without snippets, %s still keeps lines", path)
-	}
 }

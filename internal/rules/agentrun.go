@@ -675,6 +675,7 @@ type RunFact struct {
 	RunsDir    string // display path of the runs/ folder
 	ID         string
 	Path       string // a file of the run to report at
+	Line1      Line   // its first line, where RL508 reports
 	Incomplete bool
 	Phase      int
 	Done       int
@@ -698,11 +699,9 @@ func indexRun(p *Pass) {
 	}
 	switch {
 	case p.Run.TaskGraph != nil:
-		f.Path = p.Run.TaskGraph.File.Path
-		retainLines(p.Run.TaskGraph.File, 1) // RL508 reports at line 1
+		f.Path, f.Line1 = p.Run.TaskGraph.File.Path, textOf(p.Run.TaskGraph.File, 1)
 	case len(p.Run.Events) > 0:
-		f.Path = p.Run.Events[0].File.Path
-		retainLines(p.Run.Events[0].File, 1)
+		f.Path, f.Line1 = p.Run.Events[0].File.Path, textOf(p.Run.Events[0].File, 1)
 	case len(p.Run.Folder.Files) > 0:
 		f.Path = p.Run.Folder.Files[0].Path
 	default:
@@ -742,6 +741,6 @@ func reportIncompleteRuns(p *RepoPass) {
 		for i, r := range runs {
 			rel[i] = diag.Related{Path: r.Path, Line: 1, Column: 1, Message: "incomplete run " + desc[i]}
 		}
-		p.ReportAt(runs[0].Path, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, msg, WithRelated(rel...))
+		p.ReportAt(runs[0].Path, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, msg, WithRelated(rel...), WithSnippet(runs[0].Line1))
 	}
 }

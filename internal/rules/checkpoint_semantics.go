@@ -324,7 +324,7 @@ func finalizeCheckpointMerge(p *RepoPass) {
 			}
 			at := cp.IDAt
 			if at.Start.Line == 0 {
-				at = Span{Start: diag.Pos{Line: 1, Col: 1}}
+				at = Span{Start: diag.Pos{Line: 1, Col: 1}, Text: cp.Line1}
 			}
 			msg := diag.FitClip(func(w int) string {
 				clipped := make([]string, len(where))
@@ -333,7 +333,7 @@ func finalizeCheckpointMerge(p *RepoPass) {
 				}
 				return fmt.Sprintf("no compaction event in %s (workflow %s) names this checkpoint: merge it into the resumption section", diag.List(clipped, 2), diag.ClipTo(cp.WorkflowID, w))
 			})
-			p.ReportAt(cp.Path, at.Start, at.End, msg, WithRelated(rel...))
+			p.ReportAt(cp.Path, at.Start, at.End, msg, WithRelated(rel...), WithSnippet(at.Text))
 		}
 		if !cp.HasAck || cp.Acknowledged || cp.Time.IsZero() {
 			continue
@@ -347,7 +347,7 @@ func finalizeCheckpointMerge(p *RepoPass) {
 			msg := diag.FitClip(func(w int) string {
 				return fmt.Sprintf("acknowledged is false, but %s changed after this checkpoint (%s): merge it, set acknowledged: true", diag.ClipPath(of.Path, w), of.UpdatedAtText)
 			})
-			p.ReportAt(cp.Path, cp.AckAt.Start, cp.AckAt.End, msg, WithRelated(diag.Related{Path: of.Path, Line: of.UpdatedAtAt.Start.Line, Column: of.UpdatedAtAt.Start.Col, Message: "recovery_state.updated_at"}))
+			p.ReportAt(cp.Path, cp.AckAt.Start, cp.AckAt.End, msg, WithSnippet(cp.AckAt.Text), WithRelated(diag.Related{Path: of.Path, Line: of.UpdatedAtAt.Start.Line, Column: of.UpdatedAtAt.Start.Col, Message: "recovery_state.updated_at"}))
 			break
 		}
 	}
@@ -373,7 +373,7 @@ func runCheckpointFiles(p *Pass) {
 			continue
 		}
 		if _, ok := res.Resolve(s); !ok {
-			p.Report(f, pv, fmt.Sprintf("%s", res.NotFound(fmt.Sprintf("recovery_instructions.files_to_read[%d]", i), s)))
+			p.Report(f, pv, res.NotFound(fmt.Sprintf("recovery_instructions.files_to_read[%d]", i), s))
 		}
 	}
 }

@@ -234,11 +234,3 @@ func computePhases(rs []*Rule, xs []*Indexer) map[load.Kind]int {
 	}
 	return out
 }
-
-// retainLines keeps lines of f that a fact points at past the release of
-// its bytes, for the snippets of cross-file findings (0 is no line).
-func retainLines(f *load.File, lines ...int) {
-	for _, n := range lines {
-		f.Retain(n)
-	}
-}

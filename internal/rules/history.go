@@ -1432,9 +1432,9 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 			return fmt.Sprintf("%s gained %s since %s (line %d: %s); this file did not change: update progress, current_task and last_updated",
 				diag.ClipPath(stepsRel, w), items, b.Repo.Ref, firstLine, diag.QuoteTo(checkedText(first), w))
 		})
-		p.ReportAt(rcFile.Path, at, end, msg,
+		p.ReportAt(rcFile.Path, at, end, msg, WithSnippet(textOf(rcFile, at.Line)),
 			WithRelated(diag.Related{Path: stepsShown, Line: firstLine, Column: 1, Message: "newly checked item"}))
-		p.Source(rcFile, at.Line)
+		rcFile.Release()
 	}
 }
 

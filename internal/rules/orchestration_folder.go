@@ -222,10 +222,10 @@ func runOutputsAhead(p *Pass) {
 		return
 	}
 	f := p.Doc.File
-	p.Report(f, lc.At, fmt.Sprintf("%s", diag.FitClip(func(w int) string {
+	p.Report(f, lc.At, diag.FitClip(func(w int) string {
 		return fmt.Sprintf("all %d phase(s) are pending, but %d of the %d outputs they declare already exist (%s): update the statuses before resuming",
 			len(phs), len(found), len(outs), diag.QuotePath(found[0], w))
-	})), WithRelated(diag.Related{Path: load.Display(p.Opts.Cwd, first), Line: 1, Column: 1, Message: "an existing output"}))
+	}), WithRelated(diag.Related{Path: load.Display(p.Opts.Cwd, first), Line: 1, Column: 1, Message: "an existing output"}))
 }
 
 // ---- RL125 work-item-done ------------------------------------------------------------
@@ -295,8 +295,8 @@ func runWorkItemDone(p *Pass) {
 	lc := activeLifecycle(p)
 	path, status, line := it.path, it.status, it.line
 	disp := load.Display(p.Opts.Cwd, path)
-	p.Report(p.Doc.File, lc.At, fmt.Sprintf("%s", diag.FitClip(func(w int) string {
+	p.Report(p.Doc.File, lc.At, diag.FitClip(func(w int) string {
 		return fmt.Sprintf("%s is %s, but its work item %s says Status: %s: close the workflow or reopen the item",
 			lc.Field, lc.Raw, diag.QuotePath(filepath.Base(disp), w), diag.ClipTo(status, 20))
-	})), WithRelated(diag.Related{Path: disp, Line: line, Column: 1, Message: "the work item's status"}))
+	}), WithRelated(diag.Related{Path: disp, Line: line, Column: 1, Message: "the work item's status"}))
 }

@@ -575,7 +575,7 @@ func checkCheckpointFile(p *Pass, res *Resolver, label, eventID string, cfv *yam
 	}
 	osPath, ok := res.Resolve(s)
 	if !ok {
-		p.Report(f, cfv, fmt.Sprintf("%s", res.NotFound(label+" checkpoint_file", s)))
+		p.Report(f, cfv, res.NotFound(label+" checkpoint_file", s))
 		return
 	}
 	if isDirIn(res.Root(), osPath) {
@@ -694,7 +694,7 @@ func checkFileToRead(p *Pass, res *Resolver, i int, s string, at, portableAt *ya
 			p.Report(f, at, fmt.Sprintf("files_to_read[%d] %s describes a file instead of naming its path: write the path a session should read", i, diag.Quote(s)))
 			return
 		}
-		p.Report(f, at, fmt.Sprintf("%s", res.NotFound(fmt.Sprintf("files_to_read[%d]", i), s)))
+		p.Report(f, at, res.NotFound(fmt.Sprintf("files_to_read[%d]", i), s))
 		return
 	}
 	if isDirIn(res.Root(), osPath) {

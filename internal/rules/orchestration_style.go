@@ -41,13 +41,13 @@ func runActivityVocabulary(p *Pass) {
 		activityPhase.MatchString(ca), activityGate.MatchString(ca):
 		return
 	}
-	p.Report(p.Doc.File, cav, fmt.Sprintf("%s", diag.FitClip(func(w int) string {
+	p.Report(p.Doc.File, cav, diag.FitClip(func(w int) string {
 		vocab := "phase-N-agent-execution, qg-N-iteration-M, compaction-recovery, idle"
 		if w < 60 {
 			vocab = "phase-N-agent-execution, idle, …"
 		}
 		return fmt.Sprintf("current_activity %s is outside the vocabulary (%s): put prose in next_step", diag.QuoteTo(ca, max(w, 40)), vocab)
-	})))
+	}))
 }
 
 // summaryForm is seed 000's `{agent_id}: "{status}. {key_finding_or_output}."`.

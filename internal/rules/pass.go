@@ -83,9 +83,6 @@ type RepoPass struct {
 	Index   *Index
 	out     *[]diag.Finding
 	pending []*diag.Finding
-	// sources are files a Finalize read itself, released to the lines its
-	// findings point at (Source).
-	sources []*load.File
 	notes   []string
 }
 
@@ -97,16 +94,6 @@ func (p *RepoPass) Note(format string, args ...any) {
 
 // Notes returns the notes recorded with Note.
 func (p *RepoPass) Notes() []string { return p.notes }
-
-// Source records a file Finalize read itself as the source of its
-// findings' snippets, releasing its bytes but the given lines.
-func (p *RepoPass) Source(f *load.File, lines ...int) {
-	f.Release(lines...)
-	p.sources = append(p.sources, f)
-}
-
-// Sources returns the files recorded with Source.
-func (p *RepoPass) Sources() []*load.File { return p.sources }
 
 // NewRepoPass prepares a repository pass appending to out (see
 // Rule.CheckRepo).

@@ -83,13 +83,13 @@ func runPrecompactFlat(p *Pass) {
 		if len(notes) > 0 {
 			detail = " (" + strings.Join(notes, "; ") + ")"
 		}
-		p.Report(p.Doc.File, n.Key, fmt.Sprintf("%s", diag.FitClip(func(w int) string {
+		p.Report(p.Doc.File, n.Key, diag.FitClip(func(w int) string {
 			d := detail
 			if w < 60 {
 				d = ""
 			}
 			return fmt.Sprintf("the state is nested under %s, but SessionStart reads it flat: move its keys to the top level%s", diag.QuoteFull(n.Key.Value), d)
-		})), WithFix(fix.FlattenJSON(p.Doc, n.Key.Value, map[string]string{"project_id": "active_project_id"})))
+		}), WithFix(fix.FlattenJSON(p.Doc, n.Key.Value, map[string]string{"project_id": "active_project_id"})))
 	}
 }
 

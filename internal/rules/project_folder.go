@@ -375,9 +375,9 @@ func runFilesToLoad(p *Pass) {
 		// The project folder is 02-projects/<id>/ (or a build's): Root is
 		// the repository root of a nexus layout.
 		if regularFileExists(rr, filepath.Join(pr.Root, filepath.FromSlash(rel))) {
-			p.Report(d.File, e, fmt.Sprintf("%s", diag.FitClip(func(w int) string {
+			p.Report(d.File, e, diag.FitClip(func(w int) string {
 				return fmt.Sprintf("files_to_load entry %s is at the repository root, but SessionStart reads the %s folder: copy it in or remove it", diag.QuotePath(s, w), pr.noun())
-			})))
+			}))
 			continue
 		}
 		p.Report(d.File, e, fmt.Sprintf("files_to_load entry %s does not exist in the %s folder: correct the path or remove it", diag.Quote(s), pr.noun()))

@@ -39,6 +39,12 @@ func WithSecret() Option {
 	return func(fd *diag.Finding) { fd.Secret = true }
 }
 
+// WithSnippet gives a finding reported in another unit's file the text
+// of its line, which the fact it comes from took while the file was read.
+func WithSnippet(l Line) Option {
+	return func(fd *diag.Finding) { fd.Snippet, fd.HasSnippet = l.Text, l.OK }
+}
+
 // finding builds a finding of rule r with its options applied.
 func (r *Rule) finding(path string, start, end diag.Pos, msg string, opts []Option) *diag.Finding {
 	if end.Line == 0 {
