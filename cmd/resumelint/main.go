@@ -10,6 +10,8 @@ import (
 )
 
 func main() {
-	gctune.Start(os.Getenv)
+	if gctune.Batch(os.Args[1:]) {
+		gctune.Start(os.Getenv)
+	}
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -639,7 +639,7 @@ func (c *Command) finish(res *engine.Result, lf *lintFlags, cf *configFlags, lc 
 	if err := c.applyBaseline(cf, lc, res, lf.baselineScope); err != nil {
 		return ExitUsage, err
 	}
-	in := &report.Input{Findings: res.Findings, Sources: res.Sources, Checked: res.Checked, Version: version.String(), Quiet: lf.quiet, Root: lc.root,
+	in := &report.Input{Findings: res.Findings, Checked: res.Checked, Version: version.String(), Quiet: lf.quiet, Root: lc.root,
 		Color: c.useColor(lf.color)}
 	if err := c.writeOutputs(lf.outputs, in, lf.out.statistics, lc); err != nil {
 		var ue *usageError

@@ -41,7 +41,6 @@ func NewFilter(cfg *Config, root, cwd string) *Filter {
 type fileSups struct {
 	mu   sync.Mutex
 	path string
-	file *load.File // its snippets: Release keeps the directives' lines
 	dirs []*directive
 	// incomplete: the file did not parse, so its rules did not run and an
 	// unused suppression says nothing.
@@ -61,12 +60,10 @@ type directive struct {
 	cleanupMsg string
 }
 
-// PostFile drops the findings of f that are suppressed or ignored.
-func (x *Filter) PostFile(f *load.File, fs []diag.Finding) []diag.Finding {
-	var sups *fileSups
-	if f != nil {
-		sups = x.sups(f)
-	}
+// PostFile drops the findings of the file at path, whose suppression
+// directives are dirs, that are suppressed or ignored.
+func (x *Filter) PostFile(path string, dirs []load.Directive, fs []diag.Finding) []diag.Finding {
+	sups := x.sups(path, dirs)
 	if sups != nil {
 		sups.mu.Lock()
 		defer sups.mu.Unlock()
@@ -90,17 +87,17 @@ func (x *Filter) PostFile(f *load.File, fs []diag.Finding) []diag.Finding {
 	return out
 }
 
-// sups returns f's suppressions, resolved once per path; nil when it has
-// none.
-func (x *Filter) sups(f *load.File) *fileSups {
+// sups returns a file's suppressions, resolved once per path; nil when
+// it has none.
+func (x *Filter) sups(path string, dirs []load.Directive) *fileSups {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	s, seen := x.files[f.Path]
-	if seen || len(f.Directives) == 0 {
+	s, seen := x.files[path]
+	if seen || len(dirs) == 0 {
 		return s
 	}
-	s = &fileSups{path: f.Path, file: f}
-	for _, ld := range f.Directives {
+	s = &fileSups{path: path}
+	for _, ld := range dirs {
 		d := &directive{Directive: ld, used: map[string]bool{}}
 		for _, name := range ld.Names {
 			if r := rules.Lookup(name); r != nil {
@@ -111,7 +108,7 @@ func (x *Filter) sups(f *load.File) *fileSups {
 		}
 		s.dirs = append(s.dirs, d)
 	}
-	x.files[f.Path] = s
+	x.files[path] = s
 	return s
 }
 
@@ -161,12 +158,12 @@ func (d *directive) names(code string) bool {
 }
 
 // PostRun reports the suppressions that are malformed, give no reason or
-// hid nothing (RL007), after every PostFile call of the run.
-func (x *Filter) PostRun() ([]diag.Finding, []*load.File) {
+// hid nothing (RL007), after every PostFile call of the run. Each finding
+// carries its directive's line as its snippet.
+func (x *Filter) PostRun() []diag.Finding {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []diag.Finding
-	var files []*load.File
 	for _, s := range x.files {
 		if s == nil {
 			continue // the marker, but no directive: nothing to report
@@ -177,7 +174,7 @@ func (x *Filter) PostRun() ([]diag.Finding, []*load.File) {
 			for _, msg := range x.problems(s, d) {
 				fd := diag.Finding{Code: rules.UnusedSuppression.Code, Path: s.path,
 					Start: diag.Pos{Line: d.Line, Col: d.Col}, End: diag.Pos{Line: d.Line, Col: d.EndCol}, Message: msg,
-					NodePath: "suppression", NodeHash: hashText(d.Text)}
+					NodePath: "suppression", NodeHash: hashText(d.Text), Snippet: d.LineText, HasSnippet: true}
 				if msg == d.cleanupMsg {
 					fd.Fix = d.cleanup
 				}
@@ -185,19 +182,14 @@ func (x *Filter) PostRun() ([]diag.Finding, []*load.File) {
 			}
 		}
 		// RL007 findings can themselves be suppressed or ignored.
-		kept := 0
 		for i := range fs {
 			if !s.suppress(&fs[i]) && !x.cfg.Ignored(&fs[i], RootRel(x.root, x.cwd, fs[i].Path)) {
 				out = append(out, fs[i])
-				kept++
 			}
-		}
-		if kept > 0 {
-			files = append(files, s.file)
 		}
 		s.mu.Unlock()
 	}
-	return out, files
+	return out
 }
 
 // problems returns the RL007 messages of one directive.

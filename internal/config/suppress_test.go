@@ -59,7 +59,7 @@ func parseDirective(line string) *directive {
 // returns them resolved.
 func suppressionsOf(f *load.File) *fileSups {
 	load.CheckBytes(f, load.DefaultLimits)
-	return NewFilter(nil, "", "").sups(f)
+	return NewFilter(nil, "", "").sups(f.Path, f.Directives)
 }
 
 func TestSuppressionTargetsAndUse(t *testing.T) {
@@ -79,38 +79,45 @@ func TestSuppressionTargetsAndUse(t *testing.T) {
 		{Code: "RL102", Path: f.Path, Start: diag.Pos{Line: 4, Col: 4}},
 		{Code: "RL008", Path: f.Path, Start: diag.Pos{Line: 6, Col: 4}},
 	}
-	kept := x.PostFile(f, fs)
+	kept := x.PostFile(f.Path, f.Directives, fs)
 	if len(kept) != 1 || kept[0].Code != "RL006" || kept[0].Start.Line != 4 {
 		t.Fatalf("kept %+v", kept)
 	}
 	// A second call for the same file (cross-file findings) shares the state.
-	if kept := x.PostFile(f, nil); len(kept) != 0 {
+	if kept := x.PostFile(f.Path, f.Directives, nil); len(kept) != 0 {
 		t.Fatalf("kept %+v", kept)
 	}
-	if unused, _ := x.PostRun(); len(unused) != 0 {
+	if unused := x.PostRun(); len(unused) != 0 {
 		t.Errorf("every suppression was used, got %+v", unused)
 	}
 
 	// Used only in the second call: still used at the end.
 	y := NewFilter(nil, "", "")
-	y.PostFile(f, fs[:1])
-	y.PostFile(f, fs[2:])
-	if unused, _ := y.PostRun(); len(unused) != 0 {
+	y.PostFile(f.Path, f.Directives, fs[:1])
+	y.PostFile(f.Path, f.Directives, fs[2:])
+	if unused := y.PostRun(); len(unused) != 0 {
 		t.Errorf("suppressions used across two calls reported: %+v", unused)
 	}
 
 	// Nothing to hide: every directive is reported once.
 	z := NewFilter(nil, "", "")
-	z.PostFile(f, nil)
-	unused, files := z.PostRun()
-	if len(unused) != 3 || len(files) != 1 {
-		t.Errorf("got %d findings in %d files: %+v", len(unused), len(files), unused)
+	z.PostFile(f.Path, f.Directives, nil)
+	unused := z.PostRun()
+	if len(unused) != 3 {
+		t.Errorf("got %d findings: %+v", len(unused), unused)
+	}
+	// Each carries its directive's line, whatever became of the file.
+	lines := strings.Split(string(f.Data), "\n")
+	for _, u := range unused {
+		if !u.HasSnippet || u.Snippet != lines[u.Start.Line-1] {
+			t.Errorf("RL007 at line %d: snippet %q, want %q", u.Start.Line, u.Snippet, lines[u.Start.Line-1])
+		}
 	}
 
 	// A file that did not parse ran no rules: its suppressions are not judged.
 	w := NewFilter(nil, "", "")
-	w.PostFile(f, []diag.Finding{{Code: "RL001", Path: f.Path, Start: diag.Pos{Line: 6, Col: 1}}})
-	if unused, _ := w.PostRun(); len(unused) != 0 {
+	w.PostFile(f.Path, f.Directives, []diag.Finding{{Code: "RL001", Path: f.Path, Start: diag.Pos{Line: 6, Col: 1}}})
+	if unused := w.PostRun(); len(unused) != 0 {
 		t.Errorf("suppressions of an unparsed file reported: %+v", unused)
 	}
 }
@@ -121,8 +128,8 @@ func TestMarkerWithoutDirective(t *testing.T) {
 	f := &load.File{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration, Data: []byte("resumelint:00\n")}
 	load.CheckBytes(f, load.DefaultLimits)
 	x := NewFilter(nil, "", "")
-	x.PostFile(f, []diag.Finding{{Code: "RL100", Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}}})
-	if unused, _ := x.PostRun(); len(unused) != 0 {
+	x.PostFile(f.Path, f.Directives, []diag.Finding{{Code: "RL100", Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}}})
+	if unused := x.PostRun(); len(unused) != 0 {
 		t.Errorf("got %+v", unused)
 	}
 }

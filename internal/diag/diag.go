@@ -104,6 +104,11 @@ type Finding struct {
 	// Secret marks the Start..End range of the source line as a credential:
 	// reports never print it.
 	Secret bool
+	// Snippet is the text of the Start line, taken while the file's bytes
+	// were read (HasSnippet), for the reports that show it: a finding
+	// carries what it prints, whatever became of its file.
+	Snippet    string
+	HasSnippet bool
 }
 
 // Less orders findings by path, line, column, code (the documented order).

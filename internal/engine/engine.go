@@ -58,11 +58,9 @@ type Result struct {
 	// with their rule's name and default severity: the filter stage
 	// (internal/filter) applies severity settings and suppressions.
 	Findings []diag.Finding
-	// Sources holds the files that have findings, for source snippets.
-	Sources map[string]*load.File
-	// Kept holds the other files that kept lines past their unit (their
-	// suppression directives, lines facts point at), by display path.
-	Kept map[string]*load.File
+	// Directives are the suppression comments of the run's files that
+	// have any, by display path, for the filter stage.
+	Directives map[string][]load.Directive
 	// Checked counts the files looked at (a folder's files each count).
 	Checked int
 	// Skipped are the units whose names matched a kind but whose format is
@@ -119,12 +117,10 @@ func (u unit) kind() load.Kind {
 
 type unitResult struct {
 	findings []diag.Finding
-	files    []*load.File
-	// retained are the unit's files that kept lines past their release
-	// (cross-file facts, suppressions), for later findings' snippets.
-	retained []*load.File
-	internal int
-	skip     *load.Skip // the unit is another system's file or folder
+	// directives are those of the unit's files that hold any.
+	directives []fileDirectives
+	internal   int
+	skip       *load.Skip // the unit is another system's file or folder
 }
 
 // Run lints the discovered units. extra are files already read (stdin).
@@ -146,9 +142,7 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 		s.pool(byPhase[ph], func(i int) { results[i] = s.runUnit(units[i], index) })
 	}
 
-	// Kept: the files that kept lines after their unit: cross-file
-	// findings take their snippets from them, never from a second read.
-	res := &Result{Sources: map[string]*load.File{}, Kept: map[string]*load.File{}}
+	res := &Result{Directives: map[string][]load.Directive{}}
 	res.collect(units, results)
 	// Phase 3: cross-file rules over the whole index.
 	s.settleRepo(res, s.finalize(res, index))
@@ -164,10 +158,6 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 		fill(&fd)
 		res.Findings = append(res.Findings, fd)
 	}
-	for p := range res.Sources {
-		delete(res.Kept, p)
-	}
-	widen(res.Findings, res.Sources)
 	sort.SliceStable(res.Findings, func(i, j int) bool { return diag.Less(&res.Findings[i], &res.Findings[j]) })
 	return res
 }
@@ -188,7 +178,7 @@ func unitsOf(d *load.Discovery, extra []*load.File) []unit {
 }
 
 // collect counts the checked and skipped units and gathers the units'
-// findings, sources and retained files.
+// findings and their files' suppression directives.
 func (res *Result) collect(units []unit, results []unitResult) {
 	for i, u := range units {
 		switch {
@@ -211,17 +201,16 @@ func (res *Result) collect(units []unit, results []unitResult) {
 		res.Findings = append(res.Findings, r.findings...)
 		r.findings = nil // one copy of each finding
 		res.Internal += r.internal
-		for _, f := range r.files {
-			res.Sources[f.Path] = f
-		}
-		for _, f := range r.retained {
-			res.Kept[f.Path] = f
+		for _, fd := range r.directives {
+			if _, dup := res.Directives[fd.path]; !dup {
+				res.Directives[fd.path] = fd.dirs
+			}
 		}
 	}
 }
 
 // finalize runs the cross-file rules over the whole index and returns
-// their findings; files they read themselves join res.Kept.
+// their findings.
 func (s *Settings) finalize(res *Result, index *rules.Index) []diag.Finding {
 	var repo []diag.Finding
 	for _, r := range rules.All() {
@@ -240,23 +229,20 @@ func (s *Settings) finalize(res *Result, index *rules.Index) []diag.Finding {
 			rp.Files, rp.BaseRev = s.files, s.Base
 			r.CheckRepo(rp)
 			res.Notes = append(res.Notes, rp.Notes()...)
-			for _, f := range rp.Sources() {
-				res.Kept[f.Path] = f
-			}
 		}()
 	}
 	return repo
 }
 
-// settleRepo adds the cross-file findings, with their sources.
+// settleRepo adds the cross-file findings, widened over the line their
+// facts gave them.
 func (s *Settings) settleRepo(res *Result, repo []diag.Finding) {
 	for i := range repo {
 		fd := &repo[i]
 		fill(fd)
-		if res.Sources[fd.Path] == nil {
-			if f := res.Kept[fd.Path]; f != nil {
-				res.Sources[fd.Path] = f
-			}
+		widenOn(fd, fd.Snippet, fd.HasSnippet)
+		if s.NoSnippets {
+			fd.Snippet, fd.HasSnippet = "", false
 		}
 	}
 	res.Findings = append(res.Findings, repo...)
@@ -286,6 +272,61 @@ func widen(fs []diag.Finding, sources map[string]*load.File) {
 		if w := tokenWidth(line, at); w > 0 {
 			fd.End = diag.Pos{Line: fd.Start.Line, Col: fd.Start.Col + utf8.RuneCount(line[at:at+w])}
 		}
+	}
+}
+
+// snippets gives each finding that has none the text of its start line
+// from the file of its path, while the file's bytes are read. Findings on
+// one line share one copy of it (thousands of findings on one minified
+// JSON line, or on two long lines in turn).
+func snippets(fs []diag.Finding, files map[string]*load.File) {
+	type at struct {
+		path string
+		line int
+	}
+	type text struct {
+		s  string
+		ok bool
+	}
+	seen := map[at]text{}
+	for i := range fs {
+		fd := &fs[i]
+		if fd.HasSnippet {
+			continue
+		}
+		f := files[fd.Path]
+		if f == nil {
+			continue
+		}
+		k := at{fd.Path, fd.Start.Line}
+		t, done := seen[k]
+		if !done {
+			t.s, t.ok = f.Snippet(fd.Start.Line)
+			seen[k] = t
+		}
+		fd.Snippet, fd.HasSnippet = t.s, t.ok
+	}
+}
+
+// fileDirectives are the suppression directives of the file at path.
+type fileDirectives struct {
+	path string
+	dirs []load.Directive
+}
+
+// widenOn widens fd like widen, over the text of its start line (a
+// cross-file finding, whose file its fact read).
+func widenOn(fd *diag.Finding, line string, ok bool) {
+	l := fd.Start.Line
+	if !ok || l == 0 || fd.End.Line > l {
+		return
+	}
+	one := *fd
+	one.Start.Line, one.End.Line = 1, min(fd.End.Line-l+1, 1)
+	fs := []diag.Finding{one}
+	widen(fs, map[string]*load.File{fd.Path: {Path: fd.Path, Data: []byte(line)}})
+	if fs[0].End != one.End {
+		fd.End = diag.Pos{Line: l, Col: fs[0].End.Col}
 	}
 }
 
@@ -567,42 +608,24 @@ func (s *Settings) settle(raw []diag.Finding, files []*load.File) (out unitResul
 	if s.strs != nil {
 		s.strs.pack(out.findings)
 	}
-	named := map[string]bool{}
-	for _, fd := range out.findings {
-		named[fd.Path] = true
-	}
 	sources := make(map[string]*load.File, len(files))
 	for _, f := range files {
 		sources[f.Path] = f
-		if named[f.Path] {
-			out.files = append(out.files, f)
+		if len(f.Directives) > 0 {
+			out.directives = append(out.directives, fileDirectives{f.Path, f.Directives})
 		}
 	}
-	widen(out.findings, sources) // while the bytes are read
-	s.release(files, &out)
-	return out
-}
-
-// release keeps only the lines findings point at (for snippets, unless
-// no report prints them) and those the files retained: a run's memory
-// must not grow with the files it checks.
-func (s *Settings) release(files []*load.File, out *unitResult) {
+	// While the bytes are read: the findings take what they print.
+	widen(out.findings, sources)
+	if !s.NoSnippets {
+		snippets(out.findings, sources)
+	}
 	if !s.KeepData {
-		lines := map[string][]int{}
-		for _, fd := range out.findings {
-			if !s.NoSnippets {
-				lines[fd.Path] = append(lines[fd.Path], fd.Start.Line)
-			}
-		}
 		for _, f := range files {
-			f.Release(lines[f.Path]...)
+			f.Release() // a run's memory must not grow with the files it checks
 		}
 	}
-	for _, f := range files {
-		if f.HasLines() && !slices.Contains(out.files, f) {
-			out.retained = append(out.retained, f)
-		}
-	}
+	return out
 }
 
 // redact removes every secret RL005 located from the messages of all

@@ -35,8 +35,8 @@ type Stage struct {
 }
 
 // Apply filters res in place: res.Findings keeps what no setting,
-// suppression or ignore hides, plus RL007's findings; res.Sources gains
-// the files those name.
+// suppression or ignore hides, plus RL007's findings. The suppressions
+// are the files' directives the engine returns (res.Directives).
 func (st *Stage) Apply(res *engine.Result) {
 	run := st.For("")
 	// Suppressions only: the ignore list is applied per file below.
@@ -64,26 +64,20 @@ func (st *Stage) Apply(res *engine.Result) {
 				kept = append(kept, all[k])
 			}
 		}
-		src := sourceOf(res, path)
-		kept = sc.unignored(sup.PostFile(src, kept), res)
-		if len(kept) == 0 && src != nil && res.Sources[path] == src {
-			delete(res.Sources, path) // no snippet needed
-		}
+		kept = sc.unignored(sup.PostFile(path, res.Directives[path], kept), res)
 		out = append(out, kept...) // moves left: out ends at or before i
 		i = j
 	}
 	clear(all[len(out):]) // no stale copies keep strings alive
 	// Files without findings may hold suppressions that hid nothing.
-	for _, path := range slices.Sorted(maps.Keys(res.Kept)) {
+	for _, path := range slices.Sorted(maps.Keys(res.Directives)) {
 		if _, found := slices.BinarySearch(paths, path); !found {
-			sup.PostFile(res.Kept[path], nil)
+			sup.PostFile(path, res.Directives[path], nil)
 		}
 	}
-	unused, files := sup.PostRun()
-	for _, f := range files {
-		if src := res.Sources[f.Path]; src == nil || !src.HasLines() {
-			res.Sources[f.Path] = f
-		}
+	unused := sup.PostRun()
+	if !run.Settings.NoSnippets {
+		directiveSnippets(out, unused, res.Directives)
 	}
 	for i := range unused {
 		sc := st.For(unused[i].Path)
@@ -121,11 +115,26 @@ func (sc *Scope) unignored(fs []diag.Finding, res *engine.Result) []diag.Finding
 	})
 }
 
-// sourceOf returns the file a path names in a run: one with findings, or
-// one that kept lines past its unit.
-func sourceOf(res *engine.Result, path string) *load.File {
-	if f := res.Sources[path]; f != nil {
-		return f
+// directiveSnippets gives the findings without a snippet, in a file with
+// a suppression that hid nothing, the line of a directive they sit on.
+func directiveSnippets(fs, unused []diag.Finding, dirs map[string][]load.Directive) {
+	reported := map[string]bool{}
+	for _, u := range unused {
+		reported[u.Path] = true
 	}
-	return res.Kept[path]
+	if len(reported) == 0 {
+		return
+	}
+	for i := range fs {
+		fd := &fs[i]
+		if fd.HasSnippet || !reported[fd.Path] {
+			continue
+		}
+		for _, d := range dirs[fd.Path] {
+			if d.Line == fd.Start.Line {
+				fd.Snippet, fd.HasSnippet = d.LineText, true
+				break
+			}
+		}
+	}
 }

@@ -23,8 +23,7 @@ func TestStageOrder(t *testing.T) {
 			{Code: "RL107", Path: f.Path, Start: diag.Pos{Line: 3, Col: 4}, Severity: diag.SevError},
 			{Code: "RL107", Path: "old/ORCHESTRATION.yaml", Start: diag.Pos{Line: 1, Col: 1}, Severity: diag.SevError},
 		},
-		Sources: map[string]*load.File{f.Path: f},
-		Kept:    map[string]*load.File{},
+		Directives: map[string][]load.Directive{f.Path: f.Directives},
 	}
 	cfg := &config.Config{Ignore: []config.Ignore{{Path: "old/**"}}}
 	s := &engine.Settings{Selection: rules.Selection{Severity: map[string]diag.Severity{"RL108": diag.SevOff, "RL107": diag.SevWarning}}}

@@ -80,3 +80,11 @@ func limitFor(live uint64) int64 {
 	}
 	return int64(live) * Headroom
 }
+
+// Batch reports whether the command line args (without the program name)
+// run a batch command, for which Start's tuning is made: a lint, fix or
+// status that allocates and exits. The language server is long-lived and
+// its heap follows the open editor, so it keeps the runtime's defaults.
+func Batch(args []string) bool {
+	return len(args) == 0 || args[0] != "server"
+}

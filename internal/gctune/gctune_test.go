@@ -93,3 +93,23 @@ func TestLimitFor(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchNotServer: the tuning is for batch commands; the language
+// server keeps the runtime's collector settings.
+func TestBatchNotServer(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"."}, true},
+		{[]string{"lint", "--format", "json"}, true},
+		{[]string{"fix", "--diff"}, true},
+		{[]string{"status"}, true},
+		{[]string{"server"}, false},
+	} {
+		if got := Batch(tc.args); got != tc.want {
+			t.Errorf("Batch(%q) = %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}

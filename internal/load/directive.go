@@ -20,14 +20,15 @@ type Directive struct {
 	Names             []string
 	Reason            string
 	Text              string // the comment, for the fingerprint
+	LineText          string // the line it sits on, for the snippet of RL007
 	// Remove deletes the comment (its line when it stands alone); Replace
 	// spans the comment, to be rewritten. Nil when the file's line breaks
 	// do not allow edits.
 	Remove, Replace *diag.TextEdit
 }
 
-// captureDirectives parses the file's suppression directives and keeps
-// the lines they sit on past Release.
+// captureDirectives parses the file's suppression directives, each with
+// the text of its line, which outlives Release.
 func (f *File) captureDirectives() {
 	f.Directives = nil
 	if f.Data == nil || !bytes.Contains(f.Data, directiveMarker) {
@@ -76,7 +77,7 @@ func (f *File) captureDirectives() {
 		if d == nil {
 			continue
 		}
-		d.Line = i
+		d.Line, d.LineText = i, line
 		if !d.WholeFile {
 			d.Target = i
 			if own[i] {
@@ -91,7 +92,6 @@ func (f *File) captureDirectives() {
 		if editable {
 			d.Remove, d.Replace = f.commentEdits(i, d.Col)
 		}
-		f.Retain(i)
 		f.Directives = append(f.Directives, *d)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"slices"
 	"sort"
 	"unicode/utf8"
 
@@ -46,29 +45,14 @@ type File struct {
 	// without one is not read (ErrNoRoot): no read is unconfined.
 	Root string
 	// Directives are the file's inline suppressions, captured when its
-	// bytes are read or checked (CheckBytes); their lines are kept by
-	// Release.
+	// bytes are read or checked (CheckBytes), each with its line's text:
+	// they outlive Release.
 	Directives []Directive
 
 	lineStarts []int
-	buf        []byte     // Data's pooled buffer, handed back by Release
-	kept       []keptLine // lines kept by Release, for snippets, in line order
-	// retain are lines to keep at Release besides those it is given: the
-	// lines suppression directives sit on (noted when the file is read)
-	// and those facts published for cross-file rules point at (Retain).
-	retain []int
+	buf        []byte // Data's pooled buffer, handed back by Release
 	// lineIx holds long lines' column indexes (lines.go).
 	lineIx map[int]*lineIndex
-}
-
-// Retain asks Release to keep the text of line n: a cross-file finding
-// reported after the file's bytes are released can still show its
-// snippet without reading the file again. Call it while the file's unit
-// is checked (not concurrently with Release).
-func (f *File) Retain(n int) {
-	if n >= 1 {
-		f.retain = append(f.retain, n)
-	}
 }
 
 // directiveMarker starts an inline suppression (`# resumelint:ignore …`).
@@ -79,53 +63,22 @@ var directiveMarker = []byte("resumelint:")
 // concurrent use.
 var OnRead func(osPath string)
 
-// keptLine is one line a finding points at, kept after Release. A file
-// with findings keeps a few: a slice costs a fraction of a map's buckets.
-type keptLine struct {
-	n    int
-	text string
-}
-
-// Release drops the file's bytes once its unit is checked, keeping the
-// text of the given lines (those findings point at): a run's memory must
-// not grow with the size of the files it reports on.
-func (f *File) Release(keep ...int) {
-	keep = append(slices.Clone(keep), f.retain...)
-	f.retain = nil
-	if len(keep) > 0 && f.Data != nil {
-		slices.Sort(keep)
-		keep = slices.Compact(keep)
-		f.kept = make([]keptLine, 0, len(keep))
-		for _, n := range keep {
-			if n >= 1 && n <= len(f.LineStarts()) {
-				f.kept = append(f.kept, keptLine{n, f.Line(n)})
-			}
-		}
-	}
+// Release drops the file's bytes once its unit is checked: a run's
+// memory must not grow with the size of the files it reports on. What a
+// finding prints it took while the bytes were read.
+func (f *File) Release() {
 	f.Data = nil
 	f.lineStarts = nil
 	f.lineIx = nil
 	if f.buf != nil {
-		putBuf(f.buf) // nothing keeps a slice of the bytes (kept lines are copies)
+		putBuf(f.buf) // nothing keeps a slice of the bytes
 		f.buf = nil
 	}
 }
 
-// HasLines reports whether Snippet can return any line: the bytes are
-// read, or Release kept some lines.
-func (f *File) HasLines() bool { return f.Data != nil || len(f.kept) > 0 }
-
-// Snippet returns the text of line n while the file's bytes are read or
-// the line was kept by Release.
+// Snippet returns the text of line n while the file's bytes are read.
 func (f *File) Snippet(n int) (string, bool) {
-	if f.Data == nil {
-		i, ok := slices.BinarySearchFunc(f.kept, n, func(k keptLine, n int) int { return k.n - n })
-		if !ok {
-			return "", false
-		}
-		return f.kept[i].text, true
-	}
-	if n < 1 || n > len(f.LineStarts()) {
+	if f.Data == nil || n < 1 || n > len(f.LineStarts()) {
 		return "", false
 	}
 	return f.Line(n), true

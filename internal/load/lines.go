@@ -145,11 +145,10 @@ func (f *File) InFlow(n, off int) bool {
 }
 
 // lineBytes is line n without its line ending: a slice of the file's
-// bytes while they are read, else a copy of the line Release kept.
+// bytes while they are read.
 func (f *File) lineBytes(n int) ([]byte, bool) {
 	if f.Data == nil {
-		text, ok := f.Snippet(n)
-		return []byte(text), ok
+		return nil, false
 	}
 	ls := f.LineStarts()
 	if n < 1 || n > len(ls) {

@@ -46,8 +46,6 @@ func TestLineAt(t *testing.T) {
 		}
 	}
 	check("read")
-	f.Release(1, 2, 3)
-	check("released")
 }
 
 // TestEndOfOnALongLine checks spans on one long line: a quoted scalar

@@ -14,13 +14,11 @@ import (
 	"github.com/fatih/color"
 
 	"github.com/resumelint/resumelint/internal/diag"
-	"github.com/resumelint/resumelint/internal/load"
 )
 
 // Input is everything a renderer needs.
 type Input struct {
 	Findings []diag.Finding
-	Sources  map[string]*load.File
 	Checked  int
 	Version  string
 	Color    bool
@@ -110,7 +108,7 @@ func Text(w io.Writer, in *Input) error {
 		// Paths and messages come from the repository: escaped, so none
 		// can move the cursor or start a line of its own.
 		fmt.Fprintf(sb, "%s: %s: %s %s\n", bold(fmt.Sprintf("%s:%d:%d", diag.Escape(f.Path), f.Start.Line, f.Start.Col)), sev, diag.Escape(f.Message), gray("["+f.Code+" "+f.Name+"]"))
-		if text, ok := snippet(in.Sources[f.Path], f.Start.Line); ok {
+		if text, ok := f.Snippet, f.HasSnippet; ok {
 			// Not the whole line (findings on one long line), but the mask
 			// reads past what is shown, so a credential cut at the edge is
 			// still recognised: located secrets by their ranges, and
@@ -342,13 +340,6 @@ func appendJSONString(b []byte, s string) []byte {
 }
 
 // snippet returns the source line a finding points at, when it is known.
-func snippet(src *load.File, line int) (string, bool) {
-	if src == nil {
-		return "", false
-	}
-	return src.Snippet(line)
-}
-
 // headRunes is the first n characters of s, in time independent of the
 // rest of s.
 func headRunes(s string, n int) []rune {

@@ -13,8 +13,15 @@ import (
 	"github.com/resumelint/resumelint/internal/load"
 )
 
-func source(path, text string) map[string]*load.File {
-	return map[string]*load.File{path: {Path: path, Data: []byte(text)}}
+// source gives the findings of path in in the snippets of a file of text.
+func source(in *Input, path, text string) *Input {
+	f := &load.File{Path: path, Data: []byte(text)}
+	for i := range in.Findings {
+		if fd := &in.Findings[i]; fd.Path == path {
+			fd.Snippet, fd.HasSnippet = f.Snippet(fd.Start.Line)
+		}
+	}
+	return in
 }
 
 func renderText(t *testing.T, in *Input) string {
@@ -38,9 +45,9 @@ func TestTextCaretWithTabsAndMultibyte(t *testing.T) {
 		Findings: []diag.Finding{{Code: "RL102", Name: "resumption-schema", Severity: diag.SevError, Path: "w/ORCHESTRATION.yaml",
 			Start: diag.Pos{Line: 2, Col: col}, End: diag.Pos{Line: 2, Col: col + len("COMPLETED")},
 			Message: `"COMPLETED" is not one of ACTIVE, PAUSED, COMPLETE, FAILED, CANCELLED`}},
-		Sources: source("w/ORCHESTRATION.yaml", "a: 1\n"+line+"\n"),
 		Checked: 1,
 	}
+	source(in, "w/ORCHESTRATION.yaml", "a: 1\n"+line+"\n")
 	got := renderText(t, in)
 	want := "w/ORCHESTRATION.yaml:2:" + itoa(col) + `: error: "COMPLETED" is not one of ACTIVE, PAUSED, COMPLETE, FAILED, CANCELLED [RL102 resumption-schema]` + "\n" +
 		"  |\n" +
@@ -81,9 +88,9 @@ func TestTextSecretMasked(t *testing.T) {
 			{Code: "RL301", Name: "precompact-schema", Severity: diag.SevWarning, Path: "precompact_state.json",
 				Start: diag.Pos{Line: 1, Col: 3}, End: diag.Pos{Line: 1, Col: 12}, Message: "field not allowed"},
 		},
-		Sources: source("precompact_state.json", line+"\n"),
 		Checked: 1,
 	}
+	source(in, "precompact_state.json", line+"\n")
 	got := renderText(t, in)
 	if strings.Contains(got, secret) || strings.Contains(got, secret[4:20]) {
 		t.Fatalf("the secret is printed:\n%s", got)
@@ -150,8 +157,9 @@ func TestTextLongLineTruncated(t *testing.T) {
 	in := &Input{
 		Findings: []diag.Finding{{Code: "RL001", Name: "parse-error", Severity: diag.SevError, Path: "r.md",
 			Start: diag.Pos{Line: 1, Col: 7}, End: diag.Pos{Line: 1, Col: 7}, Message: "m"}},
-		Sources: source("r.md", line), Checked: 1,
+		Checked: 1,
 	}
+	source(in, "r.md", line)
 	got := renderText(t, in)
 	if strings.Contains(got, " end") || !strings.Contains(got, "1 | "+line[:200]+"\n") || !strings.Contains(got, "  |       ^\n") {
 		t.Errorf("got\n%s", got)

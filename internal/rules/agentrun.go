@@ -105,7 +105,7 @@ func (c *capped) flush(format string) {
 		if o.count > len(o.lines) {
 			list += ", …"
 		}
-		c.p.ReportAt(o.f, o.at, diag.Pos{}, format, o.count, list)
+		c.p.ReportAt(o.f, o.at, diag.Pos{}, fmt.Sprintf(format, o.count, list))
 	}
 }
 
@@ -158,8 +158,7 @@ func runTaskGraphDeps(p *Pass) {
 			continue // RL501
 		}
 		if f, dup := first[id]; dup {
-			fd := p.Report(d.File, idNode, "task id %s is repeated (first at line %d), so a dependency on it is ambiguous; give each task its own id", diag.QuoteFull(id), f.Line)
-			fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: f.Line, Column: f.Column, Message: "first task with id " + id})
+			p.Report(d.File, idNode, fmt.Sprintf("task id %s is repeated (first at line %d), so a dependency on it is ambiguous; give each task its own id", diag.QuoteFull(id), f.Line), WithRelated(diag.Related{Path: d.File.Path, Line: f.Line, Column: f.Column, Message: "first task with id " + id}))
 			continue
 		}
 		first[id] = idNode
@@ -182,7 +181,7 @@ func runTaskGraphDeps(p *Pass) {
 			}
 			j, known := index[dep]
 			if !known {
-				p.Report(d.File, dn, "task %s depends on %s, which is not in the graph, so it can never run; correct the id or add the task", diag.QuoteFull(id), diag.QuoteFull(dep))
+				p.Report(d.File, dn, fmt.Sprintf("task %s depends on %s, which is not in the graph, so it can never run; correct the id or add the task", diag.QuoteFull(id), diag.QuoteFull(dep)))
 				continue
 			}
 			gt.deps = append(gt.deps, j)
@@ -207,15 +206,15 @@ func runTaskGraphDeps(p *Pass) {
 				break
 			}
 		}
-		var fd *diag.Finding
-		if len(cyc) == 1 {
-			fd = p.Report(d.File, at, "task %s depends on itself, so it can never run; remove the dependency", diag.QuoteFull(start.id))
-		} else {
-			fd = p.Report(d.File, at, "dependency cycle %s: none of these tasks can ever run; remove one of the dependencies", cycleText(names))
-		}
+		var rel []diag.Related
 		for _, i := range cyc[1:] {
 			t := tasks[i]
-			fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: t.idNode.Line, Column: t.idNode.Column, Message: "task " + t.id + " is in the cycle"})
+			rel = append(rel, diag.Related{Path: d.File.Path, Line: t.idNode.Line, Column: t.idNode.Column, Message: "task " + t.id + " is in the cycle"})
+		}
+		if len(cyc) == 1 {
+			p.Report(d.File, at, fmt.Sprintf("task %s depends on itself, so it can never run; remove the dependency", diag.QuoteFull(start.id)), WithRelated(rel...))
+		} else {
+			p.Report(d.File, at, fmt.Sprintf("dependency cycle %s: none of these tasks can ever run; remove one of the dependencies", cycleText(names)), WithRelated(rel...))
 		}
 	}
 }
@@ -348,7 +347,7 @@ func runEventCorrupt(p *Pass) {
 			if l.Err != nil {
 				if c.room(d.File, l.Line, l.Err.Pos.Col) {
 					p.ReportAt(d.File, diag.Pos{Line: l.Line, Col: l.Err.Pos.Col}, diag.Pos{},
-						"line %d is skipped on resume: not valid JSON (%s); append a corrected event", l.Line, l.Err.Msg)
+						fmt.Sprintf("line %d is skipped on resume: not valid JSON (%s); append a corrected event", l.Line, l.Err.Msg))
 				}
 				continue
 			}
@@ -380,7 +379,7 @@ func runEventCorrupt(p *Pass) {
 			if len(msgs) == 0 {
 				msgs, at = append(msgs, reason), goAt
 			}
-			p.Report(d.File, at, "line %d is skipped on resume: %s; append a corrected event", l.Line, strings.Join(msgs, "; "))
+			p.Report(d.File, at, fmt.Sprintf("line %d is skipped on resume: %s; append a corrected event", l.Line, strings.Join(msgs, "; ")))
 		}
 	}
 	c.flush("%d more lines of this file are not valid events (lines %s); they are skipped on resume")
@@ -399,14 +398,15 @@ func runEventLocation(p *Pass) {
 		if len(files) > 1 {
 			what = fmt.Sprintf("this and %d more per-event files are", len(files)-1)
 		}
-		fd := p.ReportAt(files[0], diag.Pos{Line: 1, Col: 1}, diag.Pos{},
-			"%s not read on resume (it reads events/**/*.jsonl); append the events as lines to events/<actor>/*.jsonl", what)
+		var rel []diag.Related
 		for i, f := range files[1:] {
 			if i == 4 {
 				break
 			}
-			fd.Related = append(fd.Related, diag.Related{Path: f.Path, Line: 1, Column: 1, Message: "per-event file, not read"})
+			rel = append(rel, diag.Related{Path: f.Path, Line: 1, Column: 1, Message: "per-event file, not read"})
 		}
+		p.ReportAt(files[0], diag.Pos{Line: 1, Col: 1}, diag.Pos{},
+			fmt.Sprintf("%s not read on resume (it reads events/**/*.jsonl); append the events as lines to events/<actor>/*.jsonl", what), WithRelated(rel...))
 	}
 	var byDoc map[*load.Document][]*agentrun.Event
 	for _, d := range src.Events {
@@ -415,12 +415,11 @@ func runEventLocation(p *Pass) {
 		if actor == "" {
 			if !agentrun.InEventsDir(src, d) {
 				p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{},
-					"events file %s is outside events/ and is not read on resume; move it to events/<actor>/", rel)
+					fmt.Sprintf("events file %s is outside events/ and is not read on resume; move it to events/<actor>/", rel))
 				continue
 			}
-			fd := p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{},
-				"events file %s is not in an actor folder; move it to events/<actor>/ so each actor appends to its own log", rel)
-			fd.Severity = diag.SevWarning
+			p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{},
+				fmt.Sprintf("events file %s is not in an actor folder; move it to events/<actor>/ so each actor appends to its own log", rel), WithSeverity(diag.SevWarning))
 			continue
 		}
 		if byDoc == nil {
@@ -462,8 +461,7 @@ func reportForeignActors(p *Pass, events []*agentrun.Event, d *load.Document, ac
 		if g.count > 1 {
 			n = fmt.Sprintf(" (%d events)", g.count)
 		}
-		fd := p.Report(d.File, g.first.ActorNode, "actor %s writes to the log of events/%s/%s; each actor appends to its own folder: use events/%s/", diag.QuoteFull(name), actor, n, name)
-		fd.Severity = diag.SevWarning
+		p.Report(d.File, g.first.ActorNode, fmt.Sprintf("actor %s writes to the log of events/%s/%s; each actor appends to its own folder: use events/%s/", diag.QuoteFull(name), actor, n, name), WithSeverity(diag.SevWarning))
 	}
 }
 
@@ -474,7 +472,7 @@ func runEventSequence(p *Pass) {
 	c := newCapped(p)
 	issue := func(e *agentrun.Event, at *yaml.Node, format string, args ...any) {
 		if c.room(e.Doc.File, e.Line, node.Pos(at).Col) {
-			p.Report(e.Doc.File, at, format, args...)
+			p.Report(e.Doc.File, at, fmt.Sprintf(format, args...))
 		}
 	}
 	checkEventTimes(r, issue)
@@ -641,11 +639,11 @@ func runRunArtifacts(p *Pass) {
 	has := p.Run.Present
 	switch {
 	case !has["task-graph.json"] && (has["task-graph.yaml"] || has["task-graph.yml"]):
-		p.Report(first.Doc.File, first.TypeNode, "run %s has task events and a task-graph.yaml, but resume reads task-graph.json; write the graph as JSON", r.ID)
+		p.Report(first.Doc.File, first.TypeNode, fmt.Sprintf("run %s has task events and a task-graph.yaml, but resume reads task-graph.json; write the graph as JSON", r.ID))
 	case !has["task-graph.json"]:
-		p.Report(first.Doc.File, first.TypeNode, "run %s has task events but no task-graph.json, so no task state can be derived; restore it or re-run planning", r.ID)
+		p.Report(first.Doc.File, first.TypeNode, fmt.Sprintf("run %s has task events but no task-graph.json, so no task state can be derived; restore it or re-run planning", r.ID))
 	case !has["plan.md"] && !has["bootstrap-plan.md"]:
-		p.Report(first.Doc.File, first.TypeNode, "run %s has task events but no plan.md, which a resuming agent would re-create; restore it from version control", r.ID)
+		p.Report(first.Doc.File, first.TypeNode, fmt.Sprintf("run %s has task events but no plan.md, which a resuming agent would re-create; restore it from version control", r.ID))
 	}
 }
 
@@ -666,8 +664,8 @@ func runRunStale(p *Pass) {
 	}
 	done, total := r.Count()
 	e := r.LastEvent
-	p.Report(e.Doc.File, e.TimeNode, "run %s is incomplete (%d/%d tasks done) and its last event is %s old (run_max_age %s); review it before resuming, or close it",
-		r.ID, done, total, agentrun.AgeInDays(age), agentrun.AgeInDays(maxAge))
+	p.Report(e.Doc.File, e.TimeNode, fmt.Sprintf("run %s is incomplete (%d/%d tasks done) and its last event is %s old (run_max_age %s); review it before resuming, or close it",
+		r.ID, done, total, agentrun.AgeInDays(age), agentrun.AgeInDays(maxAge)))
 }
 
 // ---- RL508 ------------------------------------------------------------------
@@ -677,6 +675,7 @@ type RunFact struct {
 	RunsDir    string // display path of the runs/ folder
 	ID         string
 	Path       string // a file of the run to report at
+	Line1      Line   // its first line, where RL508 reports
 	Incomplete bool
 	Phase      int
 	Done       int
@@ -700,11 +699,9 @@ func indexRun(p *Pass) {
 	}
 	switch {
 	case p.Run.TaskGraph != nil:
-		f.Path = p.Run.TaskGraph.File.Path
-		retainLines(p.Run.TaskGraph.File, 1) // RL508 reports at line 1
+		f.Path, f.Line1 = p.Run.TaskGraph.File.Path, textOf(p.Run.TaskGraph.File, 1)
 	case len(p.Run.Events) > 0:
-		f.Path = p.Run.Events[0].File.Path
-		retainLines(p.Run.Events[0].File, 1)
+		f.Path, f.Line1 = p.Run.Events[0].File.Path, textOf(p.Run.Events[0].File, 1)
 	case len(p.Run.Folder.Files) > 0:
 		f.Path = p.Run.Folder.Files[0].Path
 	default:
@@ -740,9 +737,10 @@ func reportIncompleteRuns(p *RepoPass) {
 		msg := diag.Fit(len(ids), func(n int) string {
 			return fmt.Sprintf("%d incomplete runs under %s/ (%s): finish, cancel or remove all but the one to resume", len(runs), dir, diag.List(ids, n))
 		})
-		fd := p.ReportAt(runs[0].Path, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "%s", msg)
+		rel := make([]diag.Related, len(runs))
 		for i, r := range runs {
-			fd.Related = append(fd.Related, diag.Related{Path: r.Path, Line: 1, Column: 1, Message: "incomplete run " + desc[i]})
+			rel[i] = diag.Related{Path: r.Path, Line: 1, Column: 1, Message: "incomplete run " + desc[i]}
 		}
+		p.ReportAt(runs[0].Path, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, msg, WithRelated(rel...), WithSnippet(runs[0].Line1))
 	}
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -116,11 +117,12 @@ func reportProblem(p *Pass, pr bundle.Problem) {
 	if pr.Doc != nil {
 		f = pr.Doc.File
 	}
-	fd := p.Report(f, pr.Node, "%s: %s", pr.Code, pr.Message)
+	var rel []diag.Related
 	if r := pr.Related; r != nil && r.Doc != nil {
 		pos := node.Pos(r.Node)
-		fd.Related = append(fd.Related, diag.Related{Path: r.Doc.File.Path, Line: pos.Line, Column: pos.Col, Message: r.Message})
+		rel = append(rel, diag.Related{Path: r.Doc.File.Path, Line: pos.Line, Column: pos.Col, Message: r.Message})
 	}
+	p.Report(f, pr.Node, fmt.Sprintf("%s: %s", pr.Code, pr.Message), WithRelated(rel...))
 }
 
 func runBundleIncomplete(p *Pass) { reportProblems(p, bundle.BundleIncomplete) }
@@ -145,7 +147,7 @@ func runBundleStatus(p *Pass) {
 	}
 	status, _ := node.Str(node.Val(d.Root, "status"))
 	if ev := node.Val(d.Root, "error"); status == "success" && node.IsMap(ev) {
-		p.Report(d.File, ev, "status is \"success\" but error is set; record \"error\": null, or the status the run really ended with").Severity = diag.SevWarning
+		p.Report(d.File, ev, "status is \"success\" but error is set; record \"error\": null, or the status the run really ended with", WithSeverity(diag.SevWarning))
 	}
 }
 
@@ -155,7 +157,7 @@ func runBundleForbidden(p *Pass) {
 			continue
 		}
 		f := &load.File{Path: joinPath(p.Bundle.Folder.Path, strings.TrimSuffix(n.Path, "/"))}
-		p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "%s: remove it from the bundle", n.Message)
+		p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, fmt.Sprintf("%s: remove it from the bundle", n.Message))
 	}
 }
 
@@ -188,11 +190,7 @@ func runBundleArtifactSchema(p *Pass) {
 		if name == "OUTPUT_HASHES.json" && !seedShaped(d.Root) {
 			continue // another layout altogether: one finding, RL404's
 		}
-		before := len(p.pending)
-		validate(p, d.File, bundleDefs[name], d.Root, "")
-		for _, fd := range p.pending[before:] {
-			fd.Severity = diag.SevWarning
-		}
+		validate(p, d.File, bundleDefs[name], d.Root, "", WithSeverity(diag.SevWarning))
 	}
 }
 

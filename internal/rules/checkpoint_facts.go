@@ -34,8 +34,6 @@ func indexCheckpoint(p *Pass) {
 		return
 	}
 	if cf := CheckpointFactOf(p.Opts, p.Doc.File, p.Doc.Root); cf != nil {
-		// Finalize reports at these lines after the file is released.
-		retainLines(p.Doc.File, 1, cf.IDAt.Start.Line, cf.AckAt.Start.Line)
 		Checkpoints.PublishAt(p.Index, cf.OSPath, cf)
 	}
 }
@@ -46,8 +44,32 @@ func indexOrchestration(p *Pass) {
 	}
 }
 
-// Span is a finding's start and end on one line.
-type Span struct{ Start, End diag.Pos }
+// Span is a finding's start and end on one line, with the text of the
+// line when a cross-file finding may be reported there (textSpan).
+type Span struct {
+	Start, End diag.Pos
+	Text       Line
+}
+
+// Line is the text of a line a fact points at, taken while its file's
+// bytes were read: a cross-file finding there prints it (WithSnippet).
+type Line struct {
+	Text string
+	OK   bool
+}
+
+// textOf returns line n of f.
+func textOf(f *load.File, n int) Line {
+	t, ok := f.Snippet(n)
+	return Line{t, ok}
+}
+
+// lineSpan is spanOf with the text of its line.
+func lineSpan(f *load.File, n *yaml.Node) Span {
+	s := spanOf(f, n)
+	s.Text = textOf(f, s.Start.Line)
+	return s
+}
 
 func spanOf(f *load.File, n *yaml.Node) Span {
 	if n == nil {
@@ -62,6 +84,7 @@ type CheckpointFact struct {
 	OSPath string // absolute
 	ID     string // event_id (seed form) or checkpoint_id (runtime form); "" if malformed
 	IDAt   Span
+	Line1  Line // the first line, where a finding without IDAt is reported
 	// Time is `timestamp` (seed form) or `created_at` (runtime form).
 	Time     time.Time
 	TimeText string
@@ -81,9 +104,9 @@ func CheckpointFactOf(opts *Options, f *load.File, root *yaml.Node) *CheckpointF
 	if c == nil {
 		return nil
 	}
-	cf := &CheckpointFact{Path: f.Path, OSPath: FileOSPath(opts, f), WorkflowID: c.WorkflowID}
+	cf := &CheckpointFact{Path: f.Path, OSPath: FileOSPath(opts, f), WorkflowID: c.WorkflowID, Line1: textOf(f, 1)}
 	if c.ID.OK {
-		cf.ID, cf.IDAt = c.ID.Value, spanOf(f, c.ID.Node)
+		cf.ID, cf.IDAt = c.ID.Value, lineSpan(f, c.ID.Node)
 	}
 	if c.Time.OK {
 		if t, _, ok := ParseTimestamp(c.Time.Value); ok {
@@ -92,7 +115,7 @@ func CheckpointFactOf(opts *Options, f *load.File, root *yaml.Node) *CheckpointF
 	}
 	if md := c.Seed.Metadata; md != nil && md.Acknowledged.OK {
 		ack := md.Acknowledged
-		cf.HasAck, cf.Acknowledged, cf.AckAt = true, ack.Value, spanOf(f, ack.Node)
+		cf.HasAck, cf.Acknowledged, cf.AckAt = true, ack.Value, lineSpan(f, ack.Node)
 	}
 	return cf
 }

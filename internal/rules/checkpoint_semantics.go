@@ -70,7 +70,7 @@ func runCheckpointName(p *Pass) {
 	id := c.ID.Value
 	base := path.Base(p.Doc.File.Path)
 	if base != id+"-checkpoint.json" && base != id+".json" {
-		p.Report(p.Doc.File, c.ID.Node, "file name %s does not match %s %s: rename it to %s-checkpoint.json or %s.json", base, c.ID.Key.Value, id, id, id)
+		p.Report(p.Doc.File, c.ID.Node, fmt.Sprintf("file name %s does not match %s %s: rename it to %s-checkpoint.json or %s.json", base, c.ID.Key.Value, id, id, id))
 	}
 }
 
@@ -86,13 +86,12 @@ func runCheckpointAck(p *Pass) {
 	atk, atv := md.AcknowledgedAt.Key, md.AcknowledgedAt.Node
 	atNull := atk == nil || node.IsNull(atv)
 	if ack && atNull {
-		p.Report(f, av, "acknowledged is true but acknowledged_at is %s: record when the re-orientation merged this checkpoint", map[bool]string{true: "missing", false: "null"}[atk == nil])
+		p.Report(f, av, fmt.Sprintf("acknowledged is true but acknowledged_at is %s: record when the re-orientation merged this checkpoint", map[bool]string{true: "missing", false: "null"}[atk == nil]))
 		return
 	}
 	if !ack && !atNull {
 		if s := md.AcknowledgedAt; s.OK {
-			fd := p.Report(f, atv, "acknowledged_at %s is set but acknowledged is false (line %d): set acknowledged: true, or clear acknowledged_at", s.Value, av.Line)
-			fd.Related = append(fd.Related, relatedAt(f, av, "metadata.acknowledged"))
+			p.Report(f, atv, fmt.Sprintf("acknowledged_at %s is set but acknowledged is false (line %d): set acknowledged: true, or clear acknowledged_at", s.Value, av.Line), WithRelated(relatedAt(f, av, "metadata.acknowledged")))
 		}
 		return
 	}
@@ -100,8 +99,7 @@ func runCheckpointAck(p *Pass) {
 	tv := c.Seed.Timestamp.Node
 	t, ts, _, ok2 := timeOf(tv)
 	if ack && ok1 && ok2 && at.Before(t) {
-		fd := p.Report(f, atv, "acknowledged_at %s is before the checkpoint's timestamp %s (line %d): correct one of them", as, ts, tv.Line)
-		fd.Related = append(fd.Related, relatedAt(f, tv, "timestamp"))
+		p.Report(f, atv, fmt.Sprintf("acknowledged_at %s is before the checkpoint's timestamp %s (line %d): correct one of them", as, ts, tv.Line), WithRelated(relatedAt(f, tv, "timestamp")))
 	}
 }
 
@@ -153,7 +151,7 @@ func runCheckpointContext(p *Pass) {
 		return
 	}
 	if fill < 0 || fill > 1 {
-		p.Report(f, fv, "%s %s is outside [0, 1]: write the fraction of the context window in use (0.886 for 88.6%%)", fillKey, fv.Value)
+		p.Report(f, fv, fmt.Sprintf("%s %s is outside [0, 1]: write the fraction of the context window in use (0.886 for 88.6%%)", fillKey, fv.Value))
 		return
 	}
 	tv, wv := tok.Node, win.Node
@@ -161,8 +159,7 @@ func runCheckpointContext(p *Pass) {
 	if tok.OK && win.OK && window > 0 {
 		ratio := float64(tokens) / float64(window)
 		if math.Abs(fill-ratio) > 0.005+1e-12 {
-			fd := p.Report(f, fv, "%s %s does not match %s / %s = %d / %d = %.4g (tolerance ±0.005): correct it", fillKey, fv.Value, tokKey, winKey, tokens, window, ratio)
-			fd.Related = append(fd.Related, relatedAt(f, tv, tokKey), relatedAt(f, wv, winKey))
+			p.Report(f, fv, fmt.Sprintf("%s %s does not match %s / %s = %d / %d = %.4g (tolerance ±0.005): correct it", fillKey, fv.Value, tokKey, winKey, tokens, window, ratio), WithRelated(relatedAt(f, tv, tokKey), relatedAt(f, wv, winKey)))
 		}
 	}
 	trv, tier := tierS.Node, tierS.Value
@@ -174,11 +171,10 @@ func runCheckpointContext(p *Pass) {
 	rr, inRun := runTiers[w]
 	switch {
 	case !inSeed && !inRun:
-		p.Report(f, trv, "tier %s is not a context tier: write LOW, WARNING, CRITICAL or COMPACTION (or the runtime writer's NOMINAL or EMERGENCY)", diag.Quote(tier))
+		p.Report(f, trv, fmt.Sprintf("tier %s is not a context tier: write LOW, WARNING, CRITICAL or COMPACTION (or the runtime writer's NOMINAL or EMERGENCY)", diag.Quote(tier)))
 	case inSeed && fill >= sr.lo && fill < sr.hi, inRun && fill >= rr.lo && fill < rr.hi:
 	default:
-		fd := p.Report(f, trv, "tier %s does not match %s %s, which is %s: correct the tier or the fill", diag.Quote(tier), fillKey, fv.Value, seedTierOf(fill))
-		fd.Related = append(fd.Related, relatedAt(f, fv, fillKey))
+		p.Report(f, trv, fmt.Sprintf("tier %s does not match %s %s, which is %s: correct the tier or the fill", diag.Quote(tier), fillKey, fv.Value, seedTierOf(fill)), WithRelated(relatedAt(f, fv, fillKey)))
 	}
 }
 
@@ -226,8 +222,7 @@ func runCheckpointPhases(p *Pass) {
 			for b, y := range lists[j].vals {
 				for a, x := range lists[i].vals {
 					if x == y {
-						fd := p.Report(f, lists[j].nodes[b], "phase %d is in both %s (line %d) and %s: keep it in one list", y, names[i], lists[i].nodes[a].Line, names[j])
-						fd.Related = append(fd.Related, relatedAt(f, lists[i].nodes[a], names[i]))
+						p.Report(f, lists[j].nodes[b], fmt.Sprintf("phase %d is in both %s (line %d) and %s: keep it in one list", y, names[i], lists[i].nodes[a].Line, names[j]), WithRelated(relatedAt(f, lists[i].nodes[a], names[i])))
 						break
 					}
 				}
@@ -246,8 +241,7 @@ func runCheckpointPhases(p *Pass) {
 		}
 		if !in {
 			pv := st.PhasesInProgress.Node
-			fd := p.Report(f, cpv, "current_phase %d is not in phases_in_progress %s (line %d): correct one of them", cur, flowList(lists[1].vals), pv.Line)
-			fd.Related = append(fd.Related, relatedAt(f, pv, "orchestration_state.phases_in_progress"))
+			p.Report(f, cpv, fmt.Sprintf("current_phase %d is not in phases_in_progress %s (line %d): correct one of them", cur, flowList(lists[1].vals), pv.Line), WithRelated(relatedAt(f, pv, "orchestration_state.phases_in_progress")))
 		}
 	}
 	gk, gv := st.CurrentGate.Key, st.CurrentGate.Node
@@ -257,14 +251,14 @@ func runCheckpointPhases(p *Pass) {
 		iter, iterSet := st.CurrentGateIteration.Value, st.CurrentGateIteration.OK
 		switch {
 		case gateSet && node.IsNull(iv):
-			p.Report(f, iv, "current_gate_iteration is null while current_gate is %s (line %d): set both during a gate, or both to null between gates", gate, gv.Line)
+			p.Report(f, iv, fmt.Sprintf("current_gate_iteration is null while current_gate is %s (line %d): set both during a gate, or both to null between gates", gate, gv.Line))
 		case iterSet && node.IsNull(gv):
-			p.Report(f, iv, "current_gate_iteration is %d while current_gate is null (line %d): set both during a gate, or both to null between gates", iter, gv.Line)
+			p.Report(f, iv, fmt.Sprintf("current_gate_iteration is %d while current_gate is null (line %d): set both during a gate, or both to null between gates", iter, gv.Line))
 		}
 	}
 	if sv := st.CurrentGateScore.Node; sv != nil {
 		if s, ok := st.CurrentGateScore.Value, st.CurrentGateScore.OK; ok && (s < 0 || s > 1) {
-			p.Report(f, sv, "current_gate_score %s is outside [0, 1]", sv.Value)
+			p.Report(f, sv, fmt.Sprintf("current_gate_score %s is outside [0, 1]", sv.Value))
 		}
 	}
 }
@@ -329,7 +323,7 @@ func finalizeCheckpointMerge(p *RepoPass) {
 			}
 			at := cp.IDAt
 			if at.Start.Line == 0 {
-				at = Span{Start: diag.Pos{Line: 1, Col: 1}}
+				at = Span{Start: diag.Pos{Line: 1, Col: 1}, Text: cp.Line1}
 			}
 			msg := diag.FitClip(func(w int) string {
 				clipped := make([]string, len(where))
@@ -338,8 +332,7 @@ func finalizeCheckpointMerge(p *RepoPass) {
 				}
 				return fmt.Sprintf("no compaction event in %s (workflow %s) names this checkpoint: merge it into the resumption section", diag.List(clipped, 2), diag.ClipTo(cp.WorkflowID, w))
 			})
-			fd := p.ReportAt(cp.Path, at.Start, at.End, "%s", msg)
-			fd.Related = rel
+			p.ReportAt(cp.Path, at.Start, at.End, msg, WithRelated(rel...), WithSnippet(at.Text))
 		}
 		if !cp.HasAck || cp.Acknowledged || cp.Time.IsZero() {
 			continue
@@ -353,8 +346,7 @@ func finalizeCheckpointMerge(p *RepoPass) {
 			msg := diag.FitClip(func(w int) string {
 				return fmt.Sprintf("acknowledged is false, but %s changed after this checkpoint (%s): merge it, set acknowledged: true", diag.ClipPath(of.Path, w), of.UpdatedAtText)
 			})
-			fd := p.ReportAt(cp.Path, cp.AckAt.Start, cp.AckAt.End, "%s", msg)
-			fd.Related = append(fd.Related, diag.Related{Path: of.Path, Line: of.UpdatedAtAt.Start.Line, Column: of.UpdatedAtAt.Start.Col, Message: "recovery_state.updated_at"})
+			p.ReportAt(cp.Path, cp.AckAt.Start, cp.AckAt.End, msg, WithSnippet(cp.AckAt.Text), WithRelated(diag.Related{Path: of.Path, Line: of.UpdatedAtAt.Start.Line, Column: of.UpdatedAtAt.Start.Col, Message: "recovery_state.updated_at"}))
 			break
 		}
 	}
@@ -383,7 +375,7 @@ func runCheckpointFiles(p *Pass) {
 			continue
 		}
 		if _, ok := res.Resolve(s); !ok {
-			p.Report(f, pv, "%s", res.NotFound(fmt.Sprintf("recovery_instructions.files_to_read[%d]", i), s))
+			p.Report(f, pv, res.NotFound(fmt.Sprintf("recovery_instructions.files_to_read[%d]", i), s))
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -153,20 +154,20 @@ func runTimestampFormat(p *Pass) {
 			_, _, parsed := ParseTimestamp(s)
 			switch {
 			case !parsed && (rfc3339Zone.MatchString(s) || zoneless.MatchString(s) || dateOnly.MatchString(s)):
-				p.Report(d.File, v, "%s %s is not a real date and time (a month, day, hour, minute or second out of range)", k.Value, diag.QuoteFull(s))
+				p.Report(d.File, v, fmt.Sprintf("%s %s is not a real date and time (a month, day, hour, minute or second out of range)", k.Value, diag.QuoteFull(s)))
 			case rfc3339Zone.MatchString(s):
 			case zoneless.MatchString(s):
 				if !zonelessOK {
-					p.Report(d.File, v, "%s %s has no time zone; add the zone it was written in, e.g. %s if it is UTC", k.Value, diag.QuoteFull(s), diag.QuoteFull(suggestZone(s)))
+					p.Report(d.File, v, fmt.Sprintf("%s %s has no time zone; add the zone it was written in, e.g. %s if it is UTC", k.Value, diag.QuoteFull(s), diag.QuoteFull(suggestZone(s))))
 				}
 			case dateOnly.MatchString(s):
-				p.Report(d.File, v, "%s %s is a date without a time of day; write the full time it happened, with its zone", k.Value, diag.QuoteFull(s))
+				p.Report(d.File, v, fmt.Sprintf("%s %s is a date without a time of day; write the full time it happened, with its zone", k.Value, diag.QuoteFull(s)))
 			default:
 				// Text that does not even start with a date fails the
 				// kind's schema where one covers the value; one finding
 				// per node, so only uncovered values are reported here.
 				if !parsed && (datePrefix.MatchString(s) || !schemaCovers(p, d, v)) {
-					p.Report(d.File, v, "%s %s is not an RFC 3339 timestamp (expected e.g. \"2026-02-20T21:00:00Z\")", k.Value, diag.QuoteFull(s))
+					p.Report(d.File, v, fmt.Sprintf("%s %s is not an RFC 3339 timestamp (expected e.g. \"2026-02-20T21:00:00Z\")", k.Value, diag.QuoteFull(s)))
 				}
 			}
 		})
@@ -247,7 +248,7 @@ func runFutureTimestamp(p *Pass) {
 			if !ok || !t.After(limit) {
 				return
 			}
-			p.Report(d.File, v, "%s %s is in the future (now is %s); a clock or a hand edit is wrong", k.Value, s, p.Opts.Now.UTC().Format(time.RFC3339))
+			p.Report(d.File, v, fmt.Sprintf("%s %s is in the future (now is %s); a clock or a hand edit is wrong", k.Value, s, p.Opts.Now.UTC().Format(time.RFC3339)))
 		})
 	})
 }
@@ -541,9 +542,8 @@ func runSecrets(p *Pass) {
 			if secretAllowed(p.Opts.SecretAllow, d.File, s) {
 				continue
 			}
-			fd := p.ReportAt(d.File, diag.Pos{Line: s.Line, Col: s.Col}, diag.Pos{Line: s.EndLine, Col: s.EndCol},
-				"%s is stored here (value hidden); remove it from the file and rotate the credential", s.What)
-			fd.Secret = true
+			p.ReportAt(d.File, diag.Pos{Line: s.Line, Col: s.Col}, diag.Pos{Line: s.EndLine, Col: s.EndCol},
+				fmt.Sprintf("%s is stored here (value hidden); remove it from the file and rotate the credential", s.What), WithSecret())
 		}
 	}
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 
@@ -29,8 +30,24 @@ type FactKey interface{ FactName() string }
 // Fact is the handle of a cross-file fact whose values have type T.
 type Fact[T any] struct{ name string }
 
-// NewFact declares a fact.
-func NewFact[T any](name string) *Fact[T] { return &Fact[T]{name: name} }
+// NewFact declares a fact. Its value type is registered (FactTypes): a
+// fact outlives its unit, so it may hold no parse node, file or bytes.
+func NewFact[T any](name string) *Fact[T] {
+	factTypes = append(factTypes, FactType{Name: name, Type: reflect.TypeFor[T]()})
+	return &Fact[T]{name: name}
+}
+
+// FactType is a declared fact's name and value type.
+type FactType struct {
+	Name string
+	Type reflect.Type
+}
+
+var factTypes []FactType
+
+// FactTypes returns every declared fact's value type (facts are declared
+// at package initialisation).
+func FactTypes() []FactType { return slices.Clone(factTypes) }
 
 // FactName returns the fact's name.
 func (f *Fact[T]) FactName() string { return f.name }
@@ -216,12 +233,4 @@ func computePhases(rs []*Rule, xs []*Indexer) map[load.Kind]int {
 		level(k, nil)
 	}
 	return out
-}
-
-// retainLines keeps lines of f that a fact points at past the release of
-// its bytes, for the snippets of cross-file findings (0 is no line).
-func retainLines(f *load.File, lines ...int) {
-	for _, n := range lines {
-		f.Retain(n)
-	}
 }

@@ -75,10 +75,11 @@ func baseOf(p *Pass) *baseVersion {
 	bl := baseLookup.Of(p)
 	if bl.err != nil && !bl.reported {
 		bl.reported = true
-		fd := p.ReportAt(p.Doc.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "%v", bl.err)
+		var opts []Option
 		if bl.warn {
-			fd.Severity = diag.SevWarning
+			opts = append(opts, WithSeverity(diag.SevWarning))
 		}
+		p.ReportAt(p.Doc.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, fmt.Sprintf("%v", bl.err), opts...)
 	}
 	return bl.version
 }
@@ -502,7 +503,7 @@ func reportHistoryBreaks(p *Pass, breaks []historyBreak) {
 	}
 	f := p.Doc.File
 	if len(breaks) == 1 {
-		p.Report(f, first.At, "%s: %s", first.Head, first.List.Rule)
+		p.Report(f, first.At, fmt.Sprintf("%s: %s", first.Head, first.List.Rule))
 		return
 	}
 	var lists []string
@@ -521,13 +522,14 @@ func reportHistoryBreaks(p *Pass, breaks []historyBreak) {
 	if len(lists) == 1 {
 		advice = "restore them: " + strings.TrimPrefix(first.List.Rule, "restore it, ")
 	}
-	fd := p.Report(f, first.At, "%d append-only entries changed or removed since %s (%s; first %s): %s",
-		len(breaks), basePlace(p, baseOf(p)), strings.Join(counts, ", "), first.Short, advice)
+	var rel []diag.Related
 	for _, b := range breaks {
-		if b.At != first.At && len(fd.Related) < maxRelated {
-			fd.Related = append(fd.Related, relatedNode(f, b.At, b.Head))
+		if b.At != first.At && len(rel) < maxRelated {
+			rel = append(rel, relatedNode(f, b.At, b.Head))
 		}
 	}
+	p.Report(f, first.At, fmt.Sprintf("%d append-only entries changed or removed since %s (%s; first %s): %s",
+		len(breaks), basePlace(p, baseOf(p)), strings.Join(counts, ", "), first.Short, advice), WithRelated(rel...))
 }
 
 // appendOnlyBreaks compares one history at base and head.
@@ -642,11 +644,11 @@ func runEventLogAppendOnly(p *Pass) {
 		}
 		bf, err := p.Base(osPathOf(p.Opts, f.OSPath))
 		if err == gitbase.ErrTooLarge {
-			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "this events file at %s is larger than the read limit of %d MiB, so it was not compared", b.Repo.Ref, b.Repo.MaxSize>>20)
+			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, fmt.Sprintf("this events file at %s is larger than the read limit of %d MiB, so it was not compared", b.Repo.Ref, b.Repo.MaxSize>>20))
 			continue
 		}
 		if err != nil {
-			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "cannot read this events file at %s, so it was not compared: %v", b.Repo.Ref, err)
+			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, fmt.Sprintf("cannot read this events file at %s, so it was not compared: %v", b.Repo.Ref, err))
 			continue
 		}
 		// The loader strips a byte-order mark from head (RL004 reports it).
@@ -662,8 +664,8 @@ func runEventLogAppendOnly(p *Pass) {
 		if i == len(f.Data) {
 			lost := bytes.Count(bf.Data[i:], []byte{'\n'})
 			end := endPos(f)
-			p.ReportAt(f, end, diag.Pos{}, "this events file is shorter than at %s%s: %d bytes (%d lines) were cut from its end; restore them, events are only appended",
-				b.Repo.Ref, was, len(bf.Data)-i, lost)
+			p.ReportAt(f, end, diag.Pos{}, fmt.Sprintf("this events file is shorter than at %s%s: %d bytes (%d lines) were cut from its end; restore them, events are only appended",
+				b.Repo.Ref, was, len(bf.Data)-i, lost))
 			continue
 		}
 		start := posAt(f, i)
@@ -671,8 +673,8 @@ func runEventLogAppendOnly(p *Pass) {
 		baseLine := (&load.File{Data: bf.Data}).Line(start.Line)
 		bw, hw := around(baseLine, headLine)
 		lineEnd := diag.Pos{Line: start.Line, Col: len([]rune(headLine)) + 1}
-		p.ReportAt(f, start, lineEnd, "line %d was rewritten since %s%s: it read `%s`, now `%s`; restore it and append instead",
-			start.Line, b.Repo.Ref, was, bw, hw)
+		p.ReportAt(f, start, lineEnd, fmt.Sprintf("line %d was rewritten since %s%s: it read `%s`, now `%s`; restore it and append instead",
+			start.Line, b.Repo.Ref, was, bw, hw))
 	}
 }
 
@@ -695,7 +697,7 @@ func finalizeDeletedEventLogs(p *RepoPass) {
 			continue
 		}
 		p.ReportAt(displayOf(p.Opts, osPath), diag.Pos{Line: 1, Col: 1}, diag.Pos{},
-			"this events file existed at %s and was deleted: restore it, event logs are never removed", b.Repo.Ref)
+			fmt.Sprintf("this events file existed at %s and was deleted: restore it, event logs are never removed", b.Repo.Ref))
 	}
 }
 
@@ -790,11 +792,11 @@ func reportProtocolGaps(p *Pass, triggers []protocolTrigger, gaps []protocolGap)
 	f := p.Doc.File
 	if len(gaps) == 1 {
 		g := gaps[0]
-		fd := p.Report(f, g.At, "%s", g.Message)
+		opts := []Option{WithRelated(g.Related...)}
 		if g.Severity != diag.SevOff {
-			fd.Severity = g.Severity
+			opts = append(opts, WithSeverity(g.Severity))
 		}
-		fd.Related = g.Related
+		p.Report(f, g.At, g.Message, opts...)
 		return
 	}
 	var shorts, unchanged []string
@@ -816,15 +818,13 @@ func reportProtocolGaps(p *Pass, triggers []protocolTrigger, gaps []protocolGap)
 		return fmt.Sprintf("%s, but resumption was not updated (%s): update it",
 			triggerCount(triggers, p.BaseRev.Repo.Ref), joinShort(shorts, ", ", n))
 	})
-	fd := p.Report(f, gaps[0].At, "%s", msg)
-	if sev != p.Rule.Severity {
-		fd.Severity = sev
-	}
+	var rel []diag.Related
 	for _, t := range triggers {
-		if t.At != nil && len(fd.Related) < maxRelated {
-			fd.Related = append(fd.Related, relatedNode(f, t.At, t.Code+" "+t.Name))
+		if t.At != nil && len(rel) < maxRelated {
+			rel = append(rel, relatedNode(f, t.At, t.Code+" "+t.Name))
 		}
 	}
+	p.Report(f, gaps[0].At, msg, WithSeverity(sev), WithRelated(rel...))
 }
 
 // triggerCount names the trigger, or how many of each kind fired: "24
@@ -1450,9 +1450,9 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 			return fmt.Sprintf("%s gained %s since %s (line %d: %s); this file did not change: update progress, current_task and last_updated",
 				diag.ClipPath(stepsRel, w), items, b.Repo.Ref, firstLine, diag.QuoteTo(checkedText(first), w))
 		})
-		fd := p.ReportAt(rcFile.Path, at, end, "%s", msg)
-		p.Source(rcFile, at.Line)
-		fd.Related = append(fd.Related, diag.Related{Path: stepsShown, Line: firstLine, Column: 1, Message: "newly checked item"})
+		p.ReportAt(rcFile.Path, at, end, msg, WithSnippet(textOf(rcFile, at.Line)),
+			WithRelated(diag.Related{Path: stepsShown, Line: firstLine, Column: 1, Message: "newly checked item"}))
+		rcFile.Release()
 	}
 }
 

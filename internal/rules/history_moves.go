@@ -181,7 +181,7 @@ func finalizeDeletedWorkflows(p *RepoPass) {
 		}
 		at, shown := diag.Pos{Line: 1, Col: 1}, displayOf(p.Opts, osPath)
 		if d.Unread != nil {
-			p.ReportAt(shown, at, diag.Pos{}, "%s", diag.FitClip(func(w int) string {
+			p.ReportAt(shown, at, diag.Pos{}, diag.FitClip(func(w int) string {
 				return fmt.Sprintf("workflow record deleted; its version at %s cannot be read (%s), so its append-only history was not checked",
 					ref, diag.ClipTo(d.Unread.Error(), w))
 			}))
@@ -191,7 +191,7 @@ func finalizeDeletedWorkflows(p *RepoPass) {
 			continue // it did not parse at base: no history to tell
 		}
 		if counts := appendOnlyCounts(d.Doc.Root); len(counts) > 0 {
-			p.ReportAt(shown, at, diag.Pos{}, "%s", diag.Fit(len(counts), func(n int) string {
+			p.ReportAt(shown, at, diag.Pos{}, diag.Fit(len(counts), func(n int) string {
 				return fmt.Sprintf("workflow record deleted with the append-only history it held at %s (%s): restore it", ref, joinShort(counts, ", ", n))
 			}))
 		}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -85,7 +86,7 @@ func runResumptionMissing(p *Pass) {
 	case k == nil:
 		p.ReportAt(d.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "no `resumption:` section, so a fresh session has nothing to resume from: add one")
 	case !node.IsMap(v):
-		p.Report(d.File, k, "`resumption:` must be a mapping, found %s", node.Kind(v))
+		p.Report(d.File, k, fmt.Sprintf("`resumption:` must be a mapping, found %s", node.Kind(v)))
 	}
 }
 
@@ -96,15 +97,15 @@ func runMixedVersion(p *Pass) {
 	}
 	m := fix.Migrate(p.Doc)
 	for _, k := range r.V1Keys {
-		var fd *diag.Finding
+		var fx *diag.Fix
+		if m.Folded[k] {
+			fx = m.Fix
+		}
 		if k.Value == "current_state" {
 			// v2.0 has no current_state: its prose becomes structured fields.
-			fd = p.Report(p.Doc.File, k, "v1.0 field current_state sits next to recovery_state: move its content into recovery_state's phase, status and activity fields, then remove it")
+			p.Report(p.Doc.File, k, "v1.0 field current_state sits next to recovery_state: move its content into recovery_state's phase, status and activity fields, then remove it", WithFix(fx))
 		} else {
-			fd = p.Report(p.Doc.File, k, "v1.0 field %s sits next to recovery_state: move it into recovery_state", k.Value)
-		}
-		if m.Folded[k] {
-			fd.Fix = m.Fix
+			p.Report(p.Doc.File, k, fmt.Sprintf("v1.0 field %s sits next to recovery_state: move it into recovery_state", k.Value), WithFix(fx))
 		}
 	}
 }
@@ -122,8 +123,7 @@ func runDecisionsAlias(p *Pass) {
 		p.Report(p.Doc.File, k, "both `decisions:` and `decision_log:` are present: merge the entries into `decision_log:`")
 		return
 	}
-	fd := p.Report(p.Doc.File, k, "`decisions:` is the draft name of the decision log: rename it to `decision_log:`")
-	fd.Fix = fix.RenameKey(p.Doc, k, "decision_log", r.Node.Style&yaml.FlowStyle != 0)
+	p.Report(p.Doc.File, k, "`decisions:` is the draft name of the decision log: rename it to `decision_log:`", WithFix(fix.RenameKey(p.Doc, k, "decision_log", r.Node.Style&yaml.FlowStyle != 0)))
 }
 
 func runResumptionSchema(p *Pass) {
@@ -139,7 +139,7 @@ func runResumptionSchema(p *Pass) {
 	view := t.root
 	c := checkSchema(p, f, "#ResumptionV2", view, "resumption")
 	if c.err != nil {
-		p.Report(f, view, "internal: schema #ResumptionV2: %v", c.err)
+		p.Report(f, view, fmt.Sprintf("internal: schema #ResumptionV2: %v", c.err))
 		return
 	}
 	vs := c.res.Violations
@@ -236,7 +236,7 @@ func placeholdersIn(p *Pass, root *yaml.Node) {
 			if m[1]-m[0] > 3 && (m[0] == 0 || n.Value[m[0]-1] != '$') && !patternInProse(n.Value, m[0], m[1]) {
 				ph := n.Value[m[0]:m[1]]
 				start, end := textSpan(d.File, n, ph)
-				p.ReportAt(d.File, start, end, "template placeholder %s was never filled in: write the real value", ph)
+				p.ReportAt(d.File, start, end, fmt.Sprintf("template placeholder %s was never filled in: write the real value", ph))
 				return
 			}
 		}

@@ -66,8 +66,7 @@ func indexResumption(p *Pass) {
 			for i, k := range r.V1Keys {
 				keys[i] = k.Value
 			}
-			rf.V1 = &V1Section{At: spanOf(d.File, r.Key), Keys: keys, Fix: fix.Migrate(d).Fix}
-			retainLines(d.File, r.Key.Line)
+			rf.V1 = &V1Section{At: lineSpan(d.File, r.Key), Keys: keys, Fix: fix.Migrate(d).Fix}
 		}
 	}
 	Resumptions.Publish(p.Index, rf)
@@ -134,8 +133,7 @@ func finalizeResumptionV1(p *RepoPass) {
 			continue
 		}
 		if rf.Template {
-			fd := p.ReportAt(rf.Path, rf.V1.At.Start, rf.V1.At.End, "this template writes a v1.0 resumption section, so every workflow made from it starts in the legacy form: migrate the template to v2.0")
-			fd.Fix = rf.V1.Fix
+			p.ReportAt(rf.Path, rf.V1.At.Start, rf.V1.At.End, "this template writes a v1.0 resumption section, so every workflow made from it starts in the legacy form: migrate the template to v2.0", WithFix(rf.V1.Fix), WithSnippet(rf.V1.At.Text))
 			continue
 		}
 		live = append(live, rf)
@@ -154,7 +152,6 @@ func finalizeResumptionV1(p *RepoPass) {
 	}
 	p.Note("the repository writes v2.0 (%s: %s): %d live v1.0 workflow(s) reported", a.v2, a.v2Why, len(live))
 	for _, rf := range live {
-		fd := p.ReportAt(rf.Path, rf.V1.At.Start, rf.V1.At.End, "resumption is a v1.0 section (%s at its top): migrate it to v2.0, which keeps them in recovery_state", strings.Join(rf.V1.Keys, ", "))
-		fd.Fix = rf.V1.Fix
+		p.ReportAt(rf.Path, rf.V1.At.Start, rf.V1.At.End, fmt.Sprintf("resumption is a v1.0 section (%s at its top): migrate it to v2.0, which keeps them in recovery_state", strings.Join(rf.V1.Keys, ", ")), WithFix(rf.V1.Fix), WithSnippet(rf.V1.At.Text))
 	}
 }

@@ -327,8 +327,7 @@ func checkCompleteRecord(p *Pass, anchor *lifecycle) {
 	msg := fitList(o.items, func(list string) string {
 		return fmt.Sprintf("%s %s, but %s still open: %s; %s", anchor.Field, anchor.Raw, strings.Join(what, " and "), list, hint)
 	})
-	fd := p.Report(p.Doc.File, anchor.At, "%s", msg)
-	fd.Related = o.rel
+	p.Report(p.Doc.File, anchor.At, msg, WithRelated(o.rel...))
 }
 
 // checkRunningRecord reports a running workflow whose phases are all done,
@@ -342,9 +341,7 @@ func checkRunningRecord(p *Pass, anchor *lifecycle) {
 	}
 	if notAdvanced(p) {
 		phs := recordPhases(p)
-		fd := p.Report(f, anchor.At, "%s %s, but all %d phase(s) are done and no gate is open; set it to COMPLETE if the workflow is over", anchor.Field, anchor.Raw, len(phs))
-		fd.Severity = diag.SevWarning
-		fd.Related = append(fd.Related, relatedAt(f, statusAt(phs[len(phs)-1].Node, phs[len(phs)-1].At), phs[len(phs)-1].Label))
+		p.Report(f, anchor.At, fmt.Sprintf("%s %s, but all %d phase(s) are done and no gate is open; set it to COMPLETE if the workflow is over", anchor.Field, anchor.Raw, len(phs)), WithSeverity(diag.SevWarning), WithRelated(relatedAt(f, statusAt(phs[len(phs)-1].Node, phs[len(phs)-1].At), phs[len(phs)-1].Label)))
 		return
 	}
 	for _, ph := range recordPhases(p) {
@@ -352,14 +349,15 @@ func checkRunningRecord(p *Pass, anchor *lifecycle) {
 			continue
 		}
 		sv := statusAt(ph.Node, ph.At)
-		fd := p.Report(f, sv, "%s is %s, but all its agents are COMPLETE; advance the phase's status", phaseName(p, ph), ph.Status)
-		fd.Severity = diag.SevWarning
+		var rel []diag.Related
 		for _, a := range ph.Agents {
-			fd.Related = append(fd.Related, relatedAt(f, a.At, "agent "+a.ID+": "+a.Status))
-			if len(fd.Related) == 5 {
+			rel = append(rel, relatedAt(f, a.At, "agent "+a.ID+": "+a.Status))
+			if len(rel) == 5 {
 				break
 			}
 		}
+		p.Report(f, sv, fmt.Sprintf("%s is %s, but all its agents are COMPLETE; advance the phase's status", phaseName(p, ph), ph.Status),
+			WithSeverity(diag.SevWarning), WithRelated(rel...))
 	}
 }
 
@@ -575,7 +573,11 @@ func runResumptionText(p *Pass) {
 	if FinishedContradicted(p) {
 		return // RL106 reports the finished record that says it is not
 	}
-	var fd *diag.Finding
+	var first *struct {
+		at  *yaml.Node
+		msg string
+	}
+	var rel []diag.Related
 	for _, tf := range textFields(p) {
 		if finished && tf.key.Value == "next_step" {
 			continue // a finished workflow's next step is the work after it
@@ -585,14 +587,20 @@ func runResumptionText(p *Pass) {
 			if x == nil {
 				continue
 			}
-			if fd == nil {
-				fd = p.Report(f, tf.val, "%s says %s, but %s; rewrite it to the file's state", tf.key.Value, quoteClaim(c.text), x.why)
-				fd.Related = append(fd.Related, relatedAt(f, x.at, x.msg))
+			if first == nil {
+				first = &struct {
+					at  *yaml.Node
+					msg string
+				}{tf.val, fmt.Sprintf("%s says %s, but %s; rewrite it to the file's state", tf.key.Value, quoteClaim(c.text), x.why)}
+				rel = append(rel, relatedAt(f, x.at, x.msg))
 			} else {
-				fd.Related = append(fd.Related, relatedAt(f, tf.val, fmt.Sprintf("%s says %s, but %s", tf.key.Value, quoteClaim(c.text), x.why)))
+				rel = append(rel, relatedAt(f, tf.val, fmt.Sprintf("%s says %s, but %s", tf.key.Value, quoteClaim(c.text), x.why)))
 			}
 			break // one contradiction per field
 		}
+	}
+	if first != nil {
+		p.Report(f, first.at, first.msg, WithRelated(rel...))
 	}
 }
 
@@ -693,8 +701,7 @@ func runCompleteWithDefects(p *Pass) {
 			return fmt.Sprintf("%s %s (line %d), but defect_summary counts %d unresolved defect(s) (%s); resolve them or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), n, list)
 		})
 	}
-	fd := p.Report(f, at, "%s", msg)
-	fd.Related = append(fd.Related, relatedAt(f, lc.At, lc.Field))
+	p.Report(f, at, msg, WithRelated(relatedAt(f, lc.At, lc.Field)))
 }
 
 // ---- RL107: staleness of a v1.0 section -------------------------------------
@@ -739,7 +746,6 @@ func staleV1(p *Pass) {
 	} else if cs := r.V1.CurrentState; cs.Key != nil && cs.Node != nil {
 		at, what = cs.Node, "current_state"
 	}
-	fd := p.Report(f, at, "%s, but nothing in the file is newer than %s (%s ago, over staleness.max_age %s); update the resumption section",
-		what, newest.text, humanAge(age), humanAge(p.Opts.MaxAge))
-	fd.Related = append(fd.Related, relatedAt(f, newest.at, newest.label))
+	p.Report(f, at, fmt.Sprintf("%s, but nothing in the file is newer than %s (%s ago, over staleness.max_age %s); update the resumption section",
+		what, newest.text, humanAge(age), humanAge(p.Opts.MaxAge)), WithRelated(relatedAt(f, newest.at, newest.label)))
 }

@@ -146,9 +146,8 @@ func runCheckpointLogBehind(p *Pass) {
 			at, what = cp.Key, "checkpoints has no latest_id"
 		}
 	}
-	fd := p.Report(p.Doc.File, at, "%s, but the workflow's checkpoints folder holds %s: log the later checkpoints and move latest_id",
-		what, diag.Quote(bestName))
-	fd.Related = append(fd.Related, diag.Related{Path: load.Display(p.Opts.Cwd, bestPath), Line: 1, Column: 1, Message: "the later checkpoint"})
+	p.Report(p.Doc.File, at, fmt.Sprintf("%s, but the workflow's checkpoints folder holds %s: log the later checkpoints and move latest_id",
+		what, diag.Quote(bestName)), WithRelated(diag.Related{Path: load.Display(p.Opts.Cwd, bestPath), Line: 1, Column: 1, Message: "the later checkpoint"}))
 }
 
 // ---- RL124 outputs-ahead -----------------------------------------------------------
@@ -220,11 +219,10 @@ func runOutputsAhead(p *Pass) {
 		return
 	}
 	f := p.Doc.File
-	fd := p.Report(f, lc.At, "%s", diag.FitClip(func(w int) string {
+	p.Report(f, lc.At, diag.FitClip(func(w int) string {
 		return fmt.Sprintf("all %d phase(s) are pending, but %d of the %d outputs they declare already exist (%s): update the statuses before resuming",
 			len(phs), len(found), len(outs), diag.QuotePath(found[0], w))
-	}))
-	fd.Related = append(fd.Related, diag.Related{Path: load.Display(p.Opts.Cwd, first), Line: 1, Column: 1, Message: "an existing output"})
+	}), WithRelated(diag.Related{Path: load.Display(p.Opts.Cwd, first), Line: 1, Column: 1, Message: "an existing output"}))
 }
 
 // ---- RL125 work-item-done ------------------------------------------------------------
@@ -292,9 +290,8 @@ func runWorkItemDone(p *Pass) {
 	lc := activeLifecycle(p)
 	path, status, line := it.path, it.status, it.line
 	disp := load.Display(p.Opts.Cwd, path)
-	fd := p.Report(p.Doc.File, lc.At, "%s", diag.FitClip(func(w int) string {
+	p.Report(p.Doc.File, lc.At, diag.FitClip(func(w int) string {
 		return fmt.Sprintf("%s is %s, but its work item %s says Status: %s: close the workflow or reopen the item",
 			lc.Field, lc.Raw, diag.QuotePath(filepath.Base(disp), w), diag.ClipTo(status, 20))
-	}))
-	fd.Related = append(fd.Related, diag.Related{Path: disp, Line: line, Column: 1, Message: "the work item's status"})
+	}), WithRelated(diag.Related{Path: disp, Line: line, Column: 1, Message: "the work item's status"}))
 }

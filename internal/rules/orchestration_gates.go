@@ -93,9 +93,8 @@ func runCheckpointOrder(p *Pass) {
 			if zoneOf(e.Text) != zoneOf(last.Text) {
 				zones = " (the two are written in different zones)"
 			}
-			fd := p.Report(f, e.At, "checkpoint %s at %s is later than the last entry %s at %s%s: correct the times so the latest is the last",
-				diag.Quote(e.ID), e.Text, diag.Quote(last.ID), last.Text, zones)
-			fd.Related = append(fd.Related, relatedAt(f, last.At, "the last entry"))
+			p.Report(f, e.At, fmt.Sprintf("checkpoint %s at %s is later than the last entry %s at %s%s: correct the times so the latest is the last",
+				diag.Quote(e.ID), e.Text, diag.Quote(last.ID), last.Text, zones), WithRelated(relatedAt(f, last.At, "the last entry")))
 		}
 	}
 	latest := cp.LatestID
@@ -109,8 +108,7 @@ func runCheckpointOrder(p *Pass) {
 	if latest.Value == want || newest >= 0 && latest.Value == timed[newest].ID {
 		return
 	}
-	fd := p.Report(f, latest.Node, "checkpoints.latest_id is %s, but the last entry is %s: set latest_id to the last checkpoint recorded", diag.Quote(latest.Value), diag.Quote(want))
-	fd.Related = append(fd.Related, relatedAt(f, wantAt, "the last entry"))
+	p.Report(f, latest.Node, fmt.Sprintf("checkpoints.latest_id is %s, but the last entry is %s: set latest_id to the last checkpoint recorded", diag.Quote(latest.Value), diag.Quote(want)), WithRelated(relatedAt(f, wantAt, "the last entry")))
 }
 
 // ---- RL122 gate-phase ------------------------------------------------------------
@@ -247,7 +245,9 @@ var phaseIndexResult = NewResult("phase-index", func(p *Pass) *phaseIndex {
 // closed. One finding names them all (one missed habit of the file).
 func openBehindStarted(p *Pass) {
 	f := p.Doc.File
-	var fd *diag.Finding
+	var at *yaml.Node
+	var msg string
+	var rel []diag.Related
 	n := 0
 	for _, c := range closers(p.Doc.Root) {
 		if c.StatusAt == nil || !isOpenStatus(c.Status) || isInProgress(c.Status) || len(c.Closes) == 0 && len(c.Opens) == 0 {
@@ -258,16 +258,20 @@ func openBehindStarted(p *Pass) {
 			continue
 		}
 		sv := statusAt(ph.Node, ph.At)
-		if n++; fd == nil {
-			fd = p.Report(f, c.StatusAt, "%s %s is %s, but %s after it is %s (line %d): record the %s's result or correct the phase",
+		if n++; at == nil {
+			at = c.StatusAt
+			msg = fmt.Sprintf("%s %s is %s, but %s after it is %s (line %d): record the %s's result or correct the phase",
 				c.Kind, diag.Quote(c.ID), c.Status, phaseName(p, ph), ph.Status, lineOf(sv), c.Kind)
-			fd.Related = append(fd.Related, relatedAt(f, sv, ph.Label+".status"))
+			rel = append(rel, relatedAt(f, sv, ph.Label+".status"))
 			continue
 		}
-		fd.Related = append(fd.Related, relatedAt(f, c.StatusAt, fmt.Sprintf("also %s: %s %s, %s %s", c.Status, c.Kind, c.ID, phaseName(p, ph), ph.Status)))
+		rel = append(rel, relatedAt(f, c.StatusAt, fmt.Sprintf("also %s: %s %s, %s %s", c.Status, c.Kind, c.ID, phaseName(p, ph), ph.Status)))
 	}
 	if n > 1 {
-		fd.Message = strings.TrimSuffix(fd.Message, " or correct the phase") + fmt.Sprintf(" (%d gates in all)", n)
+		msg = strings.TrimSuffix(msg, " or correct the phase") + fmt.Sprintf(" (%d gates in all)", n)
+	}
+	if at != nil {
+		p.Report(f, at, msg, WithRelated(rel...))
 	}
 }
 
@@ -303,9 +307,8 @@ func openBehindFinished(p *Pass) {
 			if ph == nil {
 				continue
 			}
-			fd := p.Report(f, c.StatusAt, "the workflow is finished and %s is %s, but %s %s that closes it is %s: record its result or reopen the workflow",
-				phaseName(p, ph), ph.Status, c.Kind, diag.Quote(c.ID), c.Status)
-			fd.Related = append(fd.Related, relatedAt(f, statusAt(ph.Node, ph.At), ph.Label+".status"))
+			p.Report(f, c.StatusAt, fmt.Sprintf("the workflow is finished and %s is %s, but %s %s that closes it is %s: record its result or reopen the workflow",
+				phaseName(p, ph), ph.Status, c.Kind, diag.Quote(c.ID), c.Status), WithRelated(relatedAt(f, statusAt(ph.Node, ph.At), ph.Label+".status")))
 			break
 		}
 	}
@@ -428,10 +431,9 @@ func checkCounters(p *Pass, cs []counter) {
 		if first == nil {
 			continue
 		}
-		fd := p.Report(f, first, "%s", fitList(items, func(list string) string {
+		p.Report(f, first, fitList(items, func(list string) string {
 			return fmt.Sprintf("%s counts disagree with the statuses: %s; recount them", b.label, list)
-		}))
-		fd.Severity = diag.SevWarning
+		}), WithSeverity(diag.SevWarning))
 	}
 }
 
@@ -475,7 +477,6 @@ func pipelineProgress(p *Pass) {
 		if !(got == 0 && done > 0 || got >= 100 && done < len(pi.Phases)) {
 			continue
 		}
-		fd := p.Report(f, v, "pipelines.%s.progress_percent is %g, but %d of its %d phases are complete: recompute it", pi.Key, got, done, len(pi.Phases))
-		fd.Severity = diag.SevWarning
+		p.Report(f, v, fmt.Sprintf("pipelines.%s.progress_percent is %g, but %d of its %d phases are complete: recompute it", pi.Key, got, done, len(pi.Phases)), WithSeverity(diag.SevWarning))
 	}
 }

@@ -110,32 +110,27 @@ func checkGateLists(p *Pass, t *trajectory) {
 	if t.cOK && t.rOK {
 		for i, g := range t.remaining {
 			if c := t.completedAt[model.GateKey(g)]; c != nil {
-				fd := p.Report(f, t.rNodes[i], "gate %s is in both gates_completed (line %d) and gates_remaining: remove it from gates_remaining", g, c.Line)
-				fd.Related = append(fd.Related, relatedAt(f, c, "quality_trajectory.gates_completed"))
+				p.Report(f, t.rNodes[i], fmt.Sprintf("gate %s is in both gates_completed (line %d) and gates_remaining: remove it from gates_remaining", g, c.Line), WithRelated(relatedAt(f, c, "quality_trajectory.gates_completed")))
 			}
 		}
 	}
 	cg, cgv, civ := t.cg, t.cgv, t.civ
 	if t.cgSet {
 		if c := t.completedAt[model.GateKey(cg)]; t.cOK && c != nil {
-			fd := p.Report(f, cgv, "current_gate %s is already in gates_completed (line %d): set current_gate to the gate in progress, or null", cg, c.Line)
-			fd.Related = append(fd.Related, relatedAt(f, c, "quality_trajectory.gates_completed"))
+			p.Report(f, cgv, fmt.Sprintf("current_gate %s is already in gates_completed (line %d): set current_gate to the gate in progress, or null", cg, c.Line), WithRelated(relatedAt(f, c, "quality_trajectory.gates_completed")))
 		}
 		for i, g := range t.remaining {
 			if t.rOK && model.GateKey(g) == model.GateKey(cg) {
-				fd := p.Report(f, cgv, "current_gate %s is also listed in gates_remaining (line %d): remove it from gates_remaining", cg, t.rNodes[i].Line)
-				fd.Related = append(fd.Related, relatedAt(f, t.rNodes[i], "quality_trajectory.gates_remaining"))
+				p.Report(f, cgv, fmt.Sprintf("current_gate %s is also listed in gates_remaining (line %d): remove it from gates_remaining", cg, t.rNodes[i].Line), WithRelated(relatedAt(f, t.rNodes[i], "quality_trajectory.gates_remaining")))
 			}
 		}
 	}
 	if cgv != nil && civ != nil {
 		switch {
 		case t.cgSet && node.IsNull(civ):
-			fd := p.Report(f, civ, "current_gate_iteration is null while current_gate is %s (line %d): set both during a gate, or both to null between gates", cg, cgv.Line)
-			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
+			p.Report(f, civ, fmt.Sprintf("current_gate_iteration is null while current_gate is %s (line %d): set both during a gate, or both to null between gates", cg, cgv.Line), WithRelated(relatedAt(f, cgv, "quality_trajectory.current_gate")))
 		case t.ciSet && node.IsNull(cgv):
-			fd := p.Report(f, civ, "current_gate_iteration is %d while current_gate is null (line %d): set both during a gate, or both to null between gates", t.ci, cgv.Line)
-			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
+			p.Report(f, civ, fmt.Sprintf("current_gate_iteration is %d while current_gate is null (line %d): set both during a gate, or both to null between gates", t.ci, cgv.Line), WithRelated(relatedAt(f, cgv, "quality_trajectory.current_gate")))
 		}
 	}
 }
@@ -159,7 +154,7 @@ func readScoreHistory(p *Pass, t *trajectory) {
 				return
 			}
 			if x < 0 || x > 1 {
-				p.Report(t.f, s, "score %s of %s is outside [0, 1]", s.Value, k.Value)
+				p.Report(t.f, s, fmt.Sprintf("score %s of %s is outside [0, 1]", s.Value, k.Value))
 			}
 			h.scores = append(h.scores, x)
 		}
@@ -185,8 +180,8 @@ func checkScoreHistory(p *Pass, t *trajectory) {
 		}
 	}
 	if len(stray) > 0 {
-		p.Report(f, first, "score_history holds scores for %s, which %s neither in gates_completed nor the current gate: correct the gate ids",
-			listShort(stray), map[bool]string{true: "is", false: "are"}[len(stray) == 1])
+		p.Report(f, first, fmt.Sprintf("score_history holds scores for %s, which %s neither in gates_completed nor the current gate: correct the gate ids",
+			listShort(stray), map[bool]string{true: "is", false: "are"}[len(stray) == 1]))
 	}
 	has := map[string]bool{}
 	for _, h := range t.hist {
@@ -196,8 +191,7 @@ func checkScoreHistory(p *Pass, t *trajectory) {
 	}
 	for i, g := range t.completed {
 		if !has[model.GateKey(g)] {
-			fd := p.Report(f, t.cNodes[i], "gate %s is in gates_completed, but score_history has no scores for it (line %d): record the score of each of its iterations", g, t.shk.Line)
-			fd.Related = append(fd.Related, relatedAt(f, t.shk, "quality_trajectory.score_history"))
+			p.Report(f, t.cNodes[i], fmt.Sprintf("gate %s is in gates_completed, but score_history has no scores for it (line %d): record the score of each of its iterations", g, t.shk.Line), WithRelated(relatedAt(f, t.shk, "quality_trajectory.score_history")))
 		}
 	}
 }
@@ -216,14 +210,12 @@ func checkIterationsUsed(p *Pass, t *trajectory) {
 			parts = append(parts, fmt.Sprintf("%s: %d", h.gate, len(h.scores)))
 		}
 		if int(used) != sum {
-			fd := p.Report(f, tuv, "total_iterations_used %d, but score_history holds %d score(s) (%s): set it to the number of gate iterations", used, sum, listShort(parts))
-			fd.Related = append(fd.Related, relatedAt(f, t.shk, "quality_trajectory.score_history"))
+			p.Report(f, tuv, fmt.Sprintf("total_iterations_used %d, but score_history holds %d score(s) (%s): set it to the number of gate iterations", used, sum, listShort(parts)), WithRelated(relatedAt(f, t.shk, "quality_trajectory.score_history")))
 		}
 	}
 	if bv := t.qt.TotalIterationsBudget.Node; usedOK && bv != nil {
 		if budget, ok := int64(t.qt.TotalIterationsBudget.Value), t.qt.TotalIterationsBudget.OK; ok && used > budget {
-			fd := p.Report(f, tuv, "total_iterations_used %d exceeds total_iterations_budget %d (line %d)", used, budget, bv.Line)
-			fd.Related = append(fd.Related, relatedAt(f, bv, "quality_trajectory.total_iterations_budget"))
+			p.Report(f, tuv, fmt.Sprintf("total_iterations_used %d exceeds total_iterations_budget %d (line %d)", used, budget, bv.Line), WithRelated(relatedAt(f, bv, "quality_trajectory.total_iterations_budget")))
 		}
 	}
 }
@@ -240,18 +232,16 @@ func checkTrajectoryGates(p *Pass, t *trajectory, gates map[string]*model.Gate) 
 		for _, k := range keys {
 			g := gates[k]
 			if isPassed(g.Status) && t.completedAt[k] == nil && g.StatusAt != nil {
-				fd := p.Report(f, t.ck, "%s is %s (line %d), but gates_completed does not list %s: append it", g.Label, g.Status, g.StatusAt.Line, g.ID)
-				fd.Related = append(fd.Related, relatedAt(f, g.StatusAt, g.Label+".status"))
+				p.Report(f, t.ck, fmt.Sprintf("%s is %s (line %d), but gates_completed does not list %s: append it", g.Label, g.Status, g.StatusAt.Line, g.ID), WithRelated(relatedAt(f, g.StatusAt, g.Label+".status")))
 			}
 		}
 		for i, c := range t.completed {
 			g := gates[model.GateKey(c)]
 			switch {
 			case g == nil:
-				p.Report(f, t.cNodes[i], "gate %s is in gates_completed, but quality_gates defines no such gate (it has %s)", c, listShort(gateIDs(gates, keys)))
+				p.Report(f, t.cNodes[i], fmt.Sprintf("gate %s is in gates_completed, but quality_gates defines no such gate (it has %s)", c, listShort(gateIDs(gates, keys))))
 			case g.Status != "" && !isPassed(g.Status) && g.StatusAt != nil:
-				fd := p.Report(f, t.cNodes[i], "gate %s is in gates_completed, but %s.status is %s (line %d): correct one of them", c, g.Label, g.Status, g.StatusAt.Line)
-				fd.Related = append(fd.Related, relatedAt(f, g.StatusAt, g.Label+".status"))
+				p.Report(f, t.cNodes[i], fmt.Sprintf("gate %s is in gates_completed, but %s.status is %s (line %d): correct one of them", c, g.Label, g.Status, g.StatusAt.Line), WithRelated(relatedAt(f, g.StatusAt, g.Label+".status")))
 			}
 		}
 	}
@@ -261,14 +251,12 @@ func checkTrajectoryGates(p *Pass, t *trajectory, gates map[string]*model.Gate) 
 			if g == nil || !g.ScoresOK || sameScores(h.scores, g.Scores) {
 				continue
 			}
-			fd := p.Report(f, h.key, "score_history.%s is %s, but %s.%s has scores %s (line %d): copy the iteration scores", h.gate, fmtScores(h.scores), g.Label, g.IterKey, fmtScores(g.Scores), g.Iters.Line)
-			fd.Related = append(fd.Related, relatedAt(f, g.Iters, g.Label+"."+g.IterKey))
+			p.Report(f, h.key, fmt.Sprintf("score_history.%s is %s, but %s.%s has scores %s (line %d): copy the iteration scores", h.gate, fmtScores(h.scores), g.Label, g.IterKey, fmtScores(g.Scores), g.Iters.Line), WithRelated(relatedAt(f, g.Iters, g.Label+"."+g.IterKey)))
 		}
 	}
 	if t.cgSet && t.ciSet {
 		if g := gates[model.GateKey(t.cg)]; g != nil && g.Iters != nil && len(g.Iters.Content) != int(t.ci) {
-			fd := p.Report(f, t.civ, "current_gate_iteration %d, but %s.%s records %d iteration(s) (line %d)", t.ci, g.Label, g.IterKey, len(g.Iters.Content), g.Iters.Line)
-			fd.Related = append(fd.Related, relatedAt(f, g.Iters, g.Label+"."+g.IterKey))
+			p.Report(f, t.civ, fmt.Sprintf("current_gate_iteration %d, but %s.%s records %d iteration(s) (line %d)", t.ci, g.Label, g.IterKey, len(g.Iters.Content), g.Iters.Line), WithRelated(relatedAt(f, g.Iters, g.Label+"."+g.IterKey)))
 		}
 	}
 }
@@ -304,8 +292,7 @@ func runDefectSummary(p *Pass) {
 	fv, rv := ds.TotalDefectsFound.Node, ds.TotalDefectsResolved.Node
 	found, resolved := int64(ds.TotalDefectsFound.Value), int64(ds.TotalDefectsResolved.Value)
 	if resolved > found {
-		fd := p.Report(f, rv, "total_defects_resolved %d exceeds total_defects_found %d (line %d): correct the counts", resolved, found, fv.Line)
-		fd.Related = append(fd.Related, relatedAt(f, fv, "defect_summary.total_defects_found"))
+		p.Report(f, rv, fmt.Sprintf("total_defects_resolved %d exceeds total_defects_found %d (line %d): correct the counts", resolved, found, fv.Line), WithRelated(relatedAt(f, fv, "defect_summary.total_defects_found")))
 		return
 	}
 	uk, uv := ds.UnresolvedDefects.Key, ds.UnresolvedDefects.Node
@@ -313,8 +300,7 @@ func runDefectSummary(p *Pass) {
 		return
 	}
 	if n := int64(len(uv.Content)); n != found-resolved {
-		fd := p.Report(f, uk, "unresolved_defects lists %d defect(s), but total_defects_found − total_defects_resolved = %d − %d = %d (lines %d, %d): correct the counts or the list", n, found, resolved, found-resolved, fv.Line, rv.Line)
-		fd.Related = append(fd.Related, relatedAt(f, fv, "defect_summary.total_defects_found"), relatedAt(f, rv, "defect_summary.total_defects_resolved"))
+		p.Report(f, uk, fmt.Sprintf("unresolved_defects lists %d defect(s), but total_defects_found − total_defects_resolved = %d − %d = %d (lines %d, %d): correct the counts or the list", n, found, resolved, found-resolved, fv.Line, rv.Line), WithRelated(relatedAt(f, fv, "defect_summary.total_defects_found"), relatedAt(f, rv, "defect_summary.total_defects_resolved")))
 	}
 }
 
@@ -365,15 +351,14 @@ func runDecisionLog(p *Pass) {
 		want := fmt.Sprintf("RD-%03d", i+1)
 		label := fmt.Sprintf("%s[%d]", name, i)
 		if idv := e.ID.Node; idv == nil {
-			fd := p.Report(f, e.Node.Content[0], "%s has no id: give it id %s", label, want)
 			if !numbered {
 				numbering, numbered = fix.NumberDecisionIDs(p.Doc, dl.Node), true
 			}
-			fd.Fix = numbering
+			p.Report(f, e.Node.Content[0], fmt.Sprintf("%s has no id: give it id %s", label, want), WithFix(numbering))
 		} else if id := e.ID.Value; e.ID.OK && decisionID.MatchString(id) {
 			label = id
 			if id != want {
-				p.Report(f, idv, "%s[%d] has id %s, but decisions are numbered RD-001, RD-002, … in order: expected %s", name, i, id, want)
+				p.Report(f, idv, fmt.Sprintf("%s[%d] has id %s, but decisions are numbered RD-001, RD-002, … in order: expected %s", name, i, id, want))
 			}
 		}
 		checkDecisionGate(p, label, e, known)
@@ -392,7 +377,7 @@ func checkDecisionGate(p *Pass, label string, e *model.Decision, known map[strin
 	iterNull := iv == nil || node.IsNull(iv)
 	if gateSet && len(known) > 0 && !known[model.GateKey(gate)] && !isPlaceholderIn(f, gate) {
 		keys := slices.Sorted(maps.Keys(known))
-		p.Report(f, gv, "%s names gate %s, which this file does not define (its gates: %s)", label, gate, listShort(keys))
+		p.Report(f, gv, fmt.Sprintf("%s names gate %s, which this file does not define (its gates: %s)", label, gate, listShort(keys)))
 	}
 	switch {
 	case gateSet && iterNull:
@@ -400,9 +385,9 @@ func checkDecisionGate(p *Pass, label string, e *model.Decision, known map[strin
 		if at == nil {
 			at = gv
 		}
-		p.Report(f, at, "%s was made at gate %s but records no iteration: set the iteration, or null both outside a gate", label, gate)
+		p.Report(f, at, fmt.Sprintf("%s was made at gate %s but records no iteration: set the iteration, or null both outside a gate", label, gate))
 	case iterSet && gateNull:
-		p.Report(f, iv, "%s records iteration %d but no gate: set the gate, or null both outside a gate", label, iter)
+		p.Report(f, iv, fmt.Sprintf("%s records iteration %d but no gate: set the gate, or null both outside a gate", label, iter))
 	}
 }
 
@@ -423,7 +408,7 @@ func checkDecisionPhases(p *Pass, label string, e *model.Decision, phases map[in
 		}
 		phs := phases[int(n)]
 		if len(phs) == 0 {
-			p.Report(f, x, "%s affects phase %d, but the pipelines define phases %s", label, n, intsList(phaseList))
+			p.Report(f, x, fmt.Sprintf("%s affects phase %d, but the pipelines define phases %s", label, n, intsList(phaseList)))
 			allDone = false
 			continue
 		}
@@ -434,8 +419,7 @@ func checkDecisionPhases(p *Pass, label string, e *model.Decision, phases map[in
 		}
 	}
 	if av := e.Applied; av.OK && !av.Value && allDone && allInts && len(ap.Content) > 0 {
-		fd := p.Report(f, av.Node, "%s is deferred (applied: false), but every phase it affects (%s) is COMPLETE: apply it, or record why it no longer applies", label, nodeList(ap))
-		fd.Severity = diag.SevWarning
+		p.Report(f, av.Node, fmt.Sprintf("%s is deferred (applied: false), but every phase it affects (%s) is COMPLETE: apply it, or record why it no longer applies", label, nodeList(ap)), WithSeverity(diag.SevWarning))
 	}
 }
 
@@ -501,13 +485,11 @@ func runAgentSummaries(p *Pass) {
 		msg := diag.Fit(4, func(n int) string {
 			return fmt.Sprintf("agent_summaries has no entry for %d completed agent(s): %s; add a one-line summary for each", len(missing), diag.List(missing, n))
 		})
-		fd := p.Report(f, ak, "%s", msg)
-		fd.Related = rel
+		p.Report(f, ak, msg, WithRelated(rel...))
 	}
 	node.Pairs(av, func(k, v *yaml.Node) {
 		if len(known) > 0 && !known[strings.ToLower(k.Value)] {
-			fd := p.Report(f, k, "agent_summaries has a summary for %s, but no pipeline defines that agent; fix the id or remove the entry", k.Value)
-			fd.Severity = diag.SevWarning
+			p.Report(f, k, fmt.Sprintf("agent_summaries has a summary for %s, but no pipeline defines that agent; fix the id or remove the entry", k.Value), WithSeverity(diag.SevWarning))
 		}
 	})
 }
@@ -528,10 +510,9 @@ func runCompactionEvents(p *Pass) {
 			// A count above the list may be the truth (the events list is
 			// not always the full record): only a count below gets a fix.
 			if int(n) < len(evs.Content) {
-				fd := p.Report(f, cv, "count %d, but events lists %d event(s): set count to the number of events", n, len(evs.Content))
-				fd.Fix = fix.RecomputeCount(p.Doc, cv, len(evs.Content), ce.Style&yaml.FlowStyle != 0)
+				p.Report(f, cv, fmt.Sprintf("count %d, but events lists %d event(s): set count to the number of events", n, len(evs.Content)), WithFix(fix.RecomputeCount(p.Doc, cv, len(evs.Content), ce.Style&yaml.FlowStyle != 0)))
 			} else {
-				p.Report(f, cv, "count %d, but events lists %d event(s): add the missing events or correct count", n, len(evs.Content))
+				p.Report(f, cv, fmt.Sprintf("count %d, but events lists %d event(s): add the missing events or correct count", n, len(evs.Content)))
 			}
 		}
 	}
@@ -555,22 +536,20 @@ func runCompactionEvents(p *Pass) {
 		if compactionID.MatchString(id) {
 			label = id
 			if want := fmt.Sprintf("CX-%03d", i+1); id != want {
-				p.Report(f, idv, "events[%d] has id %s, but compaction events are numbered CX-001, CX-002, … in order: expected %s", i, id, want)
+				p.Report(f, idv, fmt.Sprintf("events[%d] has id %s, but compaction events are numbered CX-001, CX-002, … in order: expected %s", i, id, want))
 			}
 		}
 		tv := e.Timestamp.Node
 		t, ts, _, tOK := timeOf(tv)
 		if tOK {
 			if prevAt != nil && t.Before(prev) {
-				fd := p.Report(f, tv, "%s timestamp %s is earlier than the event before it (%s, line %d): correct the timestamp or the order", label, ts, prevAt.Value, prevAt.Line)
-				fd.Related = append(fd.Related, relatedAt(f, prevAt, "the previous event's timestamp"))
+				p.Report(f, tv, fmt.Sprintf("%s timestamp %s is earlier than the event before it (%s, line %d): correct the timestamp or the order", label, ts, prevAt.Value, prevAt.Line), WithRelated(relatedAt(f, prevAt, "the previous event's timestamp")))
 			}
 			prev, prevAt = t, tv
 		}
 		if apv := e.ActivePhase.Node; curOK {
 			if ap, ok := int64(e.ActivePhase.Value), e.ActivePhase.OK; ok && ap > cur {
-				fd := p.Report(f, apv, "%s active_phase %d is later than recovery_state.current_phase %d (line %d): correct one of them", label, ap, cur, cpv.Line)
-				fd.Related = append(fd.Related, relatedAt(f, cpv, "recovery_state.current_phase"))
+				p.Report(f, apv, fmt.Sprintf("%s active_phase %d is later than recovery_state.current_phase %d (line %d): correct one of them", label, ap, cur, cpv.Line), WithRelated(relatedAt(f, cpv, "recovery_state.current_phase")))
 			}
 		}
 		if cfv := e.CheckpointFile.Node; cfv != nil {
@@ -578,8 +557,7 @@ func runCompactionEvents(p *Pass) {
 		}
 		if ackv := e.Acknowledged.Node; tOK && utOK {
 			if ack, ok := e.Acknowledged.Value, e.Acknowledged.OK; ok && !ack && ut.After(t) {
-				fd := p.Report(f, ackv, "%s is still acknowledged: false, but recovery_state.updated_at %s (line %d) is later: merge the compaction and set acknowledged: true", label, us, uv.Line)
-				fd.Related = append(fd.Related, relatedAt(f, uv, "recovery_state.updated_at"))
+				p.Report(f, ackv, fmt.Sprintf("%s is still acknowledged: false, but recovery_state.updated_at %s (line %d) is later: merge the compaction and set acknowledged: true", label, us, uv.Line), WithRelated(relatedAt(f, uv, "recovery_state.updated_at")))
 			}
 		}
 	}
@@ -598,19 +576,18 @@ func checkCheckpointFile(p *Pass, res *Resolver, label, eventID string, cfv *yam
 	}
 	osPath, ok := res.Resolve(s)
 	if !ok {
-		p.Report(f, cfv, "%s", res.NotFound(label+" checkpoint_file", s))
+		p.Report(f, cfv, res.NotFound(label+" checkpoint_file", s))
 		return
 	}
 	if p.isDir(osPath) {
-		p.Report(f, cfv, "%s checkpoint_file %s is a folder: name the checkpoint file", label, diag.Quote(s))
+		p.Report(f, cfv, fmt.Sprintf("%s checkpoint_file %s is a folder: name the checkpoint file", label, diag.Quote(s)))
 		return
 	}
 	cf := checkpointAt(p, osPath, res.Root())
 	if cf == nil || cf.ID == "" || eventID == "" || strings.EqualFold(cf.ID, eventID) {
 		return
 	}
-	fd := p.Report(f, cfv, "%s checkpoint_file %s holds event %s, not %s (its line %d): point it at this event's checkpoint", label, diag.Quote(s), cf.ID, eventID, cf.IDAt.Start.Line)
-	fd.Related = append(fd.Related, diag.Related{Path: cf.Path, Line: cf.IDAt.Start.Line, Column: cf.IDAt.Start.Col, Message: "the checkpoint's id"})
+	p.Report(f, cfv, fmt.Sprintf("%s checkpoint_file %s holds event %s, not %s (its line %d): point it at this event's checkpoint", label, diag.Quote(s), cf.ID, eventID, cf.IDAt.Start.Line), WithRelated(diag.Related{Path: cf.Path, Line: cf.IDAt.Start.Line, Column: cf.IDAt.Start.Col, Message: "the checkpoint's id"}))
 }
 
 // checkpointAt returns what the checkpoint file at osPath holds: from the
@@ -667,15 +644,12 @@ func runFilesToRead(p *Pass) {
 			continue // not a priority: RL102
 		}
 		if prev, dup := prios[prio]; dup {
-			fd := p.Report(f, prv, "files_to_read[%d] priority %d is also the priority of files_to_read[%d] (line %d): give each entry its own priority", i, prio, prev.i, prev.at.Line)
-			fd.Related = append(fd.Related, relatedAt(f, prev.at, fmt.Sprintf("files_to_read[%d].priority", prev.i)))
+			p.Report(f, prv, fmt.Sprintf("files_to_read[%d] priority %d is also the priority of files_to_read[%d] (line %d): give each entry its own priority", i, prio, prev.i, prev.at.Line), WithRelated(relatedAt(f, prev.at, fmt.Sprintf("files_to_read[%d].priority", prev.i))))
 		} else {
 			prios[prio] = seenAt{i, prv}
 		}
 		if prio < maxPrio {
-			fd := p.Report(f, prv, "files_to_read[%d] priority %d comes after priority %d (files_to_read[%d], line %d): list the entries in load order", i, prio, maxPrio, maxAt.i, maxAt.at.Line)
-			fd.Severity = diag.SevWarning
-			fd.Related = append(fd.Related, relatedAt(f, maxAt.at, fmt.Sprintf("files_to_read[%d].priority", maxAt.i)))
+			p.Report(f, prv, fmt.Sprintf("files_to_read[%d] priority %d comes after priority %d (files_to_read[%d], line %d): list the entries in load order", i, prio, maxPrio, maxAt.i, maxAt.at.Line), WithSeverity(diag.SevWarning), WithRelated(relatedAt(f, maxAt.at, fmt.Sprintf("files_to_read[%d].priority", maxAt.i))))
 		} else {
 			maxPrio, maxAt = prio, seenAt{i, prv}
 		}
@@ -692,8 +666,7 @@ func checkFileToRead(p *Pass, res *Resolver, i int, s string, at, portableAt *ya
 	f := p.Doc.File
 	clean := path.Clean(strings.ReplaceAll(strings.TrimSpace(s), `\`, "/"))
 	if prev, dup := paths[clean]; dup {
-		fd := p.Report(f, at, "files_to_read[%d] %s repeats files_to_read[%d] (line %d): remove one", i, diag.Quote(s), prev.i, prev.at.Line)
-		fd.Related = append(fd.Related, relatedAt(f, prev.at, fmt.Sprintf("files_to_read[%d]", prev.i)))
+		p.Report(f, at, fmt.Sprintf("files_to_read[%d] %s repeats files_to_read[%d] (line %d): remove one", i, diag.Quote(s), prev.i, prev.at.Line), WithRelated(relatedAt(f, prev.at, fmt.Sprintf("files_to_read[%d]", prev.i))))
 		return
 	}
 	paths[clean] = seenAt{i, at}
@@ -706,8 +679,7 @@ func checkFileToRead(p *Pass, res *Resolver, i int, s string, at, portableAt *ya
 			case t == "/tmp" || strings.HasPrefix(t, "/tmp/"):
 				where = "under /tmp"
 			}
-			fd := p.Report(f, at, "files_to_read[%d] %s is %s, but cross_session_portable is true (line %d): use a path relative to the repository root", i, diag.Quote(s), where, portableAt.Line)
-			fd.Related = append(fd.Related, relatedAt(f, portableAt, "cross_session_portable"))
+			p.Report(f, at, fmt.Sprintf("files_to_read[%d] %s is %s, but cross_session_portable is true (line %d): use a path relative to the repository root", i, diag.Quote(s), where, portableAt.Line), WithRelated(relatedAt(f, portableAt, "cross_session_portable")))
 			return
 		}
 		if strings.HasPrefix(strings.TrimSpace(s), "~") {
@@ -720,14 +692,14 @@ func checkFileToRead(p *Pass, res *Resolver, i int, s string, at, portableAt *ya
 	osPath, ok := res.Resolve(s)
 	if !ok {
 		if describesFile(s) {
-			p.Report(f, at, "files_to_read[%d] %s describes a file instead of naming its path: write the path a session should read", i, diag.Quote(s))
+			p.Report(f, at, fmt.Sprintf("files_to_read[%d] %s describes a file instead of naming its path: write the path a session should read", i, diag.Quote(s)))
 			return
 		}
-		p.Report(f, at, "%s", res.NotFound(fmt.Sprintf("files_to_read[%d]", i), s))
+		p.Report(f, at, res.NotFound(fmt.Sprintf("files_to_read[%d]", i), s))
 		return
 	}
 	if p.isDir(osPath) {
-		p.Report(f, at, "files_to_read[%d] %s is a folder, which a session's read tool cannot open: list the files in it instead", i, diag.Quote(s))
+		p.Report(f, at, fmt.Sprintf("files_to_read[%d] %s is a folder, which a session's read tool cannot open: list the files in it instead", i, diag.Quote(s)))
 	}
 }
 
@@ -758,7 +730,6 @@ func misnamedReadingList(p *Pass, r *model.Resumption) {
 		if !readingListKey.MatchString(k.Value) || !node.IsSeq(v) || len(v.Content) == 0 {
 			return
 		}
-		fd := p.Report(p.Doc.File, k, "resumption has no files_to_read, but lists %d path(s) under %s, which no reader reads; rename it to files_to_read", len(v.Content), k.Value)
-		fd.Severity = diag.SevWarning
+		p.Report(p.Doc.File, k, fmt.Sprintf("resumption has no files_to_read, but lists %d path(s) under %s, which no reader reads; rename it to files_to_read", len(v.Content), k.Value), WithSeverity(diag.SevWarning))
 	})
 }

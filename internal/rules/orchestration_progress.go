@@ -359,23 +359,22 @@ func staleNext(p *Pass) {
 	f := p.Doc.File
 	list := staleActions(p)
 	cgv, cgMsg, next := staleCurrentGroup(p)
-	var fd *diag.Finding
 	switch {
 	case len(list) > 0:
 		a := list[0]
-		fd = p.Report(f, a.At, "next_actions.immediate says %s, but %s: replace it with the next open work", quoteClaim(a.Text), a.why)
+		var rel []diag.Related
 		if a.at != nil {
-			fd.Related = append(fd.Related, relatedAt(f, a.at, "the recorded status"))
+			rel = append(rel, relatedAt(f, a.at, "the recorded status"))
 		}
 		for _, b := range list[1:] {
-			fd.Related = append(fd.Related, relatedAt(f, b.At, "also done: "+b.why))
+			rel = append(rel, relatedAt(f, b.At, "also done: "+b.why))
 		}
 		if cgv != nil {
-			fd.Related = append(fd.Related, relatedAt(f, cgv, cgMsg))
+			rel = append(rel, relatedAt(f, cgv, cgMsg))
 		}
+		p.Report(f, a.At, fmt.Sprintf("next_actions.immediate says %s, but %s: replace it with the next open work", quoteClaim(a.Text), a.why), WithRelated(rel...))
 	case cgv != nil:
-		fd = p.Report(f, cgv, "%s: point it at the open group", cgMsg)
-		fd.Related = append(fd.Related, relatedAt(f, next, "the next open group"))
+		p.Report(f, cgv, fmt.Sprintf("%s: point it at the open group", cgMsg), WithRelated(relatedAt(f, next, "the next open group")))
 	}
 }
 
@@ -457,12 +456,12 @@ func finishedPending(p *Pass) {
 	msg := fitList(items, func(list string) string {
 		return fmt.Sprintf("%s, but %s pending: %s; clear them or reopen the workflow", what, strings.Join(counts, " and "), list)
 	})
-	fd := p.Report(f, ats[0], "%s", msg)
-	fd.Severity = diag.SevWarning
+	var rel []diag.Related
 	for _, at := range ats[1:] {
-		fd.Related = append(fd.Related, relatedAt(f, at, "also pending"))
-		if len(fd.Related) == 5 {
+		rel = append(rel, relatedAt(f, at, "also pending"))
+		if len(rel) == 5 {
 			break
 		}
 	}
+	p.Report(f, ats[0], msg, WithSeverity(diag.SevWarning), WithRelated(rel...))
 }

@@ -191,14 +191,13 @@ func runCheckpointLink(p *Pass) {
 	}
 	if !node.IsMap(cv) {
 		if isStr && ck == nil {
-			p.Report(f, at, "%s %s names a checkpoint, but the file has no checkpoints section: add the checkpoint there, or set it to null", field, quoteShort(last))
+			p.Report(f, at, fmt.Sprintf("%s %s names a checkpoint, but the file has no checkpoints section: add the checkpoint there, or set it to null", field, quoteShort(last)))
 		}
 		return
 	}
 	ek, ev := cps.EntriesKey, cps.Entries
 	if isStr && node.IsSeq(ev) && len(ev.Content) == 0 {
-		fd := p.Report(f, at, "%s %s is set, but checkpoints.entries is empty (line %d): record that checkpoint there, or set it to null until one exists", field, quoteShort(last), ek.Line)
-		fd.Related = append(fd.Related, relatedAt(f, ek, "checkpoints.entries"))
+		p.Report(f, at, fmt.Sprintf("%s %s is set, but checkpoints.entries is empty (line %d): record that checkpoint there, or set it to null until one exists", field, quoteShort(last), ek.Line), WithRelated(relatedAt(f, ek, "checkpoints.entries")))
 		// No fix: clearing the pointer is no move forward (SPEC §5).
 		return
 	}
@@ -210,20 +209,21 @@ func runCheckpointLink(p *Pass) {
 	if !latestStr && !node.IsNull(idv) || latestStr && isPlaceholderIn(f, latest) {
 		return
 	}
-	var fd *diag.Finding
+	var msg string
 	switch {
 	case isStr && latestStr && !strings.EqualFold(last, latest) && !sameCheckpoint(p.Doc.Root, ev, last, latest):
-		fd = p.Report(f, at, "%s %s differs from checkpoints.latest_id %s (line %d): set it to the latest checkpoint ID", field, quoteShort(last), quoteShort(latest), idk.Line)
+		msg = fmt.Sprintf("%s %s differs from checkpoints.latest_id %s (line %d): set it to the latest checkpoint ID", field, quoteShort(last), quoteShort(latest), idk.Line)
 	case !isStr && latestStr:
-		fd = p.Report(f, at, "%s is null, but checkpoints.latest_id is %s (line %d): set it to the latest checkpoint ID", field, quoteShort(latest), idk.Line)
+		msg = fmt.Sprintf("%s is null, but checkpoints.latest_id is %s (line %d): set it to the latest checkpoint ID", field, quoteShort(latest), idk.Line)
 	case isStr && !latestStr:
-		fd = p.Report(f, at, "%s %s, but checkpoints.latest_id is null (line %d): make the two name the same checkpoint", field, quoteShort(last), idk.Line)
+		msg = fmt.Sprintf("%s %s, but checkpoints.latest_id is null (line %d): make the two name the same checkpoint", field, quoteShort(last), idk.Line)
 	}
-	if fd != nil {
-		fd.Related = append(fd.Related, relatedAt(f, idv, "checkpoints.latest_id"))
+	if msg != "" {
+		var fx *diag.Fix
 		if latestStr && movesForward(cv, last, isStr, latest) {
-			fd.Fix = fix.CopyLatestID(p.Doc, lv, idv, holder.Style&yaml.FlowStyle != 0)
+			fx = fix.CopyLatestID(p.Doc, lv, idv, holder.Style&yaml.FlowStyle != 0)
 		}
+		p.Report(f, at, msg, WithRelated(relatedAt(f, idv, "checkpoints.latest_id")), WithFix(fx))
 	}
 }
 
@@ -436,8 +436,7 @@ func reportPhaseMismatch(p *Pass, cpv *yaml.Node, cur int, exps []phaseExpectati
 	msg := diag.Fit(len(parts), func(n int) string {
 		return fmt.Sprintf("current_phase %d, but %s: correct it or the phase statuses", cur, joinShort(parts, "; ", n))
 	})
-	fd := p.Report(f, cpv, "%s", msg)
-	fd.Related = rel
+	p.Report(f, cpv, msg, WithRelated(rel...))
 }
 
 // checkPhaseName checks current_phase_name against the name of phase cur
@@ -469,14 +468,14 @@ func checkPhaseName(p *Pass, nameField model.Str, cur int, pipes []*model.Pipeli
 		return
 	}
 	var names []string
-	fd := p.Report(f, nameField.Node, "")
+	var rel []diag.Related
 	for _, ph := range want {
 		names = append(names, fmt.Sprintf("%s (line %d)", quoteName(ph.Name), lineOf(ph.At)))
-		fd.Related = append(fd.Related, relatedAt(f, ph.At, ph.Label))
+		rel = append(rel, relatedAt(f, ph.At, ph.Label))
 	}
-	fd.Message = diag.Fit(len(names), func(n int) string {
+	p.Report(f, nameField.Node, diag.Fit(len(names), func(n int) string {
 		return fmt.Sprintf("current_phase_name %s is not the name of phase %d: write %s", quoteName(name), cur, joinShort(names, " or ", n))
-	})
+	}), WithRelated(rel...))
 }
 
 func foldSpace(s string) string {
@@ -510,8 +509,8 @@ func checkTerminalSpelling(p *Pass) {
 		if !workflowStatuses[want] {
 			want = "COMPLETE"
 		}
-		p.Report(p.Doc.File, n, "%s %s is not in the enum, so a reader comparing exact values would resume this finished workflow: write %s",
-			lifecycleFields[i], quoteShort(s), want)
+		p.Report(p.Doc.File, n, fmt.Sprintf("%s %s is not in the enum, so a reader comparing exact values would resume this finished workflow: write %s",
+			lifecycleFields[i], quoteShort(s), want))
 		return
 	}
 }
@@ -533,8 +532,7 @@ func runWorkflowStatus(p *Pass) {
 		}
 		if sv := OrchestrationOf(p).Workflow.Status.Node; sv != nil {
 			if s, ok := node.Str(sv); ok && !isPlaceholderIn(f, s) && canonWorkflowStatus(s) != ws {
-				fd := p.Report(f, wsv, "workflow_status %s differs from workflow.status %s (line %d): both record the workflow's lifecycle state and change together", ws, s, sv.Line)
-				fd.Related = append(fd.Related, relatedAt(f, sv, "workflow.status"))
+				p.Report(f, wsv, fmt.Sprintf("workflow_status %s differs from workflow.status %s (line %d): both record the workflow's lifecycle state and change together", ws, s, sv.Line), WithRelated(relatedAt(f, sv, "workflow.status")))
 			}
 		}
 	}
@@ -553,8 +551,7 @@ func runWorkflowStatus(p *Pass) {
 		n := model.TrailingInt(activityPhase.FindStringSubmatch(ca)[1])
 		cpv := rs.CurrentPhase.Node
 		if cur, ok := node.Int(cpv); ok && int(cur) != n {
-			fd := p.Report(f, cav, "current_activity %s names phase %d, but current_phase is %d (line %d)", diag.QuoteFull(ca), n, cur, cpv.Line)
-			fd.Related = append(fd.Related, relatedAt(f, cpv, "recovery_state.current_phase"))
+			p.Report(f, cav, fmt.Sprintf("current_activity %s names phase %d, but current_phase is %d (line %d)", diag.QuoteFull(ca), n, cur, cpv.Line), WithRelated(relatedAt(f, cpv, "recovery_state.current_phase")))
 		}
 	case activityGate.MatchString(ca):
 		m := activityGate.FindStringSubmatch(ca)
@@ -566,15 +563,12 @@ func runWorkflowStatus(p *Pass) {
 		switch cg, isStr := node.Str(cgv); {
 		case cgv == nil:
 		case node.IsNull(cgv):
-			fd := p.Report(f, cav, "current_activity %s names gate %s, but quality_trajectory.current_gate is null (line %d)", diag.QuoteFull(ca), gate, cgv.Line)
-			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
+			p.Report(f, cav, fmt.Sprintf("current_activity %s names gate %s, but quality_trajectory.current_gate is null (line %d)", diag.QuoteFull(ca), gate, cgv.Line), WithRelated(relatedAt(f, cgv, "quality_trajectory.current_gate")))
 		case isStr && model.GateKey(cg) != model.GateKey(gate):
-			fd := p.Report(f, cav, "current_activity %s names gate %s, but quality_trajectory.current_gate is %s (line %d)", diag.QuoteFull(ca), gate, cg, cgv.Line)
-			fd.Related = append(fd.Related, relatedAt(f, cgv, "quality_trajectory.current_gate"))
+			p.Report(f, cav, fmt.Sprintf("current_activity %s names gate %s, but quality_trajectory.current_gate is %s (line %d)", diag.QuoteFull(ca), gate, cg, cgv.Line), WithRelated(relatedAt(f, cgv, "quality_trajectory.current_gate")))
 		case isStr:
 			if ci, ok := node.Int(civ); ok && int(ci) != iter {
-				fd := p.Report(f, cav, "current_activity %s names iteration %d of %s, but quality_trajectory.current_gate_iteration is %d (line %d)", diag.QuoteFull(ca), iter, cg, ci, civ.Line)
-				fd.Related = append(fd.Related, relatedAt(f, civ, "quality_trajectory.current_gate_iteration"))
+				p.Report(f, cav, fmt.Sprintf("current_activity %s names iteration %d of %s, but quality_trajectory.current_gate_iteration is %d (line %d)", diag.QuoteFull(ca), iter, cg, ci, civ.Line), WithRelated(relatedAt(f, civ, "quality_trajectory.current_gate_iteration")))
 			}
 		}
 	}
@@ -629,8 +623,7 @@ func completeContradictions(p *Pass, wsv *yaml.Node) {
 			parts = append(parts, fmt.Sprintf("%d remaining", len(st.remaining)))
 			rel = append(rel, relatedAt(f, st.remainingKey, "quality_trajectory.gates_remaining"))
 		}
-		fd := p.Report(f, wsv, "workflow_status COMPLETE, but quality_trajectory (line %d) still has %s: close it out", st.key.Line, strings.Join(parts, " and "))
-		fd.Related = rel
+		p.Report(f, wsv, fmt.Sprintf("workflow_status COMPLETE, but quality_trajectory (line %d) still has %s: close it out", st.key.Line, strings.Join(parts, " and ")), WithRelated(rel...))
 	}
 	var open []string
 	var rel []diag.Related
@@ -644,8 +637,7 @@ func completeContradictions(p *Pass, wsv *yaml.Node) {
 		}
 	}
 	if len(open) > 0 {
-		fd := p.Report(f, wsv, "workflow_status COMPLETE, but %d phase(s) are not complete: %s", len(open), listShort(open))
-		fd.Related = rel
+		p.Report(f, wsv, fmt.Sprintf("workflow_status COMPLETE, but %d phase(s) are not complete: %s", len(open), listShort(open)), WithRelated(rel...))
 	}
 }
 
@@ -771,13 +763,14 @@ func runStaleResumption(p *Pass) {
 		if len(later) > 1 {
 			more = fmt.Sprintf(" and %d more", len(later)-1)
 		}
-		fd := p.Report(f, uv, "updated_at %s is older than %s %s (line %d)%s: update the section after %s", us, l.label, l.text, l.at.Line, more, l.what)
+		var rel []diag.Related
 		for i, tr := range later {
 			if i == 10 {
 				break
 			}
-			fd.Related = append(fd.Related, relatedAt(f, tr.at, tr.label))
+			rel = append(rel, relatedAt(f, tr.at, tr.label))
 		}
+		p.Report(f, uv, fmt.Sprintf("updated_at %s is older than %s %s (line %d)%s: update the section after %s", us, l.label, l.text, l.at.Line, more, l.what), WithRelated(rel...))
 	}
 	if p.Opts.MaxAge <= 0 || p.Opts.Now.IsZero() {
 		return
@@ -786,8 +779,8 @@ func runStaleResumption(p *Pass) {
 		return // a finished workflow is not expected to move
 	}
 	if age := p.Opts.Now.Sub(ut); age > p.Opts.MaxAge {
-		p.Report(f, uv, "updated_at %s is %s old, more than staleness.max_age %s (now %s): update the resumption section",
-			us, humanAge(age), humanAge(p.Opts.MaxAge), p.Opts.Now.UTC().Format(time.RFC3339))
+		p.Report(f, uv, fmt.Sprintf("updated_at %s is %s old, more than staleness.max_age %s (now %s): update the resumption section",
+			us, humanAge(age), humanAge(p.Opts.MaxAge), p.Opts.Now.UTC().Format(time.RFC3339)))
 	}
 }
 

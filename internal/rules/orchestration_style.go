@@ -41,7 +41,7 @@ func runActivityVocabulary(p *Pass) {
 		activityPhase.MatchString(ca), activityGate.MatchString(ca):
 		return
 	}
-	p.Report(p.Doc.File, cav, "%s", diag.FitClip(func(w int) string {
+	p.Report(p.Doc.File, cav, diag.FitClip(func(w int) string {
 		vocab := "phase-N-agent-execution, qg-N-iteration-M, compaction-recovery, idle"
 		if w < 60 {
 			vocab = "phase-N-agent-execution, idle, …"
@@ -65,7 +65,7 @@ func runAgentSummaryForm(p *Pass) {
 			return
 		}
 		if !summaryForm.MatchString(strings.TrimSpace(s)) {
-			p.Report(f, v, "summary of %s is not of the form \"STATUS. text.\", e.g. \"DONE. 403 files modified.\"", k.Value)
+			p.Report(f, v, fmt.Sprintf("summary of %s is not of the form \"STATUS. text.\", e.g. \"DONE. 403 files modified.\"", k.Value))
 		}
 	})
 }

@@ -78,33 +78,21 @@ func (p *Pass) flush() {
 	p.pending = nil
 }
 
-// Report records a finding at a node of f and returns it for the rule to
-// complete (Related, Fix, NodePath …): the finding is the rule's own until
-// the rule returns, when Check adds every finding in the order reported.
-func (p *Pass) Report(f *load.File, n *yaml.Node, format string, args ...any) *diag.Finding {
-	return p.ReportAt(f, node.Pos(n), load.EndOf(f, n), format, args...)
+// Report records a finding at a node of f with the message msg, complete
+// when called: its related locations, fix and any per-finding severity are
+// given as options. Check adds every finding in the order reported when
+// the rule returns.
+func (p *Pass) Report(f *load.File, n *yaml.Node, msg string, opts ...Option) {
+	p.ReportAt(f, node.Pos(n), load.EndOf(f, n), msg, opts...)
 }
 
 // ReportAt records a finding at explicit positions, like Report.
-func (p *Pass) ReportAt(f *load.File, start, end diag.Pos, format string, args ...any) *diag.Finding {
-	if end.Line == 0 {
-		end = start
-	}
+func (p *Pass) ReportAt(f *load.File, start, end diag.Pos, msg string, opts ...Option) {
 	path := ""
 	if f != nil {
 		path = f.Path
 	}
-	fd := &diag.Finding{
-		Code:     p.Rule.Code,
-		Name:     p.Rule.Name,
-		Severity: p.Rule.Severity,
-		Path:     path,
-		Start:    start,
-		End:      end,
-		Message:  fmt.Sprintf(format, args...),
-	}
-	p.pending = append(p.pending, fd)
-	return fd
+	p.pending = append(p.pending, p.Rule.finding(path, start, end, msg, opts))
 }
 
 // RepoPass is what a rule's Finalize sees: the whole index.
@@ -117,9 +105,6 @@ type RepoPass struct {
 	BaseRev *Base
 	out     *[]diag.Finding
 	pending []*diag.Finding
-	// sources are files a Finalize read itself, released to the lines its
-	// findings point at (Source).
-	sources []*load.File
 	notes   []string
 }
 
@@ -131,16 +116,6 @@ func (p *RepoPass) Note(format string, args ...any) {
 
 // Notes returns the notes recorded with Note.
 func (p *RepoPass) Notes() []string { return p.notes }
-
-// Source records a file Finalize read itself as the source of its
-// findings' snippets, releasing its bytes but the given lines.
-func (p *RepoPass) Source(f *load.File, lines ...int) {
-	f.Release(lines...)
-	p.sources = append(p.sources, f)
-}
-
-// Sources returns the files recorded with Source.
-func (p *RepoPass) Sources() []*load.File { return p.sources }
 
 // NewRepoPass prepares a repository pass appending to out (see
 // Rule.CheckRepo).
@@ -161,13 +136,7 @@ func (r *Rule) CheckRepo(p *RepoPass) {
 }
 
 // ReportAt records a finding at a position of a file named by its display
-// path and returns it for the rule to complete, like Pass.Report.
-func (p *RepoPass) ReportAt(path string, start, end diag.Pos, format string, args ...any) *diag.Finding {
-	if end.Line == 0 {
-		end = start
-	}
-	fd := &diag.Finding{Code: p.Rule.Code, Name: p.Rule.Name, Severity: p.Rule.Severity,
-		Path: path, Start: start, End: end, Message: fmt.Sprintf(format, args...)}
-	p.pending = append(p.pending, fd)
-	return fd
+// path, like Pass.Report.
+func (p *RepoPass) ReportAt(path string, start, end diag.Pos, msg string, opts ...Option) {
+	p.pending = append(p.pending, p.Rule.finding(path, start, end, msg, opts))
 }

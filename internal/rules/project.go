@@ -83,14 +83,13 @@ func runPrecompactFlat(p *Pass) {
 		if len(notes) > 0 {
 			detail = " (" + strings.Join(notes, "; ") + ")"
 		}
-		fd := p.Report(p.Doc.File, n.Key, "%s", diag.FitClip(func(w int) string {
+		p.Report(p.Doc.File, n.Key, diag.FitClip(func(w int) string {
 			d := detail
 			if w < 60 {
 				d = ""
 			}
 			return fmt.Sprintf("the state is nested under %s, but SessionStart reads it flat: move its keys to the top level%s", diag.QuoteFull(n.Key.Value), d)
-		}))
-		fd.Fix = fix.FlattenJSON(p.Doc, n.Key.Value, map[string]string{"project_id": "active_project_id"})
+		}), WithFix(fix.FlattenJSON(p.Doc, n.Key.Value, map[string]string{"project_id": "active_project_id"})))
 	}
 }
 
@@ -110,7 +109,7 @@ func runPrecompactSize(p *Pass) {
 	if n < precompactMaxSize {
 		return
 	}
-	p.ReportAt(p.Doc.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "precompact_state.json is %d bytes, over the 1 KiB limit: keep the four state fields and a small metadata", n)
+	p.ReportAt(p.Doc.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, fmt.Sprintf("precompact_state.json is %d bytes, over the 1 KiB limit: keep the four state fields and a small metadata", n))
 }
 
 // ---- resume-context.md: schema ------------------------------------------------
@@ -136,7 +135,7 @@ func runResumeContextSchema(p *Pass) {
 	f := p.Doc.File
 	c := checkSchema(p, f, r.Def, r.View, "")
 	if c.err != nil {
-		p.Report(f, r.View, "internal: schema %s: %v", r.Def, c.err)
+		p.Report(f, r.View, fmt.Sprintf("internal: schema %s: %v", r.Def, c.err))
 		return
 	}
 	finished := ResumeFinished(p)
@@ -165,17 +164,14 @@ func runLegacyResumeVersion(p *Pass) {
 		return
 	}
 	if ck, _ := node.Get(d.Root, "resume_schema_version"); ck != nil {
-		fd := p.Report(d.File, k, "resume_version is the legacy name of resume_schema_version, which this file also has (line %d): remove resume_version", ck.Line)
-		fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: ck.Line, Column: ck.Column, Message: "resume_schema_version"})
+		p.Report(d.File, k, fmt.Sprintf("resume_version is the legacy name of resume_schema_version, which this file also has (line %d): remove resume_version", ck.Line), WithRelated(diag.Related{Path: d.File.Path, Line: ck.Line, Column: ck.Column, Message: "resume_schema_version"}))
 		return
 	}
 	switch {
 	case node.IsString(v):
-		fd := p.Report(d.File, k, "resume_version is the legacy name, which SessionStart does not read: rename it to resume_schema_version, keeping the value")
-		fd.Fix = fix.RenameKeyKeepString(d, k, v, "resume_schema_version")
+		p.Report(d.File, k, "resume_version is the legacy name, which SessionStart does not read: rename it to resume_schema_version, keeping the value", WithFix(fix.RenameKeyKeepString(d, k, v, "resume_schema_version")))
 	case node.IsScalar(v) && !node.IsNull(v):
-		fd := p.Report(d.File, k, "resume_version is the legacy name, which SessionStart does not read: rename it and quote the number: resume_schema_version: %s", diag.QuoteFull(v.Value))
-		fd.Fix = fix.RenameKeyKeepString(d, k, v, "resume_schema_version")
+		p.Report(d.File, k, fmt.Sprintf("resume_version is the legacy name, which SessionStart does not read: rename it and quote the number: resume_schema_version: %s", diag.QuoteFull(v.Value)), WithFix(fix.RenameKeyKeepString(d, k, v, "resume_schema_version")))
 	default:
 		p.Report(d.File, k, "resume_version is the legacy name of resume_schema_version: rename the key and give it a version string such as \"1.0\"")
 	}
@@ -190,15 +186,14 @@ func runProgress(p *Pass) {
 	}
 	d := p.Doc
 	if done, total, dn, tn, ok := model.CountersOf(d.Root); ok && done > total {
-		fd := p.Report(d.File, dn, "tasks_completed %d is more than total_tasks %d (line %d): recount both from the steps file's checkboxes", done, total, tn.Line)
-		fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: tn.Line, Column: tn.Column, Message: "total_tasks"})
+		p.Report(d.File, dn, fmt.Sprintf("tasks_completed %d is more than total_tasks %d (line %d): recount both from the steps file's checkboxes", done, total, tn.Line), WithRelated(diag.Related{Path: d.File.Path, Line: tn.Line, Column: tn.Column, Message: "total_tasks"}))
 	}
 	done, total, pn, ok := model.ProgressOf(d.Root)
 	if !ok {
 		return
 	}
 	if done > total {
-		p.Report(d.File, pn, "progress %s counts more completed tasks (%d) than there are (%d): recount from the steps file", diag.QuoteFull(pn.Value), done, total)
+		p.Report(d.File, pn, fmt.Sprintf("progress %s counts more completed tasks (%d) than there are (%d): recount from the steps file", diag.QuoteFull(pn.Value), done, total))
 		return
 	}
 	// current_task follows progress in seed 004's form; nexus's counters
@@ -208,8 +203,7 @@ func runProgress(p *Pass) {
 		return
 	}
 	if cur != int64(done) && cur != int64(done)+1 {
-		fd := p.Report(d.File, cv, "current_task %d does not follow progress %s: it is %d (just finished) or %d (next)", cur, diag.QuoteFull(pn.Value), done, done+1)
-		fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: pn.Line, Column: pn.Column, Message: "progress"})
+		p.Report(d.File, cv, fmt.Sprintf("current_task %d does not follow progress %s: it is %d (just finished) or %d (next)", cur, diag.QuoteFull(pn.Value), done, done+1), WithRelated(diag.Related{Path: d.File.Path, Line: pn.Line, Column: pn.Column, Message: "progress"}))
 	}
 }
 

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"path"
 	"path/filepath"
 	"strings"
@@ -75,11 +76,11 @@ func runBuildLocation(p *Pass) {
 		return
 	}
 	at := r.ProjectID.Node
-	var fd *diag.Finding
+	msg := fmt.Sprintf("build %s is not in 02-builds/active/, where SessionStart looks and its overview puts it: move the folder there or finish the build", diag.Quote(pr.FolderID))
+	rel := WithRelated(diag.Related{Path: of.Path, Line: line, Column: 1, Message: "build_path in the overview"})
 	if at != nil {
-		fd = p.Report(f, at, "build %s is not in 02-builds/active/, where SessionStart looks and its overview puts it: move the folder there or finish the build", diag.Quote(pr.FolderID))
+		p.Report(f, at, msg, rel)
 	} else {
-		fd = p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "build %s is not in 02-builds/active/, where SessionStart looks and its overview puts it: move the folder there or finish the build", diag.Quote(pr.FolderID))
+		p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, msg, rel)
 	}
-	fd.Related = append(fd.Related, diag.Related{Path: of.Path, Line: line, Column: 1, Message: "build_path in the overview"})
 }

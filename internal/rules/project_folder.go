@@ -193,13 +193,13 @@ func runPrecompactProject(p *Pass) {
 		msg := diag.FitClip(func(w int) string {
 			return fmt.Sprintf("active_project_id %s: no 02-projects/ or 02-builds/ folder in %s or above it (up to %s): correct the id or the layout", diag.Quote(id), diag.ClipPath(load.Display(p.Opts.Cwd, start), w), diag.ClipPath(load.Display(p.Opts.Cwd, top), w))
 		})
-		p.Report(f, idNode, "%s", msg)
+		p.Report(f, idNode, msg)
 		return
 	}
 	projDir := projectFolder(p.Files, rr, root, id)
 	projDisp := load.Display(p.Opts.Cwd, projDir)
 	if !folderExists(p.Files, rr, projDir) {
-		p.Report(f, idNode, "active_project_id %s names no project: %s/ does not exist; correct the id or restore the folder", diag.Quote(id), diag.Clip(projDisp))
+		p.Report(f, idNode, fmt.Sprintf("active_project_id %s names no project: %s/ does not exist; correct the id or restore the folder", diag.Quote(id), diag.Clip(projDisp)))
 		return
 	}
 	rc := filepath.Join(projDir, "01-planning", "resume-context.md")
@@ -209,11 +209,11 @@ func runPrecompactProject(p *Pass) {
 	for _, legacy := range []string{filepath.Join(projDir, "01-planning", "_resume.md"), filepath.Join(projDir, "_resume.md")} {
 		if regularFileExists(p.Files, rr, legacy) {
 			rel, _ := filepath.Rel(projDir, legacy)
-			p.Report(f, idNode, "project %s has only the legacy %s, which SessionStart does not read: rename it to 01-planning/resume-context.md", diag.Clip(projDisp), filepath.ToSlash(rel))
+			p.Report(f, idNode, fmt.Sprintf("project %s has only the legacy %s, which SessionStart does not read: rename it to 01-planning/resume-context.md", diag.Clip(projDisp), filepath.ToSlash(rel)))
 			return
 		}
 	}
-	p.Report(f, idNode, "project %s has no 01-planning/resume-context.md, so a resumed session gets no loading manifest: write one", diag.Clip(projDisp))
+	p.Report(f, idNode, fmt.Sprintf("project %s has no 01-planning/resume-context.md, so a resumed session gets no loading manifest: write one", diag.Clip(projDisp)))
 }
 
 // projectFolder is where the project or build id lives under a nexus root:
@@ -269,9 +269,7 @@ func runLegacyResumeFilename(p *Pass) {
 	disp := load.Display(p.Opts.Cwd, target)
 	rr := ReadRoot(p.Opts, f)
 	if regularFileExists(p.Files, rr, target) {
-		fd := p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "a second resume file: SessionStart reads the resume-context.md next to it instead; move anything still needed there and delete this one")
-		fd.Severity = diag.SevError
-		fd.Related = append(fd.Related, diag.Related{Path: disp, Line: 1, Column: 1, Message: "the resume file SessionStart reads"})
+		p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "a second resume file: SessionStart reads the resume-context.md next to it instead; move anything still needed there and delete this one", WithSeverity(diag.SevError), WithRelated(diag.Related{Path: disp, Line: 1, Column: 1, Message: "the resume file SessionStart reads"}))
 		return
 	}
 	if ResumeFinished(p) {
@@ -281,8 +279,7 @@ func runLegacyResumeFilename(p *Pass) {
 	if err != nil {
 		rel = disp
 	}
-	fd := p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, "_resume.md is the legacy name, which SessionStart does not load: rename it to %s", filepath.ToSlash(rel))
-	fd.Fix = fix.RenameFile(f, disp)
+	p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, fmt.Sprintf("_resume.md is the legacy name, which SessionStart does not load: rename it to %s", filepath.ToSlash(rel)), WithFix(fix.RenameFile(f, disp)))
 }
 
 // ---- RL314 --------------------------------------------------------------------
@@ -351,12 +348,11 @@ func runFilesToLoad(p *Pass) {
 		}
 		rel, problem := cleanEntry(s)
 		if problem != "" {
-			p.Report(d.File, e, "files_to_load entry %s %s", diag.QuoteFull(s), problem)
+			p.Report(d.File, e, fmt.Sprintf("files_to_load entry %s %s", diag.QuoteFull(s), problem))
 			continue
 		}
 		if f := first[rel]; f != nil {
-			fd := p.Report(d.File, e, "files_to_load lists %s twice (first at line %d); remove the repeat", diag.QuoteFull(s), f.Line)
-			fd.Related = append(fd.Related, diag.Related{Path: d.File.Path, Line: f.Line, Column: f.Column, Message: "first entry"})
+			p.Report(d.File, e, fmt.Sprintf("files_to_load lists %s twice (first at line %d); remove the repeat", diag.QuoteFull(s), f.Line), WithRelated(diag.Related{Path: d.File.Path, Line: f.Line, Column: f.Column, Message: "first entry"}))
 			continue
 		}
 		first[rel] = e
@@ -367,25 +363,24 @@ func runFilesToLoad(p *Pass) {
 		fi, err := p.Files.Stat(rr, full)
 		if err == nil {
 			if fi.IsDir() {
-				p.Report(d.File, e, "files_to_load entry %s is a folder, which SessionStart does not load: list the files in it instead", diag.Quote(s))
+				p.Report(d.File, e, fmt.Sprintf("files_to_load entry %s is a folder, which SessionStart does not load: list the files in it instead", diag.Quote(s)))
 			}
 			continue
 		}
 		if alt := numberedSibling(p.Files, rr, full); alt != "" {
 			alt = path.Join(path.Dir(rel), alt)
-			fd := p.Report(d.File, e, "files_to_load entry %s does not exist in the %s folder: did you mean %s?", diag.Quote(s), pr.noun(), diag.Quote(alt))
-			fd.Related = append(fd.Related, diag.Related{Path: pr.display(alt), Line: 1, Column: 1, Message: "the file"})
+			p.Report(d.File, e, fmt.Sprintf("files_to_load entry %s does not exist in the %s folder: did you mean %s?", diag.Quote(s), pr.noun(), diag.Quote(alt)), WithRelated(diag.Related{Path: pr.display(alt), Line: 1, Column: 1, Message: "the file"}))
 			continue
 		}
 		// The project folder is 02-projects/<id>/ (or a build's): Root is
 		// the repository root of a nexus layout.
 		if regularFileExists(p.Files, rr, filepath.Join(pr.Root, filepath.FromSlash(rel))) {
-			p.Report(d.File, e, "%s", diag.FitClip(func(w int) string {
+			p.Report(d.File, e, diag.FitClip(func(w int) string {
 				return fmt.Sprintf("files_to_load entry %s is at the repository root, but SessionStart reads the %s folder: copy it in or remove it", diag.QuotePath(s, w), pr.noun())
 			}))
 			continue
 		}
-		p.Report(d.File, e, "files_to_load entry %s does not exist in the %s folder: correct the path or remove it", diag.Quote(s), pr.noun())
+		p.Report(d.File, e, fmt.Sprintf("files_to_load entry %s does not exist in the %s folder: correct the path or remove it", diag.Quote(s), pr.noun()))
 	}
 }
 
@@ -530,9 +525,8 @@ func runNoDuplication(p *Pass) {
 		}
 		from, to := body[i].line, body[i+k-1].line
 		sFrom, sTo := src[ref.at].line, src[ref.at+k-1].line
-		fd := p.ReportAt(d.File, diag.Pos{Line: from, Col: 1}, diag.Pos{}, "lines %d–%d copy %d lines of %s (its lines %d–%d), which files_to_load already loads: delete the copy",
-			from, to, k, diag.Clip(files[ref.file].rel), sFrom, sTo)
-		fd.Related = append(fd.Related, diag.Related{Path: files[ref.file].disp, Line: sFrom, Column: 1, Message: "the original lines"})
+		p.ReportAt(d.File, diag.Pos{Line: from, Col: 1}, diag.Pos{}, fmt.Sprintf("lines %d–%d copy %d lines of %s (its lines %d–%d), which files_to_load already loads: delete the copy",
+			from, to, k, diag.Clip(files[ref.file].rel), sFrom, sTo), WithRelated(diag.Related{Path: files[ref.file].disp, Line: sFrom, Column: 1, Message: "the original lines"}))
 		i += k
 	}
 }
@@ -566,7 +560,7 @@ func runProjectIDFolder(p *Pass) {
 	if r.Build {
 		key = "build_id"
 	}
-	p.Report(d.File, v, "%s %s differs from its folder name: set it to %s", key, diag.Quote(id), diag.Quote(pr.FolderID))
+	p.Report(d.File, v, fmt.Sprintf("%s %s differs from its folder name: set it to %s", key, diag.Quote(id), diag.Quote(pr.FolderID)))
 }
 
 // ---- RL319 --------------------------------------------------------------------
@@ -715,18 +709,17 @@ func runProgressVsSteps(p *Pass) {
 	if checked == done || checked > done && checked-done <= stepsLag {
 		return
 	}
-	var fd *diag.Finding
+	steps := WithRelated(diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "the steps file"})
 	switch {
 	case total == 0:
 		// init_project.py writes 0/0; a project whose steps are ticked
 		// and whose counters never moved tells a reader nothing is done.
-		fd = p.Report(d.File, n, "tasks_completed and total_tasks are 0, but %s has %d of %d tasks checked: set both from the steps file", diag.Clip(rel), checked, countBoxes(sf.Data, true))
+		p.Report(d.File, n, fmt.Sprintf("tasks_completed and total_tasks are 0, but %s has %d of %d tasks checked: set both from the steps file", diag.Clip(rel), checked, countBoxes(sf.Data, true)), steps)
 	case what == "progress":
-		fd = p.Report(d.File, n, "progress says %d tasks complete, but %s has %d checked: set it to \"%d/%d tasks complete\"", done, diag.Clip(rel), checked, checked, total)
+		p.Report(d.File, n, fmt.Sprintf("progress says %d tasks complete, but %s has %d checked: set it to \"%d/%d tasks complete\"", done, diag.Clip(rel), checked, checked, total), steps)
 	default:
-		fd = p.Report(d.File, n, "tasks_completed is %d, but %s has %d checked: update the counter when tasks are ticked", done, diag.Clip(rel), checked)
+		p.Report(d.File, n, fmt.Sprintf("tasks_completed is %d, but %s has %d checked: update the counter when tasks are ticked", done, diag.Clip(rel), checked), steps)
 	}
-	fd.Related = append(fd.Related, diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "the steps file"})
 }
 
 // finishedSteps reports a project or build whose current_phase says it is
@@ -763,17 +756,16 @@ func finishedSteps(p *Pass) {
 	if node.Val(d.Root, "build_id") != nil {
 		kind = "build"
 	}
-	var fd *diag.Finding
+	steps := WithRelated(diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "the steps file"})
 	switch {
 	case open > 0 && over:
-		fd = p.Report(d.File, at, "the %s is complete and %s says %d, but %s ticks %d and has %d open box(es): tick the finished steps or reopen the %s",
-			kind, what, claim, diag.Clip(rel), checked, open, kind)
+		p.Report(d.File, at, fmt.Sprintf("the %s is complete and %s says %d, but %s ticks %d and has %d open box(es): tick the finished steps or reopen the %s",
+			kind, what, claim, diag.Clip(rel), checked, open, kind), steps)
 	case open > 0:
-		fd = p.Report(d.File, at, "the %s is complete, but %s still has %d open box(es): tick the finished steps or reopen the %s", kind, diag.Clip(rel), open, kind)
+		p.Report(d.File, at, fmt.Sprintf("the %s is complete, but %s still has %d open box(es): tick the finished steps or reopen the %s", kind, diag.Clip(rel), open, kind), steps)
 	case over:
-		fd = p.Report(d.File, at, "the %s is complete and %s says %d, but %s ticks only %d: correct the counter or the steps file", kind, what, claim, diag.Clip(rel), checked)
+		p.Report(d.File, at, fmt.Sprintf("the %s is complete and %s says %d, but %s ticks only %d: correct the counter or the steps file", kind, what, claim, diag.Clip(rel), checked), steps)
 	default:
 		return
 	}
-	fd.Related = append(fd.Related, diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "the steps file"})
 }

@@ -122,24 +122,23 @@ func checkSchema(p *Pass, f *load.File, def string, root *yaml.Node, prefix stri
 
 // validate reports every violation of a CUE definition at its data node.
 // prefix names the validated subtree in messages ("resumption").
-func validate(p *Pass, f *load.File, def string, root *yaml.Node, prefix string) {
+func validate(p *Pass, f *load.File, def string, root *yaml.Node, prefix string, opts ...Option) {
 	c := checkSchema(p, f, def, root, prefix)
 	if c.err != nil {
-		p.Report(f, root, "internal: schema %s: %v", def, c.err)
+		p.Report(f, root, fmt.Sprintf("internal: schema %s: %v", def, c.err), opts...)
 		return
 	}
-	reportViolations(p, f, prefix, c.res.Violations)
+	reportViolations(p, f, prefix, c.res.Violations, opts...)
 }
 
 // reportViolations reports schema violations at their data nodes.
-func reportViolations(p *Pass, f *load.File, prefix string, vs []schema.Violation) {
+func reportViolations(p *Pass, f *load.File, prefix string, vs []schema.Violation, opts ...Option) {
 	for _, v := range vs {
 		n := v.Node
 		if v.Key != nil {
 			n = v.Key
 		}
-		fd := p.Report(f, n, "%s", v.Message)
-		fd.NodePath = fmt.Sprint(prefix, v.Path)
+		p.Report(f, n, v.Message, append([]Option{WithNodePath(fmt.Sprint(prefix, v.Path))}, opts...)...)
 	}
 }
 
@@ -249,8 +248,7 @@ func reportUnknown(p *Pass, c *schemaCheck, g unknownGroup, allow []string) {
 	msg := diag.Fit(4, func(n int) string {
 		return fmt.Sprintf("unknown %s %s %s%s; remove or rename, or allow in schema.allow_keys", noun, diag.List(names, n), in, hint)
 	})
-	fd := p.Report(c.file, at, "%s", msg)
-	fd.NodePath = fmt.Sprint(c.prefix, u.Path)
+	p.Report(c.file, at, msg, WithNodePath(fmt.Sprint(c.prefix, u.Path)))
 }
 
 // maxSuggest bounds the keys of one mapping looked at for a misspelling:
@@ -285,7 +283,7 @@ func requireMapping(p *Pass, d *load.Document, what string) bool {
 		return false
 	}
 	if !node.IsMap(d.Root) {
-		p.Report(d.File, d.Root, "%s must be a mapping of keys to values, found %s", what, node.Kind(d.Root))
+		p.Report(d.File, d.Root, fmt.Sprintf("%s must be a mapping of keys to values, found %s", what, node.Kind(d.Root)))
 		return false
 	}
 	return true
