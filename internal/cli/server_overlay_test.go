@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 // A cross-file rule reads the editor's unsaved buffer of the file it
@@ -15,7 +15,7 @@ import (
 // compaction event with the checkpoint it names, and stops reporting once
 // the checkpoint's open buffer holds the right event, before it is saved.
 func TestServerCrossFileRuleSeesUnsavedBuffer(t *testing.T) {
-	a, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "golden", "rl112_checkpoint_other_event.txtar"))
+	a, err := golden.Archive(filepath.Join("..", "..", "testdata", "golden", "rl112_checkpoint_other_event.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}

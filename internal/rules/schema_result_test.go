@@ -8,14 +8,14 @@ import (
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/resumelint/resumelint/test/golden"
 )
 
 // RL010 reads the unit's schema results; it runs no other rule: with
 // RL102's Run replaced by one that fails the test, RL010 still reports
 // the unknown key, and RL102 then finds the check already made.
 func TestUnknownKeyRunsNoOtherRule(t *testing.T) {
-	a, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "golden", "rl010_unknown_keys.txtar"))
+	a, err := golden.Archive(filepath.Join("..", "..", "testdata", "golden", "rl010_unknown_keys.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
