@@ -75,79 +75,9 @@ func (b *bounder) trim(c *checker, n *yaml.Node, path []string, depth int) *yaml
 	var out []*yaml.Node // the copied content, once something is dropped
 	switch a.op {
 	case opList:
-		for i, e := range r.Content {
-			sub := append(path[:len(path):len(path)], itoa(i))
-			if b.left <= 0 {
-				// Cut the list here: count what is left to reject.
-				for j := i; j < len(r.Content); j++ {
-					if !a.elem.accepts(r.Content[j], depth+1) {
-						b.dropItem(r, r.Content[j], path, j, a.elem)
-					}
-				}
-				if out == nil {
-					out = prefix(r.Content, i)
-				}
-				break
-			}
-			t := b.trim(a.elem, e, sub, depth+1)
-			if t != e && out == nil {
-				out = prefix(r.Content, i)
-			}
-			if out != nil {
-				out = append(out, t)
-			}
-		}
+		out = b.trimList(a, r, path, depth)
 	case opStruct:
-		var seen uint64
-		for i := 0; i+1 < len(r.Content); i += 2 {
-			k, v := r.Content[i], r.Content[i+1]
-			sub := append(path[:len(path):len(path)], k.Value)
-			var vc *checker
-			required := false
-			matches := 0
-			if idx, ok := a.fields[k.Value]; ok {
-				seen |= 1 << idx
-				vc, matches = a.vals[idx], 1
-				required = a.reqMask&(1<<idx) != 0
-			}
-			for _, p := range a.patterns {
-				if p.key.acceptsScalar(scalar{kind: kString, s: k.Value}) {
-					vc = p.val
-					matches++
-				}
-			}
-			t := v
-			switch {
-			case matches == 0:
-				if !a.open {
-					b.left-- // an unknown key (the unknown-key walk takes most)
-				}
-			case matches > 1:
-				// A field and a pattern both apply: CUE decides, as one place.
-				if !vc.accepts(v, depth+1) {
-					b.left--
-				}
-			case b.left <= 0 && !required:
-				if !vc.accepts(v, depth+1) {
-					b.drop(k, sub)
-					if out == nil {
-						out = prefix(r.Content, i)
-					}
-					continue
-				}
-			default:
-				t = b.trim(vc, v, sub, depth+1)
-			}
-			if t != v && out == nil {
-				out = prefix(r.Content, i)
-			}
-			if out != nil {
-				out = append(out, k, t)
-			}
-		}
-		if seen&a.reqMask != a.reqMask {
-			b.left-- // missing required keys: one violation
-		}
+		out = b.trimStruct(a, r, path, depth)
 	}
 	if out == nil {
 		return n
@@ -156,6 +86,91 @@ func (b *bounder) trim(c *checker, n *yaml.Node, path []string, depth int) *yaml
 	cp.Alias = nil
 	cp.Content = out
 	return &cp
+}
+
+// trimList is trim over a list's items: nil when it keeps every item.
+func (b *bounder) trimList(a *checker, r *yaml.Node, path []string, depth int) []*yaml.Node {
+	var out []*yaml.Node
+	for i, e := range r.Content {
+		sub := append(path[:len(path):len(path)], itoa(i))
+		if b.left <= 0 {
+			// Cut the list here: count what is left to reject.
+			for j := i; j < len(r.Content); j++ {
+				if !a.elem.accepts(r.Content[j], depth+1) {
+					b.dropItem(r, r.Content[j], path, j, a.elem)
+				}
+			}
+			if out == nil {
+				out = prefix(r.Content, i)
+			}
+			break
+		}
+		t := b.trim(a.elem, e, sub, depth+1)
+		if t != e && out == nil {
+			out = prefix(r.Content, i)
+		}
+		if out != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// trimStruct is trim over a mapping's entries: nil when it keeps every
+// entry.
+func (b *bounder) trimStruct(a *checker, r *yaml.Node, path []string, depth int) []*yaml.Node {
+	var out []*yaml.Node
+	var seen uint64
+	for i := 0; i+1 < len(r.Content); i += 2 {
+		k, v := r.Content[i], r.Content[i+1]
+		sub := append(path[:len(path):len(path)], k.Value)
+		var vc *checker
+		required := false
+		matches := 0
+		if idx, ok := a.fields[k.Value]; ok {
+			seen |= 1 << idx
+			vc, matches = a.vals[idx], 1
+			required = a.reqMask&(1<<idx) != 0
+		}
+		for _, p := range a.patterns {
+			if p.key.acceptsScalar(scalar{kind: kString, s: k.Value}) {
+				vc = p.val
+				matches++
+			}
+		}
+		t := v
+		switch {
+		case matches == 0:
+			if !a.open {
+				b.left-- // an unknown key (the unknown-key walk takes most)
+			}
+		case matches > 1:
+			// A field and a pattern both apply: CUE decides, as one place.
+			if !vc.accepts(v, depth+1) {
+				b.left--
+			}
+		case b.left <= 0 && !required:
+			if !vc.accepts(v, depth+1) {
+				b.drop(k, sub)
+				if out == nil {
+					out = prefix(r.Content, i)
+				}
+				continue
+			}
+		default:
+			t = b.trim(vc, v, sub, depth+1)
+		}
+		if t != v && out == nil {
+			out = prefix(r.Content, i)
+		}
+		if out != nil {
+			out = append(out, k, t)
+		}
+	}
+	if seen&a.reqMask != a.reqMask {
+		b.left-- // missing required keys: one violation
+	}
+	return out
 }
 
 // structArmFor picks, of a disjunction with several arms that take a

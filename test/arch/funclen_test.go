@@ -1,0 +1,68 @@
+package arch
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// maxFuncLines is the length, from the func keyword to the closing brace,
+// that no hand-written function or function literal reaches: a longer one
+// does several things, and each deserves a name and a doc comment.
+const maxFuncLines = 100
+
+// TestFunctionLength fails on a function of maxFuncLines lines or more in
+// a non-test Go file of the module. Generated files (the "Code generated
+// … DO NOT EDIT." header) are their generator's output and are left out.
+func TestFunctionLength(t *testing.T) {
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if e.Name() == "testdata" || (p != root && strings.HasPrefix(e.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ParseComments)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			return nil
+		}
+		if ast.IsGenerated(f) {
+			return nil
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			var body *ast.BlockStmt
+			name := "a function literal"
+			switch x := n.(type) {
+			case *ast.FuncDecl:
+				body, name = x.Body, x.Name.Name
+			case *ast.FuncLit:
+				body = x.Body
+			}
+			if body == nil {
+				return true
+			}
+			start, end := fset.Position(n.Pos()), fset.Position(body.End())
+			if lines := end.Line - start.Line + 1; lines >= maxFuncLines {
+				t.Errorf("%s:%d: %s is %d lines long: split it below %d", p, start.Line, name, lines, maxFuncLines)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
