@@ -12,48 +12,46 @@ import (
 	"github.com/resumelint/resumelint/internal/node"
 )
 
-// Str is a string field. Key is the key as written (nil when absent), Node
-// the value whatever its type; OK reports that it is a string.
-type Str struct {
-	Value     string
+// Scalar is a field holding one scalar read as a T. Key is the key as
+// written (nil when absent), Node the value whatever its type; OK reports
+// that it is a T.
+type Scalar[T any] struct {
+	Value     T
 	Key, Node *yaml.Node
 	OK        bool
+}
+
+// The scalar fields views hold.
+type (
+	Str   = Scalar[string]
+	Int   = Scalar[int]
+	Bool  = Scalar[bool]
+	Float = Scalar[float64]
+)
+
+// scalarOf reads m[key] with read.
+func scalarOf[T any](m *yaml.Node, key string, read func(*yaml.Node) (T, bool)) Scalar[T] {
+	k, v := node.Get(m, key)
+	x, ok := read(v)
+	return Scalar[T]{Value: x, Key: k, Node: v, OK: ok}
 }
 
 // StrOf reads m[key].
-func StrOf(m *yaml.Node, key string) Str {
-	k, v := node.Get(m, key)
-	s, ok := node.Str(v)
-	return Str{Value: s, Key: k, Node: v, OK: ok}
-}
-
-// Int is an integer field, read like Str.
-type Int struct {
-	Value     int
-	Key, Node *yaml.Node
-	OK        bool
-}
+func StrOf(m *yaml.Node, key string) Str { return scalarOf(m, key, node.Str) }
 
 // IntOf reads m[key].
 func IntOf(m *yaml.Node, key string) Int {
-	k, v := node.Get(m, key)
-	n, ok := node.Int(v)
-	return Int{Value: int(n), Key: k, Node: v, OK: ok}
-}
-
-// Bool is a boolean field, read like Str.
-type Bool struct {
-	Value     bool
-	Key, Node *yaml.Node
-	OK        bool
+	return scalarOf(m, key, func(v *yaml.Node) (int, bool) {
+		n, ok := node.Int(v)
+		return int(n), ok
+	})
 }
 
 // BoolOf reads m[key].
-func BoolOf(m *yaml.Node, key string) Bool {
-	k, v := node.Get(m, key)
-	b, ok := node.Bool(v)
-	return Bool{Value: b, Key: k, Node: v, OK: ok}
-}
+func BoolOf(m *yaml.Node, key string) Bool { return scalarOf(m, key, node.Bool) }
+
+// FloatOf reads m[key].
+func FloatOf(m *yaml.Node, key string) Float { return scalarOf(m, key, node.Float) }
 
 // StrList returns a list of strings and their nodes, and whether n is a
 // list whose every item is a string.
@@ -72,20 +70,6 @@ func StrList(n *yaml.Node) ([]string, []*yaml.Node, bool) {
 		nodes = append(nodes, c)
 	}
 	return out, nodes, true
-}
-
-// Float is a number field, read like Str.
-type Float struct {
-	Value     float64
-	Key, Node *yaml.Node
-	OK        bool
-}
-
-// FloatOf reads m[key].
-func FloatOf(m *yaml.Node, key string) Float {
-	k, v := node.Get(m, key)
-	f, ok := node.Float(v)
-	return Float{Value: f, Key: k, Node: v, OK: ok}
 }
 
 // Field is a field whose value has no view of its own: its key and value
