@@ -311,6 +311,10 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 		defer repo.Close()
 		settings.Base = &rules.Base{Repo: repo, InScope: gitbase.Scope(c.Cwd, baseScope(c.Cwd, rest, extra))}
 	}
+	// One file access for the command: the lint, the dry run that
+	// settles its safe fixes and, with --fix, the lint after the writes
+	// (which say what they changed) read each file once.
+	settings.Files = load.NewFiles(nil)
 	if lf.fix || lf.diff {
 		code, err := c.fix(disc, extra, settings, lf, &cf, lc, failOn)
 		if err := baseFailed(settings.Base); err != nil {
@@ -319,9 +323,6 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 		return code, err
 	}
 	mem := stdinCopies(extra)
-	// The lint and the dry run that settles its safe fixes read each file
-	// once: nothing is written between them.
-	settings.Opts.Limits.Reads = load.NewReadMemo(load.DefaultReadBudget)
 	res := lc.run(disc, extra, settings)
 	if err := baseFailed(settings.Base); err != nil {
 		return ExitUsage, err

@@ -56,6 +56,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 		fmt.Fprintf(c.Stderr, "resumelint: %s: %s\n", diag.Safe(ff.File.Path), diag.SafeLines(err.Error()))
 		writeFailed++
 	})
+	s.Files.Wrote(changedPaths(files)...)
 	// Lint again what is on disk now; what remains fixable is what a
 	// second `fix` would apply.
 	final := fixedDiscovery(disc, files)
@@ -81,6 +82,18 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 		fmt.Fprintf(out, "%s applied in %s.\n", plural(nFixes, "fix", "fixes"), plural(written, "file", "files"))
 	}
 	return code, err
+}
+
+// changedPaths are the OS paths a fix changed or renamed, under both
+// names: what the command read of them is out of date.
+func changedPaths(files []*fix.File) []string {
+	var out []string
+	for _, ff := range files {
+		if ff.Changed() {
+			out = append(out, ff.File.OSPath, ff.OSPath)
+		}
+	}
+	return out
 }
 
 // baselineFilter returns the findings of a run that count for the fixes:
@@ -196,7 +209,7 @@ func (c *Command) settleFixes(res *engine.Result, disc *load.Discovery, mem []*l
 			continue
 		}
 		nf := &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Root: f.Root}
-		if _, ok := load.Read(nf, s.Opts.Limits); ok && nf.Data != nil {
+		if _, ok := s.Files.Read(nf, s.Opts.Limits); ok && nf.Data != nil {
 			files = append(files, nf)
 			carried = append(carried, f)
 		}

@@ -132,6 +132,7 @@ func (h *hookRun) setup() (*engine.Settings, *lintConfig, bool) {
 	s := &engine.Settings{
 		Opts:      rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: h.root, Cwd: h.cwd},
 		Selection: rules.Selection{Severity: map[string]diag.Severity{}},
+		Files:     load.NewFiles(nil), // the lint and its dry run read each file once
 	}
 	cc := *h.c
 	cc.Cwd = h.cwd

@@ -123,7 +123,7 @@ func (lc *lintConfig) settingsFor(sc *config.Scope, final *engine.Settings) *eng
 	s := cloneSettings(&lc.pre)
 	s.Base, s.KeepData, s.NoSnippets, s.Jobs = final.Base, final.KeepData, final.NoSnippets, final.Jobs
 	applyConfig(sc.Config, &s)
-	s.Opts.Limits.Reads = final.Opts.Limits.Reads
+	s.Files = final.Files
 	if lc.ruleFlags != nil {
 		_ = lc.ruleFlags(&s) // checked when applied to the top scope
 	}

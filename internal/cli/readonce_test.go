@@ -16,7 +16,8 @@ import (
 // A run reads each file once: cross-file findings (RL508) and unused
 // suppressions (RL007) get their snippets and suppressions from what was
 // kept when the file was read, and the dry run that checks a safe fix
-// (fix.Settle) lints from the bytes the run read (load.ReadMemo).
+// (fix.Settle) lints from the bytes the run read (the command's
+// load.Files).
 func TestNoFileReadTwice(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"rl508_multiple_incomplete_runs", "rl007_unused_suppression"} {
@@ -79,8 +80,63 @@ func TestExamplesReadOnce(t *testing.T) {
 	readOnce(t, reads, "ORCHESTRATION.yaml", "01-planning/steps.md", "resume-context.md")
 }
 
+// A safe fix in a nexus project: the dry run that settles it lints the
+// repository again, and neither the units nor the files the rules read
+// (the steps file RL317 and RL319 read) are read a second time.
+func TestDryRunReadsRuleFilesOnce(t *testing.T) {
+	dir := withUnusedSuppression(t)
+	out, errb, reads := lintCountingReads(t, dir)
+	if !strings.Contains(out, "[RL007 unused-suppression]") || !strings.Contains(out, "fixable with `resumelint fix`") {
+		t.Fatalf("no safe fix to settle:\n%s%s", out, errb)
+	}
+	readOnce(t, reads, "ORCHESTRATION.yaml", "01-planning/steps.md", "resume-context.md")
+}
+
+// fix lints again after it writes, from the disk: the file it wrote is
+// read again (once), so the suppression it removed is not reported from
+// the bytes the first lint kept.
+func TestFixReadsWhatItWrote(t *testing.T) {
+	dir := withUnusedSuppression(t)
+	out, errb, reads := runCountingReads(t, dir, "fix", ".")
+	if !strings.Contains(out, "1 fix applied in 1 file.") || strings.Contains(out, "[RL007") {
+		t.Fatalf("want the fix applied and RL007 gone:\n%s%s", out, errb)
+	}
+	orch := filepath.ToSlash(filepath.Join(dir, "ORCHESTRATION.yaml"))
+	if reads[orch] != 2 {
+		t.Errorf("ORCHESTRATION.yaml read %d times, want 2 (before and after the write)", reads[orch])
+	}
+	for p, n := range reads {
+		if p != orch && n != 1 {
+			t.Errorf("%s read %d times: fix wrote only ORCHESTRATION.yaml", p, n)
+		}
+	}
+}
+
+// withUnusedSuppression is a copy of examples/clean whose orchestration
+// file suppresses a rule that finds nothing: RL007 with a safe fix.
+func withUnusedSuppression(t *testing.T) string {
+	t.Helper()
+	dir := copyDir(t, filepath.Join("..", "..", "examples", "clean"))
+	orch := filepath.Join(dir, "ORCHESTRATION.yaml")
+	data, err := os.ReadFile(orch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append([]byte("# resumelint:ignore-file RL101 -- the section is v2 already\n"), data...)
+	if err := os.WriteFile(orch, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // lintCountingReads lints dir and counts the reads of each file.
 func lintCountingReads(t *testing.T, dir string) (string, string, map[string]int) {
+	t.Helper()
+	return runCountingReads(t, dir, "lint", ".")
+}
+
+// runCountingReads runs a command in dir and counts the reads of each file.
+func runCountingReads(t *testing.T, dir string, args ...string) (string, string, map[string]int) {
 	t.Helper()
 	var mu sync.Mutex
 	reads := map[string]int{}
@@ -92,7 +148,7 @@ func lintCountingReads(t *testing.T, dir string) (string, string, map[string]int
 	defer func() { load.OnRead = nil }()
 	var out, errb strings.Builder
 	c := &Command{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Cwd: dir, Getenv: func(string) string { return "" }}
-	c.Main([]string{"lint", "."})
+	c.Main(args)
 	return out.String(), errb.String(), reads
 }
 

@@ -121,7 +121,9 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open map[string
 	}
 	s := r.s
 	s.Opts.Now = now
-	s.Overlay = open
+	// One file access for the lint and its dry run, with the editor's
+	// other buffers in place of their files.
+	s.Files = load.NewFiles(open)
 	disp := load.Display(root, osPath)
 	out := lsp.Result{Path: disp, Base: root}
 	kind := r.lc.kindOf(osPath)

@@ -44,12 +44,14 @@ type Settings struct {
 	// Base is the revision --base compares against (RL601–RL604), given
 	// to every pass; nil without --base.
 	Base *rules.Base
-	// Overlay maps OS paths to content that stands for the files on disk
-	// (an editor's unsaved buffers): rules reading other files see it.
-	Overlay map[string][]byte
+	// Files is the command's file access, through which the run reads its
+	// units and its rules read other files (with the editor's unsaved
+	// buffers, for the server): a command that runs the engine twice
+	// (the lint and its dry run) reads each file once. Nil: the run has
+	// one of its own.
+	Files *load.Files
 
-	strs  *stringPack // the run's findings' strings
-	files *load.Files // the run's file access, shared by every pass
+	strs *stringPack // the run's findings' strings
 }
 
 // Result is what a run found.
@@ -127,7 +129,9 @@ type unitResult struct {
 func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	defer load.HoldRoots()()
 	s.strs = &stringPack{}
-	s.files = load.NewFiles(s.Overlay)
+	if s.Files == nil {
+		s.Files = load.NewFiles(nil)
+	}
 	units := unitsOf(d, extra)
 	results := make([]unitResult, len(units))
 	index := rules.NewIndex()
@@ -226,7 +230,7 @@ func (s *Settings) finalize(res *Result, index *rules.Index) []diag.Finding {
 				}
 			}()
 			rp := rules.NewRepoPass(r, &s.Opts, index, &repo)
-			rp.Files, rp.BaseRev = s.files, s.Base
+			rp.Files, rp.BaseRev = s.Files, s.Base
 			r.CheckRepo(rp)
 			res.Notes = append(res.Notes, rp.Notes()...)
 		}()
@@ -424,7 +428,7 @@ func (s *Settings) pool(idx []int, fn func(int)) {
 type unitRun struct {
 	s     *Settings
 	index *rules.Index
-	fs    *load.Files // the run's file access
+	fs    *load.Files // the command's file access
 	// results derived once per unit (the resumption section, …) are shared by its rules.
 	results  *rules.Results
 	raw      []diag.Finding
@@ -480,7 +484,7 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 	if stdin {
 		probs, ok = load.CheckBytes(f, lim)
 	} else {
-		probs, ok = load.Read(f, lim)
+		probs, ok = ur.fs.Read(f, lim)
 	}
 	ur.raw = append(ur.raw, probs...)
 	if !ok {
@@ -536,7 +540,7 @@ func (ur *unitRun) absPath(f *load.File) string {
 
 // bundle checks a bundle folder.
 func (ur *unitRun) bundle(folder *load.Folder) *load.Skip {
-	b, probs := load.LoadBundle(folder, ur.s.Opts.Limits)
+	b, probs := ur.fs.LoadBundle(folder, ur.s.Opts.Limits)
 	if why := b.OtherFormat(); why != "" {
 		for _, d := range b.Artifacts {
 			d.File.Release()
@@ -554,7 +558,7 @@ func (ur *unitRun) bundle(folder *load.Folder) *load.Skip {
 
 // agentRun checks an agent-run folder.
 func (ur *unitRun) agentRun(folder *load.Folder) {
-	run, probs := load.LoadAgentRun(folder, ur.s.Opts.Limits)
+	run, probs := ur.fs.LoadAgentRun(folder, ur.s.Opts.Limits)
 	ur.raw = append(ur.raw, probs...)
 	if run.TaskGraph != nil {
 		ur.files = append(ur.files, run.TaskGraph.File)
@@ -568,7 +572,7 @@ func (ur *unitRun) agentRun(folder *load.Folder) {
 }
 
 func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
-	ur := &unitRun{s: s.forUnit(u), index: index, fs: s.files, results: rules.NewResults()}
+	ur := &unitRun{s: s.forUnit(u), index: index, fs: s.Files, results: rules.NewResults()}
 	var skip *load.Skip
 	switch {
 	case u.file != nil:

@@ -19,9 +19,6 @@ type Limits struct {
 	MaxDepth    int   // nesting of mappings and sequences
 	MaxLineLen  int   // bytes in one line
 	MaxNodes    int   // nodes after alias expansion
-	// Reads, when set, serves a file read again in the same run from the
-	// bytes of its first read (ReadMemo); it bounds no cost.
-	Reads *ReadMemo
 }
 
 // DefaultLimits are the SPEC §3.1 RL003 defaults.
@@ -151,22 +148,25 @@ func Problem(f *File, rule string, pos diag.Pos, format string, args ...any) dia
 
 // Read loads a file's bytes after checking its type and size, so a FIFO,
 // a device or a huge file is reported instead of blocking or exhausting
-// memory. It returns false when the content must not be parsed.
+// memory. It returns false when the content must not be parsed. It reads
+// from disk, unshared: a command's reads go through its Files.
 func Read(f *File, lim Limits) ([]diag.Finding, bool) {
-	probs, ok, _ := read(f, lim)
+	return (*Files)(nil).Read(f, lim)
+}
+
+// Read is load.Read served by x: a file the command already read is not
+// read again while its bytes are kept.
+func (x *Files) Read(f *File, lim Limits) ([]diag.Finding, bool) {
+	probs, ok, _ := x.readWith(f, lim, func() (handle, error) { return openToRead(f.Root, f.OSPath) })
 	return probs, ok
 }
 
-// read is Read that also returns the error opening the file, so a caller
-// can tell a missing file (fs.ErrNotExist) from one that failed a check.
-func read(f *File, lim Limits) ([]diag.Finding, bool, error) {
-	return readWith(f, lim, func() (handle, error) { return openToRead(f.Root, f.OSPath) })
-}
-
-// readWith is read with the file opened by open (relative to a folder
-// already open, for a bundle's artifacts).
-func readWith(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding, bool, error) {
-	if probs, ok, err := readRaw(f, lim, open); !ok {
+// readWith is Read with the file opened by open (relative to a folder
+// already open, for a bundle's artifacts); it also returns the error
+// opening the file, so a caller can tell a missing file
+// (fs.ErrNotExist) from one that failed a check.
+func (x *Files) readWith(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding, bool, error) {
+	if probs, ok, err := x.readRaw(f, lim, open); !ok {
 		return probs, ok, err
 	}
 	probs, ok := CheckBytes(f, lim)
@@ -192,9 +192,6 @@ func readRaw(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding, 
 		if !fi.Mode().IsRegular() {
 			return []diag.Finding{Problem(f, code.InputLimits, diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false, nil
 		}
-	}
-	if lim.Reads != nil && lim.Reads.get(f) {
-		return nil, true, nil
 	}
 	if OnRead != nil {
 		OnRead(f.OSPath)
@@ -244,9 +241,6 @@ func readRaw(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding, 
 	f.Data = data
 	if pooled {
 		f.buf = data
-	}
-	if lim.Reads != nil && lim.Reads.put(f, data) {
-		f.buf = nil // the memo keeps the bytes: Release must not recycle them
 	}
 	return nil, true, nil
 }

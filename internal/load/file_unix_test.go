@@ -47,3 +47,50 @@ func TestReadFIFO(t *testing.T) {
 		}
 	}
 }
+
+// A command's Files refuses a FIFO, to a unit and to a rule, without
+// blocking, and an over-size file without reading it.
+func TestFilesRefuseFIFOAndOverSize(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "precompact_state.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	big := filepath.Join(dir, "steps.md")
+	if err := os.WriteFile(big, []byte(strings.Repeat("- step\n", 100)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := NewFiles(nil)
+	done := make(chan error, 1)
+	go func() {
+		probs, ok := x.Read(&File{Path: "precompact_state.json", OSPath: fifo, Root: dir}, DefaultLimits)
+		if ok || len(probs) != 1 || !strings.Contains(probs[0].Message, "a FIFO") {
+			t.Errorf("Read(FIFO): %v", probs)
+		}
+		_, err := x.ReadFile(dir, fifo, 0)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("ReadFile(FIFO) read it")
+		}
+	case <-time.After(10 * time.Second):
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			w.Close()
+		}
+		t.Fatal("Files blocked on a FIFO")
+	}
+	lim := DefaultLimits
+	lim.MaxFileSize = 100
+	probs, ok := x.Read(&File{Path: "steps.md", OSPath: big, Root: dir}, lim)
+	if ok || len(probs) != 1 || probs[0].Code != "RL003" {
+		t.Errorf("Read(over size): %s", codesOf(probs))
+	}
+	if data, err := x.ReadFile(dir, big, 100); err == nil || data != nil {
+		t.Errorf("ReadFile(over size) = %d bytes, %v", len(data), err)
+	}
+	if data, err := x.ReadFile(dir, big, 0); err != nil || len(data) != 700 {
+		t.Errorf("ReadFile without a limit = %d bytes, %v", len(data), err)
+	}
+}

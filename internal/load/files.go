@@ -7,41 +7,56 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/resumelint/resumelint/internal/diag"
 )
 
-// Files is the file access a run gives its rules beyond their units: every
-// look-up confined to a root through the same os.Root machinery as Read
-// (OpenIn, StatIn), each file read at most once per run however many rules
-// or units ask for it, and an editor's unsaved buffers (the overlay) in
-// place of the files they stand for, so cross-file rules see what the
-// editor shows. A nil *Files reads straight from disk, unshared.
+// Files is the file access of one command, shared by every run of the
+// engine it makes (the lint and the dry run that settles its safe fixes):
+// the units' reads (Read, LoadBundle, LoadAgentRun) and the rules' (ReadFile,
+// Stat, ReadDir). Every look-up is confined to a root through the same
+// os.Root machinery as Read (OpenIn, StatIn); each file is read at most
+// once while its bytes are kept, within a budget; and an editor's unsaved
+// buffers (the overlay) stand for the files rules read, so cross-file
+// rules see what the editor shows. A command that writes a file says so
+// (Wrote) before it reads it again. A nil *Files reads straight from
+// disk, unshared. Safe for concurrent use.
 type Files struct {
 	overlay map[string][]byte // by absolute, clean OS path
 
 	mu    sync.Mutex
-	reads map[readKey]*readEntry
+	reads map[lookKey]*readEntry
 	stats map[lookKey]statEntry
 	dirs  map[lookKey]dirEntry
 	held  int64 // bytes kept by reads
+	units int64 // the part of held that units read
+	// budget bounds held, and unitBudget the units' part of it.
+	budget, unitBudget int64
 }
 
-// maxHeld bounds the bytes Files keeps for later readers: past it a read
-// is answered but not kept, so a run's memory stays bounded.
-const maxHeld = 64 << 20
+const (
+	// readBudget bounds the bytes Files keeps for later readers: past it
+	// a read is answered but not kept, so a command's memory stays
+	// bounded (SPEC §9 P3).
+	readBudget = 64 << 20
+	// unitBudget is the part of it units' bytes may take: a unit is read
+	// again only by a dry run, which most lints never make, so its bytes
+	// take a small share (the state files of most repositories whole).
+	unitBudget = 8 << 20
+)
 
 // ErrNotRead is the error of a file that is no regular file or is larger
 // than the size limit: it is not read.
 var ErrNotRead = errors.New("not a regular file within the size limit; not read")
 
-type readKey struct {
-	root, path string
-	max        int64
-}
-
+// readEntry is one file's read: its bytes, or why it was not read. An
+// entry with neither was answered but not kept.
 type readEntry struct {
 	once sync.Once
 	data []byte
 	err  error
+	max  int64 // the size limit the read was made with
+	unit bool  // a unit's read: its bytes count in units
 }
 
 type lookKey struct{ root, path string }
@@ -56,10 +71,11 @@ type dirEntry struct {
 	err  error
 }
 
-// NewFiles returns a run's file access; overlay maps OS paths to the
+// NewFiles returns a command's file access; overlay maps OS paths to the
 // unsaved content that stands for them (nil for none).
 func NewFiles(overlay map[string][]byte) *Files {
-	x := &Files{reads: map[readKey]*readEntry{}, stats: map[lookKey]statEntry{}, dirs: map[lookKey]dirEntry{}}
+	x := &Files{reads: map[lookKey]*readEntry{}, stats: map[lookKey]statEntry{}, dirs: map[lookKey]dirEntry{},
+		budget: readBudget, unitBudget: unitBudget}
 	if len(overlay) > 0 {
 		x.overlay = make(map[string][]byte, len(overlay))
 		for p, data := range overlay {
@@ -84,9 +100,38 @@ func (x *Files) buffer(osPath string) ([]byte, bool) {
 	return data, ok
 }
 
+// entry returns the read entry of osPath inside root, made on first use.
+func (x *Files) entry(root, osPath string) (lookKey, *readEntry) {
+	k := lookKey{root, filepath.Clean(osPath)}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	e := x.reads[k]
+	if e == nil {
+		e = &readEntry{}
+		x.reads[k] = e
+	}
+	return k, e
+}
+
+// keep counts n more bytes kept by e, or drops e when the budget is
+// spent (it was answered, and is kept for no one else).
+func (x *Files) keep(k lookKey, e *readEntry, n int64) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.held+n > x.budget || e.unit && x.units+n > x.unitBudget {
+		delete(x.reads, k)
+		return false
+	}
+	x.held += n
+	if e.unit {
+		x.units += n
+	}
+	return true
+}
+
 // ReadFile returns the bytes of the regular file at osPath inside root,
 // of at most maxSize bytes (0: no limit). The bytes are shared with every
-// other reader of the run and must not be modified.
+// other reader of the command and must not be modified.
 func (x *Files) ReadFile(root, osPath string, maxSize int64) ([]byte, error) {
 	if root == "" {
 		return nil, ErrNoRoot
@@ -103,23 +148,101 @@ func (x *Files) ReadFile(root, osPath string, maxSize int64) ([]byte, error) {
 	if x == nil {
 		return readShared(root, osPath, maxSize)
 	}
-	k := readKey{root, osPath, maxSize}
-	x.mu.Lock()
-	e := x.reads[k]
-	if e == nil {
-		e = &readEntry{}
-		x.reads[k] = e
-	}
-	x.mu.Unlock()
+	k, e := x.entry(root, osPath)
 	e.once.Do(func() {
 		e.data, e.err = readShared(root, osPath, maxSize)
-		x.mu.Lock()
-		defer x.mu.Unlock()
-		if x.held += int64(len(e.data)); x.held > maxHeld {
-			delete(x.reads, k) // answered once, kept for no one else
+		e.max = maxSize
+		x.keep(k, e, int64(cap(e.data))) // its own memory: the readers waiting share it either way
+	})
+	switch {
+	case e.data != nil && (maxSize <= 0 || int64(len(e.data)) <= maxSize):
+		return e.data, nil
+	case e.data != nil:
+		return nil, ErrNotRead
+	case e.err != nil && e.max == maxSize:
+		return nil, e.err
+	}
+	return readShared(root, osPath, maxSize) // not kept, or refused under another limit
+}
+
+// readRaw is the package's readRaw of a unit's file, served from the
+// bytes of an earlier read when they are kept, and kept for later readers
+// when the budget allows. A read that failed is made again: its findings
+// are the unit's own.
+func (x *Files) readRaw(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding, bool, error) {
+	if x == nil || f.Root == "" {
+		return readRaw(f, lim, open)
+	}
+	k, e := x.entry(f.Root, f.OSPath)
+	var probs []diag.Finding
+	ok, ran := false, false
+	var err error
+	e.once.Do(func() {
+		ran = true
+		if probs, ok, err = readRaw(f, lim, open); !ok {
+			e.err, e.max = err, lim.MaxFileSize
+			if e.err == nil {
+				e.err = ErrNotRead
+			}
+			return
+		}
+		e.unit = true
+		if x.keep(k, e, int64(cap(f.Data))) {
+			e.data = f.Data
+			f.buf = nil // the memo keeps the bytes: Release must not recycle them
 		}
 	})
-	return e.data, e.err
+	if ran {
+		return probs, ok, err
+	}
+	if e.data == nil || lim.MaxFileSize > 0 && int64(len(e.data)) > lim.MaxFileSize {
+		return readRaw(f, lim, open)
+	}
+	// A copy in a buffer of f's own, which Release hands back to the pool.
+	buf, pooled := getBuf(len(e.data) + 1)
+	f.Data = append(buf, e.data...)
+	if pooled {
+		f.buf = f.Data
+	}
+	return nil, true, nil
+}
+
+// Wrote says the command wrote (or renamed, or removed) the files at
+// osPaths: what it kept of them, and the listings of their folders, are
+// dropped, so every later look-up sees the disk as it is now.
+func (x *Files) Wrote(osPaths ...string) {
+	if x == nil || len(osPaths) == 0 {
+		return
+	}
+	files, folders := map[string]bool{}, map[string]bool{}
+	for _, p := range osPaths {
+		p = filepath.Clean(p)
+		files[p], folders[filepath.Dir(p)] = true, true
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for k, e := range x.reads {
+		if !files[k.path] {
+			continue
+		}
+		delete(x.reads, k)
+		if n := int64(cap(e.data)); e.data != nil {
+			x.held -= n
+			if e.unit {
+				x.units -= n
+			}
+		}
+	}
+	for k := range x.stats {
+		if files[filepath.Clean(k.path)] {
+			delete(x.stats, k)
+		}
+	}
+	for k := range x.dirs {
+		if folders[filepath.Clean(k.path)] {
+			delete(x.dirs, k)
+		}
+	}
 }
 
 // readShared reads a file's bytes into memory of its own (never a pooled

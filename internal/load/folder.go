@@ -32,6 +32,11 @@ type Bundle struct {
 // is read, is not read (seed 002 §6.1: a verifier reads only what the
 // bundle holds).
 func LoadBundle(f *Folder, lim Limits) (*Bundle, []diag.Finding) {
+	return (*Files)(nil).LoadBundle(f, lim)
+}
+
+// LoadBundle is load.LoadBundle with the artifacts read through x.
+func (x *Files) LoadBundle(f *Folder, lim Limits) (*Bundle, []diag.Finding) {
 	b := &Bundle{Folder: f, Artifacts: map[string]*Document{}}
 	var out []diag.Finding
 	dir, err := OpenFolder(f)
@@ -50,7 +55,7 @@ func LoadBundle(f *Folder, lim Limits) (*Bundle, []diag.Finding) {
 		if err != nil {
 			continue
 		}
-		probs, ok, err := readWith(file, lim, func() (handle, error) {
+		probs, ok, err := x.readWith(file, lim, func() (handle, error) {
 			fh, err := dir.OpenFile(name, os.O_RDONLY|openFlags, 0)
 			if err != nil {
 				return nil, rootErr(err)
@@ -128,6 +133,11 @@ type AgentRun struct {
 
 // LoadAgentRun reads the task graph and every events file of a run.
 func LoadAgentRun(f *Folder, lim Limits) (*AgentRun, []diag.Finding) {
+	return (*Files)(nil).LoadAgentRun(f, lim)
+}
+
+// LoadAgentRun is load.LoadAgentRun with the files read through x.
+func (x *Files) LoadAgentRun(f *Folder, lim Limits) (*AgentRun, []diag.Finding) {
 	r := &AgentRun{Folder: f, ID: path.Base(f.Path), Present: map[string]bool{}}
 	var out []diag.Finding
 	if ents, err := ReadDirIn(f.Root, f.OSPath); err == nil {
@@ -137,7 +147,7 @@ func LoadAgentRun(f *Folder, lim Limits) (*AgentRun, []diag.Finding) {
 	}
 	if r.Present["task-graph.json"] {
 		file := &File{Path: joinDisplay(f.Path, "task-graph.json"), OSPath: filepath.Join(f.OSPath, "task-graph.json"), Kind: KindAgentRun, Root: f.Root}
-		doc, probs := readParse(file, FormatJSON, lim)
+		doc, probs := x.readParse(file, FormatJSON, lim)
 		out = append(out, probs...)
 		r.TaskGraph = doc
 	}
@@ -150,7 +160,7 @@ func LoadAgentRun(f *Folder, lim Limits) (*AgentRun, []diag.Finding) {
 			}
 			continue
 		}
-		doc, probs := readParse(file, FormatJSONL, lim)
+		doc, probs := x.readParse(file, FormatJSONL, lim)
 		out = append(out, probs...)
 		r.Events = append(r.Events, doc)
 	}
@@ -184,8 +194,8 @@ func joinDisplay(dir, name string) string {
 
 // readParse reads and parses one artifact of a folder unit; a file that
 // cannot be read yields a Document with a nil Root.
-func readParse(file *File, format Format, lim Limits) (*Document, []diag.Finding) {
-	probs, ok := Read(file, lim)
+func (x *Files) readParse(file *File, format Format, lim Limits) (*Document, []diag.Finding) {
+	probs, ok := x.Read(file, lim)
 	if !ok {
 		return &Document{File: file}, probs
 	}

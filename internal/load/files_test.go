@@ -1,0 +1,113 @@
+package load
+
+import (
+	"errors"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// countReads counts the files Read and ReadFile open, by OS path.
+func countReads(t *testing.T) map[string]int {
+	t.Helper()
+	var mu sync.Mutex
+	reads := map[string]int{}
+	OnRead = func(p string) { mu.Lock(); reads[p]++; mu.Unlock() }
+	t.Cleanup(func() { OnRead = nil })
+	return reads
+}
+
+// A command's Files serves a unit read again, and a rule's read of a
+// unit's file, from the first read's bytes (BOM and all, so the findings
+// are the same); it keeps files apart by root, and past the units' share
+// of its budget lets units be read again.
+func TestFilesReadOnce(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "precompact_state.json")
+	big := filepath.Join(dir, "cx-001-checkpoint.json")
+	writeFile(t, small, "\xEF\xBB\xBF{\"checkpoint_id\": \"cx-001\"}\n")
+	writeFile(t, big, "{\"notes\": \""+string(make([]byte, 8<<10))+"\"}\n")
+	reads := countReads(t)
+	x := NewFiles(nil)
+	x.unitBudget = 4 << 10 // room for the small file's buffer only
+	for range 3 {
+		for _, p := range []string{small, big} {
+			f := &File{Path: filepath.Base(p), OSPath: p, Root: dir}
+			probs, _ := x.Read(f, DefaultLimits)
+			if p == small && (len(probs) != 1 || string(f.Data) != "{\"checkpoint_id\": \"cx-001\"}\n") {
+				t.Errorf("%s: %q, %v", p, f.Data, probs)
+			}
+			f.Release()
+		}
+	}
+	if data, err := x.ReadFile(dir, small, DefaultLimits.MaxFileSize); err != nil || string(data) != "\xEF\xBB\xBF{\"checkpoint_id\": \"cx-001\"}\n" {
+		t.Errorf("ReadFile(%s) = %q, %v", small, data, err)
+	}
+	if _, err := x.ReadFile(dir, small, 10); !errors.Is(err, ErrNotRead) {
+		t.Errorf("ReadFile under a smaller limit: %v, want ErrNotRead", err)
+	}
+	x.Read(&File{Path: "precompact_state.json", OSPath: small, Root: filepath.Dir(dir)}, DefaultLimits)
+	if reads[small] != 2 || reads[big] != 3 {
+		t.Errorf("reads %v: want the small file read once per root, the big one every time", reads)
+	}
+}
+
+// A file a rule read first is not read again as a unit; past the whole
+// budget a read is answered but not kept.
+func TestFilesUnitAfterRule(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "resume-context.md")
+	b := filepath.Join(dir, "steps.md")
+	writeFile(t, a, "# Resume context\n")
+	writeFile(t, b, "# Steps\n\n1. Plan\n")
+	reads := countReads(t)
+	x := NewFiles(nil)
+	x.budget = 40 // the first file's bytes only
+	for range 2 {
+		for _, p := range []string{a, b} {
+			if _, err := x.ReadFile(dir, p, 1<<20); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	f := &File{Path: "resume-context.md", OSPath: a, Root: dir}
+	if _, ok := x.Read(f, DefaultLimits); !ok || string(f.Data) != "# Resume context\n" {
+		t.Fatalf("Read: %q", f.Data)
+	}
+	f.Release()
+	if reads[a] != 1 || reads[b] != 2 {
+		t.Errorf("reads %v: want %s once, %s (past the budget) twice", reads, a, b)
+	}
+}
+
+// After Wrote, every look-up of the file sees the disk as it is now: its
+// bytes as a unit and as a rule reads them, its size, its folder's listing.
+func TestFilesWroteReadsNewBytes(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "ORCHESTRATION.yaml")
+	writeFile(t, p, "# resumelint:ignore-file RL101 -- unused\nworkflow:\n  id: demo\n")
+	x := NewFiles(nil)
+	f := &File{Path: "ORCHESTRATION.yaml", OSPath: p, Root: dir}
+	x.Read(f, DefaultLimits)
+	f.Release()
+	x.ReadFile(dir, p, 0)
+	x.Stat(dir, p)
+	x.ReadDir(dir, dir)
+	const fixed = "workflow:\n  id: demo\n"
+	writeFile(t, p, fixed)
+	writeFile(t, filepath.Join(dir, "resume-context.md"), "# Resume context\n")
+	x.Wrote(p, filepath.Join(dir, "resume-context.md"))
+	g := &File{Path: "ORCHESTRATION.yaml", OSPath: p, Root: dir}
+	if _, ok := x.Read(g, DefaultLimits); !ok || string(g.Data) != fixed {
+		t.Errorf("Read after Wrote: %q", g.Data)
+	}
+	if data, err := x.ReadFile(dir, p, 0); err != nil || string(data) != fixed {
+		t.Errorf("ReadFile after Wrote: %q, %v", data, err)
+	}
+	if fi, err := x.Stat(dir, p); err != nil || fi.Size() != int64(len(fixed)) {
+		t.Errorf("Stat after Wrote: %v, %v", fi, err)
+	}
+	if ents, err := x.ReadDir(dir, dir); err != nil || len(ents) != 2 {
+		t.Errorf("ReadDir after Wrote: %d entries, %v", len(ents), err)
+	}
+}
