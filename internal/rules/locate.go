@@ -188,7 +188,7 @@ func (rs *Results) Place(u load.Unit, fs []diag.Finding) {
 			wanted[fs[i].Path] = append(wanted[fs[i].Path], fs[i].Start.Line)
 		}
 	}
-	nodeful := map[string][]int{} // of those, the lines with a node, made on first need
+	var nodeful map[string][]int // of those, the lines with a node, made on first need
 	for i := range fs {
 		fd := &fs[i]
 		if l.place(fd) {
@@ -198,6 +198,9 @@ func (rs *Results) Place(u load.Unit, fs []diag.Finding) {
 		ls, done := nodeful[fd.Path]
 		if !done {
 			ls = dp.nodeful(wanted[fd.Path])
+			if nodeful == nil {
+				nodeful = map[string][]int{}
+			}
 			nodeful[fd.Path] = ls
 		}
 		if n, path := dp.among(ls, fd.Start); n != nil {
