@@ -434,6 +434,7 @@ type unitRun struct {
 	raw      []diag.Finding
 	files    []*load.File
 	docs     []*load.Document
+	unit     load.Unit // the unit whose documents are docs, once loaded
 	internal int
 }
 
@@ -507,6 +508,7 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 	}
 	ur.raw = append(ur.raw, probs...)
 	ur.docs = append(ur.docs, doc)
+	ur.unit = doc
 	if doc.Root == nil && f.Kind != load.KindOrchestration {
 		return nil
 	}
@@ -548,6 +550,7 @@ func (ur *unitRun) bundle(folder *load.Folder) *load.Skip {
 		return &load.Skip{Path: folder.Path + "/", Kind: load.KindBundle, Reason: why}
 	}
 	ur.raw = append(ur.raw, probs...)
+	ur.unit = b
 	for _, d := range b.Artifacts {
 		ur.files = append(ur.files, d.File)
 		ur.docs = append(ur.docs, d)
@@ -560,6 +563,7 @@ func (ur *unitRun) bundle(folder *load.Folder) *load.Skip {
 func (ur *unitRun) agentRun(folder *load.Folder) {
 	run, probs := ur.fs.LoadAgentRun(folder, ur.s.Opts.Limits)
 	ur.raw = append(ur.raw, probs...)
+	ur.unit = run
 	if run.TaskGraph != nil {
 		ur.files = append(ur.files, run.TaskGraph.File)
 		ur.docs = append(ur.docs, run.TaskGraph)
@@ -585,7 +589,8 @@ func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
 	if skip != nil {
 		return unitResult{skip: skip}
 	}
-	annotate(ur.raw, ur.docs)
+	// The loader's findings and the rest Report could not place.
+	ur.results.Place(ur.unit, ur.raw)
 	if u.file != nil {
 		for _, d := range ur.docs {
 			d.Release() // no finding, fact or result keeps a file's node

@@ -143,9 +143,13 @@ func (r *Result[T]) Of(p *Pass) T {
 	return v
 }
 
-// Results holds one unit's computed results. A unit is checked by one
-// goroutine, so it needs no lock.
-type Results struct{ m map[any]any }
+// Results holds one unit's computed results and the locator that places
+// its findings (Report). A unit is checked by one goroutine, so it needs
+// no lock.
+type Results struct {
+	m   map[any]any
+	loc *locator
+}
 
 // NewResults returns an empty store for one unit.
 func NewResults() *Results { return &Results{m: map[any]any{}} }

@@ -80,7 +80,8 @@ func (p *Pass) flush() {
 
 // Report records a finding at a node of f with the message msg, complete
 // when called: its related locations, fix and any per-finding severity are
-// given as options. Check adds every finding in the order reported when
+// given as options, and the path and content hash of the node it stands
+// for (its identity in baselines) are taken now. Check adds every finding in the order reported when
 // the rule returns.
 func (p *Pass) Report(f *load.File, n *yaml.Node, msg string, opts ...Option) {
 	p.ReportAt(f, node.Pos(n), load.EndOf(f, n), msg, opts...)
@@ -92,7 +93,12 @@ func (p *Pass) ReportAt(f *load.File, start, end diag.Pos, msg string, opts ...O
 	if f != nil {
 		path = f.Path
 	}
-	p.pending = append(p.pending, p.Rule.finding(path, start, end, msg, opts))
+	fd := p.Rule.finding(path, start, end, msg, opts)
+	if p.Results == nil {
+		p.Results = NewResults()
+	}
+	p.Results.locator(p.Unit).place(fd) // while the document is in hand
+	p.pending = append(p.pending, fd)
 }
 
 // RepoPass is what a rule's Finalize sees: the whole index.

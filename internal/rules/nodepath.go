@@ -1,4 +1,4 @@
-package engine
+package rules
 
 import (
 	"crypto/sha256"
@@ -13,71 +13,6 @@ import (
 	"github.com/resumelint/resumelint/internal/load"
 )
 
-// annotate gives each finding of a parsed document the document path of
-// the node it was reported at and a hash of that node's content, so its
-// identity (diag.Fingerprint) survives lines moving above it. One walk per
-// document that has findings.
-func annotate(fs []diag.Finding, docs []*load.Document) {
-	if len(fs) == 0 {
-		return
-	}
-	byPath := map[string]*load.Document{}
-	for _, d := range docs {
-		if d != nil && d.File != nil && (d.Root != nil || len(d.Lines) > 0) {
-			byPath[d.File.Path] = d
-		}
-	}
-	// JSONL documents are indexed only at the lines that have findings: an
-	// events file can hold hundreds of thousands of lines.
-	wanted := map[string]map[int]bool{}
-	for i := range fs {
-		if wanted[fs[i].Path] == nil {
-			wanted[fs[i].Path] = map[int]bool{}
-		}
-		wanted[fs[i].Path][fs[i].Start.Line] = true
-	}
-	count := map[string]int{}
-	for i := range fs {
-		count[fs[i].Path]++
-	}
-	indexes := map[string]*nodeIndex{}
-	for i := range fs {
-		fd := &fs[i]
-		d := byPath[fd.Path]
-		if d == nil || fd.NodeHash != "" || fd.Start.Line == 0 {
-			continue
-		}
-		var n *yaml.Node
-		var path string
-		if count[fd.Path] <= locateMax {
-			n, path = locate(d, wanted[fd.Path], fd.Start)
-		} else {
-			ix := indexes[fd.Path]
-			if ix == nil {
-				ix = newNodeIndex(d, wanted[fd.Path])
-				indexes[fd.Path] = ix
-			}
-			e := ix.at(fd.Start)
-			if e < 0 {
-				continue
-			}
-			n, path = ix.entries[e].n, ix.path(e)
-		}
-		if n == nil {
-			continue
-		}
-		if fd.NodePath == "" {
-			fd.NodePath = path
-		}
-		fd.NodeHash = contentHash(n)
-	}
-}
-
-// locateMax is the number of findings in one document up to which each is
-// placed by walking the document (no allocation) rather than through an
-// index of every node (most documents with findings have one or two).
-const locateMax = 8
-
 // step is one labelled level of a document path: a key, or a list index.
 type step struct {
 	label string
@@ -86,8 +21,9 @@ type step struct {
 
 // walkEntries visits the nodes newNodeIndex lists, in its order (document
 // order, outer nodes first, keys before their values), with the steps
-// leading to each; visit returns false to stop the walk.
-func walkEntries(d *load.Document, lines map[int]bool, visit func(n *yaml.Node, steps []step) bool) {
+// leading to each: root's, then those of lines, which start at entry base
+// of the document's Lines; visit returns false to stop the walk.
+func walkEntries(root *yaml.Node, lines []load.JSONLine, base int, visit func(n *yaml.Node, steps []step) bool) {
 	var steps []step
 	var rec func(n *yaml.Node) bool
 	rec = func(n *yaml.Node) bool {
@@ -118,29 +54,27 @@ func walkEntries(d *load.Document, lines map[int]bool, visit func(n *yaml.Node, 
 		}
 		return true
 	}
-	if d.Root != nil && !rec(d.Root) {
+	if root != nil && !rec(root) {
 		return
 	}
-	for i, l := range d.Lines {
-		if lines == nil || lines[l.Line] {
-			steps = append(steps[:0], step{"", i})
-			if !rec(l.Node) {
-				return
-			}
+	for i, l := range lines {
+		steps = append(steps[:0], step{"", base + i})
+		if !rec(l.Node) {
+			return
 		}
 	}
 }
 
-// locate returns what nodeIndex.at would, and its path, by walking d:
-// the outermost node starting at p, else the last node (in position
-// order) starting before it, else the first node.
-func locate(d *load.Document, lines map[int]bool, p diag.Pos) (*yaml.Node, string) {
+// walkTo returns what nodeIndex.at would, and its path, by walking the
+// nodes walkEntries visits: the outermost node starting at p, else the
+// last node (in position order) starting before it, else the first node.
+func walkTo(root *yaml.Node, lines []load.JSONLine, base int, p diag.Pos) (*yaml.Node, string) {
 	less := func(n *yaml.Node, line, col int) bool { return n.Line < line || n.Line == line && n.Column < col }
 	before, first := -1, -1
 	var beforeN, firstN, exactN *yaml.Node
 	var exactPath string
 	ord := -1
-	walkEntries(d, lines, func(n *yaml.Node, steps []step) bool {
+	walkEntries(root, lines, base, func(n *yaml.Node, steps []step) bool {
 		ord++
 		if n.Line == p.Line && n.Column == p.Col {
 			exactN, exactPath = n, renderSteps(steps)
@@ -167,7 +101,7 @@ func locate(d *load.Document, lines map[int]bool, p diag.Pos) (*yaml.Node, strin
 	var found *yaml.Node
 	var path string
 	ord = -1
-	walkEntries(d, lines, func(n *yaml.Node, steps []step) bool {
+	walkEntries(root, lines, base, func(n *yaml.Node, steps []step) bool {
 		ord++
 		if ord < target {
 			return true
@@ -213,7 +147,8 @@ type nodeIndex struct {
 	byPos   []int // entry indexes sorted by position, outer nodes first
 }
 
-func newNodeIndex(d *load.Document, lines map[int]bool) *nodeIndex {
+// newNodeIndex indexes the nodes walkEntries visits.
+func newNodeIndex(root *yaml.Node, lines []load.JSONLine, base int) *nodeIndex {
 	ix := &nodeIndex{}
 	var rec func(n *yaml.Node, parent int, label string, index int)
 	rec = func(n *yaml.Node, parent int, label string, index int) {
@@ -236,13 +171,9 @@ func newNodeIndex(d *load.Document, lines map[int]bool) *nodeIndex {
 			}
 		}
 	}
-	if d.Root != nil {
-		rec(d.Root, -1, "", -1)
-	}
-	for i, l := range d.Lines {
-		if lines == nil || lines[l.Line] {
-			rec(l.Node, -1, "", i)
-		}
+	rec(root, -1, "", -1)
+	for i, l := range lines {
+		rec(l.Node, -1, "", base+i)
 	}
 	ix.byPos = make([]int, len(ix.entries))
 	for i := range ix.byPos {
