@@ -26,8 +26,8 @@ type Files struct {
 
 	mu    sync.Mutex
 	reads map[lookKey]*readEntry
-	stats map[lookKey]statEntry
 	dirs  map[lookKey]dirEntry
+	dirsN int   // folder entries kept in dirs, at most maxDirEntries
 	held  int64 // bytes kept by reads
 	units int64 // the part of held that units read
 	// budget bounds held, and unitBudget the units' part of it.
@@ -38,11 +38,14 @@ const (
 	// readBudget bounds the bytes Files keeps for later readers: past it
 	// a read is answered but not kept, so a command's memory stays
 	// bounded (SPEC §9 P3).
-	readBudget = 64 << 20
+	readBudget = 8 << 20
+	// maxDirEntries bounds the folder entries ReadDir keeps: past it a
+	// listing is answered but not kept.
+	maxDirEntries = 1 << 14
 	// unitBudget is the part of it units' bytes may take: a unit is read
 	// again only by a dry run, which most lints never make, so its bytes
 	// take a small share (the state files of most repositories whole).
-	unitBudget = 8 << 20
+	unitBudget = 2 << 20
 )
 
 // ErrNotRead is the error of a file that is no regular file or is larger
@@ -61,11 +64,6 @@ type readEntry struct {
 
 type lookKey struct{ root, path string }
 
-type statEntry struct {
-	fi  fs.FileInfo
-	err error
-}
-
 type dirEntry struct {
 	ents []fs.DirEntry
 	err  error
@@ -74,7 +72,7 @@ type dirEntry struct {
 // NewFiles returns a command's file access; overlay maps OS paths to the
 // unsaved content that stands for them (nil for none).
 func NewFiles(overlay map[string][]byte) *Files {
-	x := &Files{reads: map[lookKey]*readEntry{}, stats: map[lookKey]statEntry{}, dirs: map[lookKey]dirEntry{},
+	x := &Files{reads: map[lookKey]*readEntry{}, dirs: map[lookKey]dirEntry{},
 		budget: readBudget, unitBudget: unitBudget}
 	if len(overlay) > 0 {
 		x.overlay = make(map[string][]byte, len(overlay))
@@ -233,14 +231,10 @@ func (x *Files) Wrote(osPaths ...string) {
 			}
 		}
 	}
-	for k := range x.stats {
-		if files[filepath.Clean(k.path)] {
-			delete(x.stats, k)
-		}
-	}
-	for k := range x.dirs {
+	for k, e := range x.dirs {
 		if folders[filepath.Clean(k.path)] {
 			delete(x.dirs, k)
+			x.dirsN -= len(e.ents)
 		}
 	}
 }
@@ -265,36 +259,15 @@ func readShared(root, osPath string, maxSize int64) ([]byte, error) {
 }
 
 // Stat returns what osPath names inside root, like StatIn; an overlay's
-// buffer is a regular file.
+// buffer is a regular file. Answers are not kept: a stat reads no
+// content, and keeping one per path would grow with the repository.
 func (x *Files) Stat(root, osPath string) (fs.FileInfo, error) {
 	if data, ok := x.buffer(osPath); ok && root != "" {
 		if _, in := Contained(root, osPath); in {
 			return bufferInfo{name: filepath.Base(osPath), size: int64(len(data))}, nil
 		}
 	}
-	if x == nil {
-		return StatIn(root, osPath)
-	}
-	e := memo(x, x.stats, lookKey{root, osPath}, func() (e statEntry) {
-		e.fi, e.err = StatIn(root, osPath)
-		return e
-	})
-	return e.fi, e.err
-}
-
-// memo returns m's answer for k, looking it up first (unlocked: two
-// concurrent first look-ups both look, and agree).
-func memo[T any](x *Files, m map[lookKey]T, k lookKey, look func() T) T {
-	x.mu.Lock()
-	e, ok := m[k]
-	x.mu.Unlock()
-	if !ok {
-		e = look()
-		x.mu.Lock()
-		m[k] = e
-		x.mu.Unlock()
-	}
-	return e
+	return StatIn(root, osPath)
 }
 
 // Exists reports whether osPath names something inside root.
@@ -321,10 +294,21 @@ func (x *Files) ReadDir(root, osPath string) ([]fs.DirEntry, error) {
 	if x == nil {
 		return ReadDirIn(root, osPath)
 	}
-	e := memo(x, x.dirs, lookKey{root, osPath}, func() (e dirEntry) {
-		e.ents, e.err = ReadDirIn(root, osPath)
-		return e
-	})
+	k := lookKey{root, osPath}
+	x.mu.Lock()
+	e, ok := x.dirs[k]
+	x.mu.Unlock()
+	if ok {
+		return e.ents, e.err
+	}
+	// Unlocked: two concurrent first listings both list, and agree.
+	e.ents, e.err = ReadDirIn(root, osPath)
+	x.mu.Lock()
+	if x.dirsN+len(e.ents) <= maxDirEntries {
+		x.dirs[k] = e
+		x.dirsN += len(e.ents)
+	}
+	x.mu.Unlock()
 	return e.ents, e.err
 }
 

@@ -2,6 +2,8 @@ package load
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -109,5 +111,50 @@ func TestFilesWroteReadsNewBytes(t *testing.T) {
 	}
 	if ents, err := x.ReadDir(dir, dir); err != nil || len(ents) != 2 {
 		t.Errorf("ReadDir after Wrote: %d entries, %v", len(ents), err)
+	}
+}
+
+// TestFilesKeepsNoStatAndBoundedListings: what Files keeps does not grow
+// with the repository: no stat answer is kept, and folder listings only
+// up to maxDirEntries entries.
+func TestFilesKeepsNoStatAndBoundedListings(t *testing.T) {
+	root := t.TempDir()
+	big := filepath.Join(root, "big")
+	if err := os.Mkdir(big, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 40; i++ {
+		if err := os.WriteFile(filepath.Join(big, fmt.Sprintf("f%02d.json", i)), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := NewFiles(nil)
+	for i := 0; i < 40; i++ {
+		if !x.Exists(root, filepath.Join(big, fmt.Sprintf("f%02d.json", i))) {
+			t.Fatalf("f%02d.json not found", i)
+		}
+	}
+	if len(x.reads) != 0 || len(x.dirs) != 0 {
+		t.Errorf("stats kept %d reads and %d listings; want none", len(x.reads), len(x.dirs))
+	}
+	small := filepath.Join(root, "small")
+	if err := os.Mkdir(small, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(small, "a.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x.dirsN = maxDirEntries - 10 // as if listings had filled the room
+	if ents, err := x.ReadDir(root, big); err != nil || len(ents) != 40 {
+		t.Fatalf("ReadDir(big) = %d entries, %v", len(ents), err)
+	}
+	if _, kept := x.dirs[lookKey{root, big}]; kept {
+		t.Errorf("a listing past maxDirEntries was kept")
+	}
+	if _, err := x.ReadDir(root, small); err != nil {
+		t.Fatal(err)
+	}
+	if _, kept := x.dirs[lookKey{root, small}]; !kept {
+		t.Errorf("a listing within maxDirEntries was not kept")
 	}
 }
