@@ -1,4 +1,7 @@
-package cli
+//go:build linux
+
+// Package watch lets tests see which files a run opened, through inotify.
+package watch
 
 import (
 	"syscall"
@@ -6,10 +9,10 @@ import (
 	"unsafe"
 )
 
-// watchOpens reports, when the returned function is called, whether any
+// Opens reports, when the returned function is called, whether any
 // file or folder directly inside dir was opened or read since: the proof
 // that verification never touched it.
-func watchOpens(t *testing.T, dir string) (opened func() []string) {
+func Opens(t testing.TB, dir string) (opened func() []string) {
 	t.Helper()
 	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
 	if err != nil {
