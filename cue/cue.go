@@ -9,3 +9,10 @@ import "embed"
 //
 //go:embed *.cue
 var FS embed.FS
+
+// Views holds definitions that only the typed views are generated from
+// (internal/model): no check validates against them, so they stay out of
+// FS, the schema the checks, the generated checker and `schema export` use.
+//
+//go:embed views/*.cue
+var Views embed.FS

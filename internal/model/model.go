@@ -104,6 +104,35 @@ func listAt[T any](m *yaml.Node, key string, of func(k, v *yaml.Node) T) List[T]
 	return l
 }
 
+// Coll is a field holding a mapping of id to item or a list of items (real
+// files write both), each item read through its view.
+type Coll[T any] struct {
+	Key, Node *yaml.Node // nil when absent; Node whatever its type
+	// Keys are the items' keys when Node is a mapping (nil for a list),
+	// Vals the items as written, Items their views (nil where an item is
+	// not a mapping); all three in order.
+	Keys, Vals []*yaml.Node
+	Items      []T
+}
+
+// collAt reads m[key] as a mapping or a list, each item through of.
+func collAt[T any](m *yaml.Node, key string, of func(k, v *yaml.Node) T) Coll[T] {
+	k, v := node.Get(m, key)
+	c := Coll[T]{Key: k, Node: v}
+	switch {
+	case node.IsSeq(v):
+		for _, e := range v.Content {
+			e = node.Resolve(e)
+			c.Vals, c.Items = append(c.Vals, e), append(c.Items, of(nil, e))
+		}
+	case node.IsMap(v):
+		node.Pairs(v, func(ik, iv *yaml.Node) {
+			c.Keys, c.Vals, c.Items = append(c.Keys, ik), append(c.Vals, iv), append(c.Items, of(ik, iv))
+		})
+	}
+	return c
+}
+
 // FieldSpec is one field of a definition, as the generated tables list
 // them: its key and whether the definition requires it (key!).
 type FieldSpec struct {

@@ -12,30 +12,18 @@ var V1Fields = []string{"last_checkpoint", "current_state", "next_step"}
 
 // Orchestration is an ORCHESTRATION.yaml seen once for every rule.
 type Orchestration struct {
-	Root     *yaml.Node
-	Workflow Workflow
+	Root *yaml.Node
+	// Doc is the root read as #OrchestrationDoc (cue/views); never nil.
+	Doc *OrchestrationDoc
+	// Workflow and Checkpoints are Doc's, zero when absent or not a
+	// mapping; Checkpoints' Key and Node are set whatever its value.
+	Workflow    Workflow
+	Checkpoints CheckpointIndex
 	// Resumption is nil when the file has no resumption mapping;
 	// ResumptionKey is its key, whatever its value (nil when absent).
 	Resumption    *Resumption
 	ResumptionKey *yaml.Node
 	Pipelines     []*Pipeline
-	Checkpoints   Checkpoints
-}
-
-// Checkpoints is the top-level checkpoints section.
-type Checkpoints struct {
-	Key, Node *yaml.Node // nil when absent
-	// EntriesKey and Entries are entries' key and value, whatever its type.
-	EntriesKey, Entries *yaml.Node
-	LatestID            Str
-}
-
-// Workflow is the top-level `workflow:` mapping.
-type Workflow struct {
-	Node      *yaml.Node // nil when absent or not a mapping
-	ID        Str
-	Status    Str
-	UpdatedAt Str
 }
 
 // Resumption is the file's resumption section.
@@ -116,13 +104,19 @@ func StrListOf(m *yaml.Node, key string) StrListField {
 
 // OrchestrationOf reads an orchestration document's root.
 func OrchestrationOf(root *yaml.Node) *Orchestration {
-	o := &Orchestration{Root: root, Resumption: ResumptionOf(root), Pipelines: PipelinesOf(root)}
+	doc := OrchestrationDocOf(nil, root)
+	if doc == nil {
+		doc = &OrchestrationDoc{}
+	}
+	o := &Orchestration{Root: root, Doc: doc, Resumption: ResumptionOf(root), Pipelines: pipelinesOf(doc.Pipelines)}
 	o.ResumptionKey, _ = node.Get(root, "resumption")
-	ck, cv := node.Get(root, "checkpoints")
-	o.Checkpoints = Checkpoints{Key: ck, Node: cv, LatestID: StrOf(cv, "latest_id")}
-	o.Checkpoints.EntriesKey, o.Checkpoints.Entries = node.Get(cv, "entries")
-	if w := node.Val(root, "workflow"); node.IsMap(w) {
-		o.Workflow = Workflow{Node: w, ID: StrOf(w, "id"), Status: StrOf(w, "status"), UpdatedAt: StrOf(w, "updated_at")}
+	if doc.Workflow != nil {
+		o.Workflow = *doc.Workflow
+	}
+	if doc.Checkpoints != nil {
+		o.Checkpoints = *doc.Checkpoints
+	} else {
+		o.Checkpoints.Key, o.Checkpoints.Node = node.Get(root, "checkpoints")
 	}
 	return o
 }

@@ -31,6 +31,7 @@ type Phase struct {
 	Status   string
 	At       *yaml.Node // where to point: the id, else the mapping
 	Node     *yaml.Node
+	View     *PhaseEntry
 	Agents   []Agent
 }
 
@@ -53,70 +54,58 @@ type Pipeline struct {
 // phases as a list or a map (phase_1: …), numbered by an integer id, a
 // sequence, or the digits that end their id; agents as a list with ids, a
 // map keyed by id, or one `agent:` per phase.
-func PipelinesOf(root *yaml.Node) []*Pipeline {
+func PipelinesOf(root *yaml.Node) []*Pipeline { return pipelinesOf(pipelineEntryCollAt(root, "pipelines")) }
+
+func pipelinesOf(ps Coll[*PipelineEntry]) []*Pipeline {
 	var out []*Pipeline
-	ps := node.Val(root, "pipelines")
-	add := func(key string, pv *yaml.Node) {
-		if !node.IsMap(pv) {
-			return
+	for j, pv := range ps.Items {
+		if pv == nil {
+			continue
 		}
-		pi := &Pipeline{Key: key}
-		if n, ok := node.Int(node.Val(pv, "current_phase")); ok {
-			pi.CurrentPhase, pi.HasCurrent = int(n), true
+		key := strconv.Itoa(j)
+		if ps.Keys != nil {
+			key = ps.Keys[j].Value
+		} else if pv.ID.OK {
+			key = pv.ID.Value
 		}
-		phases := node.Val(pv, "phases")
-		i := 0
-		each := func(label, mapKey string, ph *yaml.Node) {
-			i++
-			if !node.IsMap(ph) {
-				return
+		pi := &Pipeline{Key: key, CurrentPhase: pv.CurrentPhase.Value, HasCurrent: pv.CurrentPhase.OK}
+		for i, ph := range pv.Phases.Items {
+			if ph == nil {
+				continue
 			}
-			info := &Phase{Pipeline: key, Label: label, Node: ph, At: ph}
-			idv := node.Val(ph, "id")
-			if idv != nil {
-				info.At = idv
+			label, mapKey := fmt.Sprintf("pipelines.%s.phases[%d]", key, i), ""
+			if pv.Phases.Keys != nil {
+				mapKey = pv.Phases.Keys[i].Value
+				label = fmt.Sprintf("pipelines.%s.phases.%s", key, mapKey)
 			}
-			if n, ok := node.Int(idv); ok {
-				info.Num, info.HasNum = int(n), true
-			} else if n, ok := node.Int(node.Val(ph, "sequence")); ok {
-				info.Num, info.HasNum = int(n), true
-			} else if s, ok := node.Str(idv); ok && trailingNumber.MatchString(s) {
-				info.Num, info.HasNum = TrailingInt(s), true
-			} else if trailingNumber.MatchString(mapKey) {
-				info.Num, info.HasNum = TrailingInt(mapKey), true
-			} else {
-				info.Num, info.HasNum = i, true
-			}
-			info.Name, _ = node.Str(node.Val(ph, "name"))
-			info.Status, _ = node.Str(node.Val(ph, "status"))
-			info.Agents = agentsOf(ph, info.Status)
-			pi.Phases = append(pi.Phases, info)
-		}
-		switch {
-		case node.IsSeq(phases):
-			for j, ph := range phases.Content {
-				each(fmt.Sprintf("pipelines.%s.phases[%d]", key, j), "", node.Resolve(ph))
-			}
-		case node.IsMap(phases):
-			node.Pairs(phases, func(k, v *yaml.Node) {
-				each(fmt.Sprintf("pipelines.%s.phases.%s", key, k.Value), k.Value, v)
-			})
+			pi.Phases = append(pi.Phases, phaseOf(key, label, mapKey, i+1, ph))
 		}
 		out = append(out, pi)
 	}
-	switch {
-	case node.IsMap(ps):
-		node.Pairs(ps, func(k, v *yaml.Node) { add(k.Value, v) })
-	case node.IsSeq(ps):
-		for j, pv := range ps.Content {
-			key := strconv.Itoa(j)
-			if s, ok := node.Str(node.Val(pv, "id")); ok {
-				key = s
-			}
-			add(key, node.Resolve(pv))
-		}
-	}
 	return out
+}
+
+// phaseOf reads the i-th (1-based) phase of a pipeline.
+func phaseOf(pipeline, label, mapKey string, i int, ph *PhaseEntry) *Phase {
+	info := &Phase{Pipeline: pipeline, Label: label, Node: ph.Node, View: ph, At: ph.Node}
+	idv := ph.ID.Node
+	if idv != nil {
+		info.At = idv
+	}
+	if n, ok := node.Int(idv); ok {
+		info.Num, info.HasNum = int(n), true
+	} else if ph.Sequence.OK {
+		info.Num, info.HasNum = ph.Sequence.Value, true
+	} else if s, ok := node.Str(idv); ok && trailingNumber.MatchString(s) {
+		info.Num, info.HasNum = TrailingInt(s), true
+	} else if trailingNumber.MatchString(mapKey) {
+		info.Num, info.HasNum = TrailingInt(mapKey), true
+	} else {
+		info.Num, info.HasNum = i, true
+	}
+	info.Name, info.Status = ph.Name.Value, ph.Status.Value
+	info.Agents = agentsOf(ph, info.Status)
+	return info
 }
 
 // TrailingInt is the number that ends s (phase_3, qg-2); s must end in digits.
@@ -125,31 +114,23 @@ func TrailingInt(s string) int {
 	return n
 }
 
-func agentsOf(ph *yaml.Node, phaseStatus string) []Agent {
+func agentsOf(ph *PhaseEntry, phaseStatus string) []Agent {
 	var out []Agent
-	agents := node.Val(ph, "agents")
-	switch {
-	case node.IsSeq(agents):
-		for _, a := range agents.Content {
-			a = node.Resolve(a)
-			idv := node.Val(a, "id")
-			id, ok := node.Str(idv)
-			if !ok {
-				continue
+	as := ph.Agents
+	for i, a := range as.Items {
+		switch {
+		case as.Keys != nil:
+			st := ""
+			if a != nil {
+				st = a.Status.Value
 			}
-			st, _ := node.Str(node.Val(a, "status"))
-			out = append(out, Agent{ID: id, Status: st, At: idv})
+			out = append(out, Agent{ID: as.Keys[i].Value, Status: st, At: as.Keys[i]})
+		case a != nil && a.ID.OK:
+			out = append(out, Agent{ID: a.ID.Value, Status: a.Status.Value, At: a.ID.Node})
 		}
-	case node.IsMap(agents):
-		node.Pairs(agents, func(k, v *yaml.Node) {
-			st, _ := node.Str(node.Val(v, "status"))
-			out = append(out, Agent{ID: k.Value, Status: st, At: k})
-		})
 	}
-	if v := node.Val(ph, "agent"); v != nil {
-		if id, ok := node.Str(v); ok {
-			out = append(out, Agent{ID: id, Status: phaseStatus, At: v})
-		}
+	if ph.Agent.OK {
+		out = append(out, Agent{ID: ph.Agent.Value, Status: phaseStatus, At: ph.Agent.Node})
 	}
 	return out
 }
@@ -174,64 +155,68 @@ type Gate struct {
 	At       *yaml.Node
 	Status   string
 	StatusAt *yaml.Node
-	Iters    *yaml.Node // the iteration list
+	Iters    *List[*GateIteration] // the iteration list
 	IterKey  string
 	Scores   []float64
 	ScoresOK bool
 	Node     *yaml.Node
+	View     *QualityGate
 }
 
 // GatesOf reads quality_gates as a map of id to gate or a list of gates
 // with ids; iterations under iteration_history (or iteration_scores).
 func GatesOf(root *yaml.Node) (map[string]*Gate, bool) {
-	qg := node.Val(root, "quality_gates")
-	if !node.IsMap(qg) && !node.IsSeq(qg) {
+	qg := qualityGateCollAt(root, "quality_gates")
+	if !node.IsMap(qg.Node) && !node.IsSeq(qg.Node) {
 		return nil, false
 	}
 	out := map[string]*Gate{}
-	add := func(id, label string, at, g *yaml.Node) {
-		if !node.IsMap(g) || id == "" {
-			return
+	for i, g := range qg.Items {
+		if g == nil {
+			continue
 		}
-		gi := &Gate{ID: id, Label: label, At: at, Node: g}
-		gi.StatusAt = node.Val(g, "status")
-		gi.Status, _ = node.Str(gi.StatusAt)
-		for _, k := range []string{"iteration_history", "iteration_scores", "iterations"} {
-			if it := node.Val(g, k); node.IsSeq(it) {
-				gi.Iters, gi.IterKey = it, k
-				break
+		id, label, at := g.ID.Value, fmt.Sprintf("quality_gates[%d]", i), g.ID.Node
+		if qg.Keys != nil {
+			label, at = "quality_gates."+qg.Keys[i].Value, qg.Keys[i]
+			if !g.ID.OK || g.ID.Value == "" {
+				id = qg.Keys[i].Value
 			}
 		}
-		if gi.Iters != nil {
-			gi.ScoresOK = true
-			for _, e := range gi.Iters.Content {
-				s, ok := node.Float(node.Val(e, "score"))
-				if !ok {
-					gi.ScoresOK = false
-					break
-				}
-				gi.Scores = append(gi.Scores, s)
-			}
+		if _, dup := out[GateKey(id)]; id == "" || dup {
+			continue
 		}
-		if _, dup := out[GateKey(id)]; !dup {
-			out[GateKey(id)] = gi
-		}
-	}
-	if node.IsMap(qg) {
-		node.Pairs(qg, func(k, v *yaml.Node) {
-			id := k.Value
-			if s, ok := node.Str(node.Val(v, "id")); ok && s != "" {
-				id = s
-			}
-			add(id, "quality_gates."+k.Value, k, v)
-		})
-	} else {
-		for i, g := range qg.Content {
-			g = node.Resolve(g)
-			idv := node.Val(g, "id")
-			id, _ := node.Str(idv)
-			add(id, fmt.Sprintf("quality_gates[%d]", i), idv, g)
-		}
+		out[GateKey(id)] = gateOf(id, label, at, g)
 	}
 	return out, true
+}
+
+func gateOf(id, label string, at *yaml.Node, g *QualityGate) *Gate {
+	gi := &Gate{ID: id, Label: label, At: at, Node: g.Node, View: g, StatusAt: g.Status.Node, Status: g.Status.Value}
+	gi.IterKey, gi.Iters = g.IterationList()
+	if gi.Iters == nil {
+		return gi
+	}
+	gi.ScoresOK = true
+	for _, e := range gi.Iters.Items {
+		if e == nil || !e.Score.OK {
+			gi.ScoresOK = false
+			break
+		}
+		gi.Scores = append(gi.Scores, e.Score.Value)
+	}
+	return gi
+}
+
+// IterationList returns the first of iteration_history, iteration_scores and
+// iterations that is a list, and its key; nil when none is.
+func (g *QualityGate) IterationList() (string, *List[*GateIteration]) {
+	for _, l := range []struct {
+		key string
+		l   *List[*GateIteration]
+	}{{"iteration_history", &g.IterationHistory}, {"iteration_scores", &g.IterationScores}, {"iterations", &g.Iterations}} {
+		if node.IsSeq(l.l.Node) {
+			return l.key, l.l
+		}
+	}
+	return "", nil
 }

@@ -959,6 +959,534 @@ func BuildResumeContextOf(k, v *yaml.Node) *BuildResumeContext {
 	}
 }
 
+// OrchestrationDoc is a mapping read as #OrchestrationDoc (cue/views/orchestration.cue): each field's value and node.
+type OrchestrationDoc struct {
+	Key, Node      *yaml.Node
+	Workflow       *Workflow            // workflow
+	Status         Str                  // status
+	Pipelines      Coll[*PipelineEntry] // pipelines
+	Phases         Coll[*PhaseEntry]    // phases
+	Agents         Coll[*AgentEntry]    // agents
+	QualityGates   Coll[*QualityGate]   // quality_gates
+	Barriers       Coll[*QualityGate]   // barriers
+	Enablers       Coll[*Enabler]       // enablers
+	Tasks          Field                // tasks
+	Blockers       Field                // blockers
+	Metrics        *Metrics             // metrics
+	Checkpoints    *CheckpointIndex     // checkpoints
+	Paths          *Paths               // paths
+	ExecutionQueue *ExecutionQueue      // execution_queue
+	NextActions    *NextActions         // next_actions
+	DefectSummary  Field                // defect_summary
+}
+
+// OrchestrationDocFields are #OrchestrationDoc's fields, in the order the definition lists them.
+var OrchestrationDocFields = []FieldSpec{
+	{Name: "workflow", Required: false},
+	{Name: "status", Required: false},
+	{Name: "pipelines", Required: false},
+	{Name: "phases", Required: false},
+	{Name: "agents", Required: false},
+	{Name: "quality_gates", Required: false},
+	{Name: "barriers", Required: false},
+	{Name: "enablers", Required: false},
+	{Name: "tasks", Required: false},
+	{Name: "blockers", Required: false},
+	{Name: "metrics", Required: false},
+	{Name: "checkpoints", Required: false},
+	{Name: "paths", Required: false},
+	{Name: "execution_queue", Required: false},
+	{Name: "next_actions", Required: false},
+	{Name: "defect_summary", Required: false},
+}
+
+// OrchestrationDocOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func OrchestrationDocOf(k, v *yaml.Node) *OrchestrationDoc {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &OrchestrationDoc{Key: k, Node: v,
+		Workflow:       workflowAt(v, "workflow"),
+		Status:         StrOf(v, "status"),
+		Pipelines:      pipelineEntryCollAt(v, "pipelines"),
+		Phases:         phaseEntryCollAt(v, "phases"),
+		Agents:         agentEntryCollAt(v, "agents"),
+		QualityGates:   qualityGateCollAt(v, "quality_gates"),
+		Barriers:       qualityGateCollAt(v, "barriers"),
+		Enablers:       enablerCollAt(v, "enablers"),
+		Tasks:          FieldOf(v, "tasks"),
+		Blockers:       FieldOf(v, "blockers"),
+		Metrics:        metricsAt(v, "metrics"),
+		Checkpoints:    checkpointIndexAt(v, "checkpoints"),
+		Paths:          pathsAt(v, "paths"),
+		ExecutionQueue: executionQueueAt(v, "execution_queue"),
+		NextActions:    nextActionsAt(v, "next_actions"),
+		DefectSummary:  FieldOf(v, "defect_summary"),
+	}
+}
+
+// Workflow is a mapping read as #Workflow (cue/views/orchestration.cue): each field's value and node.
+type Workflow struct {
+	Key, Node *yaml.Node
+	ID        Str // id
+	Status    Str // status
+	UpdatedAt Str // updated_at
+}
+
+// WorkflowFields are #Workflow's fields, in the order the definition lists them.
+var WorkflowFields = []FieldSpec{
+	{Name: "id", Required: false},
+	{Name: "status", Required: false},
+	{Name: "updated_at", Required: false},
+}
+
+// WorkflowOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func WorkflowOf(k, v *yaml.Node) *Workflow {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &Workflow{Key: k, Node: v,
+		ID:        StrOf(v, "id"),
+		Status:    StrOf(v, "status"),
+		UpdatedAt: StrOf(v, "updated_at"),
+	}
+}
+
+// PipelineEntry is a mapping read as #PipelineEntry (cue/views/orchestration.cue): each field's value and node.
+type PipelineEntry struct {
+	Key, Node       *yaml.Node
+	ID              Str               // id
+	Status          Str               // status
+	CurrentPhase    Int               // current_phase
+	ProgressPercent Float             // progress_percent
+	Phases          Coll[*PhaseEntry] // phases
+}
+
+// PipelineEntryFields are #PipelineEntry's fields, in the order the definition lists them.
+var PipelineEntryFields = []FieldSpec{
+	{Name: "id", Required: false},
+	{Name: "status", Required: false},
+	{Name: "current_phase", Required: false},
+	{Name: "progress_percent", Required: false},
+	{Name: "phases", Required: false},
+}
+
+// PipelineEntryOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func PipelineEntryOf(k, v *yaml.Node) *PipelineEntry {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &PipelineEntry{Key: k, Node: v,
+		ID:              StrOf(v, "id"),
+		Status:          StrOf(v, "status"),
+		CurrentPhase:    IntOf(v, "current_phase"),
+		ProgressPercent: FloatOf(v, "progress_percent"),
+		Phases:          phaseEntryCollAt(v, "phases"),
+	}
+}
+
+// PhaseEntry is a mapping read as #PhaseEntry (cue/views/orchestration.cue): each field's value and node.
+type PhaseEntry struct {
+	Key, Node   *yaml.Node
+	ID          Field             // id
+	Sequence    Int               // sequence
+	Name        Str               // name
+	Status      Str               // status
+	Agent       Str               // agent
+	Agents      Coll[*AgentEntry] // agents
+	Tasks       Field             // tasks
+	Artifacts   Field             // artifacts
+	BlockedBy   Str               // blocked_by
+	StartedAt   Str               // started_at
+	CompletedAt Str               // completed_at
+}
+
+// PhaseEntryFields are #PhaseEntry's fields, in the order the definition lists them.
+var PhaseEntryFields = []FieldSpec{
+	{Name: "id", Required: false},
+	{Name: "sequence", Required: false},
+	{Name: "name", Required: false},
+	{Name: "status", Required: false},
+	{Name: "agent", Required: false},
+	{Name: "agents", Required: false},
+	{Name: "tasks", Required: false},
+	{Name: "artifacts", Required: false},
+	{Name: "blocked_by", Required: false},
+	{Name: "started_at", Required: false},
+	{Name: "completed_at", Required: false},
+}
+
+// PhaseEntryOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func PhaseEntryOf(k, v *yaml.Node) *PhaseEntry {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &PhaseEntry{Key: k, Node: v,
+		ID:          FieldOf(v, "id"),
+		Sequence:    IntOf(v, "sequence"),
+		Name:        StrOf(v, "name"),
+		Status:      StrOf(v, "status"),
+		Agent:       StrOf(v, "agent"),
+		Agents:      agentEntryCollAt(v, "agents"),
+		Tasks:       FieldOf(v, "tasks"),
+		Artifacts:   FieldOf(v, "artifacts"),
+		BlockedBy:   StrOf(v, "blocked_by"),
+		StartedAt:   StrOf(v, "started_at"),
+		CompletedAt: StrOf(v, "completed_at"),
+	}
+}
+
+// AgentEntry is a mapping read as #AgentEntry (cue/views/orchestration.cue): each field's value and node.
+type AgentEntry struct {
+	Key, Node *yaml.Node
+	ID        Str // id
+	Status    Str // status
+	Summary   Str // summary
+	Artifact  Str // artifact
+}
+
+// AgentEntryFields are #AgentEntry's fields, in the order the definition lists them.
+var AgentEntryFields = []FieldSpec{
+	{Name: "id", Required: false},
+	{Name: "status", Required: false},
+	{Name: "summary", Required: false},
+	{Name: "artifact", Required: false},
+}
+
+// AgentEntryOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func AgentEntryOf(k, v *yaml.Node) *AgentEntry {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &AgentEntry{Key: k, Node: v,
+		ID:       StrOf(v, "id"),
+		Status:   StrOf(v, "status"),
+		Summary:  StrOf(v, "summary"),
+		Artifact: StrOf(v, "artifact"),
+	}
+}
+
+// QualityGate is a mapping read as #QualityGate (cue/views/orchestration.cue): each field's value and node.
+type QualityGate struct {
+	Key, Node        *yaml.Node
+	ID               Str                  // id
+	Status           Str                  // status
+	Phase            Int                  // phase
+	AfterPhase       Int                  // after_phase
+	BeforePhase      Int                  // before_phase
+	DependsOn        Field                // depends_on
+	Unblocks         Field                // unblocks
+	CurrentIteration Int                  // current_iteration
+	IterationHistory List[*GateIteration] // iteration_history
+	IterationScores  List[*GateIteration] // iteration_scores
+	Iterations       List[*GateIteration] // iterations
+	CompletedAt      Str                  // completed_at
+	Artifacts        *GateArtifacts       // artifacts
+}
+
+// QualityGateFields are #QualityGate's fields, in the order the definition lists them.
+var QualityGateFields = []FieldSpec{
+	{Name: "id", Required: false},
+	{Name: "status", Required: false},
+	{Name: "phase", Required: false},
+	{Name: "after_phase", Required: false},
+	{Name: "before_phase", Required: false},
+	{Name: "depends_on", Required: false},
+	{Name: "unblocks", Required: false},
+	{Name: "current_iteration", Required: false},
+	{Name: "iteration_history", Required: false},
+	{Name: "iteration_scores", Required: false},
+	{Name: "iterations", Required: false},
+	{Name: "completed_at", Required: false},
+	{Name: "artifacts", Required: false},
+}
+
+// QualityGateOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func QualityGateOf(k, v *yaml.Node) *QualityGate {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &QualityGate{Key: k, Node: v,
+		ID:               StrOf(v, "id"),
+		Status:           StrOf(v, "status"),
+		Phase:            IntOf(v, "phase"),
+		AfterPhase:       IntOf(v, "after_phase"),
+		BeforePhase:      IntOf(v, "before_phase"),
+		DependsOn:        FieldOf(v, "depends_on"),
+		Unblocks:         FieldOf(v, "unblocks"),
+		CurrentIteration: IntOf(v, "current_iteration"),
+		IterationHistory: gateIterationListAt(v, "iteration_history"),
+		IterationScores:  gateIterationListAt(v, "iteration_scores"),
+		Iterations:       gateIterationListAt(v, "iterations"),
+		CompletedAt:      StrOf(v, "completed_at"),
+		Artifacts:        gateArtifactsAt(v, "artifacts"),
+	}
+}
+
+// GateArtifacts is a mapping read as #GateArtifacts (cue/views/orchestration.cue): each field's value and node.
+type GateArtifacts struct {
+	Key, Node  *yaml.Node
+	Checkpoint Str // checkpoint
+}
+
+// GateArtifactsFields are #GateArtifacts's fields, in the order the definition lists them.
+var GateArtifactsFields = []FieldSpec{
+	{Name: "checkpoint", Required: false},
+}
+
+// GateArtifactsOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func GateArtifactsOf(k, v *yaml.Node) *GateArtifacts {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &GateArtifacts{Key: k, Node: v,
+		Checkpoint: StrOf(v, "checkpoint"),
+	}
+}
+
+// GateIteration is a mapping read as #GateIteration (cue/views/orchestration.cue): each field's value and node.
+type GateIteration struct {
+	Key, Node     *yaml.Node
+	Iteration     Int   // iteration
+	Score         Float // score
+	PrimaryDefect Str   // primary_defect
+}
+
+// GateIterationFields are #GateIteration's fields, in the order the definition lists them.
+var GateIterationFields = []FieldSpec{
+	{Name: "iteration", Required: false},
+	{Name: "score", Required: false},
+	{Name: "primary_defect", Required: false},
+}
+
+// GateIterationOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func GateIterationOf(k, v *yaml.Node) *GateIteration {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &GateIteration{Key: k, Node: v,
+		Iteration:     IntOf(v, "iteration"),
+		Score:         FloatOf(v, "score"),
+		PrimaryDefect: StrOf(v, "primary_defect"),
+	}
+}
+
+// Enabler is a mapping read as #Enabler (cue/views/orchestration.cue): each field's value and node.
+type Enabler struct {
+	Key, Node *yaml.Node
+	Status    Str // status
+}
+
+// EnablerFields are #Enabler's fields, in the order the definition lists them.
+var EnablerFields = []FieldSpec{
+	{Name: "status", Required: false},
+}
+
+// EnablerOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func EnablerOf(k, v *yaml.Node) *Enabler {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &Enabler{Key: k, Node: v,
+		Status: StrOf(v, "status"),
+	}
+}
+
+// Metrics is a mapping read as #Metrics (cue/views/orchestration.cue): each field's value and node.
+type Metrics struct {
+	Key, Node *yaml.Node
+	Execution Field // execution
+}
+
+// MetricsFields are #Metrics's fields, in the order the definition lists them.
+var MetricsFields = []FieldSpec{
+	{Name: "execution", Required: false},
+}
+
+// MetricsOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func MetricsOf(k, v *yaml.Node) *Metrics {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &Metrics{Key: k, Node: v,
+		Execution: FieldOf(v, "execution"),
+	}
+}
+
+// CheckpointIndex is a mapping read as #CheckpointIndex (cue/views/orchestration.cue): each field's value and node.
+type CheckpointIndex struct {
+	Key, Node *yaml.Node
+	LatestID  Str                    // latest_id
+	Entries   List[*CheckpointEntry] // entries
+}
+
+// CheckpointIndexFields are #CheckpointIndex's fields, in the order the definition lists them.
+var CheckpointIndexFields = []FieldSpec{
+	{Name: "latest_id", Required: false},
+	{Name: "entries", Required: false},
+}
+
+// CheckpointIndexOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func CheckpointIndexOf(k, v *yaml.Node) *CheckpointIndex {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &CheckpointIndex{Key: k, Node: v,
+		LatestID: StrOf(v, "latest_id"),
+		Entries:  checkpointEntryListAt(v, "entries"),
+	}
+}
+
+// CheckpointEntry is a mapping read as #CheckpointEntry (cue/views/orchestration.cue): each field's value and node.
+type CheckpointEntry struct {
+	Key, Node      *yaml.Node
+	ID             Str // id
+	Timestamp      Str // timestamp
+	CheckpointFile Str // checkpoint_file
+}
+
+// CheckpointEntryFields are #CheckpointEntry's fields, in the order the definition lists them.
+var CheckpointEntryFields = []FieldSpec{
+	{Name: "id", Required: false},
+	{Name: "timestamp", Required: false},
+	{Name: "checkpoint_file", Required: false},
+}
+
+// CheckpointEntryOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func CheckpointEntryOf(k, v *yaml.Node) *CheckpointEntry {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &CheckpointEntry{Key: k, Node: v,
+		ID:             StrOf(v, "id"),
+		Timestamp:      StrOf(v, "timestamp"),
+		CheckpointFile: StrOf(v, "checkpoint_file"),
+	}
+}
+
+// Paths is a mapping read as #Paths (cue/views/orchestration.cue): each field's value and node.
+type Paths struct {
+	Key, Node *yaml.Node
+	Base      Str // base
+}
+
+// PathsFields are #Paths's fields, in the order the definition lists them.
+var PathsFields = []FieldSpec{
+	{Name: "base", Required: false},
+}
+
+// PathsOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func PathsOf(k, v *yaml.Node) *Paths {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &Paths{Key: k, Node: v,
+		Base: StrOf(v, "base"),
+	}
+}
+
+// ExecutionQueue is a mapping read as #ExecutionQueue (cue/views/orchestration.cue): each field's value and node.
+type ExecutionQueue struct {
+	Key, Node    *yaml.Node
+	CurrentGroup Int               // current_group
+	Groups       Coll[*QueueGroup] // groups
+}
+
+// ExecutionQueueFields are #ExecutionQueue's fields, in the order the definition lists them.
+var ExecutionQueueFields = []FieldSpec{
+	{Name: "current_group", Required: false},
+	{Name: "groups", Required: false},
+}
+
+// ExecutionQueueOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func ExecutionQueueOf(k, v *yaml.Node) *ExecutionQueue {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &ExecutionQueue{Key: k, Node: v,
+		CurrentGroup: IntOf(v, "current_group"),
+		Groups:       queueGroupCollAt(v, "groups"),
+	}
+}
+
+// QueueGroup is a mapping read as #QueueGroup (cue/views/orchestration.cue): each field's value and node.
+type QueueGroup struct {
+	Key, Node *yaml.Node
+	ID        Field // id
+	Status    Str   // status
+}
+
+// QueueGroupFields are #QueueGroup's fields, in the order the definition lists them.
+var QueueGroupFields = []FieldSpec{
+	{Name: "id", Required: false},
+	{Name: "status", Required: false},
+}
+
+// QueueGroupOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func QueueGroupOf(k, v *yaml.Node) *QueueGroup {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &QueueGroup{Key: k, Node: v,
+		ID:     FieldOf(v, "id"),
+		Status: StrOf(v, "status"),
+	}
+}
+
+// NextActions is a mapping read as #NextActions (cue/views/orchestration.cue): each field's value and node.
+type NextActions struct {
+	Key, Node *yaml.Node
+	Immediate List[*NextAction] // immediate
+}
+
+// NextActionsFields are #NextActions's fields, in the order the definition lists them.
+var NextActionsFields = []FieldSpec{
+	{Name: "immediate", Required: false},
+}
+
+// NextActionsOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func NextActionsOf(k, v *yaml.Node) *NextActions {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &NextActions{Key: k, Node: v,
+		Immediate: nextActionListAt(v, "immediate"),
+	}
+}
+
+// NextAction is a mapping read as #NextAction (cue/views/orchestration.cue): each field's value and node.
+type NextAction struct {
+	Key, Node *yaml.Node
+	Action    Str          // action
+	Phase     Int          // phase
+	Group     Int          // group
+	Agent     Str          // agent
+	Agents    StrListField // agents
+}
+
+// NextActionFields are #NextAction's fields, in the order the definition lists them.
+var NextActionFields = []FieldSpec{
+	{Name: "action", Required: false},
+	{Name: "phase", Required: false},
+	{Name: "group", Required: false},
+	{Name: "agent", Required: false},
+	{Name: "agents", Required: false},
+}
+
+// NextActionOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func NextActionOf(k, v *yaml.Node) *NextAction {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &NextAction{Key: k, Node: v,
+		Action: StrOf(v, "action"),
+		Phase:  IntOf(v, "phase"),
+		Group:  IntOf(v, "group"),
+		Agent:  StrOf(v, "agent"),
+		Agents: StrListOf(v, "agents"),
+	}
+}
+
 func recoveryStateAt(m *yaml.Node, key string) *RecoveryState {
 	return RecoveryStateOf(node.Get(m, key))
 }
@@ -1015,4 +1543,58 @@ func checkpointMetadataAt(m *yaml.Node, key string) *CheckpointMetadata {
 
 func runtimeContextStateAt(m *yaml.Node, key string) *RuntimeContextState {
 	return RuntimeContextStateOf(node.Get(m, key))
+}
+
+func workflowAt(m *yaml.Node, key string) *Workflow { return WorkflowOf(node.Get(m, key)) }
+
+func pipelineEntryCollAt(m *yaml.Node, key string) Coll[*PipelineEntry] {
+	return collAt(m, key, PipelineEntryOf)
+}
+
+func phaseEntryCollAt(m *yaml.Node, key string) Coll[*PhaseEntry] {
+	return collAt(m, key, PhaseEntryOf)
+}
+
+func agentEntryCollAt(m *yaml.Node, key string) Coll[*AgentEntry] {
+	return collAt(m, key, AgentEntryOf)
+}
+
+func qualityGateCollAt(m *yaml.Node, key string) Coll[*QualityGate] {
+	return collAt(m, key, QualityGateOf)
+}
+
+func gateArtifactsAt(m *yaml.Node, key string) *GateArtifacts {
+	return GateArtifactsOf(node.Get(m, key))
+}
+
+func gateIterationListAt(m *yaml.Node, key string) List[*GateIteration] {
+	return listAt(m, key, GateIterationOf)
+}
+
+func enablerCollAt(m *yaml.Node, key string) Coll[*Enabler] { return collAt(m, key, EnablerOf) }
+
+func metricsAt(m *yaml.Node, key string) *Metrics { return MetricsOf(node.Get(m, key)) }
+
+func checkpointIndexAt(m *yaml.Node, key string) *CheckpointIndex {
+	return CheckpointIndexOf(node.Get(m, key))
+}
+
+func checkpointEntryListAt(m *yaml.Node, key string) List[*CheckpointEntry] {
+	return listAt(m, key, CheckpointEntryOf)
+}
+
+func pathsAt(m *yaml.Node, key string) *Paths { return PathsOf(node.Get(m, key)) }
+
+func executionQueueAt(m *yaml.Node, key string) *ExecutionQueue {
+	return ExecutionQueueOf(node.Get(m, key))
+}
+
+func queueGroupCollAt(m *yaml.Node, key string) Coll[*QueueGroup] {
+	return collAt(m, key, QueueGroupOf)
+}
+
+func nextActionsAt(m *yaml.Node, key string) *NextActions { return NextActionsOf(node.Get(m, key)) }
+
+func nextActionListAt(m *yaml.Node, key string) List[*NextAction] {
+	return listAt(m, key, NextActionOf)
 }

@@ -25,8 +25,15 @@ var updateViews = flag.Bool("update", false, "rewrite views_gen.go from the .cue
 
 const viewsFile = "views_gen.go"
 
-// viewSources are the files whose struct definitions rules read through views.
-var viewSources = []string{"common.cue", "resumption.cue", "checkpoint.cue", "nexus.cue"}
+// viewSources are the files whose struct definitions rules read through
+// views: the schema's, and those only views are generated from.
+var viewSources = []struct {
+	fsys fs.FS
+	name string
+}{
+	{schemacue.FS, "common.cue"}, {schemacue.FS, "resumption.cue"}, {schemacue.FS, "checkpoint.cue"},
+	{schemacue.FS, "nexus.cue"}, {schemacue.Views, "views/orchestration.cue"},
+}
 
 func TestViewsGenerated(t *testing.T) {
 	want, err := generateViews()
@@ -58,8 +65,9 @@ type cueDefs struct {
 
 func readDefs() (*cueDefs, error) {
 	d := &cueDefs{exprs: map[string]ast.Expr{}, file: map[string]string{}}
-	for _, name := range viewSources {
-		src, err := fs.ReadFile(schemacue.FS, name)
+	for _, vs := range viewSources {
+		name := vs.name
+		src, err := fs.ReadFile(vs.fsys, name)
 		if err != nil {
 			return nil, err
 		}
@@ -130,6 +138,9 @@ import (
 		if d.used[lowerFirst(name)+"At"] {
 			fmt.Fprintf(&b, "\nfunc %sAt(m *yaml.Node, key string) *%s { return %sOf(node.Get(m, key)) }\n", lowerFirst(name), name, name)
 		}
+		if d.used[lowerFirst(name)+"CollAt"] {
+			fmt.Fprintf(&b, "\nfunc %sCollAt(m *yaml.Node, key string) Coll[*%s] { return collAt(m, key, %sOf) }\n", lowerFirst(name), name, name)
+		}
 		if d.used[lowerFirst(name)+"ListAt"] {
 			fmt.Fprintf(&b, "\nfunc %sListAt(m *yaml.Node, key string) List[*%s] { return listAt(m, key, %sOf) }\n", lowerFirst(name), name, name)
 		}
@@ -164,6 +175,9 @@ func (d *cueDefs) goType(e ast.Expr) (typ, ctor string) {
 		return t, t + "Of"
 	case c == "[string]":
 		return "StrListField", "StrListOf"
+	case strings.HasPrefix(c, "<#"):
+		n := goName(strings.TrimSuffix(strings.TrimPrefix(c, "<#"), ">"))
+		return "Coll[*" + n + "]", lowerFirst(n) + "CollAt"
 	case strings.HasPrefix(c, "[#"):
 		n := goName(strings.TrimSuffix(strings.TrimPrefix(c, "[#"), "]"))
 		return "List[*" + n + "]", lowerFirst(n) + "ListAt"
@@ -175,7 +189,8 @@ func (d *cueDefs) goType(e ast.Expr) (typ, ctor string) {
 }
 
 // category names what a value holds: a scalar kind, a list of one, a
-// struct definition (#Name), a list of one ([#Name]), or "" when it is
+// struct definition (#Name), a list of one ([#Name]), a mapping of any
+// keys to one ({#Name}), either of the last two (<#Name>), or "" when it is
 // none of these. null beside another alternative is ignored: the view's
 // OK tells a null from a value.
 func (d *cueDefs) category(e ast.Expr, depth int) string {
@@ -213,6 +228,16 @@ func (d *cueDefs) category(e ast.Expr, depth int) string {
 		return "bound"
 	case *ast.BinaryExpr:
 		return d.binary(e, depth)
+	case *ast.StructLit:
+		if len(e.Elts) == 1 {
+			if f, ok := e.Elts[0].(*ast.Field); ok {
+				if _, ok := f.Label.(*ast.ListLit); ok {
+					if c := d.category(f.Value, depth+1); strings.HasPrefix(c, "#") {
+						return "{" + c + "}"
+					}
+				}
+			}
+		}
 	case *ast.ListLit:
 		if len(e.Elts) == 1 {
 			if el, ok := e.Elts[0].(*ast.Ellipsis); ok && el.Type != nil {
@@ -234,6 +259,8 @@ func (d *cueDefs) binary(e *ast.BinaryExpr, depth int) string {
 			return y
 		case y == "null", x == y:
 			return x
+		case strings.HasPrefix(x, "{#") && y == "["+x[1:len(x)-1]+"]":
+			return "<" + x[1:len(x)-1] + ">"
 		}
 	case token.AND:
 		switch {

@@ -26,19 +26,14 @@ type cpEntry struct {
 	At   *yaml.Node
 }
 
-func checkpointEntries(entries *yaml.Node) (ids []string, idAt []*yaml.Node, timed []cpEntry) {
-	if !node.IsSeq(entries) {
-		return nil, nil, nil
-	}
-	for _, e := range entries.Content {
-		e = node.Resolve(e)
-		idv := node.Val(e, "id")
-		id, ok := node.Str(idv)
-		if !ok {
+func checkpointEntries(entries model.List[*model.CheckpointEntry]) (ids []string, idAt []*yaml.Node, timed []cpEntry) {
+	for _, e := range entries.Items {
+		if e == nil || !e.ID.OK {
 			continue
 		}
+		id, idv := e.ID.Value, e.ID.Node
 		ids, idAt = append(ids, id), append(idAt, idv)
-		tv := node.Val(e, "timestamp")
+		tv := e.Timestamp.Node
 		if t, s, day, ok := timeOf(tv); ok {
 			timed = append(timed, cpEntry{ID: id, IDAt: idv, Text: s, T: t, Day: day, At: tv})
 		}

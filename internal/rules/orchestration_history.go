@@ -251,12 +251,12 @@ func checkTrajectoryGates(p *Pass, t *trajectory, gates map[string]*model.Gate) 
 			if g == nil || !g.ScoresOK || sameScores(h.scores, g.Scores) {
 				continue
 			}
-			p.Report(f, h.key, fmt.Sprintf("score_history.%s is %s, but %s.%s has scores %s (line %d): copy the iteration scores", h.gate, fmtScores(h.scores), g.Label, g.IterKey, fmtScores(g.Scores), g.Iters.Line), WithRelated(relatedAt(f, g.Iters, g.Label+"."+g.IterKey)))
+			p.Report(f, h.key, fmt.Sprintf("score_history.%s is %s, but %s.%s has scores %s (line %d): copy the iteration scores", h.gate, fmtScores(h.scores), g.Label, g.IterKey, fmtScores(g.Scores), g.Iters.Node.Line), WithRelated(relatedAt(f, g.Iters.Node, g.Label+"."+g.IterKey)))
 		}
 	}
 	if t.cgSet && t.ciSet {
-		if g := gates[model.GateKey(t.cg)]; g != nil && g.Iters != nil && len(g.Iters.Content) != int(t.ci) {
-			p.Report(f, t.civ, fmt.Sprintf("current_gate_iteration %d, but %s.%s records %d iteration(s) (line %d)", t.ci, g.Label, g.IterKey, len(g.Iters.Content), g.Iters.Line), WithRelated(relatedAt(f, g.Iters, g.Label+"."+g.IterKey)))
+		if g := gates[model.GateKey(t.cg)]; g != nil && g.Iters != nil && len(g.Iters.Node.Content) != int(t.ci) {
+			p.Report(f, t.civ, fmt.Sprintf("current_gate_iteration %d, but %s.%s records %d iteration(s) (line %d)", t.ci, g.Label, g.IterKey, len(g.Iters.Node.Content), g.Iters.Node.Line), WithRelated(relatedAt(f, g.Iters.Node, g.Label+"."+g.IterKey)))
 		}
 	}
 }

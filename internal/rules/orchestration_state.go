@@ -186,7 +186,7 @@ func runCheckpointLink(p *Pass) {
 	}
 	cps := OrchestrationOf(p).Checkpoints
 	ck, cv := cps.Key, cps.Node
-	if isStr && barrierCheckpoint(p.Doc.Root, last) != "" && !cps.LatestID.OK {
+	if isStr && barrierCheckpoint(OrchestrationOf(p), last) != "" && !cps.LatestID.OK {
 		return // recorded per barrier, as jerry does: its artifacts.checkpoint holds it
 	}
 	if !node.IsMap(cv) {
@@ -195,8 +195,8 @@ func runCheckpointLink(p *Pass) {
 		}
 		return
 	}
-	ek, ev := cps.EntriesKey, cps.Entries
-	if isStr && node.IsSeq(ev) && len(ev.Content) == 0 {
+	ek, ev := cps.Entries.Key, cps.Entries
+	if isStr && node.IsSeq(ev.Node) && len(ev.Items) == 0 {
 		p.Report(f, at, fmt.Sprintf("%s %s is set, but checkpoints.entries is empty (line %d): record that checkpoint there, or set it to null until one exists", field, quoteShort(last), ek.Line), WithRelated(relatedAt(f, ek, "checkpoints.entries")))
 		// No fix: clearing the pointer is no move forward (SPEC §5).
 		return
@@ -211,7 +211,7 @@ func runCheckpointLink(p *Pass) {
 	}
 	var msg string
 	switch {
-	case isStr && latestStr && !strings.EqualFold(last, latest) && !sameCheckpoint(p.Doc.Root, ev, last, latest):
+	case isStr && latestStr && !strings.EqualFold(last, latest) && !sameCheckpoint(OrchestrationOf(p), ev, last, latest):
 		msg = fmt.Sprintf("%s %s differs from checkpoints.latest_id %s (line %d): set it to the latest checkpoint ID", field, quoteShort(last), quoteShort(latest), idk.Line)
 	case !isStr && latestStr:
 		msg = fmt.Sprintf("%s is null, but checkpoints.latest_id is %s (line %d): set it to the latest checkpoint ID", field, quoteShort(latest), idk.Line)
@@ -220,7 +220,7 @@ func runCheckpointLink(p *Pass) {
 	}
 	if msg != "" {
 		var fx *diag.Fix
-		if latestStr && movesForward(cv, last, isStr, latest) {
+		if latestStr && movesForward(ev, last, isStr, latest) {
 			fx = fix.CopyLatestID(p.Doc, lv, idv, holder.Style&yaml.FlowStyle != 0)
 		}
 		p.Report(f, at, msg, WithRelated(relatedAt(f, idv, "checkpoints.latest_id")), WithFix(fx))
@@ -231,43 +231,43 @@ func runCheckpointLink(p *Pass) {
 // checkpoint in another form jerry writes for it (SPEC §3.2 RL104): the
 // timestamp of the entry whose id is latest, or the id of the barrier whose
 // artifacts.checkpoint holds it.
-func sameCheckpoint(root, entries *yaml.Node, last, latest string) bool {
-	if node.IsSeq(entries) {
-		for _, e := range entries.Content {
-			if id, ok := node.Str(node.Val(e, "id")); !ok || !strings.EqualFold(id, latest) {
-				continue
-			}
-			if ts := node.Val(e, "timestamp"); node.IsScalar(ts) && strings.TrimSpace(ts.Value) == strings.TrimSpace(last) {
-				return true
-			}
+func sameCheckpoint(o *model.Orchestration, entries model.List[*model.CheckpointEntry], last, latest string) bool {
+	for _, e := range entries.Items {
+		if e == nil || !e.ID.OK || !strings.EqualFold(e.ID.Value, latest) {
+			continue
+		}
+		if ts := e.Timestamp.Node; node.IsScalar(ts) && strings.TrimSpace(ts.Value) == strings.TrimSpace(last) {
+			return true
 		}
 	}
-	held := barrierCheckpoint(root, last)
+	held := barrierCheckpoint(o, last)
 	return held != "" && containsID(held, latest)
 }
 
 // barrierCheckpoint returns the artifacts.checkpoint of the barrier whose
 // id is id (barriers: a list of {id, artifacts}, or a mapping by id), or
 // "" when there is none: jerry records a checkpoint per barrier.
-func barrierCheckpoint(root *yaml.Node, id string) string {
-	bs := node.Val(root, "barriers")
-	held := func(b *yaml.Node) string {
-		s, _ := node.Str(node.Val(node.Val(b, "artifacts"), "checkpoint"))
-		return strings.TrimSpace(s)
-	}
-	switch {
-	case node.IsSeq(bs):
-		for _, b := range bs.Content {
-			if bid, ok := node.Str(node.Val(b, "id")); ok && strings.EqualFold(bid, id) {
-				return held(b)
-			}
+func barrierCheckpoint(o *model.Orchestration, id string) string {
+	bs := o.Doc.Barriers
+	held := func(b *model.QualityGate) string {
+		if b == nil || b.Artifacts == nil {
+			return ""
 		}
-	case node.IsMap(bs):
-		if b := node.Val(bs, id); b != nil {
-			return held(b)
+		return strings.TrimSpace(b.Artifacts.Checkpoint.Value)
+	}
+	found := -1
+	for i, b := range bs.Items {
+		switch {
+		case bs.Keys != nil && bs.Keys[i].Value == id:
+			found = i // the last one wins, as in a mapping's lookup
+		case bs.Keys == nil && found < 0 && b != nil && b.ID.OK && strings.EqualFold(b.ID.Value, id):
+			found = i
 		}
 	}
-	return ""
+	if found < 0 {
+		return ""
+	}
+	return held(bs.Items[found])
 }
 
 // containsID reports whether s names the checkpoint id: equal, or a path
@@ -297,17 +297,17 @@ func isIDChar(c byte) bool {
 // none or an entry before it, earlier in time when both are dated. A
 // pointer naming something unrecorded, or a latest_id that is itself
 // stale, gets no fix.
-func movesForward(checkpoints *yaml.Node, last string, hasLast bool, latest string) bool {
-	es := node.Val(checkpoints, "entries")
-	if !node.IsSeq(es) {
+func movesForward(entries model.List[*model.CheckpointEntry], last string, hasLast bool, latest string) bool {
+	es := entries.Items
+	if !node.IsSeq(entries.Node) {
 		return false
 	}
 	li, ti := -1, -1
-	for i, e := range es.Content {
-		id, ok := node.Str(node.Val(e, "id"))
-		if !ok {
+	for i, e := range es {
+		if e == nil || !e.ID.OK {
 			continue
 		}
+		id := e.ID.Value
 		if hasLast && strings.EqualFold(id, last) {
 			if li >= 0 {
 				return false // recorded twice: no order to go by
@@ -324,7 +324,7 @@ func movesForward(checkpoints *yaml.Node, last string, hasLast bool, latest stri
 	if ti < 0 {
 		return false
 	}
-	if ti != len(es.Content)-1 {
+	if ti != len(es)-1 {
 		return false // a later entry exists: latest_id is stale itself
 	}
 	if !hasLast {
@@ -333,8 +333,8 @@ func movesForward(checkpoints *yaml.Node, last string, hasLast bool, latest stri
 	if li < 0 || li >= ti {
 		return false
 	}
-	lt, _, _, lok := timeOf(node.Val(es.Content[li], "timestamp"))
-	tt, _, _, tok := timeOf(node.Val(es.Content[ti], "timestamp"))
+	lt, _, _, lok := timeOf(es[li].Timestamp.Node)
+	tt, _, _, tok := timeOf(es[ti].Timestamp.Node)
 	return !lok || !tok || tt.After(lt)
 }
 
@@ -675,16 +675,15 @@ func transitionsOf(p *Pass) []transition {
 		}
 	}
 	add(o.Workflow.UpdatedAt.Node, "workflow.updated_at", "the workflow was updated")
-	if es := o.Checkpoints.Entries; node.IsSeq(es) {
-		for i, e := range es.Content {
-			id, _ := node.Str(node.Val(e, "id"))
-			add(node.Val(e, "timestamp"), fmt.Sprintf("checkpoints.entries[%d].timestamp (%s)", i, id), "that checkpoint")
+	for i, e := range o.Checkpoints.Entries.Items {
+		if e != nil {
+			add(e.Timestamp.Node, fmt.Sprintf("checkpoints.entries[%d].timestamp (%s)", i, e.ID.Value), "that checkpoint")
 		}
 	}
 	for _, pi := range pipelines(p) {
 		for _, ph := range pi.Phases {
-			add(node.Val(ph.Node, "started_at"), ph.Label+".started_at", fmt.Sprintf("phase %d started", ph.Num))
-			add(node.Val(ph.Node, "completed_at"), ph.Label+".completed_at", fmt.Sprintf("phase %d completed", ph.Num))
+			add(ph.View.StartedAt.Node, ph.Label+".started_at", fmt.Sprintf("phase %d started", ph.Num))
+			add(ph.View.CompletedAt.Node, ph.Label+".completed_at", fmt.Sprintf("phase %d completed", ph.Num))
 		}
 	}
 	if gates, ok := model.GatesOf(root); ok {
@@ -695,11 +694,11 @@ func transitionsOf(p *Pass) []transition {
 		sort.Strings(keys)
 		for _, k := range keys {
 			g := gates[k]
-			add(node.Val(g.Node, "completed_at"), g.Label+".completed_at", "gate "+g.ID+" completed")
+			add(g.View.CompletedAt.Node, g.Label+".completed_at", "gate "+g.ID+" completed")
 			if g.Iters == nil {
 				continue
 			}
-			for i, e := range g.Iters.Content {
+			for i, e := range g.Iters.Node.Content {
 				node.Pairs(e, func(ik, iv *yaml.Node) {
 					if IsTimestampKey(ik.Value) {
 						add(iv, fmt.Sprintf("%s.%s[%d].%s", g.Label, g.IterKey, i, ik.Value), "that quality-gate iteration")
