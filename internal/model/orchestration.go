@@ -121,6 +121,18 @@ func OrchestrationOf(root *yaml.Node) *Orchestration {
 	return o
 }
 
+// Keyed returns the view of the item whose mapping key is key, the last
+// one when the key repeats (as a look-up by key finds it); nil when c is a
+// list, or that item is not a mapping.
+func (c Coll[T]) Keyed(key string) (v T) {
+	for i, k := range c.Keys {
+		if k.Value == key {
+			v = c.Items[i]
+		}
+	}
+	return v
+}
+
 // ResumptionOf reads the resumption section of an orchestration root, or
 // returns nil when there is none.
 func ResumptionOf(root *yaml.Node) *Resumption {

@@ -69,18 +69,26 @@ func pipelinesOf(ps Coll[*PipelineEntry]) []*Pipeline {
 			key = pv.ID.Value
 		}
 		pi := &Pipeline{Key: key, CurrentPhase: pv.CurrentPhase.Value, HasCurrent: pv.CurrentPhase.OK}
-		for i, ph := range pv.Phases.Items {
-			if ph == nil {
-				continue
-			}
-			label, mapKey := fmt.Sprintf("pipelines.%s.phases[%d]", key, i), ""
-			if pv.Phases.Keys != nil {
-				mapKey = pv.Phases.Keys[i].Value
-				label = fmt.Sprintf("pipelines.%s.phases.%s", key, mapKey)
-			}
-			pi.Phases = append(pi.Phases, phaseOf(key, label, mapKey, i+1, ph))
-		}
+		pi.Phases = PhasesOf(key, "pipelines."+key+".phases", pv.Phases)
 		out = append(out, pi)
+	}
+	return out
+}
+
+// PhasesOf reads the phases of pipeline (a list or a mapping), labelled
+// under prefix.
+func PhasesOf(pipeline, prefix string, c Coll[*PhaseEntry]) []*Phase {
+	var out []*Phase
+	for i, ph := range c.Items {
+		if ph == nil {
+			continue
+		}
+		label, mapKey := fmt.Sprintf("%s[%d]", prefix, i), ""
+		if c.Keys != nil {
+			mapKey = c.Keys[i].Value
+			label = prefix + "." + mapKey
+		}
+		out = append(out, phaseOf(pipeline, label, mapKey, i+1, ph))
 	}
 	return out
 }

@@ -91,22 +91,9 @@ var recordPhasesResult = NewResult("record-phases", func(p *Pass) []*model.Phase
 	for _, pi := range pipelines(p) {
 		out = append(out, pi.Phases...)
 	}
-	if ph := node.Val(p.Doc.Root, "phases"); node.IsSeq(ph) || node.IsMap(ph) {
-		fake := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
-			{Kind: yaml.ScalarNode, Value: "pipelines"},
-			{Kind: yaml.MappingNode, Content: []*yaml.Node{
-				{Kind: yaml.ScalarNode, Value: ""},
-				{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "phases"}, ph}},
-			}},
-		}}
-		for _, pi := range model.PipelinesOf(fake) {
-			for _, x := range pi.Phases {
-				if gateLike.MatchString(phaseID(x)) {
-					continue
-				}
-				x.Label = "phases" + strings.TrimPrefix(x.Label, "pipelines..phases")
-				out = append(out, x)
-			}
+	for _, x := range model.PhasesOf("", "phases", OrchestrationOf(p).Doc.Phases) {
+		if !gateLike.MatchString(phaseID(x)) {
+			out = append(out, x)
 		}
 	}
 	return out
@@ -115,7 +102,7 @@ var recordPhasesResult = NewResult("record-phases", func(p *Pass) []*model.Phase
 var gateLike = lazyre.New(`(?i)^(qg|gate|barrier|pg)[-_ ]?\d`)
 
 func phaseID(ph *model.Phase) string {
-	if s, ok := node.Str(node.Val(ph.Node, "id")); ok {
+	if s, ok := node.Str(ph.View.ID.Node); ok {
 		return s
 	}
 	if i := strings.LastIndexByte(ph.Label, '.'); i >= 0 {
@@ -158,7 +145,7 @@ func fitList(items []string, format func(list string) string) string {
 func agentsAllComplete(ph *model.Phase) bool {
 	n := 0
 	for _, a := range ph.Agents {
-		if a.At == node.Val(ph.Node, "agent") {
+		if a.At == ph.View.Agent.Node {
 			continue // the phase's own status, not the agent's
 		}
 		if !isComplete(a.Status) {
@@ -255,12 +242,15 @@ var recordOpenResult = NewResult("record-open", func(p *Pass) *openRecord {
 			o.phases++
 			openPipe[ph.Pipeline] = true
 			o.items = append(o.items, fmt.Sprintf("%s (%s)", phaseName(p, ph), ph.Status))
-			o.rel = append(o.rel, relatedAt(f, statusAt(ph.Node, ph.At), ph.Label+": "+ph.Status))
+			o.rel = append(o.rel, relatedAt(f, statusAt(ph), ph.Label+": "+ph.Status))
 			o.agentsDone = o.agentsDone && agentsAllComplete(ph)
 		}
 		for _, pi := range pipelines(p) {
-			sv := node.Val(node.Val(node.Val(d.Root, "pipelines"), pi.Key), "status")
-			s, ok := node.Str(sv)
+			pv := OrchestrationOf(p).Doc.Pipelines.Keyed(pi.Key)
+			if pv == nil {
+				continue
+			}
+			sv, s, ok := pv.Status.Node, pv.Status.Value, pv.Status.OK
 			if !ok || openPipe[pi.Key] || !isOpenStatus(s) {
 				continue
 			}
@@ -341,14 +331,14 @@ func checkRunningRecord(p *Pass, anchor *lifecycle) {
 	}
 	if notAdvanced(p) {
 		phs := recordPhases(p)
-		p.Report(f, anchor.At, fmt.Sprintf("%s %s, but all %d phase(s) are done and no gate is open; set it to COMPLETE if the workflow is over", anchor.Field, anchor.Raw, len(phs)), WithSeverity(diag.SevWarning), WithRelated(relatedAt(f, statusAt(phs[len(phs)-1].Node, phs[len(phs)-1].At), phs[len(phs)-1].Label)))
+		p.Report(f, anchor.At, fmt.Sprintf("%s %s, but all %d phase(s) are done and no gate is open; set it to COMPLETE if the workflow is over", anchor.Field, anchor.Raw, len(phs)), WithSeverity(diag.SevWarning), WithRelated(relatedAt(f, statusAt(phs[len(phs)-1]), phs[len(phs)-1].Label)))
 		return
 	}
 	for _, ph := range recordPhases(p) {
 		if !isOpenStatus(ph.Status) || isInProgress(ph.Status) || !agentsAllComplete(ph) {
 			continue
 		}
-		sv := statusAt(ph.Node, ph.At)
+		sv := statusAt(ph)
 		var rel []diag.Related
 		for _, a := range ph.Agents {
 			rel = append(rel, relatedAt(f, a.At, "agent "+a.ID+": "+a.Status))
@@ -380,11 +370,11 @@ var notAdvancedResult = NewResult("not-advanced", func(p *Pass) bool {
 })
 
 // statusAt is a phase's status value, else where the phase is.
-func statusAt(ph, at *yaml.Node) *yaml.Node {
-	if sv := node.Val(ph, "status"); sv != nil {
+func statusAt(ph *model.Phase) *yaml.Node {
+	if sv := ph.View.Status.Node; sv != nil {
 		return sv
 	}
-	return at
+	return ph.At
 }
 
 // ---- RL118 resumption-text --------------------------------------------------
@@ -476,7 +466,7 @@ func contradict(p *Pass, c textClaim) *contradiction {
 	lc := workflowLifecycle(p)
 	complete := lc != nil && lc.Status == "COMPLETE"
 	phaseSays := func(ph *model.Phase) *contradiction {
-		sv := statusAt(ph.Node, ph.At)
+		sv := statusAt(ph)
 		return &contradiction{why: fmt.Sprintf("%s is %s (line %d)", phaseName(p, ph), ph.Status, lineOf(sv)), at: sv, msg: ph.Label + ".status"}
 	}
 	lifecycleSays := func() *contradiction {
@@ -632,7 +622,11 @@ func firstInt(m *yaml.Node, keys []string) (int64, *yaml.Node, bool) {
 // openDefects counts the unresolved defects a defect_summary records and
 // returns where it says so; ids names them when it lists them.
 func openDefects(ds *yaml.Node) (count int64, at *yaml.Node, ids []string) {
-	if uv := node.Val(ds, "unresolved_defects"); uv != nil {
+	var uv *yaml.Node
+	if v := model.DefectSummaryOf(nil, ds); v != nil {
+		uv = v.UnresolvedDefects.Node
+	}
+	if uv != nil {
 		switch {
 		case node.IsSeq(uv):
 			for _, e := range uv.Content {
@@ -685,7 +679,7 @@ func runCompleteWithDefects(p *Pass) {
 		ds = r.Defects.Node
 	}
 	if !node.IsMap(ds) {
-		ds = node.Val(d.Root, "defect_summary")
+		ds = OrchestrationOf(p).Doc.DefectSummary.Node
 	}
 	if !node.IsMap(ds) {
 		return

@@ -120,16 +120,15 @@ type closer struct {
 
 var phaseRef = lazyre.New(`(?i)phase[._ -]?(\d+)\b`)
 
-func closerOf(kind, id string, g *yaml.Node) closer {
-	c := closer{Kind: kind, ID: id, StatusAt: node.Val(g, "status")}
-	c.Status, _ = node.Str(c.StatusAt)
-	for _, k := range []string{"after_phase", "phase"} {
-		if n, ok := node.Int(node.Val(g, k)); ok {
-			c.Closes = append(c.Closes, int(n))
+func closerOf(kind, id string, g *model.QualityGate) closer {
+	c := closer{Kind: kind, ID: id, StatusAt: g.Status.Node, Status: g.Status.Value}
+	for _, n := range []model.Int{g.AfterPhase, g.Phase} {
+		if n.OK {
+			c.Closes = append(c.Closes, n.Value)
 		}
 	}
-	refs := func(k string) (out []int) {
-		l := node.Val(g, k)
+	refs := func(f model.Field) (out []int) {
+		l := f.Node
 		if s, ok := node.Str(l); ok {
 			l = &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}}}
 		}
@@ -146,38 +145,32 @@ func closerOf(kind, id string, g *yaml.Node) closer {
 		return out
 	}
 	if len(c.Closes) == 0 {
-		c.Closes = refs("depends_on")
+		c.Closes = refs(g.DependsOn)
 	}
-	if n, ok := node.Int(node.Val(g, "before_phase")); ok {
-		c.Opens = append(c.Opens, int(n))
+	if g.BeforePhase.OK {
+		c.Opens = append(c.Opens, g.BeforePhase.Value)
 	} else {
-		c.Opens = refs("unblocks")
+		c.Opens = refs(g.Unblocks)
 	}
 	return c
 }
 
 // closers are the file's barriers and quality gates.
-func closers(root *yaml.Node) []closer {
+func closers(o *model.Orchestration) []closer {
 	var out []closer
-	bs := node.Val(root, "barriers")
-	switch {
-	case node.IsSeq(bs):
-		for _, b := range bs.Content {
-			b = node.Resolve(b)
-			if id, ok := node.Str(node.Val(b, "id")); ok && node.IsMap(b) {
-				out = append(out, closerOf("barrier", id, b))
-			}
+	bs := o.Doc.Barriers
+	for i, b := range bs.Items {
+		switch {
+		case b == nil:
+		case bs.Keys != nil:
+			out = append(out, closerOf("barrier", bs.Keys[i].Value, b))
+		case b.ID.OK:
+			out = append(out, closerOf("barrier", b.ID.Value, b))
 		}
-	case node.IsMap(bs):
-		node.Pairs(bs, func(k, v *yaml.Node) {
-			if node.IsMap(v) {
-				out = append(out, closerOf("barrier", k.Value, v))
-			}
-		})
 	}
-	if gates, ok := model.GatesOf(root); ok {
+	if gates, ok := model.GatesOf(o.Root); ok {
 		for _, g := range gates {
-			out = append(out, closerOf("gate", g.ID, g.Node))
+			out = append(out, closerOf("gate", g.ID, g.View))
 		}
 	}
 	return out
@@ -217,8 +210,8 @@ func phasesIndexed(p *Pass) *phaseIndex { return phaseIndexResult.Of(p) }
 var phaseIndexResult = NewResult("phase-index", func(p *Pass) *phaseIndex {
 	ix := &phaseIndex{blockedBy: map[string][]*model.Phase{}, completeNum: map[int]*model.Phase{}}
 	for _, ph := range recordPhases(p) {
-		if s, ok := node.Str(node.Val(ph.Node, "blocked_by")); ok {
-			k := strings.ToLower(s)
+		if s := ph.View.BlockedBy; s.OK {
+			k := strings.ToLower(s.Value)
 			ix.blockedBy[k] = append(ix.blockedBy[k], ph)
 		}
 		if !ph.HasNum || !isComplete(ph.Status) {
@@ -244,7 +237,7 @@ func openBehindStarted(p *Pass) {
 	var msg string
 	var rel []diag.Related
 	n := 0
-	for _, c := range closers(p.Doc.Root) {
+	for _, c := range closers(OrchestrationOf(p)) {
 		if c.StatusAt == nil || !isOpenStatus(c.Status) || isInProgress(c.Status) || len(c.Closes) == 0 && len(c.Opens) == 0 {
 			continue
 		}
@@ -252,7 +245,7 @@ func openBehindStarted(p *Pass) {
 		if ph == nil {
 			continue
 		}
-		sv := statusAt(ph.Node, ph.At)
+		sv := statusAt(ph)
 		if n++; at == nil {
 			at = c.StatusAt
 			msg = fmt.Sprintf("%s %s is %s, but %s after it is %s (line %d): record the %s's result or correct the phase",
@@ -293,7 +286,7 @@ func completeAfter(p *Pass, c closer) *model.Phase {
 // whose barrier or gate is still open.
 func openBehindFinished(p *Pass) {
 	f := p.Doc.File
-	for _, c := range closers(p.Doc.Root) {
+	for _, c := range closers(OrchestrationOf(p)) {
 		if c.StatusAt == nil || !isOpenStatus(c.Status) {
 			continue
 		}
@@ -303,7 +296,7 @@ func openBehindFinished(p *Pass) {
 				continue
 			}
 			p.Report(f, c.StatusAt, fmt.Sprintf("the workflow is finished and %s is %s, but %s %s that closes it is %s: record its result or reopen the workflow",
-				phaseName(p, ph), ph.Status, c.Kind, diag.Quote(c.ID), c.Status), WithRelated(relatedAt(f, statusAt(ph.Node, ph.At), ph.Label+".status")))
+				phaseName(p, ph), ph.Status, c.Kind, diag.Quote(c.ID), c.Status), WithRelated(relatedAt(f, statusAt(ph), ph.Label+".status")))
 			break
 		}
 	}
@@ -358,27 +351,17 @@ func countGates(p *Pass) (int, int, bool) {
 }
 
 func countEnablers(p *Pass) (int, int, bool) {
-	es := node.Val(p.Doc.Root, "enablers")
-	var statuses []*yaml.Node
-	switch {
-	case node.IsSeq(es):
-		for _, e := range es.Content {
-			statuses = append(statuses, node.Val(node.Resolve(e), "status"))
-		}
-	case node.IsMap(es):
-		node.Pairs(es, func(_, v *yaml.Node) { statuses = append(statuses, node.Val(v, "status")) })
-	}
+	es := OrchestrationOf(p).Doc.Enablers.Items
 	n := 0
-	for _, sv := range statuses {
-		s, ok := node.Str(sv)
-		if !ok {
+	for _, e := range es {
+		if e == nil || !e.Status.OK {
 			return 0, 0, false
 		}
-		if isWorkDone(s) {
+		if isWorkDone(e.Status.Value) {
 			n++
 		}
 	}
-	return n, len(statuses), len(statuses) > 0
+	return n, len(es), len(es) > 0
 }
 
 // metricBlock is a mapping jerry keeps its counters in.
@@ -387,11 +370,11 @@ type metricBlock struct {
 	m     *yaml.Node
 }
 
-func metricBlocks(root *yaml.Node) []metricBlock {
+func metricBlocks(o *model.Orchestration) []metricBlock {
 	var out []metricBlock
-	if m := node.Val(root, "metrics"); node.IsMap(m) {
-		out = append(out, metricBlock{"metrics", m})
-		if e := node.Val(m, "execution"); node.IsMap(e) {
+	if m := o.Doc.Metrics; m != nil {
+		out = append(out, metricBlock{"metrics", m.Node})
+		if e := m.Execution.Node; node.IsMap(e) {
 			out = append(out, metricBlock{"metrics.execution", e})
 		}
 	}
@@ -403,7 +386,7 @@ func metricBlocks(root *yaml.Node) []metricBlock {
 // equals the number of items counted: then both count the same things).
 func checkCounters(p *Pass, cs []counter) {
 	f := p.Doc.File
-	for _, b := range metricBlocks(p.Doc.Root) {
+	for _, b := range metricBlocks(OrchestrationOf(p)) {
 		var items []string
 		var first *yaml.Node
 		for _, c := range cs {
@@ -448,10 +431,12 @@ func firstIntKey(m *yaml.Node, keys []string) (*yaml.Node, string) {
 func pipelineProgress(p *Pass) {
 	f := p.Doc.File
 	for _, pi := range pipelines(p) {
-		pv := node.Val(node.Val(p.Doc.Root, "pipelines"), pi.Key)
-		v := node.Val(pv, "progress_percent")
-		got, ok := node.Float(v)
-		if !ok || len(pi.Phases) == 0 {
+		pv := OrchestrationOf(p).Doc.Pipelines.Keyed(pi.Key)
+		if pv == nil {
+			continue
+		}
+		v, got := pv.ProgressPercent.Node, pv.ProgressPercent.Value
+		if !pv.ProgressPercent.OK || len(pi.Phases) == 0 {
 			continue
 		}
 		done := 0

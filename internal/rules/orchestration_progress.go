@@ -287,7 +287,7 @@ func immediateActions(root *yaml.Node) (*yaml.Node, []action) {
 func doneBecause(p *Pass, a action) (string, *yaml.Node) {
 	if a.Phase > 0 {
 		if ph := phaseDone(p, a.Phase); ph != nil {
-			sv := statusAt(ph.Node, ph.At)
+			sv := statusAt(ph)
 			return fmt.Sprintf("%s is %s (line %d)", phaseName(p, ph), ph.Status, lineOf(sv)), sv
 		}
 		return "", nil
