@@ -1388,7 +1388,7 @@ func PathsOf(k, v *yaml.Node) *Paths {
 // ExecutionQueue is a mapping read as #ExecutionQueue (cue/views/orchestration.cue): each field's value and node.
 type ExecutionQueue struct {
 	Key, Node    *yaml.Node
-	CurrentGroup Int               // current_group
+	CurrentGroup Field             // current_group
 	Groups       Coll[*QueueGroup] // groups
 }
 
@@ -1404,7 +1404,7 @@ func ExecutionQueueOf(k, v *yaml.Node) *ExecutionQueue {
 		return nil
 	}
 	return &ExecutionQueue{Key: k, Node: v,
-		CurrentGroup: IntOf(v, "current_group"),
+		CurrentGroup: FieldOf(v, "current_group"),
 		Groups:       queueGroupCollAt(v, "groups"),
 	}
 }
@@ -1456,17 +1456,21 @@ func NextActionsOf(k, v *yaml.Node) *NextActions {
 
 // NextAction is a mapping read as #NextAction (cue/views/orchestration.cue): each field's value and node.
 type NextAction struct {
-	Key, Node *yaml.Node
-	Action    Str          // action
-	Phase     Int          // phase
-	Group     Int          // group
-	Agent     Str          // agent
-	Agents    StrListField // agents
+	Key, Node     *yaml.Node
+	Action        Str          // action
+	Status        Str          // status
+	ExecutionMode Str          // execution_mode
+	Phase         Int          // phase
+	Group         Int          // group
+	Agent         Str          // agent
+	Agents        StrListField // agents
 }
 
 // NextActionFields are #NextAction's fields, in the order the definition lists them.
 var NextActionFields = []FieldSpec{
 	{Name: "action", Required: false},
+	{Name: "status", Required: false},
+	{Name: "execution_mode", Required: false},
 	{Name: "phase", Required: false},
 	{Name: "group", Required: false},
 	{Name: "agent", Required: false},
@@ -1479,11 +1483,13 @@ func NextActionOf(k, v *yaml.Node) *NextAction {
 		return nil
 	}
 	return &NextAction{Key: k, Node: v,
-		Action: StrOf(v, "action"),
-		Phase:  IntOf(v, "phase"),
-		Group:  IntOf(v, "group"),
-		Agent:  StrOf(v, "agent"),
-		Agents: StrListOf(v, "agents"),
+		Action:        StrOf(v, "action"),
+		Status:        StrOf(v, "status"),
+		ExecutionMode: StrOf(v, "execution_mode"),
+		Phase:         IntOf(v, "phase"),
+		Group:         IntOf(v, "group"),
+		Agent:         StrOf(v, "agent"),
+		Agents:        StrListOf(v, "agents"),
 	}
 }
 

@@ -105,29 +105,27 @@ type queueGroup struct {
 func queueGroups(p *Pass) []queueGroup { return queueGroupsResult.Of(p) }
 
 var queueGroupsResult = NewResult("queue-groups", func(p *Pass) []queueGroup {
-	gs := node.Val(node.Val(p.Doc.Root, "execution_queue"), "groups")
 	var out []queueGroup
-	add := func(key string, g *yaml.Node) {
-		if !node.IsMap(g) {
-			return
+	eq := OrchestrationOf(p).Doc.ExecutionQueue
+	if eq == nil {
+		return out
+	}
+	gs := eq.Groups
+	for i, g := range gs.Items {
+		if g == nil {
+			continue
 		}
-		q := queueGroup{ID: key, Node: g, StatusAt: node.Val(g, "status")}
-		if v := node.Val(g, "id"); node.IsScalar(v) && !node.IsNull(v) {
-			q.ID = node.Resolve(v).Value // an integer or a string id
+		q := queueGroup{Node: g.Node, StatusAt: g.Status.Node, Status: g.Status.Value}
+		if gs.Keys != nil {
+			q.ID = gs.Keys[i].Value
 		}
-		q.Status, _ = node.Str(q.StatusAt)
+		if v := g.ID.Node; node.IsScalar(v) && !node.IsNull(v) {
+			q.ID = v.Value // an integer or a string id
+		}
 		if trailingDigits.MatchString(q.ID) {
 			q.Num, q.HasNum = model.TrailingInt(q.ID), true
 		}
 		out = append(out, q)
-	}
-	switch {
-	case node.IsSeq(gs):
-		for _, g := range gs.Content {
-			add("", node.Resolve(g))
-		}
-	case node.IsMap(gs):
-		node.Pairs(gs, func(k, v *yaml.Node) { add(k.Value, v) })
 	}
 	return out
 })
@@ -160,22 +158,14 @@ var agentStatusesResult = NewResult("agent-statuses", func(p *Pass) map[string]s
 			}
 		}
 	}
-	as := node.Val(p.Doc.Root, "agents")
-	switch {
-	case node.IsMap(as):
-		node.Pairs(as, func(k, v *yaml.Node) {
-			if s, ok := node.Str(node.Val(v, "status")); ok {
-				out[k.Value] = s
-			}
-		})
-	case node.IsSeq(as):
-		for _, a := range as.Content {
-			a = node.Resolve(a)
-			id, ok1 := node.Str(node.Val(a, "id"))
-			s, ok2 := node.Str(node.Val(a, "status"))
-			if ok1 && ok2 {
-				out[id] = s
-			}
+	as := OrchestrationOf(p).Doc.Agents
+	for i, a := range as.Items {
+		switch {
+		case a == nil || !a.Status.OK:
+		case as.Keys != nil:
+			out[as.Keys[i].Value] = a.Status.Value
+		case a.ID.OK:
+			out[a.ID.Value] = a.Status.Value
 		}
 	}
 	return out
@@ -224,37 +214,40 @@ type action struct {
 	Done   bool // the entry records itself as done
 }
 
-func immediateActions(root *yaml.Node) (*yaml.Node, []action) {
-	imm := node.Val(node.Val(root, "next_actions"), "immediate")
-	if !node.IsSeq(imm) {
-		return imm, nil
+func immediateActions(o *model.Orchestration) (*yaml.Node, []action) {
+	var imm model.List[*model.NextAction]
+	if o.Doc.NextActions != nil {
+		imm = o.Doc.NextActions.Immediate
+	}
+	if !node.IsSeq(imm.Node) {
+		return imm.Node, nil
 	}
 	var out []action
-	for _, e := range imm.Content {
+	for i, e := range imm.Node.Content {
 		e = node.Resolve(e)
 		a := action{At: e}
-		switch {
+		switch na := imm.Items[i]; {
 		case node.IsString(e):
 			a.Text = e.Value
-		case node.IsMap(e):
-			if v := node.Val(e, "action"); node.IsString(v) {
-				a.At, a.Text = node.Resolve(v), node.Resolve(v).Value
+		case na != nil:
+			if v := na.Action.Node; node.IsString(v) {
+				a.At, a.Text = v, v.Value
 			}
-			for _, k := range []string{"status", "execution_mode"} {
-				if s, ok := node.Str(node.Val(e, k)); ok && isWorkDone(s) {
+			for _, s := range []model.Str{na.Status, na.ExecutionMode} {
+				if s.OK && isWorkDone(s.Value) {
 					a.Done = true
 				}
 			}
-			if n, ok := node.Int(node.Val(e, "phase")); ok {
-				a.Phase = int(n)
+			if na.Phase.OK {
+				a.Phase = na.Phase.Value
 			}
-			if n, ok := node.Int(node.Val(e, "group")); ok {
-				a.Group = int(n)
+			if na.Group.OK {
+				a.Group = na.Group.Value
 			}
-			if s, ok := node.Str(node.Val(e, "agent")); ok {
-				a.Agents = append(a.Agents, s)
+			if na.Agent.OK {
+				a.Agents = append(a.Agents, na.Agent.Value)
 			}
-			if l := node.Val(e, "agents"); node.IsSeq(l) {
+			if l := na.Agents.Node; node.IsSeq(l) {
 				for _, x := range l.Content {
 					if s, ok := node.Str(x); ok {
 						a.Agents = append(a.Agents, s)
@@ -280,7 +273,7 @@ func immediateActions(root *yaml.Node) (*yaml.Node, []action) {
 		}
 		out = append(out, a)
 	}
-	return imm, out
+	return imm.Node, out
 }
 
 // doneBecause says why the file records an action's work as done, or "".
@@ -338,7 +331,7 @@ func staleActions(p *Pass) []staleAction { return staleActionsResult.Of(p) }
 
 var staleActionsResult = NewResult("stale-actions", func(p *Pass) []staleAction {
 	var out []staleAction
-	_, acts := immediateActions(p.Doc.Root)
+	_, acts := immediateActions(OrchestrationOf(p))
 	prose := proseReportedPhases(p)
 	for _, a := range acts {
 		if a.Done || a.Phase > 0 && prose[a.Phase] {
@@ -381,7 +374,9 @@ func staleNext(p *Pass) {
 // staleCurrentGroup finds execution_queue.current_group naming a group the
 // file records as done while a later group is still open.
 func staleCurrentGroup(p *Pass) (cgv *yaml.Node, msg string, next *yaml.Node) {
-	cgv = node.Val(node.Val(p.Doc.Root, "execution_queue"), "current_group")
+	if eq := OrchestrationOf(p).Doc.ExecutionQueue; eq != nil {
+		cgv = eq.CurrentGroup.Node
+	}
 	cur, ok := node.Int(cgv)
 	if !ok {
 		s, isStr := node.Str(cgv)
@@ -417,7 +412,7 @@ func finishedPending(p *Pass) {
 	var items []string
 	var ats []*yaml.Node
 	var acts, groups int
-	_, list := immediateActions(p.Doc.Root)
+	_, list := immediateActions(OrchestrationOf(p))
 	st := agentStatuses(p)
 	for _, a := range list {
 		known := a.Phase > 0 || a.Group > 0
