@@ -121,6 +121,10 @@ func OrchestrationOf(root *yaml.Node) *Orchestration {
 	return o
 }
 
+// WorkflowIn reads the workflow mapping of an orchestration root alone, for
+// a caller that needs nothing else of the file; nil when it is no mapping.
+func WorkflowIn(root *yaml.Node) *Workflow { return workflowAt(root, "workflow") }
+
 // Keyed returns the view of the item whose mapping key is key, the last
 // one when the key repeats (as a look-up by key finds it); nil when c is a
 // list, or that item is not a mapping.

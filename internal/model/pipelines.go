@@ -54,7 +54,9 @@ type Pipeline struct {
 // phases as a list or a map (phase_1: …), numbered by an integer id, a
 // sequence, or the digits that end their id; agents as a list with ids, a
 // map keyed by id, or one `agent:` per phase.
-func PipelinesOf(root *yaml.Node) []*Pipeline { return pipelinesOf(pipelineEntryCollAt(root, "pipelines")) }
+func PipelinesOf(root *yaml.Node) []*Pipeline {
+	return pipelinesOf(pipelineEntryCollAt(root, "pipelines"))
+}
 
 func pipelinesOf(ps Coll[*PipelineEntry]) []*Pipeline {
 	var out []*Pipeline

@@ -970,7 +970,7 @@ type OrchestrationDoc struct {
 	QualityGates   Coll[*QualityGate]   // quality_gates
 	Barriers       Coll[*QualityGate]   // barriers
 	Enablers       Coll[*Enabler]       // enablers
-	Tasks          Field                // tasks
+	Tasks          Coll[*Task]          // tasks
 	Blockers       Field                // blockers
 	Metrics        *Metrics             // metrics
 	Checkpoints    *CheckpointIndex     // checkpoints
@@ -1014,7 +1014,7 @@ func OrchestrationDocOf(k, v *yaml.Node) *OrchestrationDoc {
 		QualityGates:   qualityGateCollAt(v, "quality_gates"),
 		Barriers:       qualityGateCollAt(v, "barriers"),
 		Enablers:       enablerCollAt(v, "enablers"),
-		Tasks:          FieldOf(v, "tasks"),
+		Tasks:          taskCollAt(v, "tasks"),
 		Blockers:       FieldOf(v, "blockers"),
 		Metrics:        metricsAt(v, "metrics"),
 		Checkpoints:    checkpointIndexAt(v, "checkpoints"),
@@ -1094,7 +1094,7 @@ type PhaseEntry struct {
 	Status      Str               // status
 	Agent       Str               // agent
 	Agents      Coll[*AgentEntry] // agents
-	Tasks       Field             // tasks
+	Tasks       Coll[*Task]       // tasks
 	Artifacts   Field             // artifacts
 	BlockedBy   Str               // blocked_by
 	StartedAt   Str               // started_at
@@ -1128,7 +1128,7 @@ func PhaseEntryOf(k, v *yaml.Node) *PhaseEntry {
 		Status:      StrOf(v, "status"),
 		Agent:       StrOf(v, "agent"),
 		Agents:      agentEntryCollAt(v, "agents"),
-		Tasks:       FieldOf(v, "tasks"),
+		Tasks:       taskCollAt(v, "tasks"),
 		Artifacts:   FieldOf(v, "artifacts"),
 		BlockedBy:   StrOf(v, "blocked_by"),
 		StartedAt:   StrOf(v, "started_at"),
@@ -1163,6 +1163,51 @@ func AgentEntryOf(k, v *yaml.Node) *AgentEntry {
 		Status:   StrOf(v, "status"),
 		Summary:  StrOf(v, "summary"),
 		Artifact: StrOf(v, "artifact"),
+	}
+}
+
+// Task is a mapping read as #Task (cue/views/orchestration.cue): each field's value and node.
+type Task struct {
+	Key, Node *yaml.Node
+	ID        Str // id
+	Status    Str // status
+}
+
+// TaskFields are #Task's fields, in the order the definition lists them.
+var TaskFields = []FieldSpec{
+	{Name: "id", Required: false},
+	{Name: "status", Required: false},
+}
+
+// TaskOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func TaskOf(k, v *yaml.Node) *Task {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &Task{Key: k, Node: v,
+		ID:     StrOf(v, "id"),
+		Status: StrOf(v, "status"),
+	}
+}
+
+// ArtifactRef is a mapping read as #ArtifactRef (cue/views/orchestration.cue): each field's value and node.
+type ArtifactRef struct {
+	Key, Node *yaml.Node
+	Path      Str // path
+}
+
+// ArtifactRefFields are #ArtifactRef's fields, in the order the definition lists them.
+var ArtifactRefFields = []FieldSpec{
+	{Name: "path", Required: false},
+}
+
+// ArtifactRefOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func ArtifactRefOf(k, v *yaml.Node) *ArtifactRef {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &ArtifactRef{Key: k, Node: v,
+		Path: StrOf(v, "path"),
 	}
 }
 
@@ -1564,6 +1609,8 @@ func phaseEntryCollAt(m *yaml.Node, key string) Coll[*PhaseEntry] {
 func agentEntryCollAt(m *yaml.Node, key string) Coll[*AgentEntry] {
 	return collAt(m, key, AgentEntryOf)
 }
+
+func taskCollAt(m *yaml.Node, key string) Coll[*Task] { return collAt(m, key, TaskOf) }
 
 func qualityGateCollAt(m *yaml.Node, key string) Coll[*QualityGate] {
 	return collAt(m, key, QualityGateOf)

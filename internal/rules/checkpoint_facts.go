@@ -207,7 +207,7 @@ var resolverResult = NewResult("resolver", func(p *Pass) *Resolver {
 	r := NewResolver(p.Opts, p.File())
 	r.files = p.Files
 	if p.Doc != nil && p.Doc.File != nil && p.Doc.File.Kind == load.KindOrchestration && node.IsMap(p.Doc.Root) {
-		r.AddDeclared(p.Doc.Root)
+		r.AddDeclared(OrchestrationOf(p))
 	}
 	return r
 })

@@ -8,6 +8,7 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/gitbase"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -50,7 +51,9 @@ func (b *Base) moves(opts *Options) *workflowMoves {
 			d := deletedWorkflow{Rel: c.Path}
 			d.Doc, d.Unread = readBaseYAML(b, opts, c.Path)
 			if d.Doc != nil {
-				d.ID, _ = node.Str(node.Val(node.Val(d.Doc.Root, "workflow"), "id"))
+				if w := model.WorkflowIn(d.Doc.Root); w != nil {
+					d.ID = w.ID.Value
+				}
 			}
 			b.moved.deleted = append(b.moved.deleted, d)
 		}
@@ -123,8 +126,8 @@ func (m *workflowMoves) addedID(b *Base, opts *Options, files *load.Files, id st
 				continue
 			}
 			if doc, err := parseBase(&load.File{Path: c.Path, Kind: load.KindOrchestration, Data: data}, opts.Limits); err == nil && doc != nil {
-				if wf, _ := node.Str(node.Val(node.Val(doc.Root, "workflow"), "id")); wf != "" {
-					m.addedIDs[wf] = true
+				if w := model.WorkflowIn(doc.Root); w != nil && w.ID.Value != "" {
+					m.addedIDs[w.ID.Value] = true
 				}
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -86,7 +87,8 @@ func resolveUp(p *Pass, ref string) (string, bool) {
 // (with {workflow.id} filled in) where it resolves, and the file's own folder.
 func baseDirs(p *Pass) []string {
 	dirs := []string{filepath.Dir(FileOSPath(p.Opts, p.Doc.File))}
-	if b, ok := node.Str(node.Val(node.Val(p.Doc.Root, "paths"), "base")); ok {
+	if paths := OrchestrationOf(p).Doc.Paths; paths != nil && paths.Base.OK {
+		b := paths.Base.Value
 		id := OrchestrationOf(p).Workflow.ID.Value
 		b = strings.NewReplacer("{workflow.id}", id, "{workflow_id}", id).Replace(b)
 		if dir, ok := resolveUp(p, b); ok && p.isDir(dir) && dir != dirs[0] {
@@ -105,7 +107,7 @@ func runCheckpointLogBehind(p *Pass) {
 		return
 	}
 	cp := OrchestrationOf(p).Checkpoints
-	if cp.Node == nil || !cp.LatestID.OK && !node.IsNull(node.Val(cp.Node, "latest_id")) {
+	if cp.Node == nil || !cp.LatestID.OK && !node.IsNull(cp.LatestID.Node) {
 		return
 	}
 	latest := 0
@@ -141,7 +143,7 @@ func runCheckpointLogBehind(p *Pass) {
 	}
 	at, what := cp.LatestID.Node, "checkpoints.latest_id is "+diag.Quote(cp.LatestID.Value)
 	if !cp.LatestID.OK || strings.TrimSpace(cp.LatestID.Value) == "" {
-		at, what = node.Val(cp.Node, "latest_id"), "checkpoints.latest_id is null"
+		at, what = cp.LatestID.Node, "checkpoints.latest_id is null"
 		if at == nil {
 			at, what = cp.Key, "checkpoints has no latest_id"
 		}
@@ -162,24 +164,20 @@ func declaredOutputs(p *Pass) []string {
 	add := func(v *yaml.Node) {
 		if s, ok := node.Str(v); ok {
 			out = append(out, s)
-		} else if s, ok := node.Str(node.Val(v, "path")); ok {
-			out = append(out, s)
+		} else if ref := model.ArtifactRefOf(nil, v); ref != nil && ref.Path.OK {
+			out = append(out, ref.Path.Value)
 		}
 	}
 	for _, ph := range recordPhases(p) {
-		if l := node.Val(ph.Node, "artifacts"); node.IsSeq(l) {
+		if l := ph.View.Artifacts.Node; node.IsSeq(l) {
 			for _, x := range l.Content {
 				add(node.Resolve(x))
 			}
 		}
-		as := node.Val(ph.Node, "agents")
-		switch {
-		case node.IsSeq(as):
-			for _, a := range as.Content {
-				add(node.Val(node.Resolve(a), "artifact"))
+		for _, a := range ph.View.Agents.Items {
+			if a != nil {
+				add(a.Artifact.Node)
 			}
-		case node.IsMap(as):
-			node.Pairs(as, func(_, a *yaml.Node) { add(node.Val(a, "artifact")) })
 		}
 	}
 	return out

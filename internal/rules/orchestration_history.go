@@ -472,10 +472,10 @@ func runAgentSummaries(p *Pass) {
 			}
 		}
 	}
-	if reg := node.Val(p.Doc.Root, "agents"); node.IsSeq(reg) {
-		for _, a := range reg.Content {
-			if id, ok := node.Str(node.Val(a, "id")); ok {
-				known[strings.ToLower(id)] = true
+	if reg := OrchestrationOf(p).Doc.Agents; node.IsSeq(reg.Node) {
+		for _, a := range reg.Items {
+			if a != nil && a.ID.OK {
+				known[strings.ToLower(a.ID.Value)] = true
 			}
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/lazyre"
-	"github.com/resumelint/resumelint/internal/node"
+	"github.com/resumelint/resumelint/internal/model"
 )
 
 // RL118 on tasks: the resumption prose saying tasks are executing, or are
@@ -86,39 +86,29 @@ func recordedTasks(p *Pass) []recordedTask { return recordedTasksResult.Of(p) }
 
 var recordedTasksResult = NewResult("recorded-tasks", func(p *Pass) []recordedTask {
 	var out []recordedTask
-	add := func(list *yaml.Node, running bool) {
-		each := func(key string, t *yaml.Node) {
-			id := key
-			if s, ok := node.Str(node.Val(t, "id")); ok {
-				id = s
+	add := func(list model.Coll[*model.Task], running bool) {
+		for i, t := range list.Items {
+			if t == nil {
+				continue
 			}
-			sv := node.Val(t, "status")
-			st, ok := node.Str(sv)
-			if !ok || !trailingDigits.MatchString(id) {
-				return
+			id := ""
+			if list.Keys != nil {
+				id = list.Keys[i].Value
+			}
+			if t.ID.OK {
+				id = t.ID.Value
+			}
+			if !t.Status.OK || !trailingDigits.MatchString(id) {
+				continue
 			}
 			n, _ := strconv.Atoi(strings.TrimSpace(trailingDigits.Regexp().FindString(id)))
-			out = append(out, recordedTask{ID: id, Num: n, Status: st, StatusAt: sv, InPhase: running})
-		}
-		switch {
-		case node.IsSeq(list):
-			for _, t := range list.Content {
-				if t = node.Resolve(t); node.IsMap(t) {
-					each("", t)
-				}
-			}
-		case node.IsMap(list):
-			node.Pairs(list, func(k, v *yaml.Node) {
-				if node.IsMap(v) {
-					each(k.Value, v)
-				}
-			})
+			out = append(out, recordedTask{ID: id, Num: n, Status: t.Status.Value, StatusAt: t.Status.Node, InPhase: running})
 		}
 	}
 	for _, ph := range recordPhases(p) {
-		add(node.Val(ph.Node, "tasks"), isInProgress(ph.Status))
+		add(ph.View.Tasks, isInProgress(ph.Status))
 	}
-	add(node.Val(p.Doc.Root, "tasks"), false)
+	add(OrchestrationOf(p).Doc.Tasks, false)
 	return out
 })
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -101,19 +102,21 @@ func NewResolver(opts *Options, f *load.File) *Resolver {
 // {…} variables of paths and workflow.id expanded, and its documented
 // artifact folder orchestration/{workflow_id}/. A base that needs a
 // variable the file does not define is left out.
-func (r *Resolver) AddDeclared(root *yaml.Node) {
+func (r *Resolver) AddDeclared(o *model.Orchestration) {
 	vars := map[string]string{}
-	if id, ok := node.Str(node.Val(node.Val(root, "workflow"), "id")); ok && strings.TrimSpace(id) != "" {
-		vars["workflow_id"], vars["workflow.id"], vars["id"] = id, id, id
+	if id := o.Workflow.ID; id.OK && strings.TrimSpace(id.Value) != "" {
+		vars["workflow_id"], vars["workflow.id"], vars["id"] = id.Value, id.Value, id.Value
 	}
-	paths := node.Val(root, "paths")
-	node.Pairs(paths, func(k, v *yaml.Node) {
-		if s, ok := node.Str(v); ok && k.Value != "base" {
-			vars[k.Value] = s
+	if paths := o.Doc.Paths; paths != nil {
+		// Every other key of paths is a variable base may name.
+		node.Pairs(paths.Node, func(k, v *yaml.Node) {
+			if s, ok := node.Str(v); ok && k.Value != "base" {
+				vars[k.Value] = s
+			}
+		})
+		if paths.Base.OK {
+			r.addDeclared("paths.base", paths.Base.Value, vars, false)
 		}
-	})
-	if base, ok := node.Str(node.Val(paths, "base")); ok {
-		r.addDeclared("paths.base", base, vars, false)
 	}
 	if id := vars["workflow_id"]; id != "" {
 		r.addDeclared("orchestration/<id>/", "orchestration/"+id+"/", vars, true)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 )
 
 // A tree shaped like a checkout linted from a folder above it: the
@@ -103,7 +104,7 @@ func TestDeclaredBaseOutsideIsNotLookedAt(t *testing.T) {
 		doc, _ := load.Parse(&load.File{Path: "ORCHESTRATION.yaml", Data: []byte(tc.yaml)}, load.FormatYAML, load.DefaultLimits)
 		d.Root = doc.Root
 		r := NewResolver(opts, f)
-		r.AddDeclared(d.Root)
+		r.AddDeclared(model.OrchestrationOf(d.Root))
 		if got, ok := r.Resolve(tc.ref); ok {
 			t.Errorf("%q: Resolve(%q) = %q, want nothing", tc.yaml, tc.ref, got)
 		}
@@ -130,7 +131,7 @@ func TestDeclaredBaseUnderAFeature(t *testing.T) {
 	f := &load.File{Path: "projects/PROJ-001-x/work/EPIC-1/FEAT-002-y/ORCHESTRATION.yaml", OSPath: filepath.Join(feat, "ORCHESTRATION.yaml")}
 	doc, _ := load.Parse(&load.File{Path: "ORCHESTRATION.yaml", Data: []byte("paths:\n  base: \"orchestration/feat002-20260301-001/\"\n")}, load.FormatYAML, load.DefaultLimits)
 	r := NewResolver(&Options{Cwd: repo, RepoRoot: repo}, f)
-	r.AddDeclared(doc.Root)
+	r.AddDeclared(model.OrchestrationOf(doc.Root))
 	if got, ok := r.Resolve("ps/phase-1/findings.md"); !ok || got != filepath.Join(out, "findings.md") {
 		t.Errorf("Resolve = %q, %v; want the file under the feature's paths.base", got, ok)
 	}
