@@ -315,7 +315,12 @@ func quoteIf(n *yaml.Node, text string) string {
 
 // entryID is the id of a list entry (`id:`), or "".
 func entryID(n *yaml.Node) string {
-	v := node.Val(n, "id")
+	// The entries of any history list: no one definition describes them.
+	return scalarID(node.Val(n, "id"))
+}
+
+// scalarID is an id's text when it is a scalar other than null, else "".
+func scalarID(v *yaml.Node) string {
 	if v == nil || v.Kind != yaml.ScalarNode || node.IsNull(v) {
 		return ""
 	}
@@ -1049,9 +1054,10 @@ func decisionList(r *model.Resumption) *yaml.Node {
 
 func protocolTriggers(p *Pass, base, head *yaml.Node) []protocolTrigger {
 	var out []protocolTrigger
+	bdoc, hdoc := orchestrationDoc(base), orchestrationDoc(head)
 	// T1, T2: phase status transitions.
-	bph := phaseStates(base)
-	for _, h := range phaseStates(head).list {
+	bph := phaseStates(bdoc)
+	for _, h := range phaseStates(hdoc).list {
 		b := bph.byKey[h.Key]
 		switch {
 		case statusIn(h.Status, inProgressWords) && (b == nil || !statusIn(b.Status, inProgressWords)):
@@ -1061,8 +1067,8 @@ func protocolTriggers(p *Pass, base, head *yaml.Node) []protocolTrigger {
 		}
 	}
 	// T3: quality-gate iterations appended.
-	bg := gateIterations(base)
-	for _, h := range gateIterations(head).list {
+	bg := gateIterations(bdoc)
+	for _, h := range gateIterations(hdoc).list {
 		var n int
 		if b := bg.byKey[h.Key]; b != nil {
 			n = len(b.Iters)
@@ -1073,13 +1079,12 @@ func protocolTriggers(p *Pass, base, head *yaml.Node) []protocolTrigger {
 		added := h.Iters[n:]
 		nums := make([]string, len(added))
 		noDefect := true
-		for i, it := range added {
+		for i, it := range h.IterViews[n:] {
 			nums[i] = fmt.Sprint(n + i + 1)
-			if v, ok := node.Int(node.Val(it, "iteration")); ok {
-				nums[i] = fmt.Sprint(v)
+			if it != nil && it.Iteration.OK {
+				nums[i] = fmt.Sprint(it.Iteration.Value)
 			}
-			pk, pv := node.Get(it, "primary_defect")
-			noDefect = noDefect && pk != nil && node.IsNull(pv)
+			noDefect = noDefect && it != nil && it.PrimaryDefect.Key != nil && node.IsNull(it.PrimaryDefect.Node)
 		}
 		what := fmt.Sprintf("%s gained iteration %s", h.Label, nums[0])
 		if len(nums) > 1 {
@@ -1088,8 +1093,8 @@ func protocolTriggers(p *Pass, base, head *yaml.Node) []protocolTrigger {
 		out = append(out, protocolTrigger{Code: "T3", Name: "quality-gate iteration", What: what, At: added[0], NoDefect: noDefect})
 	}
 	// T4: agents completed.
-	bag := agentStates(base)
-	for _, h := range agentStates(head).list {
+	bag := agentStates(bdoc)
+	for _, h := range agentStates(hdoc).list {
 		if !statusIn(h.Status, completeWords) {
 			continue
 		}
@@ -1179,6 +1184,7 @@ type stateEntry struct {
 	Key, Label, Status string
 	At                 *yaml.Node // the status node (or the entry)
 	Iters              []*yaml.Node
+	IterViews          []*model.GateIteration // Iters read as #GateIteration
 }
 
 type stateSet struct {
@@ -1216,19 +1222,55 @@ func eachChild(prefix string, n *yaml.Node, fn func(id, label string, v *yaml.No
 	}
 }
 
+// orchestrationDoc reads root as #OrchestrationDoc, empty when it is not a
+// mapping.
+func orchestrationDoc(root *yaml.Node) *model.OrchestrationDoc {
+	if d := model.OrchestrationDocOf(nil, root); d != nil {
+		return d
+	}
+	return &model.OrchestrationDoc{}
+}
+
+// eachItem calls fn for the items of a mapping (keyed) or a list (by the
+// id idOf gives, else by position), with a label for messages; item is nil
+// where an entry is not a mapping.
+func eachItem[T comparable](prefix string, c model.Coll[T], idOf func(T) *yaml.Node, fn func(id, label string, v *yaml.Node, item T)) {
+	var zero T
+	for i, item := range c.Items {
+		if c.Keys != nil {
+			fn(c.Keys[i].Value, prefix+"."+c.Keys[i].Value, c.Vals[i], item)
+			continue
+		}
+		id := ""
+		if item != zero {
+			id = scalarID(idOf(item))
+		}
+		if id == "" {
+			id = fmt.Sprintf("#%d", i)
+		}
+		fn(id, fmt.Sprintf("%s[%d]", prefix, i), c.Vals[i], item)
+	}
+}
+
 // phaseStates reads pipelines.<key>.phases (a map or a list) in the shapes
 // real files use.
-func phaseStates(root *yaml.Node) *stateSet {
+func phaseStates(doc *model.OrchestrationDoc) *stateSet {
 	s := &stateSet{}
-	eachChild("pipelines", node.Val(root, "pipelines"), func(pid, plabel string, pv *yaml.Node) {
-		eachChild(plabel+".phases", node.Val(pv, "phases"), func(id, label string, ph *yaml.Node) {
-			st := node.Val(ph, "status")
-			status, _ := node.Str(st)
-			if st == nil {
-				st = ph
+	eachItem("pipelines", doc.Pipelines, pipelineID, func(pid, plabel string, _ *yaml.Node, pv *model.PipelineEntry) {
+		if pv == nil {
+			return
+		}
+		eachItem(plabel+".phases", pv.Phases, phaseIDNode, func(id, label string, v *yaml.Node, ph *model.PhaseEntry) {
+			var st *yaml.Node
+			status := ""
+			if ph != nil {
+				st, status = ph.Status.Node, ph.Status.Value
+				if ph.Name.OK && ph.Name.Value != "" {
+					label += " " + diag.QuoteFull(ph.Name.Value)
+				}
 			}
-			if name, ok := node.Str(node.Val(ph, "name")); ok && name != "" {
-				label += " " + diag.QuoteFull(name)
+			if st == nil {
+				st = v
 			}
 			s.add(&stateEntry{Key: pid + "\x00" + id, Label: label, Status: status, At: st})
 		})
@@ -1236,65 +1278,79 @@ func phaseStates(root *yaml.Node) *stateSet {
 	return s
 }
 
+func pipelineID(v *model.PipelineEntry) *yaml.Node { return v.ID.Node }
+func phaseIDNode(v *model.PhaseEntry) *yaml.Node   { return v.ID.Node }
+func agentID(v *model.AgentEntry) *yaml.Node       { return v.ID.Node }
+func gateID(v *model.QualityGate) *yaml.Node       { return v.ID.Node }
+
 // agentStates reads agents per phase (a map keyed by id, a list with ids,
 // or one `agent:` that shares its phase's status) and a top-level
 // `agents:` list or map. An agent counts as complete where any of its
 // entries says so.
-func agentStates(root *yaml.Node) *stateSet {
+func agentStates(doc *model.OrchestrationDoc) *stateSet {
 	s := &stateSet{byKey: map[string]*stateEntry{}}
-	put := func(id, label string, st *yaml.Node, fallback *yaml.Node) {
+	put := func(id, label string, st model.Str, fallback *yaml.Node) {
 		if id == "" || strings.HasPrefix(id, "#") {
 			return
 		}
-		status, _ := node.Str(st)
-		at := st
+		at := st.Node
 		if at == nil {
 			at = fallback
 		}
-		e := &stateEntry{Key: id, Label: "agent " + id + " (" + label + ")", Status: status, At: at}
+		e := &stateEntry{Key: id, Label: "agent " + id + " (" + label + ")", Status: st.Value, At: at}
 		if old := s.byKey[id]; old != nil {
-			if !statusIn(old.Status, completeWords) && statusIn(status, completeWords) {
+			if !statusIn(old.Status, completeWords) && statusIn(st.Value, completeWords) {
 				*old = *e
 			}
 			return
 		}
 		s.add(e)
 	}
-	eachAgent := func(prefix string, agents *yaml.Node) {
-		eachChild(prefix, agents, func(id, label string, a *yaml.Node) {
-			put(id, label, node.Val(a, "status"), a)
+	eachAgent := func(prefix string, agents model.Coll[*model.AgentEntry]) {
+		eachItem(prefix, agents, agentID, func(id, label string, v *yaml.Node, a *model.AgentEntry) {
+			var st model.Str
+			if a != nil {
+				st = a.Status
+			}
+			put(id, label, st, v)
 		})
 	}
-	eachChild("pipelines", node.Val(root, "pipelines"), func(_, plabel string, pv *yaml.Node) {
-		eachChild(plabel+".phases", node.Val(pv, "phases"), func(_, label string, ph *yaml.Node) {
-			eachAgent(label+".agents", node.Val(ph, "agents"))
-			if id, ok := node.Str(node.Val(ph, "agent")); ok {
-				put(id, label+".agent", node.Val(ph, "status"), ph)
+	eachItem("pipelines", doc.Pipelines, pipelineID, func(_, plabel string, _ *yaml.Node, pv *model.PipelineEntry) {
+		if pv == nil {
+			return
+		}
+		eachItem(plabel+".phases", pv.Phases, phaseIDNode, func(_, label string, v *yaml.Node, ph *model.PhaseEntry) {
+			if ph == nil {
+				return
+			}
+			eachAgent(label+".agents", ph.Agents)
+			if ph.Agent.OK {
+				put(ph.Agent.Value, label+".agent", ph.Status, v)
 			}
 		})
 	})
-	eachAgent("agents", node.Val(root, "agents"))
+	eachAgent("agents", doc.Agents)
 	return s
 }
 
 // gateIterations reads quality_gates (a map of id to gate, or a list of
 // gates with ids) and each gate's iteration list.
-func gateIterations(root *yaml.Node) *stateSet {
+func gateIterations(doc *model.OrchestrationDoc) *stateSet {
 	s := &stateSet{}
-	eachChild("quality_gates", node.Val(root, "quality_gates"), func(id, label string, g *yaml.Node) {
-		if sid, ok := node.Str(node.Val(g, "id")); ok && sid != "" {
-			id = sid
+	eachItem("quality_gates", doc.QualityGates, gateID, func(id, label string, _ *yaml.Node, g *model.QualityGate) {
+		if g == nil {
+			return
 		}
-		for _, k := range []string{"iteration_history", "iteration_scores", "iterations"} {
-			if it := node.Val(g, k); node.IsSeq(it) {
-				key := strings.ToLower(strings.ReplaceAll(id, "_", "-"))
-				label += "." + k
-				if strings.HasSuffix(label, "]."+k) {
-					label += " of gate " + id
-				}
-				s.add(&stateEntry{Key: key, Label: label, Iters: node.Resolve(it).Content})
-				return
+		if g.ID.OK && g.ID.Value != "" {
+			id = g.ID.Value
+		}
+		if k, it := g.IterationList(); it != nil {
+			key := strings.ToLower(strings.ReplaceAll(id, "_", "-"))
+			label += "." + k
+			if strings.HasSuffix(label, "]."+k) {
+				label += " of gate " + id
 			}
+			s.add(&stateEntry{Key: key, Label: label, Iters: it.Node.Content, IterViews: it.Items})
 		}
 	})
 	return s

@@ -183,13 +183,13 @@ quality_gates:
     iteration_scores: [{iteration: 1, score: 0.8}, {iteration: 2, score: 0.9}]
 `)
 	var ph []string
-	for _, e := range phaseStates(root).list {
+	for _, e := range phaseStates(orchestrationDoc(root)).list {
 		ph = append(ph, e.Label+"="+e.Status)
 	}
 	if got, want := strings.Join(ph, " | "), `pipelines.pipeline_a.phases.phase_1 "Evidence"=COMPLETED | pipelines.engineering.phases[0]=IN_PROGRESS | pipelines.engineering.phases[1]=PENDING`; got != want {
 		t.Errorf("phases:\n got %s\nwant %s", got, want)
 	}
-	ag := agentStates(root)
+	ag := agentStates(orchestrationDoc(root))
 	var as []string
 	for _, e := range ag.list {
 		as = append(as, e.Key+"="+e.Status)
@@ -197,7 +197,7 @@ quality_gates:
 	if got, want := strings.Join(as, " "), "ps-researcher-001=COMPLETED eng-architect-001=IN_PROGRESS eng-lead-001=DONE"; got != want {
 		t.Errorf("agents: got %s, want %s", got, want)
 	}
-	g := gateIterations(root).byKey["qg-b1"]
+	g := gateIterations(orchestrationDoc(root)).byKey["qg-b1"]
 	if g == nil || len(g.Iters) != 2 || g.Label != "quality_gates[0].iteration_scores of gate QG_B1" {
 		t.Errorf("gates: %+v", g)
 	}
