@@ -171,9 +171,15 @@ func summarize(fds []diag.Finding) report.FindingSummary {
 	return out
 }
 
-// scalar is a field's text ("" when absent, null or not a scalar).
+// scalar is a field's text ("" when absent, null or not a scalar); the
+// status fields it is asked for are spelled by every kind and version.
 func scalar(m *yaml.Node, key string) string {
-	v := node.Resolve(node.Val(m, key))
+	return text(node.Val(m, key))
+}
+
+// text is a value's text ("" when absent, null or not a scalar).
+func text(v *yaml.Node) string {
+	v = node.Resolve(v)
 	if v == nil || node.IsNull(v) || !node.IsScalar(v) {
 		return ""
 	}
@@ -233,10 +239,14 @@ func workflowState(root *yaml.Node, now time.Time) report.WorkflowState {
 	}
 	ws.UpdatedAt = firstScalar([]*yaml.Node{rs, o.Workflow.Node}, "updated_at")
 	ws.Age = ageOf(ws.UpdatedAt, now)
-	ws.Pipelines = pipelineStates(root)
-	ws.Gates = gateStates(node.Val(root, "quality_gates"))
-	ws.Barriers = gateStates(node.Val(root, "barriers"))
-	ws.CurrentPhase = currentPhase(rs, ws.Pipelines)
+	ws.Pipelines = pipelineStates(o)
+	ws.Gates = gateStates(o.Doc.QualityGates)
+	ws.Barriers = gateStates(o.Doc.Barriers)
+	var cur model.Int
+	if r := o.Resumption; r != nil && r.Recovery != nil {
+		cur = r.Recovery.CurrentPhase
+	}
+	ws.CurrentPhase = currentPhase(cur, ws.Pipelines)
 	if ws.CurrentPhaseName == "" && ws.CurrentPhase != nil {
 		ws.CurrentPhaseName = phaseName(ws.Pipelines, *ws.CurrentPhase)
 	}
@@ -245,9 +255,9 @@ func workflowState(root *yaml.Node, now time.Time) report.WorkflowState {
 
 // currentPhase is recovery_state.current_phase, else the first phase in
 // progress, else the first not done.
-func currentPhase(rs *yaml.Node, pipes []report.PipelineState) *int {
-	if n, ok := node.Int(node.Val(rs, "current_phase")); ok {
-		v := int(n)
+func currentPhase(cur model.Int, pipes []report.PipelineState) *int {
+	if cur.OK {
+		v := cur.Value
 		return &v
 	}
 	for _, want := range []string{stateInProgress, stateFailed, stateBlocked, statePending} {
@@ -276,29 +286,23 @@ func phaseName(pipes []report.PipelineState, num int) string {
 
 // pipelineStates reads pipelines.<id>.phases (model.PipelinesOf), and a
 // workflow's top-level phases list as one pipeline named "phases".
-func pipelineStates(root *yaml.Node) []report.PipelineState {
-	pipes := model.PipelinesOf(root)
-	if phases := node.Val(root, "phases"); phases != nil {
-		wrap := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
-			{Kind: yaml.ScalarNode, Tag: "!!str", Value: "pipelines"},
-			{Kind: yaml.MappingNode, Content: []*yaml.Node{
-				{Kind: yaml.ScalarNode, Tag: "!!str", Value: "phases"},
-				{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "phases"}, phases}},
-			}},
-		}}
-		pipes = append(pipes, model.PipelinesOf(wrap)...)
+func pipelineStates(o *model.Orchestration) []report.PipelineState {
+	pipes := o.Pipelines
+	if o.Doc.Phases.Node != nil {
+		top := &model.Pipeline{Key: "phases", Phases: model.PhasesOf("phases", "phases", o.Doc.Phases)}
+		pipes = append(pipes[:len(pipes):len(pipes)], top)
 	}
 	out := []report.PipelineState{}
 	for _, pi := range pipes {
 		id := pi.Key
-		if pv := node.Val(node.Val(root, "pipelines"), pi.Key); pv != nil {
-			if s := scalar(pv, "id"); s != "" {
+		if pv := o.Doc.Pipelines.Keyed(pi.Key); pv != nil {
+			if s := text(pv.ID.Node); s != "" {
 				id = s
 			}
 		}
 		ps := report.PipelineState{Key: pi.Key, ID: id, Phases: []report.PhaseState{}}
 		for _, ph := range pi.Phases {
-			ps.Phases = append(ps.Phases, report.PhaseState{ID: scalar(ph.Node, "id"), Num: ph.Num, Name: ph.Name,
+			ps.Phases = append(ps.Phases, report.PhaseState{ID: text(ph.View.ID.Node), Num: ph.Num, Name: ph.Name,
 				Status: ph.Status, State: stateOf(ph.Status)})
 		}
 		out = append(out, ps)
@@ -308,39 +312,33 @@ func pipelineStates(root *yaml.Node) []report.PipelineState {
 
 // gateStates reads quality_gates or barriers, a list or a map by id, in
 // file order.
-func gateStates(v *yaml.Node) []report.GateState {
+func gateStates(c model.Coll[*model.QualityGate]) []report.GateState {
 	out := []report.GateState{}
-	add := func(id string, g *yaml.Node) {
-		g = node.Resolve(g)
-		if !node.IsMap(g) {
-			return
+	for i, g := range c.Items {
+		if g == nil {
+			continue
 		}
-		if s := scalar(g, "id"); s != "" {
+		id := ""
+		if c.Keys != nil {
+			id = c.Keys[i].Value
+		}
+		if s := text(g.ID.Node); s != "" {
 			id = s
 		}
-		st := firstScalar([]*yaml.Node{g}, "status")
-		gs := report.GateState{ID: id, Name: scalar(g, "name"), Status: st, State: stateOf(st), After: []string{}, Before: []string{}}
-		if l, _, ok := model.StrList(node.Val(g, "depends_on")); ok {
+		st := text(g.Status.Node)
+		gs := report.GateState{ID: id, Name: text(g.Name.Node), Status: st, State: stateOf(st), After: []string{}, Before: []string{}}
+		if l, _, ok := model.StrList(g.DependsOn.Node); ok {
 			gs.After = l
 		}
-		for _, k := range [][2]string{{"after_phase", "after"}, {"phase", "after"}, {"before_phase", "before"}} {
-			if s := scalar(g, k[0]); s != "" {
-				if k[1] == "after" {
-					gs.After = append(gs.After, s)
-				} else {
-					gs.Before = append(gs.Before, s)
-				}
+		for _, a := range []model.Int{g.AfterPhase, g.Phase} {
+			if s := text(a.Node); s != "" {
+				gs.After = append(gs.After, s)
 			}
 		}
-		out = append(out, gs)
-	}
-	switch {
-	case node.IsMap(v):
-		node.Pairs(v, func(k, g *yaml.Node) { add(k.Value, g) })
-	case node.IsSeq(v):
-		for _, g := range v.Content {
-			add("", g)
+		if s := text(g.BeforePhase.Node); s != "" {
+			gs.Before = append(gs.Before, s)
 		}
+		out = append(out, gs)
 	}
 	return out
 }
@@ -439,6 +437,8 @@ func projectState(root *yaml.Node, now time.Time) report.ProjectState {
 	} else if done, total, _, _, ok := model.CountersOf(root); ok {
 		ps.Progress = fmt.Sprintf("%d/%d tasks complete", done, total)
 	}
+	// Only a build's context types blockers (#BuildResumeContext); a
+	// project's leaves the key open, so it is read by name for both.
 	if b := node.Val(root, "blockers"); node.IsSeq(b) {
 		ps.Blockers = len(node.Resolve(b).Content)
 		if ps.Blockers > 0 && ps.State != stateDone {

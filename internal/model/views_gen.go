@@ -1215,6 +1215,7 @@ func ArtifactRefOf(k, v *yaml.Node) *ArtifactRef {
 type QualityGate struct {
 	Key, Node        *yaml.Node
 	ID               Str                  // id
+	Name             Str                  // name
 	Status           Str                  // status
 	Phase            Int                  // phase
 	AfterPhase       Int                  // after_phase
@@ -1232,6 +1233,7 @@ type QualityGate struct {
 // QualityGateFields are #QualityGate's fields, in the order the definition lists them.
 var QualityGateFields = []FieldSpec{
 	{Name: "id", Required: false},
+	{Name: "name", Required: false},
 	{Name: "status", Required: false},
 	{Name: "phase", Required: false},
 	{Name: "after_phase", Required: false},
@@ -1253,6 +1255,7 @@ func QualityGateOf(k, v *yaml.Node) *QualityGate {
 	}
 	return &QualityGate{Key: k, Node: v,
 		ID:               StrOf(v, "id"),
+		Name:             StrOf(v, "name"),
 		Status:           StrOf(v, "status"),
 		Phase:            IntOf(v, "phase"),
 		AfterPhase:       IntOf(v, "after_phase"),
