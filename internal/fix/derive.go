@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/lazyre"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -40,29 +41,41 @@ var workflowStatuses = map[string]bool{"ACTIVE": true, "PAUSED": true, "COMPLETE
 
 // workflowStatus is workflow.status when it is one of the v2.0 values.
 func workflowStatus(root *yaml.Node) (string, bool) {
-	s, ok := node.Str(node.Val(node.Val(root, "workflow"), "status"))
-	if !ok || !workflowStatuses[s] {
+	w := model.WorkflowIn(root)
+	if w == nil || !w.Status.OK || !workflowStatuses[w.Status.Value] {
 		return "", false
 	}
-	return s, true
+	return w.Status.Value, true
 }
 
 // latestCheckpoint is checkpoints.latest_id when it is a string.
 func latestCheckpoint(root *yaml.Node) (string, bool) {
-	return node.Str(node.Val(node.Val(root, "checkpoints"), "latest_id"))
+	c := docOf(root).Checkpoints
+	if c == nil {
+		return "", false
+	}
+	return c.LatestID.Value, c.LatestID.OK
+}
+
+// docOf reads root as #OrchestrationDoc, empty when it is not a mapping.
+func docOf(root *yaml.Node) *model.OrchestrationDoc {
+	if d := model.OrchestrationDocOf(nil, root); d != nil {
+		return d
+	}
+	return &model.OrchestrationDoc{}
 }
 
 var trailingDigits = lazyre.New(`(\d+)$`)
 
 // phaseNumber is a phase's number: an integer id or sequence, else the
 // digits that end its id or its key (phase-3, eng-phase-3, phase_3).
-func phaseNumber(ph *yaml.Node, mapKey string) (int, bool) {
-	idv := node.Val(ph, "id")
+func phaseNumber(ph *model.PhaseEntry, mapKey string) (int, bool) {
+	idv := ph.ID.Node
 	if n, ok := node.Int(idv); ok {
 		return int(n), true
 	}
-	if n, ok := node.Int(node.Val(ph, "sequence")); ok {
-		return int(n), true
+	if ph.Sequence.OK {
+		return ph.Sequence.Value, true
 	}
 	for _, s := range []string{strOf(idv), mapKey} {
 		if m := trailingDigits.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
@@ -88,42 +101,27 @@ type phaseRef struct {
 
 // pipelineMaps returns every pipeline mapping under pipelines (a map of
 // pipelines or a list of them).
-func pipelineMaps(root *yaml.Node) []*yaml.Node {
-	ps := node.Val(root, "pipelines")
-	var out []*yaml.Node
-	switch {
-	case node.IsMap(ps):
-		node.Pairs(ps, func(_, v *yaml.Node) {
-			if node.IsMap(v) {
-				out = append(out, v)
-			}
-		})
-	case node.IsSeq(ps):
-		for _, v := range ps.Content {
-			if v = node.Resolve(v); node.IsMap(v) {
-				out = append(out, v)
-			}
+func pipelineMaps(root *yaml.Node) []*model.PipelineEntry {
+	var out []*model.PipelineEntry
+	for _, p := range docOf(root).Pipelines.Items {
+		if p != nil {
+			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// phasesOf calls fn for each phase mapping of a pipeline (list or map).
-func phasesOf(p *yaml.Node, fn func(ph *yaml.Node, key string)) {
-	phases := node.Val(p, "phases")
-	switch {
-	case node.IsSeq(phases):
-		for _, ph := range phases.Content {
-			if ph = node.Resolve(ph); node.IsMap(ph) {
-				fn(ph, "")
-			}
+// phasesOf calls fn for each phase mapping of a pipeline (list or map),
+// with its key in a map ("" in a list).
+func phasesOf(p *model.PipelineEntry, fn func(ph *model.PhaseEntry, key string)) {
+	for i, ph := range p.Phases.Items {
+		switch {
+		case ph == nil:
+		case p.Phases.Keys != nil:
+			fn(ph, p.Phases.Keys[i].Value)
+		default:
+			fn(ph, "")
 		}
-	case node.IsMap(phases):
-		node.Pairs(phases, func(k, v *yaml.Node) {
-			if node.IsMap(v) {
-				fn(v, k.Value)
-			}
-		})
 	}
 }
 
@@ -137,10 +135,10 @@ func currentPhase(root *yaml.Node) (num int, hasNum bool, name string, hasName b
 	for _, p := range pipelineMaps(root) {
 		var active []phaseRef
 		var last *phaseRef
-		phasesOf(p, func(ph *yaml.Node, key string) {
-			r := phaseRef{name: strOf(node.Val(ph, "name"))}
+		phasesOf(p, func(ph *model.PhaseEntry, key string) {
+			r := phaseRef{name: ph.Name.Value}
 			r.num, r.hasNum = phaseNumber(ph, key)
-			st := node.Val(ph, "status")
+			st := ph.Status.Node
 			switch {
 			case statusIn(st, inProgressStates...):
 				r.active = true
@@ -203,59 +201,50 @@ type gate struct {
 // gatesOf reads quality_gates as a map of id to gate or a list of gates
 // with ids; iterations under iteration_history, iteration_scores or
 // iterations.
-func gatesOf(root *yaml.Node) []gate {
-	qg := node.Val(root, "quality_gates")
+func gatesOf(qg model.Coll[*model.QualityGate]) []gate {
 	var out []gate
-	add := func(id string, g *yaml.Node) {
-		if !node.IsMap(g) || id == "" {
-			return
+	for i, g := range qg.Items {
+		if g == nil {
+			continue
 		}
-		gt := gate{id: id}
-		st := node.Val(g, "status")
-		gt.passed = statusIn(st, passedStates...)
-		gt.active = statusIn(st, inProgressStates...)
-		gt.failed = statusIn(st, "FAIL", "FAILED", "REJECTED")
-		if n, ok := node.Int(node.Val(g, "current_iteration")); ok && n >= 1 {
-			gt.current = int(n)
+		id := g.ID.Value
+		if qg.Keys != nil && (!g.ID.OK || id == "") {
+			id = qg.Keys[i].Value
 		}
-		for _, k := range []string{"iteration_history", "iteration_scores", "iterations"} {
-			it := node.Val(g, k)
-			if !node.IsSeq(it) {
-				continue
-			}
-			gt.iters = len(it.Content)
-			gt.scoresOK = true
-			for _, e := range it.Content {
-				sv := node.Resolve(e)
-				if node.IsMap(sv) {
-					sv = node.Val(sv, "score")
-				}
-				if _, ok := node.Float(sv); !ok {
-					gt.scoresOK = false
-					break
-				}
-				gt.scores = append(gt.scores, sv.Value)
-			}
-			break
-		}
-		out = append(out, gt)
-	}
-	switch {
-	case node.IsMap(qg):
-		node.Pairs(qg, func(k, v *yaml.Node) {
-			id := k.Value
-			if s, ok := node.Str(node.Val(v, "id")); ok && s != "" {
-				id = s
-			}
-			add(id, v)
-		})
-	case node.IsSeq(qg):
-		for _, g := range qg.Content {
-			g = node.Resolve(g)
-			add(strOf(node.Val(g, "id")), g)
+		if id != "" {
+			out = append(out, gateOf(id, g))
 		}
 	}
 	return out
+}
+
+func gateOf(id string, g *model.QualityGate) gate {
+	gt := gate{id: id}
+	st := g.Status.Node
+	gt.passed = statusIn(st, passedStates...)
+	gt.active = statusIn(st, inProgressStates...)
+	gt.failed = statusIn(st, "FAIL", "FAILED", "REJECTED")
+	if g.CurrentIteration.OK && g.CurrentIteration.Value >= 1 {
+		gt.current = g.CurrentIteration.Value
+	}
+	_, it := g.IterationList()
+	if it == nil {
+		return gt
+	}
+	gt.iters = len(it.Items)
+	gt.scoresOK = true
+	for i, e := range it.Items {
+		sv := node.Resolve(it.Node.Content[i]) // a bare score, or an iteration
+		if e != nil {
+			sv = e.Score.Node
+		}
+		if _, ok := node.Float(sv); !ok {
+			gt.scoresOK = false
+			break
+		}
+		gt.scores = append(gt.scores, sv.Value)
+	}
+	return gt
 }
 
 // trajectory is quality_trajectory derived from quality_gates.
@@ -279,8 +268,9 @@ type historyEntry struct {
 
 func deriveTrajectory(root *yaml.Node) trajectory {
 	var t trajectory
-	gs := gatesOf(root)
-	qg := node.Val(root, "quality_gates")
+	doc := docOf(root)
+	gs := gatesOf(doc.QualityGates)
+	qg := doc.QualityGates.Node
 	switch {
 	case qg != nil && !node.IsNull(qg):
 		// Every entry must read as a gate, or the lists would be partial.
@@ -340,11 +330,11 @@ func agentSummaries(root *yaml.Node) []agentSummary {
 	var out []agentSummary
 	seen := map[string]int{}
 	conflict := map[string]bool{}
-	add := func(id string, a *yaml.Node) {
-		if id == "" || !statusIn(node.Val(a, "status"), completeStates...) {
+	add := func(id string, a *model.AgentEntry) {
+		if id == "" || !statusIn(a.Status.Node, completeStates...) {
 			return
 		}
-		sum, ok := node.Str(node.Val(a, "summary"))
+		sum, ok := a.Summary.Value, a.Summary.OK
 		if !ok || strings.TrimSpace(sum) == "" {
 			return
 		}
@@ -358,7 +348,7 @@ func agentSummaries(root *yaml.Node) []agentSummary {
 		out = append(out, agentSummary{id: id, summary: sum})
 	}
 	eachPhaseAgent(root, add)
-	eachAgentIn(node.Val(root, "agents"), add)
+	eachAgentIn(docOf(root).Agents, add)
 	kept := out[:0]
 	for _, a := range out {
 		if !conflict[a.id] {
@@ -373,8 +363,8 @@ func agentSummaries(root *yaml.Node) []agentSummary {
 func anyPhaseStarted(root *yaml.Node) bool {
 	started := false
 	for _, p := range pipelineMaps(root) {
-		phasesOf(p, func(ph *yaml.Node, _ string) {
-			if st := node.Val(ph, "status"); statusIn(st, inProgressStates...) || statusIn(st, completeStates...) {
+		phasesOf(p, func(ph *model.PhaseEntry, _ string) {
+			if st := ph.Status.Node; statusIn(st, inProgressStates...) || statusIn(st, completeStates...) {
 				started = true
 			}
 		})
@@ -391,8 +381,8 @@ func agentsWithoutSummary(root *yaml.Node) []string {
 	}
 	var out []string
 	seen := map[string]bool{}
-	add := func(id string, a *yaml.Node) {
-		if id == "" || seen[id] || has[id] || !statusIn(node.Val(a, "status"), completeStates...) {
+	add := func(id string, a *model.AgentEntry) {
+		if id == "" || seen[id] || has[id] || !statusIn(a.Status.Node, completeStates...) {
 			return
 		}
 		seen[id] = true
@@ -404,25 +394,21 @@ func agentsWithoutSummary(root *yaml.Node) []string {
 
 // eachAgentIn calls fn with the id and node of every agent of an agents
 // list ([{id: …}, …]) or map ({id: {…}, …}).
-func eachAgentIn(agents *yaml.Node, fn func(id string, a *yaml.Node)) {
-	switch {
-	case node.IsSeq(agents):
-		for _, a := range agents.Content {
-			a = node.Resolve(a)
-			fn(strOf(node.Val(a, "id")), a)
+func eachAgentIn(agents model.Coll[*model.AgentEntry], fn func(id string, a *model.AgentEntry)) {
+	for i, a := range agents.Items {
+		switch {
+		case a == nil: // no mapping: no id, no status
+		case agents.Keys != nil:
+			fn(agents.Keys[i].Value, a)
+		default:
+			fn(a.ID.Value, a)
 		}
-	case node.IsMap(agents):
-		node.Pairs(agents, func(k, v *yaml.Node) {
-			if node.IsMap(v) {
-				fn(k.Value, v)
-			}
-		})
 	}
 }
 
 // eachPhaseAgent calls fn for every agent of every phase of every pipeline.
-func eachPhaseAgent(root *yaml.Node, fn func(id string, a *yaml.Node)) {
+func eachPhaseAgent(root *yaml.Node, fn func(id string, a *model.AgentEntry)) {
 	for _, p := range pipelineMaps(root) {
-		phasesOf(p, func(ph *yaml.Node, _ string) { eachAgentIn(node.Val(ph, "agents"), fn) })
+		phasesOf(p, func(ph *model.PhaseEntry, _ string) { eachAgentIn(ph.Agents, fn) })
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -149,8 +150,8 @@ func NumberDecisionIDs(doc *load.Document, log *yaml.Node) *diag.Fix {
 		if !node.IsMap(ent) || len(ent.Content) == 0 {
 			return nil
 		}
-		if k, v := node.Get(ent, "id"); k != nil {
-			if id, ok := node.Str(v); !ok || id != want {
+		if id := model.DecisionOf(nil, ent).ID; id.Key != nil {
+			if !id.OK || id.Value != want {
 				return nil
 			}
 			continue
@@ -227,6 +228,7 @@ func FlattenJSON(doc *load.Document, key string, rename map[string]string) *diag
 		if name != nk.Value {
 			drops = append(drops, nk.Value)
 		}
+		// Any nested key hoisted to the top: a key chosen at run time.
 		if ex := node.Val(root, name); ex != nil {
 			if !sameScalar(ex, nv) {
 				return nil
