@@ -318,10 +318,7 @@ func gateStates(c model.Coll[*model.QualityGate]) []report.GateState {
 		if g == nil {
 			continue
 		}
-		id := ""
-		if c.Keys != nil {
-			id = c.Keys[i].Value
-		}
+		id := c.KeyAt(i)
 		if s := text(g.ID.Node); s != "" {
 			id = s
 		}

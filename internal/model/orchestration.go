@@ -125,6 +125,14 @@ func OrchestrationOf(root *yaml.Node) *Orchestration {
 // a caller that needs nothing else of the file; nil when it is no mapping.
 func WorkflowIn(root *yaml.Node) *Workflow { return workflowAt(root, "workflow") }
 
+// KeyAt is the i-th item's key in a mapping, "" in a list.
+func (c Coll[T]) KeyAt(i int) string {
+	if c.Keys == nil {
+		return ""
+	}
+	return c.Keys[i].Value
+}
+
 // Keyed returns the view of the item whose mapping key is key, the last
 // one when the key repeats (as a look-up by key finds it); nil when c is a
 // list, or that item is not a mapping.

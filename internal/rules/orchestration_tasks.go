@@ -91,10 +91,7 @@ var recordedTasksResult = NewResult("recorded-tasks", func(p *Pass) []recordedTa
 			if t == nil {
 				continue
 			}
-			id := ""
-			if list.Keys != nil {
-				id = list.Keys[i].Value
-			}
+			id := list.KeyAt(i)
 			if t.ID.OK {
 				id = t.ID.Value
 			}
