@@ -175,7 +175,7 @@ func discover(args []string, opt DiscoverOptions, speculate bool) (out *Discover
 	sort.Slice(d.out.Files, func(i, j int) bool { return d.out.Files[i].Path < d.out.Files[j].Path })
 	sort.Slice(d.out.Folders, func(i, j int) bool { return d.out.Folders[i].Path < d.out.Folders[j].Path })
 	sort.Slice(d.out.Unknown, func(i, j int) bool { return d.out.Unknown[i].Path < d.out.Unknown[j].Path })
-	if len(d.listing.dirs) > 0 {
+	if len(d.listing.paths) > 0 {
 		d.out.Listing = d.listing
 	}
 	return d.out, d.redo, d.err
@@ -295,12 +295,18 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 	// The .gitignore files the untracked listing reads are checked while
 	// it runs (ls-files -c reads only the index): a FIFO stops it.
 	tree := make(chan error, 1)
+	tally := &treeTally{l: d.listing, root: filepath.Clean(osDir), top: top}
 	go func() {
 		if top == "" {
 			tree <- nil
 			return
 		}
-		tree <- gitcmd.CheckTreeSeen(top, osDir, d.seen)
+		tree <- gitcmd.CheckTreeSeen(top, osDir, func(dir string, ents []fs.DirEntry) {
+			if filepath.IsAbs(dir) && filepath.Clean(dir) == dir {
+				d.listing.Add(dir, ents)
+				tally.seen(dir, ents)
+			}
+		})
 	}()
 	cached := gitLsFiles(osDir, "-c")
 	cerr := cached.Run()
@@ -334,7 +340,7 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 		}
 		return 0, false
 	}
-	if top != "" && d.listing.OnlyTracked(osDir, top, tracked) {
+	if top != "" && tally.onlyTracked(tracked) {
 		// The walk saw only tracked files: the untracked listing, whose
 		// walk of the tree is the slowest part of discovery and runs on
 		// one core, can only be empty; it is not waited for.
@@ -370,13 +376,6 @@ func (d *discoverer) addUntracked(osDir string, tracked, untracked [][]byte) (li
 	listed += d.addListed(osDir, untracked, false)
 	d.settlePending()
 	return listed
-}
-
-// seen keeps a folder the tree check read in the listing.
-func (d *discoverer) seen(osDir string, ents []fs.DirEntry) {
-	if filepath.IsAbs(osDir) && filepath.Clean(osDir) == osDir {
-		d.listing.Add(osDir, ents)
-	}
 }
 
 // fail records what stops the discovery; the folder counts as listed.

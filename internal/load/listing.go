@@ -1,90 +1,91 @@
 package load
 
 import (
-	"bytes"
-	"cmp"
+	"hash/maphash"
 	"io/fs"
-	"os"
-	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 )
 
-// Listing is what a walk of a tree saw: the names and types of each
-// folder's entries. Discovery walks the whole tree before git lists it
+// Listing is what a walk of a tree saw: whether each path exists and
+// what it is. Discovery walks the whole tree before git lists it
 // (gitcmd.CheckTreeSeen), so whether a path exists is known without a
 // system call: in a repository whose state files name many paths, those
 // look-ups were a third of a lint's system calls, and the calls that
 // take the process's descriptor table lock do not get faster with a
 // second core (docs/performance.md, P6).
 //
-// A Listing answers only what it saw for certain: a path through a
+// It keeps one 64-bit hash per path (seeded per process, so no file can
+// be named to collide with another), not the names: 2 MiB for 70,000
+// paths. A Listing answers only what it saw for certain: a path through a
 // symbolic link, a folder it did not read (.git, an unreadable one), a
 // name that is not clean, or one a case-insensitive file system could
 // match in another spelling is left to the file system. Safe for
-// concurrent use; Add must not run alongside look-ups.
+// concurrent use.
 type Listing struct {
+	seed maphash.Seed
 	mu   sync.RWMutex
-	dirs map[string]*listedDir
-	n    int // entries kept, at most maxListed
-}
-
-// listedDir is one folder's entries, sorted by name, with their types;
-// lower holds the names in lower case, sorted, when any has an upper-case
-// letter (for the case-insensitive check).
-type listedDir struct {
-	names []string
-	types []byte
-	lower []string
+	// paths holds every entry of a folder read, and the folders walked
+	// from (entryListed: a folder whose entries are all in paths).
+	paths map[uint64]byte
+	// folded holds entries whose names have upper-case letters, by the
+	// lower-case spelling, for the case-insensitive check.
+	folded map[uint64]bool
+	// forgotten are the folders Forget dropped: nothing in them or below
+	// is answered.
+	forgotten map[uint64]bool
 }
 
 // The types a Listing keeps.
 const (
-	entryNone    byte = 0 // no such entry
-	entryFile    byte = 'f'
-	entryDir     byte = 'd'
-	entryLink    byte = 'l'
-	entryOther   byte = 'o' // a FIFO, a socket, a device
-	maxListedLen      = 1 << 20
-	// maxListed bounds the entries a Listing keeps (a few MiB): past it
-	// a folder is not kept, and look-ups in it ask the file system.
-	maxListed = 1 << 17
+	entryNone   byte = 0 // no such entry
+	entryFile   byte = 'f'
+	entryDir    byte = 'd' // a folder that was not read
+	entryListed byte = 'D' // a folder that was read
+	entryLink   byte = 'l'
+	entryOther  byte = 'o' // a FIFO, a socket, a device
+	// maxListed bounds the paths a Listing keeps (a few MiB): past it a
+	// folder is not kept, and look-ups in it ask the file system.
+	maxListed = 1 << 18
 )
 
 // NewListing returns an empty listing.
-func NewListing() *Listing { return &Listing{dirs: map[string]*listedDir{}} }
+func NewListing() *Listing {
+	return &Listing{seed: maphash.MakeSeed(), paths: map[uint64]byte{}, folded: map[uint64]bool{}, forgotten: map[uint64]bool{}}
+}
+
+func (l *Listing) hash(osPath string) uint64 { return maphash.String(l.seed, osPath) }
 
 // Add records the entries of the folder osDir (absolute and clean), as
 // os.ReadDir returns them.
 func (l *Listing) Add(osDir string, ents []fs.DirEntry) {
-	d := &listedDir{names: make([]string, len(ents)), types: make([]byte, len(ents))}
-	upper := false
+	hs := make([]uint64, len(ents))
+	var lower []uint64
 	for i, e := range ents {
-		d.names[i] = e.Name()
-		d.types[i] = typeOf(e.Type())
-		upper = upper || strings.ToLower(e.Name()) != e.Name()
-	}
-	if !slices.IsSorted(d.names) {
-		slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-		for i, e := range ents {
-			d.names[i], d.types[i] = e.Name(), typeOf(e.Type())
+		p := filepath.Join(osDir, e.Name())
+		hs[i] = l.hash(p)
+		if lc := strings.ToLower(e.Name()); lc != e.Name() {
+			lower = append(lower, l.hash(filepath.Join(osDir, lc)))
 		}
 	}
-	if upper {
-		d.lower = make([]string, len(d.names))
-		for i, n := range d.names {
-			d.lower[i] = strings.ToLower(n)
-		}
-		slices.Sort(d.lower)
-	}
+	dh := l.hash(osDir)
 	l.mu.Lock()
-	if l.n+len(ents) <= maxListed {
-		l.dirs[osDir] = d
-		l.n += len(ents)
+	defer l.mu.Unlock()
+	if len(l.paths)+len(ents)+1 > maxListed {
+		return
 	}
-	l.mu.Unlock()
+	l.paths[dh] = entryListed
+	for i, e := range ents {
+		t := typeOf(e.Type())
+		if old := l.paths[hs[i]]; t == entryDir && old == entryListed {
+			continue // read before its parent
+		}
+		l.paths[hs[i]] = t
+	}
+	for _, h := range lower {
+		l.folded[h] = true
+	}
 }
 
 func typeOf(m fs.FileMode) byte {
@@ -105,76 +106,83 @@ func (l *Listing) Forget(osPath string) {
 	if l == nil {
 		return
 	}
+	h := l.hash(filepath.Dir(filepath.Clean(osPath)))
 	l.mu.Lock()
-	delete(l.dirs, filepath.Dir(filepath.Clean(osPath)))
+	l.forgotten[h] = true
 	l.mu.Unlock()
 }
 
-// entry returns the type of what osPath names as the folder listings
-// saw it (entryNone: nothing), without following a final symbolic link;
-// known is false when the listings cannot tell.
+// entry returns the type of what osPath names as the walk saw it
+// (entryNone: nothing), without following a final symbolic link; known
+// is false when the listing cannot tell.
 func (l *Listing) entry(osPath string) (typ byte, known bool) {
-	if l == nil || len(osPath) > maxListedLen || !filepath.IsAbs(osPath) || filepath.Clean(osPath) != osPath {
+	if l == nil || !filepath.IsAbs(osPath) || filepath.Clean(osPath) != osPath {
 		return entryNone, false
 	}
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	if len(l.dirs) == 0 {
+	if len(l.paths) == 0 || l.inForgotten(osPath) {
 		return entryNone, false
 	}
-	// The nearest folder up from osPath that was listed, and the name in
-	// it that leads to osPath.
-	child, last := filepath.Base(osPath), true
-	for dir := filepath.Dir(osPath); ; child, last, dir = filepath.Base(dir), false, filepath.Dir(dir) {
-		if d := l.dirs[dir]; d != nil {
-			return d.find(child, last)
+	// Up from osPath to the nearest path the walk saw; child is the name
+	// below it on the way to osPath.
+	child := ""
+	for cur := osPath; ; {
+		if t, ok := l.paths[l.hash(cur)]; ok {
+			switch {
+			case cur == osPath && t == entryListed:
+				return entryDir, true
+			case cur == osPath:
+				return t, true
+			case t == entryListed:
+				// Read, and child is not among its entries.
+				if l.foldsTo(cur, filepath.Base(child)) {
+					return entryNone, false
+				}
+				return entryNone, true
+			case t == entryFile || t == entryOther:
+				return entryNone, true // a file on the way: not a folder (ENOTDIR)
+			}
+			return entryNone, false // a folder not read, or a link
 		}
-		if filepath.Dir(dir) == dir {
+		parent := filepath.Dir(cur)
+		if parent == cur {
 			return entryNone, false
+		}
+		child, cur = cur, parent
+	}
+}
+
+// inForgotten reports whether a folder above osPath was forgotten.
+func (l *Listing) inForgotten(osPath string) bool {
+	if len(l.forgotten) == 0 {
+		return false
+	}
+	for d := filepath.Dir(osPath); ; d = filepath.Dir(d) {
+		if l.forgotten[l.hash(d)] {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			return false
 		}
 	}
 }
 
-// find is entry's answer inside a listed folder for its entry name:
-// osPath itself when last, else a folder on the way to it.
-func (d *listedDir) find(name string, last bool) (typ byte, known bool) {
-	i, ok := slices.BinarySearch(d.names, name)
-	if !ok {
-		if d.foldsTo(name) {
-			return entryNone, false
-		}
-		return entryNone, true
-	}
-	t := d.types[i]
-	switch {
-	case last:
-		return t, true
-	case t == entryFile || t == entryOther:
-		return entryNone, true // a file on the way: not a folder (ENOTDIR)
-	}
-	// A folder that was not listed (.git, unreadable) or a link.
-	return entryNone, false
-}
-
-// foldsTo reports whether a case-insensitive file system could find name
-// under another spelling among the entries (or name is not ASCII, whose
-// folding differs between file systems).
-func (d *listedDir) foldsTo(name string) bool {
+// foldsTo reports whether a case-insensitive file system could find
+// name in the folder dir under another spelling (or name is not ASCII,
+// whose folding differs between file systems).
+func (l *Listing) foldsTo(dir, name string) bool {
 	for i := 0; i < len(name); i++ {
 		if name[i] >= 0x80 {
 			return true
 		}
 	}
-	lc := strings.ToLower(name)
-	if d.lower != nil {
-		_, ok := slices.BinarySearch(d.lower, lc)
-		return ok
+	lh := l.hash(filepath.Join(dir, strings.ToLower(name)))
+	if l.folded[lh] {
+		return true
 	}
-	if lc == name {
-		return false // every entry and name are lower case: an exact miss is a miss
-	}
-	_, ok := slices.BinarySearch(d.names, lc)
-	return ok
+	_, ok := l.paths[lh]
+	return ok && strings.ToLower(name) != name
 }
 
 // Exists reports, for certain, whether osPath names an entry (a symbolic
@@ -195,67 +203,60 @@ func (l *Listing) follows(osPath string) (typ byte, known bool) {
 	return t, known
 }
 
-// OnlyTracked reports whether the walk of osDir, in the work tree at
-// top, saw no file that tracked (git ls-files -c of osDir: relative,
-// '/'-separated, as git sorts them) does not hold: then git's untracked
-// listing of osDir can only be empty. Anything the listing cannot vouch
-// for (a folder it did not keep, a nested repository's .git) answers
-// false, and git is asked.
-func (l *Listing) OnlyTracked(osDir, top string, tracked [][]byte) bool {
-	if l == nil || !filepath.IsAbs(osDir) || filepath.Clean(osDir) != osDir {
+// treeTally is what one walk of a work tree's folder saw, to tell whether
+// git's untracked listing of it can only be empty (onlyTracked).
+type treeTally struct {
+	l         *Listing
+	root, top string
+	mu        sync.Mutex
+	files     []uint64 // the hash of every file seen (not folders)
+	found     int      // folders found, the root included
+	read      int      // folders read whole
+	nested    bool     // a .git below the top: a repository git lists as a folder
+}
+
+// seen tallies one folder the walk read.
+func (w *treeTally) seen(osDir string, ents []fs.DirEntry) {
+	var files []uint64
+	dirs, nested := 0, false
+	for _, e := range ents {
+		switch {
+		case e.Name() == ".git":
+			nested = nested || osDir != w.top
+		case e.IsDir():
+			dirs++
+		default:
+			files = append(files, w.l.hash(filepath.Join(osDir, e.Name())))
+		}
+	}
+	w.mu.Lock()
+	w.files = append(w.files, files...)
+	w.found += dirs
+	w.read++
+	w.nested = w.nested || nested
+	w.mu.Unlock()
+}
+
+// onlyTracked reports whether the walk read every folder and saw no
+// nested repository and no file that tracked (git ls-files -c of the
+// root: relative, '/'-separated) does not hold: then git's untracked
+// listing of the root can only be empty.
+func (w *treeTally) onlyTracked(tracked [][]byte) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.nested || w.read != w.found+1 {
 		return false
 	}
-	for len(tracked) > 0 && len(tracked[len(tracked)-1]) == 0 {
-		tracked = tracked[:len(tracked)-1] // git ends the list with a NUL
-	}
-	if !slices.IsSortedFunc(tracked, bytes.Compare) {
-		tracked = slices.Clone(tracked)
-		slices.SortFunc(tracked, bytes.Compare)
-	}
-	l.mu.RLock()
-	defer l.mu.RUnlock()
-	for dir, d := range l.dirs {
-		rel, ok := relUnder(osDir, dir)
-		if !ok {
-			continue
-		}
-		for i, name := range d.names {
-			switch {
-			case name == ".git" && dir == top:
-				// The work tree's own repository.
-			case name == ".git":
-				return false // a nested repository git lists as a folder
-			case d.types[i] == entryDir:
-				if l.dirs[filepath.Join(dir, name)] == nil {
-					return false // not read, or not kept
-				}
-			default:
-				if _, ok := slices.BinarySearchFunc(tracked, path.Join(rel, name), compareRel); !ok {
-					return false
-				}
-			}
+	in := make(map[uint64]bool, len(tracked))
+	for _, rel := range tracked {
+		if len(rel) > 0 {
+			in[w.l.hash(filepath.Join(w.root, filepath.FromSlash(string(rel))))] = true
 		}
 	}
-	return l.dirs[osDir] != nil
-}
-
-// relUnder returns dir relative to root, '/'-separated ("" for root).
-func relUnder(root, dir string) (string, bool) {
-	if dir == root {
-		return "", true
-	}
-	if !strings.HasPrefix(dir, root) || len(dir) <= len(root) || !os.IsPathSeparator(dir[len(root)]) && !strings.HasSuffix(root, string(filepath.Separator)) {
-		return "", false
-	}
-	return filepath.ToSlash(strings.TrimPrefix(dir[len(root):], string(filepath.Separator))), true
-}
-
-// compareRel is bytes.Compare of a and b, without converting either.
-func compareRel(a []byte, b string) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return cmp.Compare(a[i], b[i])
+	for _, h := range w.files {
+		if !in[h] {
+			return false
 		}
 	}
-	return cmp.Compare(len(a), len(b))
+	return true
 }
