@@ -132,6 +132,9 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	if s.Files == nil {
 		s.Files = load.NewFiles(nil)
 	}
+	if d.Listing != nil {
+		s.Files.UseListing(d.Listing)
+	}
 	units := unitsOf(d, extra)
 	results := make([]unitResult, len(units))
 	index := rules.NewIndex()

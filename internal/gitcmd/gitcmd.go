@@ -247,7 +247,13 @@ func CheckRepo(top string) error {
 // .gitignore or .gitattributes that git reads while listing it — in dir,
 // below it (except in .git), or in a folder between it and top — is not a
 // regular file. Only names are read, no file is opened.
-func CheckTree(top, dir string) error {
+func CheckTree(top, dir string) error { return CheckTreeSeen(top, dir, nil) }
+
+// CheckTreeSeen is CheckTree that also gives seen, when not nil, every
+// folder the walk reads with its entries, from the walk's goroutines: the
+// walk reads the whole tree, so what it saw answers later look-ups
+// without asking the file system again.
+func CheckTreeSeen(top, dir string, seen func(dir string, ents []fs.DirEntry)) error {
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		if err := checkGitFiles(d); err != nil {
 			return err
@@ -256,14 +262,15 @@ func CheckTree(top, dir string) error {
 			break
 		}
 	}
-	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || runtime.GOMAXPROCS(0) == 1 {
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
 		return walkTree(dir)
 	}
-	return walkTreeParallel(dir)
+	return walkTreeParallel(dir, seen)
 }
 
-// walkTree is CheckTree's walk of dir on one goroutine: the first special
-// file in walk order.
+// walkTree is CheckTree's walk of dir with filepath.WalkDir: the first
+// special file in walk order (for a dir that is no folder, and as the
+// reference the tests hold walkTreeParallel to).
 func walkTree(dir string) error {
 	var found error
 	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
@@ -288,8 +295,8 @@ func walkTree(dir string) error {
 // and reading folders one at a time made it a serial part of a run
 // (docs/performance.md, P6). Of several special files it returns the one
 // walkTree would: the first in walk order.
-func walkTreeParallel(dir string) error {
-	w := &treeWalk{stack: []string{dir}, pending: 1}
+func walkTreeParallel(dir string, seen func(string, []fs.DirEntry)) error {
+	w := &treeWalk{stack: []string{dir}, pending: 1, seen: seen}
 	w.more = sync.NewCond(&w.mu)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -316,6 +323,7 @@ type treeWalk struct {
 	stack   []string
 	pending int
 	found   []error
+	seen    func(string, []fs.DirEntry)
 }
 
 // work reads folders until none is left to read or being read.
@@ -332,7 +340,7 @@ func (w *treeWalk) work() {
 		d := w.stack[len(w.stack)-1]
 		w.stack = w.stack[:len(w.stack)-1]
 		w.mu.Unlock()
-		sub, found := readTreeDir(d)
+		sub, found := readTreeDir(d, w.seen)
 		w.mu.Lock()
 		w.stack = append(w.stack, sub...)
 		w.found = append(w.found, found...)
@@ -346,8 +354,11 @@ func (w *treeWalk) work() {
 // readTreeDir reads one folder: its subfolders to walk (not .git) and the
 // special files among its .gitignore and .gitattributes. What was read
 // before an error is used, as WalkDir does.
-func readTreeDir(d string) (sub []string, found []error) {
-	entries, _ := os.ReadDir(d)
+func readTreeDir(d string, seen func(string, []fs.DirEntry)) (sub []string, found []error) {
+	entries, err := os.ReadDir(d)
+	if err == nil && seen != nil {
+		seen(d, entries)
+	}
 	for _, e := range entries {
 		p := filepath.Join(d, e.Name())
 		switch {

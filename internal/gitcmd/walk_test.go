@@ -32,14 +32,14 @@ func TestCheckTreeParallelWalkOrder(t *testing.T) {
 	if err := os.WriteFile(mk("b/.gitattributes"), []byte("* text\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := walkTreeParallel(top); got != nil {
+	if got := walkTreeParallel(top, nil); got != nil {
 		t.Fatalf("regular files only: %v", got)
 	}
 	// .git folders of nested repositories are not walked.
 	if err := syscall.Mkfifo(mk("a/.git/info/.gitignore"), 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	if got := walkTreeParallel(top); got != nil {
+	if got := walkTreeParallel(top, nil); got != nil {
 		t.Fatalf("a FIFO under .git: %v", got)
 	}
 	for _, rel := range []string{"projects/zx/p/q/.gitignore", "projects/mx/.gitattributes", "projects/cx/p/r/.gitignore", "b/c/.gitignore"} {
@@ -52,7 +52,7 @@ func TestCheckTreeParallelWalkOrder(t *testing.T) {
 		t.Fatalf("walkTree: %v", want)
 	}
 	for range 20 {
-		if got := walkTreeParallel(top); got == nil || got.Error() != want.Error() {
+		if got := walkTreeParallel(top, nil); got == nil || got.Error() != want.Error() {
 			t.Fatalf("walkTreeParallel: %v, want %v", got, want)
 		}
 	}

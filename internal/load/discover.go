@@ -39,6 +39,9 @@ type Discovery struct {
 	Empty []string
 	// Excluded are the units exclude patterns left out (Config.Filter).
 	Excluded []Skip
+	// Listing is what the walk of the tree saw (nil when none was made):
+	// Files answers existence from it (UseListing).
+	Listing *Listing
 }
 
 // DiscoverOptions control discovery.
@@ -97,7 +100,8 @@ func Discover(args []string, opt DiscoverOptions) (*Discovery, error) {
 // reports that the untracked files changed how to classify (a new nested
 // configuration), so the discovery must be made again without.
 func discover(args []string, opt DiscoverOptions, speculate bool) (out *Discovery, redo bool, err error) {
-	d := &discoverer{opt: opt, files: map[string]*File{}, folders: map[string]*Folder{}, out: &Discovery{}, speculate: speculate}
+	d := &discoverer{opt: opt, files: map[string]*File{}, folders: map[string]*Folder{}, out: &Discovery{}, speculate: speculate,
+		listing: NewListing()}
 	named := len(args) > 0
 	if !named {
 		args = []string{"."}
@@ -171,6 +175,9 @@ func discover(args []string, opt DiscoverOptions, speculate bool) (out *Discover
 	sort.Slice(d.out.Files, func(i, j int) bool { return d.out.Files[i].Path < d.out.Files[j].Path })
 	sort.Slice(d.out.Folders, func(i, j int) bool { return d.out.Folders[i].Path < d.out.Folders[j].Path })
 	sort.Slice(d.out.Unknown, func(i, j int) bool { return d.out.Unknown[i].Path < d.out.Unknown[j].Path })
+	if len(d.listing.paths) > 0 {
+		d.out.Listing = d.listing
+	}
 	return d.out, d.redo, d.err
 }
 
@@ -195,6 +202,8 @@ type discoverer struct {
 	err error
 	// pending are listed paths of a kind waiting for settlePending.
 	pending []pendingPath
+	// listing is what the walks of work trees saw (Discovery.Listing).
+	listing *Listing
 }
 
 type pendingPath struct {
@@ -286,12 +295,18 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 	// The .gitignore files the untracked listing reads are checked while
 	// it runs (ls-files -c reads only the index): a FIFO stops it.
 	tree := make(chan error, 1)
+	tally := &treeTally{l: d.listing, root: filepath.Clean(osDir), top: top}
 	go func() {
 		if top == "" {
 			tree <- nil
 			return
 		}
-		tree <- gitcmd.CheckTree(top, osDir)
+		tree <- gitcmd.CheckTreeSeen(top, osDir, func(dir string, ents []fs.DirEntry) {
+			if filepath.IsAbs(dir) && filepath.Clean(dir) == dir {
+				d.listing.Add(dir, ents)
+				tally.seen(dir, ents)
+			}
+		})
 	}()
 	cached := gitLsFiles(osDir, "-c")
 	cerr := cached.Run()
@@ -300,14 +315,17 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 		tracked = bytes.Split(cached.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
 	}
 	// The tracked files are classified while the tree is still checked:
-	// a run that has to stop discards them.
+	// a run that has to stop discards them. Whether each still exists is
+	// settled once the walk is done, from what it saw.
 	if cerr == nil && d.speculate {
 		if d.opt.Listed != nil {
 			d.opt.Listed(osDir, tracked)
 		}
 		listed += d.addListed(osDir, tracked, true)
 	}
-	if err := <-tree; err != nil {
+	err := <-tree
+	d.settlePending()
+	if err != nil {
 		_ = others.Process.Kill()
 		_ = others.Wait()
 		return 0, d.fail(err)
@@ -322,6 +340,14 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 		}
 		return 0, false
 	}
+	if top != "" && tally.onlyTracked(tracked) {
+		// The walk saw only tracked files: the untracked listing, whose
+		// walk of the tree is the slowest part of discovery and runs on
+		// one core, can only be empty; it is not waited for.
+		_ = others.Process.Kill()
+		_ = others.Wait()
+		return listed + d.addUntracked(osDir, tracked, nil), true
+	}
 	if err := others.Wait(); err != nil {
 		if timedOut(err) {
 			return 0, d.fail(err)
@@ -333,14 +359,23 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 		return 0, false
 	}
 	untracked := bytes.Split(others.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
+	return listed + d.addUntracked(osDir, tracked, untracked), true
+}
+
+// addUntracked ends gitDir once git listed the untracked files: the
+// whole listing may change what governs classification (Listed), and
+// what was not classified yet is.
+func (d *discoverer) addUntracked(osDir string, tracked, untracked [][]byte) (listed int) {
 	if d.opt.Listed != nil && d.opt.Listed(osDir, append(append([][]byte(nil), tracked...), untracked...)) && d.speculate {
 		d.redo = true
 	}
 	if !d.speculate {
 		listed += d.addListed(osDir, tracked, true)
+		d.settlePending()
 	}
 	listed += d.addListed(osDir, untracked, false)
-	return listed, true
+	d.settlePending()
+	return listed
 }
 
 // fail records what stops the discovery; the folder counts as listed.
@@ -362,7 +397,7 @@ func gitLsFiles(dir string, flags ...string) *gitcmd.Cmd {
 
 // addListed adds the NUL-separated paths git listed under osDir. Tracked
 // files may be deleted in the work tree; only those of a kind are looked
-// up, as most listed files are not.
+// up, as most listed files are not, by settlePending.
 func (d *discoverer) addListed(osDir string, list [][]byte, tracked bool) (listed int) {
 	for _, rel := range list {
 		if len(rel) == 0 {
@@ -374,7 +409,6 @@ func (d *discoverer) addListed(osDir string, list [][]byte, tracked bool) (liste
 		}
 		d.addPath(filepath.Join(osDir, filepath.FromSlash(string(rel))), false, tracked)
 	}
-	d.settlePending()
 	return listed
 }
 
@@ -402,7 +436,11 @@ func (d *discoverer) settlePending() {
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(ps); i += workers {
-				found[i] = exists(ps[i].osPath)
+				ok, known := d.listing.Exists(ps[i].osPath)
+				if !known {
+					ok = exists(ps[i].osPath)
+				}
+				found[i] = ok
 			}
 		}()
 	}

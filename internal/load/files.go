@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/resumelint/resumelint/internal/diag"
@@ -23,6 +24,9 @@ import (
 // disk, unshared. Safe for concurrent use.
 type Files struct {
 	overlay map[string][]byte // by absolute, clean OS path
+	// listing is what discovery's walk saw (UseListing): Exists and
+	// IsDir answer from it without a system call where it can tell.
+	listing atomic.Pointer[Listing]
 
 	mu    sync.Mutex
 	reads map[lookKey]*readEntry
@@ -217,6 +221,9 @@ func (x *Files) Wrote(osPaths ...string) {
 		p = filepath.Clean(p)
 		files[p], folders[filepath.Dir(p)] = true, true
 	}
+	for p := range files {
+		x.listing.Load().Forget(p)
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for k, e := range x.reads {
@@ -270,13 +277,41 @@ func (x *Files) Stat(root, osPath string) (fs.FileInfo, error) {
 	return StatIn(root, osPath)
 }
 
+// UseListing makes Exists and IsDir answer from what discovery's walk
+// saw (nil: from the file system alone). Call it before the look-ups.
+func (x *Files) UseListing(l *Listing) {
+	if x != nil {
+		x.listing.Store(l)
+	}
+}
+
+// listed answers Exists and IsDir from the listing for a path inside
+// root; known is false when the file system must.
+func (x *Files) listed(root, osPath string) (typ byte, known bool) {
+	l := x.listing.Load()
+	if l == nil || root == "" {
+		return entryNone, false
+	}
+	if _, in := Contained(root, osPath); !in {
+		return entryNone, false
+	}
+	return l.follows(osPath)
+}
+
 // Exists reports whether osPath names something inside root.
 func (x *Files) Exists(root, osPath string) bool {
 	if x == nil {
 		return ExistsIn(root, osPath)
 	}
-	_, err := x.Stat(root, osPath)
-	return err == nil
+	if _, ok := x.buffer(osPath); ok && root != "" {
+		if _, in := Contained(root, osPath); in {
+			return true
+		}
+	}
+	if t, known := x.listed(root, osPath); known {
+		return t != entryNone
+	}
+	return ExistsIn(root, osPath)
 }
 
 // IsDir reports whether osPath names a folder inside root.
@@ -284,8 +319,15 @@ func (x *Files) IsDir(root, osPath string) bool {
 	if x == nil {
 		return IsDirIn(root, osPath)
 	}
-	fi, err := x.Stat(root, osPath)
-	return err == nil && fi.IsDir()
+	if _, ok := x.buffer(osPath); ok && root != "" {
+		if _, in := Contained(root, osPath); in {
+			return false
+		}
+	}
+	if t, known := x.listed(root, osPath); known {
+		return t == entryDir
+	}
+	return IsDirIn(root, osPath)
 }
 
 // ReadDir lists a folder inside root, like ReadDirIn. The entries are

@@ -204,8 +204,7 @@ func OrchestrationFactOf(p *Pass) *OrchestrationFact {
 func ResolverOf(p *Pass) *Resolver { return resolverResult.Of(p) }
 
 var resolverResult = NewResult("resolver", func(p *Pass) *Resolver {
-	r := NewResolver(p.Opts, p.File())
-	r.files = p.Files
+	r := NewResolver(p.Opts, p.Files, p.File())
 	if p.Doc != nil && p.Doc.File != nil && p.Doc.File.Kind == load.KindOrchestration && node.IsMap(p.Doc.Root) {
 		r.AddDeclared(OrchestrationOf(p))
 	}

@@ -52,9 +52,10 @@ type resolution struct {
 }
 
 // NewResolver returns the bases of file f, nearest-first after the
-// repository root, without duplicates.
-func NewResolver(opts *Options, f *load.File) *Resolver {
-	r := &Resolver{cwd: opts.Cwd, root: ReadRoot(opts, f)}
+// repository root, without duplicates; files answers its look-ups (nil
+// looks on disk).
+func NewResolver(opts *Options, files *load.Files, f *load.File) *Resolver {
+	r := &Resolver{cwd: opts.Cwd, root: ReadRoot(opts, f), files: files}
 	add := func(what, dir string) {
 		if dir == "" {
 			return

@@ -35,7 +35,7 @@ func TestResolverBases(t *testing.T) {
 	opts := &Options{Cwd: cwd, RepoRoot: cwd}
 	f := &load.File{Path: "jerry/projects/PROJ-007-bugs/orchestration/persona-20260114/ORCHESTRATION.yaml",
 		OSPath: filepath.Join(wf, "ORCHESTRATION.yaml")}
-	r := NewResolver(opts, f)
+	r := NewResolver(opts, nil, f)
 
 	var whats []string
 	for _, b := range r.Bases {
@@ -103,7 +103,7 @@ func TestDeclaredBaseOutsideIsNotLookedAt(t *testing.T) {
 		d := &load.Document{File: f}
 		doc, _ := load.Parse(&load.File{Path: "ORCHESTRATION.yaml", Data: []byte(tc.yaml)}, load.FormatYAML, load.DefaultLimits)
 		d.Root = doc.Root
-		r := NewResolver(opts, f)
+		r := NewResolver(opts, nil, f)
 		r.AddDeclared(model.OrchestrationOf(d.Root))
 		if got, ok := r.Resolve(tc.ref); ok {
 			t.Errorf("%q: Resolve(%q) = %q, want nothing", tc.yaml, tc.ref, got)
@@ -130,7 +130,7 @@ func TestDeclaredBaseUnderAFeature(t *testing.T) {
 	}
 	f := &load.File{Path: "projects/PROJ-001-x/work/EPIC-1/FEAT-002-y/ORCHESTRATION.yaml", OSPath: filepath.Join(feat, "ORCHESTRATION.yaml")}
 	doc, _ := load.Parse(&load.File{Path: "ORCHESTRATION.yaml", Data: []byte("paths:\n  base: \"orchestration/feat002-20260301-001/\"\n")}, load.FormatYAML, load.DefaultLimits)
-	r := NewResolver(&Options{Cwd: repo, RepoRoot: repo}, f)
+	r := NewResolver(&Options{Cwd: repo, RepoRoot: repo}, nil, f)
 	r.AddDeclared(model.OrchestrationOf(doc.Root))
 	if got, ok := r.Resolve("ps/phase-1/findings.md"); !ok || got != filepath.Join(out, "findings.md") {
 		t.Errorf("Resolve = %q, %v; want the file under the feature's paths.base", got, ok)
