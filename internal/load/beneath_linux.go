@@ -103,6 +103,16 @@ func fileBeneath(dir *os.File, rel string) (handle, bool) {
 	return &rawFile{fd: fd, name: filepath.Base(rel)}, true
 }
 
+// dirBeneath opens the folder rel inside dir, named name, for ReadDir;
+// false for anything but a folder opened (ReadDirIn words the errors).
+func dirBeneath(dir *os.File, rel, name string) (*os.File, bool) {
+	fd, err, settled := openBeneath(dir, rel, unix.O_RDONLY|unix.O_DIRECTORY)
+	if !settled || err != nil {
+		return nil, false
+	}
+	return os.NewFile(uintptr(fd), name), true
+}
+
 // existsBeneath is ExistsIn (dir false) or IsDirIn (dir true) through
 // openat2, without a stat: O_DIRECTORY makes the open itself the test.
 func existsBeneath(dir *os.File, rel string, folder bool) (exists, settled bool) {

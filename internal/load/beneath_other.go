@@ -15,4 +15,6 @@ func statBeneath(*os.File, string) (fs.FileInfo, error, bool) { return nil, nil,
 
 func fileBeneath(*os.File, string) (handle, bool) { return nil, false }
 
+func dirBeneath(*os.File, string, string) (*os.File, bool) { return nil, false }
+
 func existsBeneath(*os.File, string, bool) (bool, bool) { return false, false }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -278,8 +279,11 @@ func (d *discoverer) dir(osDir string, named bool) {
 
 // gitDir lists tracked and untracked, not ignored files under osDir and
 // counts them, or reports false outside a work tree. The untracked listing
-// walks the folder and is the slow half, so it runs in its own process
-// while the tracked files are listed and, when speculating, classified.
+// walks the folder in git's own process, on one core, and is the slow
+// half: it starts only once the tree check's walk (which reads every
+// folder, on every core) sees a file the tracked listing does not hold,
+// so a clean checkout never runs it. Tracked files are classified while
+// the walk goes on.
 func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 	top := gitcmd.FindTop(osDir)
 	if top != "" {
@@ -288,8 +292,8 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 			return 0, d.fail(err)
 		}
 	}
-	others := gitLsFiles(osDir, "-o", "--exclude-standard")
-	if err := others.Start(); err != nil {
+	others := &lazyCmd{cmd: gitLsFiles(osDir, "-o", "--exclude-standard")}
+	if top == "" && !others.start() {
 		return 0, false
 	}
 	// The .gitignore files the untracked listing reads are checked while
@@ -304,7 +308,9 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 		tree <- gitcmd.CheckTreeSeen(top, osDir, func(dir string, ents []fs.DirEntry) {
 			if filepath.IsAbs(dir) && filepath.Clean(dir) == dir {
 				d.listing.Add(dir, ents)
-				tally.seen(dir, ents)
+				if tally.seen(dir, ents) {
+					others.start()
+				}
 			}
 		})
 	}()
@@ -313,6 +319,9 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 	var tracked [][]byte
 	if cerr == nil {
 		tracked = bytes.Split(cached.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
+	}
+	if cerr != nil || tally.track(tracked) {
+		others.start()
 	}
 	// The tracked files are classified while the tree is still checked:
 	// a run that has to stop discards them. Whether each still exists is
@@ -326,12 +335,20 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 	err := <-tree
 	d.settlePending()
 	if err != nil {
-		_ = others.Process.Kill()
-		_ = others.Wait()
+		others.kill()
 		return 0, d.fail(err)
 	}
+	if top != "" && cerr == nil && tally.clean() {
+		// The walk saw only tracked files: the untracked listing can
+		// only be empty.
+		others.kill()
+		return listed + d.addUntracked(osDir, tracked, nil), true
+	}
+	if !others.start() {
+		return 0, false
+	}
 	if cerr != nil {
-		oerr := others.Wait()
+		oerr := others.cmd.Wait()
 		switch {
 		case timedOut(cerr):
 			return 0, d.fail(cerr)
@@ -340,15 +357,7 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 		}
 		return 0, false
 	}
-	if top != "" && tally.onlyTracked(tracked) {
-		// The walk saw only tracked files: the untracked listing, whose
-		// walk of the tree is the slowest part of discovery and runs on
-		// one core, can only be empty; it is not waited for.
-		_ = others.Process.Kill()
-		_ = others.Wait()
-		return listed + d.addUntracked(osDir, tracked, nil), true
-	}
-	if err := others.Wait(); err != nil {
+	if err := others.cmd.Wait(); err != nil {
 		if timedOut(err) {
 			return 0, d.fail(err)
 		}
@@ -358,8 +367,35 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 		}
 		return 0, false
 	}
-	untracked := bytes.Split(others.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
+	untracked := bytes.Split(others.cmd.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
 	return listed + d.addUntracked(osDir, tracked, untracked), true
+}
+
+// lazyCmd is a command started at most once, by whichever goroutine first
+// needs it.
+type lazyCmd struct {
+	cmd     *gitcmd.Cmd
+	once    sync.Once
+	ok      bool
+	started atomic.Bool
+}
+
+// start starts the command unless it was; false when it could not be.
+func (c *lazyCmd) start() bool {
+	c.once.Do(func() {
+		c.ok = c.cmd.Start() == nil
+		c.started.Store(c.ok)
+	})
+	return c.ok
+}
+
+// kill stops the command if it was started.
+func (c *lazyCmd) kill() {
+	c.once.Do(func() {}) // and never starts it from now on
+	if c.started.Load() {
+		_ = c.cmd.Process.Kill()
+		_ = c.cmd.Wait()
+	}
 }
 
 // addUntracked ends gitDir once git listed the untracked files: the

@@ -330,6 +330,21 @@ func (x *Files) IsDir(root, osPath string) bool {
 	return IsDirIn(root, osPath)
 }
 
+// IsRegular reports whether osPath names a regular file inside root
+// (symbolic links followed while they stay inside); an overlay's buffer
+// is one.
+func (x *Files) IsRegular(root, osPath string) bool {
+	if x != nil {
+		if t, known := x.listed(root, osPath); known {
+			if _, ok := x.buffer(osPath); !ok {
+				return t == entryFile
+			}
+		}
+	}
+	fi, err := x.Stat(root, osPath)
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // ReadDir lists a folder inside root, like ReadDirIn. The entries are
 // shared with every other reader of the run and must not be modified.
 func (x *Files) ReadDir(root, osPath string) ([]fs.DirEntry, error) {

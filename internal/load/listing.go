@@ -203,20 +203,25 @@ func (l *Listing) follows(osPath string) (typ byte, known bool) {
 	return t, known
 }
 
-// treeTally is what one walk of a work tree's folder saw, to tell whether
-// git's untracked listing of it can only be empty (onlyTracked).
+// treeTally is what one walk of a work tree's folder saw, to tell as
+// early as it can whether git's untracked listing of it can only be
+// empty: then it need not run at all.
 type treeTally struct {
 	l         *Listing
 	root, top string
 	mu        sync.Mutex
-	files     []uint64 // the hash of every file seen (not folders)
-	found     int      // folders found, the root included
-	read      int      // folders read whole
-	nested    bool     // a .git below the top: a repository git lists as a folder
+	files     []uint64        // files seen before the tracked ones were known
+	in        map[uint64]bool // the tracked files (track), by hash
+	found     int             // folders found below the root
+	read      int             // folders read whole, the root included
+	// dirty: a file not tracked, or a nested repository (which git lists
+	// as a folder), was seen.
+	dirty bool
 }
 
-// seen tallies one folder the walk read.
-func (w *treeTally) seen(osDir string, ents []fs.DirEntry) {
+// seen tallies one folder the walk read, and reports whether the
+// untracked listing is needed.
+func (w *treeTally) seen(osDir string, ents []fs.DirEntry) (dirty bool) {
 	var files []uint64
 	dirs, nested := 0, false
 	for _, e := range ents {
@@ -230,33 +235,45 @@ func (w *treeTally) seen(osDir string, ents []fs.DirEntry) {
 		}
 	}
 	w.mu.Lock()
-	w.files = append(w.files, files...)
+	defer w.mu.Unlock()
 	w.found += dirs
 	w.read++
-	w.nested = w.nested || nested
-	w.mu.Unlock()
+	w.dirty = w.dirty || nested
+	if w.in == nil {
+		w.files = append(w.files, files...)
+		return w.dirty
+	}
+	for _, h := range files {
+		w.dirty = w.dirty || !w.in[h]
+	}
+	return w.dirty
 }
 
-// onlyTracked reports whether the walk read every folder and saw no
-// nested repository and no file that tracked (git ls-files -c of the
-// root: relative, '/'-separated) does not hold: then git's untracked
-// listing of the root can only be empty.
-func (w *treeTally) onlyTracked(tracked [][]byte) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.nested || w.read != w.found+1 {
-		return false
-	}
+// track gives the tracked files (git ls-files -c of the root: relative,
+// '/'-separated) and reports whether the untracked listing is needed for
+// what the walk saw so far.
+func (w *treeTally) track(tracked [][]byte) (dirty bool) {
 	in := make(map[uint64]bool, len(tracked))
 	for _, rel := range tracked {
 		if len(rel) > 0 {
 			in[w.l.hash(filepath.Join(w.root, filepath.FromSlash(string(rel))))] = true
 		}
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.in = in
 	for _, h := range w.files {
-		if !in[h] {
-			return false
-		}
+		w.dirty = w.dirty || !in[h]
 	}
-	return true
+	w.files = nil
+	return w.dirty
+}
+
+// clean reports, once the walk is done and the tracked files are known,
+// whether it read every folder and saw nothing git's untracked listing
+// would hold.
+func (w *treeTally) clean() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.in != nil && !w.dirty && w.read == w.found+1
 }

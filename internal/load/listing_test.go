@@ -1,11 +1,13 @@
 package load
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/resumelint/resumelint/internal/gitcmd"
@@ -141,38 +143,54 @@ func TestFilesExistsFromListing(t *testing.T) {
 	}
 }
 
-// tallyTree walks root, in the work tree at top, as discovery does.
-func tallyTree(t *testing.T, root, top string) *treeTally {
+// tallyTree walks root, in the work tree at top, as discovery does,
+// and gives the tracked files before the walk or after it.
+func tallyTree(t *testing.T, root, top string, tracked [][]byte, before bool) *treeTally {
 	t.Helper()
 	w := &treeTally{l: NewListing(), root: root, top: top}
-	if err := gitcmd.CheckTreeSeen(top, root, w.seen); err != nil {
+	if before {
+		w.track(tracked)
+	}
+	if err := gitcmd.CheckTreeSeen(top, root, func(d string, ents []fs.DirEntry) { w.seen(d, ents) }); err != nil {
 		t.Fatal(err)
+	}
+	if !before {
+		w.track(tracked)
 	}
 	return w
 }
 
-// onlyTracked vouches that git's untracked listing is empty only when
-// the walk read every folder and saw nothing but tracked files.
-func TestTreeTallyOnlyTracked(t *testing.T) {
+// The untracked listing is skipped only when the walk read every folder
+// and saw nothing but tracked files, whether the tracked files are known
+// before the walk or after it.
+func TestTreeTallyClean(t *testing.T) {
 	dir := tree(t, t.TempDir(), "ORCHESTRATION.yaml", "a/b/x.json", "a/c.md", ".git/HEAD")
 	tracked := [][]byte{[]byte("ORCHESTRATION.yaml"), []byte("a/b/x.json"), []byte("a/c.md"), {}}
-	if !tallyTree(t, dir, dir).onlyTracked(tracked) {
-		t.Fatal("every file tracked")
+	for _, before := range []bool{false, true} {
+		if !tallyTree(t, dir, dir, tracked, before).clean() {
+			t.Fatalf("before=%v: every file tracked", before)
+		}
+		if !tallyTree(t, filepath.Join(dir, "a"), dir, [][]byte{[]byte("c.md"), []byte("b/x.json")}, before).clean() {
+			t.Errorf("before=%v: a subfolder, its tracked files in any order", before)
+		}
+		w := tallyTree(t, dir, dir, tracked[1:], before)
+		if w.clean() || !w.seen(dir, nil) {
+			t.Errorf("before=%v: an untracked file", before)
+		}
+		w = tallyTree(t, dir, dir, tracked, before)
+		w.found++
+		if w.clean() {
+			t.Errorf("before=%v: a folder the walk could not read", before)
+		}
 	}
-	if !tallyTree(t, filepath.Join(dir, "a"), dir).onlyTracked([][]byte{[]byte("c.md"), []byte("b/x.json")}) {
-		t.Error("a subfolder, its tracked files in any order")
-	}
-	if tallyTree(t, dir, dir).onlyTracked(tracked[1:]) {
-		t.Error("an untracked file")
-	}
-	w := tallyTree(t, dir, dir)
-	w.found++
-	if w.onlyTracked(tracked) {
-		t.Error("a folder the walk could not read")
+	if (&treeTally{l: NewListing()}).clean() {
+		t.Error("no tracked files known")
 	}
 	tree(t, dir, "a/nested/.git/HEAD")
-	if tallyTree(t, dir, dir).onlyTracked(tracked) {
-		t.Error("a nested repository, which git lists as a folder")
+	for _, before := range []bool{false, true} {
+		if tallyTree(t, dir, dir, tracked, before).clean() {
+			t.Errorf("before=%v: a nested repository, which git lists as a folder", before)
+		}
 	}
 }
 
@@ -189,6 +207,7 @@ func TestDiscoverGitOnlyTracked(t *testing.T) {
 			t.Skipf("git %v: %v %s", args, err, out)
 		}
 	}
+	log := logGit(t)
 	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir})
 	want := []string{"checkpoint .jerry/checkpoints/cx-001-checkpoint.json", "orchestration ORCHESTRATION.yaml"}
 	if got := discovered(d); !slices.Equal(got, want) {
@@ -197,9 +216,50 @@ func TestDiscoverGitOnlyTracked(t *testing.T) {
 	if ex, known := d.Listing.Exists(filepath.Join(dir, "docs", "notes.md")); !ex || !known {
 		t.Error("the walk's listing is handed on")
 	}
+	if n := gitRuns(t, log, "-o"); n != 0 {
+		t.Errorf("a clean checkout ran the untracked listing %d times", n)
+	}
 	tree(t, dir, "docs/ORCHESTRATION.yaml")
 	d = discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir})
 	if got := discovered(d); !slices.Equal(got, append(want, "orchestration docs/ORCHESTRATION.yaml")) {
 		t.Errorf("an untracked file: got %q", got)
 	}
+	if n := gitRuns(t, log, "-o"); n != 1 {
+		t.Errorf("an untracked file: the untracked listing ran %d times, want 1", n)
+	}
+}
+
+// logGit puts a git first on PATH that logs its arguments to the file it
+// returns, then runs the real one.
+func logGit(t *testing.T) string {
+	t.Helper()
+	real, err := exec.LookPath("git")
+	if err != nil || runtime.GOOS == "windows" {
+		t.Skip("git not installed, or no shell scripts")
+	}
+	bin := t.TempDir()
+	log := filepath.Join(bin, "git.log")
+	script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return log
+}
+
+// gitRuns counts the ls-files runs with flag logged since the last call.
+func gitRuns(t *testing.T, log, flag string) int {
+	t.Helper()
+	data, err := os.ReadFile(log)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	_ = os.Remove(log)
+	n := 0
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, " ls-files -z "+flag+" ") {
+			n++
+		}
+	}
+	return n
 }

@@ -208,6 +208,9 @@ func ReadDirIn(root, osPath string) ([]fs.DirEntry, error) {
 	if root == "" {
 		return nil, ErrNoRoot
 	}
+	if ents, ok := readDirHeld(root, osPath); ok {
+		return ents, nil
+	}
 	d, err := OpenIn(root, osPath)
 	if err != nil {
 		return nil, err
@@ -223,6 +226,43 @@ func ReadDirIn(root, osPath string) ([]fs.DirEntry, error) {
 	ents, err := d.ReadDir(-1)
 	sortEntries(ents)
 	return ents, err
+}
+
+// readDirHeld is ReadDirIn through one openat2 call while the root is
+// held (os.Root opens every folder on the way); ok is false when
+// ReadDirIn must answer, errors included, so they read as before.
+func readDirHeld(root, osPath string) ([]fs.DirEntry, bool) {
+	if !rootsHeld() {
+		return nil, false
+	}
+	rel, inside := Contained(root, osPath)
+	if !inside {
+		return nil, false
+	}
+	_, dir, done, err := openRoot(root)
+	if err != nil {
+		return nil, false
+	}
+	defer done()
+	d, ok := dirBeneath(dir, rel, joinName(root, rel))
+	if !ok {
+		return nil, false
+	}
+	defer d.Close()
+	ents, err := d.ReadDir(-1)
+	if err != nil {
+		return nil, false
+	}
+	sortEntries(ents)
+	return ents, true
+}
+
+// joinName names a file opened inside root as os.Root names it.
+func joinName(root, rel string) string {
+	if os.IsPathSeparator(root[len(root)-1]) {
+		return root + rel
+	}
+	return root + string(filepath.Separator) + rel
 }
 
 func sortEntries(ents []fs.DirEntry) {
@@ -244,7 +284,9 @@ func rootErr(err error) error {
 // there). Confinement is the same: every look-up still goes through
 // os.Root, or on Linux through openat2 confined to the root's descriptor.
 var heldRoots struct {
-	sync.Mutex
+	// An RWMutex: every look-up of a run finds its root here, from every
+	// core at once.
+	sync.RWMutex
 	holds int
 	m     map[string]heldRoot
 }
@@ -285,14 +327,22 @@ func HoldRoots() (release func()) {
 // rootsHeld reports whether a run holds its roots (openat2 look-ups then
 // pay off; a single look-up goes through os.Root).
 func rootsHeld() bool {
-	heldRoots.Lock()
-	defer heldRoots.Unlock()
+	heldRoots.RLock()
+	defer heldRoots.RUnlock()
 	return heldRoots.holds > 0
 }
 
 // openRoot opens root, or returns the one a run holds; done releases it.
 // dir is nil unless the root is held (a single look-up gains nothing).
 func openRoot(root string) (r *os.Root, dir *os.File, done func(), err error) {
+	heldRoots.RLock()
+	if heldRoots.holds > 0 {
+		if h, ok := heldRoots.m[root]; ok {
+			heldRoots.RUnlock()
+			return h.r, h.dir, func() {}, nil
+		}
+	}
+	heldRoots.RUnlock()
 	heldRoots.Lock()
 	defer heldRoots.Unlock()
 	if heldRoots.holds > 0 {

@@ -1456,7 +1456,7 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		var rc string
 		for _, name := range resumeContextNames {
 			rel := path.Join(project, name)
-			if fi, err := p.Files.Stat(b.Repo.Root, b.Repo.OSPath(rel)); err == nil && fi.Mode().IsRegular() {
+			if p.Files.IsRegular(b.Repo.Root, b.Repo.OSPath(rel)) {
 				rc = rel
 				break
 			}

@@ -121,15 +121,9 @@ func (pr *Project) display(rel string) string {
 
 // folderExists and regularFileExists look only inside root (ReadRoot):
 // a symbolic link leading out of the repository names nothing.
-func folderExists(files *load.Files, root, p string) bool {
-	fi, err := files.Stat(root, p)
-	return err == nil && fi.IsDir()
-}
+func folderExists(files *load.Files, root, p string) bool { return files.IsDir(root, p) }
 
-func regularFileExists(files *load.Files, root, p string) bool {
-	fi, err := files.Stat(root, p)
-	return err == nil && fi.Mode().IsRegular()
-}
+func regularFileExists(files *load.Files, root, p string) bool { return files.IsRegular(root, p) }
 
 // ---- lifecycle ----------------------------------------------------------------
 
@@ -360,9 +354,8 @@ func runFilesToLoad(p *Pass) {
 			continue // a finished project is history: nothing will load its manifest
 		}
 		full := filepath.Join(pr.Dir, filepath.FromSlash(rel))
-		fi, err := p.Files.Stat(rr, full)
-		if err == nil {
-			if fi.IsDir() {
+		if p.Files.Exists(rr, full) {
+			if p.Files.IsDir(rr, full) {
 				p.Report(d.File, e, fmt.Sprintf("files_to_load entry %s is a folder, which SessionStart does not load: list the files in it instead", diag.Quote(s)))
 			}
 			continue
