@@ -389,13 +389,16 @@ func (c *lazyCmd) start() bool {
 	return c.ok
 }
 
-// kill stops the command if it was started.
+// kill stops the command if it was started, and frees its time bound
+// if it was not.
 func (c *lazyCmd) kill() {
 	c.once.Do(func() {}) // and never starts it from now on
 	if c.started.Load() {
 		_ = c.cmd.Process.Kill()
 		_ = c.cmd.Wait()
+		return
 	}
+	c.cmd.Release()
 }
 
 // addUntracked ends gitDir once git listed the untracked files: the
