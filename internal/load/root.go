@@ -188,19 +188,28 @@ func IsDirIn(root, osPath string) bool {
 // existsHeld answers ExistsIn or IsDirIn through openat2 while the root
 // is held; settled is false when StatIn must.
 func existsHeld(root, osPath string, dir bool) (ok, settled bool) {
+	beneathHeld(root, osPath, func(d *os.File, rel string) { ok, settled = existsBeneath(d, rel, dir) })
+	return ok, settled
+}
+
+// beneathHeld runs look with the held root's folder and osPath relative
+// to it, while a run holds root and osPath lies inside it; false when it
+// does not (the caller goes through os.Root).
+func beneathHeld(root, osPath string, look func(dir *os.File, rel string)) bool {
 	if root == "" || !rootsHeld() {
-		return false, false
+		return false
 	}
 	rel, inside := Contained(root, osPath)
 	if !inside {
-		return false, false
+		return false
 	}
-	_, d, done, err := openRoot(root)
+	_, dir, done, err := openRoot(root)
 	if err != nil {
-		return false, false
+		return false
 	}
 	defer done()
-	return existsBeneath(d, rel, dir)
+	look(dir, rel)
+	return true
 }
 
 // ReadDirIn lists a folder inside root (entries are not followed).
@@ -231,30 +240,21 @@ func ReadDirIn(root, osPath string) ([]fs.DirEntry, error) {
 // readDirHeld is ReadDirIn through one openat2 call while the root is
 // held (os.Root opens every folder on the way); ok is false when
 // ReadDirIn must answer, errors included, so they read as before.
-func readDirHeld(root, osPath string) ([]fs.DirEntry, bool) {
-	if !rootsHeld() {
-		return nil, false
-	}
-	rel, inside := Contained(root, osPath)
-	if !inside {
-		return nil, false
-	}
-	_, dir, done, err := openRoot(root)
-	if err != nil {
-		return nil, false
-	}
-	defer done()
-	d, ok := dirBeneath(dir, rel, joinName(root, rel))
-	if !ok {
-		return nil, false
-	}
-	defer d.Close()
-	ents, err := d.ReadDir(-1)
-	if err != nil {
-		return nil, false
-	}
-	sortEntries(ents)
-	return ents, true
+func readDirHeld(root, osPath string) (ents []fs.DirEntry, ok bool) {
+	beneathHeld(root, osPath, func(dir *os.File, rel string) {
+		d, opened := dirBeneath(dir, rel, joinName(root, rel))
+		if !opened {
+			return
+		}
+		defer d.Close()
+		es, err := d.ReadDir(-1)
+		if err != nil {
+			return
+		}
+		sortEntries(es)
+		ents, ok = es, true
+	})
+	return ents, ok
 }
 
 // joinName names a file opened inside root as os.Root names it.
