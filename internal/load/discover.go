@@ -438,6 +438,7 @@ func gitLsFiles(dir string, flags ...string) *gitcmd.Cmd {
 // files may be deleted in the work tree; only those of a kind are looked
 // up, as most listed files are not, by settlePending.
 func (d *discoverer) addListed(osDir string, list [][]byte, tracked bool) (listed int) {
+	var paths []string
 	for _, rel := range list {
 		if len(rel) == 0 {
 			continue
@@ -446,7 +447,11 @@ func (d *discoverer) addListed(osDir string, list [][]byte, tracked bool) (liste
 		if d.skippedRel(string(rel)) {
 			continue
 		}
-		d.addPath(filepath.Join(osDir, filepath.FromSlash(string(rel))), false, tracked)
+		paths = append(paths, filepath.Join(osDir, filepath.FromSlash(string(rel))))
+	}
+	classes := d.classifyAll(paths)
+	for i := range classes {
+		d.place(&classes[i], false, tracked)
 	}
 	return listed
 }
@@ -507,13 +512,67 @@ func (d *discoverer) add(osPath string, explicit bool) { d.addPath(osPath, expli
 // addPath is add for a path that, when mayBeGone, is kept only if it
 // exists.
 func (d *discoverer) addPath(osPath string, explicit, mayBeGone bool) {
+	pc := d.classify(osPath)
+	d.place(&pc, explicit, mayBeGone)
+}
+
+// pathClass is what the discovery makes of one path before it changes
+// anything: classify depends only on the options, so a listing's paths
+// are classified on every core (classifying ten thousand paths one at a
+// time was the serial part of discovery on many cores), and place adds
+// them in order.
+type pathClass struct {
+	osPath, disp, slash string
+	c                   *Classifier
+	excluded            bool
+	runDir              string // the agent run folder holding the path (isRun)
+	isRun               bool
+	kind                Kind // its single-file kind, if any
+	bundle              bool // a bundle marker
+}
+
+func (d *discoverer) classify(osPath string) pathClass {
 	osPath = filepath.Clean(osPath)
-	disp := Display(d.opt.Cwd, osPath)
-	c := d.opt.Classifier
+	pc := pathClass{osPath: osPath, disp: Display(d.opt.Cwd, osPath), slash: filepath.ToSlash(osPath), c: d.opt.Classifier}
 	if d.opt.ClassifierFor != nil {
-		c = d.opt.ClassifierFor(filepath.Dir(osPath))
+		pc.c = d.opt.ClassifierFor(filepath.Dir(osPath))
 	}
-	if !explicit && c.Excluded(disp) {
+	pc.excluded = pc.c.Excluded(pc.disp)
+	if pc.runDir, pc.isRun = RunDir(pc.slash); pc.isRun {
+		return pc
+	}
+	if pc.kind = pc.c.FileKind(pc.disp); pc.kind == KindUnknown {
+		pc.kind = pc.c.FileKind(pc.slash)
+	}
+	if pc.kind == KindUnknown {
+		_, pc.bundle = pc.c.BundleDir(pc.slash)
+	}
+	return pc
+}
+
+// classifyAll is classify over paths, on every core when they are many.
+func (d *discoverer) classifyAll(paths []string) []pathClass {
+	out := make([]pathClass, len(paths))
+	workers := min(runtime.GOMAXPROCS(0), len(paths)/256+1)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(paths); i += workers {
+				out[i] = d.classify(paths[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// place adds a classified path to the discovery. Explicit files of no
+// kind are kept for RL009; others of no kind are ignored.
+func (d *discoverer) place(pc *pathClass, explicit, mayBeGone bool) {
+	osPath, disp := pc.osPath, pc.disp
+	if !explicit && pc.excluded {
 		return
 	}
 	if f, ok := d.files[osPath]; ok {
@@ -521,38 +580,33 @@ func (d *discoverer) addPath(osPath string, explicit, mayBeGone bool) {
 		d.hits++
 		return
 	}
-	slash := filepath.ToSlash(osPath)
-	if runDir, ok := RunDir(slash); ok {
+	switch {
+	case pc.isRun:
+		runDir := pc.runDir
 		d.present(osPath, mayBeGone, func() {
 			d.hits++
 			d.folder(KindAgentRun, filepath.FromSlash(runDir), explicit).addFile(osPath, disp)
 		})
 		return
-	}
-	if k := c.FileKind(disp); k != KindUnknown || c.FileKind(slash) != KindUnknown {
-		if k == KindUnknown {
-			k = c.FileKind(slash)
-		}
-		root := d.root
+	case pc.kind != KindUnknown:
+		k, root := pc.kind, d.root
 		d.present(osPath, mayBeGone, func() {
 			d.hits++
 			d.files[osPath] = &File{Path: disp, OSPath: osPath, Kind: k, Template: IsTemplate(disp), Explicit: explicit, Root: root}
 		})
 		return
-	}
-	if _, ok := c.BundleDir(slash); ok {
+	case pc.bundle:
 		d.present(osPath, mayBeGone, func() {
 			d.hits++
 			d.folder(KindBundle, filepath.Dir(osPath), explicit).addFile(osPath, disp)
 		})
 		return
-	}
-	if path.Base(slash) == "VALIDATOR_VERSION" {
+	case path.Base(pc.slash) == "VALIDATOR_VERSION":
 		// A bundle artifact that is not itself a marker: the folder is a
 		// bundle candidate when a marker sits next to it.
 		dir := filepath.Dir(osPath)
 		for _, name := range BundleArtifacts {
-			if _, ok := c.BundleDir(filepath.ToSlash(filepath.Join(dir, name))); ok && exists(filepath.Join(dir, name)) {
+			if _, ok := pc.c.BundleDir(filepath.ToSlash(filepath.Join(dir, name))); ok && exists(filepath.Join(dir, name)) {
 				d.present(osPath, mayBeGone, func() {
 					d.hits++
 					d.folder(KindBundle, dir, explicit).addFile(osPath, disp)

@@ -467,3 +467,31 @@ func TestDiscoverGitDeletedMany(t *testing.T) {
 		}
 	}
 }
+
+// A listing's paths are classified on every core when they are many; the
+// discovery is the same as when they are classified one at a time.
+func TestDiscoverClassifiesOnEveryCore(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	var paths []string
+	for i := range 150 {
+		p := fmt.Sprintf("projects/PROJ-%03d", i)
+		paths = append(paths, p+"/ORCHESTRATION.yaml", p+"/.jerry/checkpoints/cx-001-checkpoint.json", p+"/notes.md",
+			fmt.Sprintf("nexus/%02d-projects/%03d-x/01-planning/resume-context.md", i%7, i))
+	}
+	tree(t, dir, paths...)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	one := discovered(discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir}))
+	runtime.GOMAXPROCS(4)
+	many := discovered(discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir}))
+	if len(one) != 450 || !reflect.DeepEqual(one, many) {
+		t.Errorf("one core: %d units, every core: %d units (first %q)", len(one), len(many), many[:min(3, len(many))])
+	}
+}
