@@ -351,6 +351,11 @@ func (x *Files) ReadDir(root, osPath string) ([]fs.DirEntry, error) {
 	if x == nil {
 		return ReadDirIn(root, osPath)
 	}
+	if t, known := x.listed(root, osPath); known && t != entryDir {
+		// Nothing there, or no folder: the walk saw it (rules look for
+		// folders that most projects do not have).
+		return nil, &fs.PathError{Op: "readdir", Path: osPath, Err: fs.ErrNotExist}
+	}
 	k := lookKey{root, osPath}
 	x.mu.Lock()
 	e, ok := x.dirs[k]

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -111,6 +112,7 @@ func TestFilesExistsFromListing(t *testing.T) {
 	l := listTree(t, dir)
 	later := filepath.Join(dir, "p", "later.md")
 	writeFile(t, later, "x\n")
+	writeFile(t, filepath.Join(dir, "p", "checkpoints", "cx-002-checkpoint.json"), "{}\n")
 	buffered := filepath.Join(dir, "p", "unsaved.md")
 	x := NewFiles(map[string][]byte{buffered: []byte("draft\n")})
 	if !x.Exists(dir, later) {
@@ -133,6 +135,12 @@ func TestFilesExistsFromListing(t *testing.T) {
 		if got := x.IsDir(dir, c.path); got != c.isDir {
 			t.Errorf("IsDir(%s) = %v, want %v", c.path, got, c.isDir)
 		}
+	}
+	if _, err := x.ReadDir(dir, filepath.Join(dir, "p", "checkpoints")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadDir of a folder made after the walk: %v", err)
+	}
+	if ents, err := x.ReadDir(dir, filepath.Join(dir, "p", ".jerry")); err != nil || len(ents) != 1 {
+		t.Errorf("ReadDir of a folder the walk saw: %v, %v", ents, err)
 	}
 	if x.Exists(filepath.Join(dir, "p", ".jerry"), filepath.Join(dir, "p", "ORCHESTRATION.yaml")) {
 		t.Error("a path outside the root exists")
