@@ -177,13 +177,6 @@ func (c *Cmd) Wait() error {
 	return c.Err(err)
 }
 
-// Release frees the time bound of a command that will not be started.
-func (c *Cmd) Release() {
-	if c.cancel != nil {
-		c.cancel()
-	}
-}
-
 // Err returns err, or a *TimeoutError when the command was stopped for
 // running past its bound.
 func (c *Cmd) Err(err error) error {

@@ -292,7 +292,7 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 			return 0, d.fail(err)
 		}
 	}
-	others := &lazyCmd{cmd: gitLsFiles(osDir, "-o", "--exclude-standard")}
+	others := &lazyCmd{make: func() *gitcmd.Cmd { return gitLsFiles(osDir, "-o", "--exclude-standard") }}
 	if top == "" && !others.start() {
 		return 0, false
 	}
@@ -320,7 +320,7 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 	if cerr == nil {
 		tracked = bytes.Split(cached.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
 	}
-	if cerr != nil || tally.track(tracked) {
+	if cerr == nil && tally.track(tracked) {
 		others.start()
 	}
 	// The tracked files are classified while the tree is still checked:
@@ -344,17 +344,15 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 		others.kill()
 		return listed + d.addUntracked(osDir, tracked, nil), true
 	}
-	if !others.start() {
+	if cerr != nil {
+		// Not a work tree git can list, or git timed out.
+		others.kill()
+		if timedOut(cerr) {
+			return 0, d.fail(cerr)
+		}
 		return 0, false
 	}
-	if cerr != nil {
-		oerr := others.cmd.Wait()
-		switch {
-		case timedOut(cerr):
-			return 0, d.fail(cerr)
-		case timedOut(oerr):
-			return 0, d.fail(oerr)
-		}
+	if !others.start() {
 		return 0, false
 	}
 	if err := others.cmd.Wait(); err != nil {
@@ -371,9 +369,10 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 	return listed + d.addUntracked(osDir, tracked, untracked), true
 }
 
-// lazyCmd is a command started at most once, by whichever goroutine first
-// needs it.
+// lazyCmd is a command made and started at most once, by whichever
+// goroutine first needs it: its time bound runs from then.
 type lazyCmd struct {
+	make    func() *gitcmd.Cmd
 	cmd     *gitcmd.Cmd
 	once    sync.Once
 	ok      bool
@@ -383,22 +382,20 @@ type lazyCmd struct {
 // start starts the command unless it was; false when it could not be.
 func (c *lazyCmd) start() bool {
 	c.once.Do(func() {
+		c.cmd = c.make()
 		c.ok = c.cmd.Start() == nil
 		c.started.Store(c.ok)
 	})
 	return c.ok
 }
 
-// kill stops the command if it was started, and frees its time bound
-// if it was not.
+// kill stops the command if it was started.
 func (c *lazyCmd) kill() {
 	c.once.Do(func() {}) // and never starts it from now on
 	if c.started.Load() {
 		_ = c.cmd.Process.Kill()
 		_ = c.cmd.Wait()
-		return
 	}
-	c.cmd.Release()
 }
 
 // addUntracked ends gitDir once git listed the untracked files: the
