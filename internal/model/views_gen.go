@@ -978,6 +978,7 @@ type OrchestrationDoc struct {
 	ExecutionQueue *ExecutionQueue      // execution_queue
 	NextActions    *NextActions         // next_actions
 	DefectSummary  Field                // defect_summary
+	Resumption     Field                // resumption
 }
 
 // OrchestrationDocFields are #OrchestrationDoc's fields, in the order the definition lists them.
@@ -998,6 +999,7 @@ var OrchestrationDocFields = []FieldSpec{
 	{Name: "execution_queue", Required: false},
 	{Name: "next_actions", Required: false},
 	{Name: "defect_summary", Required: false},
+	{Name: "resumption", Required: false},
 }
 
 // OrchestrationDocOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -1022,6 +1024,7 @@ func OrchestrationDocOf(k, v *yaml.Node) *OrchestrationDoc {
 		ExecutionQueue: executionQueueAt(v, "execution_queue"),
 		NextActions:    nextActionsAt(v, "next_actions"),
 		DefectSummary:  FieldOf(v, "defect_summary"),
+		Resumption:     FieldOf(v, "resumption"),
 	}
 }
 
@@ -1538,6 +1541,51 @@ func NextActionOf(k, v *yaml.Node) *NextAction {
 		Group:         IntOf(v, "group"),
 		Agent:         StrOf(v, "agent"),
 		Agents:        StrListOf(v, "agents"),
+	}
+}
+
+// ResumptionAliases is a mapping read as #ResumptionAliases (cue/views/aliases.cue): each field's value and node.
+type ResumptionAliases struct {
+	Key, Node *yaml.Node
+	Decisions List[*Decision] // decisions
+}
+
+// ResumptionAliasesFields are #ResumptionAliases's fields, in the order the definition lists them.
+var ResumptionAliasesFields = []FieldSpec{
+	{Name: "decisions", Required: false},
+}
+
+// ResumptionAliasesOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func ResumptionAliasesOf(k, v *yaml.Node) *ResumptionAliases {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &ResumptionAliases{Key: k, Node: v,
+		Decisions: decisionListAt(v, "decisions"),
+	}
+}
+
+// ResumeExtras is a mapping read as #ResumeExtras (cue/views/aliases.cue): each field's value and node.
+type ResumeExtras struct {
+	Key, Node     *yaml.Node
+	ResumeVersion Field // resume_version
+	Status        Str   // status
+}
+
+// ResumeExtrasFields are #ResumeExtras's fields, in the order the definition lists them.
+var ResumeExtrasFields = []FieldSpec{
+	{Name: "resume_version", Required: false},
+	{Name: "status", Required: false},
+}
+
+// ResumeExtrasOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func ResumeExtrasOf(k, v *yaml.Node) *ResumeExtras {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &ResumeExtras{Key: k, Node: v,
+		ResumeVersion: FieldOf(v, "resume_version"),
+		Status:        StrOf(v, "status"),
 	}
 }
 

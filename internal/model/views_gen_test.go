@@ -33,6 +33,7 @@ var viewSources = []struct {
 }{
 	{schemacue.FS, "common.cue"}, {schemacue.FS, "resumption.cue"}, {schemacue.FS, "checkpoint.cue"},
 	{schemacue.FS, "nexus.cue"}, {schemacue.Views, "views/orchestration.cue"},
+	{schemacue.Views, "views/aliases.cue"},
 }
 
 func TestViewsGenerated(t *testing.T) {

@@ -54,7 +54,7 @@ var schemaTargets = map[load.Kind]func(p *Pass) []schemaTarget{
 			return nil
 		}
 		def := "#Checkpoint"
-		if node.Has(p.Doc.Root, "checkpoint_id") {
+		if checkpointOf(p).Runtime.CheckpointID.Key != nil {
 			def = "#RuntimeCheckpoint"
 		}
 		return []schemaTarget{{p.Doc.File, def, p.Doc.Root, ""}}
