@@ -437,36 +437,42 @@ func flippedTrue(b, h *yaml.Node) bool {
 type appendOnlyList struct {
 	Label string // path for messages
 	Rule  string // what may change, for the message
-	Get   func(root *yaml.Node) (parentKey, key, val *yaml.Node)
+	Get   func(o *model.Orchestration) (parentKey, key, val *yaml.Node)
 }
 
 var appendOnlyLists = []appendOnlyList{
 	{"decision_log", "restore it, append a new one",
-		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
-			rk, rv := node.Get(root, "resumption")
-			k, v := node.Get(rv, "decision_log")
-			if k == nil {
-				k, v = node.Get(rv, "decisions")
+		func(o *model.Orchestration) (*yaml.Node, *yaml.Node, *yaml.Node) {
+			r := o.Resumption
+			if r == nil {
+				return o.ResumptionKey, nil, nil
 			}
-			return rk, k, v
+			if l := r.V2.DecisionLog; l.Key != nil {
+				return r.Key, l.Key, l.Node
+			}
+			return r.Key, r.Aliases.Decisions.Key, r.Aliases.Decisions.Node
 		}},
 	{"agent_summaries", "restore it, summaries are final",
-		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
-			rk, rv := node.Get(root, "resumption")
-			k, v := node.Get(rv, "agent_summaries")
-			return rk, k, v
+		func(o *model.Orchestration) (*yaml.Node, *yaml.Node, *yaml.Node) {
+			if r := o.Resumption; r != nil {
+				return r.Key, r.V2.AgentSummaries.Key, r.V2.AgentSummaries.Node
+			}
+			return o.ResumptionKey, nil, nil
 		}},
 	{"compaction_events.events", "restore it and append a new event",
-		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
-			ck, cv := node.Get(node.Val(root, "resumption"), "compaction_events")
-			k, v := node.Get(cv, "events")
-			return ck, k, v
+		func(o *model.Orchestration) (*yaml.Node, *yaml.Node, *yaml.Node) {
+			r := o.Resumption
+			switch {
+			case r == nil:
+				return nil, nil, nil
+			case r.Compaction == nil:
+				return r.CompactionKey, nil, nil
+			}
+			return r.CompactionKey, r.Compaction.Events.Key, r.Compaction.Events.Node
 		}},
 	{"checkpoints.entries", "restore it and append a new entry",
-		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
-			ck, cv := node.Get(root, "checkpoints")
-			k, v := node.Get(cv, "entries")
-			return ck, k, v
+		func(o *model.Orchestration) (*yaml.Node, *yaml.Node, *yaml.Node) {
+			return o.Checkpoints.Key, o.Checkpoints.Entries.Key, o.Checkpoints.Entries.Node
 		}},
 }
 
@@ -487,8 +493,9 @@ func runAppendOnly(p *Pass) {
 		return
 	}
 	var breaks []historyBreak
+	base := model.OrchestrationOf(bv.Doc.Root)
 	for _, l := range appendOnlyLists {
-		breaks = append(breaks, appendOnlyBreaks(p, l, bv.Doc.Root)...)
+		breaks = append(breaks, appendOnlyBreaks(p, l, base)...)
 	}
 	reportHistoryBreaks(p, breaks)
 }
@@ -538,10 +545,10 @@ func reportHistoryBreaks(p *Pass, breaks []historyBreak) {
 }
 
 // appendOnlyBreaks compares one history at base and head.
-func appendOnlyBreaks(p *Pass, l appendOnlyList, baseRoot *yaml.Node) []historyBreak {
+func appendOnlyBreaks(p *Pass, l appendOnlyList, base *model.Orchestration) []historyBreak {
 	ref := basePlace(p, baseOf(p))
-	_, _, bl := l.Get(baseRoot)
-	parent, hk, hl := l.Get(p.Doc.Root)
+	_, _, bl := l.Get(base)
+	parent, hk, hl := l.Get(OrchestrationOf(p))
 	bl = node.Resolve(bl)
 	if bl == nil || len(bl.Content) == 0 || (bl.Kind != yaml.SequenceNode && bl.Kind != yaml.MappingNode) {
 		return nil
