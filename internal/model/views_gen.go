@@ -959,6 +959,120 @@ func BuildResumeContextOf(k, v *yaml.Node) *BuildResumeContext {
 	}
 }
 
+// Status is a mapping read as #Status (cue/bundle.cue): each field's value and node.
+type Status struct {
+	Key, Node   *yaml.Node
+	Status      Str          // status
+	Cmp01       Str          // cmp01
+	CompletedAt Str          // completed_at
+	Error       *StatusError // error
+}
+
+// StatusFields are #Status's fields, in the order the definition lists them.
+var StatusFields = []FieldSpec{
+	{Name: "status", Required: true},
+	{Name: "cmp01", Required: true},
+	{Name: "completed_at", Required: false},
+	{Name: "error", Required: false},
+}
+
+// StatusOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func StatusOf(k, v *yaml.Node) *Status {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &Status{Key: k, Node: v,
+		Status:      StrOf(v, "status"),
+		Cmp01:       StrOf(v, "cmp01"),
+		CompletedAt: StrOf(v, "completed_at"),
+		Error:       statusErrorAt(v, "error"),
+	}
+}
+
+// StatusError is a mapping read as #StatusError (cue/bundle.cue): each field's value and node.
+type StatusError struct {
+	Key, Node *yaml.Node
+	Code      Str // code
+	Message   Str // message
+}
+
+// StatusErrorFields are #StatusError's fields, in the order the definition lists them.
+var StatusErrorFields = []FieldSpec{
+	{Name: "code", Required: true},
+	{Name: "message", Required: true},
+}
+
+// StatusErrorOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func StatusErrorOf(k, v *yaml.Node) *StatusError {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &StatusError{Key: k, Node: v,
+		Code:    StrOf(v, "code"),
+		Message: StrOf(v, "message"),
+	}
+}
+
+// OutputHashes is a mapping read as #OutputHashes (cue/bundle.cue): each field's value and node.
+type OutputHashes struct {
+	Key, Node        *yaml.Node
+	ValidatorSemver  Str   // validator_semver
+	ValidatorBuildID Str   // validator_build_id
+	GeneratedAt      Str   // generated_at
+	Hashes           Field // hashes
+}
+
+// OutputHashesFields are #OutputHashes's fields, in the order the definition lists them.
+var OutputHashesFields = []FieldSpec{
+	{Name: "validator_semver", Required: true},
+	{Name: "validator_build_id", Required: true},
+	{Name: "generated_at", Required: false},
+	{Name: "hashes", Required: true},
+}
+
+// OutputHashesOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func OutputHashesOf(k, v *yaml.Node) *OutputHashes {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &OutputHashes{Key: k, Node: v,
+		ValidatorSemver:  StrOf(v, "validator_semver"),
+		ValidatorBuildID: StrOf(v, "validator_build_id"),
+		GeneratedAt:      StrOf(v, "generated_at"),
+		Hashes:           FieldOf(v, "hashes"),
+	}
+}
+
+// GraphTask is a mapping read as #Task (cue/agentrun.cue): each field's value and node.
+type GraphTask struct {
+	Key, Node    *yaml.Node
+	ID           Str          // id
+	Title        Str          // title
+	DependsOn    StrListField // depends_on
+	Dependencies StrListField // dependencies
+}
+
+// GraphTaskFields are #Task's fields, in the order the definition lists them.
+var GraphTaskFields = []FieldSpec{
+	{Name: "id", Required: true},
+	{Name: "title", Required: false},
+	{Name: "depends_on", Required: false},
+	{Name: "dependencies", Required: false},
+}
+
+// GraphTaskOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func GraphTaskOf(k, v *yaml.Node) *GraphTask {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &GraphTask{Key: k, Node: v,
+		ID:           StrOf(v, "id"),
+		Title:        StrOf(v, "title"),
+		DependsOn:    StrListOf(v, "depends_on"),
+		Dependencies: StrListOf(v, "dependencies"),
+	}
+}
+
 // OrchestrationDoc is a mapping read as #OrchestrationDoc (cue/views/orchestration.cue): each field's value and node.
 type OrchestrationDoc struct {
 	Key, Node      *yaml.Node
@@ -1646,6 +1760,8 @@ func checkpointMetadataAt(m *yaml.Node, key string) *CheckpointMetadata {
 func runtimeContextStateAt(m *yaml.Node, key string) *RuntimeContextState {
 	return RuntimeContextStateOf(node.Get(m, key))
 }
+
+func statusErrorAt(m *yaml.Node, key string) *StatusError { return StatusErrorOf(node.Get(m, key)) }
 
 func workflowAt(m *yaml.Node, key string) *Workflow { return WorkflowOf(node.Get(m, key)) }
 
