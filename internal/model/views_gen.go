@@ -1703,6 +1703,51 @@ func ResumeExtrasOf(k, v *yaml.Node) *ResumeExtras {
 	}
 }
 
+// RuntimeResumptionState is a mapping read as #RuntimeResumptionState (cue/views/aliases.cue): each field's value and node.
+type RuntimeResumptionState struct {
+	Key, Node  *yaml.Node
+	WorkflowID Str       // workflow_id
+	Workflow   *Workflow // workflow
+}
+
+// RuntimeResumptionStateFields are #RuntimeResumptionState's fields, in the order the definition lists them.
+var RuntimeResumptionStateFields = []FieldSpec{
+	{Name: "workflow_id", Required: false},
+	{Name: "workflow", Required: false},
+}
+
+// RuntimeResumptionStateOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func RuntimeResumptionStateOf(k, v *yaml.Node) *RuntimeResumptionState {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &RuntimeResumptionState{Key: k, Node: v,
+		WorkflowID: StrOf(v, "workflow_id"),
+		Workflow:   workflowAt(v, "workflow"),
+	}
+}
+
+// UnresolvedDefect is a mapping read as #UnresolvedDefect (cue/views/aliases.cue): each field's value and node.
+type UnresolvedDefect struct {
+	Key, Node *yaml.Node
+	ID        Str // id
+}
+
+// UnresolvedDefectFields are #UnresolvedDefect's fields, in the order the definition lists them.
+var UnresolvedDefectFields = []FieldSpec{
+	{Name: "id", Required: false},
+}
+
+// UnresolvedDefectOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func UnresolvedDefectOf(k, v *yaml.Node) *UnresolvedDefect {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &UnresolvedDefect{Key: k, Node: v,
+		ID: StrOf(v, "id"),
+	}
+}
+
 func recoveryStateAt(m *yaml.Node, key string) *RecoveryState {
 	return RecoveryStateOf(node.Get(m, key))
 }

@@ -216,6 +216,7 @@ func runTemplatePlaceholder(p *Pass) {
 		return
 	}
 	for _, sec := range placeholderSections {
+		// Each section whatever its shape: a blank in a scalar is one too.
 		if v := node.Val(d.Root, sec); v != nil {
 			placeholdersIn(p, v)
 		}

@@ -269,6 +269,7 @@ func allowed(allow []string, name, full string) bool {
 func absent(m *yaml.Node, names []string) []string {
 	var out []string
 	for _, n := range names {
+		// names are any definition's fields, chosen at run time.
 		if !node.Has(m, n) {
 			out = append(out, n)
 		}
