@@ -2,8 +2,6 @@ package model
 
 import (
 	"go.yaml.in/yaml/v3"
-
-	"github.com/resumelint/resumelint/internal/node"
 )
 
 // CheckpointDoc is a checkpoint file read as both forms it may take: the
@@ -43,11 +41,11 @@ func CheckpointDocOf(root *yaml.Node) *CheckpointDoc {
 	}
 	if st := seed.OrchestrationState; st != nil {
 		c.WorkflowID = st.WorkflowID.Value
-	} else if rs := rt.ResumptionState.Node; node.IsMap(rs) {
-		if id := StrOf(rs, "workflow_id"); id.OK {
-			c.WorkflowID = id.Value
-		} else if w := node.Val(rs, "workflow"); node.IsMap(w) {
-			c.WorkflowID = StrOf(w, "id").Value
+	} else if rs := RuntimeResumptionStateOf(nil, rt.ResumptionState.Node); rs != nil {
+		if rs.WorkflowID.OK {
+			c.WorkflowID = rs.WorkflowID.Value
+		} else if rs.Workflow != nil {
+			c.WorkflowID = rs.Workflow.ID.Value
 		}
 	}
 	return c

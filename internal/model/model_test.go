@@ -77,3 +77,50 @@ func TestCheckpointDocOf(t *testing.T) {
 		t.Error("a list read as a checkpoint")
 	}
 }
+
+// TestKeysBesideTheSchemas reads the keys real files write beside the
+// schemas' own through their views (cue/views/aliases.cue) and the
+// definitions read under a name of their own (agentrun's #Task).
+func TestKeysBesideTheSchemas(t *testing.T) {
+	o := OrchestrationOf(parse(t, `
+resumption:
+  recovery_state: {workflow_status: ACTIVE}
+  decisions:
+    - {id: DEC-001, decision: keep the fast parser}
+  defect_summary:
+    unresolved_defects: [{id: DEF-7}]
+`))
+	if o.Doc.Resumption.Key == nil || o.Doc.Resumption.Key.Line != 2 {
+		t.Errorf("resumption = %+v", o.Doc.Resumption)
+	}
+	r := o.Resumption
+	if d := r.Aliases.Decisions; d.Key == nil || d.Key.Line != 4 || len(d.Items) != 1 || d.Items[0].ID.Value != "DEC-001" {
+		t.Errorf("decisions = %+v", d)
+	}
+	if r.V2.DecisionLog.Key != nil {
+		t.Errorf("decision_log read from decisions: %+v", r.V2.DecisionLog)
+	}
+	ud := r.Defects.UnresolvedDefects.Node
+	if d := UnresolvedDefectOf(nil, ud.Content[0]); d == nil || d.ID.Value != "DEF-7" {
+		t.Errorf("unresolved defect = %+v", d)
+	}
+	ex := ResumeExtrasOf(nil, parse(t, "resume_version: 2.0\nstatus: complete\n"))
+	if ex.ResumeVersion.Node == nil || ex.ResumeVersion.Node.Value != "2.0" || ex.Status.Value != "complete" {
+		t.Errorf("resume extras = %+v", ex)
+	}
+	rs := RuntimeResumptionStateOf(nil, parse(t, "workflow: {id: wf-2}\n"))
+	if rs.WorkflowID.Key != nil || rs.Workflow == nil || rs.Workflow.ID.Value != "wf-2" {
+		t.Errorf("resumption_state = %+v", rs)
+	}
+	gt := GraphTaskOf(nil, parse(t, `{id: t2, depends_on: [t1], dependencies: [t0]}`))
+	if gt.ID.Value != "t2" || gt.DependsOn.Values[0] != "t1" || gt.Dependencies.Values[0] != "t0" {
+		t.Errorf("task = %+v", gt)
+	}
+	st := StatusOf(nil, parse(t, `{"status": "success", "cmp01": "pass", "error": {"code": "E1", "message": "m"}}`))
+	if st.Status.Value != "success" || st.Error == nil || st.Error.Code.Value != "E1" {
+		t.Errorf("status = %+v", st)
+	}
+	if oh := OutputHashesOf(nil, parse(t, `{"validator_semver": "1.2.0", "hashes": {}}`)); oh.ValidatorSemver.Value != "1.2.0" || oh.Hashes.Key == nil || oh.ValidatorBuildID.Key != nil {
+		t.Errorf("output hashes = %+v", oh)
+	}
+}

@@ -59,6 +59,9 @@ type Resumption struct {
 	// FilesToRead is files_to_read's entries when it is a list, whatever
 	// the section's version; nil otherwise.
 	FilesToRead []FileToRead
+	// Aliases is the section read for the keys real files write beside
+	// the definitions' (decisions, decision_log's alias); never nil.
+	Aliases *ResumptionAliases
 }
 
 // FileToRead is one files_to_read entry (#FileToRead, a path or a
@@ -179,6 +182,7 @@ func ResumptionOf(root *yaml.Node) *Resumption {
 		res.Decisions = &dl
 	}
 	res.V2, res.V1, res.Flat = ResumptionV2Of(k, v), ResumptionV1Of(k, v), RecoveryStateOf(k, v)
+	res.Aliases = ResumptionAliasesOf(k, v)
 	res.Defects, res.Trajectory, res.Recovery = res.V2.DefectSummary, res.V2.QualityTrajectory, res.V2.RecoveryState
 	res.CompactionKey, _ = node.Get(v, "compaction_events")
 	res.Compaction = res.V2.CompactionEvents

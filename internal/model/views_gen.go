@@ -959,6 +959,120 @@ func BuildResumeContextOf(k, v *yaml.Node) *BuildResumeContext {
 	}
 }
 
+// Status is a mapping read as #Status (cue/bundle.cue): each field's value and node.
+type Status struct {
+	Key, Node   *yaml.Node
+	Status      Str          // status
+	Cmp01       Str          // cmp01
+	CompletedAt Str          // completed_at
+	Error       *StatusError // error
+}
+
+// StatusFields are #Status's fields, in the order the definition lists them.
+var StatusFields = []FieldSpec{
+	{Name: "status", Required: true},
+	{Name: "cmp01", Required: true},
+	{Name: "completed_at", Required: false},
+	{Name: "error", Required: false},
+}
+
+// StatusOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func StatusOf(k, v *yaml.Node) *Status {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &Status{Key: k, Node: v,
+		Status:      StrOf(v, "status"),
+		Cmp01:       StrOf(v, "cmp01"),
+		CompletedAt: StrOf(v, "completed_at"),
+		Error:       statusErrorAt(v, "error"),
+	}
+}
+
+// StatusError is a mapping read as #StatusError (cue/bundle.cue): each field's value and node.
+type StatusError struct {
+	Key, Node *yaml.Node
+	Code      Str // code
+	Message   Str // message
+}
+
+// StatusErrorFields are #StatusError's fields, in the order the definition lists them.
+var StatusErrorFields = []FieldSpec{
+	{Name: "code", Required: true},
+	{Name: "message", Required: true},
+}
+
+// StatusErrorOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func StatusErrorOf(k, v *yaml.Node) *StatusError {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &StatusError{Key: k, Node: v,
+		Code:    StrOf(v, "code"),
+		Message: StrOf(v, "message"),
+	}
+}
+
+// OutputHashes is a mapping read as #OutputHashes (cue/bundle.cue): each field's value and node.
+type OutputHashes struct {
+	Key, Node        *yaml.Node
+	ValidatorSemver  Str   // validator_semver
+	ValidatorBuildID Str   // validator_build_id
+	GeneratedAt      Str   // generated_at
+	Hashes           Field // hashes
+}
+
+// OutputHashesFields are #OutputHashes's fields, in the order the definition lists them.
+var OutputHashesFields = []FieldSpec{
+	{Name: "validator_semver", Required: true},
+	{Name: "validator_build_id", Required: true},
+	{Name: "generated_at", Required: false},
+	{Name: "hashes", Required: true},
+}
+
+// OutputHashesOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func OutputHashesOf(k, v *yaml.Node) *OutputHashes {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &OutputHashes{Key: k, Node: v,
+		ValidatorSemver:  StrOf(v, "validator_semver"),
+		ValidatorBuildID: StrOf(v, "validator_build_id"),
+		GeneratedAt:      StrOf(v, "generated_at"),
+		Hashes:           FieldOf(v, "hashes"),
+	}
+}
+
+// GraphTask is a mapping read as #Task (cue/agentrun.cue): each field's value and node.
+type GraphTask struct {
+	Key, Node    *yaml.Node
+	ID           Str          // id
+	Title        Str          // title
+	DependsOn    StrListField // depends_on
+	Dependencies StrListField // dependencies
+}
+
+// GraphTaskFields are #Task's fields, in the order the definition lists them.
+var GraphTaskFields = []FieldSpec{
+	{Name: "id", Required: true},
+	{Name: "title", Required: false},
+	{Name: "depends_on", Required: false},
+	{Name: "dependencies", Required: false},
+}
+
+// GraphTaskOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func GraphTaskOf(k, v *yaml.Node) *GraphTask {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &GraphTask{Key: k, Node: v,
+		ID:           StrOf(v, "id"),
+		Title:        StrOf(v, "title"),
+		DependsOn:    StrListOf(v, "depends_on"),
+		Dependencies: StrListOf(v, "dependencies"),
+	}
+}
+
 // OrchestrationDoc is a mapping read as #OrchestrationDoc (cue/views/orchestration.cue): each field's value and node.
 type OrchestrationDoc struct {
 	Key, Node      *yaml.Node
@@ -978,6 +1092,7 @@ type OrchestrationDoc struct {
 	ExecutionQueue *ExecutionQueue      // execution_queue
 	NextActions    *NextActions         // next_actions
 	DefectSummary  Field                // defect_summary
+	Resumption     Field                // resumption
 }
 
 // OrchestrationDocFields are #OrchestrationDoc's fields, in the order the definition lists them.
@@ -998,6 +1113,7 @@ var OrchestrationDocFields = []FieldSpec{
 	{Name: "execution_queue", Required: false},
 	{Name: "next_actions", Required: false},
 	{Name: "defect_summary", Required: false},
+	{Name: "resumption", Required: false},
 }
 
 // OrchestrationDocOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -1022,6 +1138,7 @@ func OrchestrationDocOf(k, v *yaml.Node) *OrchestrationDoc {
 		ExecutionQueue: executionQueueAt(v, "execution_queue"),
 		NextActions:    nextActionsAt(v, "next_actions"),
 		DefectSummary:  FieldOf(v, "defect_summary"),
+		Resumption:     FieldOf(v, "resumption"),
 	}
 }
 
@@ -1541,6 +1658,96 @@ func NextActionOf(k, v *yaml.Node) *NextAction {
 	}
 }
 
+// ResumptionAliases is a mapping read as #ResumptionAliases (cue/views/aliases.cue): each field's value and node.
+type ResumptionAliases struct {
+	Key, Node *yaml.Node
+	Decisions List[*Decision] // decisions
+}
+
+// ResumptionAliasesFields are #ResumptionAliases's fields, in the order the definition lists them.
+var ResumptionAliasesFields = []FieldSpec{
+	{Name: "decisions", Required: false},
+}
+
+// ResumptionAliasesOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func ResumptionAliasesOf(k, v *yaml.Node) *ResumptionAliases {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &ResumptionAliases{Key: k, Node: v,
+		Decisions: decisionListAt(v, "decisions"),
+	}
+}
+
+// ResumeExtras is a mapping read as #ResumeExtras (cue/views/aliases.cue): each field's value and node.
+type ResumeExtras struct {
+	Key, Node     *yaml.Node
+	ResumeVersion Field // resume_version
+	Status        Str   // status
+}
+
+// ResumeExtrasFields are #ResumeExtras's fields, in the order the definition lists them.
+var ResumeExtrasFields = []FieldSpec{
+	{Name: "resume_version", Required: false},
+	{Name: "status", Required: false},
+}
+
+// ResumeExtrasOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func ResumeExtrasOf(k, v *yaml.Node) *ResumeExtras {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &ResumeExtras{Key: k, Node: v,
+		ResumeVersion: FieldOf(v, "resume_version"),
+		Status:        StrOf(v, "status"),
+	}
+}
+
+// RuntimeResumptionState is a mapping read as #RuntimeResumptionState (cue/views/aliases.cue): each field's value and node.
+type RuntimeResumptionState struct {
+	Key, Node  *yaml.Node
+	WorkflowID Str       // workflow_id
+	Workflow   *Workflow // workflow
+}
+
+// RuntimeResumptionStateFields are #RuntimeResumptionState's fields, in the order the definition lists them.
+var RuntimeResumptionStateFields = []FieldSpec{
+	{Name: "workflow_id", Required: false},
+	{Name: "workflow", Required: false},
+}
+
+// RuntimeResumptionStateOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func RuntimeResumptionStateOf(k, v *yaml.Node) *RuntimeResumptionState {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &RuntimeResumptionState{Key: k, Node: v,
+		WorkflowID: StrOf(v, "workflow_id"),
+		Workflow:   workflowAt(v, "workflow"),
+	}
+}
+
+// UnresolvedDefect is a mapping read as #UnresolvedDefect (cue/views/aliases.cue): each field's value and node.
+type UnresolvedDefect struct {
+	Key, Node *yaml.Node
+	ID        Str // id
+}
+
+// UnresolvedDefectFields are #UnresolvedDefect's fields, in the order the definition lists them.
+var UnresolvedDefectFields = []FieldSpec{
+	{Name: "id", Required: false},
+}
+
+// UnresolvedDefectOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func UnresolvedDefectOf(k, v *yaml.Node) *UnresolvedDefect {
+	if !node.IsMap(v) {
+		return nil
+	}
+	return &UnresolvedDefect{Key: k, Node: v,
+		ID: StrOf(v, "id"),
+	}
+}
+
 func recoveryStateAt(m *yaml.Node, key string) *RecoveryState {
 	return RecoveryStateOf(node.Get(m, key))
 }
@@ -1598,6 +1805,8 @@ func checkpointMetadataAt(m *yaml.Node, key string) *CheckpointMetadata {
 func runtimeContextStateAt(m *yaml.Node, key string) *RuntimeContextState {
 	return RuntimeContextStateOf(node.Get(m, key))
 }
+
+func statusErrorAt(m *yaml.Node, key string) *StatusError { return StatusErrorOf(node.Get(m, key)) }
 
 func workflowAt(m *yaml.Node, key string) *Workflow { return WorkflowOf(node.Get(m, key)) }
 

@@ -26,13 +26,21 @@ var updateViews = flag.Bool("update", false, "rewrite views_gen.go from the .cue
 const viewsFile = "views_gen.go"
 
 // viewSources are the files whose struct definitions rules read through
-// views: the schema's, and those only views are generated from.
+// views: the schema's, and those only views are generated from. A source
+// with defs yields views of those definitions alone, each under the name
+// given (a name another source also defines, such as agentrun.cue's #Task,
+// is read under its own).
 var viewSources = []struct {
 	fsys fs.FS
 	name string
+	defs map[string]string
 }{
-	{schemacue.FS, "common.cue"}, {schemacue.FS, "resumption.cue"}, {schemacue.FS, "checkpoint.cue"},
-	{schemacue.FS, "nexus.cue"}, {schemacue.Views, "views/orchestration.cue"},
+	{schemacue.FS, "common.cue", nil}, {schemacue.FS, "resumption.cue", nil}, {schemacue.FS, "checkpoint.cue", nil},
+	{schemacue.FS, "nexus.cue", nil},
+	{schemacue.FS, "bundle.cue", map[string]string{"#Status": "#Status", "#StatusError": "#StatusError", "#OutputHashes": "#OutputHashes"}},
+	{schemacue.FS, "agentrun.cue", map[string]string{"#Task": "#GraphTask"}},
+	{schemacue.Views, "views/orchestration.cue", nil},
+	{schemacue.Views, "views/aliases.cue", nil},
 }
 
 func TestViewsGenerated(t *testing.T) {
@@ -60,11 +68,12 @@ type cueDefs struct {
 	exprs map[string]ast.Expr
 	order []string // struct definitions, in source order
 	file  map[string]string
-	used  map[string]bool // the constructors the views call
+	cue   map[string]string // the definition's name in its file
+	used  map[string]bool   // the constructors the views call
 }
 
 func readDefs() (*cueDefs, error) {
-	d := &cueDefs{exprs: map[string]ast.Expr{}, file: map[string]string{}}
+	d := &cueDefs{exprs: map[string]ast.Expr{}, file: map[string]string{}, cue: map[string]string{}}
 	for _, vs := range viewSources {
 		name := vs.name
 		src, err := fs.ReadFile(vs.fsys, name)
@@ -84,9 +93,15 @@ func readDefs() (*cueDefs, error) {
 			if !ok || !strings.HasPrefix(id.Name, "#") {
 				continue
 			}
-			d.exprs[id.Name], d.file[id.Name] = fd.Value, name
+			def := id.Name
+			if vs.defs != nil {
+				if def = vs.defs[id.Name]; def == "" {
+					continue
+				}
+			}
+			d.exprs[def], d.file[def], d.cue[def] = fd.Value, name, id.Name
 			if len(structFields(fd.Value)) > 0 {
-				d.order = append(d.order, id.Name)
+				d.order = append(d.order, def)
 			}
 		}
 	}
@@ -150,7 +165,7 @@ import (
 
 func (d *cueDefs) emit(b *strings.Builder, def string) {
 	name := goName(strings.TrimPrefix(def, "#"))
-	fmt.Fprintf(b, "\n// %s is a mapping read as %s (cue/%s): each field's value and node.\ntype %s struct {\n\tKey, Node *yaml.Node\n", name, def, d.file[def], name)
+	fmt.Fprintf(b, "\n// %s is a mapping read as %s (cue/%s): each field's value and node.\ntype %s struct {\n\tKey, Node *yaml.Node\n", name, d.cue[def], d.file[def], name)
 	var inits, specs []string
 	for _, f := range structFields(d.exprs[def]) {
 		key := f.Label.(*ast.Ident).Name
@@ -160,7 +175,7 @@ func (d *cueDefs) emit(b *strings.Builder, def string) {
 		inits = append(inits, fmt.Sprintf("%s: %s(v, %q)", goName(key), ctor, key))
 		specs = append(specs, fmt.Sprintf("{Name: %q, Required: %t}", key, f.Constraint == token.NOT))
 	}
-	fmt.Fprintf(b, "}\n\n// %sFields are %s's fields, in the order the definition lists them.\nvar %sFields = []FieldSpec{\n%s,\n}\n", name, def, name, strings.Join(specs, ",\n"))
+	fmt.Fprintf(b, "}\n\n// %sFields are %s's fields, in the order the definition lists them.\nvar %sFields = []FieldSpec{\n%s,\n}\n", name, d.cue[def], name, strings.Join(specs, ",\n"))
 	fmt.Fprintf(b, "\n// %sOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.\n", name)
 	fmt.Fprintf(b, "func %sOf(k, v *yaml.Node) *%s {\n\tif !node.IsMap(v) {\n\t\treturn nil\n\t}\n", name, name)
 	fmt.Fprintf(b, "\treturn &%s{Key: k, Node: v,\n%s,\n\t}\n}\n", name, strings.Join(inits, ",\n"))

@@ -13,6 +13,7 @@ import (
 	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 	"github.com/resumelint/resumelint/internal/schema"
 )
@@ -119,10 +120,8 @@ func runTaskGraphSchema(p *Pass) {
 	}
 	validate(p, d.File, "#TaskGraph", d.Root, "")
 	for _, t := range agentrun.TaskNodes(d.Root) {
-		dk, _ := node.Get(t, "depends_on")
-		ak, _ := node.Get(t, "dependencies")
-		if dk != nil && ak != nil {
-			p.Report(d.File, ak, "task has both `depends_on` and its alias `dependencies`; keep one list")
+		if gt := model.GraphTaskOf(nil, t); gt != nil && gt.DependsOn.Key != nil && gt.Dependencies.Key != nil {
+			p.Report(d.File, gt.Dependencies.Key, "task has both `depends_on` and its alias `dependencies`; keep one list")
 		}
 	}
 }
@@ -134,6 +133,14 @@ func derivedRun(p *Pass) *agentrun.Run { return derivedRunResult.Of(p) }
 var derivedRunResult = NewResult("agentrun", func(p *Pass) *agentrun.Run { return agentrun.Derive(p.Run) })
 
 // ---- RL502 ------------------------------------------------------------------
+
+// graphTaskID is a task's id, zero for an item that is no mapping.
+func graphTaskID(t *yaml.Node) model.Str {
+	if gt := model.GraphTaskOf(nil, t); gt != nil {
+		return gt.ID
+	}
+	return model.Str{}
+}
 
 type graphTask struct {
 	id       string
@@ -152,9 +159,9 @@ func runTaskGraphDeps(p *Pass) {
 	var tasks []*graphTask
 	index := map[string]int{}
 	for _, t := range nodes {
-		idNode := node.Val(t, "id")
-		id, ok := node.Str(idNode)
-		if !ok {
+		idf := graphTaskID(t)
+		id, idNode := idf.Value, idf.Node
+		if !idf.OK {
 			continue // RL501
 		}
 		if f, dup := first[id]; dup {
@@ -168,8 +175,9 @@ func runTaskGraphDeps(p *Pass) {
 	// Dependencies of the first task of each id.
 	seen := map[string]bool{}
 	for _, t := range nodes {
-		id, ok := node.Str(node.Val(t, "id"))
-		if !ok || seen[id] {
+		idf := graphTaskID(t)
+		id := idf.Value
+		if !idf.OK || seen[id] {
 			continue
 		}
 		seen[id] = true

@@ -14,6 +14,7 @@ import (
 	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -145,9 +146,8 @@ func runBundleStatus(p *Pass) {
 	if d == nil || !node.IsMap(d.Root) {
 		return
 	}
-	status, _ := node.Str(node.Val(d.Root, "status"))
-	if ev := node.Val(d.Root, "error"); status == "success" && node.IsMap(ev) {
-		p.Report(d.File, ev, "status is \"success\" but error is set; record \"error\": null, or the status the run really ended with", WithSeverity(diag.SevWarning))
+	if st := model.StatusOf(nil, d.Root); st.Status.Value == "success" && st.Error != nil {
+		p.Report(d.File, st.Error.Node, "status is \"success\" but error is set; record \"error\": null, or the status the run really ended with", WithSeverity(diag.SevWarning))
 	}
 }
 
@@ -196,5 +196,6 @@ func runBundleArtifactSchema(p *Pass) {
 
 // seedShaped reports an OUTPUT_HASHES.json holding one of the seed's fields.
 func seedShaped(root *yaml.Node) bool {
-	return node.Has(root, "validator_semver") || node.Has(root, "validator_build_id") || node.Has(root, "hashes")
+	oh := model.OutputHashesOf(nil, root)
+	return oh != nil && (oh.ValidatorSemver.Key != nil || oh.ValidatorBuildID.Key != nil || oh.Hashes.Key != nil)
 }

@@ -4,7 +4,6 @@ import (
 	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
-	"github.com/resumelint/resumelint/internal/node"
 )
 
 // Checkpoint files under .jerry/checkpoints/ (SPEC §3.3, seed 001).
@@ -19,7 +18,7 @@ func runCheckpointSchema(p *Pass) {
 		return
 	}
 	def := "#Checkpoint"
-	if node.Has(p.Doc.Root, "checkpoint_id") {
+	if checkpointOf(p).Runtime.CheckpointID.Key != nil {
 		def = "#RuntimeCheckpoint"
 	}
 	validate(p, p.Doc.File, def, p.Doc.Root, "")

@@ -141,7 +141,7 @@ func runCheckpointContext(p *Pass) {
 	case c.SeedContext != nil:
 		// The seed form has no tier; one written anyway is still judged.
 		cs := c.SeedContext
-		fillF, tok, win, tierS = cs.EstimatedFillBeforeCompaction, cs.EstimatedTokensUsed, cs.ContextWindowSize, model.StrOf(cs.Node, "tier")
+		fillF, tok, win, tierS = cs.EstimatedFillBeforeCompaction, cs.EstimatedTokensUsed, cs.ContextWindowSize, model.RuntimeContextStateOf(cs.Key, cs.Node).Tier
 	default:
 		return
 	}
@@ -368,7 +368,7 @@ func runCheckpointFiles(p *Pass) {
 	for i, e := range ft.Content {
 		pv := e
 		if node.IsMap(e) {
-			pv = node.Val(e, "path")
+			pv = model.FileToReadEntryOf(nil, e).Path.Node
 		}
 		s, ok := node.Str(pv)
 		if !ok || strings.TrimSpace(s) == "" || strings.HasPrefix(strings.TrimSpace(s), "~") {

@@ -238,7 +238,8 @@ func scalarTag(n *yaml.Node) string {
 	}
 }
 
-// mapOf indexes a mapping by key text (the last one wins, as node.Get).
+// mapOf indexes a mapping by key text (the last one wins, as a look-up by
+// key does).
 func mapOf(m *yaml.Node) map[string]*yaml.Node {
 	out := make(map[string]*yaml.Node, len(m.Content)/2)
 	node.Pairs(m, func(k, v *yaml.Node) { out[k.Value] = v })
@@ -390,6 +391,7 @@ func entryChanges(b, h *yaml.Node) []fieldChange {
 		return []fieldChange{{At: h, Desc: wasNow(b, h)}}
 	}
 	bm := mapOf(b)
+	// An entry of any history list: acknowledged wherever one is written.
 	ackFlip := flippedTrue(bm["acknowledged"], node.Val(h, "acknowledged"))
 	var out []fieldChange
 	node.Pairs(h, func(k, hv *yaml.Node) {
@@ -437,36 +439,42 @@ func flippedTrue(b, h *yaml.Node) bool {
 type appendOnlyList struct {
 	Label string // path for messages
 	Rule  string // what may change, for the message
-	Get   func(root *yaml.Node) (parentKey, key, val *yaml.Node)
+	Get   func(o *model.Orchestration) (parentKey, key, val *yaml.Node)
 }
 
 var appendOnlyLists = []appendOnlyList{
 	{"decision_log", "restore it, append a new one",
-		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
-			rk, rv := node.Get(root, "resumption")
-			k, v := node.Get(rv, "decision_log")
-			if k == nil {
-				k, v = node.Get(rv, "decisions")
+		func(o *model.Orchestration) (*yaml.Node, *yaml.Node, *yaml.Node) {
+			r := o.Resumption
+			if r == nil {
+				return o.ResumptionKey, nil, nil
 			}
-			return rk, k, v
+			if l := r.V2.DecisionLog; l.Key != nil {
+				return r.Key, l.Key, l.Node
+			}
+			return r.Key, r.Aliases.Decisions.Key, r.Aliases.Decisions.Node
 		}},
 	{"agent_summaries", "restore it, summaries are final",
-		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
-			rk, rv := node.Get(root, "resumption")
-			k, v := node.Get(rv, "agent_summaries")
-			return rk, k, v
+		func(o *model.Orchestration) (*yaml.Node, *yaml.Node, *yaml.Node) {
+			if r := o.Resumption; r != nil {
+				return r.Key, r.V2.AgentSummaries.Key, r.V2.AgentSummaries.Node
+			}
+			return o.ResumptionKey, nil, nil
 		}},
 	{"compaction_events.events", "restore it and append a new event",
-		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
-			ck, cv := node.Get(node.Val(root, "resumption"), "compaction_events")
-			k, v := node.Get(cv, "events")
-			return ck, k, v
+		func(o *model.Orchestration) (*yaml.Node, *yaml.Node, *yaml.Node) {
+			r := o.Resumption
+			switch {
+			case r == nil:
+				return nil, nil, nil
+			case r.Compaction == nil:
+				return r.CompactionKey, nil, nil
+			}
+			return r.CompactionKey, r.Compaction.Events.Key, r.Compaction.Events.Node
 		}},
 	{"checkpoints.entries", "restore it and append a new entry",
-		func(root *yaml.Node) (*yaml.Node, *yaml.Node, *yaml.Node) {
-			ck, cv := node.Get(root, "checkpoints")
-			k, v := node.Get(cv, "entries")
-			return ck, k, v
+		func(o *model.Orchestration) (*yaml.Node, *yaml.Node, *yaml.Node) {
+			return o.Checkpoints.Key, o.Checkpoints.Entries.Key, o.Checkpoints.Entries.Node
 		}},
 }
 
@@ -487,8 +495,9 @@ func runAppendOnly(p *Pass) {
 		return
 	}
 	var breaks []historyBreak
+	base := model.OrchestrationOf(bv.Doc.Root)
 	for _, l := range appendOnlyLists {
-		breaks = append(breaks, appendOnlyBreaks(p, l, bv.Doc.Root)...)
+		breaks = append(breaks, appendOnlyBreaks(p, l, base)...)
 	}
 	reportHistoryBreaks(p, breaks)
 }
@@ -538,10 +547,10 @@ func reportHistoryBreaks(p *Pass, breaks []historyBreak) {
 }
 
 // appendOnlyBreaks compares one history at base and head.
-func appendOnlyBreaks(p *Pass, l appendOnlyList, baseRoot *yaml.Node) []historyBreak {
+func appendOnlyBreaks(p *Pass, l appendOnlyList, base *model.Orchestration) []historyBreak {
 	ref := basePlace(p, baseOf(p))
-	_, _, bl := l.Get(baseRoot)
-	parent, hk, hl := l.Get(p.Doc.Root)
+	_, _, bl := l.Get(base)
+	parent, hk, hl := l.Get(OrchestrationOf(p))
 	bl = node.Resolve(bl)
 	if bl == nil || len(bl.Content) == 0 || (bl.Kind != yaml.SequenceNode && bl.Kind != yaml.MappingNode) {
 		return nil
@@ -767,14 +776,12 @@ func runUpdateProtocol(p *Pass) {
 	if hres == nil || bres == nil || hres.Recovery == nil || bres.Recovery == nil {
 		return // not v2.0 on both sides (a migration, or RL100/RL101 territory)
 	}
-	hr, br := hres.Node, bres.Node
-	hrs, brs := hres.Recovery, bres.Recovery
 	triggers := protocolTriggers(p, base, head)
 	var gaps []protocolGap
-	if g, ok := updatedAtGap(p, br, hr, brs, hrs, triggers); ok {
+	if g, ok := updatedAtGap(p, bres, hres, triggers); ok {
 		gaps = append(gaps, g)
 	}
-	gaps = append(gaps, triggerGaps(p, head, br, hr, triggers)...)
+	gaps = append(gaps, triggerGaps(p, bres, hres, triggers)...)
 	reportProtocolGaps(p, triggers, gaps)
 }
 
@@ -862,9 +869,9 @@ func triggerCount(ts []protocolTrigger, ref string) string {
 
 // updatedAtGap is a recovery_state.updated_at left as it was although a
 // trigger fired or a sub-section changed.
-func updatedAtGap(p *Pass, br, hr *yaml.Node, brs, hrs *model.RecoveryState, triggers []protocolTrigger) (protocolGap, bool) {
+func updatedAtGap(p *Pass, br, hr *model.Resumption, triggers []protocolTrigger) (protocolGap, bool) {
 	f, ref := p.Doc.File, p.BaseRev.Repo.Ref
-	rewritten, hu, was := updatedAtRewritten(brs.UpdatedAt, hrs.UpdatedAt)
+	rewritten, hu, was := updatedAtRewritten(br.Recovery.UpdatedAt, hr.Recovery.UpdatedAt)
 
 	// Every trigger overwrites recovery_state; so does any change of a
 	// sub-section.
@@ -908,26 +915,20 @@ func updatedAtGap(p *Pass, br, hr *yaml.Node, brs, hrs *model.RecoveryState, tri
 // triggerGaps lists what each trigger adds to the overwrite of
 // recovery_state and is missing: a summary, a compaction event, a changed
 // sub-section.
-func triggerGaps(p *Pass, head, br, hr *yaml.Node, triggers []protocolTrigger) []protocolGap {
+func triggerGaps(p *Pass, br, hr *model.Resumption, triggers []protocolTrigger) []protocolGap {
 	f := p.Doc.File
 	subAt := func(name string) *yaml.Node {
-		if k, _ := node.Get(hr, name); k != nil {
+		if k := subsectionKey(hr, name); k != nil {
 			return k
 		}
-		if name == "decision_log" {
-			if k, _ := node.Get(hr, "decisions"); k != nil {
-				return k
-			}
-		}
-		k, _ := node.Get(head, "resumption")
-		return k
+		return hr.Key
 	}
 	unchanged := func(name string) bool {
 		return sameNode(subsectionOf(br, name, false), subsectionOf(hr, name, false))
 	}
 	var gaps []protocolGap
 	var t2, t3, t3Defects, t4 []protocolTrigger
-	summaries := node.Val(hr, "agent_summaries")
+	summaries := hr.V2.AgentSummaries.Node
 	for _, t := range triggers {
 		switch t.Code {
 		case "T2":
@@ -938,6 +939,7 @@ func triggerGaps(p *Pass, head, br, hr *yaml.Node, triggers []protocolTrigger) [
 				t3Defects = append(t3Defects, t)
 			}
 		case "T4":
+			// Keyed by the agent's own name: no definition names those keys.
 			if node.IsMap(summaries) && node.Has(summaries, t.Agent) || !node.IsMap(summaries) && summaries != nil {
 				continue // a summary exists (a non-map is RL102's to report)
 			}
@@ -987,14 +989,30 @@ func triggerGaps(p *Pass, head, br, hr *yaml.Node, triggers []protocolTrigger) [
 	return gaps
 }
 
+// subsectionKey returns the key of a resumption sub-section (decision_log
+// also under its alias), nil when it is absent.
+func subsectionKey(r *model.Resumption, name string) *yaml.Node {
+	k, _ := subsection(r, name)
+	return k
+}
+
+// subsection returns a resumption sub-section's key and value as written,
+// whatever its type (decision_log also under its alias). Read by name:
+// the comparisons run over all seven names, and a sub-section of the wrong
+// type, which has no view, is a change too.
+func subsection(r *model.Resumption, name string) (k, v *yaml.Node) {
+	k, v = node.Get(r.Node, name)
+	if k == nil && name == "decision_log" {
+		k, v = r.Aliases.Decisions.Key, r.Aliases.Decisions.Node
+	}
+	return k, v
+}
+
 // subsectionOf returns a resumption sub-section (decision_log also under
 // its alias); with noStamp, recovery_state without updated_at, which has
 // its own check.
-func subsectionOf(r *yaml.Node, name string, noStamp bool) *yaml.Node {
-	v := node.Val(r, name)
-	if v == nil && name == "decision_log" {
-		v = node.Val(r, "decisions")
-	}
+func subsectionOf(r *model.Resumption, name string, noStamp bool) *yaml.Node {
+	_, v := subsection(r, name)
 	if noStamp && name == "recovery_state" && node.IsMap(v) {
 		c := &yaml.Node{Kind: yaml.MappingNode}
 		node.Pairs(v, func(k, x *yaml.Node) {
@@ -1156,7 +1174,7 @@ func compactionNames(events *yaml.Node, cp addedCheckpoint) bool {
 		if cp.EventID != "" && strings.EqualFold(entryID(e), cp.EventID) {
 			return true
 		}
-		if s, ok := node.Str(node.Val(e, "checkpoint_file")); ok && path.Base(filepath.ToSlash(s)) == path.Base(cp.Rel) {
+		if ev := model.CompactionEventOf(nil, e); ev != nil && ev.CheckpointFile.OK && path.Base(filepath.ToSlash(ev.CheckpointFile.Value)) == path.Base(cp.Rel) {
 			return true
 		}
 	}
@@ -1394,8 +1412,9 @@ func (b *Base) addedCheckpoints(opts *Options, files *load.Files) []addedCheckpo
 				wf = st.WorkflowID.Value
 			}
 			if wf == "" {
-				// resumption_state is open ({...}): no view names its keys.
-				wf = model.StrOf(doc.Runtime.ResumptionState.Node, "workflow_id").Value
+				if rs := model.RuntimeResumptionStateOf(nil, doc.Runtime.ResumptionState.Node); rs != nil {
+					wf = rs.WorkflowID.Value
+				}
 			}
 			if wf == "" {
 				continue // the runtime form names no workflow: it cannot be attributed
@@ -1488,7 +1507,7 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		rcFile := &load.File{Path: displayOf(p.Opts, rcOS), OSPath: rcOS, Kind: load.KindResumeContext, Root: b.Repo.Root}
 		if readInto(p.Files, rcFile, p.Opts.Limits) {
 			if doc, _ := load.Parse(rcFile, load.FormatMarkdown, p.Opts.Limits); doc.Root != nil {
-				if v := node.Val(doc.Root, "last_updated"); v != nil {
+				if v := resumeFieldsOf(doc.Root).Context.LastUpdated.Node; v != nil {
 					at, end = node.Pos(v), load.EndOf(rcFile, v)
 				}
 			}

@@ -139,8 +139,9 @@ func (m *workflowMoves) addedID(b *Base, opts *Options, files *load.Files, id st
 // "decision_log: 3" per list that has any.
 func appendOnlyCounts(root *yaml.Node) []string {
 	var parts []string
+	o := model.OrchestrationOf(root)
 	for _, l := range appendOnlyLists {
-		_, _, v := l.Get(root)
+		_, _, v := l.Get(o)
 		v = node.Resolve(v)
 		if v == nil {
 			continue

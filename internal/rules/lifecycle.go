@@ -119,11 +119,11 @@ var recordResult = NewResult("record", func(p *Pass) *Record {
 			}{lifecycleFields[i], n})
 		}
 	case load.KindResumeContext:
-		for _, k := range []string{"current_phase", "status"} {
+		for i, n := range resumeLifecycleNodes(d.Root) {
 			cands = append(cands, struct {
 				field string
 				at    *yaml.Node
-			}{k, node.Val(d.Root, k)})
+			}{resumeLifecycleFields[i], n})
 		}
 	}
 	for _, c := range cands {
@@ -171,7 +171,7 @@ func lifecycleNodes(p *Pass) []*yaml.Node {
 		}
 		out[2] = r.Flat.WorkflowStatus.Node
 	}
-	out[3] = node.Val(o.Root, "status")
+	out[3] = o.Doc.Status.Node
 	return out
 }
 

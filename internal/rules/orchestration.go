@@ -79,7 +79,8 @@ func runResumptionMissing(p *Pass) {
 	if !requireMapping(p, d, "ORCHESTRATION.yaml") {
 		return
 	}
-	k, v := node.Get(d.Root, "resumption")
+	res := OrchestrationOf(p).Doc.Resumption
+	k, v := res.Key, res.Node
 	switch {
 	case k == nil && WorkflowFinished(p):
 		// History: nothing will resume it.
@@ -115,11 +116,11 @@ func runDecisionsAlias(p *Pass) {
 	if r == nil {
 		return
 	}
-	k, _ := node.Get(r.Node, "decisions")
+	k := r.Aliases.Decisions.Key
 	if k == nil {
 		return
 	}
-	if node.Has(r.Node, "decision_log") {
+	if r.V2.DecisionLog.Key != nil {
 		p.Report(p.Doc.File, k, "both `decisions:` and `decision_log:` are present: merge the entries into `decision_log:`")
 		return
 	}
@@ -175,7 +176,7 @@ var resumptionTarget = NewResult("resumption-target", func(p *Pass) *schemaTarge
 	// Validate a view of the section: v1 fields (RL115) and the decisions
 	// alias (RL103) have their own rules, so they must not cascade here.
 	view := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: r.Node.Line, Column: r.Node.Column}
-	hasLog := node.Has(r.Node, "decision_log")
+	hasLog := r.V2.DecisionLog.Key != nil
 	node.Pairs(r.Node, func(k, v *yaml.Node) {
 		if r.Version() == "mixed" && slices.Contains(V1Movable, k.Value) {
 			return
@@ -215,6 +216,7 @@ func runTemplatePlaceholder(p *Pass) {
 		return
 	}
 	for _, sec := range placeholderSections {
+		// Each section whatever its shape: a blank in a scalar is one too.
 		if v := node.Val(d.Root, sec); v != nil {
 			placeholdersIn(p, v)
 		}

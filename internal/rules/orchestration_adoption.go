@@ -9,6 +9,7 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -112,11 +113,12 @@ func adoptionOf(p *RepoPass, all []*ResumptionFact) adoption {
 		if doc == nil {
 			continue
 		}
-		res := node.Val(doc.Root, "resumption")
+		res := model.ResumptionOf(doc.Root)
 		switch {
-		case node.Has(res, "recovery_state"):
+		case res == nil:
+		case res.RecoveryState != nil:
 			a.v2, a.v2Why = f.Path, "the template writes recovery_state"
-		case node.Has(res, "current_state") || node.Has(res, "last_checkpoint") || node.Has(res, "next_step"):
+		case len(res.V1Keys) > 0:
 			a.template = f.Path
 		}
 		break

@@ -610,6 +610,7 @@ var (
 
 func firstInt(m *yaml.Node, keys []string) (int64, *yaml.Node, bool) {
 	for _, k := range keys {
+		// The canonical name or a near miss: no definition holds those.
 		if v := node.Val(m, k); v != nil {
 			if n, ok := node.Int(v); ok {
 				return n, v, true
@@ -632,8 +633,8 @@ func openDefects(ds *yaml.Node) (count int64, at *yaml.Node, ids []string) {
 			for _, e := range uv.Content {
 				if s, ok := node.Str(e); ok {
 					ids = append(ids, s)
-				} else if s, ok := node.Str(node.Val(e, "id")); ok {
-					ids = append(ids, s)
+				} else if d := model.UnresolvedDefectOf(nil, e); d != nil && d.ID.OK {
+					ids = append(ids, d.ID.Value)
 				}
 			}
 			return int64(len(uv.Content)), uv, ids
@@ -645,6 +646,7 @@ func openDefects(ds *yaml.Node) (count int64, at *yaml.Node, ids []string) {
 	}
 	var sum int64
 	for _, k := range defectOpenKeys {
+		// Near misses of unresolved_defects: no definition holds them.
 		if v := node.Val(ds, k); v != nil {
 			if n, ok := node.Int(v); ok && n > 0 {
 				sum += n

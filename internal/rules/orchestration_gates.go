@@ -417,6 +417,7 @@ func checkCounters(p *Pass, cs []counter) {
 
 func firstIntKey(m *yaml.Node, keys []string) (*yaml.Node, string) {
 	for _, k := range keys {
+		// Counter names real files spell several ways: no definition holds them.
 		if v := node.Val(m, k); v != nil {
 			if _, ok := node.Int(v); ok {
 				return v, k

@@ -621,10 +621,14 @@ func runFilesToRead(p *Pass) {
 		return
 	}
 	var portableAt *yaml.Node
-	for _, holder := range []*yaml.Node{r.RecoveryState, r.Node} {
-		if v := node.Val(holder, "cross_session_portable"); v != nil {
-			if b, ok := node.Bool(v); ok && b {
-				portableAt = v
+	var inRecovery model.Bool
+	if r.Recovery != nil {
+		inRecovery = r.Recovery.CrossSessionPortable
+	}
+	for _, f := range []model.Bool{inRecovery, r.Flat.CrossSessionPortable} {
+		if f.Node != nil {
+			if f.OK && f.Value {
+				portableAt = f.Node
 			}
 			break
 		}
@@ -723,7 +727,7 @@ var readingListKey = lazyre.New(`(?i)^(key_)?(files|artifacts|documents|docs)_to
 // misnamedReadingList reports a v1.0 section without files_to_read that
 // keeps its reading list under another key: no reader looks there.
 func misnamedReadingList(p *Pass, r *model.Resumption) {
-	if r.Version() != "v1" || node.Has(r.Node, "files_to_read") {
+	if r.Version() != "v1" || r.V1.FilesToRead.Key != nil {
 		return
 	}
 	node.Pairs(r.Node, func(k, v *yaml.Node) {

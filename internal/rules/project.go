@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/fix"
@@ -127,6 +129,33 @@ func ResumeOf(p *Pass) *model.Resume {
 
 var resumeResult = NewResult("resume", func(p *Pass) *model.Resume { return model.ResumeOf(p.Doc.Root) })
 
+// resumeFields is a resume file's front matter read as the definitions
+// whose fields the rules judge, whatever its form: each view's fields are
+// zero when the front matter is not a mapping.
+type resumeFields struct {
+	Context model.ResumeContext
+	Build   model.BuildResumeContext
+	Extras  model.ResumeExtras
+}
+
+// resumeFieldsOf reads root (a resume file's front matter) as resumeFields.
+func resumeFieldsOf(root *yaml.Node) resumeFields {
+	var f resumeFields
+	if c := model.ResumeContextOf(nil, root); c != nil {
+		f.Context, f.Build, f.Extras = *c, *model.BuildResumeContextOf(nil, root), *model.ResumeExtrasOf(nil, root)
+	}
+	return f
+}
+
+// resumeLifecycleFields are the fields that tell a resume file's project
+// is over, in the order they are judged; resumeLifecycleNodes their nodes.
+var resumeLifecycleFields = []string{"current_phase", "status"}
+
+func resumeLifecycleNodes(root *yaml.Node) []*yaml.Node {
+	f := resumeFieldsOf(root)
+	return []*yaml.Node{f.Context.CurrentPhase.Node, f.Extras.Status.Node}
+}
+
 func runResumeContextSchema(p *Pass) {
 	r := ResumeOf(p)
 	if r == nil {
@@ -159,11 +188,12 @@ func runLegacyResumeVersion(p *Pass) {
 	if d == nil || Superseded(p) || !node.IsMap(d.Root) || ResumeFinished(p) {
 		return
 	}
-	k, v := node.Get(d.Root, "resume_version")
+	rf := resumeFieldsOf(d.Root)
+	k, v := rf.Extras.ResumeVersion.Key, rf.Extras.ResumeVersion.Node
 	if k == nil {
 		return
 	}
-	if ck, _ := node.Get(d.Root, "resume_schema_version"); ck != nil {
+	if ck := rf.Context.ResumeSchemaVersion.Key; ck != nil {
 		p.Report(d.File, k, fmt.Sprintf("resume_version is the legacy name of resume_schema_version, which this file also has (line %d): remove resume_version", ck.Line), WithRelated(diag.Related{Path: d.File.Path, Line: ck.Line, Column: ck.Column, Message: "resume_schema_version"}))
 		return
 	}

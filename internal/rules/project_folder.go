@@ -306,7 +306,7 @@ func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <
 // filesToLoad returns the well-formed entries of files_to_load.
 func filesToLoad(root *yaml.Node) []loadEntry {
 	var out []loadEntry
-	v := node.Val(root, "files_to_load")
+	v := resumeFieldsOf(root).Context.FilesToLoad.Node
 	if !node.IsSeq(v) {
 		return nil
 	}
@@ -725,11 +725,9 @@ func finishedSteps(p *Pass) {
 		return
 	}
 	var at *yaml.Node
-	for _, k := range []string{"current_phase", "status"} {
-		if v := node.Val(d.Root, k); v != nil {
-			if s, ok := node.Str(v); ok && projectOver(s) && at == nil {
-				at = v
-			}
+	for _, v := range resumeLifecycleNodes(d.Root) {
+		if s, ok := node.Str(v); ok && projectOver(s) && at == nil {
+			at = v
 		}
 	}
 	sf, rel := readSteps(p, pr)
@@ -746,7 +744,7 @@ func finishedSteps(p *Pass) {
 	}
 	over := claim > checked
 	kind := "project"
-	if node.Val(d.Root, "build_id") != nil {
+	if resumeFieldsOf(d.Root).Build.BuildID.Node != nil {
 		kind = "build"
 	}
 	steps := WithRelated(diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "the steps file"})

@@ -54,7 +54,7 @@ var schemaTargets = map[load.Kind]func(p *Pass) []schemaTarget{
 			return nil
 		}
 		def := "#Checkpoint"
-		if node.Has(p.Doc.Root, "checkpoint_id") {
+		if checkpointOf(p).Runtime.CheckpointID.Key != nil {
 			def = "#RuntimeCheckpoint"
 		}
 		return []schemaTarget{{p.Doc.File, def, p.Doc.Root, ""}}
@@ -269,6 +269,7 @@ func allowed(allow []string, name, full string) bool {
 func absent(m *yaml.Node, names []string) []string {
 	var out []string
 	for _, n := range names {
+		// names are any definition's fields, chosen at run time.
 		if !node.Has(m, n) {
 			out = append(out, n)
 		}
