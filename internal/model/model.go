@@ -32,8 +32,38 @@ type (
 // scalarOf reads m[key] with read.
 func scalarOf[T any](m *yaml.Node, key string, read func(*yaml.Node) (T, bool)) Scalar[T] {
 	k, v := node.Get(m, key)
+	return scalarKV(k, v, read)
+}
+
+// scalarKV reads the value v of key k with read.
+func scalarKV[T any](k, v *yaml.Node, read func(*yaml.Node) (T, bool)) Scalar[T] {
 	x, ok := read(v)
 	return Scalar[T]{Value: x, Key: k, Node: v, OK: ok}
+}
+
+// The readers of one key and its value that the generated views' single
+// pass over a mapping calls (eachField), one per kind of field.
+func strKV(k, v *yaml.Node) Str     { return scalarKV(k, v, node.Str) }
+func boolKV(k, v *yaml.Node) Bool   { return scalarKV(k, v, node.Bool) }
+func floatKV(k, v *yaml.Node) Float { return scalarKV(k, v, node.Float) }
+func fieldKV(k, v *yaml.Node) Field { return Field{Key: k, Node: v} }
+func intKV(k, v *yaml.Node) Int {
+	return scalarKV(k, v, func(v *yaml.Node) (int, bool) {
+		n, ok := node.Int(v)
+		return int(n), ok
+	})
+}
+
+// eachField calls set with each key of the mapping v and its value
+// (aliases resolved), in order: a view reads its fields in one pass, and
+// a later key wins, as with node.Get.
+func eachField(v *yaml.Node, set func(key string, k, v *yaml.Node)) {
+	v = node.Resolve(v)
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		if k := v.Content[i]; k.Kind == yaml.ScalarNode {
+			set(k.Value, k, node.Resolve(v.Content[i+1]))
+		}
+	}
 }
 
 // StrOf reads m[key].
@@ -94,6 +124,11 @@ type List[T any] struct {
 // listAt reads m[key] as a list, each item through of.
 func listAt[T any](m *yaml.Node, key string, of func(k, v *yaml.Node) T) List[T] {
 	k, v := node.Get(m, key)
+	return listKV(k, v, of)
+}
+
+// listKV reads the value v of key k as a list, each item through of.
+func listKV[T any](k, v *yaml.Node, of func(k, v *yaml.Node) T) List[T] {
 	l := List[T]{Key: k, Node: v}
 	if node.IsSeq(v) {
 		l.Items = make([]T, len(v.Content))
@@ -118,6 +153,12 @@ type Coll[T any] struct {
 // collAt reads m[key] as a mapping or a list, each item through of.
 func collAt[T any](m *yaml.Node, key string, of func(k, v *yaml.Node) T) Coll[T] {
 	k, v := node.Get(m, key)
+	return collKV(k, v, of)
+}
+
+// collKV reads the value v of key k as a mapping or a list, each item
+// through of.
+func collKV[T any](k, v *yaml.Node, of func(k, v *yaml.Node) T) Coll[T] {
 	c := Coll[T]{Key: k, Node: v}
 	switch {
 	case node.IsSeq(v):

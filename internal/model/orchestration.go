@@ -100,6 +100,11 @@ type StrListField struct {
 // StrListOf reads m[key].
 func StrListOf(m *yaml.Node, key string) StrListField {
 	k, v := node.Get(m, key)
+	return strListKV(k, v)
+}
+
+// strListKV reads the value v of key k as a list of strings.
+func strListKV(k, v *yaml.Node) StrListField {
 	f := StrListField{Key: k, Node: v}
 	f.Values, f.Nodes, f.OK = StrList(v)
 	return f

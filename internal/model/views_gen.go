@@ -36,15 +36,26 @@ func ResumptionV2Of(k, v *yaml.Node) *ResumptionV2 {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &ResumptionV2{Key: k, Node: v,
-		RecoveryState:     recoveryStateAt(v, "recovery_state"),
-		FilesToRead:       FieldOf(v, "files_to_read"),
-		QualityTrajectory: qualityTrajectoryAt(v, "quality_trajectory"),
-		DefectSummary:     defectSummaryAt(v, "defect_summary"),
-		DecisionLog:       decisionListAt(v, "decision_log"),
-		AgentSummaries:    FieldOf(v, "agent_summaries"),
-		CompactionEvents:  compactionEventsAt(v, "compaction_events"),
-	}
+	x := &ResumptionV2{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "recovery_state":
+			x.RecoveryState = RecoveryStateOf(fk, fv)
+		case "files_to_read":
+			x.FilesToRead = fieldKV(fk, fv)
+		case "quality_trajectory":
+			x.QualityTrajectory = QualityTrajectoryOf(fk, fv)
+		case "defect_summary":
+			x.DefectSummary = DefectSummaryOf(fk, fv)
+		case "decision_log":
+			x.DecisionLog = listKV(fk, fv, DecisionOf)
+		case "agent_summaries":
+			x.AgentSummaries = fieldKV(fk, fv)
+		case "compaction_events":
+			x.CompactionEvents = CompactionEventsOf(fk, fv)
+		}
+	})
+	return x
 }
 
 // ResumptionV1 is a mapping read as #ResumptionV1 (cue/resumption.cue): each field's value and node.
@@ -73,14 +84,24 @@ func ResumptionV1Of(k, v *yaml.Node) *ResumptionV1 {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &ResumptionV1{Key: k, Node: v,
-		LastCheckpoint:       StrOf(v, "last_checkpoint"),
-		CurrentState:         StrOf(v, "current_state"),
-		NextStep:             StrOf(v, "next_step"),
-		FilesToRead:          FieldOf(v, "files_to_read"),
-		CrossSessionPortable: BoolOf(v, "cross_session_portable"),
-		EphemeralReferences:  BoolOf(v, "ephemeral_references"),
-	}
+	x := &ResumptionV1{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "last_checkpoint":
+			x.LastCheckpoint = strKV(fk, fv)
+		case "current_state":
+			x.CurrentState = strKV(fk, fv)
+		case "next_step":
+			x.NextStep = strKV(fk, fv)
+		case "files_to_read":
+			x.FilesToRead = fieldKV(fk, fv)
+		case "cross_session_portable":
+			x.CrossSessionPortable = boolKV(fk, fv)
+		case "ephemeral_references":
+			x.EphemeralReferences = boolKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // RecoveryState is a mapping read as #RecoveryState (cue/resumption.cue): each field's value and node.
@@ -117,18 +138,32 @@ func RecoveryStateOf(k, v *yaml.Node) *RecoveryState {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &RecoveryState{Key: k, Node: v,
-		LastCheckpoint:       StrOf(v, "last_checkpoint"),
-		CurrentPhase:         IntOf(v, "current_phase"),
-		CurrentPhaseName:     StrOf(v, "current_phase_name"),
-		WorkflowStatus:       StrOf(v, "workflow_status"),
-		CurrentActivity:      StrOf(v, "current_activity"),
-		NextStep:             StrOf(v, "next_step"),
-		ContextFillAtUpdate:  FloatOf(v, "context_fill_at_update"),
-		UpdatedAt:            StrOf(v, "updated_at"),
-		CrossSessionPortable: BoolOf(v, "cross_session_portable"),
-		EphemeralReferences:  BoolOf(v, "ephemeral_references"),
-	}
+	x := &RecoveryState{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "last_checkpoint":
+			x.LastCheckpoint = strKV(fk, fv)
+		case "current_phase":
+			x.CurrentPhase = intKV(fk, fv)
+		case "current_phase_name":
+			x.CurrentPhaseName = strKV(fk, fv)
+		case "workflow_status":
+			x.WorkflowStatus = strKV(fk, fv)
+		case "current_activity":
+			x.CurrentActivity = strKV(fk, fv)
+		case "next_step":
+			x.NextStep = strKV(fk, fv)
+		case "context_fill_at_update":
+			x.ContextFillAtUpdate = floatKV(fk, fv)
+		case "updated_at":
+			x.UpdatedAt = strKV(fk, fv)
+		case "cross_session_portable":
+			x.CrossSessionPortable = boolKV(fk, fv)
+		case "ephemeral_references":
+			x.EphemeralReferences = boolKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // FileToReadEntry is a mapping read as #FileToReadEntry (cue/resumption.cue): each field's value and node.
@@ -153,12 +188,20 @@ func FileToReadEntryOf(k, v *yaml.Node) *FileToReadEntry {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &FileToReadEntry{Key: k, Node: v,
-		Path:     StrOf(v, "path"),
-		Priority: IntOf(v, "priority"),
-		Purpose:  StrOf(v, "purpose"),
-		Sections: StrListOf(v, "sections"),
-	}
+	x := &FileToReadEntry{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "path":
+			x.Path = strKV(fk, fv)
+		case "priority":
+			x.Priority = intKV(fk, fv)
+		case "purpose":
+			x.Purpose = strKV(fk, fv)
+		case "sections":
+			x.Sections = strListKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // QualityTrajectory is a mapping read as #QualityTrajectory (cue/resumption.cue): each field's value and node.
@@ -191,16 +234,28 @@ func QualityTrajectoryOf(k, v *yaml.Node) *QualityTrajectory {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &QualityTrajectory{Key: k, Node: v,
-		GatesCompleted:        StrListOf(v, "gates_completed"),
-		GatesRemaining:        StrListOf(v, "gates_remaining"),
-		CurrentGate:           StrOf(v, "current_gate"),
-		CurrentGateIteration:  IntOf(v, "current_gate_iteration"),
-		ScoreHistory:          FieldOf(v, "score_history"),
-		LowestDimension:       StrOf(v, "lowest_dimension"),
-		TotalIterationsUsed:   IntOf(v, "total_iterations_used"),
-		TotalIterationsBudget: IntOf(v, "total_iterations_budget"),
-	}
+	x := &QualityTrajectory{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "gates_completed":
+			x.GatesCompleted = strListKV(fk, fv)
+		case "gates_remaining":
+			x.GatesRemaining = strListKV(fk, fv)
+		case "current_gate":
+			x.CurrentGate = strKV(fk, fv)
+		case "current_gate_iteration":
+			x.CurrentGateIteration = intKV(fk, fv)
+		case "score_history":
+			x.ScoreHistory = fieldKV(fk, fv)
+		case "lowest_dimension":
+			x.LowestDimension = strKV(fk, fv)
+		case "total_iterations_used":
+			x.TotalIterationsUsed = intKV(fk, fv)
+		case "total_iterations_budget":
+			x.TotalIterationsBudget = intKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // DefectSummary is a mapping read as #DefectSummary (cue/resumption.cue): each field's value and node.
@@ -227,13 +282,22 @@ func DefectSummaryOf(k, v *yaml.Node) *DefectSummary {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &DefectSummary{Key: k, Node: v,
-		TotalDefectsFound:     IntOf(v, "total_defects_found"),
-		TotalDefectsResolved:  IntOf(v, "total_defects_resolved"),
-		UnresolvedDefects:     StrListOf(v, "unresolved_defects"),
-		RecurringPatterns:     recurringPatternListAt(v, "recurring_patterns"),
-		LastGatePrimaryDefect: StrOf(v, "last_gate_primary_defect"),
-	}
+	x := &DefectSummary{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "total_defects_found":
+			x.TotalDefectsFound = intKV(fk, fv)
+		case "total_defects_resolved":
+			x.TotalDefectsResolved = intKV(fk, fv)
+		case "unresolved_defects":
+			x.UnresolvedDefects = strListKV(fk, fv)
+		case "recurring_patterns":
+			x.RecurringPatterns = listKV(fk, fv, RecurringPatternOf)
+		case "last_gate_primary_defect":
+			x.LastGatePrimaryDefect = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // RecurringPattern is a mapping read as #RecurringPattern (cue/resumption.cue): each field's value and node.
@@ -256,11 +320,18 @@ func RecurringPatternOf(k, v *yaml.Node) *RecurringPattern {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &RecurringPattern{Key: k, Node: v,
-		Pattern:       StrOf(v, "pattern"),
-		GatesAffected: StrListOf(v, "gates_affected"),
-		Resolution:    StrOf(v, "resolution"),
-	}
+	x := &RecurringPattern{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "pattern":
+			x.Pattern = strKV(fk, fv)
+		case "gates_affected":
+			x.GatesAffected = strListKV(fk, fv)
+		case "resolution":
+			x.Resolution = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // Decision is a mapping read as #Decision (cue/resumption.cue): each field's value and node.
@@ -293,16 +364,28 @@ func DecisionOf(k, v *yaml.Node) *Decision {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &Decision{Key: k, Node: v,
-		ID:            StrOf(v, "id"),
-		Timestamp:     StrOf(v, "timestamp"),
-		Gate:          StrOf(v, "gate"),
-		Iteration:     IntOf(v, "iteration"),
-		Decision:      StrOf(v, "decision"),
-		Rationale:     StrOf(v, "rationale"),
-		AffectsPhases: FieldOf(v, "affects_phases"),
-		Applied:       BoolOf(v, "applied"),
-	}
+	x := &Decision{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "id":
+			x.ID = strKV(fk, fv)
+		case "timestamp":
+			x.Timestamp = strKV(fk, fv)
+		case "gate":
+			x.Gate = strKV(fk, fv)
+		case "iteration":
+			x.Iteration = intKV(fk, fv)
+		case "decision":
+			x.Decision = strKV(fk, fv)
+		case "rationale":
+			x.Rationale = strKV(fk, fv)
+		case "affects_phases":
+			x.AffectsPhases = fieldKV(fk, fv)
+		case "applied":
+			x.Applied = boolKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // CompactionEvents is a mapping read as #CompactionEvents (cue/resumption.cue): each field's value and node.
@@ -323,10 +406,16 @@ func CompactionEventsOf(k, v *yaml.Node) *CompactionEvents {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &CompactionEvents{Key: k, Node: v,
-		Count:  IntOf(v, "count"),
-		Events: compactionEventListAt(v, "events"),
-	}
+	x := &CompactionEvents{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "count":
+			x.Count = intKV(fk, fv)
+		case "events":
+			x.Events = listKV(fk, fv, CompactionEventOf)
+		}
+	})
+	return x
 }
 
 // CompactionEvent is a mapping read as #CompactionEvent (cue/resumption.cue): each field's value and node.
@@ -361,17 +450,30 @@ func CompactionEventOf(k, v *yaml.Node) *CompactionEvent {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &CompactionEvent{Key: k, Node: v,
-		ID:                  StrOf(v, "id"),
-		Timestamp:           StrOf(v, "timestamp"),
-		Trigger:             StrOf(v, "trigger"),
-		EstimatedFillBefore: FloatOf(v, "estimated_fill_before"),
-		ActivePhase:         IntOf(v, "active_phase"),
-		ActiveGate:          StrOf(v, "active_gate"),
-		ActiveGateIteration: IntOf(v, "active_gate_iteration"),
-		CheckpointFile:      StrOf(v, "checkpoint_file"),
-		Acknowledged:        BoolOf(v, "acknowledged"),
-	}
+	x := &CompactionEvent{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "id":
+			x.ID = strKV(fk, fv)
+		case "timestamp":
+			x.Timestamp = strKV(fk, fv)
+		case "trigger":
+			x.Trigger = strKV(fk, fv)
+		case "estimated_fill_before":
+			x.EstimatedFillBefore = floatKV(fk, fv)
+		case "active_phase":
+			x.ActivePhase = intKV(fk, fv)
+		case "active_gate":
+			x.ActiveGate = strKV(fk, fv)
+		case "active_gate_iteration":
+			x.ActiveGateIteration = intKV(fk, fv)
+		case "checkpoint_file":
+			x.CheckpointFile = strKV(fk, fv)
+		case "acknowledged":
+			x.Acknowledged = boolKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // Checkpoint is a mapping read as #Checkpoint (cue/checkpoint.cue): each field's value and node.
@@ -408,18 +510,32 @@ func CheckpointOf(k, v *yaml.Node) *Checkpoint {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &Checkpoint{Key: k, Node: v,
-		SchemaVersion:        StrOf(v, "schema_version"),
-		EventType:            StrOf(v, "event_type"),
-		EventID:              StrOf(v, "event_id"),
-		Timestamp:            StrOf(v, "timestamp"),
-		Trigger:              checkpointTriggerAt(v, "trigger"),
-		ContextState:         checkpointContextStateAt(v, "context_state"),
-		OrchestrationState:   checkpointOrchestrationStateAt(v, "orchestration_state"),
-		AccumulatedContext:   checkpointAccumulatedContextAt(v, "accumulated_context"),
-		RecoveryInstructions: checkpointRecoveryInstructionsAt(v, "recovery_instructions"),
-		Metadata:             checkpointMetadataAt(v, "metadata"),
-	}
+	x := &Checkpoint{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "schema_version":
+			x.SchemaVersion = strKV(fk, fv)
+		case "event_type":
+			x.EventType = strKV(fk, fv)
+		case "event_id":
+			x.EventID = strKV(fk, fv)
+		case "timestamp":
+			x.Timestamp = strKV(fk, fv)
+		case "trigger":
+			x.Trigger = CheckpointTriggerOf(fk, fv)
+		case "context_state":
+			x.ContextState = CheckpointContextStateOf(fk, fv)
+		case "orchestration_state":
+			x.OrchestrationState = CheckpointOrchestrationStateOf(fk, fv)
+		case "accumulated_context":
+			x.AccumulatedContext = CheckpointAccumulatedContextOf(fk, fv)
+		case "recovery_instructions":
+			x.RecoveryInstructions = CheckpointRecoveryInstructionsOf(fk, fv)
+		case "metadata":
+			x.Metadata = CheckpointMetadataOf(fk, fv)
+		}
+	})
+	return x
 }
 
 // CheckpointTrigger is a mapping read as #CheckpointTrigger (cue/checkpoint.cue): each field's value and node.
@@ -440,10 +556,16 @@ func CheckpointTriggerOf(k, v *yaml.Node) *CheckpointTrigger {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &CheckpointTrigger{Key: k, Node: v,
-		Type:   StrOf(v, "type"),
-		Source: StrOf(v, "source"),
-	}
+	x := &CheckpointTrigger{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "type":
+			x.Type = strKV(fk, fv)
+		case "source":
+			x.Source = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // CheckpointContextState is a mapping read as #CheckpointContextState (cue/checkpoint.cue): each field's value and node.
@@ -468,12 +590,20 @@ func CheckpointContextStateOf(k, v *yaml.Node) *CheckpointContextState {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &CheckpointContextState{Key: k, Node: v,
-		EstimatedFillBeforeCompaction: FloatOf(v, "estimated_fill_before_compaction"),
-		EstimatedTokensUsed:           IntOf(v, "estimated_tokens_used"),
-		ContextWindowSize:             IntOf(v, "context_window_size"),
-		Source:                        StrOf(v, "source"),
-	}
+	x := &CheckpointContextState{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "estimated_fill_before_compaction":
+			x.EstimatedFillBeforeCompaction = floatKV(fk, fv)
+		case "estimated_tokens_used":
+			x.EstimatedTokensUsed = intKV(fk, fv)
+		case "context_window_size":
+			x.ContextWindowSize = intKV(fk, fv)
+		case "source":
+			x.Source = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // CheckpointOrchestrationState is a mapping read as #CheckpointOrchestrationState (cue/checkpoint.cue): each field's value and node.
@@ -514,20 +644,36 @@ func CheckpointOrchestrationStateOf(k, v *yaml.Node) *CheckpointOrchestrationSta
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &CheckpointOrchestrationState{Key: k, Node: v,
-		WorkflowID:              StrOf(v, "workflow_id"),
-		WorkflowStatus:          StrOf(v, "workflow_status"),
-		CurrentPhase:            IntOf(v, "current_phase"),
-		CurrentPhaseName:        StrOf(v, "current_phase_name"),
-		CurrentActivity:         StrOf(v, "current_activity"),
-		LastCompletedCheckpoint: StrOf(v, "last_completed_checkpoint"),
-		PhasesComplete:          FieldOf(v, "phases_complete"),
-		PhasesInProgress:        FieldOf(v, "phases_in_progress"),
-		PhasesRemaining:         FieldOf(v, "phases_remaining"),
-		CurrentGate:             StrOf(v, "current_gate"),
-		CurrentGateIteration:    IntOf(v, "current_gate_iteration"),
-		CurrentGateScore:        FloatOf(v, "current_gate_score"),
-	}
+	x := &CheckpointOrchestrationState{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "workflow_id":
+			x.WorkflowID = strKV(fk, fv)
+		case "workflow_status":
+			x.WorkflowStatus = strKV(fk, fv)
+		case "current_phase":
+			x.CurrentPhase = intKV(fk, fv)
+		case "current_phase_name":
+			x.CurrentPhaseName = strKV(fk, fv)
+		case "current_activity":
+			x.CurrentActivity = strKV(fk, fv)
+		case "last_completed_checkpoint":
+			x.LastCompletedCheckpoint = strKV(fk, fv)
+		case "phases_complete":
+			x.PhasesComplete = fieldKV(fk, fv)
+		case "phases_in_progress":
+			x.PhasesInProgress = fieldKV(fk, fv)
+		case "phases_remaining":
+			x.PhasesRemaining = fieldKV(fk, fv)
+		case "current_gate":
+			x.CurrentGate = strKV(fk, fv)
+		case "current_gate_iteration":
+			x.CurrentGateIteration = intKV(fk, fv)
+		case "current_gate_score":
+			x.CurrentGateScore = floatKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // CheckpointAccumulatedContext is a mapping read as #CheckpointAccumulatedContext (cue/checkpoint.cue): each field's value and node.
@@ -550,11 +696,18 @@ func CheckpointAccumulatedContextOf(k, v *yaml.Node) *CheckpointAccumulatedConte
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &CheckpointAccumulatedContext{Key: k, Node: v,
-		DefectPatterns:               StrListOf(v, "defect_patterns"),
-		DecisionsSinceLastCheckpoint: checkpointDecisionListAt(v, "decisions_since_last_checkpoint"),
-		AgentSummaries:               FieldOf(v, "agent_summaries"),
-	}
+	x := &CheckpointAccumulatedContext{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "defect_patterns":
+			x.DefectPatterns = strListKV(fk, fv)
+		case "decisions_since_last_checkpoint":
+			x.DecisionsSinceLastCheckpoint = listKV(fk, fv, CheckpointDecisionOf)
+		case "agent_summaries":
+			x.AgentSummaries = fieldKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // CheckpointDecision is a mapping read as #CheckpointDecision (cue/checkpoint.cue): each field's value and node.
@@ -577,11 +730,18 @@ func CheckpointDecisionOf(k, v *yaml.Node) *CheckpointDecision {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &CheckpointDecision{Key: k, Node: v,
-		ID:            StrOf(v, "id"),
-		Summary:       StrOf(v, "summary"),
-		AffectsPhases: FieldOf(v, "affects_phases"),
-	}
+	x := &CheckpointDecision{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "id":
+			x.ID = strKV(fk, fv)
+		case "summary":
+			x.Summary = strKV(fk, fv)
+		case "affects_phases":
+			x.AffectsPhases = fieldKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // CheckpointRecoveryInstructions is a mapping read as #CheckpointRecoveryInstructions (cue/checkpoint.cue): each field's value and node.
@@ -604,11 +764,18 @@ func CheckpointRecoveryInstructionsOf(k, v *yaml.Node) *CheckpointRecoveryInstru
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &CheckpointRecoveryInstructions{Key: k, Node: v,
-		FilesToRead:     FieldOf(v, "files_to_read"),
-		NextAction:      StrOf(v, "next_action"),
-		CriticalContext: StrOf(v, "critical_context"),
-	}
+	x := &CheckpointRecoveryInstructions{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "files_to_read":
+			x.FilesToRead = fieldKV(fk, fv)
+		case "next_action":
+			x.NextAction = strKV(fk, fv)
+		case "critical_context":
+			x.CriticalContext = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // CheckpointMetadata is a mapping read as #CheckpointMetadata (cue/checkpoint.cue): each field's value and node.
@@ -631,11 +798,18 @@ func CheckpointMetadataOf(k, v *yaml.Node) *CheckpointMetadata {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &CheckpointMetadata{Key: k, Node: v,
-		WrittenBy:      StrOf(v, "written_by"),
-		Acknowledged:   BoolOf(v, "acknowledged"),
-		AcknowledgedAt: StrOf(v, "acknowledged_at"),
-	}
+	x := &CheckpointMetadata{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "written_by":
+			x.WrittenBy = strKV(fk, fv)
+		case "acknowledged":
+			x.Acknowledged = boolKV(fk, fv)
+		case "acknowledged_at":
+			x.AcknowledgedAt = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // RuntimeCheckpoint is a mapping read as #RuntimeCheckpoint (cue/checkpoint.cue): each field's value and node.
@@ -660,12 +834,20 @@ func RuntimeCheckpointOf(k, v *yaml.Node) *RuntimeCheckpoint {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &RuntimeCheckpoint{Key: k, Node: v,
-		CheckpointID:    StrOf(v, "checkpoint_id"),
-		ContextState:    runtimeContextStateAt(v, "context_state"),
-		ResumptionState: FieldOf(v, "resumption_state"),
-		CreatedAt:       StrOf(v, "created_at"),
-	}
+	x := &RuntimeCheckpoint{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "checkpoint_id":
+			x.CheckpointID = strKV(fk, fv)
+		case "context_state":
+			x.ContextState = RuntimeContextStateOf(fk, fv)
+		case "resumption_state":
+			x.ResumptionState = fieldKV(fk, fv)
+		case "created_at":
+			x.CreatedAt = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // RuntimeContextState is a mapping read as #RuntimeContextState (cue/checkpoint.cue): each field's value and node.
@@ -694,14 +876,24 @@ func RuntimeContextStateOf(k, v *yaml.Node) *RuntimeContextState {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &RuntimeContextState{Key: k, Node: v,
-		FillPercentage:      FloatOf(v, "fill_percentage"),
-		Tier:                StrOf(v, "tier"),
-		TokenCount:          IntOf(v, "token_count"),
-		MonitoringOk:        BoolOf(v, "monitoring_ok"),
-		ContextWindow:       IntOf(v, "context_window"),
-		ContextWindowSource: StrOf(v, "context_window_source"),
-	}
+	x := &RuntimeContextState{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "fill_percentage":
+			x.FillPercentage = floatKV(fk, fv)
+		case "tier":
+			x.Tier = strKV(fk, fv)
+		case "token_count":
+			x.TokenCount = intKV(fk, fv)
+		case "monitoring_ok":
+			x.MonitoringOk = boolKV(fk, fv)
+		case "context_window":
+			x.ContextWindow = intKV(fk, fv)
+		case "context_window_source":
+			x.ContextWindowSource = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // PrecompactState is a mapping read as #PrecompactState (cue/nexus.cue): each field's value and node.
@@ -728,13 +920,22 @@ func PrecompactStateOf(k, v *yaml.Node) *PrecompactState {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &PrecompactState{Key: k, Node: v,
-		ActiveProjectID: StrOf(v, "active_project_id"),
-		Confidence:      StrOf(v, "confidence"),
-		DetectionMethod: StrOf(v, "detection_method"),
-		Timestamp:       StrOf(v, "timestamp"),
-		Metadata:        FieldOf(v, "metadata"),
-	}
+	x := &PrecompactState{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "active_project_id":
+			x.ActiveProjectID = strKV(fk, fv)
+		case "confidence":
+			x.Confidence = strKV(fk, fv)
+		case "detection_method":
+			x.DetectionMethod = strKV(fk, fv)
+		case "timestamp":
+			x.Timestamp = strKV(fk, fv)
+		case "metadata":
+			x.Metadata = fieldKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // ResumeContext is a mapping read as #ResumeContext (cue/nexus.cue): each field's value and node.
@@ -787,26 +988,48 @@ func ResumeContextOf(k, v *yaml.Node) *ResumeContext {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &ResumeContext{Key: k, Node: v,
-		ResumeSchemaVersion: StrOf(v, "resume_schema_version"),
-		ProjectID:           StrOf(v, "project_id"),
-		ProjectName:         StrOf(v, "project_name"),
-		CurrentPhase:        StrOf(v, "current_phase"),
-		NextAction:          StrOf(v, "next_action"),
-		FilesToLoad:         StrListOf(v, "files_to_load"),
-		LastUpdated:         StrOf(v, "last_updated"),
-		CurrentSection:      IntOf(v, "current_section"),
-		CurrentTask:         IntOf(v, "current_task"),
-		Progress:            StrOf(v, "progress"),
-		SessionID:           StrOf(v, "session_id"),
-		SessionIds:          StrListOf(v, "session_ids"),
-		ProjectType:         StrOf(v, "project_type"),
-		CurrentSkill:        StrOf(v, "current_skill"),
-		RediscoveryRound:    IntOf(v, "rediscovery_round"),
-		DiscoveryComplete:   BoolOf(v, "discovery_complete"),
-		TotalTasks:          IntOf(v, "total_tasks"),
-		TasksCompleted:      IntOf(v, "tasks_completed"),
-	}
+	x := &ResumeContext{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "resume_schema_version":
+			x.ResumeSchemaVersion = strKV(fk, fv)
+		case "project_id":
+			x.ProjectID = strKV(fk, fv)
+		case "project_name":
+			x.ProjectName = strKV(fk, fv)
+		case "current_phase":
+			x.CurrentPhase = strKV(fk, fv)
+		case "next_action":
+			x.NextAction = strKV(fk, fv)
+		case "files_to_load":
+			x.FilesToLoad = strListKV(fk, fv)
+		case "last_updated":
+			x.LastUpdated = strKV(fk, fv)
+		case "current_section":
+			x.CurrentSection = intKV(fk, fv)
+		case "current_task":
+			x.CurrentTask = intKV(fk, fv)
+		case "progress":
+			x.Progress = strKV(fk, fv)
+		case "session_id":
+			x.SessionID = strKV(fk, fv)
+		case "session_ids":
+			x.SessionIds = strListKV(fk, fv)
+		case "project_type":
+			x.ProjectType = strKV(fk, fv)
+		case "current_skill":
+			x.CurrentSkill = strKV(fk, fv)
+		case "rediscovery_round":
+			x.RediscoveryRound = intKV(fk, fv)
+		case "discovery_complete":
+			x.DiscoveryComplete = boolKV(fk, fv)
+		case "total_tasks":
+			x.TotalTasks = intKV(fk, fv)
+		case "tasks_completed":
+			x.TasksCompleted = intKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // ResumeContextV2 is a mapping read as #ResumeContextV2 (cue/nexus.cue): each field's value and node.
@@ -859,26 +1082,48 @@ func ResumeContextV2Of(k, v *yaml.Node) *ResumeContextV2 {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &ResumeContextV2{Key: k, Node: v,
-		ResumeSchemaVersion: StrOf(v, "resume_schema_version"),
-		ProjectID:           StrOf(v, "project_id"),
-		ProjectName:         StrOf(v, "project_name"),
-		CurrentPhase:        StrOf(v, "current_phase"),
-		NextAction:          StrOf(v, "next_action"),
-		FilesToLoad:         StrListOf(v, "files_to_load"),
-		LastUpdated:         StrOf(v, "last_updated"),
-		CurrentSection:      IntOf(v, "current_section"),
-		CurrentTask:         IntOf(v, "current_task"),
-		Progress:            StrOf(v, "progress"),
-		SessionID:           StrOf(v, "session_id"),
-		SessionIds:          StrListOf(v, "session_ids"),
-		ProjectType:         StrOf(v, "project_type"),
-		CurrentSkill:        StrOf(v, "current_skill"),
-		RediscoveryRound:    IntOf(v, "rediscovery_round"),
-		DiscoveryComplete:   BoolOf(v, "discovery_complete"),
-		TotalTasks:          IntOf(v, "total_tasks"),
-		TasksCompleted:      IntOf(v, "tasks_completed"),
-	}
+	x := &ResumeContextV2{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "resume_schema_version":
+			x.ResumeSchemaVersion = strKV(fk, fv)
+		case "project_id":
+			x.ProjectID = strKV(fk, fv)
+		case "project_name":
+			x.ProjectName = strKV(fk, fv)
+		case "current_phase":
+			x.CurrentPhase = strKV(fk, fv)
+		case "next_action":
+			x.NextAction = strKV(fk, fv)
+		case "files_to_load":
+			x.FilesToLoad = strListKV(fk, fv)
+		case "last_updated":
+			x.LastUpdated = strKV(fk, fv)
+		case "current_section":
+			x.CurrentSection = intKV(fk, fv)
+		case "current_task":
+			x.CurrentTask = intKV(fk, fv)
+		case "progress":
+			x.Progress = strKV(fk, fv)
+		case "session_id":
+			x.SessionID = strKV(fk, fv)
+		case "session_ids":
+			x.SessionIds = strListKV(fk, fv)
+		case "project_type":
+			x.ProjectType = strKV(fk, fv)
+		case "current_skill":
+			x.CurrentSkill = strKV(fk, fv)
+		case "rediscovery_round":
+			x.RediscoveryRound = intKV(fk, fv)
+		case "discovery_complete":
+			x.DiscoveryComplete = boolKV(fk, fv)
+		case "total_tasks":
+			x.TotalTasks = intKV(fk, fv)
+		case "tasks_completed":
+			x.TasksCompleted = intKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // BuildResumeContext is a mapping read as #BuildResumeContext (cue/nexus.cue): each field's value and node.
@@ -935,28 +1180,52 @@ func BuildResumeContextOf(k, v *yaml.Node) *BuildResumeContext {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &BuildResumeContext{Key: k, Node: v,
-		ResumeSchemaVersion: StrOf(v, "resume_schema_version"),
-		BuildID:             StrOf(v, "build_id"),
-		BuildName:           StrOf(v, "build_name"),
-		BuildType:           StrOf(v, "build_type"),
-		CurrentPhase:        StrOf(v, "current_phase"),
-		NextAction:          StrOf(v, "next_action"),
-		ContinueAt:          StrOf(v, "continue_at"),
-		Blockers:            FieldOf(v, "blockers"),
-		FilesToLoad:         StrListOf(v, "files_to_load"),
-		LastUpdated:         StrOf(v, "last_updated"),
-		CurrentSection:      IntOf(v, "current_section"),
-		CurrentTask:         IntOf(v, "current_task"),
-		Progress:            StrOf(v, "progress"),
-		SessionID:           StrOf(v, "session_id"),
-		SessionIds:          StrListOf(v, "session_ids"),
-		CurrentSkill:        StrOf(v, "current_skill"),
-		RediscoveryRound:    IntOf(v, "rediscovery_round"),
-		DiscoveryComplete:   BoolOf(v, "discovery_complete"),
-		TotalTasks:          IntOf(v, "total_tasks"),
-		TasksCompleted:      IntOf(v, "tasks_completed"),
-	}
+	x := &BuildResumeContext{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "resume_schema_version":
+			x.ResumeSchemaVersion = strKV(fk, fv)
+		case "build_id":
+			x.BuildID = strKV(fk, fv)
+		case "build_name":
+			x.BuildName = strKV(fk, fv)
+		case "build_type":
+			x.BuildType = strKV(fk, fv)
+		case "current_phase":
+			x.CurrentPhase = strKV(fk, fv)
+		case "next_action":
+			x.NextAction = strKV(fk, fv)
+		case "continue_at":
+			x.ContinueAt = strKV(fk, fv)
+		case "blockers":
+			x.Blockers = fieldKV(fk, fv)
+		case "files_to_load":
+			x.FilesToLoad = strListKV(fk, fv)
+		case "last_updated":
+			x.LastUpdated = strKV(fk, fv)
+		case "current_section":
+			x.CurrentSection = intKV(fk, fv)
+		case "current_task":
+			x.CurrentTask = intKV(fk, fv)
+		case "progress":
+			x.Progress = strKV(fk, fv)
+		case "session_id":
+			x.SessionID = strKV(fk, fv)
+		case "session_ids":
+			x.SessionIds = strListKV(fk, fv)
+		case "current_skill":
+			x.CurrentSkill = strKV(fk, fv)
+		case "rediscovery_round":
+			x.RediscoveryRound = intKV(fk, fv)
+		case "discovery_complete":
+			x.DiscoveryComplete = boolKV(fk, fv)
+		case "total_tasks":
+			x.TotalTasks = intKV(fk, fv)
+		case "tasks_completed":
+			x.TasksCompleted = intKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // Status is a mapping read as #Status (cue/bundle.cue): each field's value and node.
@@ -981,12 +1250,20 @@ func StatusOf(k, v *yaml.Node) *Status {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &Status{Key: k, Node: v,
-		Status:      StrOf(v, "status"),
-		Cmp01:       StrOf(v, "cmp01"),
-		CompletedAt: StrOf(v, "completed_at"),
-		Error:       statusErrorAt(v, "error"),
-	}
+	x := &Status{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "status":
+			x.Status = strKV(fk, fv)
+		case "cmp01":
+			x.Cmp01 = strKV(fk, fv)
+		case "completed_at":
+			x.CompletedAt = strKV(fk, fv)
+		case "error":
+			x.Error = StatusErrorOf(fk, fv)
+		}
+	})
+	return x
 }
 
 // StatusError is a mapping read as #StatusError (cue/bundle.cue): each field's value and node.
@@ -1007,10 +1284,16 @@ func StatusErrorOf(k, v *yaml.Node) *StatusError {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &StatusError{Key: k, Node: v,
-		Code:    StrOf(v, "code"),
-		Message: StrOf(v, "message"),
-	}
+	x := &StatusError{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "code":
+			x.Code = strKV(fk, fv)
+		case "message":
+			x.Message = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // OutputHashes is a mapping read as #OutputHashes (cue/bundle.cue): each field's value and node.
@@ -1035,12 +1318,20 @@ func OutputHashesOf(k, v *yaml.Node) *OutputHashes {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &OutputHashes{Key: k, Node: v,
-		ValidatorSemver:  StrOf(v, "validator_semver"),
-		ValidatorBuildID: StrOf(v, "validator_build_id"),
-		GeneratedAt:      StrOf(v, "generated_at"),
-		Hashes:           FieldOf(v, "hashes"),
-	}
+	x := &OutputHashes{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "validator_semver":
+			x.ValidatorSemver = strKV(fk, fv)
+		case "validator_build_id":
+			x.ValidatorBuildID = strKV(fk, fv)
+		case "generated_at":
+			x.GeneratedAt = strKV(fk, fv)
+		case "hashes":
+			x.Hashes = fieldKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // GraphTask is a mapping read as #Task (cue/agentrun.cue): each field's value and node.
@@ -1065,12 +1356,20 @@ func GraphTaskOf(k, v *yaml.Node) *GraphTask {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &GraphTask{Key: k, Node: v,
-		ID:           StrOf(v, "id"),
-		Title:        StrOf(v, "title"),
-		DependsOn:    StrListOf(v, "depends_on"),
-		Dependencies: StrListOf(v, "dependencies"),
-	}
+	x := &GraphTask{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "id":
+			x.ID = strKV(fk, fv)
+		case "title":
+			x.Title = strKV(fk, fv)
+		case "depends_on":
+			x.DependsOn = strListKV(fk, fv)
+		case "dependencies":
+			x.Dependencies = strListKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // OrchestrationDoc is a mapping read as #OrchestrationDoc (cue/views/orchestration.cue): each field's value and node.
@@ -1121,25 +1420,46 @@ func OrchestrationDocOf(k, v *yaml.Node) *OrchestrationDoc {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &OrchestrationDoc{Key: k, Node: v,
-		Workflow:       workflowAt(v, "workflow"),
-		Status:         StrOf(v, "status"),
-		Pipelines:      pipelineEntryCollAt(v, "pipelines"),
-		Phases:         phaseEntryCollAt(v, "phases"),
-		Agents:         agentEntryCollAt(v, "agents"),
-		QualityGates:   qualityGateCollAt(v, "quality_gates"),
-		Barriers:       qualityGateCollAt(v, "barriers"),
-		Enablers:       enablerCollAt(v, "enablers"),
-		Tasks:          taskCollAt(v, "tasks"),
-		Blockers:       FieldOf(v, "blockers"),
-		Metrics:        metricsAt(v, "metrics"),
-		Checkpoints:    checkpointIndexAt(v, "checkpoints"),
-		Paths:          pathsAt(v, "paths"),
-		ExecutionQueue: executionQueueAt(v, "execution_queue"),
-		NextActions:    nextActionsAt(v, "next_actions"),
-		DefectSummary:  FieldOf(v, "defect_summary"),
-		Resumption:     FieldOf(v, "resumption"),
-	}
+	x := &OrchestrationDoc{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "workflow":
+			x.Workflow = WorkflowOf(fk, fv)
+		case "status":
+			x.Status = strKV(fk, fv)
+		case "pipelines":
+			x.Pipelines = collKV(fk, fv, PipelineEntryOf)
+		case "phases":
+			x.Phases = collKV(fk, fv, PhaseEntryOf)
+		case "agents":
+			x.Agents = collKV(fk, fv, AgentEntryOf)
+		case "quality_gates":
+			x.QualityGates = collKV(fk, fv, QualityGateOf)
+		case "barriers":
+			x.Barriers = collKV(fk, fv, QualityGateOf)
+		case "enablers":
+			x.Enablers = collKV(fk, fv, EnablerOf)
+		case "tasks":
+			x.Tasks = collKV(fk, fv, TaskOf)
+		case "blockers":
+			x.Blockers = fieldKV(fk, fv)
+		case "metrics":
+			x.Metrics = MetricsOf(fk, fv)
+		case "checkpoints":
+			x.Checkpoints = CheckpointIndexOf(fk, fv)
+		case "paths":
+			x.Paths = PathsOf(fk, fv)
+		case "execution_queue":
+			x.ExecutionQueue = ExecutionQueueOf(fk, fv)
+		case "next_actions":
+			x.NextActions = NextActionsOf(fk, fv)
+		case "defect_summary":
+			x.DefectSummary = fieldKV(fk, fv)
+		case "resumption":
+			x.Resumption = fieldKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // Workflow is a mapping read as #Workflow (cue/views/orchestration.cue): each field's value and node.
@@ -1162,11 +1482,18 @@ func WorkflowOf(k, v *yaml.Node) *Workflow {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &Workflow{Key: k, Node: v,
-		ID:        StrOf(v, "id"),
-		Status:    StrOf(v, "status"),
-		UpdatedAt: StrOf(v, "updated_at"),
-	}
+	x := &Workflow{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "id":
+			x.ID = strKV(fk, fv)
+		case "status":
+			x.Status = strKV(fk, fv)
+		case "updated_at":
+			x.UpdatedAt = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // PipelineEntry is a mapping read as #PipelineEntry (cue/views/orchestration.cue): each field's value and node.
@@ -1193,13 +1520,22 @@ func PipelineEntryOf(k, v *yaml.Node) *PipelineEntry {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &PipelineEntry{Key: k, Node: v,
-		ID:              StrOf(v, "id"),
-		Status:          StrOf(v, "status"),
-		CurrentPhase:    IntOf(v, "current_phase"),
-		ProgressPercent: FloatOf(v, "progress_percent"),
-		Phases:          phaseEntryCollAt(v, "phases"),
-	}
+	x := &PipelineEntry{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "id":
+			x.ID = strKV(fk, fv)
+		case "status":
+			x.Status = strKV(fk, fv)
+		case "current_phase":
+			x.CurrentPhase = intKV(fk, fv)
+		case "progress_percent":
+			x.ProgressPercent = floatKV(fk, fv)
+		case "phases":
+			x.Phases = collKV(fk, fv, PhaseEntryOf)
+		}
+	})
+	return x
 }
 
 // PhaseEntry is a mapping read as #PhaseEntry (cue/views/orchestration.cue): each field's value and node.
@@ -1238,19 +1574,34 @@ func PhaseEntryOf(k, v *yaml.Node) *PhaseEntry {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &PhaseEntry{Key: k, Node: v,
-		ID:          FieldOf(v, "id"),
-		Sequence:    IntOf(v, "sequence"),
-		Name:        StrOf(v, "name"),
-		Status:      StrOf(v, "status"),
-		Agent:       StrOf(v, "agent"),
-		Agents:      agentEntryCollAt(v, "agents"),
-		Tasks:       taskCollAt(v, "tasks"),
-		Artifacts:   FieldOf(v, "artifacts"),
-		BlockedBy:   StrOf(v, "blocked_by"),
-		StartedAt:   StrOf(v, "started_at"),
-		CompletedAt: StrOf(v, "completed_at"),
-	}
+	x := &PhaseEntry{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "id":
+			x.ID = fieldKV(fk, fv)
+		case "sequence":
+			x.Sequence = intKV(fk, fv)
+		case "name":
+			x.Name = strKV(fk, fv)
+		case "status":
+			x.Status = strKV(fk, fv)
+		case "agent":
+			x.Agent = strKV(fk, fv)
+		case "agents":
+			x.Agents = collKV(fk, fv, AgentEntryOf)
+		case "tasks":
+			x.Tasks = collKV(fk, fv, TaskOf)
+		case "artifacts":
+			x.Artifacts = fieldKV(fk, fv)
+		case "blocked_by":
+			x.BlockedBy = strKV(fk, fv)
+		case "started_at":
+			x.StartedAt = strKV(fk, fv)
+		case "completed_at":
+			x.CompletedAt = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // AgentEntry is a mapping read as #AgentEntry (cue/views/orchestration.cue): each field's value and node.
@@ -1275,12 +1626,20 @@ func AgentEntryOf(k, v *yaml.Node) *AgentEntry {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &AgentEntry{Key: k, Node: v,
-		ID:       StrOf(v, "id"),
-		Status:   StrOf(v, "status"),
-		Summary:  StrOf(v, "summary"),
-		Artifact: StrOf(v, "artifact"),
-	}
+	x := &AgentEntry{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "id":
+			x.ID = strKV(fk, fv)
+		case "status":
+			x.Status = strKV(fk, fv)
+		case "summary":
+			x.Summary = strKV(fk, fv)
+		case "artifact":
+			x.Artifact = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // Task is a mapping read as #Task (cue/views/orchestration.cue): each field's value and node.
@@ -1301,10 +1660,16 @@ func TaskOf(k, v *yaml.Node) *Task {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &Task{Key: k, Node: v,
-		ID:     StrOf(v, "id"),
-		Status: StrOf(v, "status"),
-	}
+	x := &Task{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "id":
+			x.ID = strKV(fk, fv)
+		case "status":
+			x.Status = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // ArtifactRef is a mapping read as #ArtifactRef (cue/views/orchestration.cue): each field's value and node.
@@ -1323,9 +1688,14 @@ func ArtifactRefOf(k, v *yaml.Node) *ArtifactRef {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &ArtifactRef{Key: k, Node: v,
-		Path: StrOf(v, "path"),
-	}
+	x := &ArtifactRef{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "path":
+			x.Path = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // QualityGate is a mapping read as #QualityGate (cue/views/orchestration.cue): each field's value and node.
@@ -1370,22 +1740,40 @@ func QualityGateOf(k, v *yaml.Node) *QualityGate {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &QualityGate{Key: k, Node: v,
-		ID:               StrOf(v, "id"),
-		Name:             StrOf(v, "name"),
-		Status:           StrOf(v, "status"),
-		Phase:            IntOf(v, "phase"),
-		AfterPhase:       IntOf(v, "after_phase"),
-		BeforePhase:      IntOf(v, "before_phase"),
-		DependsOn:        FieldOf(v, "depends_on"),
-		Unblocks:         FieldOf(v, "unblocks"),
-		CurrentIteration: IntOf(v, "current_iteration"),
-		IterationHistory: gateIterationListAt(v, "iteration_history"),
-		IterationScores:  gateIterationListAt(v, "iteration_scores"),
-		Iterations:       gateIterationListAt(v, "iterations"),
-		CompletedAt:      StrOf(v, "completed_at"),
-		Artifacts:        gateArtifactsAt(v, "artifacts"),
-	}
+	x := &QualityGate{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "id":
+			x.ID = strKV(fk, fv)
+		case "name":
+			x.Name = strKV(fk, fv)
+		case "status":
+			x.Status = strKV(fk, fv)
+		case "phase":
+			x.Phase = intKV(fk, fv)
+		case "after_phase":
+			x.AfterPhase = intKV(fk, fv)
+		case "before_phase":
+			x.BeforePhase = intKV(fk, fv)
+		case "depends_on":
+			x.DependsOn = fieldKV(fk, fv)
+		case "unblocks":
+			x.Unblocks = fieldKV(fk, fv)
+		case "current_iteration":
+			x.CurrentIteration = intKV(fk, fv)
+		case "iteration_history":
+			x.IterationHistory = listKV(fk, fv, GateIterationOf)
+		case "iteration_scores":
+			x.IterationScores = listKV(fk, fv, GateIterationOf)
+		case "iterations":
+			x.Iterations = listKV(fk, fv, GateIterationOf)
+		case "completed_at":
+			x.CompletedAt = strKV(fk, fv)
+		case "artifacts":
+			x.Artifacts = GateArtifactsOf(fk, fv)
+		}
+	})
+	return x
 }
 
 // GateArtifacts is a mapping read as #GateArtifacts (cue/views/orchestration.cue): each field's value and node.
@@ -1404,9 +1792,14 @@ func GateArtifactsOf(k, v *yaml.Node) *GateArtifacts {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &GateArtifacts{Key: k, Node: v,
-		Checkpoint: StrOf(v, "checkpoint"),
-	}
+	x := &GateArtifacts{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "checkpoint":
+			x.Checkpoint = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // GateIteration is a mapping read as #GateIteration (cue/views/orchestration.cue): each field's value and node.
@@ -1429,11 +1822,18 @@ func GateIterationOf(k, v *yaml.Node) *GateIteration {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &GateIteration{Key: k, Node: v,
-		Iteration:     IntOf(v, "iteration"),
-		Score:         FloatOf(v, "score"),
-		PrimaryDefect: StrOf(v, "primary_defect"),
-	}
+	x := &GateIteration{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "iteration":
+			x.Iteration = intKV(fk, fv)
+		case "score":
+			x.Score = floatKV(fk, fv)
+		case "primary_defect":
+			x.PrimaryDefect = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // Enabler is a mapping read as #Enabler (cue/views/orchestration.cue): each field's value and node.
@@ -1452,9 +1852,14 @@ func EnablerOf(k, v *yaml.Node) *Enabler {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &Enabler{Key: k, Node: v,
-		Status: StrOf(v, "status"),
-	}
+	x := &Enabler{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "status":
+			x.Status = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // Metrics is a mapping read as #Metrics (cue/views/orchestration.cue): each field's value and node.
@@ -1473,9 +1878,14 @@ func MetricsOf(k, v *yaml.Node) *Metrics {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &Metrics{Key: k, Node: v,
-		Execution: FieldOf(v, "execution"),
-	}
+	x := &Metrics{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "execution":
+			x.Execution = fieldKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // CheckpointIndex is a mapping read as #CheckpointIndex (cue/views/orchestration.cue): each field's value and node.
@@ -1496,10 +1906,16 @@ func CheckpointIndexOf(k, v *yaml.Node) *CheckpointIndex {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &CheckpointIndex{Key: k, Node: v,
-		LatestID: StrOf(v, "latest_id"),
-		Entries:  checkpointEntryListAt(v, "entries"),
-	}
+	x := &CheckpointIndex{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "latest_id":
+			x.LatestID = strKV(fk, fv)
+		case "entries":
+			x.Entries = listKV(fk, fv, CheckpointEntryOf)
+		}
+	})
+	return x
 }
 
 // CheckpointEntry is a mapping read as #CheckpointEntry (cue/views/orchestration.cue): each field's value and node.
@@ -1522,11 +1938,18 @@ func CheckpointEntryOf(k, v *yaml.Node) *CheckpointEntry {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &CheckpointEntry{Key: k, Node: v,
-		ID:             StrOf(v, "id"),
-		Timestamp:      StrOf(v, "timestamp"),
-		CheckpointFile: StrOf(v, "checkpoint_file"),
-	}
+	x := &CheckpointEntry{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "id":
+			x.ID = strKV(fk, fv)
+		case "timestamp":
+			x.Timestamp = strKV(fk, fv)
+		case "checkpoint_file":
+			x.CheckpointFile = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // Paths is a mapping read as #Paths (cue/views/orchestration.cue): each field's value and node.
@@ -1545,9 +1968,14 @@ func PathsOf(k, v *yaml.Node) *Paths {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &Paths{Key: k, Node: v,
-		Base: StrOf(v, "base"),
-	}
+	x := &Paths{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "base":
+			x.Base = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // ExecutionQueue is a mapping read as #ExecutionQueue (cue/views/orchestration.cue): each field's value and node.
@@ -1568,10 +1996,16 @@ func ExecutionQueueOf(k, v *yaml.Node) *ExecutionQueue {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &ExecutionQueue{Key: k, Node: v,
-		CurrentGroup: FieldOf(v, "current_group"),
-		Groups:       queueGroupCollAt(v, "groups"),
-	}
+	x := &ExecutionQueue{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "current_group":
+			x.CurrentGroup = fieldKV(fk, fv)
+		case "groups":
+			x.Groups = collKV(fk, fv, QueueGroupOf)
+		}
+	})
+	return x
 }
 
 // QueueGroup is a mapping read as #QueueGroup (cue/views/orchestration.cue): each field's value and node.
@@ -1592,10 +2026,16 @@ func QueueGroupOf(k, v *yaml.Node) *QueueGroup {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &QueueGroup{Key: k, Node: v,
-		ID:     FieldOf(v, "id"),
-		Status: StrOf(v, "status"),
-	}
+	x := &QueueGroup{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "id":
+			x.ID = fieldKV(fk, fv)
+		case "status":
+			x.Status = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // NextActions is a mapping read as #NextActions (cue/views/orchestration.cue): each field's value and node.
@@ -1614,9 +2054,14 @@ func NextActionsOf(k, v *yaml.Node) *NextActions {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &NextActions{Key: k, Node: v,
-		Immediate: nextActionListAt(v, "immediate"),
-	}
+	x := &NextActions{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "immediate":
+			x.Immediate = listKV(fk, fv, NextActionOf)
+		}
+	})
+	return x
 }
 
 // NextAction is a mapping read as #NextAction (cue/views/orchestration.cue): each field's value and node.
@@ -1647,15 +2092,26 @@ func NextActionOf(k, v *yaml.Node) *NextAction {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &NextAction{Key: k, Node: v,
-		Action:        StrOf(v, "action"),
-		Status:        StrOf(v, "status"),
-		ExecutionMode: StrOf(v, "execution_mode"),
-		Phase:         IntOf(v, "phase"),
-		Group:         IntOf(v, "group"),
-		Agent:         StrOf(v, "agent"),
-		Agents:        StrListOf(v, "agents"),
-	}
+	x := &NextAction{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "action":
+			x.Action = strKV(fk, fv)
+		case "status":
+			x.Status = strKV(fk, fv)
+		case "execution_mode":
+			x.ExecutionMode = strKV(fk, fv)
+		case "phase":
+			x.Phase = intKV(fk, fv)
+		case "group":
+			x.Group = intKV(fk, fv)
+		case "agent":
+			x.Agent = strKV(fk, fv)
+		case "agents":
+			x.Agents = strListKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // ResumptionAliases is a mapping read as #ResumptionAliases (cue/views/aliases.cue): each field's value and node.
@@ -1674,9 +2130,14 @@ func ResumptionAliasesOf(k, v *yaml.Node) *ResumptionAliases {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &ResumptionAliases{Key: k, Node: v,
-		Decisions: decisionListAt(v, "decisions"),
-	}
+	x := &ResumptionAliases{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "decisions":
+			x.Decisions = listKV(fk, fv, DecisionOf)
+		}
+	})
+	return x
 }
 
 // ResumeExtras is a mapping read as #ResumeExtras (cue/views/aliases.cue): each field's value and node.
@@ -1697,10 +2158,16 @@ func ResumeExtrasOf(k, v *yaml.Node) *ResumeExtras {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &ResumeExtras{Key: k, Node: v,
-		ResumeVersion: FieldOf(v, "resume_version"),
-		Status:        StrOf(v, "status"),
-	}
+	x := &ResumeExtras{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "resume_version":
+			x.ResumeVersion = fieldKV(fk, fv)
+		case "status":
+			x.Status = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 // RuntimeResumptionState is a mapping read as #RuntimeResumptionState (cue/views/aliases.cue): each field's value and node.
@@ -1721,10 +2188,16 @@ func RuntimeResumptionStateOf(k, v *yaml.Node) *RuntimeResumptionState {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &RuntimeResumptionState{Key: k, Node: v,
-		WorkflowID: StrOf(v, "workflow_id"),
-		Workflow:   workflowAt(v, "workflow"),
-	}
+	x := &RuntimeResumptionState{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "workflow_id":
+			x.WorkflowID = strKV(fk, fv)
+		case "workflow":
+			x.Workflow = WorkflowOf(fk, fv)
+		}
+	})
+	return x
 }
 
 // UnresolvedDefect is a mapping read as #UnresolvedDefect (cue/views/aliases.cue): each field's value and node.
@@ -1743,9 +2216,14 @@ func UnresolvedDefectOf(k, v *yaml.Node) *UnresolvedDefect {
 	if !node.IsMap(v) {
 		return nil
 	}
-	return &UnresolvedDefect{Key: k, Node: v,
-		ID: StrOf(v, "id"),
-	}
+	x := &UnresolvedDefect{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "id":
+			x.ID = strKV(fk, fv)
+		}
+	})
+	return x
 }
 
 func recoveryStateAt(m *yaml.Node, key string) *RecoveryState {

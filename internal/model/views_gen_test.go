@@ -166,19 +166,34 @@ import (
 func (d *cueDefs) emit(b *strings.Builder, def string) {
 	name := goName(strings.TrimPrefix(def, "#"))
 	fmt.Fprintf(b, "\n// %s is a mapping read as %s (cue/%s): each field's value and node.\ntype %s struct {\n\tKey, Node *yaml.Node\n", name, d.cue[def], d.file[def], name)
-	var inits, specs []string
+	var cases, specs []string
 	for _, f := range structFields(d.exprs[def]) {
 		key := f.Label.(*ast.Ident).Name
 		typ, ctor := d.goType(f.Value)
 		d.used[ctor] = true
 		fmt.Fprintf(b, "\t%s %s // %s\n", goName(key), typ, key)
-		inits = append(inits, fmt.Sprintf("%s: %s(v, %q)", goName(key), ctor, key))
+		cases = append(cases, fmt.Sprintf("case %q:\nx.%s = %s", key, goName(key), kvRead(ctor)))
 		specs = append(specs, fmt.Sprintf("{Name: %q, Required: %t}", key, f.Constraint == token.NOT))
 	}
 	fmt.Fprintf(b, "}\n\n// %sFields are %s's fields, in the order the definition lists them.\nvar %sFields = []FieldSpec{\n%s,\n}\n", name, d.cue[def], name, strings.Join(specs, ",\n"))
 	fmt.Fprintf(b, "\n// %sOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.\n", name)
 	fmt.Fprintf(b, "func %sOf(k, v *yaml.Node) *%s {\n\tif !node.IsMap(v) {\n\t\treturn nil\n\t}\n", name, name)
-	fmt.Fprintf(b, "\treturn &%s{Key: k, Node: v,\n%s,\n\t}\n}\n", name, strings.Join(inits, ",\n"))
+	fmt.Fprintf(b, "\tx := &%s{Key: k, Node: v}\n\teachField(v, func(key string, fk, fv *yaml.Node) {\n\t\tswitch key {\n%s\n\t\t}\n\t})\n\treturn x\n}\n", name, strings.Join(cases, "\n"))
+}
+
+// kvRead is the reader of one key and its value (fk, fv) for the field
+// whose reader by key is ctor: a view reads its mapping in one pass.
+func kvRead(ctor string) string {
+	switch ctor {
+	case "StrOf", "IntOf", "BoolOf", "FloatOf", "FieldOf", "StrListOf":
+		return lowerFirst(strings.TrimSuffix(ctor, "Of")) + "KV(fk, fv)"
+	}
+	for _, c := range []struct{ suffix, reader string }{{"CollAt", "collKV"}, {"ListAt", "listKV"}} {
+		if n, ok := strings.CutSuffix(ctor, c.suffix); ok {
+			return c.reader + "(fk, fv, " + upperFirst(n) + "Of)"
+		}
+	}
+	return upperFirst(strings.TrimSuffix(ctor, "At")) + "Of(fk, fv)"
 }
 
 // goType returns the view type of a field's value and the function that
@@ -307,3 +322,5 @@ func goName(s string) string {
 }
 
 func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
+
+func upperFirst(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
