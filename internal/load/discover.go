@@ -470,22 +470,13 @@ func (d *discoverer) settlePending() {
 	ps := d.pending
 	d.pending = nil
 	found := make([]bool, len(ps))
-	workers := min(runtime.GOMAXPROCS(0), len(ps)/64+1)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(ps); i += workers {
-				ok, known := d.listing.Exists(ps[i].osPath)
-				if !known {
-					ok = exists(ps[i].osPath)
-				}
-				found[i] = ok
-			}
-		}()
-	}
-	wg.Wait()
+	onEveryCore(len(ps), 64, func(i int) {
+		ok, known := d.listing.Exists(ps[i].osPath)
+		if !known {
+			ok = exists(ps[i].osPath)
+		}
+		found[i] = ok
+	})
 	for i, p := range ps {
 		if found[i] {
 			p.add()
@@ -550,19 +541,25 @@ func (d *discoverer) classify(osPath string) pathClass {
 // classifyAll is classify over paths, on every core when they are many.
 func (d *discoverer) classifyAll(paths []string) []pathClass {
 	out := make([]pathClass, len(paths))
-	workers := min(runtime.GOMAXPROCS(0), len(paths)/256+1)
+	onEveryCore(len(paths), 256, func(i int) { out[i] = d.classify(paths[i]) })
+	return out
+}
+
+// onEveryCore calls fn(i) for i in [0, n), on as many goroutines as there
+// are cores, each for at least per calls.
+func onEveryCore(n, per int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n/per+1)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := w; i < len(paths); i += workers {
-				out[i] = d.classify(paths[i])
+			for i := w; i < n; i += workers {
+				fn(i)
 			}
 		}()
 	}
 	wg.Wait()
-	return out
 }
 
 // place adds a classified path to the discovery. Explicit files of no

@@ -121,12 +121,6 @@ type List[T any] struct {
 	Items     []T
 }
 
-// listAt reads m[key] as a list, each item through of.
-func listAt[T any](m *yaml.Node, key string, of func(k, v *yaml.Node) T) List[T] {
-	k, v := node.Get(m, key)
-	return listKV(k, v, of)
-}
-
 // listKV reads the value v of key k as a list, each item through of.
 func listKV[T any](k, v *yaml.Node, of func(k, v *yaml.Node) T) List[T] {
 	l := List[T]{Key: k, Node: v}
@@ -148,12 +142,6 @@ type Coll[T any] struct {
 	// not a mapping); all three in order.
 	Keys, Vals []*yaml.Node
 	Items      []T
-}
-
-// collAt reads m[key] as a mapping or a list, each item through of.
-func collAt[T any](m *yaml.Node, key string, of func(k, v *yaml.Node) T) Coll[T] {
-	k, v := node.Get(m, key)
-	return collKV(k, v, of)
 }
 
 // collKV reads the value v of key k as a mapping or a list, each item

@@ -183,7 +183,7 @@ func ResumptionOf(root *yaml.Node) *Resumption {
 		lk, lv = node.Get(v, "decisions")
 	}
 	if node.IsSeq(lv) {
-		dl := listAt(v, lk.Value, DecisionOf)
+		dl := listKV(lk, lv, DecisionOf)
 		res.Decisions = &dl
 	}
 	res.V2, res.V1, res.Flat = ResumptionV2Of(k, v), ResumptionV1Of(k, v), RecoveryStateOf(k, v)

@@ -2239,17 +2239,22 @@ func defectSummaryAt(m *yaml.Node, key string) *DefectSummary {
 }
 
 func recurringPatternListAt(m *yaml.Node, key string) List[*RecurringPattern] {
-	return listAt(m, key, RecurringPatternOf)
+	k, v := node.Get(m, key)
+	return listKV(k, v, RecurringPatternOf)
 }
 
-func decisionListAt(m *yaml.Node, key string) List[*Decision] { return listAt(m, key, DecisionOf) }
+func decisionListAt(m *yaml.Node, key string) List[*Decision] {
+	k, v := node.Get(m, key)
+	return listKV(k, v, DecisionOf)
+}
 
 func compactionEventsAt(m *yaml.Node, key string) *CompactionEvents {
 	return CompactionEventsOf(node.Get(m, key))
 }
 
 func compactionEventListAt(m *yaml.Node, key string) List[*CompactionEvent] {
-	return listAt(m, key, CompactionEventOf)
+	k, v := node.Get(m, key)
+	return listKV(k, v, CompactionEventOf)
 }
 
 func checkpointTriggerAt(m *yaml.Node, key string) *CheckpointTrigger {
@@ -2269,7 +2274,8 @@ func checkpointAccumulatedContextAt(m *yaml.Node, key string) *CheckpointAccumul
 }
 
 func checkpointDecisionListAt(m *yaml.Node, key string) List[*CheckpointDecision] {
-	return listAt(m, key, CheckpointDecisionOf)
+	k, v := node.Get(m, key)
+	return listKV(k, v, CheckpointDecisionOf)
 }
 
 func checkpointRecoveryInstructionsAt(m *yaml.Node, key string) *CheckpointRecoveryInstructions {
@@ -2289,21 +2295,28 @@ func statusErrorAt(m *yaml.Node, key string) *StatusError { return StatusErrorOf
 func workflowAt(m *yaml.Node, key string) *Workflow { return WorkflowOf(node.Get(m, key)) }
 
 func pipelineEntryCollAt(m *yaml.Node, key string) Coll[*PipelineEntry] {
-	return collAt(m, key, PipelineEntryOf)
+	k, v := node.Get(m, key)
+	return collKV(k, v, PipelineEntryOf)
 }
 
 func phaseEntryCollAt(m *yaml.Node, key string) Coll[*PhaseEntry] {
-	return collAt(m, key, PhaseEntryOf)
+	k, v := node.Get(m, key)
+	return collKV(k, v, PhaseEntryOf)
 }
 
 func agentEntryCollAt(m *yaml.Node, key string) Coll[*AgentEntry] {
-	return collAt(m, key, AgentEntryOf)
+	k, v := node.Get(m, key)
+	return collKV(k, v, AgentEntryOf)
 }
 
-func taskCollAt(m *yaml.Node, key string) Coll[*Task] { return collAt(m, key, TaskOf) }
+func taskCollAt(m *yaml.Node, key string) Coll[*Task] {
+	k, v := node.Get(m, key)
+	return collKV(k, v, TaskOf)
+}
 
 func qualityGateCollAt(m *yaml.Node, key string) Coll[*QualityGate] {
-	return collAt(m, key, QualityGateOf)
+	k, v := node.Get(m, key)
+	return collKV(k, v, QualityGateOf)
 }
 
 func gateArtifactsAt(m *yaml.Node, key string) *GateArtifacts {
@@ -2311,10 +2324,14 @@ func gateArtifactsAt(m *yaml.Node, key string) *GateArtifacts {
 }
 
 func gateIterationListAt(m *yaml.Node, key string) List[*GateIteration] {
-	return listAt(m, key, GateIterationOf)
+	k, v := node.Get(m, key)
+	return listKV(k, v, GateIterationOf)
 }
 
-func enablerCollAt(m *yaml.Node, key string) Coll[*Enabler] { return collAt(m, key, EnablerOf) }
+func enablerCollAt(m *yaml.Node, key string) Coll[*Enabler] {
+	k, v := node.Get(m, key)
+	return collKV(k, v, EnablerOf)
+}
 
 func metricsAt(m *yaml.Node, key string) *Metrics { return MetricsOf(node.Get(m, key)) }
 
@@ -2323,7 +2340,8 @@ func checkpointIndexAt(m *yaml.Node, key string) *CheckpointIndex {
 }
 
 func checkpointEntryListAt(m *yaml.Node, key string) List[*CheckpointEntry] {
-	return listAt(m, key, CheckpointEntryOf)
+	k, v := node.Get(m, key)
+	return listKV(k, v, CheckpointEntryOf)
 }
 
 func pathsAt(m *yaml.Node, key string) *Paths { return PathsOf(node.Get(m, key)) }
@@ -2333,11 +2351,13 @@ func executionQueueAt(m *yaml.Node, key string) *ExecutionQueue {
 }
 
 func queueGroupCollAt(m *yaml.Node, key string) Coll[*QueueGroup] {
-	return collAt(m, key, QueueGroupOf)
+	k, v := node.Get(m, key)
+	return collKV(k, v, QueueGroupOf)
 }
 
 func nextActionsAt(m *yaml.Node, key string) *NextActions { return NextActionsOf(node.Get(m, key)) }
 
 func nextActionListAt(m *yaml.Node, key string) List[*NextAction] {
-	return listAt(m, key, NextActionOf)
+	k, v := node.Get(m, key)
+	return listKV(k, v, NextActionOf)
 }

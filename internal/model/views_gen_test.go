@@ -154,10 +154,10 @@ import (
 			fmt.Fprintf(&b, "\nfunc %sAt(m *yaml.Node, key string) *%s { return %sOf(node.Get(m, key)) }\n", lowerFirst(name), name, name)
 		}
 		if d.used[lowerFirst(name)+"CollAt"] {
-			fmt.Fprintf(&b, "\nfunc %sCollAt(m *yaml.Node, key string) Coll[*%s] { return collAt(m, key, %sOf) }\n", lowerFirst(name), name, name)
+			fmt.Fprintf(&b, "\nfunc %sCollAt(m *yaml.Node, key string) Coll[*%s] {\n\tk, v := node.Get(m, key)\n\treturn collKV(k, v, %sOf)\n}\n", lowerFirst(name), name, name)
 		}
 		if d.used[lowerFirst(name)+"ListAt"] {
-			fmt.Fprintf(&b, "\nfunc %sListAt(m *yaml.Node, key string) List[*%s] { return listAt(m, key, %sOf) }\n", lowerFirst(name), name, name)
+			fmt.Fprintf(&b, "\nfunc %sListAt(m *yaml.Node, key string) List[*%s] {\n\tk, v := node.Get(m, key)\n\treturn listKV(k, v, %sOf)\n}\n", lowerFirst(name), name, name)
 		}
 	}
 	return format.Source([]byte(b.String()))

@@ -1221,25 +1221,6 @@ func (s *stateSet) add(e *stateEntry) {
 	s.list = append(s.list, e)
 }
 
-// eachChild calls fn for the entries of a map (keyed) or a list (by `id`,
-// else by position), with a label for messages.
-func eachChild(prefix string, n *yaml.Node, fn func(id, label string, v *yaml.Node)) {
-	n = node.Resolve(n)
-	switch {
-	case node.IsMap(n):
-		node.Pairs(n, func(k, v *yaml.Node) { fn(k.Value, prefix+"."+k.Value, v) })
-	case node.IsSeq(n):
-		for i, v := range n.Content {
-			v = node.Resolve(v)
-			id := entryID(v)
-			if id == "" {
-				id = fmt.Sprintf("#%d", i)
-			}
-			fn(id, fmt.Sprintf("%s[%d]", prefix, i), v)
-		}
-	}
-}
-
 // orchestrationDoc reads root as #OrchestrationDoc, empty when it is not a
 // mapping.
 func orchestrationDoc(root *yaml.Node) *model.OrchestrationDoc {
