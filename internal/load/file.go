@@ -99,10 +99,14 @@ func (f *File) LineStarts() []int {
 }
 
 // Line returns the text of a 1-based line without its line ending.
-func (f *File) Line(n int) string {
+func (f *File) Line(n int) string { return string(f.LineBytes(n)) }
+
+// LineBytes is Line as the file's own bytes, not copied: valid while the
+// file holds them (until Release), and not to be modified.
+func (f *File) LineBytes(n int) []byte {
 	ls := f.LineStarts()
 	if n < 1 || n > len(ls) {
-		return ""
+		return nil
 	}
 	start := ls[n-1]
 	end := len(f.Data)
@@ -113,9 +117,9 @@ func (f *File) Line(n int) string {
 		end--
 	}
 	if end < start {
-		return ""
+		return nil
 	}
-	return string(f.Data[start:end])
+	return f.Data[start:end:end]
 }
 
 // Offset converts a 1-based line and character column to a byte offset.

@@ -13,6 +13,10 @@ var V1Fields = []string{"last_checkpoint", "current_state", "next_step"}
 // Orchestration is an ORCHESTRATION.yaml seen once for every rule.
 type Orchestration struct {
 	Root *yaml.Node
+	// gates is Gates' answer, once read (a unit's rules run one at a
+	// time, so no lock).
+	gates              map[string]*Gate
+	gatesOK, gatesRead bool
 	// Doc is the root read as #OrchestrationDoc (cue/views); never nil.
 	Doc *OrchestrationDoc
 	// Workflow and Checkpoints are Doc's, zero when absent or not a

@@ -176,7 +176,20 @@ type Gate struct {
 // GatesOf reads quality_gates as a map of id to gate or a list of gates
 // with ids; iterations under iteration_history (or iteration_scores).
 func GatesOf(root *yaml.Node) (map[string]*Gate, bool) {
-	qg := qualityGateCollAt(root, "quality_gates")
+	return gatesFrom(qualityGateCollAt(root, "quality_gates"))
+}
+
+// Gates is GatesOf the orchestration's root, from the views its Doc
+// already holds, read once: six rules ask for it.
+func (o *Orchestration) Gates() (map[string]*Gate, bool) {
+	if !o.gatesRead {
+		o.gates, o.gatesOK = gatesFrom(o.Doc.QualityGates)
+		o.gatesRead = true
+	}
+	return o.gates, o.gatesOK
+}
+
+func gatesFrom(qg Coll[*QualityGate]) (map[string]*Gate, bool) {
 	if !node.IsMap(qg.Node) && !node.IsSeq(qg.Node) {
 		return nil, false
 	}

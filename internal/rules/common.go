@@ -363,14 +363,17 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 		ls = nil // no pattern's prefix anywhere in the file: one pass, not one per line
 	}
 	for i := range ls {
-		line := f.Line(i + 1)
-		if len(line) < 16 {
+		// Most lines hold no pattern's prefix: they are looked at in the
+		// file's bytes, and only the others are copied.
+		lb := f.LineBytes(i + 1)
+		if len(lb) < 16 {
 			continue
 		}
-		set := secret.Candidates(line)
+		set := secret.CandidatesBytes(lb)
 		if set.Empty() {
 			continue
 		}
+		line := string(lb)
 		var covered []bool // bytes of the line a reported credential covers
 		for pi := range secret.Patterns {
 			if !set.Has(pi) {

@@ -157,8 +157,8 @@ func agentsAllComplete(ph *model.Phase) bool {
 }
 
 // openGates are the quality gates whose status is open, in file order.
-func openGates(root *yaml.Node) []*model.Gate {
-	gates, ok := model.GatesOf(root)
+func openGates(o *model.Orchestration) []*model.Gate {
+	gates, ok := o.Gates()
 	if !ok {
 		return nil
 	}
@@ -232,7 +232,7 @@ var recordOpenResult = NewResult("record-open", func(p *Pass) *openRecord {
 	if anchor == nil || anchor.Status != "COMPLETE" {
 		return o
 	}
-	d, f := p.Doc, p.Doc.File
+	f := p.Doc.File
 	if !v2Complete {
 		openPipe := map[string]bool{}
 		for _, ph := range recordPhases(p) {
@@ -259,7 +259,7 @@ var recordOpenResult = NewResult("record-open", func(p *Pass) *openRecord {
 			o.rel = append(o.rel, relatedAt(f, sv, "pipelines."+pi.Key+".status: "+s))
 		}
 	}
-	for _, g := range openGates(d.Root) {
+	for _, g := range openGates(OrchestrationOf(p)) {
 		o.gates++
 		o.items = append(o.items, fmt.Sprintf("gate %s (%s)", g.ID, g.Status))
 		o.rel = append(o.rel, relatedAt(f, g.StatusAt, g.Label+".status: "+g.Status))
@@ -359,7 +359,7 @@ var notAdvancedResult = NewResult("not-advanced", func(p *Pass) bool {
 	res := false
 	if lc := workflowLifecycle(p); lc != nil && (lc.Status == "ACTIVE" || lc.Status == "IN_PROGRESS" || lc.Status == "RUNNING") {
 		phs := recordPhases(p)
-		res = len(phs) > 0 && len(openGates(p.Doc.Root)) == 0
+		res = len(phs) > 0 && len(openGates(OrchestrationOf(p))) == 0
 		for _, ph := range phs {
 			if !isSettled(ph.Status) {
 				res = false

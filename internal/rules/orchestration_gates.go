@@ -168,7 +168,7 @@ func closers(o *model.Orchestration) []closer {
 			out = append(out, closerOf("barrier", b.ID.Value, b))
 		}
 	}
-	if gates, ok := model.GatesOf(o.Root); ok {
+	if gates, ok := o.Gates(); ok {
 		for _, g := range gates {
 			out = append(out, closerOf("gate", g.ID, g.View))
 		}
@@ -337,7 +337,7 @@ func countPhases(p *Pass) (int, int, bool) {
 }
 
 func countGates(p *Pass) (int, int, bool) {
-	gates, ok := model.GatesOf(p.Doc.Root)
+	gates, ok := OrchestrationOf(p).Gates()
 	n := 0
 	for _, g := range gates {
 		if g.StatusAt == nil {

@@ -98,7 +98,7 @@ func runQualityTrajectory(p *Pass) {
 	readScoreHistory(p, t)
 	checkScoreHistory(p, t)
 	checkIterationsUsed(p, t)
-	if gates, ok := model.GatesOf(p.Doc.Root); ok {
+	if gates, ok := OrchestrationOf(p).Gates(); ok {
 		checkTrajectoryGates(p, t, gates)
 	}
 }
@@ -311,7 +311,7 @@ var decisionID = lazyre.New(`^RD-\d{3}$`)
 // knownGates is every gate id the file names outside decision_log.
 func knownGates(p *Pass) map[string]bool {
 	known := map[string]bool{}
-	if gates, ok := model.GatesOf(p.Doc.Root); ok {
+	if gates, ok := OrchestrationOf(p).Gates(); ok {
 		for k := range gates {
 			known[k] = true
 		}

@@ -667,7 +667,6 @@ func timeOf(n *yaml.Node) (time.Time, string, bool, bool) {
 // iterations (and the gate's completion), compaction events and decisions.
 func transitionsOf(p *Pass) []transition {
 	o := OrchestrationOf(p)
-	root := o.Root
 	var out []transition
 	add := func(n *yaml.Node, label, what string) {
 		if t, s, day, ok := timeOf(n); ok {
@@ -686,7 +685,7 @@ func transitionsOf(p *Pass) []transition {
 			add(ph.View.CompletedAt.Node, ph.Label+".completed_at", fmt.Sprintf("phase %d completed", ph.Num))
 		}
 	}
-	if gates, ok := model.GatesOf(root); ok {
+	if gates, ok := o.Gates(); ok {
 		keys := make([]string, 0, len(gates))
 		for k := range gates {
 			keys = append(keys, k)

@@ -82,6 +82,9 @@ func lower(c byte) byte {
 // aside: only those can match s.
 func Candidates(s string) Set { return candidates(s) }
 
+// CandidatesBytes is Candidates of b, without copying it to a string.
+func CandidatesBytes(b []byte) Set { return candidates(b) }
+
 func candidates[T string | []byte](s T) Set {
 	ix := theIndex()
 	var set Set
