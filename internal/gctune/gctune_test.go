@@ -50,7 +50,7 @@ func TestStartHonoursTheEnvironment(t *testing.T) {
 	}
 }
 
-// When the live heap passes Limit-Spare, the next collection raises the
+// When the live heap passes Limit/Ratio, the next collection raises the
 // limit to keep Spare free above it (at 48 MiB live, Headroom times it);
 // below it, the settings stay.
 func TestLargeLiveHeapRaisesTheLimit(t *testing.T) {
@@ -85,7 +85,8 @@ func TestLimitFor(t *testing.T) {
 		live uint64
 		want int64
 	}{
-		{0, Limit}, {Limit - Spare, Limit}, {Limit - Spare + 1, Limit + 1}, {30 << 20, 30<<20 + Spare},
+		{0, Limit}, {Limit / Ratio, Limit}, {Limit/Ratio + 1, (Limit/Ratio + 1) * Ratio}, {16 << 20, 48 << 20},
+		{Spare / 2, Spare/2 + Spare}, {30 << 20, 30<<20 + Spare},
 		{Spare, Spare * Headroom}, {Spare + 1, (Spare + 1) * Headroom}, {1 << 30, Headroom << 30}, {math.MaxUint64, math.MaxInt64},
 	} {
 		if got := limitFor(tc.live); got != tc.want {
