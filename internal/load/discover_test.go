@@ -495,3 +495,73 @@ func TestDiscoverClassifiesOnEveryCore(t *testing.T) {
 		t.Errorf("one core: %d units, every core: %d units (first %q)", len(one), len(many), many[:min(3, len(many))])
 	}
 }
+
+// In a work tree whose files are all tracked, discovery finds the same
+// units without waiting for git's untracked listing, and a file added
+// afterwards, untracked, is found.
+func TestDiscoverGitOnlyTracked(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := tree(t, t.TempDir(), "ORCHESTRATION.yaml", ".jerry/checkpoints/cx-001-checkpoint.json", "docs/notes.md")
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	log := logGit(t)
+	d := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir})
+	want := []string{"checkpoint .jerry/checkpoints/cx-001-checkpoint.json", "orchestration ORCHESTRATION.yaml"}
+	if got := discovered(d); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if ex, known := d.Listing.Exists(filepath.Join(dir, "docs", "notes.md")); !ex || !known {
+		t.Error("the walk's listing is handed on")
+	}
+	if n := gitRuns(t, log, "-o"); n != 0 {
+		t.Errorf("a clean checkout ran the untracked listing %d times", n)
+	}
+	tree(t, dir, "docs/ORCHESTRATION.yaml")
+	d = discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir})
+	if got := discovered(d); !slices.Equal(got, append(want, "orchestration docs/ORCHESTRATION.yaml")) {
+		t.Errorf("an untracked file: got %q", got)
+	}
+	if n := gitRuns(t, log, "-o"); n != 1 {
+		t.Errorf("an untracked file: the untracked listing ran %d times, want 1", n)
+	}
+}
+
+// logGit puts a git first on PATH that logs its arguments to the file it
+// returns, then runs the real one.
+func logGit(t *testing.T) string {
+	t.Helper()
+	real, err := exec.LookPath("git")
+	if err != nil || runtime.GOOS == "windows" {
+		t.Skip("git not installed, or no shell scripts")
+	}
+	bin := t.TempDir()
+	log := filepath.Join(bin, "git.log")
+	script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return log
+}
+
+// gitRuns counts the ls-files runs with flag logged since the last call.
+func gitRuns(t *testing.T, log, flag string) int {
+	t.Helper()
+	data, err := os.ReadFile(log)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	_ = os.Remove(log)
+	n := 0
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, " ls-files -z "+flag+" ") {
+			n++
+		}
+	}
+	return n
+}
