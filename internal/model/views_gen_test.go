@@ -70,6 +70,10 @@ type cueDefs struct {
 	file  map[string]string
 	cue   map[string]string // the definition's name in its file
 	used  map[string]bool   // the constructors the views call
+	// same maps a view's fields (names, kinds and whether required) to
+	// the first definition that has them: a later one with the same
+	// fields is an alias of its view.
+	same map[string]string
 }
 
 func readDefs() (*cueDefs, error) {
@@ -144,7 +148,7 @@ import (
 	"github.com/resumelint/resumelint/internal/node"
 )
 `)
-	d.used = map[string]bool{}
+	d.used, d.same = map[string]bool{}, map[string]string{}
 	for _, name := range d.order {
 		d.emit(&b, name)
 	}
@@ -165,20 +169,36 @@ import (
 
 func (d *cueDefs) emit(b *strings.Builder, def string) {
 	name := goName(strings.TrimPrefix(def, "#"))
-	fmt.Fprintf(b, "\n// %s is a mapping read as %s (cue/%s): each field's value and node.\ntype %s struct {\n\tKey, Node *yaml.Node\n", name, d.cue[def], d.file[def], name)
-	var cases, specs []string
+	var fields, cases, specs []string
 	for _, f := range structFields(d.exprs[def]) {
 		key := f.Label.(*ast.Ident).Name
 		typ, ctor := d.goType(f.Value)
 		d.used[ctor] = true
-		fmt.Fprintf(b, "\t%s %s // %s\n", goName(key), typ, key)
+		fields = append(fields, fmt.Sprintf("\t%s %s // %s\n", goName(key), typ, key))
 		cases = append(cases, fmt.Sprintf("case %q:\nx.%s = %s", key, goName(key), kvRead(ctor)))
 		specs = append(specs, fmt.Sprintf("{Name: %q, Required: %t}", key, f.Constraint == token.NOT))
 	}
+	sig := strings.Join(fields, "") + strings.Join(specs, ",")
+	if first, ok := d.same[sig]; ok {
+		d.emitAlias(b, def, first)
+		return
+	}
+	d.same[sig] = def
+	fmt.Fprintf(b, "\n// %s is a mapping read as %s (cue/%s): each field's value and node.\ntype %s struct {\n\tKey, Node *yaml.Node\n%s", name, d.cue[def], d.file[def], name, strings.Join(fields, ""))
 	fmt.Fprintf(b, "}\n\n// %sFields are %s's fields, in the order the definition lists them.\nvar %sFields = []FieldSpec{\n%s,\n}\n", name, d.cue[def], name, strings.Join(specs, ",\n"))
 	fmt.Fprintf(b, "\n// %sOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.\n", name)
 	fmt.Fprintf(b, "func %sOf(k, v *yaml.Node) *%s {\n\tif !node.IsMap(v) {\n\t\treturn nil\n\t}\n", name, name)
 	fmt.Fprintf(b, "\tx := &%s{Key: k, Node: v}\n\teachField(v, func(key string, fk, fv *yaml.Node) {\n\t\tswitch key {\n%s\n\t\t}\n\t})\n\treturn x\n}\n", name, strings.Join(cases, "\n"))
+}
+
+// emitAlias writes the view of def as first's: a definition that lists
+// the same fields with the same kinds (#ResumeContextV2 beside
+// #ResumeContext, whose values' constraints differ) reads the same way.
+func (d *cueDefs) emitAlias(b *strings.Builder, def, first string) {
+	name, to := goName(strings.TrimPrefix(def, "#")), goName(strings.TrimPrefix(first, "#"))
+	fmt.Fprintf(b, "\n// %s is a mapping read as %s (cue/%s), whose fields are %s's.\ntype %s = %s\n", name, d.cue[def], d.file[def], d.cue[first], name, to)
+	fmt.Fprintf(b, "\n// %sFields are %s's fields, in the order the definition lists them.\nvar %sFields = %sFields\n", name, d.cue[def], name, to)
+	fmt.Fprintf(b, "\n// %sOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.\nfunc %sOf(k, v *yaml.Node) *%s { return %sOf(k, v) }\n", name, name, name, to)
 }
 
 // kvRead is the reader of one key and its value (fk, fv) for the field
