@@ -300,49 +300,40 @@ func (x *Files) listed(root, osPath string) (typ byte, known bool) {
 
 // Exists reports whether osPath names something inside root.
 func (x *Files) Exists(root, osPath string) bool {
-	if x == nil {
-		return ExistsIn(root, osPath)
-	}
-	if _, ok := x.buffer(osPath); ok && root != "" {
-		if _, in := Contained(root, osPath); in {
-			return true
-		}
-	}
-	if t, known := x.listed(root, osPath); known {
-		return t != entryNone
-	}
-	return ExistsIn(root, osPath)
+	return x.lookUp(root, osPath, true, func(t byte) bool { return t != entryNone }, ExistsIn)
 }
 
 // IsDir reports whether osPath names a folder inside root.
 func (x *Files) IsDir(root, osPath string) bool {
-	if x == nil {
-		return IsDirIn(root, osPath)
-	}
-	if _, ok := x.buffer(osPath); ok && root != "" {
-		if _, in := Contained(root, osPath); in {
-			return false
-		}
-	}
-	if t, known := x.listed(root, osPath); known {
-		return t == entryDir
-	}
-	return IsDirIn(root, osPath)
+	return x.lookUp(root, osPath, false, func(t byte) bool { return t == entryDir }, IsDirIn)
 }
 
 // IsRegular reports whether osPath names a regular file inside root
 // (symbolic links followed while they stay inside); an overlay's buffer
 // is one.
 func (x *Files) IsRegular(root, osPath string) bool {
-	if x != nil {
-		if t, known := x.listed(root, osPath); known {
-			if _, ok := x.buffer(osPath); !ok {
-				return t == entryFile
-			}
+	return x.lookUp(root, osPath, true, func(t byte) bool { return t == entryFile }, func(root, osPath string) bool {
+		fi, err := StatIn(root, osPath)
+		return err == nil && fi.Mode().IsRegular()
+	})
+}
+
+// lookUp answers a question about osPath inside root: buffered for an
+// overlay's buffer (a regular file), else from the walk's listing where
+// it can tell (listed of the type it saw), else from disk.
+func (x *Files) lookUp(root, osPath string, buffered bool, listed func(typ byte) bool, disk func(root, osPath string) bool) bool {
+	if x == nil {
+		return disk(root, osPath)
+	}
+	if _, ok := x.buffer(osPath); ok && root != "" {
+		if _, in := Contained(root, osPath); in {
+			return buffered
 		}
 	}
-	fi, err := x.Stat(root, osPath)
-	return err == nil && fi.Mode().IsRegular()
+	if t, known := x.listed(root, osPath); known {
+		return listed(t)
+	}
+	return disk(root, osPath)
 }
 
 // ReadDir lists a folder inside root, like ReadDirIn. The entries are
