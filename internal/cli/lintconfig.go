@@ -15,6 +15,7 @@ import (
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/filter"
 	"github.com/resumelint/resumelint/internal/fix"
+	"github.com/resumelint/resumelint/internal/gctune"
 	"github.com/resumelint/resumelint/internal/load"
 )
 
@@ -156,7 +157,8 @@ func (lc *lintConfig) discovered(d *load.Discovery, extra ...*load.File) error {
 // files are classified with the globs of the configuration governing it,
 // and every file found is read inside the run's repository root.
 func (lc *lintConfig) discoverOptions(cwd string) load.DiscoverOptions {
-	return load.DiscoverOptions{Cwd: cwd, Classifier: lc.classifier, ClassifierFor: lc.classifierFor, Listed: lc.set.Listed, Root: lc.root}
+	return load.DiscoverOptions{Cwd: cwd, Classifier: lc.classifier, ClassifierFor: lc.classifierFor, Listed: lc.set.Listed, Root: lc.root,
+		BeforeWalk: gctune.Reserve}
 }
 
 // nestedUnits groups the discovered units that another configuration

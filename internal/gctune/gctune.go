@@ -25,13 +25,13 @@ const Ratio = 3
 // Spare is the room kept free above the live heap: once live+Spare is
 // below Ratio times the live heap, the limit follows it at live+Spare.
 // A run whose findings pile up then still collects once per Spare
-// allocated, not ever
-// more often as it nears a fixed limit (at 4x the findings benchmark the
-// live heap reaches 30 MB: about 87 MiB of RSS instead of 74, and 4% less
-// CPU). 44 MiB, not 48: at 4x the findings benchmark a run keeps about
-// 40 MiB by its end, and P3 bounds its peak RSS at 100 MiB; the 9% more
-// collections cost no CPU that five runs could tell apart.
-const Spare = 44 << 20
+// allocated, not ever more often as it nears a fixed limit (at 4x the
+// findings benchmark the live heap reaches 30 MB: about 87 MiB of RSS
+// instead of 74, and 4% less CPU). 41 MiB, not 48: at 4x the findings
+// benchmark a run keeps about 40 MiB by its end, P3 bounds its peak RSS at
+// 100 MiB, and a heap on huge pages (Reserve) keeps 2-3 MiB more of it;
+// the extra collections cost no CPU that five runs could tell apart.
+const Spare = 41 << 20
 
 // Headroom is the heap a run may reach, as a multiple of its live heap,
 // once the live heap passes Spare (the work GOGC=100 does).
@@ -58,6 +58,7 @@ func Start(getenv func(string) string) {
 		debug.SetMemoryLimit(Limit)
 		debug.SetGCPercent(-1)
 		watch()
+		tuned.Store(true)
 	case ownGC:
 		debug.SetGCPercent(400)
 	case ownLimit:

@@ -62,6 +62,9 @@ type DiscoverOptions struct {
 	Listed func(osDir string, rel [][]byte) (changed bool)
 	// NoGit walks folders even inside a git work tree.
 	NoGit bool
+	// BeforeWalk, when set, is called before each folder is walked: the
+	// run will read many files (the command readies its heap then).
+	BeforeWalk func()
 	// Root is the repository root: no file found is read outside it
 	// (File.Root). A path named outside it is confined to its own folder.
 	// It is required: Discover refuses to run without it.
@@ -122,6 +125,9 @@ func discover(args []string, opt DiscoverOptions, speculate bool) (out *Discover
 			// of what lies outside.
 			d.out.Missing = append(d.out.Missing, a)
 		case err == nil && fi.IsDir():
+			if opt.BeforeWalk != nil {
+				opt.BeforeWalk()
+			}
 			d.dir(osPath, named)
 			if d.hits == hits {
 				d.out.Empty = append(d.out.Empty, a)

@@ -565,3 +565,24 @@ func gitRuns(t *testing.T, log, flag string) int {
 	}
 	return n
 }
+
+// TestBeforeWalkOnlyForFolders: a run that names files (a hook's) never
+// readies a heap for a walk; one that walks folders does, before walking.
+func TestBeforeWalkOnlyForFolders(t *testing.T) {
+	dir := tree(t, t.TempDir(), "ORCHESTRATION.yaml", "proj/ORCHESTRATION.yaml")
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"ORCHESTRATION.yaml", "proj/ORCHESTRATION.yaml"}, 0},
+		{[]string{"proj/*.yaml"}, 0},
+		{nil, 1},
+		{[]string{"proj", "ORCHESTRATION.yaml", "."}, 2},
+	} {
+		walks := 0
+		d := discoverQuick(t, tc.args, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true, BeforeWalk: func() { walks++ }})
+		if walks != tc.want || len(d.Files) == 0 {
+			t.Errorf("%q: BeforeWalk called %d times, want %d (%d files)", tc.args, walks, tc.want, len(d.Files))
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package gctune
+
+import (
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"testing"
+)
+
+func collections() uint32 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.NumGC
+}
+
+func TestReserveNeedsStart(t *testing.T) {
+	was := tuned.Swap(false) // as in a process that never called Start
+	t.Cleanup(func() { tuned.Store(was) })
+	before := collections()
+	Reserve()
+	if after := collections(); after != before {
+		t.Errorf("Reserve without Start collected %d times", after-before)
+	}
+}
+
+func TestReserveHandsTheHeapBack(t *testing.T) {
+	restore(t)
+	was := tuned.Swap(true)
+	reserveOnce = sync.Once{}
+	t.Cleanup(func() { tuned.Store(was) })
+	debug.SetMemoryLimit(Limit)
+	before := collections()
+	Reserve()
+	if collections() == before {
+		t.Fatal("Reserve did not collect its reservation")
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if ms.HeapAlloc >= Limit/2 {
+		t.Errorf("heap in use after Reserve: %d bytes; the reservation was kept", ms.HeapAlloc)
+	}
+	if _, limit := settings(); limit != Limit {
+		t.Errorf("memory limit after Reserve: %d, want %d", limit, Limit)
+	}
+	again := collections()
+	Reserve()
+	if collections() != again {
+		t.Error("a second Reserve collected again")
+	}
+}
