@@ -7,7 +7,9 @@
 // runs; the options below turn off the rest: the fsmonitor hook, hooks,
 // pagers, the system config, prompts and optional locks. Every call is
 // bounded in time (Timeout), and a repository whose files git would read
-// include a FIFO is refused before git runs (CheckRepo, CheckTree).
+// include a FIFO is refused before git runs (CheckRepo, CheckTree). The
+// tracked files of a plain checkout are read from its index without git
+// (TrackedFiles).
 package gitcmd
 
 import (

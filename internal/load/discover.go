@@ -320,12 +320,7 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 			}
 		})
 	}()
-	cached := gitLsFiles(osDir, "-c")
-	cerr := cached.Run()
-	var tracked [][]byte
-	if cerr == nil {
-		tracked = bytes.Split(cached.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
-	}
+	tracked, cerr := trackedFiles(top, osDir)
 	if cerr == nil && tally.track(tracked) {
 		others.start()
 	}
@@ -373,6 +368,21 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 	}
 	untracked := bytes.Split(others.cmd.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
 	return listed + d.addUntracked(osDir, tracked, untracked), true
+}
+
+// trackedFiles lists the files git tracks under osDir (git ls-files -c),
+// read from the index itself where gitcmd.TrackedFiles can, else from git.
+func trackedFiles(top, osDir string) ([][]byte, error) {
+	if top != "" {
+		if tracked, ok := gitcmd.TrackedFiles(top, osDir); ok {
+			return tracked, nil
+		}
+	}
+	cached := gitLsFiles(osDir, "-c")
+	if err := cached.Run(); err != nil {
+		return nil, err
+	}
+	return bytes.Split(cached.Stdout.(*bytes.Buffer).Bytes(), []byte{0}), nil
 }
 
 // lazyCmd is a command made and started at most once, by whichever

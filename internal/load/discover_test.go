@@ -518,8 +518,17 @@ func TestDiscoverGitOnlyTracked(t *testing.T) {
 	if ex, known := d.Listing.Exists(filepath.Join(dir, "docs", "notes.md")); !ex || !known {
 		t.Error("the walk's listing is handed on")
 	}
-	if n := gitRuns(t, log, "-o"); n != 0 {
-		t.Errorf("a clean checkout ran the untracked listing %d times", n)
+	data, _ := os.ReadFile(log)
+	if n := gitRuns(t, log, "-o"); n != 0 || len(data) > 0 {
+		t.Errorf("a clean checkout ran the untracked listing %d times, and git: %q (the index is read, not listed)", n, data)
+	}
+	// An index git is told to read elsewhere is git's to list.
+	t.Setenv("GIT_INDEX_FILE", filepath.Join(dir, ".git", "index"))
+	if got := discovered(discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir})); !slices.Equal(got, want) {
+		t.Errorf("GIT_INDEX_FILE set: got %q, want %q", got, want)
+	}
+	if n := gitRuns(t, log, "-c"); n != 1 {
+		t.Errorf("GIT_INDEX_FILE set: the tracked listing ran %d times, want 1", n)
 	}
 	tree(t, dir, "docs/ORCHESTRATION.yaml")
 	d = discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir})
