@@ -93,6 +93,10 @@ func TestGitCallTimeout(t *testing.T) {
 			// A changed workflow, so its base version is read.
 			data, _ := os.ReadFile(filepath.Join(repo, "w/ORCHESTRATION.yaml"))
 			write(t, repo, "w/ORCHESTRATION.yaml", strings.Replace(string(data), "go on", "go on now", 1))
+			// An untracked file, so the lint of the whole tree asks git
+			// for the untracked files (the tracked ones come from the
+			// index).
+			write(t, repo, "scratch/notes.md", "not added yet\n")
 			fakeGit(t, c.pattern)
 			code, out := runIn(t, repo, c.args...)
 			if code != 2 || !strings.Contains(out, c.want) || !strings.Contains(out, "RESUMELINT_GIT_TIMEOUT") {

@@ -39,7 +39,7 @@ func TrackedFiles(top, dir string) (paths [][]byte, ok bool) {
 		return nil, false
 	}
 	gitDir := filepath.Join(top, ".git")
-	if !ownedDir(top) || !ownedDir(gitDir) {
+	if !ownedDir(top) || !ownedDir(gitDir) || !isGitDir(gitDir) {
 		return nil, false
 	}
 	cfg, ok := readRegular(filepath.Join(gitDir, "config"), 1<<20)
@@ -58,6 +58,35 @@ func TrackedFiles(top, dir string) (paths [][]byte, ok bool) {
 		prefix = filepath.ToSlash(rel) + "/"
 	}
 	return parseIndex(idx, []byte(prefix))
+}
+
+// isGitDir reports whether git would take gitDir for a repository
+// (setup.c's is_git_directory): objects and refs folders, and a HEAD that
+// names a branch or a commit. A folder that only looks like one is left
+// to git, which refuses it.
+func isGitDir(gitDir string) bool {
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Lstat(filepath.Join(gitDir, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	head, ok := readRegular(filepath.Join(gitDir, "HEAD"), 4096)
+	if !ok || head == nil {
+		return false
+	}
+	if bytes.HasPrefix(head, []byte("ref: refs/")) {
+		return true
+	}
+	hex := bytes.TrimRight(head, "\n")
+	if len(hex) != 2*sha1.Size {
+		return false
+	}
+	for _, c := range hex {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Index entry layout (Documentation/gitformat-index.txt): ten 32-bit

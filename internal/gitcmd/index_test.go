@@ -132,6 +132,11 @@ func TestTrackedFilesConflictStages(t *testing.T) {
 func TestTrackedFilesLeavesToGit(t *testing.T) {
 	for name, setup := range map[string]func(t *testing.T, dir string){
 		"split index": func(t *testing.T, dir string) { run(t, dir, "update-index", "--split-index") },
+		"not a repository to git": func(t *testing.T, dir string) {
+			if err := os.RemoveAll(filepath.Join(dir, ".git", "refs")); err != nil {
+				t.Fatal(err)
+			}
+		},
 		"index file named": func(t *testing.T, dir string) {
 			t.Setenv("GIT_INDEX_FILE", filepath.Join(dir, ".git", "other-index"))
 		},
