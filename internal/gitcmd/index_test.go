@@ -1,10 +1,10 @@
 package gitcmd
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -221,7 +221,7 @@ func FuzzParseIndex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body, prefix []byte) {
 		paths, ok := indexEntries(body, prefix)
 		for _, p := range paths {
-			if !ok || len(p) == 0 || bytes.IndexByte(p, 0) >= 0 {
+			if !ok || len(p) == 0 || slices.Contains(p, 0) {
 				t.Fatalf("path %q (ok %v)", p, ok)
 			}
 		}
@@ -257,7 +257,7 @@ func TestGitVarint(t *testing.T) {
 		{[]byte{0xff, 0x7f}, 16511, 2},
 		{[]byte{0x80, 0x80, 0x00}, 16512, 3},
 		{[]byte{0x80}, 0, 0}, // cut short
-		{bytes.Repeat([]byte{0xff}, 12), 0, 0},
+		{[]byte(strings.Repeat("\xff", 12)), 0, 0},
 	} {
 		if v, n := gitVarint(tc.b); v != tc.want || n != tc.n {
 			t.Errorf("gitVarint(% x) = %d, %d; want %d, %d", tc.b, v, n, tc.want, tc.n)
