@@ -165,7 +165,7 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 		fill(&fd)
 		res.Findings = append(res.Findings, fd)
 	}
-	sort.SliceStable(res.Findings, func(i, j int) bool { return diag.Less(&res.Findings[i], &res.Findings[j]) })
+	diag.Sort(res.Findings)
 	return res
 }
 

@@ -86,9 +86,7 @@ func (st *Stage) Apply(res *engine.Result) {
 		}
 	}
 	res.Findings = out
-	if less := func(i, j int) bool { return diag.Less(&out[i], &out[j]) }; !sort.SliceIsSorted(out, less) {
-		sort.SliceStable(out, less)
-	}
+	diag.Sort(out)
 }
 
 // finish applies the scope's selection to fd: false when its rule is off.
