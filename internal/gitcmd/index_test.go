@@ -78,16 +78,23 @@ func TestTrackedFilesAsGitListsThem(t *testing.T) {
 	run(t, dir, "update-index", "--add", "--cacheinfo", "160000,"+head+",vendor/sub")
 	blob := strings.TrimSpace(run(t, dir, "rev-parse", "HEAD:z.txt"))
 	run(t, dir, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+longPath)
-	for _, version := range []string{"3", "2", "4"} {
-		if version != "3" {
+	for _, version := range []string{"3", "2", "4", "extensions", "skip-worktree"} {
+		switch version {
+		case "2", "4":
 			run(t, dir, "update-index", "--index-version", version)
+		case "extensions":
+			// Optional extensions: the untracked cache, the end of the
+			// entries and their offsets, beside the cache tree.
+			run(t, dir, "update-index", "--index-version", "2", "--untracked-cache")
+			run(t, dir, "-c", "core.untrackedCache=true", "status", "--porcelain")
+			run(t, dir, "-c", "index.recordEndOfIndexEntries=true", "-c", "index.recordOffsetTable=true", "-c", "index.threads=2",
+				"update-index", "--force-write-index")
+		case "skip-worktree":
+			run(t, dir, "sparse-checkout", "set", "--no-cone", "docs/")
 		}
 		for _, sub := range []string{".", "docs", "a b", "projects/PROJ-001", "missing"} {
 			got, ok := TrackedFiles(dir, filepath.Join(dir, sub))
-			want := lsFiles(t, filepath.Join(dir, firstExisting(dir, sub)))
-			if sub == "missing" {
-				want = []string{""}
-			}
+			want := lsFilesIn(t, dir, sub)
 			if !ok {
 				t.Fatalf("version %s, %s: not read", version, sub)
 			}
@@ -98,11 +105,20 @@ func TestTrackedFilesAsGitListsThem(t *testing.T) {
 	}
 }
 
-func firstExisting(dir, sub string) string {
-	if _, err := os.Stat(filepath.Join(dir, sub)); err != nil {
-		return "."
+// lsFilesIn is lsFiles of the folder sub of the work tree at top, which
+// need not exist in the work tree (a sparse checkout leaves folders out):
+// git lists it from the top, and the folder's prefix is taken off.
+func lsFilesIn(t *testing.T, top, sub string) []string {
+	t.Helper()
+	if sub == "." {
+		return lsFiles(t, top)
 	}
-	return sub
+	out := strings.TrimSuffix(run(t, top, "ls-files", "-z", "-c", "--", sub+"/"), "\x00")
+	paths := strings.Split(out, "\x00")
+	for i, p := range paths {
+		paths[i] = strings.TrimPrefix(p, sub+"/")
+	}
+	return paths
 }
 
 func TestTrackedFilesConflictStages(t *testing.T) {
@@ -121,9 +137,15 @@ func TestTrackedFilesConflictStages(t *testing.T) {
 	run(t, dir, append(id, "commit", "-qam", "main")...)
 	cmd := exec.Command("git", append([]string{"-C", dir}, append(id, "merge", "-q", "other")...)...)
 	_ = cmd.Run() // conflicts
-	got, ok := TrackedFiles(dir, dir)
-	if want := lsFiles(t, dir); !ok || strings.Join(strs(got), "\n") != strings.Join(want, "\n") {
-		t.Errorf("conflicted: got %q (read %v), want %q", strs(got), ok, want)
+	for _, state := range []string{"conflicted", "resolved"} {
+		if state == "resolved" {
+			write("both\n")
+			run(t, dir, "add", "ORCHESTRATION.yaml") // the index keeps the stages to undo (REUC)
+		}
+		got, ok := TrackedFiles(dir, dir)
+		if want := lsFiles(t, dir); !ok || strings.Join(strs(got), "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: got %q (read %v), want %q", state, strs(got), ok, want)
+		}
 	}
 }
 
@@ -136,6 +158,9 @@ func TestTrackedFilesLeavesToGit(t *testing.T) {
 			if err := os.RemoveAll(filepath.Join(dir, ".git", "refs")); err != nil {
 				t.Fatal(err)
 			}
+		},
+		"sparse index": func(t *testing.T, dir string) {
+			run(t, dir, "sparse-checkout", "set", "--cone", "--sparse-index", "docs")
 		},
 		"index file named": func(t *testing.T, dir string) {
 			t.Setenv("GIT_INDEX_FILE", filepath.Join(dir, ".git", "other-index"))
