@@ -10,8 +10,8 @@ import (
 )
 
 // MaxIndexSize bounds the index file TrackedFiles reads itself; a larger
-// one is listed by git.
-const MaxIndexSize = 256 << 20
+// one (some 600,000 files) is git's to list.
+const MaxIndexSize = 64 << 20
 
 // indexVars are the environment variables that make git read another
 // index, repository or work tree than the one found on disk.
