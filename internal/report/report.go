@@ -4,6 +4,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -98,7 +99,8 @@ func Text(w io.Writer, in *Input) error {
 	masks := secretMasks(in.Findings)
 	// Written as it is made: the output of 24,000 findings is megabytes.
 	sb := bufio.NewWriterSize(w, 64<<10)
-	for _, f := range in.Findings {
+	err := inOrder(sb, len(in.Findings), func(sb *bytes.Buffer, i int) {
+		f := &in.Findings[i]
 		sev := f.Severity.String()
 		if f.Severity == diag.SevError {
 			sev = red(sev)
@@ -156,6 +158,9 @@ func Text(w io.Writer, in *Input) error {
 			caret.WriteString(green("^" + strings.Repeat("~", width-1)))
 			fmt.Fprintf(sb, "%s %s %s\n", pad, gray("|"), caret.String())
 		}
+	})
+	if err != nil {
+		return err
 	}
 	if !in.Quiet {
 		s := Summarize(in)
@@ -255,8 +260,8 @@ func JSON(w io.Writer, in *Input) error {
 		return err
 	}
 	fmt.Fprintf(bw, "{\n  \"version\": %s,\n  \"findings\": [", head)
-	var buf []byte
-	for i, f := range in.Findings {
+	err = inOrder(bw, len(in.Findings), func(buf *bytes.Buffer, i int) {
+		f := &in.Findings[i]
 		jf := JSONFinding{Code: f.Code, Name: f.Name, Severity: f.Severity.String(), Path: f.Path,
 			Line: f.Start.Line, Column: f.Start.Col, EndLine: f.End.Line, EndColumn: f.End.Col,
 			Message: f.Message, Related: f.Related}
@@ -266,12 +271,14 @@ func JSON(w io.Writer, in *Input) error {
 		if f.Fix != nil && f.Fix.Applicability != diag.FixNone { // documented: safe, unsafe or null
 			jf.Fix = &JSONFix{Applicability: string(f.Fix.Applicability)}
 		}
-		buf = appendFinding(buf[:0], &jf)
 		if i > 0 {
-			bw.WriteString(",")
+			buf.WriteString(",")
 		}
-		bw.WriteString("\n    ")
-		bw.Write(buf)
+		buf.WriteString("\n    ")
+		buf.Write(appendFinding(buf.AvailableBuffer(), &jf))
+	})
+	if err != nil {
+		return err
 	}
 	if len(in.Findings) > 0 {
 		bw.WriteString("\n  ")
