@@ -14,8 +14,10 @@ import (
 const MaxIndexSize = 64 << 20
 
 // indexVars are the environment variables that make git read another
-// index, repository or work tree than the one found on disk.
-var indexVars = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY"}
+// index, repository or work tree than the one found on disk, or stop its
+// search for the repository before it.
+var indexVars = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
+	"GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM"}
 
 // TrackedFiles returns what `git ls-files -z -c -- .` run in dir prints
 // (the paths of the index below dir, relative to it, in index order; a

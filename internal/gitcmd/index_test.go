@@ -165,6 +165,9 @@ func TestTrackedFilesLeavesToGit(t *testing.T) {
 		"index file named": func(t *testing.T, dir string) {
 			t.Setenv("GIT_INDEX_FILE", filepath.Join(dir, ".git", "other-index"))
 		},
+		"search for the repository bounded": func(t *testing.T, dir string) {
+			t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(dir))
+		},
 		"corrupt index": func(t *testing.T, dir string) {
 			p := filepath.Join(dir, ".git", "index")
 			b, err := os.ReadFile(p)
