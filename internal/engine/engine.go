@@ -150,7 +150,7 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	}
 
 	res := &Result{Directives: map[string][]load.Directive{}}
-	res.collect(units, results)
+	res.collect(&s, units, results)
 	// Phase 3: cross-file rules over the whole index.
 	s.settleRepo(res, s.finalize(res, index))
 	// A finished record is history: one decision for every rule.
@@ -184,9 +184,13 @@ func unitsOf(d *load.Discovery, extra []*load.File) []unit {
 	return units
 }
 
+// collectOnEveryCore is how many findings a run has before collect copies
+// them on every core.
+var collectOnEveryCore = 4096
+
 // collect counts the checked and skipped units and gathers the units'
 // findings and their files' suppression directives.
-func (res *Result) collect(units []unit, results []unitResult) {
+func (res *Result) collect(s *Settings, units []unit, results []unitResult) {
 	for i, u := range units {
 		switch {
 		case results[i].skip != nil:
@@ -198,15 +202,32 @@ func (res *Result) collect(units []unit, results []unitResult) {
 		}
 	}
 	sort.Slice(res.Skipped, func(i, j int) bool { return res.Skipped[i].Path < res.Skipped[j].Path })
-	total := 0
-	for _, r := range results {
-		total += len(r.findings)
+	// Each unit's findings are copied to their place on every core: the
+	// copy of thousands of findings while a collection is under way is
+	// mostly write barriers, and was the longest serial piece after the
+	// report.
+	at := make([]int, len(results)+1)
+	for i, r := range results {
+		at[i+1] = at[i] + len(r.findings)
 	}
-	res.Findings = make([]diag.Finding, 0, total)
+	res.Findings = make([]diag.Finding, at[len(results)])
+	copyAt := func(i int) {
+		copy(res.Findings[at[i]:], results[i].findings)
+		results[i].findings = nil // one copy of each finding
+	}
+	if at[len(results)] < collectOnEveryCore {
+		for i := range results {
+			copyAt(i)
+		}
+	} else {
+		idx := make([]int, len(results))
+		for i := range idx {
+			idx[i] = i
+		}
+		s.pool(idx, copyAt)
+	}
 	for i := range results {
 		r := &results[i]
-		res.Findings = append(res.Findings, r.findings...)
-		r.findings = nil // one copy of each finding
 		res.Internal += r.internal
 		for _, fd := range r.directives {
 			if _, dup := res.Directives[fd.path]; !dup {

@@ -104,6 +104,14 @@ func TestDeterministicOrder(t *testing.T) {
 			t.Fatalf("order differs between 1 and 8 workers:\n%s\nvs\n%s", one, got)
 		}
 	}
+	// The units' findings gathered on every core, as a run of thousands
+	// of findings gathers them.
+	was := collectOnEveryCore
+	collectOnEveryCore = 1
+	defer func() { collectOnEveryCore = was }()
+	if got := render(8); got != one {
+		t.Fatalf("findings gathered on every core differ:\n%s\nvs\n%s", one, got)
+	}
 }
 
 // A run whose reports print no source lines keeps none of a file's lines
