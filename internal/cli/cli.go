@@ -353,7 +353,7 @@ func (lf *lintFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&lf.now, "now", "", "the current time for time-based rules (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
 	fs.StringVar(&lf.color, "color", "auto", "colour the text output: auto, always or never (auto: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)")
 	fs.StringVar(&lf.stdinName, "stdin-filename", "", "the name of the file read from stdin when PATH is -")
-	fs.IntVar(&lf.jobs, "jobs", 0, "number of parallel workers (default: all CPUs)")
+	fs.IntVar(&lf.jobs, "jobs", 0, "number of parallel workers (default: GOMAXPROCS, the CPUs this process may use)")
 	fs.BoolVar(&lf.quiet, "quiet", false, "print findings only, no summary")
 	fs.BoolVar(&lf.quiet, "q", false, "the same as --quiet")
 	fs.BoolVar(&lf.verbose, "verbose", false, "list on stderr the configuration, the excludes, and every file or folder skipped and why")

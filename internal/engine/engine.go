@@ -422,7 +422,11 @@ func (s *Settings) HasBase() bool { return s.Base != nil }
 func (s *Settings) pool(idx []int, fn func(int)) {
 	jobs := s.Jobs
 	if jobs <= 0 {
-		jobs = runtime.NumCPU()
+		// The processors Go runs on, not the machine's CPUs: in a
+		// container with a CPU quota (a CI runner) NumCPU counts the
+		// host's, and every worker beyond GOMAXPROCS only holds a
+		// loaded unit in memory while it waits for a processor.
+		jobs = runtime.GOMAXPROCS(0)
 	}
 	jobs = min(jobs, 64, 4*runtime.NumCPU()) // more workers only cost memory
 	if jobs > len(idx) {

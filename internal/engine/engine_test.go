@@ -3,7 +3,9 @@ package engine
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -161,5 +163,31 @@ func TestNoSnippetsKeepsNoLines(t *testing.T) {
 		if b.HasSnippet {
 			t.Errorf("finding %d without snippets carries %q", i, b.Snippet)
 		}
+	}
+}
+
+// TestPoolFollowsGOMAXPROCS: the default number of workers is what Go
+// runs on (GOMAXPROCS, which follows a container's CPU quota), not the
+// machine's CPUs. With one processor, no two units are ever in progress.
+func TestPoolFollowsGOMAXPROCS(t *testing.T) {
+	if runtime.NumCPU() < 2 {
+		t.Skip("one CPU: GOMAXPROCS and NumCPU agree")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var active, most atomic.Int32
+	idx := make([]int, 16)
+	for i := range idx {
+		idx[i] = i
+	}
+	s := &Settings{}
+	s.pool(idx, func(int) {
+		n := active.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		time.Sleep(time.Millisecond) // another worker, if any, starts a unit meanwhile
+		active.Add(-1)
+	})
+	if m := most.Load(); m != 1 {
+		t.Fatalf("%d units were in progress at once with GOMAXPROCS=1, want 1", m)
 	}
 }
