@@ -136,6 +136,9 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 		s.Files.UseListing(d.Listing)
 	}
 	units := unitsOf(d, extra)
+	if len(units) >= compileAsideUnits && runtime.GOMAXPROCS(0) > 1 {
+		rules.CompileSchemaAside()
+	}
 	results := make([]unitResult, len(units))
 	index := rules.NewIndex()
 	// A unit is checked after every unit whose facts its rules require
@@ -183,6 +186,11 @@ func unitsOf(d *load.Discovery, extra []*load.File) []unit {
 	}
 	return units
 }
+
+// compileAsideUnits is how many units a run has before the CUE schema is
+// compiled beside the first units rather than by the first that needs it
+// (rules.CompileSchemaAside): a hook's few files rarely need it at all.
+const compileAsideUnits = 256
 
 // collectOnEveryCore is how many findings a run has before collect copies
 // them on every core.

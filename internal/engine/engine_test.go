@@ -2,8 +2,10 @@ package engine
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/rules"
+	"github.com/resumelint/resumelint/internal/schema"
 )
 
 // A rule that panics on one file: the panic becomes an internal-error
@@ -189,5 +192,53 @@ func TestPoolFollowsGOMAXPROCS(t *testing.T) {
 	})
 	if m := most.Load(); m != 1 {
 		t.Fatalf("%d units were in progress at once with GOMAXPROCS=1, want 1", m)
+	}
+}
+
+// TestLargeRunCompilesSchemaAside: a run of many units compiles the CUE
+// schema beside its first units, where every worker meeting an invalid
+// document would otherwise wait for the one compiling it; a hook's few
+// valid files never compile it. Each case runs in a process of its own
+// (the schema is compiled once per process).
+func TestLargeRunCompilesSchemaAside(t *testing.T) {
+	if n := os.Getenv("RESUMELINT_TEST_ASIDE"); n != "" {
+		files, _ := strconv.Atoi(n)
+		runtime.GOMAXPROCS(2)
+		dir := t.TempDir()
+		for i := range files {
+			p := filepath.Join(dir, "p"+strconv.Itoa(i), ".cache", "precompact_state.json")
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			valid := `{"active_project_id": "07-example-project", "confidence": "high", "detection_method": "transcript", "timestamp": "2026-02-20T16:41:00Z"}`
+			if err := os.WriteFile(p, []byte(valid), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := Run(d, nil, Settings{Opts: rules.Options{Now: time.Now(), Limits: load.DefaultLimits, Cwd: dir, RepoRoot: dir}})
+		for _, f := range res.Findings {
+			if strings.HasSuffix(f.Name, "-schema") {
+				t.Fatalf("valid files gave a schema finding: %s %s", f.Code, f.Message)
+			}
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for !schema.Compiled() && files >= compileAsideUnits && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if got, want := schema.Compiled(), files >= compileAsideUnits; got != want {
+			t.Fatalf("%d valid units: schema compiled %v, want %v", files, got, want)
+		}
+		return
+	}
+	for _, files := range []int{3, compileAsideUnits} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLargeRunCompilesSchemaAside$")
+		cmd.Env = append(os.Environ(), "RESUMELINT_TEST_ASIDE="+strconv.Itoa(files))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%d units: %v\n%s", files, err, out)
+		}
 	}
 }

@@ -21,6 +21,16 @@ var UnknownKey = &Rule{Code: code.UnknownKey, Name: "unknown-key", Severity: dia
 
 func init() { Register(UnknownKey) }
 
+// CompileSchemaAside starts compiling the CUE schema on a goroutine of its
+// own. The rules compile it on the first document the generated checker
+// cannot prove valid (about 10 ms), and every worker that meets such a
+// document meanwhile waits: on many cores, all of them. A run of many
+// units, which will almost surely meet one, compiles it while the first
+// units are checked instead.
+func CompileSchemaAside() {
+	go func() { _ = schema.Compile() }() // an error is the rules' to report, when they need it
+}
+
 // schemaCheck is one validated subtree and its result.
 type schemaCheck struct {
 	file   *load.File

@@ -47,6 +47,9 @@ func Compile() error {
 	return loadErr
 }
 
+// Compiled reports whether this process has started compiling the schema.
+func Compiled() bool { return cueStarted.Load() }
+
 // Def returns a compiled definition such as "#ResumptionV2".
 func Def(name string) (cue.Value, error) {
 	if err := Compile(); err != nil {
