@@ -248,24 +248,46 @@ func (res *Result) collect(s *Settings, units []unit, results []unitResult) {
 // finalize runs the cross-file rules over the whole index and returns
 // their findings.
 func (s *Settings) finalize(res *Result, index *rules.Index) []diag.Finding {
-	var repo []diag.Finding
+	// The cross-file rules only read the index, which no unit writes any
+	// more: each runs on a goroutine of its own, and their findings and
+	// notes are joined in the order of the rules, as one at a time.
+	type repoRun struct {
+		findings []diag.Finding
+		notes    []string
+		internal int
+	}
+	var finals []*rules.Rule
 	for _, r := range rules.All() {
-		if r.Finalize == nil || !s.enabled(r) {
-			continue
+		if r.Finalize != nil && s.enabled(r) {
+			finals = append(finals, r)
 		}
-		func() {
+	}
+	runs := make([]repoRun, len(finals))
+	var wg sync.WaitGroup
+	for i, r := range finals {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run := &runs[i]
 			defer func() {
 				if e := recover(); e != nil {
-					res.Internal++
-					repo = append(repo, diag.Finding{Code: InternalCode, Name: "internal-error", Severity: diag.SevError,
+					run.internal++
+					run.findings = append(run.findings, diag.Finding{Code: InternalCode, Name: "internal-error", Severity: diag.SevError,
 						Message: fmt.Sprintf("internal error in rule %s %s: %v (please report this)", r.Code, r.Name, e)})
 				}
 			}()
-			rp := rules.NewRepoPass(r, &s.Opts, index, &repo)
+			rp := rules.NewRepoPass(r, &s.Opts, index, &run.findings)
 			rp.Files, rp.BaseRev = s.Files, s.Base
 			r.CheckRepo(rp)
-			res.Notes = append(res.Notes, rp.Notes()...)
+			run.notes = rp.Notes()
 		}()
+	}
+	wg.Wait()
+	var repo []diag.Finding
+	for _, run := range runs {
+		repo = append(repo, run.findings...)
+		res.Notes = append(res.Notes, run.notes...)
+		res.Internal += run.internal
 	}
 	return repo
 }

@@ -242,3 +242,64 @@ func TestLargeRunCompilesSchemaAside(t *testing.T) {
 		}
 	}
 }
+
+// Cross-file rules of the test binary: both report only in a repository
+// holding a file named finalize-panic, where one of them panics.
+var (
+	finalNotes = &rules.Rule{Code: "RL996", Name: "test-final-report", Severity: diag.SevWarning, Kinds: []load.Kind{load.KindCheckpoint},
+		Summary: "test only", Run: func(*rules.Pass) {}, Finalize: func(p *rules.RepoPass) {
+			if _, err := os.Stat(filepath.Join(p.Opts.RepoRoot, "finalize-panic")); err == nil {
+				p.Note("the first cross-file rule ran")
+				p.ReportAt("a.json", diag.Pos{Line: 1, Col: 1}, diag.Pos{Line: 1, Col: 2}, "a cross-file finding")
+			}
+		}}
+	finalPanics = &rules.Rule{Code: "RL995", Name: "test-final-panic", Severity: diag.SevError, Kinds: []load.Kind{load.KindCheckpoint},
+		Summary: "test only", Run: func(*rules.Pass) {}, Finalize: func(p *rules.RepoPass) {
+			if _, err := os.Stat(filepath.Join(p.Opts.RepoRoot, "finalize-panic")); err == nil {
+				p.ReportAt("b.json", diag.Pos{Line: 2, Col: 1}, diag.Pos{Line: 2, Col: 2}, "reported before the panic")
+				var m map[string]int
+				m["x"]++ // assignment to a nil map: a real runtime panic
+			}
+		}}
+)
+
+func init() { rules.Register(finalNotes, finalPanics) }
+
+// The cross-file rules run side by side: a panic in one is contained as in
+// a unit's rule, what it reported first is kept, and the others' findings
+// and notes are all there, in the same order on every run.
+func TestFinalizeRulesSideBySide(t *testing.T) {
+	dir := threeCheckpoints(t)
+	if err := os.WriteFile(filepath.Join(dir, "finalize-panic"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var first string
+	for range 5 {
+		d, err := load.Discover(nil, load.DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := Run(d, nil, Settings{Opts: rules.Options{Now: time.Now(), Limits: load.DefaultLimits, Cwd: dir, RepoRoot: dir}, Jobs: 2})
+		if res.Internal != 2 { // cx-002's panicky, and the cross-file panic
+			t.Fatalf("internal failures = %d, want 2", res.Internal)
+		}
+		var sb strings.Builder
+		for _, f := range res.Findings {
+			if f.Code == "RL996" || f.Code == "RL995" || f.Code == InternalCode && strings.Contains(f.Message, "RL995") {
+				sb.WriteString(f.Path + " " + f.Code + " " + f.Message + "\n")
+			}
+		}
+		sb.WriteString(strings.Join(res.Notes, "\n"))
+		got := sb.String()
+		for _, want := range []string{"a.json RL996 a cross-file finding", "b.json RL995 reported before the panic", "internal error in rule RL995 test-final-panic", "the first cross-file rule ran"} {
+			if !strings.Contains(got, want) {
+				t.Fatalf("missing %q in:\n%s", want, got)
+			}
+		}
+		if first == "" {
+			first = got
+		} else if got != first {
+			t.Fatalf("runs differ:\n%s\nvs\n%s", first, got)
+		}
+	}
+}
