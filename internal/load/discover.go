@@ -6,7 +6,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/resumelint/resumelint/internal/gitcmd"
+	"github.com/resumelint/resumelint/internal/par"
 )
 
 // Folder is a folder-kind unit (bundle or agent run) and the files found in it.
@@ -486,7 +486,7 @@ func (d *discoverer) settlePending() {
 	ps := d.pending
 	d.pending = nil
 	found := make([]bool, len(ps))
-	onEveryCore(len(ps), 64, func(i int) {
+	par.Each(len(ps), 64, func(i int) {
 		ok, known := d.listing.Exists(ps[i].osPath)
 		if !known {
 			ok = exists(ps[i].osPath)
@@ -557,43 +557,8 @@ func (d *discoverer) classify(osPath string) pathClass {
 // classifyAll is classify over paths, on every core when they are many.
 func (d *discoverer) classifyAll(paths []string) []pathClass {
 	out := make([]pathClass, len(paths))
-	onEveryCore(len(paths), 256, func(i int) { out[i] = d.classify(paths[i]) })
+	par.Each(len(paths), 256, func(i int) { out[i] = d.classify(paths[i]) })
 	return out
-}
-
-// onEveryCore calls fn(i) for i in [0, n), on as many goroutines as there
-// are cores, each for at least per calls. The goroutines take chunks of
-// the range as they go, not a fixed share: a share dealt out in advance
-// left the goroutine whose core was taken away to finish alone (10-25 ms
-// of a run that only one core worked, P6).
-func onEveryCore(n, per int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n/per+1)
-	if workers <= 1 {
-		for i := range n {
-			fn(i)
-		}
-		return
-	}
-	chunk := max(1, min(per, n/(8*workers)))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				end := int(next.Add(int64(chunk)))
-				start := end - chunk
-				if start >= n {
-					return
-				}
-				for i := start; i < min(end, n); i++ {
-					fn(i)
-				}
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // place adds a classified path to the discovery. Explicit files of no

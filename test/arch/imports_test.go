@@ -27,13 +27,14 @@ var allowed = map[string][]string{
 	"docs":              {},
 	"internal/code":     {},
 	"internal/lazyre":   {},
+	"internal/par":      {},
 	"internal/gitcmd":   {},
 	"internal/gctune":   {},
 	"internal/version":  {},
 	"internal/secret":   {"internal/lazyre"},
 	"internal/diag":     {"internal/lazyre", "internal/secret"},
 	"internal/node":     {"internal/diag"},
-	"internal/load":     {"internal/code", "internal/diag", "internal/gitcmd", "internal/lazyre", "internal/node"},
+	"internal/load":     {"internal/code", "internal/diag", "internal/gitcmd", "internal/lazyre", "internal/node", "internal/par"},
 	"internal/schema":   {"cue", "internal/diag", "internal/lazyre", "internal/node"},
 	"internal/model":    {"internal/diag", "internal/lazyre", "internal/load", "internal/node"},
 	"internal/agentrun": {"internal/code", "internal/diag", "internal/load", "internal/node"},
@@ -54,7 +55,7 @@ var allowed = map[string][]string{
 	// filter is the stage after the engine: it takes engine.Result and
 	// asks the run's rules.Selection, the one answer to "does this rule
 	// run?" that the engine asked too.
-	"internal/filter": {"internal/code", "internal/config", "internal/diag", "internal/engine", "internal/load", "internal/rules"},
+	"internal/filter": {"internal/code", "internal/config", "internal/diag", "internal/engine", "internal/load", "internal/par", "internal/rules"},
 	// report renders findings; rule metadata comes in as data
 	// (Input.Rules), the help text from the rule pages (docs).
 	"internal/report": {"docs", "internal/agentrun", "internal/code", "internal/diag", "internal/load"},
