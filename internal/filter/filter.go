@@ -14,6 +14,7 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/par"
 )
 
 // Scope is the configuration that applies to one file's findings.
@@ -34,6 +35,10 @@ type Stage struct {
 	For func(path string) *Scope
 }
 
+// onEveryCoreFindings is how many findings a run has before the filter
+// works on every core.
+var onEveryCoreFindings = 4096
+
 // Apply filters res in place: res.Findings keeps what no setting,
 // suppression or ignore hides, plus RL007's findings. The suppressions
 // are the files' directives the engine returns (res.Directives).
@@ -48,15 +53,24 @@ func (st *Stage) Apply(res *engine.Result) {
 	if byPath := func(i, j int) bool { return all[i].Path < all[j].Path }; !sort.SliceIsSorted(all, byPath) {
 		sort.SliceStable(all, byPath)
 	}
-	out := all[:0]
+	// One run of the slice per file. The runs are filtered on every core
+	// when they are many (each in place within its own range, through
+	// its own copy from PostFile), then joined in order.
+	var runs [][2]int
 	var paths []string // of the runs, in order
 	for i := 0; i < len(all); {
-		path := all[i].Path
 		j := i + 1
-		for j < len(all) && all[j].Path == path {
+		for j < len(all) && all[j].Path == all[i].Path {
 			j++
 		}
-		paths = append(paths, path)
+		runs = append(runs, [2]int{i, j})
+		paths = append(paths, all[i].Path)
+		i = j
+	}
+	type filtered struct{ kept, unchecked []diag.Finding }
+	done := make([]filtered, len(runs))
+	filterRun := func(r int) {
+		i, j, path := runs[r][0], runs[r][1], paths[r]
 		sc := st.For(path)
 		kept := all[i:i]
 		for k := i; k < j; k++ {
@@ -64,9 +78,19 @@ func (st *Stage) Apply(res *engine.Result) {
 				kept = append(kept, all[k])
 			}
 		}
-		kept = sc.unignored(sup.PostFile(path, res.Directives[path], kept), res)
-		out = append(out, kept...) // moves left: out ends at or before i
-		i = j
+		done[r].kept, done[r].unchecked = sc.unignored(sup.PostFile(path, res.Directives[path], kept))
+	}
+	if len(all) >= onEveryCoreFindings {
+		par.Each(len(runs), 16, filterRun)
+	} else {
+		for r := range runs {
+			filterRun(r)
+		}
+	}
+	out := all[:0]
+	for r := range done {
+		out = append(out, done[r].kept...) // PostFile's copies: out may overwrite what they came from
+		res.Unchecked = append(res.Unchecked, done[r].unchecked...)
 	}
 	clear(all[len(out):]) // no stale copies keep strings alive
 	// Files without findings may hold suppressions that hid nothing.
@@ -99,18 +123,20 @@ func (sc *Scope) ignored(fd *diag.Finding) bool {
 	return sc.Config != nil && len(sc.Config.Ignore) > 0 && sc.Config.Ignored(fd, config.RootRel(sc.Root, sc.Cwd, fd.Path))
 }
 
-// unignored drops the findings the scope's ignore list hides; those that
-// say a file was not checked at all go to res.Unchecked, for --verbose.
-func (sc *Scope) unignored(fs []diag.Finding, res *engine.Result) []diag.Finding {
-	return slices.DeleteFunc(fs, func(fd diag.Finding) bool {
+// unignored drops the findings the scope's ignore list hides, and returns
+// apart those of them that say a file was not checked at all (they are
+// still reported as unchecked files).
+func (sc *Scope) unignored(fs []diag.Finding) (kept, unchecked []diag.Finding) {
+	kept = slices.DeleteFunc(fs, func(fd diag.Finding) bool {
 		if !sc.ignored(&fd) {
 			return false
 		}
 		if config.Unchecked(fd.Code) {
-			res.Unchecked = append(res.Unchecked, fd)
+			unchecked = append(unchecked, fd)
 		}
 		return true
 	})
+	return kept, unchecked
 }
 
 // directiveSnippets gives the findings without a snippet, in a file with
