@@ -257,8 +257,8 @@ var (
 		Summary: "test only", Run: func(*rules.Pass) {}, Finalize: func(p *rules.RepoPass) {
 			if _, err := os.Stat(filepath.Join(p.Opts.RepoRoot, "finalize-panic")); err == nil {
 				p.ReportAt("b.json", diag.Pos{Line: 2, Col: 1}, diag.Pos{Line: 2, Col: 2}, "reported before the panic")
-				var m map[string]int
-				m["x"]++ // assignment to a nil map: a real runtime panic
+				var s []int
+				_ = s[len(p.Opts.RepoRoot)] // index out of range: a real runtime panic
 			}
 		}}
 )
