@@ -54,8 +54,9 @@ func (st *Stage) Apply(res *engine.Result) {
 		sort.SliceStable(all, byPath)
 	}
 	// One run of the slice per file. The runs are filtered on every core
-	// when they are many (each in place within its own range, through
-	// its own copy from PostFile), then joined in order.
+	// when they are many, each within its own range (PostFile's copy
+	// comes back into it, so no run's copy outlives it), then joined in
+	// order.
 	var runs [][2]int
 	var paths []string // of the runs, in order
 	for i := 0; i < len(all); {
@@ -67,7 +68,10 @@ func (st *Stage) Apply(res *engine.Result) {
 		paths = append(paths, all[i].Path)
 		i = j
 	}
-	type filtered struct{ kept, unchecked []diag.Finding }
+	type filtered struct {
+		kept      int // the run's first kept findings
+		unchecked []diag.Finding
+	}
 	done := make([]filtered, len(runs))
 	filterRun := func(r int) {
 		i, j, path := runs[r][0], runs[r][1], paths[r]
@@ -78,7 +82,8 @@ func (st *Stage) Apply(res *engine.Result) {
 				kept = append(kept, all[k])
 			}
 		}
-		done[r].kept, done[r].unchecked = sc.unignored(sup.PostFile(path, res.Directives[path], kept))
+		kept, done[r].unchecked = sc.unignored(sup.PostFile(path, res.Directives[path], kept))
+		done[r].kept = copy(all[i:j], kept)
 	}
 	if len(all) >= onEveryCoreFindings {
 		par.Each(len(runs), 16, filterRun)
@@ -89,7 +94,8 @@ func (st *Stage) Apply(res *engine.Result) {
 	}
 	out := all[:0]
 	for r := range done {
-		out = append(out, done[r].kept...) // PostFile's copies: out may overwrite what they came from
+		i := runs[r][0]
+		out = append(out, all[i:i+done[r].kept]...) // moves left: out ends at or before i
 		res.Unchecked = append(res.Unchecked, done[r].unchecked...)
 	}
 	clear(all[len(out):]) // no stale copies keep strings alive
