@@ -85,7 +85,7 @@ func TestLimitFor(t *testing.T) {
 		live uint64
 		want int64
 	}{
-		{0, Limit}, {Limit / Ratio, Limit}, {Limit/Ratio + 1, (Limit/Ratio + 1) * Ratio}, {16 << 20, 48 << 20},
+		{0, Limit}, {Limit / Ratio, Limit}, {Limit/Ratio + 1, (Limit/Ratio + 1) * Ratio}, {20 << 20, 60 << 20},
 		{Spare / 2, Spare/2 + Spare}, {30 << 20, 30<<20 + Spare},
 		{Spare, Spare * Headroom}, {Spare + 1, (Spare + 1) * Headroom}, {1 << 30, Headroom << 30}, {math.MaxUint64, math.MaxInt64},
 	} {
