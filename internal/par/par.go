@@ -11,9 +11,9 @@ import (
 
 // Each calls fn(i) for i in [0, n), on as many goroutines as there
 // are cores, each for at least per calls. The goroutines take chunks of
-// the range as they go, not a fixed share: a share dealt out in advance
-// left the goroutine whose core was taken away to finish alone (10-25 ms
-// of a run that only one core worked, P6).
+// the range as they go, not a fixed share: with shares dealt out in
+// advance, a goroutine whose core the system takes away, or whose calls
+// cost more, finishes its share alone while the others idle.
 func Each(n, per int, fn func(i int)) {
 	workers := min(runtime.GOMAXPROCS(0), n/per+1)
 	if workers <= 1 {
