@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/resumelint/resumelint/internal/load"
 )
@@ -46,14 +47,18 @@ type Set struct {
 	fixed    *Scope // --config
 	defaults *Scope
 
-	mu     sync.Mutex
+	// mu guards what follows; look-ups that find their answer memoised
+	// share it (every unit and every classified path looks its folder up,
+	// on every core).
+	mu     sync.RWMutex
 	byDir  map[string]*Scope // folder → the scope it belongs to
 	byFile map[string]*Scope // configuration OS path → its scope
 	order  []*Scope          // configurations read, in the order found
 	err    error
 	// uniform, once Settle finds every folder looked up governed by one
-	// scope, answers every later look-up (byDir is then dropped).
-	uniform *Scope
+	// scope, answers every later look-up (byDir is then dropped), without
+	// the lock.
+	uniform atomic.Pointer[Scope]
 	// listings are folders a git listing showed whole: the configurations
 	// under them are known, so no folder inside is looked in.
 	listings []listing
@@ -145,16 +150,46 @@ func (s *Set) For(osDir string) *Scope {
 	if s.fixed != nil {
 		return s.fixed
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.uniform != nil {
-		return s.uniform
+	if sc := s.uniform.Load(); sc != nil {
+		return sc
 	}
 	dir := filepath.Clean(osDir)
+	s.mu.RLock()
+	sc, ok := s.memoised(dir)
+	s.mu.RUnlock()
+	if ok {
+		return sc
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sc := s.uniform.Load(); sc != nil {
+		return sc
+	}
 	if sc, ok := s.listed(dir); ok {
 		return sc
 	}
 	return s.lookup(dir)
+}
+
+// memoised is For's answer when it needs neither a look in a folder nor
+// a change to the memo: listed and lookup, reading only. s.mu is held
+// for reading.
+func (s *Set) memoised(dir string) (*Scope, bool) {
+	for _, l := range s.listings {
+		if dir != l.root && !strings.HasPrefix(dir, l.root+string(filepath.Separator)) {
+			continue
+		}
+		for d := dir; d != l.root && len(l.configs) > 0; d = filepath.Dir(d) {
+			if l.configs[d] {
+				sc, ok := s.byDir[d]
+				return sc, ok
+			}
+		}
+		sc, ok := s.byDir[l.root]
+		return sc, ok
+	}
+	sc, ok := s.byDir[dir]
+	return sc, ok
 }
 
 // Settle is called once every unit of the run was looked up (after
@@ -172,7 +207,8 @@ func (s *Set) Settle() {
 		only = sc
 	}
 	if only != nil {
-		s.uniform, s.byDir = only, nil
+		s.uniform.Store(only)
+		s.byDir = nil
 	}
 }
 
