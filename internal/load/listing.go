@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
+
+	"github.com/resumelint/resumelint/internal/par"
 )
 
 // Listing is what a walk of a tree saw: whether each path exists and
@@ -57,23 +60,37 @@ func NewListing() *Listing {
 
 func (l *Listing) hash(osPath string) uint64 { return maphash.String(l.seed, osPath) }
 
+// entryHash is hash(filepath.Join(osDir, name)) for a name os.ReadDir
+// returned in the clean folder osDir, without making the path: a walk
+// hashes every entry of a tree.
+func (l *Listing) entryHash(h *maphash.Hash, osDir, name string) uint64 {
+	h.SetSeed(l.seed)
+	h.WriteString(osDir)
+	if !strings.HasSuffix(osDir, string(filepath.Separator)) {
+		h.WriteByte(filepath.Separator)
+	}
+	h.WriteString(name)
+	return h.Sum64()
+}
+
 // Add records the entries of the folder osDir (absolute and clean), as
-// os.ReadDir returns them.
-func (l *Listing) Add(osDir string, ents []fs.DirEntry) {
+// os.ReadDir returns them, and returns their hashes in the order of ents
+// (for treeTally.seenHashed).
+func (l *Listing) Add(osDir string, ents []fs.DirEntry) []uint64 {
 	hs := make([]uint64, len(ents))
 	var lower []uint64
+	var h maphash.Hash
 	for i, e := range ents {
-		p := filepath.Join(osDir, e.Name())
-		hs[i] = l.hash(p)
+		hs[i] = l.entryHash(&h, osDir, e.Name())
 		if lc := strings.ToLower(e.Name()); lc != e.Name() {
-			lower = append(lower, l.hash(filepath.Join(osDir, lc)))
+			lower = append(lower, l.entryHash(&h, osDir, lc))
 		}
 	}
 	dh := l.hash(osDir)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.paths)+len(ents)+1 > maxListed {
-		return
+		return hs
 	}
 	l.paths[dh] = entryListed
 	for i, e := range ents {
@@ -86,6 +103,7 @@ func (l *Listing) Add(osDir string, ents []fs.DirEntry) {
 	for _, h := range lower {
 		l.folded[h] = true
 	}
+	return hs
 }
 
 func typeOf(m fs.FileMode) byte {
@@ -205,75 +223,106 @@ func (l *Listing) follows(osPath string) (typ byte, known bool) {
 
 // treeTally is what one walk of a work tree's folder saw, to tell as
 // early as it can whether git's untracked listing of it can only be
-// empty: then it need not run at all.
+// empty: then it need not run at all. The walk reads folders on every
+// core, so once the tracked files are known a folder is tallied without
+// a lock.
 type treeTally struct {
 	l         *Listing
 	root, top string
-	mu        sync.Mutex
-	files     []uint64        // files seen before the tracked ones were known
-	in        map[uint64]bool // the tracked files (track), by hash
-	found     int             // folders found below the root
-	read      int             // folders read whole, the root included
+	mu        sync.Mutex // guards files, and in while it is nil
+	files     []uint64   // files seen before the tracked ones were known
+	// in holds the tracked files (track), by hash; set once.
+	in    atomic.Pointer[map[uint64]bool]
+	found atomic.Int64 // folders found below the root
+	read  atomic.Int64 // folders read whole, the root included
 	// dirty: a file not tracked, or a nested repository (which git lists
 	// as a folder), was seen.
-	dirty bool
+	dirty atomic.Bool
 }
 
 // seen tallies one folder the walk read, and reports whether the
 // untracked listing is needed.
 func (w *treeTally) seen(osDir string, ents []fs.DirEntry) (dirty bool) {
+	hs := make([]uint64, len(ents))
+	var h maphash.Hash
+	for i, e := range ents {
+		hs[i] = w.l.entryHash(&h, osDir, e.Name())
+	}
+	return w.seenHashed(osDir, ents, hs)
+}
+
+// seenHashed is seen with the hashes of the folder's entries (hs[i] is
+// the hash of ents[i]'s path, as Listing.Add returns them).
+func (w *treeTally) seenHashed(osDir string, ents []fs.DirEntry, hs []uint64) (dirty bool) {
 	var files []uint64
 	dirs, nested := 0, false
-	for _, e := range ents {
+	for i, e := range ents {
 		switch {
 		case e.Name() == ".git":
 			nested = nested || osDir != w.top
 		case e.IsDir():
 			dirs++
 		default:
-			files = append(files, w.l.hash(filepath.Join(osDir, e.Name())))
+			files = append(files, hs[i])
 		}
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.found += dirs
-	w.read++
-	w.dirty = w.dirty || nested
-	if w.in == nil {
-		w.files = append(w.files, files...)
-		return w.dirty
+	w.found.Add(int64(dirs))
+	w.read.Add(1)
+	if nested {
+		w.dirty.Store(true)
+	}
+	in := w.in.Load()
+	if in == nil {
+		w.mu.Lock()
+		if in = w.in.Load(); in == nil {
+			w.files = append(w.files, files...)
+			w.mu.Unlock()
+			return w.dirty.Load()
+		}
+		w.mu.Unlock()
 	}
 	for _, h := range files {
-		w.dirty = w.dirty || !w.in[h]
+		if !(*in)[h] {
+			w.dirty.Store(true)
+			break
+		}
 	}
-	return w.dirty
+	return w.dirty.Load()
 }
 
 // track gives the tracked files (git ls-files -c of the root: relative,
 // '/'-separated) and reports whether the untracked listing is needed for
-// what the walk saw so far.
+// what the walk saw so far. The paths are hashed on every core: tracking
+// ten thousand of them one at a time held up the discovery.
 func (w *treeTally) track(tracked [][]byte) (dirty bool) {
+	hs := make([]uint64, len(tracked))
+	par.Each(len(tracked), 256, func(i int) {
+		if rel := tracked[i]; len(rel) > 0 {
+			hs[i] = w.l.hash(filepath.Join(w.root, filepath.FromSlash(string(rel))))
+		}
+	})
 	in := make(map[uint64]bool, len(tracked))
-	for _, rel := range tracked {
+	for i, rel := range tracked {
 		if len(rel) > 0 {
-			in[w.l.hash(filepath.Join(w.root, filepath.FromSlash(string(rel))))] = true
+			in[hs[i]] = true
 		}
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.in = in
+	w.in.Store(&in)
 	for _, h := range w.files {
-		w.dirty = w.dirty || !in[h]
+		if !in[h] {
+			w.dirty.Store(true)
+			break
+		}
 	}
 	w.files = nil
-	return w.dirty
+	return w.dirty.Load()
 }
 
 // clean reports, once the walk is done and the tracked files are known,
 // whether it read every folder and saw nothing git's untracked listing
 // would hold.
 func (w *treeTally) clean() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.in != nil && !w.dirty && w.read == w.found+1
+	return w.in.Load() != nil && !w.dirty.Load() && w.read.Load() == w.found.Load()+1
 }

@@ -2,6 +2,7 @@ package load
 
 import (
 	"errors"
+	"hash/maphash"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -183,7 +184,7 @@ func TestTreeTallyClean(t *testing.T) {
 			t.Errorf("before=%v: an untracked file", before)
 		}
 		w = tallyTree(t, dir, dir, tracked, before)
-		w.found++
+		w.found.Add(1)
 		if w.clean() {
 			t.Errorf("before=%v: a folder the walk could not read", before)
 		}
@@ -195,6 +196,20 @@ func TestTreeTallyClean(t *testing.T) {
 	for _, before := range []bool{false, true} {
 		if tallyTree(t, dir, dir, tracked, before).clean() {
 			t.Errorf("before=%v: a nested repository, which git lists as a folder", before)
+		}
+	}
+}
+
+// A walk hashes each entry without joining its path: the hash must be
+// the joined path's, which look-ups and the tracked files hash.
+func TestEntryHashIsThePathHash(t *testing.T) {
+	l := NewListing()
+	var h maphash.Hash
+	for _, c := range []struct{ dir, name string }{
+		{"/", "a"}, {"/repo", "ORCHESTRATION.yaml"}, {"/repo/projects/PROJ-1/.jerry", "checkpoints"}, {"/r", "Ä.md"},
+	} {
+		if got, want := l.entryHash(&h, c.dir, c.name), l.hash(filepath.Join(c.dir, c.name)); got != want {
+			t.Errorf("entryHash(%q, %q) = %x, want the hash of %q, %x", c.dir, c.name, got, filepath.Join(c.dir, c.name), want)
 		}
 	}
 }
