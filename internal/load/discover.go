@@ -313,8 +313,7 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 		}
 		tree <- gitcmd.CheckTreeSeen(top, osDir, func(dir string, ents []fs.DirEntry) {
 			if filepath.IsAbs(dir) && filepath.Clean(dir) == dir {
-				d.listing.Add(dir, ents)
-				if tally.seen(dir, ents) {
+				if tally.seenHashed(dir, ents, d.listing.Add(dir, ents)) {
 					others.start()
 				}
 			}
@@ -451,20 +450,24 @@ func gitLsFiles(dir string, flags ...string) *gitcmd.Cmd {
 // files may be deleted in the work tree; only those of a kind are looked
 // up, as most listed files are not, by settlePending.
 func (d *discoverer) addListed(osDir string, list [][]byte, tracked bool) (listed int) {
-	var paths []string
-	for _, rel := range list {
-		if len(rel) == 0 {
-			continue
+	// Joining ten thousand paths one at a time was a serial part of a
+	// run: each path is skipped, joined and classified on every core.
+	classes := make([]pathClass, len(list))
+	par.Each(len(list), 256, func(i int) {
+		rel := string(list[i])
+		if rel == "" || d.skippedRel(rel) {
+			classes[i].skip = true
+			return
 		}
-		listed++
-		if d.skippedRel(string(rel)) {
-			continue
-		}
-		paths = append(paths, filepath.Join(osDir, filepath.FromSlash(string(rel))))
-	}
-	classes := d.classifyAll(paths)
+		classes[i] = d.classify(filepath.Join(osDir, filepath.FromSlash(rel)))
+	})
 	for i := range classes {
-		d.place(&classes[i], false, tracked)
+		if len(list[i]) > 0 {
+			listed++
+		}
+		if !classes[i].skip {
+			d.place(&classes[i], false, tracked)
+		}
 	}
 	return listed
 }
@@ -501,7 +504,7 @@ func (d *discoverer) settlePending() {
 }
 
 func (d *discoverer) skippedRel(rel string) bool {
-	for _, part := range strings.Split(rel, "/") {
+	for part := range strings.SplitSeq(rel, "/") {
 		if skipDirs[part] {
 			return true
 		}
@@ -533,6 +536,7 @@ type pathClass struct {
 	isRun               bool
 	kind                Kind // its single-file kind, if any
 	bundle              bool // a bundle marker
+	skip                bool // a listed path the discovery does not take (addListed)
 }
 
 func (d *discoverer) classify(osPath string) pathClass {
@@ -552,13 +556,6 @@ func (d *discoverer) classify(osPath string) pathClass {
 		_, pc.bundle = pc.c.BundleDir(pc.slash)
 	}
 	return pc
-}
-
-// classifyAll is classify over paths, on every core when they are many.
-func (d *discoverer) classifyAll(paths []string) []pathClass {
-	out := make([]pathClass, len(paths))
-	par.Each(len(paths), 256, func(i int) { out[i] = d.classify(paths[i]) })
-	return out
 }
 
 // place adds a classified path to the discovery. Explicit files of no
