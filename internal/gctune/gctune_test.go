@@ -51,8 +51,8 @@ func TestStartHonoursTheEnvironment(t *testing.T) {
 }
 
 // When the live heap passes Limit/Ratio, the next collection raises the
-// limit to keep Spare free above it (at 48 MiB live, Headroom times it);
-// below it, the settings stay.
+// limit to keep Spare free above it (at 64 MiB live, past two thirds of
+// Ceiling, Headroom times it); below it, the settings stay.
 func TestLargeLiveHeapRaisesTheLimit(t *testing.T) {
 	restore(t)
 	Start(env(nil))
@@ -61,20 +61,20 @@ func TestLargeLiveHeapRaisesTheLimit(t *testing.T) {
 	if gogc, limit := settings(); gogc != -1 || limit != Limit {
 		t.Fatalf("small heap: GOGC %d, limit %d; want off and %d", gogc, limit, Limit)
 	}
-	live := make([][]byte, 0, 48)
-	for range 48 {
-		live = append(live, make([]byte, 1<<20)) // 48 MiB: the limit must move
+	live := make([][]byte, 0, 64)
+	for range 64 {
+		live = append(live, make([]byte, 1<<20)) // 64 MiB: the limit must move
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
-		if gogc, limit := settings(); gogc == -1 && limit >= Headroom*48<<20 && limit < 4*48<<20 {
+		if gogc, limit := settings(); gogc == -1 && limit >= Headroom*64<<20 && limit < 4*64<<20 {
 			break
 		}
 		if time.Now().After(deadline) {
 			gogc, limit := settings()
-			t.Fatalf("large heap: GOGC %d, limit %d; want off and about %d", gogc, limit, Headroom*48<<20)
+			t.Fatalf("large heap: GOGC %d, limit %d; want off and about %d", gogc, limit, Headroom*64<<20)
 		}
 	}
 	runtime.KeepAlive(live)
@@ -87,7 +87,8 @@ func TestLimitFor(t *testing.T) {
 	}{
 		{0, Limit}, {Limit / Ratio, Limit}, {Limit/Ratio + 1, (Limit/Ratio + 1) * Ratio}, {20 << 20, 60 << 20},
 		{Spare / 2, Spare/2 + Spare}, {30 << 20, 30<<20 + Spare},
-		{Spare, Spare * Headroom}, {Spare + 1, (Spare + 1) * Headroom}, {1 << 30, Headroom << 30}, {math.MaxUint64, math.MaxInt64},
+		{Spare, Spare + Spare}, {Spare + 1, Ceiling}, {48 << 20, Ceiling}, {Ceiling * 2 / 3, Ceiling},
+		{Ceiling*2/3 + 1, (Ceiling*2/3 + 1) * Headroom}, {1 << 30, Headroom << 30}, {math.MaxUint64, math.MaxInt64},
 	} {
 		if got := limitFor(tc.live); got != tc.want {
 			t.Errorf("limitFor(%d) = %d, want %d", tc.live, got, tc.want)
