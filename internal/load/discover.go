@@ -182,7 +182,7 @@ func discover(args []string, opt DiscoverOptions, speculate bool) (out *Discover
 	sort.Slice(d.out.Files, func(i, j int) bool { return d.out.Files[i].Path < d.out.Files[j].Path })
 	sort.Slice(d.out.Folders, func(i, j int) bool { return d.out.Folders[i].Path < d.out.Folders[j].Path })
 	sort.Slice(d.out.Unknown, func(i, j int) bool { return d.out.Unknown[i].Path < d.out.Unknown[j].Path })
-	if len(d.listing.paths) > 0 {
+	if d.listing.n.Load() > 0 {
 		d.out.Listing = d.listing
 	}
 	return d.out, d.redo, d.err

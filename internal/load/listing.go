@@ -25,19 +25,60 @@ import (
 // symbolic link, a folder it did not read (.git, an unreadable one), a
 // name that is not clean, or one a case-insensitive file system could
 // match in another spelling is left to the file system. Safe for
-// concurrent use.
+// concurrent use: the walk adds folders on every core and every unit
+// looks paths up, so the hashes are kept in shards, each with its own
+// lock (one lock made walkers wait on each other).
 type Listing struct {
-	seed maphash.Seed
-	mu   sync.RWMutex
+	seed   maphash.Seed
+	shards [listingShards]listingShard
+	n      atomic.Int64 // paths kept, over every shard
+	// forgotten are the folders Forget dropped: nothing in them or below
+	// is answered.
+	fmu       sync.RWMutex
+	forgotten map[uint64]bool
+	anyForgot atomic.Bool
+}
+
+// listingShards is how many shards a Listing's hashes are spread over.
+const listingShards = 64
+
+// listingShard holds the hashes whose low bits select it.
+type listingShard struct {
+	mu sync.RWMutex
 	// paths holds every entry of a folder read, and the folders walked
 	// from (entryListed: a folder whose entries are all in paths).
 	paths map[uint64]byte
 	// folded holds entries whose names have upper-case letters, by the
 	// lower-case spelling, for the case-insensitive check.
 	folded map[uint64]bool
-	// forgotten are the folders Forget dropped: nothing in them or below
-	// is answered.
-	forgotten map[uint64]bool
+	_      [24]byte // a shard to a cache line
+}
+
+func (l *Listing) shard(h uint64) *listingShard { return &l.shards[h%listingShards] }
+
+// get returns what the walk saw at the path hashed h.
+func (l *Listing) get(h uint64) (byte, bool) {
+	sh := l.shard(h)
+	sh.mu.RLock()
+	t, ok := sh.paths[h]
+	sh.mu.RUnlock()
+	return t, ok
+}
+
+// put records t at the path hashed h, unless a folder read (entryListed)
+// would be taken back to one only seen (entryDir): read before its
+// parent.
+func (l *Listing) put(h uint64, t byte) {
+	sh := l.shard(h)
+	sh.mu.Lock()
+	old, had := sh.paths[h]
+	if !(t == entryDir && old == entryListed) {
+		sh.paths[h] = t
+	}
+	sh.mu.Unlock()
+	if !had {
+		l.n.Add(1)
+	}
 }
 
 // The types a Listing keeps.
@@ -55,7 +96,12 @@ const (
 
 // NewListing returns an empty listing.
 func NewListing() *Listing {
-	return &Listing{seed: maphash.MakeSeed(), paths: map[uint64]byte{}, folded: map[uint64]bool{}, forgotten: map[uint64]bool{}}
+	l := &Listing{seed: maphash.MakeSeed(), forgotten: map[uint64]bool{}}
+	for i := range l.shards {
+		l.shards[i].paths = map[uint64]byte{}
+		l.shards[i].folded = map[uint64]bool{}
+	}
+	return l
 }
 
 func (l *Listing) hash(osPath string) uint64 { return maphash.String(l.seed, osPath) }
@@ -86,23 +132,20 @@ func (l *Listing) Add(osDir string, ents []fs.DirEntry) []uint64 {
 			lower = append(lower, l.entryHash(&h, osDir, lc))
 		}
 	}
-	dh := l.hash(osDir)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.paths)+len(ents)+1 > maxListed {
+	if l.n.Load()+int64(len(ents))+1 > maxListed {
 		return hs
 	}
-	l.paths[dh] = entryListed
+	// The entries first: a folder marked read has all of them in.
 	for i, e := range ents {
-		t := typeOf(e.Type())
-		if old := l.paths[hs[i]]; t == entryDir && old == entryListed {
-			continue // read before its parent
-		}
-		l.paths[hs[i]] = t
+		l.put(hs[i], typeOf(e.Type()))
 	}
 	for _, h := range lower {
-		l.folded[h] = true
+		sh := l.shard(h)
+		sh.mu.Lock()
+		sh.folded[h] = true
+		sh.mu.Unlock()
 	}
+	l.put(l.hash(osDir), entryListed)
 	return hs
 }
 
@@ -125,9 +168,10 @@ func (l *Listing) Forget(osPath string) {
 		return
 	}
 	h := l.hash(filepath.Dir(filepath.Clean(osPath)))
-	l.mu.Lock()
+	l.fmu.Lock()
 	l.forgotten[h] = true
-	l.mu.Unlock()
+	l.anyForgot.Store(true)
+	l.fmu.Unlock()
 }
 
 // entry returns the type of what osPath names as the walk saw it
@@ -137,16 +181,14 @@ func (l *Listing) entry(osPath string) (typ byte, known bool) {
 	if l == nil || !filepath.IsAbs(osPath) || filepath.Clean(osPath) != osPath {
 		return entryNone, false
 	}
-	l.mu.RLock()
-	defer l.mu.RUnlock()
-	if len(l.paths) == 0 || l.inForgotten(osPath) {
+	if l.n.Load() == 0 || l.inForgotten(osPath) {
 		return entryNone, false
 	}
 	// Up from osPath to the nearest path the walk saw; child is the name
 	// below it on the way to osPath.
 	child := ""
 	for cur := osPath; ; {
-		if t, ok := l.paths[l.hash(cur)]; ok {
+		if t, ok := l.get(l.hash(cur)); ok {
 			switch {
 			case cur == osPath && t == entryListed:
 				return entryDir, true
@@ -173,9 +215,11 @@ func (l *Listing) entry(osPath string) (typ byte, known bool) {
 
 // inForgotten reports whether a folder above osPath was forgotten.
 func (l *Listing) inForgotten(osPath string) bool {
-	if len(l.forgotten) == 0 {
+	if !l.anyForgot.Load() {
 		return false
 	}
+	l.fmu.RLock()
+	defer l.fmu.RUnlock()
 	for d := filepath.Dir(osPath); ; d = filepath.Dir(d) {
 		if l.forgotten[l.hash(d)] {
 			return true
@@ -196,10 +240,14 @@ func (l *Listing) foldsTo(dir, name string) bool {
 		}
 	}
 	lh := l.hash(filepath.Join(dir, strings.ToLower(name)))
-	if l.folded[lh] {
+	sh := l.shard(lh)
+	sh.mu.RLock()
+	folded := sh.folded[lh]
+	sh.mu.RUnlock()
+	if folded {
 		return true
 	}
-	_, ok := l.paths[lh]
+	_, ok := l.get(lh)
 	return ok && strings.ToLower(name) != name
 }
 
