@@ -74,8 +74,8 @@ func (f *Fact[T]) All(ix *Index) []T {
 	if ix == nil {
 		return nil
 	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
 	out := make([]T, 0, len(ix.all[f]))
 	for _, v := range ix.all[f] {
 		out = append(out, v.(T))
@@ -89,8 +89,8 @@ func (f *Fact[T]) At(ix *Index, key string) (T, bool) {
 	if ix == nil {
 		return zero, false
 	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
 	v, ok := ix.byKey[keyed{f, key}]
 	if !ok {
 		return zero, false
@@ -110,7 +110,9 @@ type keyed struct {
 // Facts are small values, not parsed trees, so memory stays flat however
 // many files a run checks.
 type Index struct {
-	mu    sync.Mutex
+	// mu is shared by look-ups: every unit of a later phase looks up
+	// the facts of the earlier one, on every core.
+	mu    sync.RWMutex
 	all   map[any][]any
 	byKey map[keyed]any
 }
