@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/resumelint/resumelint/internal/diag"
@@ -36,5 +37,37 @@ func TestStringPackKeepsStrings(t *testing.T) {
 				t.Fatalf("unit %d finding %d: %q %q %q, want %q %q %q", u, i, g.Message, g.NodePath, g.NodeHash, w.Message, w.NodePath, w.NodeHash)
 			}
 		}
+	}
+}
+
+// Units pack on every core at once: no unit's strings may land in bytes
+// another unit writes.
+func TestStringPackOnEveryCore(t *testing.T) {
+	p := &stringPack{}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8*500+8)
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := range 500 {
+				fs := []diag.Finding{{Message: fmt.Sprintf("worker %d unit %d", w, u), NodePath: "resumption.files_to_read[0]", NodeHash: fmt.Sprintf("%016x", w*1000+u)}}
+				p.pack(fs)
+				if fs[0].Message != fmt.Sprintf("worker %d unit %d", w, u) || fs[0].NodeHash != fmt.Sprintf("%016x", w*1000+u) {
+					errs <- fmt.Sprintf("worker %d unit %d: %q %q", w, u, fs[0].Message, fs[0].NodeHash)
+					return
+				}
+				defer func(fd diag.Finding, u int) {
+					if fd.Message != fmt.Sprintf("worker %d unit %d", w, u) {
+						errs <- fmt.Sprintf("worker %d unit %d changed to %q", w, u, fd.Message)
+					}
+				}(fs[0], u)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
