@@ -352,26 +352,18 @@ func runeCol(line string, b int) int {
 // FindSecrets scans a file's text for credential patterns, and its trees
 // for high-entropy values under secret-named keys.
 //
-// Lines are first screened for the patterns' keywords (one pass over the
-// line finds them all): most lines hold none and run no regexp, and a
-// line runs only the patterns whose keyword it holds.
+// The file is first screened for the patterns' keywords (one pass over
+// its bytes finds them all, line by line): most lines hold none and run
+// no regexp, and a line runs only the patterns whose keyword it holds.
 func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 	var out []SecretSpan
 	seen := map[[2]int]bool{}
-	ls := f.LineStarts()
-	if !secret.MayHoldBytes(f.Data) {
-		ls = nil // no pattern's prefix anywhere in the file: one pass, not one per line
-	}
-	for i := range ls {
-		// Most lines hold no pattern's prefix: they are looked at in the
-		// file's bytes, and only the others are copied.
+	// One pass over the file's bytes finds the lines holding a pattern's
+	// prefix; only those are copied.
+	secret.LineCandidates(f.Data, f.LineStarts(), func(i int, set secret.Set) {
 		lb := f.LineBytes(i + 1)
 		if len(lb) < 16 {
-			continue
-		}
-		set := secret.CandidatesBytes(lb)
-		if set.Empty() {
-			continue
+			return
 		}
 		line := string(lb)
 		var covered []bool // bytes of the line a reported credential covers
@@ -404,7 +396,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 				out = append(out, SecretSpan{Line: i + 1, Col: col, EndLine: endLine, EndCol: endCol, What: sp.What})
 			}
 		}
-	}
+	})
 	// Values with escapes (\u005f, \/) or folded across lines match only
 	// once decoded: the whole scalar is then the secret.
 	for _, t := range trees {

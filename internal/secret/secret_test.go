@@ -2,6 +2,7 @@ package secret
 
 import (
 	"bytes"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -117,6 +118,50 @@ func BenchmarkScreenFile(b *testing.B) {
 	for b.Loop() {
 		if MayHoldBytes(data) {
 			b.Fatal("no credential in the file")
+		}
+	}
+}
+
+// LineCandidates finds, in one pass, what screening each line on its
+// own finds: the same lines, the same patterns.
+func TestLineCandidatesIsPerLine(t *testing.T) {
+	texts := []string{
+		"",
+		"ghp_",
+		"token: ghp_abcdefghijklmnopqrstuvwxyz0123456789\nnext_action: none\n",
+		"a\r\nAKIA1234567890ABCDEF\r\n\r\nsk-ant-xyz\nno keyword here\nprivate\nkey\n-----BEGIN RSA PRIVATE KEY-----",
+		"xox\nox\nxoxb-1\n\n\nBearer abc eyJ\nlast line without newline sc_",
+		strings.Repeat("context_window: next_action ext_ sc_ scauth_ authress_\n", 20),
+	}
+	for _, text := range texts {
+		data := []byte(text)
+		starts := []int{0}
+		for i, c := range data {
+			if c == '\n' {
+				starts = append(starts, i+1)
+			}
+		}
+		want := map[int]Set{}
+		for n := range starts {
+			end := len(data)
+			if n+1 < len(starts) {
+				end = starts[n+1] - 1
+			}
+			if set := CandidatesBytes(data[starts[n]:end]); !set.Empty() {
+				want[n] = set
+			}
+		}
+		got := map[int]Set{}
+		last := -1
+		LineCandidates(data, starts, func(line int, set Set) {
+			if line <= last {
+				t.Errorf("%q: line %d after line %d", text, line, last)
+			}
+			last = line
+			got[line] = set
+		})
+		if !maps.Equal(got, want) {
+			t.Errorf("%q:\n got %v\nwant %v", text, got, want)
 		}
 	}
 }
