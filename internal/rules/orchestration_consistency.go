@@ -397,18 +397,19 @@ const (
 // complete". Nothing outside these phrases is interpreted.
 var claimPatterns = []struct {
 	kind claimKind
+	need string // a word every match holds: text without it runs no regexp
 	re   *lazyre.RE
 }{
-	{claimNotStarted, lazyre.New(`\bno\s+phases?\s+(?:(?:have|has)\s+)?(?:been\s+)?started\b`)},
-	{claimNotStarted, lazyre.New(`\bworkflow\s+(?:not\s+started|initiali[sz]ed)\b`)},
-	{claimNotStarted, lazyre.New(`\ball\s+phases\s+(?:are\s+)?pending\b`)},
-	{claimReady, lazyre.New(`\bready\s+for\s+phase\s+(\d+)\b`)},
-	{claimReady, lazyre.New(`\bphase\s+(\d+)\s+(?:is\s+)?ready\b`)},
-	{claimNext, lazyre.New(`\b(?:execute|start|begin|next:?)\s+phase\s+(\d+)\b`)},
-	{claimRunning, lazyre.New(`\bphase\s+(\d+)\s+(?:is\s+)?(?:in\s+progress|executing|running|underway)\b`)},
-	{claimPhaseDone, lazyre.New(`\bphase\s+(\d+)\s+(?:is\s+)?(?:complete|completed|done|finished)\b`)},
-	{claimWorkflowDone, lazyre.New(`\bworkflow\s+(?:is\s+)?(?:complete|completed|finished|done)\b`)},
-	{claimWorkflowDone, lazyre.New(`\ball\s+phases\s+(?:are\s+)?(?:complete|completed|done)\b`)},
+	{claimNotStarted, "phase", lazyre.New(`\bno\s+phases?\s+(?:(?:have|has)\s+)?(?:been\s+)?started\b`)},
+	{claimNotStarted, "workflow", lazyre.New(`\bworkflow\s+(?:not\s+started|initiali[sz]ed)\b`)},
+	{claimNotStarted, "phase", lazyre.New(`\ball\s+phases\s+(?:are\s+)?pending\b`)},
+	{claimReady, "phase", lazyre.New(`\bready\s+for\s+phase\s+(\d+)\b`)},
+	{claimReady, "phase", lazyre.New(`\bphase\s+(\d+)\s+(?:is\s+)?ready\b`)},
+	{claimNext, "phase", lazyre.New(`\b(?:execute|start|begin|next:?)\s+phase\s+(\d+)\b`)},
+	{claimRunning, "phase", lazyre.New(`\bphase\s+(\d+)\s+(?:is\s+)?(?:in\s+progress|executing|running|underway)\b`)},
+	{claimPhaseDone, "phase", lazyre.New(`\bphase\s+(\d+)\s+(?:is\s+)?(?:complete|completed|done|finished)\b`)},
+	{claimWorkflowDone, "workflow", lazyre.New(`\bworkflow\s+(?:is\s+)?(?:complete|completed|finished|done)\b`)},
+	{claimWorkflowDone, "phase", lazyre.New(`\ball\s+phases\s+(?:are\s+)?(?:complete|completed|done)\b`)},
 }
 
 // textClaim is one phrase of the vocabulary found in a text field.
@@ -433,7 +434,14 @@ func claimsIn(s string) []textClaim {
 	}
 	norm := string(b)
 	var out []textClaim
+	// Each text field of every file is read for these phrases: a
+	// regexp scan of each was 7% of a lint, most of it over text
+	// naming neither phases nor the workflow.
+	phase, workflow := strings.Contains(norm, "phase"), strings.Contains(norm, "workflow")
 	for _, cp := range claimPatterns {
+		if cp.need == "phase" && !phase || cp.need == "workflow" && !workflow {
+			continue
+		}
 		for _, m := range cp.re.FindAllStringSubmatchIndex(norm, -1) {
 			c := textClaim{kind: cp.kind, text: s[m[0]:m[1]], start: m[0]}
 			if len(m) >= 4 && m[2] >= 0 {

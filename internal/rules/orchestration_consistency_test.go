@@ -165,3 +165,23 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// A claim pattern runs only on text holding its word: the word must be
+// one the screen knows, and a literal of the pattern outside any
+// optional part (here: the pattern's text holds it, and a phrase of the
+// kind it reads, made to match, is still found).
+func TestClaimPatternsNeedTheirWord(t *testing.T) {
+	for _, cp := range claimPatterns {
+		if cp.need != "phase" && cp.need != "workflow" {
+			t.Errorf("%s: word %q is not screened for", cp.re, cp.need)
+		}
+		if !strings.Contains(cp.re.String(), cp.need) {
+			t.Errorf("%s does not hold %q", cp.re, cp.need)
+		}
+	}
+	for _, in := range []string{"Phase 3 is complete", "WORKFLOW_COMPLETE", "ready for phase 2", "No phases have been started", "tasks 2 and 3 are running"} {
+		if len(claimsIn(in)) == 0 {
+			t.Errorf("claimsIn(%q) found nothing", in)
+		}
+	}
+}

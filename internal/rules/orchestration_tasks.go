@@ -32,6 +32,9 @@ var (
 // taskClaimsIn finds the task phrases of s (norm is its normal form, of
 // the same length).
 func taskClaimsIn(s, norm string) []textClaim {
+	if !strings.Contains(norm, "task") {
+		return nil // every phrase names a task
+	}
 	var out []textClaim
 	named := map[int]bool{}
 	for _, re := range []*lazyre.RE{tasksRunning, tasksAwaited} {
