@@ -37,21 +37,23 @@ const Ratio = 3
 // the extra collections cost no CPU that five runs could tell apart.
 const Spare = 41 << 20
 
-// Ceiling is the limit once the live heap passes Spare, until it passes
-// two thirds of Ceiling: SPEC P3 bounds a lint's peak RSS at 100 MiB at
-// any file count, and RSS is the limit plus the 12-15 MiB the runtime
-// keeps outside the heap. Twice Spare, where live+Spare reaches it. At
-// 8x the benchmark's clean repository the live heap ends near 55 MB:
-// Headroom alone took that lint to 121 MiB of RSS, the ceiling to 96 MiB
-// for 5% more time (55 -> 83 collections). A run keeping more than two
-// thirds of it collects at least once per a third of Ceiling, never
-// without pause, and its RSS then grows with what it keeps.
+// Ceiling is the least limit once the live heap passes Spare: SPEC P3
+// bounds a lint's peak RSS at 100 MiB at any file count, and RSS is the
+// limit plus the 12-15 MiB the runtime keeps outside the heap. Twice
+// Spare, where live+Spare reaches it. Past two thirds of it the limit
+// rises as Headroom times the live heap less Bend, which meets Ceiling
+// there: a run whose live heap ends near that point (8x the benchmark's
+// clean repository, about 55 MB) must not find its limit doubled by a
+// few MB more. That lint took 121 MiB of RSS with Headroom alone, 96 MiB
+// with the ceiling, for 5% more time (55 -> 83 collections).
 const Ceiling = 2 * Spare
 
-// Headroom is the heap a run may reach, as a multiple of its live heap,
-// once the live heap passes two thirds of Ceiling (the work GOGC=100
-// does).
+// Headroom is how fast the limit grows with the live heap past two
+// thirds of Ceiling (the work GOGC=100 does, less Bend).
 const Headroom = 2
+
+// Bend makes the limit continuous where it leaves Ceiling.
+const Bend = Headroom*Ceiling*2/3 - Ceiling
 
 // Start sets the collector up unless the environment does (getenv is
 // os.Getenv): no collection until the heap nears Limit, which saves most
@@ -109,7 +111,7 @@ func limitFor(live uint64) int64 {
 	case live > math.MaxInt64/Headroom:
 		return math.MaxInt64
 	}
-	return int64(live) * Headroom
+	return int64(live)*Headroom - Bend
 }
 
 // Batch reports whether the command line args (without the program name)

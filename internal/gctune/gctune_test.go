@@ -52,7 +52,7 @@ func TestStartHonoursTheEnvironment(t *testing.T) {
 
 // When the live heap passes Limit/Ratio, the next collection raises the
 // limit to keep Spare free above it (at 64 MiB live, past two thirds of
-// Ceiling, Headroom times it); below it, the settings stay.
+// Ceiling, Headroom times it less Bend); below it, the settings stay.
 func TestLargeLiveHeapRaisesTheLimit(t *testing.T) {
 	restore(t)
 	Start(env(nil))
@@ -69,12 +69,12 @@ func TestLargeLiveHeapRaisesTheLimit(t *testing.T) {
 	for {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
-		if gogc, limit := settings(); gogc == -1 && limit >= Headroom*64<<20 && limit < 4*64<<20 {
+		if gogc, limit := settings(); gogc == -1 && limit >= Headroom*64<<20-Bend && limit < 4*64<<20 {
 			break
 		}
 		if time.Now().After(deadline) {
 			gogc, limit := settings()
-			t.Fatalf("large heap: GOGC %d, limit %d; want off and about %d", gogc, limit, Headroom*64<<20)
+			t.Fatalf("large heap: GOGC %d, limit %d; want off and about %d", gogc, limit, Headroom*64<<20-Bend)
 		}
 	}
 	runtime.KeepAlive(live)
@@ -88,7 +88,7 @@ func TestLimitFor(t *testing.T) {
 		{0, Limit}, {Limit / Ratio, Limit}, {Limit/Ratio + 1, (Limit/Ratio + 1) * Ratio}, {20 << 20, 60 << 20},
 		{Spare / 2, Spare/2 + Spare}, {30 << 20, 30<<20 + Spare},
 		{Spare, Spare + Spare}, {Spare + 1, Ceiling}, {48 << 20, Ceiling}, {Ceiling * 2 / 3, Ceiling},
-		{Ceiling*2/3 + 1, (Ceiling*2/3 + 1) * Headroom}, {1 << 30, Headroom << 30}, {math.MaxUint64, math.MaxInt64},
+		{Ceiling*2/3 + 1, (Ceiling*2/3+1)*Headroom - Bend}, {1 << 30, Headroom<<30 - Bend}, {math.MaxUint64, math.MaxInt64},
 	} {
 		if got := limitFor(tc.live); got != tc.want {
 			t.Errorf("limitFor(%d) = %d, want %d", tc.live, got, tc.want)
@@ -113,5 +113,19 @@ func TestBatchNotServer(t *testing.T) {
 		if got := Batch(tc.args); got != tc.want {
 			t.Errorf("Batch(%q) = %v, want %v", tc.args, got, tc.want)
 		}
+	}
+}
+
+// The limit never falls as the live heap grows, and past Spare it steps
+// by at most Headroom bytes a byte: no live heap a few MB larger than
+// another finds its limit doubled.
+func TestLimitForIsContinuous(t *testing.T) {
+	prev := limitFor(Spare)
+	for live := uint64(Spare) + 1; live < 4*Ceiling; live += 1 << 16 {
+		got := limitFor(live)
+		if got < prev || got-prev > Headroom<<16 {
+			t.Fatalf("limitFor(%d) = %d after %d at %d", live, got, prev, live-1<<16)
+		}
+		prev = got
 	}
 }
