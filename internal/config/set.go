@@ -106,18 +106,28 @@ func (s *Set) Listed(osDir string, rel [][]byte) (changed bool) {
 // holding a configuration below the listing's root, else the root's own
 // scope; false for a folder in no listing.
 func (s *Set) listed(dir string) (*Scope, bool) {
+	if d, ok := s.governing(dir); ok {
+		return s.lookup(d), true
+	}
+	return nil, false
+}
+
+// governing is the folder whose scope answers for dir inside a listing:
+// the nearest folder below the listing's root that holds a
+// configuration, else the root; false for a folder in no listing.
+func (s *Set) governing(dir string) (string, bool) {
 	for _, l := range s.listings {
 		if dir != l.root && !strings.HasPrefix(dir, l.root+string(filepath.Separator)) {
 			continue
 		}
 		for d := dir; d != l.root && len(l.configs) > 0; d = filepath.Dir(d) {
 			if l.configs[d] {
-				return s.lookup(d), true
+				return d, true
 			}
 		}
-		return s.lookup(l.root), true
+		return l.root, true
 	}
-	return nil, false
+	return "", false
 }
 
 // NewSet prepares the lookups of a run. explicit is the OS path of
@@ -175,18 +185,8 @@ func (s *Set) For(osDir string) *Scope {
 // a change to the memo: listed and lookup, reading only. s.mu is held
 // for reading.
 func (s *Set) memoised(dir string) (*Scope, bool) {
-	for _, l := range s.listings {
-		if dir != l.root && !strings.HasPrefix(dir, l.root+string(filepath.Separator)) {
-			continue
-		}
-		for d := dir; d != l.root && len(l.configs) > 0; d = filepath.Dir(d) {
-			if l.configs[d] {
-				sc, ok := s.byDir[d]
-				return sc, ok
-			}
-		}
-		sc, ok := s.byDir[l.root]
-		return sc, ok
+	if d, ok := s.governing(dir); ok {
+		dir = d
 	}
 	sc, ok := s.byDir[dir]
 	return sc, ok

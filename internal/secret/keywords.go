@@ -99,11 +99,18 @@ func Candidates(s string) Set { return candidates(s) }
 func CandidatesBytes(b []byte) Set { return candidates(b) }
 
 func candidates[T string | []byte](s T) Set {
-	ix := theIndex()
 	var set Set
+	eachKeyword(s, func(_ int, pats *Set) { set.or(pats) })
+	return set
+}
+
+// eachKeyword calls hit with the start of every keyword s holds, case
+// aside, and the patterns that keyword belongs to, in text order.
+func eachKeyword[T string | []byte](s T, hit func(at int, pats *Set)) {
 	if len(s) < 2 {
-		return set
+		return
 	}
+	ix := theIndex()
 	prev := uint16(lower(s[0]))
 	for i := 1; i < len(s); i++ {
 		c := uint16(lower(s[i]))
@@ -116,11 +123,10 @@ func candidates[T string | []byte](s T) Set {
 		for k := range ix.groups[g-1] {
 			kw := &ix.groups[g-1][k]
 			if hasPrefixFold(s[i-1:], kw.text) {
-				set.or(&kw.pats)
+				hit(i-1, &kw.pats)
 			}
 		}
 	}
-	return set
 }
 
 // hasPrefixFold reports whether s starts with the lower-case k, case aside.
@@ -142,24 +148,15 @@ func hasPrefixFold[T string | []byte](s T, k string) bool {
 // (load.File.LineStarts). A file screened whole and then line by line
 // was read twice, and most files of a lint hold some keyword somewhere.
 func LineCandidates(data []byte, lineStarts []int, fn func(line int, set Set)) {
-	if len(data) < 2 || len(lineStarts) == 0 {
+	if len(lineStarts) == 0 {
 		return
 	}
-	ix := theIndex()
 	line, next := 0, len(data)+1 // the line of the last hit, where the next starts
 	if len(lineStarts) > 1 {
 		next = lineStarts[1]
 	}
 	var set Set
-	prev := uint16(lower(data[0]))
-	for i := 1; i < len(data); i++ {
-		c := uint16(lower(data[i]))
-		b := prev<<8 | c
-		prev = c
-		if ix.starts[b>>6]&(1<<(b&63)) == 0 {
-			continue
-		}
-		at := i - 1 // where the keyword would start
+	eachKeyword(data, func(at int, pats *Set) {
 		if at >= next {
 			if !set.Empty() {
 				fn(line, set)
@@ -173,14 +170,8 @@ func LineCandidates(data []byte, lineStarts []int, fn func(line int, set Set)) {
 				next = lineStarts[line+1]
 			}
 		}
-		g := ix.bigram[b]
-		for k := range ix.groups[g-1] {
-			kw := &ix.groups[g-1][k]
-			if hasPrefixFold(data[at:], kw.text) {
-				set.or(&kw.pats)
-			}
-		}
-	}
+		set.or(pats)
+	})
 	if !set.Empty() {
 		fn(line, set)
 	}
