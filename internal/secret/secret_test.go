@@ -125,15 +125,11 @@ func BenchmarkScreenFile(b *testing.B) {
 // LineCandidates finds, in one pass, what screening each line on its
 // own finds: the same lines, the same patterns.
 func TestLineCandidatesIsPerLine(t *testing.T) {
-	texts := []string{
-		"",
-		"ghp_",
-		"token: ghp_abcdefghijklmnopqrstuvwxyz0123456789\nnext_action: none\n",
-		"a\r\nAKIA1234567890ABCDEF\r\n\r\nsk-ant-xyz\nno keyword here\nprivate\nkey\n-----BEGIN RSA PRIVATE KEY-----",
+	for _, text := range append(strings.Split("|ghp_|token: ghp_abcdefghijklmnopqrstuvwxyz0123456789\nnext_action: none\n", "|"),
+		"a\r\nAKIA1234567890ABCDEF\r\n\r\nsk-ant-xyz\nno keyword here\nprivate\nkey\n-----BEGIN RSA PRIVATE KEY-----", // CRLF, a keyword split by a newline
 		"xox\nox\nxoxb-1\n\n\nBearer abc eyJ\nlast line without newline sc_",
-		strings.Repeat("context_window: next_action ext_ sc_ scauth_ authress_\n", 20),
-	}
-	for _, text := range texts {
+		strings.Repeat("context_window: next_action ext_ sc_ scauth_ authress_\n", 20), // keywords inside words
+	) {
 		data := []byte(text)
 		starts := []int{0}
 		for i, c := range data {
