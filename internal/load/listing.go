@@ -288,19 +288,9 @@ type treeTally struct {
 	dirty atomic.Bool
 }
 
-// seen tallies one folder the walk read, and reports whether the
-// untracked listing is needed.
-func (w *treeTally) seen(osDir string, ents []fs.DirEntry) (dirty bool) {
-	hs := make([]uint64, len(ents))
-	var h maphash.Hash
-	for i, e := range ents {
-		hs[i] = w.l.entryHash(&h, osDir, e.Name())
-	}
-	return w.seenHashed(osDir, ents, hs)
-}
-
-// seenHashed is seen with the hashes of the folder's entries (hs[i] is
-// the hash of ents[i]'s path, as Listing.Add returns them).
+// seenHashed tallies one folder the walk read, given the hashes of its
+// entries (hs[i] is the hash of ents[i]'s path, as Listing.Add returns
+// them), and reports whether the untracked listing is needed.
 func (w *treeTally) seenHashed(osDir string, ents []fs.DirEntry, hs []uint64) (dirty bool) {
 	var files []uint64
 	dirs, nested := 0, false

@@ -157,7 +157,7 @@ func tallyTree(t *testing.T, root, top string, tracked [][]byte, before bool) *t
 	if before {
 		w.track(tracked)
 	}
-	if err := gitcmd.CheckTreeSeen(top, root, func(d string, ents []fs.DirEntry) { w.seen(d, ents) }); err != nil {
+	if err := gitcmd.CheckTreeSeen(top, root, func(d string, ents []fs.DirEntry) { w.seenHashed(d, ents, w.l.Add(d, ents)) }); err != nil {
 		t.Fatal(err)
 	}
 	if !before {
@@ -180,7 +180,7 @@ func TestTreeTallyClean(t *testing.T) {
 			t.Errorf("before=%v: a subfolder, its tracked files in any order", before)
 		}
 		w := tallyTree(t, dir, dir, tracked[1:], before)
-		if w.clean() || !w.seen(dir, nil) {
+		if w.clean() || !w.seenHashed(dir, nil, nil) {
 			t.Errorf("before=%v: an untracked file", before)
 		}
 		w = tallyTree(t, dir, dir, tracked, before)

@@ -95,9 +95,6 @@ var lowerTable = func() (t [256]byte) {
 // aside: only those can match s.
 func Candidates(s string) Set { return candidates(s) }
 
-// CandidatesBytes is Candidates of b, without copying it to a string.
-func CandidatesBytes(b []byte) Set { return candidates(b) }
-
 func candidates[T string | []byte](s T) Set {
 	var set Set
 	eachKeyword(s, func(_ int, pats *Set) { set.or(pats) })

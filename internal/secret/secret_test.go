@@ -110,7 +110,7 @@ func TestRulesetTable(t *testing.T) {
 }
 
 // BenchmarkScreenFile screens an 8 KB state file without credentials, as
-// FindSecrets does before any line (docs/performance.md).
+// MaskFile does before it looks further (docs/performance.md).
 func BenchmarkScreenFile(b *testing.B) {
 	line := []byte(`    - id: "ps-writer-001"  # Content Migration, gateway pages; see ORCHESTRATION_PLAN.md#phase-2` + "\n")
 	data := bytes.Repeat(line, 8192/len(line))
@@ -143,7 +143,7 @@ func TestLineCandidatesIsPerLine(t *testing.T) {
 			if n+1 < len(starts) {
 				end = starts[n+1] - 1
 			}
-			if set := CandidatesBytes(data[starts[n]:end]); !set.Empty() {
+			if set := candidates(data[starts[n]:end]); !set.Empty() {
 				want[n] = set
 			}
 		}
