@@ -14,6 +14,7 @@ import (
 	"log"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 
 	"github.com/resumelint/resumelint/internal/cli"
@@ -44,6 +45,7 @@ func main() {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	runtime.GC() // the heap profile shows what is still live, not garbage
+	printCPUClasses()
 	fmt.Fprintf(os.Stderr, "exit %d; heap in use %d MiB, total allocated %d MiB, GC cycles %d\n", code, ms.HeapInuse>>20, ms.TotalAlloc>>20, ms.NumGC)
 	if *mem != "" {
 		f, err := os.Create(*mem)
@@ -52,6 +54,32 @@ func main() {
 		}
 		if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
 			log.Fatal(err)
+		}
+	}
+}
+
+// printCPUClasses prints where the run's CPU time went as the runtime
+// counts it, the idle share above all: time a P had no goroutine to run
+// is what keeps a run from scaling with cores.
+func printCPUClasses() {
+	names := []string{
+		"/cpu/classes/user:cpu-seconds",
+		"/cpu/classes/gc/mark/assist:cpu-seconds",
+		"/cpu/classes/gc/mark/dedicated:cpu-seconds",
+		"/cpu/classes/gc/mark/idle:cpu-seconds",
+		"/cpu/classes/gc/pause:cpu-seconds",
+		"/cpu/classes/scavenge/total:cpu-seconds",
+		"/cpu/classes/idle:cpu-seconds",
+		"/cpu/classes/total:cpu-seconds",
+	}
+	samples := make([]metrics.Sample, len(names))
+	for i, n := range names {
+		samples[i].Name = n
+	}
+	metrics.Read(samples)
+	for _, s := range samples {
+		if s.Value.Kind() == metrics.KindFloat64 {
+			fmt.Fprintf(os.Stderr, "%-45s %8.3f s\n", s.Name, s.Value.Float64())
 		}
 	}
 }
