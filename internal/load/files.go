@@ -2,6 +2,7 @@ package load
 
 import (
 	"errors"
+	"hash/maphash"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -28,14 +29,29 @@ type Files struct {
 	// IsDir answer from it without a system call where it can tell.
 	listing atomic.Pointer[Listing]
 
-	mu    sync.Mutex
-	reads map[lookKey]*readEntry
-	dirs  map[lookKey]dirEntry
-	dirsN int   // folder entries kept in dirs, at most maxDirEntries
-	held  int64 // bytes kept by reads
-	units int64 // the part of held that units read
+	// reads are the files read, spread over shards by path: every file
+	// a run reads takes a lock twice, from every core, and with one lock
+	// a worker whose core stalled while holding it held up all the others.
+	seed  maphash.Seed
+	reads [readShards]readShard
+	held  atomic.Int64 // bytes kept by reads
+	units atomic.Int64 // the part of held that units read
 	// budget bounds held, and unitBudget the units' part of it.
 	budget, unitBudget int64
+
+	mu    sync.Mutex // guards dirs and dirsN
+	dirs  map[lookKey]dirEntry
+	dirsN int // folder entries kept in dirs, at most maxDirEntries
+}
+
+// readShards is how many shards Files spreads its reads over.
+const readShards = 32
+
+// readShard holds the reads whose path hashes to it.
+type readShard struct {
+	mu sync.Mutex
+	m  map[lookKey]*readEntry
+	_  [48]byte // a shard to a cache line
 }
 
 const (
@@ -76,8 +92,11 @@ type dirEntry struct {
 // NewFiles returns a command's file access; overlay maps OS paths to the
 // unsaved content that stands for them (nil for none).
 func NewFiles(overlay map[string][]byte) *Files {
-	x := &Files{reads: map[lookKey]*readEntry{}, dirs: map[lookKey]dirEntry{},
+	x := &Files{seed: maphash.MakeSeed(), dirs: map[lookKey]dirEntry{},
 		budget: readBudget, unitBudget: unitBudget}
+	for i := range x.reads {
+		x.reads[i].m = map[lookKey]*readEntry{}
+	}
 	if len(overlay) > 0 {
 		x.overlay = make(map[string][]byte, len(overlay))
 		for p, data := range overlay {
@@ -105,30 +124,60 @@ func (x *Files) buffer(osPath string) ([]byte, bool) {
 // entry returns the read entry of osPath inside root, made on first use.
 func (x *Files) entry(root, osPath string) (lookKey, *readEntry) {
 	k := lookKey{root, filepath.Clean(osPath)}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	e := x.reads[k]
+	sh := x.shard(k)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	e := sh.m[k]
 	if e == nil {
 		e = &readEntry{}
-		x.reads[k] = e
+		sh.m[k] = e
 	}
 	return k, e
+}
+
+func (x *Files) shard(k lookKey) *readShard {
+	return &x.reads[maphash.String(x.seed, k.path)%readShards]
 }
 
 // keep counts n more bytes kept by e, or drops e when the budget is
 // spent (it was answered, and is kept for no one else).
 func (x *Files) keep(k lookKey, e *readEntry, n int64) bool {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if x.held+n > x.budget || e.unit && x.units+n > x.unitBudget {
-		delete(x.reads, k)
-		return false
+	if reserve(&x.held, n, x.budget) {
+		if !e.unit || reserve(&x.units, n, x.unitBudget) {
+			return true
+		}
+		x.held.Add(-n)
 	}
-	x.held += n
-	if e.unit {
-		x.units += n
+	sh := x.shard(k)
+	sh.mu.Lock()
+	delete(sh.m, k)
+	sh.mu.Unlock()
+	return false
+}
+
+// reserve adds n to c unless that takes it past limit.
+func reserve(c *atomic.Int64, n, limit int64) bool {
+	for {
+		had := c.Load()
+		if had+n > limit {
+			return false
+		}
+		if c.CompareAndSwap(had, had+n) {
+			return true
+		}
 	}
-	return true
+}
+
+// keptReads is how many reads x keeps.
+func (x *Files) keptReads() int {
+	n := 0
+	for i := range x.reads {
+		sh := &x.reads[i]
+		sh.mu.Lock()
+		n += len(sh.m)
+		sh.mu.Unlock()
+	}
+	return n
 }
 
 // ReadFile returns the bytes of the regular file at osPath inside root,
@@ -223,25 +272,33 @@ func (x *Files) Wrote(osPaths ...string) {
 	}
 	for p := range files {
 		x.listing.Load().Forget(p)
+		x.forget(p)
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	for k, e := range x.reads {
-		if !files[k.path] {
-			continue
-		}
-		delete(x.reads, k)
-		if n := int64(cap(e.data)); e.data != nil {
-			x.held -= n
-			if e.unit {
-				x.units -= n
-			}
-		}
-	}
 	for k, e := range x.dirs {
 		if folders[filepath.Clean(k.path)] {
 			delete(x.dirs, k)
 			x.dirsN -= len(e.ents)
+		}
+	}
+}
+
+// forget drops the reads of osPath (under every root) and what they kept.
+func (x *Files) forget(osPath string) {
+	sh := x.shard(lookKey{path: osPath})
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	for k, e := range sh.m {
+		if k.path != osPath {
+			continue
+		}
+		delete(sh.m, k)
+		if n := int64(cap(e.data)); e.data != nil {
+			x.held.Add(-n)
+			if e.unit {
+				x.units.Add(-n)
+			}
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -82,6 +83,40 @@ func TestFilesUnitAfterRule(t *testing.T) {
 	}
 }
 
+// Readers on every core keep no more than the budget between them, and
+// what a Wrote drops is given back to it.
+func TestFilesBudgetHoldsOnEveryCore(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i := range 64 {
+		p := filepath.Join(dir, fmt.Sprintf("notes-%02d.md", i))
+		writeFile(t, p, strings.Repeat("x", 1000))
+		paths = append(paths, p)
+	}
+	x := NewFiles(nil)
+	x.budget = 10 << 10
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range paths {
+				if _, err := x.ReadFile(dir, paths[(i+w*8)%len(paths)], 1<<20); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if held := x.held.Load(); held > x.budget || held == 0 {
+		t.Errorf("held %d bytes; want some, at most the budget %d", held, x.budget)
+	}
+	x.Wrote(paths...)
+	if held, kept := x.held.Load(), x.keptReads(); held != 0 || kept != 0 {
+		t.Errorf("after Wrote: held %d bytes in %d reads; want none", held, kept)
+	}
+}
+
 // After Wrote, every look-up of the file sees the disk as it is now: its
 // bytes as a unit and as a rule reads them, its size, its folder's listing.
 func TestFilesWroteReadsNewBytes(t *testing.T) {
@@ -134,8 +169,8 @@ func TestFilesKeepsNoStatAndBoundedListings(t *testing.T) {
 			t.Fatalf("f%02d.json not found", i)
 		}
 	}
-	if len(x.reads) != 0 || len(x.dirs) != 0 {
-		t.Errorf("stats kept %d reads and %d listings; want none", len(x.reads), len(x.dirs))
+	if x.keptReads() != 0 || len(x.dirs) != 0 {
+		t.Errorf("stats kept %d reads and %d listings; want none", x.keptReads(), len(x.dirs))
 	}
 	small := filepath.Join(root, "small")
 	if err := os.Mkdir(small, 0o755); err != nil {
