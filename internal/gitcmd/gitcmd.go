@@ -342,7 +342,12 @@ func (w *treeWalk) work() {
 		d := w.stack[len(w.stack)-1]
 		w.stack = w.stack[:len(w.stack)-1]
 		w.mu.Unlock()
-		sub, found := readTreeDir(d, w.seen)
+		entries, err := os.ReadDir(d)
+		sub, found := treeDirEntries(d, entries)
+		early := len(sub) >= earlyPush
+		if !early {
+			w.see(d, entries, err)
+		}
 		w.mu.Lock()
 		w.stack = append(w.stack, sub...)
 		w.found = append(w.found, found...)
@@ -350,27 +355,40 @@ func (w *treeWalk) work() {
 		if len(sub) > 0 || w.pending == 0 {
 			w.more.Broadcast()
 		}
+		if early {
+			w.mu.Unlock()
+			w.see(d, entries, err)
+			w.mu.Lock()
+		}
 	}
 }
 
-// readTreeDir reads one folder: its subfolders to walk (not .git) and the
-// special files among its .gitignore and .gitattributes. What was read
-// before an error is used, as WalkDir does.
-func readTreeDir(d string, seen func(string, []fs.DirEntry)) (sub []string, found []error) {
-	entries, err := os.ReadDir(d)
-	if err == nil && seen != nil {
-		seen(d, entries)
+// earlyPush is how many subfolders make a folder's worker hand them to
+// the others before it tells seen of the folder: seen of a folder of
+// thousands of entries (hashing each) was the start of a walk that one
+// core spent alone.
+const earlyPush = 64
+
+// see tells w.seen of a folder read without error.
+func (w *treeWalk) see(d string, entries []fs.DirEntry, err error) {
+	if err == nil && w.seen != nil {
+		w.seen(d, entries)
 	}
+}
+
+// treeDirEntries sorts the entries of the folder d: its subfolders to
+// walk (not .git) and the special files among its .gitignore and
+// .gitattributes. What was read before an error is used, as WalkDir does.
+func treeDirEntries(d string, entries []fs.DirEntry) (sub []string, found []error) {
 	for _, e := range entries {
-		p := filepath.Join(d, e.Name())
 		switch {
 		case e.IsDir():
 			if e.Name() != ".git" {
-				sub = append(sub, p)
+				sub = append(sub, filepath.Join(d, e.Name()))
 			}
 		case e.Name() != ".gitignore" && e.Name() != ".gitattributes" || e.Type().IsRegular():
 		default:
-			if err := special(p); err != nil {
+			if err := special(filepath.Join(d, e.Name())); err != nil {
 				found = append(found, err)
 			}
 		}

@@ -1,11 +1,16 @@
 package gitcmd
 
 import (
+	"fmt"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // The walk that reads folders on every core refuses the tree for the same
@@ -75,5 +80,52 @@ func TestWalkOrder(t *testing.T) {
 		if got := walkOrder(c.a, c.b); got != c.want {
 			t.Errorf("walkOrder(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// The walk tells seen of every folder once, with all its entries, and
+// hands a big folder's subfolders to the other workers before seen of the
+// big folder returns: seen of the root below waits until a subfolder has
+// been seen, which a walk that told seen first would wait for forever.
+func TestWalkHandsOnBigFoldersFirst(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	top := t.TempDir()
+	want := map[string]int{}
+	for i := range earlyPush {
+		d := filepath.Join(top, "projects", fmt.Sprintf("PROJ-%03d", i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "ORCHESTRATION.yaml"), []byte("workflow:\n  id: w\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want[d] = 1
+	}
+	want[filepath.Join(top, "projects")] = earlyPush
+	want[top] = 1 // projects
+	var mu sync.Mutex
+	got := map[string]int{}
+	subSeen := make(chan struct{})
+	var once sync.Once
+	seen := func(dir string, ents []fs.DirEntry) {
+		mu.Lock()
+		got[dir] += len(ents)
+		mu.Unlock()
+		if filepath.Dir(dir) == filepath.Join(top, "projects") {
+			once.Do(func() { close(subSeen) })
+		}
+		if dir == filepath.Join(top, "projects") {
+			select {
+			case <-subSeen:
+			case <-time.After(10 * time.Second):
+				t.Error("seen of the big folder ran before any of its subfolders was read")
+			}
+		}
+	}
+	if err := walkTreeParallel(top, seen); err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("seen %v\nwant %v", got, want)
 	}
 }
