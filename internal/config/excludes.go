@@ -7,6 +7,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/par"
 )
 
 // Excludes are the global exclude patterns of a run: the configuration's
@@ -36,17 +37,17 @@ func (s *Set) Filter(d *load.Discovery) {
 }
 
 func filter(d *load.Discovery, scope func(osPath string, isDir bool) (*Config, string), cwd string) {
-	d.Files = keep(d.Files, func(f *load.File) bool {
+	d.Files = keep(d, d.Files, func(f *load.File) load.Skip {
 		c, root := scope(f.OSPath, false)
-		return excluded(d, c.excludedBy(f.Kind, RootRel(root, cwd, f.Path), true), f.Path, f.Kind)
+		return load.Skip{Path: f.Path, Kind: f.Kind, Reason: c.excludedBy(f.Kind, RootRel(root, cwd, f.Path), true)}
 	})
-	d.Folders = keep(d.Folders, func(f *load.Folder) bool {
+	d.Folders = keep(d, d.Folders, func(f *load.Folder) load.Skip {
 		c, root := scope(f.OSPath, true)
-		return excluded(d, c.excludedBy(f.Kind, RootRel(root, cwd, f.Path), true), f.Path+"/", f.Kind)
+		return load.Skip{Path: f.Path + "/", Kind: f.Kind, Reason: c.excludedBy(f.Kind, RootRel(root, cwd, f.Path), true)}
 	})
-	d.Unknown = keep(d.Unknown, func(f *load.File) bool {
+	d.Unknown = keep(d, d.Unknown, func(f *load.File) load.Skip {
 		c, root := scope(f.OSPath, false)
-		return excluded(d, c.excludedBy(load.KindUnknown, RootRel(root, cwd, f.Path), false), f.Path, "")
+		return load.Skip{Path: f.Path, Reason: c.excludedBy(load.KindUnknown, RootRel(root, cwd, f.Path), false)}
 	})
 }
 
@@ -69,21 +70,19 @@ func (c *Config) excludedBy(k load.Kind, rel string, withKind bool) string {
 	return ""
 }
 
-// excluded records a path in d.Excluded when reason says why it is.
-func excluded(d *load.Discovery, reason, path string, k load.Kind) bool {
-	if reason == "" {
-		return false
-	}
-	d.Excluded = append(d.Excluded, load.Skip{Path: path, Kind: k, Reason: reason})
-	return true
-}
-
-// keep filters xs in place, dropping what drop reports.
-func keep[T any](xs []T, drop func(T) bool) []T {
+// keep filters xs in place, dropping those skip gives a reason for and
+// recording them in d.Excluded, in order. The reasons are found on every
+// core: matching each of thousands of discovered files against the
+// excludes was a serial part of a run.
+func keep[T any](d *load.Discovery, xs []T, skip func(T) load.Skip) []T {
+	skips := make([]load.Skip, len(xs))
+	par.Each(len(xs), 128, func(i int) { skips[i] = skip(xs[i]) })
 	out := xs[:0]
-	for _, x := range xs {
-		if !drop(x) {
+	for i, x := range xs {
+		if skips[i].Reason == "" {
 			out = append(out, x)
+		} else {
+			d.Excluded = append(d.Excluded, skips[i])
 		}
 	}
 	return out

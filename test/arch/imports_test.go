@@ -51,7 +51,7 @@ var allowed = map[string][]string{
 	// and names in rules:, ignore: and directives) through the catalog,
 	// but never runs or selects them: the engine is out of its reach.
 	"internal/config": {"internal/code", "internal/diag", "internal/fix", "internal/lazyre", "internal/load",
-		"internal/node", "internal/rules", "internal/schema"},
+		"internal/node", "internal/par", "internal/rules", "internal/schema"},
 	// filter is the stage after the engine: it takes engine.Result and
 	// asks the run's rules.Selection, the one answer to "does this rule
 	// run?" that the engine asked too.
