@@ -183,6 +183,7 @@ func discover(args []string, opt DiscoverOptions, speculate bool) (out *Discover
 	sort.Slice(d.out.Folders, func(i, j int) bool { return d.out.Folders[i].Path < d.out.Folders[j].Path })
 	sort.Slice(d.out.Unknown, func(i, j int) bool { return d.out.Unknown[i].Path < d.out.Unknown[j].Path })
 	if d.listing.n.Load() > 0 {
+		d.listing.Freeze()
 		d.out.Listing = d.listing
 	}
 	return d.out, d.redo, d.err

@@ -27,7 +27,8 @@ import (
 // match in another spelling is left to the file system. Safe for
 // concurrent use: the walk adds folders on every core and every unit
 // looks paths up, so the hashes are kept in shards, each with its own
-// lock (one lock made walkers wait on each other).
+// lock (one lock made walkers wait on each other), and once discovery
+// freezes the listing, look-ups take none.
 type Listing struct {
 	seed   maphash.Seed
 	shards [listingShards]listingShard
@@ -37,6 +38,11 @@ type Listing struct {
 	fmu       sync.RWMutex
 	forgotten map[uint64]bool
 	anyForgot atomic.Bool
+	// frozen is set once the walk is done (Freeze): nothing is added
+	// from then on, so look-ups read the shards without their locks.
+	// Even a read lock writes a word every core takes in turn, and the
+	// units look up thousands of paths.
+	frozen atomic.Bool
 }
 
 // listingShards is how many shards a Listing's hashes are spread over.
@@ -56,9 +62,17 @@ type listingShard struct {
 
 func (l *Listing) shard(h uint64) *listingShard { return &l.shards[h%listingShards] }
 
+// Freeze ends what the listing is told: Add changes nothing after it, and
+// look-ups take no lock.
+func (l *Listing) Freeze() { l.frozen.Store(true) }
+
 // get returns what the walk saw at the path hashed h.
 func (l *Listing) get(h uint64) (byte, bool) {
 	sh := l.shard(h)
+	if l.frozen.Load() {
+		t, ok := sh.paths[h]
+		return t, ok
+	}
 	sh.mu.RLock()
 	t, ok := sh.paths[h]
 	sh.mu.RUnlock()
@@ -121,7 +135,7 @@ func (l *Listing) entryHash(h *maphash.Hash, osDir, name string) uint64 {
 
 // Add records the entries of the folder osDir (absolute and clean), as
 // os.ReadDir returns them, and returns their hashes in the order of ents
-// (for treeTally.seenHashed).
+// (for treeTally.seenHashed). After Freeze it records nothing.
 func (l *Listing) Add(osDir string, ents []fs.DirEntry) []uint64 {
 	hs := make([]uint64, len(ents))
 	var lower []uint64
@@ -132,7 +146,7 @@ func (l *Listing) Add(osDir string, ents []fs.DirEntry) []uint64 {
 			lower = append(lower, l.entryHash(&h, osDir, lc))
 		}
 	}
-	if l.n.Load()+int64(len(ents))+1 > maxListed {
+	if l.frozen.Load() || l.n.Load()+int64(len(ents))+1 > maxListed {
 		return hs
 	}
 	// The entries first: a folder marked read has all of them in.
@@ -241,9 +255,14 @@ func (l *Listing) foldsTo(dir, name string) bool {
 	}
 	lh := l.hash(filepath.Join(dir, strings.ToLower(name)))
 	sh := l.shard(lh)
-	sh.mu.RLock()
-	folded := sh.folded[lh]
-	sh.mu.RUnlock()
+	var folded bool
+	if l.frozen.Load() {
+		folded = sh.folded[lh]
+	} else {
+		sh.mu.RLock()
+		folded = sh.folded[lh]
+		sh.mu.RUnlock()
+	}
 	if folded {
 		return true
 	}

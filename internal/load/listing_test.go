@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/resumelint/resumelint/internal/gitcmd"
@@ -212,4 +213,53 @@ func TestEntryHashIsThePathHash(t *testing.T) {
 			t.Errorf("entryHash(%q, %q) = %x, want the hash of %q, %x", c.dir, c.name, got, filepath.Join(c.dir, c.name), want)
 		}
 	}
+}
+
+// A frozen listing answers as before, from every core without a lock
+// (run with -race), and records nothing more.
+func TestListingFrozen(t *testing.T) {
+	dir := tree(t, t.TempDir(), "a/file.yaml", "a/Notes.md", "a/sub/x.json", "b/y.md")
+	l := listTree(t, dir)
+	var paths []string
+	for _, rel := range []string{"a/file.yaml", "a/sub", "a/missing.yaml", "a/FILE.yaml", "a/notes.md", "b/y.md", "b/z.md", "c/new.md"} {
+		paths = append(paths, filepath.Join(dir, filepath.FromSlash(rel)))
+	}
+	type answer struct {
+		typ          byte
+		known, isDir bool
+	}
+	ask := func(p string) answer {
+		typ, known := l.follows(p)
+		return answer{typ, known, typ == entryDir}
+	}
+	before := map[string]answer{}
+	for _, p := range paths {
+		before[p] = ask(p)
+	}
+	l.Freeze()
+	c := filepath.Join(dir, "c")
+	if err := os.MkdirAll(c, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(c, "new.md"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Add(c, ents)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, p := range paths {
+				if got := ask(p); got != before[p] {
+					t.Errorf("%s: frozen %+v, before %+v", p, got, before[p])
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

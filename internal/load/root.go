@@ -3,11 +3,13 @@ package load
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Containment: everything resumelint reads from a repository is read
@@ -284,11 +286,26 @@ func rootErr(err error) error {
 // there). Confinement is the same: every look-up still goes through
 // os.Root, or on Linux through openat2 confined to the root's descriptor.
 var heldRoots struct {
-	// An RWMutex: every look-up of a run finds its root here, from every
-	// core at once.
-	sync.RWMutex
+	sync.Mutex // guards holds and m, and publishes them in set
+	holds      int
+	m          map[string]heldRoot
+	// set is what holds and m were when last changed, for look-ups to
+	// read without a lock: every look-up of a run finds its root here,
+	// from every core at once, and even a read lock is a write to one
+	// memory word that every core takes in turn.
+	set atomic.Pointer[rootSet]
+}
+
+// rootSet is a published state of heldRoots; never modified.
+type rootSet struct {
 	holds int
 	m     map[string]heldRoot
+}
+
+// publishRoots makes heldRoots' state the one look-ups see; the caller
+// holds its lock.
+func publishRoots() {
+	heldRoots.set.Store(&rootSet{holds: heldRoots.holds, m: maps.Clone(heldRoots.m)})
 }
 
 type heldRoot struct {
@@ -304,6 +321,7 @@ const maxHeldRoots = 32
 func HoldRoots() (release func()) {
 	heldRoots.Lock()
 	heldRoots.holds++
+	publishRoots()
 	heldRoots.Unlock()
 	var once sync.Once
 	return func() {
@@ -320,6 +338,7 @@ func HoldRoots() (release func()) {
 				}
 				heldRoots.m = nil
 			}
+			publishRoots()
 		})
 	}
 }
@@ -327,22 +346,18 @@ func HoldRoots() (release func()) {
 // rootsHeld reports whether a run holds its roots (openat2 look-ups then
 // pay off; a single look-up goes through os.Root).
 func rootsHeld() bool {
-	heldRoots.RLock()
-	defer heldRoots.RUnlock()
-	return heldRoots.holds > 0
+	s := heldRoots.set.Load()
+	return s != nil && s.holds > 0
 }
 
 // openRoot opens root, or returns the one a run holds; done releases it.
 // dir is nil unless the root is held (a single look-up gains nothing).
 func openRoot(root string) (r *os.Root, dir *os.File, done func(), err error) {
-	heldRoots.RLock()
-	if heldRoots.holds > 0 {
-		if h, ok := heldRoots.m[root]; ok {
-			heldRoots.RUnlock()
+	if s := heldRoots.set.Load(); s != nil && s.holds > 0 {
+		if h, ok := s.m[root]; ok {
 			return h.r, h.dir, func() {}, nil
 		}
 	}
-	heldRoots.RUnlock()
 	heldRoots.Lock()
 	defer heldRoots.Unlock()
 	if heldRoots.holds > 0 {
@@ -360,6 +375,7 @@ func openRoot(root string) (r *os.Root, dir *os.File, done func(), err error) {
 		}
 		h := heldRoot{r: r, dir: openDir(root)}
 		heldRoots.m[root] = h
+		publishRoots()
 		return r, h.dir, func() {}, nil
 	}
 	return r, nil, func() { r.Close() }, nil

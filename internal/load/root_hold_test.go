@@ -40,6 +40,9 @@ func TestHoldRoots(t *testing.T) {
 	if len(heldRoots.m) != 1 {
 		t.Fatalf("%d roots held, want 1", len(heldRoots.m))
 	}
+	if s := heldRoots.set.Load(); s.holds != 2 || len(s.m) != 1 {
+		t.Fatalf("look-ups see %d holds of %d roots, want 2 of 1", s.holds, len(s.m))
+	}
 	release()
 	release() // a second call changes nothing
 	if len(heldRoots.m) != 1 {
@@ -48,6 +51,9 @@ func TestHoldRoots(t *testing.T) {
 	release2()
 	if heldRoots.m != nil || heldRoots.holds != 0 {
 		t.Fatal("roots kept after the last release")
+	}
+	if s := heldRoots.set.Load(); s.holds != 0 || s.m != nil {
+		t.Fatal("look-ups still see the released roots")
 	}
 	if !IsDirIn(root, filepath.Join(root, "a")) {
 		t.Fatal("unheld look-up")
