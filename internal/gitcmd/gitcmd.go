@@ -352,7 +352,10 @@ func (w *treeWalk) work() {
 		w.stack = append(w.stack, sub...)
 		w.found = append(w.found, found...)
 		w.pending += len(sub) - 1
-		if len(sub) > 0 || w.pending == 0 {
+		switch {
+		case len(sub) == 1:
+			w.more.Signal() // one folder for one walker: the others sleep on
+		case len(sub) > 1 || w.pending == 0:
 			w.more.Broadcast()
 		}
 		if early {
