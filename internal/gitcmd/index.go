@@ -106,12 +106,22 @@ func parseIndex(idx, prefix []byte) (paths [][]byte, ok bool) {
 		return nil, false
 	}
 	body, sum := idx[:len(idx)-sha1.Size], idx[len(idx)-sha1.Size:]
-	if !bytes.Equal(sum, make([]byte, sha1.Size)) { // all zeros: index.skipHash
-		if got := sha1.Sum(body); !bytes.Equal(got[:], sum) {
-			return nil, false
-		}
+	if bytes.Equal(sum, make([]byte, sha1.Size)) { // all zeros: index.skipHash
+		return indexEntries(body, prefix)
 	}
-	return indexEntries(body, prefix)
+	// The checksum is taken beside the parse: reading the index is the
+	// start of every lint, and the walk that runs meanwhile leaves cores
+	// for it only once the tree is large.
+	summed := make(chan bool, 1)
+	go func() {
+		got := sha1.Sum(body)
+		summed <- bytes.Equal(got[:], sum)
+	}()
+	paths, ok = indexEntries(body, prefix)
+	if !<-summed {
+		return nil, false
+	}
+	return paths, ok
 }
 
 // indexEntries is parseIndex after the checksum: body is the index
