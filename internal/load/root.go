@@ -103,13 +103,33 @@ func OpenIn(root, osPath string) (*os.File, error) {
 	if !ok {
 		return nil, ErrOutside
 	}
+	fh, err := inRoot(root, func(r *os.Root) (*os.File, error) { return r.OpenFile(rel, os.O_RDONLY|openFlags, 0) })
+	return fh, rootErr(err)
+}
+
+// inRoot runs look with root's os.Root: the one a run holds, else one
+// opened for the look-up. A held root that a run closed while the
+// look-up went on gives os.ErrClosed (runs overlap in the server, and
+// commands run side by side in one test process): the look-up is made
+// again through a root of its own.
+func inRoot[T any](root string, look func(r *os.Root) (T, error)) (T, error) {
 	r, _, done, err := openRoot(root)
 	if err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
-	defer done()
-	fh, err := r.OpenFile(rel, os.O_RDONLY|openFlags, 0)
-	return fh, rootErr(err)
+	v, err := look(r)
+	done()
+	if !errors.Is(err, os.ErrClosed) {
+		return v, err
+	}
+	own, err := os.OpenRoot(root)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer own.Close()
+	return look(own)
 }
 
 // handle is what reading a file needs of an open one.
@@ -154,19 +174,28 @@ func StatIn(root, osPath string) (fs.FileInfo, error) {
 	if !ok {
 		return nil, fs.ErrNotExist
 	}
-	r, dir, done, err := openRoot(root)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	if fi, err, ok := statBeneath(dir, rel); ok {
+	if fi, err, ok := statHeld(root, rel); ok {
 		return fi, err
 	}
-	fi, err := r.Stat(rel)
+	fi, err := inRoot(root, func(r *os.Root) (fs.FileInfo, error) { return r.Stat(rel) })
 	if errors.Is(rootErr(err), ErrOutside) {
 		return nil, fs.ErrNotExist
 	}
 	return fi, err
+}
+
+// statHeld is StatIn through openat2 while the root is held; ok is false
+// when os.Root must answer.
+func statHeld(root, rel string) (fi fs.FileInfo, err error, ok bool) {
+	if !rootsHeld() {
+		return nil, nil, false
+	}
+	_, dir, done, oerr := openRoot(root)
+	if oerr != nil {
+		return nil, nil, false
+	}
+	defer done()
+	return statBeneath(dir, rel)
 }
 
 // ExistsIn reports whether osPath names something inside root.

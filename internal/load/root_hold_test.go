@@ -176,3 +176,53 @@ func TestReleasedRootIsNotUsed(t *testing.T) {
 		t.Fatal("a released root's folder was still used")
 	}
 }
+
+// A look-up whose held root another run closed meanwhile (runs overlap
+// in the server, and commands run side by side in one test process)
+// answers from the file system, not "file already closed": discovery
+// took an existing folder for a missing one.
+func TestHeldRootClosedUnderALookUp(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "projects", "p"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(root, "projects", "p", "ORCHESTRATION.yaml")
+	if err := os.WriteFile(file, []byte("workflow:\n  id: w\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	release := HoldRoots()
+	defer release()
+	if !IsDirIn(root, filepath.Join(root, "projects")) {
+		t.Fatal("projects is a folder")
+	}
+	// What the last release of another run does to the roots it closes,
+	// while this run's look-ups still find them.
+	heldRoots.Lock()
+	h := heldRoots.m[root]
+	heldRoots.Unlock()
+	h.r.Close()
+	if h.dir != nil {
+		h.dir.Close()
+	}
+	if !IsDirIn(root, filepath.Join(root, "projects")) {
+		t.Error("IsDirIn: projects is a folder")
+	}
+	if !ExistsIn(root, file) {
+		t.Error("ExistsIn: the file exists")
+	}
+	if fi, err := StatIn(root, file); err != nil || fi.IsDir() {
+		t.Errorf("StatIn: %v, %v", fi, err)
+	}
+	f, err := OpenIn(root, file)
+	if err != nil {
+		t.Fatalf("OpenIn: %v", err)
+	}
+	f.Close()
+	ents, err := ReadDirIn(root, filepath.Join(root, "projects"))
+	if err != nil || len(ents) != 1 {
+		t.Errorf("ReadDirIn: %v, %v", ents, err)
+	}
+	if _, err := StatIn(root, filepath.Join(root, "..", "x")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("outside the root: %v, want not exist", err)
+	}
+}
