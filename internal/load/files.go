@@ -168,18 +168,6 @@ func reserve(c *atomic.Int64, n, limit int64) bool {
 	}
 }
 
-// keptReads is how many reads x keeps.
-func (x *Files) keptReads() int {
-	n := 0
-	for i := range x.reads {
-		sh := &x.reads[i]
-		sh.mu.Lock()
-		n += len(sh.m)
-		sh.mu.Unlock()
-	}
-	return n
-}
-
 // ReadFile returns the bytes of the regular file at osPath inside root,
 // of at most maxSize bytes (0: no limit). The bytes are shared with every
 // other reader of the command and must not be modified.

@@ -193,3 +193,15 @@ func TestFilesKeepsNoStatAndBoundedListings(t *testing.T) {
 		t.Errorf("a listing within maxDirEntries was not kept")
 	}
 }
+
+// keptReads is how many reads x keeps.
+func (x *Files) keptReads() int {
+	n := 0
+	for i := range x.reads {
+		sh := &x.reads[i]
+		sh.mu.Lock()
+		n += len(sh.m)
+		sh.mu.Unlock()
+	}
+	return n
+}
