@@ -8,6 +8,7 @@
 //
 //	RESUMELINT_TRACE=run.trace resumelint lint --quiet .
 //	go run -tags bench ./bench/serial run.trace
+//	go run -tags bench ./bench/serial -frames 3 run.trace   (callers too)
 //
 // It prints one line first, "SERIAL_MS PARALLEL_MS FRACTION", where
 // FRACTION estimates the serial share of a run's single-core time as
@@ -17,6 +18,7 @@ package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -35,22 +37,25 @@ var (
 
 // tally is the state of one pass over the events.
 type tally struct {
-	active          map[int]bool
-	where           map[int]string // a goroutine's latest project frame
-	last, t0        int64
-	serial, par     int64
-	procs           int
-	byFunc          map[string]int64
-	stackOf         int
-	inStack, picked bool
+	active         map[int]bool
+	where          map[int]string // a goroutine's latest project frame
+	last, t0       int64
+	serial, par    int64
+	procs          int
+	byFunc         map[string]int64
+	stackOf        int
+	inStack        bool
+	picked, frames int // project frames kept of this stack, and at most
 }
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: serial TRACE")
+	frames := flag.Int("frames", 1, "project frames to name a goroutine by: its innermost and then its callers")
+	flag.Parse()
+	if flag.NArg() != 1 || *frames < 1 {
+		fmt.Fprintln(os.Stderr, "usage: serial [-frames N] TRACE")
 		os.Exit(2)
 	}
-	cmd := exec.Command("go", "tool", "trace", "-d=parsed", os.Args[1])
+	cmd := exec.Command("go", "tool", "trace", "-d=parsed", flag.Arg(0))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		log.Fatal(err)
@@ -59,7 +64,7 @@ func main() {
 	if err := cmd.Start(); err != nil {
 		log.Fatal(err)
 	}
-	t := &tally{active: map[int]bool{}, where: map[int]string{}, byFunc: map[string]int64{}, procs: 1, t0: -1}
+	t := &tally{active: map[int]bool{}, where: map[int]string{}, byFunc: map[string]int64{}, procs: 1, t0: -1, frames: *frames}
 	t.read(out)
 	if err := cmd.Wait(); err != nil {
 		log.Fatal(err)
@@ -105,11 +110,11 @@ func (t *tally) read(r io.Reader) {
 }
 
 // stackLine follows the stack printed after an event, keeping the first
-// frame of the project's own code as where its goroutine is.
+// frames of the project's own code as where its goroutine is.
 func (t *tally) stackLine(line string) bool {
 	switch {
 	case strings.HasPrefix(line, "Stack="):
-		t.inStack, t.picked = true, false
+		t.inStack, t.picked = true, 0
 		return true
 	case !t.inStack:
 		return false
@@ -118,9 +123,13 @@ func (t *tally) stackLine(line string) bool {
 		return true
 	}
 	f := strings.TrimSpace(line)
-	if !t.picked && !strings.HasPrefix(f, "/") && (strings.Contains(f, "/resumelint/internal/") || strings.HasPrefix(f, "main.")) {
-		t.where[t.stackOf] = strings.TrimPrefix(strings.SplitN(f, " @", 2)[0], "github.com/resumelint/resumelint/internal/")
-		t.picked = true
+	if t.picked < t.frames && !strings.HasPrefix(f, "/") && (strings.Contains(f, "/resumelint/internal/") || strings.HasPrefix(f, "main.")) {
+		name := strings.TrimPrefix(strings.SplitN(f, " @", 2)[0], "github.com/resumelint/resumelint/internal/")
+		if t.picked > 0 {
+			name = t.where[t.stackOf] + " < " + name
+		}
+		t.where[t.stackOf] = name
+		t.picked++
 	}
 	return true
 }
