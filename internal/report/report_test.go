@@ -265,3 +265,30 @@ func TestJSONDocumented(t *testing.T) {
 		}
 	}
 }
+
+// Summarize counts each file with an error or a warning once, whether
+// the findings come sorted by path (adjacent runs) or not (a set).
+func TestSummarizeCountsFilesInAnyOrder(t *testing.T) {
+	sevs := []diag.Severity{diag.SevError, diag.SevWarning, diag.SevOff}
+	rng := uint64(3)
+	next := func(n int) int {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		return int(rng>>33) % n
+	}
+	for round := range 500 {
+		fs := make([]diag.Finding, next(12))
+		want := map[string]bool{}
+		for i := range fs {
+			fs[i] = diag.Finding{Path: string(rune('a' + next(5))), Severity: sevs[next(len(sevs))]}
+			if fs[i].Severity != diag.SevOff {
+				want[fs[i].Path] = true
+			}
+		}
+		if round%2 == 0 {
+			sort.SliceStable(fs, func(i, j int) bool { return fs[i].Path < fs[j].Path })
+		}
+		if got := Summarize(&Input{Findings: fs, Checked: 100}).FilesWithFindings; got != len(want) {
+			t.Fatalf("round %d, %v: %d files with findings, want %d", round, fs, got, len(want))
+		}
+	}
+}

@@ -79,7 +79,7 @@ func TestAppendFindingMatchesMarshalIndent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := appendFinding(nil, &jf); !bytes.Equal(got, want) {
+		if got := appendFinding(nil, jf); !bytes.Equal(got, want) {
 			t.Fatalf("finding %d:\n%s\nMarshalIndent:\n%s", i, got, want)
 		}
 	}
