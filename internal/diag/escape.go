@@ -113,6 +113,23 @@ func needsEscape(s string) bool {
 	return false
 }
 
+// RuneEscape is how Escape shows the rune r on its own: "" when r shows
+// as itself. Reports that line a caret up under a character escape one
+// rune at a time.
+func RuneEscape(r rune) string {
+	switch {
+	case r == '\n':
+		return `\n`
+	case r == '\r':
+		return `\r`
+	case unsafeRune(r) && r < 0x80:
+		return fmt.Sprintf(`\x%02x`, r)
+	case unsafeRune(r):
+		return fmt.Sprintf(`\u%04x`, r)
+	}
+	return ""
+}
+
 func unsafeRune(r rune) bool {
 	switch {
 	case r < 0x20 && r != '\t', r == 0x7f, r >= 0x80 && r < 0xa0:

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/fatih/color"
-
 	"github.com/resumelint/resumelint/internal/diag"
 )
 
@@ -115,77 +113,15 @@ func pathSet(fs []diag.Finding) map[string]bool {
 // Text writes path:line:col: severity: message [CODE name], the source
 // line and a caret under the column, then a summary.
 func Text(w io.Writer, in *Input) error {
-	paint := func(attrs ...color.Attribute) func(string) string {
-		c := color.New(attrs...)
-		if in.Color {
-			c.EnableColor()
-		} else {
-			c.DisableColor()
-		}
-		return func(s string) string { return c.Sprint(s) }
-	}
-	bold, red, yellow, gray, green := paint(color.Bold), paint(color.FgRed, color.Bold), paint(color.FgYellow, color.Bold), paint(color.FgHiBlack), paint(color.FgGreen)
+	p := newTextPaint(in.Color)
 	masks := secretMasks(in.Findings)
 	// Written as it is made: the output of 24,000 findings is megabytes.
 	sb := bufio.NewWriterSize(w, 64<<10)
 	err := inOrder(sb, len(in.Findings), func(sb *bytes.Buffer, i int) {
 		f := &in.Findings[i]
-		sev := f.Severity.String()
-		if f.Severity == diag.SevError {
-			sev = red(sev)
-		} else {
-			sev = yellow(sev)
-		}
-		// Paths and messages come from the repository: escaped, so none
-		// can move the cursor or start a line of its own.
-		fmt.Fprintf(sb, "%s: %s: %s %s\n", bold(fmt.Sprintf("%s:%d:%d", diag.Escape(f.Path), f.Start.Line, f.Start.Col)), sev, diag.Escape(f.Message), gray("["+f.Code+" "+f.Name+"]"))
-		if text, ok := f.Snippet, f.HasSnippet; ok {
-			// Not the whole line (findings on one long line), but the mask
-			// reads past what is shown, so a credential cut at the edge is
-			// still recognised: located secrets by their ranges, and
-			// whatever else has a credential's shape (RL005 may be off).
-			line := headRunes(diag.MaskInPlace(string(headRunes(text, 200+4096))), 200)
-			for _, m := range masks[maskKey{f.Path, f.Start.Line}] {
-				for i := m[0]; i < m[1] && i < len(line); i++ {
-					if i >= 0 {
-						line[i] = '*'
-					}
-				}
-			}
-			if len(line) > 200 {
-				line = line[:200]
-			}
-			num := fmt.Sprint(f.Start.Line)
-			pad := strings.Repeat(" ", len(num))
-			fmt.Fprintf(sb, "%s %s\n", pad, gray("|"))
-			// Each character escaped on its own, so the caret still
-			// lines up under it.
-			shown := make([]string, len(line))
-			for i, r := range line {
-				shown[i] = diag.Escape(string(r))
-			}
-			fmt.Fprintf(sb, "%s %s %s\n", gray(num), gray("|"), strings.Join(shown, ""))
-			var caret strings.Builder
-			for i := 0; i < f.Start.Col-1 && i < len(line); i++ {
-				if line[i] == '\t' {
-					caret.WriteByte('\t')
-				} else {
-					caret.WriteString(strings.Repeat(" ", utf8.RuneCountInString(shown[i])))
-				}
-			}
-			width := 1
-			if f.End.Line == f.Start.Line && f.End.Col > f.Start.Col {
-				width = 0
-				for i := f.Start.Col - 1; i < f.End.Col-1; i++ {
-					if i >= 0 && i < len(shown) {
-						width += utf8.RuneCountInString(shown[i])
-					} else {
-						width++
-					}
-				}
-			}
-			caret.WriteString(green("^" + strings.Repeat("~", width-1)))
-			fmt.Fprintf(sb, "%s %s %s\n", pad, gray("|"), caret.String())
+		p.head(sb, f)
+		if f.HasSnippet {
+			p.snippet(sb, f, masks[maskKey{f.Path, f.Start.Line}])
 		}
 	})
 	if err != nil {

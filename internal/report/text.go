@@ -1,0 +1,173 @@
+package report
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fatih/color"
+
+	"github.com/resumelint/resumelint/internal/diag"
+)
+
+// snippetRunes is how many characters of a finding's line the text
+// report shows; maskReach is how far past them the secret mask reads, so
+// a credential cut at the edge is still recognised.
+const (
+	snippetRunes = 200
+	maskReach    = snippetRunes + 4096
+)
+
+// textPaint is the text report's colours, each as the bytes written
+// before and after what it paints (none without colour). Thousands of
+// findings are written after every unit is checked: appended, not
+// formatted, a finding costs a few allocations instead of a hundred.
+type textPaint struct {
+	bold, red, yellow, gray, green [2]string
+}
+
+func newTextPaint(on bool) *textPaint {
+	paint := func(attrs ...color.Attribute) [2]string {
+		c := color.New(attrs...)
+		if on {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		// What the colour writes around a NUL, which it writes as is.
+		before, after, _ := strings.Cut(c.Sprint("\x00"), "\x00")
+		return [2]string{before, after}
+	}
+	return &textPaint{bold: paint(color.Bold), red: paint(color.FgRed, color.Bold), yellow: paint(color.FgYellow, color.Bold),
+		gray: paint(color.FgHiBlack), green: paint(color.FgGreen)}
+}
+
+// head writes "path:line:col: severity: message [CODE name]". Paths and
+// messages come from the repository: escaped, so none can move the
+// cursor or start a line of its own.
+func (p *textPaint) head(sb *bytes.Buffer, f *diag.Finding) {
+	b := sb.AvailableBuffer()
+	b = append(b, p.bold[0]...)
+	b = append(b, diag.Escape(f.Path)...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(f.Start.Line), 10)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(f.Start.Col), 10)
+	b = append(b, p.bold[1]...)
+	b = append(b, ": "...)
+	sev := p.yellow
+	if f.Severity == diag.SevError {
+		sev = p.red
+	}
+	b = append(b, sev[0]...)
+	b = append(b, f.Severity.String()...)
+	b = append(b, sev[1]...)
+	b = append(b, ": "...)
+	b = append(b, diag.Escape(f.Message)...)
+	b = append(b, ' ')
+	b = append(b, p.gray[0]...)
+	b = append(b, '[')
+	b = append(b, f.Code...)
+	b = append(b, ' ')
+	b = append(b, f.Name...)
+	b = append(b, ']')
+	b = append(b, p.gray[1]...)
+	b = append(b, '\n')
+	sb.Write(b)
+}
+
+// snippet writes the finding's source line, numbered, and a caret under
+// its span. masks are the located secrets' character ranges on the line.
+func (p *textPaint) snippet(sb *bytes.Buffer, f *diag.Finding, masks [][2]int) {
+	// Not the whole line (findings on one long line), but the mask reads
+	// past what is shown: located secrets by their ranges, and whatever
+	// else has a credential's shape (RL005 may be off).
+	text := f.Snippet
+	if len(text) > maskReach || !utf8.ValidString(text) {
+		text = string(headRunes(text, maskReach))
+	}
+	var runes [snippetRunes]rune
+	line := runes[:0]
+	for _, r := range diag.MaskInPlace(text) {
+		if len(line) == snippetRunes {
+			break
+		}
+		line = append(line, r)
+	}
+	for _, m := range masks {
+		for i := max(m[0], 0); i < m[1] && i < len(line); i++ {
+			line[i] = '*'
+		}
+	}
+	num := f.Start.Line
+	b := sb.AvailableBuffer()
+	b = p.rule(b, num)
+	b = append(b, '\n')
+	b = append(b, p.gray[0]...)
+	b = strconv.AppendInt(b, int64(num), 10)
+	b = append(b, p.gray[1]...)
+	b = append(b, ' ')
+	b = p.paint(b, p.gray, "|")
+	b = append(b, ' ')
+	// Each character escaped on its own, so the caret lines up under it.
+	var widths [snippetRunes]uint8
+	for i, r := range line {
+		if e := diag.RuneEscape(r); e != "" {
+			b = append(b, e...)
+			widths[i] = uint8(len(e))
+		} else {
+			b = utf8.AppendRune(b, r)
+			widths[i] = 1
+		}
+	}
+	b = append(b, '\n')
+	b = p.rule(b, num)
+	b = append(b, ' ')
+	for i := 0; i < f.Start.Col-1 && i < len(line); i++ {
+		if line[i] == '\t' {
+			b = append(b, '\t')
+		} else {
+			for range widths[i] {
+				b = append(b, ' ')
+			}
+		}
+	}
+	width := 1
+	if f.End.Line == f.Start.Line && f.End.Col > f.Start.Col {
+		width = 0
+		for i := f.Start.Col - 1; i < f.End.Col-1; i++ {
+			if i >= 0 && i < len(line) {
+				width += int(widths[i])
+			} else {
+				width++
+			}
+		}
+	}
+	b = append(b, p.green[0]...)
+	b = append(b, '^')
+	for range width - 1 {
+		b = append(b, '~')
+	}
+	b = append(b, p.green[1]...)
+	b = append(b, '\n')
+	sb.Write(b)
+}
+
+// rule appends the gutter of a line with no number: as many spaces as
+// num has digits, and a bar.
+func (p *textPaint) rule(b []byte, num int) []byte {
+	var digits [20]byte
+	for range len(strconv.AppendInt(digits[:0], int64(num), 10)) {
+		b = append(b, ' ')
+	}
+	b = append(b, ' ')
+	return p.paint(b, p.gray, "|")
+}
+
+// paint appends s in colour c.
+func (p *textPaint) paint(b []byte, c [2]string, s string) []byte {
+	b = append(b, c[0]...)
+	b = append(b, s...)
+	return append(b, c[1]...)
+}

@@ -1,0 +1,158 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/fatih/color"
+
+	"github.com/resumelint/resumelint/internal/diag"
+)
+
+// The text report writes each finding byte for byte as textReference,
+// the formatting implementation it replaced, does: colours, escapes,
+// masks and carets, whatever the line and the span.
+func TestTextMatchesReference(t *testing.T) {
+	pieces := []string{"", "a", "key: value", "\t", "  ", "\x1b[31m", "\r", "\n", "\x7f", "\u0085", "\u2028", "\u202e", "\u200f",
+		"é", "日本", "🙂", "\xff", "\xe2\x82", "\ufffd", `"q"`, "ghp_Zq8vY2kLm4Np6Rs8Tu0Wx2Yz4Ab6Cd8Ef0G", "password: hunter2hunter2",
+		strings.Repeat("x", 190), strings.Repeat("é", 120), strings.Repeat("y", 4400)}
+	rng := uint64(11)
+	next := func(n int) int {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		return int(rng>>33) % n
+	}
+	pick := func(most int) string {
+		var s string
+		for range next(most + 1) {
+			s += pieces[next(len(pieces))]
+		}
+		return s
+	}
+	for round := range 400 {
+		fs := make([]diag.Finding, 1+next(6))
+		for i := range fs {
+			line := 1 + next(3000)
+			f := diag.Finding{Code: "RL113", Name: "files-to-read", Severity: diag.Severity(1 + next(2)), Path: pick(2), Message: pick(3),
+				Start: diag.Pos{Line: line, Col: next(260) - 2}, End: diag.Pos{Line: line + next(3) - 1, Col: next(260) - 2}}
+			if next(4) > 0 {
+				f.Snippet, f.HasSnippet = pick(4), true
+			}
+			f.Secret = next(5) == 0
+			fs[i] = f
+		}
+		for _, on := range []bool{false, true} {
+			in := &Input{Findings: fs, Checked: 10, Color: on, Quiet: round%3 == 0}
+			var got, want bytes.Buffer
+			if err := Text(&got, in); err != nil {
+				t.Fatal(err)
+			}
+			if err := textReference(&want, in); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want.String() {
+				t.Fatalf("round %d, colour %v:\n%q\nreference:\n%q", round, on, got.String(), want.String())
+			}
+		}
+	}
+}
+
+// textReference is the text report as it was written with fmt and
+// fatih/color, one string per character of a snippet.
+func textReference(w io.Writer, in *Input) error {
+	paint := func(attrs ...color.Attribute) func(string) string {
+		c := color.New(attrs...)
+		if in.Color {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		return func(s string) string { return c.Sprint(s) }
+	}
+	bold, red, yellow, gray, green := paint(color.Bold), paint(color.FgRed, color.Bold), paint(color.FgYellow, color.Bold), paint(color.FgHiBlack), paint(color.FgGreen)
+	masks := secretMasks(in.Findings)
+	// Written as it is made: the output of 24,000 findings is megabytes.
+	sb := bufio.NewWriterSize(w, 64<<10)
+	err := inOrder(sb, len(in.Findings), func(sb *bytes.Buffer, i int) {
+		f := &in.Findings[i]
+		sev := f.Severity.String()
+		if f.Severity == diag.SevError {
+			sev = red(sev)
+		} else {
+			sev = yellow(sev)
+		}
+		// Paths and messages come from the repository: escaped, so none
+		// can move the cursor or start a line of its own.
+		fmt.Fprintf(sb, "%s: %s: %s %s\n", bold(fmt.Sprintf("%s:%d:%d", diag.Escape(f.Path), f.Start.Line, f.Start.Col)), sev, diag.Escape(f.Message), gray("["+f.Code+" "+f.Name+"]"))
+		if text, ok := f.Snippet, f.HasSnippet; ok {
+			// Not the whole line (findings on one long line), but the mask
+			// reads past what is shown, so a credential cut at the edge is
+			// still recognised: located secrets by their ranges, and
+			// whatever else has a credential's shape (RL005 may be off).
+			line := headRunes(diag.MaskInPlace(string(headRunes(text, 200+4096))), 200)
+			for _, m := range masks[maskKey{f.Path, f.Start.Line}] {
+				for i := m[0]; i < m[1] && i < len(line); i++ {
+					if i >= 0 {
+						line[i] = '*'
+					}
+				}
+			}
+			if len(line) > 200 {
+				line = line[:200]
+			}
+			num := fmt.Sprint(f.Start.Line)
+			pad := strings.Repeat(" ", len(num))
+			fmt.Fprintf(sb, "%s %s\n", pad, gray("|"))
+			// Each character escaped on its own, so the caret still
+			// lines up under it.
+			shown := make([]string, len(line))
+			for i, r := range line {
+				shown[i] = diag.Escape(string(r))
+			}
+			fmt.Fprintf(sb, "%s %s %s\n", gray(num), gray("|"), strings.Join(shown, ""))
+			var caret strings.Builder
+			for i := 0; i < f.Start.Col-1 && i < len(line); i++ {
+				if line[i] == '\t' {
+					caret.WriteByte('\t')
+				} else {
+					caret.WriteString(strings.Repeat(" ", utf8.RuneCountInString(shown[i])))
+				}
+			}
+			width := 1
+			if f.End.Line == f.Start.Line && f.End.Col > f.Start.Col {
+				width = 0
+				for i := f.Start.Col - 1; i < f.End.Col-1; i++ {
+					if i >= 0 && i < len(shown) {
+						width += utf8.RuneCountInString(shown[i])
+					} else {
+						width++
+					}
+				}
+			}
+			caret.WriteString(green("^" + strings.Repeat("~", width-1)))
+			fmt.Fprintf(sb, "%s %s %s\n", pad, gray("|"), caret.String())
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if !in.Quiet {
+		s := Summarize(in)
+		units := plural(s.Files, "file", "files")
+		if s.Errors+s.Warnings == 0 {
+			fmt.Fprintf(sb, "No problems found in %s.\n", units)
+		} else {
+			fmt.Fprintf(sb, "Found %s (%s, %s) in %s.", plural(s.Errors+s.Warnings, "problem", "problems"),
+				plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"), filesPart(s))
+			if s.Fixable > 0 {
+				fmt.Fprintf(sb, " %d fixable with `resumelint fix`.", s.Fixable)
+			}
+			sb.WriteString("\n")
+		}
+	}
+	return sb.Flush()
+}
