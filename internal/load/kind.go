@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"path"
 	"strings"
-
-	"github.com/bmatcuk/doublestar/v4"
 )
 
 // Kind is a file or folder kind of SPEC §1.
@@ -61,15 +59,6 @@ func NewClassifier() *Classifier {
 		g[k] = append([]string(nil), v...)
 	}
 	return &Classifier{Globs: g}
-}
-
-func match(patterns []string, p string) bool {
-	for _, pat := range patterns {
-		if ok, _ := doublestar.Match(pat, p); ok {
-			return true
-		}
-	}
-	return false
 }
 
 // Excluded reports whether a path matches an exclude pattern.
