@@ -128,20 +128,23 @@ func Text(w io.Writer, in *Input) error {
 		return err
 	}
 	if !in.Quiet {
-		s := Summarize(in)
-		units := plural(s.Files, "file", "files")
-		if s.Errors+s.Warnings == 0 {
-			fmt.Fprintf(sb, "No problems found in %s.\n", units)
-		} else {
-			fmt.Fprintf(sb, "Found %s (%s, %s) in %s.", plural(s.Errors+s.Warnings, "problem", "problems"),
-				plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"), filesPart(s))
-			if s.Fixable > 0 {
-				fmt.Fprintf(sb, " %d fixable with `resumelint fix`.", s.Fixable)
-			}
-			sb.WriteString("\n")
-		}
+		textSummary(sb, Summarize(in))
 	}
 	return sb.Flush()
+}
+
+// textSummary writes the text report's last line.
+func textSummary(sb *bufio.Writer, s Summary) {
+	if s.Errors+s.Warnings == 0 {
+		fmt.Fprintf(sb, "No problems found in %s.\n", plural(s.Files, "file", "files"))
+		return
+	}
+	fmt.Fprintf(sb, "Found %s (%s, %s) in %s.", plural(s.Errors+s.Warnings, "problem", "problems"),
+		plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"), filesPart(s))
+	if s.Fixable > 0 {
+		fmt.Fprintf(sb, " %d fixable with `resumelint fix`.", s.Fixable)
+	}
+	sb.WriteString("\n")
 }
 
 // filesPart says how many of the files linted have findings: "2 of 35 files".

@@ -61,8 +61,9 @@ func TestTextMatchesReference(t *testing.T) {
 	}
 }
 
-// textReference is the text report as it was written with fmt and
-// fatih/color, one string per character of a snippet.
+// textReference is the text report's findings as they were written with
+// fmt and fatih/color, one string per character of a snippet; the
+// summary line is the report's own (textSummary).
 func textReference(w io.Writer, in *Input) error {
 	paint := func(attrs ...color.Attribute) func(string) string {
 		c := color.New(attrs...)
@@ -141,18 +142,7 @@ func textReference(w io.Writer, in *Input) error {
 		return err
 	}
 	if !in.Quiet {
-		s := Summarize(in)
-		units := plural(s.Files, "file", "files")
-		if s.Errors+s.Warnings == 0 {
-			fmt.Fprintf(sb, "No problems found in %s.\n", units)
-		} else {
-			fmt.Fprintf(sb, "Found %s (%s, %s) in %s.", plural(s.Errors+s.Warnings, "problem", "problems"),
-				plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"), filesPart(s))
-			if s.Fixable > 0 {
-				fmt.Fprintf(sb, " %d fixable with `resumelint fix`.", s.Fixable)
-			}
-			sb.WriteString("\n")
-		}
+		textSummary(sb, Summarize(in))
 	}
 	return sb.Flush()
 }
