@@ -123,7 +123,7 @@ func (t *tally) stackLine(line string) bool {
 		return true
 	}
 	f := strings.TrimSpace(line)
-	if t.picked < t.frames && !strings.HasPrefix(f, "/") && (strings.Contains(f, "/resumelint/internal/") || strings.HasPrefix(f, "main.")) {
+	if t.picked < t.frames && !isFileLine(f) && (strings.Contains(f, "/resumelint/internal/") || strings.HasPrefix(f, "main.")) {
 		name := strings.TrimPrefix(strings.SplitN(f, " @", 2)[0], "github.com/resumelint/resumelint/internal/")
 		if t.picked > 0 {
 			name = t.where[t.stackOf] + " < " + name
@@ -175,4 +175,10 @@ func (t *tally) print() {
 		}
 		fmt.Printf("%9.1f ms  %s\n", ms(t.byFunc[n]), n)
 	}
+}
+
+// isFileLine reports whether a stack line is a frame's file and line
+// (absolute, or module-relative in a -trimpath build), not its function.
+func isFileLine(f string) bool {
+	return strings.HasPrefix(f, "/") || strings.Contains(f, ".go:")
 }

@@ -153,9 +153,12 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	}
 
 	res := &Result{Directives: map[string][]load.Directive{}}
+	// Phase 3: cross-file rules over the whole index, while the units'
+	// findings are gathered: neither reads what the other writes, and
+	// both were serial steps between the last unit and the report.
+	finalized := s.finalize(index)
 	res.collect(&s, units, results)
-	// Phase 3: cross-file rules over the whole index.
-	s.settleRepo(res, s.finalize(res, index))
+	s.settleRepo(res, finalized(res))
 	// A finished record is history: one decision for every rule.
 	var notes []string
 	res.Findings, notes = rules.WithoutHistory(res.Findings, index)
@@ -245,12 +248,13 @@ func (res *Result) collect(s *Settings, units []unit, results []unitResult) {
 	}
 }
 
-// finalize runs the cross-file rules over the whole index and returns
-// their findings.
-func (s *Settings) finalize(res *Result, index *rules.Index) []diag.Finding {
+// finalize starts the cross-file rules over the whole index; join
+// returns their findings.
+func (s *Settings) finalize(index *rules.Index) (join func(res *Result) []diag.Finding) {
 	// The cross-file rules only read the index, which no unit writes any
 	// more: each runs on a goroutine of its own, and their findings and
-	// notes are joined in the order of the rules, as one at a time.
+	// notes are joined in the order of the rules, as one at a time. join
+	// waits for them and adds their notes to res.
 	type repoRun struct {
 		findings []diag.Finding
 		notes    []string
@@ -282,14 +286,16 @@ func (s *Settings) finalize(res *Result, index *rules.Index) []diag.Finding {
 			run.notes = rp.Notes()
 		}()
 	}
-	wg.Wait()
-	var repo []diag.Finding
-	for _, run := range runs {
-		repo = append(repo, run.findings...)
-		res.Notes = append(res.Notes, run.notes...)
-		res.Internal += run.internal
+	return func(res *Result) []diag.Finding {
+		wg.Wait()
+		var repo []diag.Finding
+		for _, run := range runs {
+			repo = append(repo, run.findings...)
+			res.Notes = append(res.Notes, run.notes...)
+			res.Internal += run.internal
+		}
+		return repo
 	}
-	return repo
 }
 
 // settleRepo adds the cross-file findings, widened over the line their
