@@ -212,6 +212,8 @@ type discoverer struct {
 	pending []pendingPath
 	// listing is what the walks of work trees saw (Discovery.Listing).
 	listing *Listing
+	// slab holds the Files addListed expects to add, made at once.
+	slab []File
 }
 
 type pendingPath struct {
@@ -462,6 +464,7 @@ func (d *discoverer) addListed(osDir string, list [][]byte, tracked bool) (liste
 		}
 		classes[i] = d.classify(filepath.Join(osDir, filepath.FromSlash(rel)))
 	})
+	d.expect(classes)
 	for i := range classes {
 		if len(list[i]) > 0 {
 			listed++
@@ -471,6 +474,35 @@ func (d *discoverer) addListed(osDir string, list [][]byte, tracked bool) (liste
 		}
 	}
 	return listed
+}
+
+// expect makes room for the files of a kind among classes: thousands of
+// them were added one map growth and one allocation at a time, after
+// the walk, while no other core had work (P6).
+func (d *discoverer) expect(classes []pathClass) {
+	n := 0
+	for i := range classes {
+		if pc := &classes[i]; !pc.skip && !pc.excluded && !pc.isRun && pc.kind != KindUnknown {
+			n++
+		}
+	}
+	if n < 64 {
+		return
+	}
+	if len(d.files) == 0 {
+		d.files = make(map[string]*File, n)
+	}
+	d.slab = make([]File, n)
+}
+
+// newFile is a File from the slab while it lasts.
+func (d *discoverer) newFile() *File {
+	if len(d.slab) == 0 {
+		return new(File)
+	}
+	f := &d.slab[0]
+	d.slab = d.slab[1:]
+	return f
 }
 
 // present runs add now, or, for a path that may be gone (a tracked file
@@ -583,7 +615,9 @@ func (d *discoverer) place(pc *pathClass, explicit, mayBeGone bool) {
 		k, root := pc.kind, d.root
 		d.present(osPath, mayBeGone, func() {
 			d.hits++
-			d.files[osPath] = &File{Path: disp, OSPath: osPath, Kind: k, Template: IsTemplate(disp), Explicit: explicit, Root: root}
+			f := d.newFile()
+			*f = File{Path: disp, OSPath: osPath, Kind: k, Template: IsTemplate(disp), Explicit: explicit, Root: root}
+			d.files[osPath] = f
 		})
 		return
 	case pc.bundle:
