@@ -95,7 +95,7 @@ func firstMatch(patterns []string, p string) string {
 		// "**/name/**" (the defaults) is a folder anywhere on the path: a
 		// substring test, as every discovered file is filtered.
 		if name, ok := strings.CutPrefix(pat, "**/"); ok && strings.HasSuffix(name, "/**") && !strings.ContainsAny(name[:len(name)-3], "*?[{\\") {
-			if strings.Contains("/"+p+"/", "/"+name[:len(name)-3]+"/") {
+			if hasSegments(p, name[:len(name)-3]) {
 				return pat
 			}
 			continue
@@ -108,4 +108,26 @@ func firstMatch(patterns []string, p string) string {
 		}
 	}
 	return ""
+}
+
+// hasSegments reports whether name is one or more whole segments of the
+// slash-separated path p: strings.Contains("/"+p+"/", "/"+name+"/"),
+// without making either string for each of thousands of files.
+func hasSegments(p, name string) bool {
+	if name == "" {
+		return strings.Contains("/"+p+"/", "//")
+	}
+	for i := 0; i <= len(p); {
+		j := strings.Index(p[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(name)
+		if (j == 0 || p[j-1] == '/') && (end == len(p) || p[end] == '/') {
+			return true
+		}
+		i = j + 1
+	}
+	return false
 }
