@@ -506,9 +506,10 @@ type unitRun struct {
 // its kind; path names the unit in an internal error.
 func (ur *unitRun) runRules(u load.Unit, path string) {
 	kind := u.UnitKind()
+	p := rules.NewPass(nil, &ur.s.Opts, u, nil)
+	p.Results, p.Index, p.Files, p.BaseRev = ur.results, ur.index, ur.fs, ur.s.Base
 	newPass := func(r *rules.Rule, out *[]diag.Finding) *rules.Pass {
-		p := rules.NewPass(r, &ur.s.Opts, u, out)
-		p.Results, p.Index, p.Files, p.BaseRev = ur.results, ur.index, ur.fs, ur.s.Base
+		p.Next(r, out)
 		return p
 	}
 	// The indexers run whatever rules are enabled: what a unit publishes

@@ -129,8 +129,15 @@ type Result[T any] struct {
 
 // NewResult declares a per-unit result.
 func NewResult[T any](name string, compute func(p *Pass) T) *Result[T] {
+	resultTypes = append(resultTypes, FactType{Name: name, Type: reflect.TypeFor[T]()})
 	return &Result[T]{name: name, compute: compute}
 }
+
+var resultTypes []FactType
+
+// ResultTypes returns every declared per-unit result's name and value type
+// (results are declared at package initialisation).
+func ResultTypes() []FactType { return slices.Clone(resultTypes) }
 
 // Of returns the unit's value, computing it on first use.
 func (r *Result[T]) Of(p *Pass) T {

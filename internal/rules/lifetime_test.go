@@ -80,3 +80,55 @@ func pooledIn(typ reflect.Type, path string, seen map[reflect.Type]bool) string 
 	}
 	return ""
 }
+
+// TestResultsHoldNoPass: the engine runs a unit's rules on one Pass
+// (Pass.Next), so a per-unit result that kept the Pass it was computed
+// with would later report for another rule. No declared result may hold
+// a Pass, nor a func, which could hold one unseen.
+func TestResultsHoldNoPass(t *testing.T) {
+	rts := ResultTypes()
+	if len(rts) == 0 {
+		t.Fatal("no results declared")
+	}
+	for _, rt := range rts {
+		if where := passIn(rt.Type, rt.Type.String(), map[reflect.Type]bool{}); where != "" {
+			t.Errorf("result %s holds %s", rt.Name, where)
+		}
+	}
+	type inner struct{ F func() }
+	for _, typ := range []reflect.Type{reflect.TypeFor[*Pass](), reflect.TypeFor[map[string][]inner](), reflect.TypeFor[struct{ P [1]*Pass }]()} {
+		if passIn(typ, typ.String(), map[reflect.Type]bool{}) == "" {
+			t.Errorf("%s: not found", typ)
+		}
+	}
+}
+
+var passType = reflect.TypeFor[Pass]()
+
+// passIn returns the path to a Pass or a func inside typ, or "".
+func passIn(typ reflect.Type, path string, seen map[reflect.Type]bool) string {
+	if typ == passType || typ.Kind() == reflect.Func {
+		return path + " (" + typ.String() + ")"
+	}
+	if seen[typ] {
+		return ""
+	}
+	seen[typ] = true
+	switch typ.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
+		return passIn(typ.Elem(), path+"[]", seen)
+	case reflect.Map:
+		if w := passIn(typ.Key(), path+"{key}", seen); w != "" {
+			return w
+		}
+		return passIn(typ.Elem(), path+"{}", seen)
+	case reflect.Struct:
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			if w := passIn(f.Type, path+"."+f.Name, seen); w != "" {
+				return w
+			}
+		}
+	}
+	return ""
+}

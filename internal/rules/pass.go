@@ -75,7 +75,19 @@ func (p *Pass) flush() {
 	for _, fd := range p.pending {
 		*p.out = append(*p.out, *fd)
 	}
-	p.pending = nil
+	clear(p.pending)
+	p.pending = p.pending[:0]
+}
+
+// Next readies p, a pass over the same unit, for the next rule r (nil for
+// an indexer) writing to out: the engine runs a unit's indexers and rules
+// on one Pass, as one each was a twentieth of a lint's allocation. So a
+// rule keeps no Pass past its Run, and a per-unit result holds none
+// (TestResultsHoldNoPass).
+func (p *Pass) Next(r *Rule, out *[]diag.Finding) {
+	p.Rule, p.out = r, out
+	clear(p.pending)
+	p.pending = p.pending[:0]
 }
 
 // Report records a finding at a node of f with the message msg, complete
