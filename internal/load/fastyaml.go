@@ -218,7 +218,7 @@ func (p *fastParser) mapping(ind int) (*yaml.Node, bool) {
 		if string(key) == "<<" {
 			return nil, false // a merge: expandMerges changes the tree
 		}
-		k := p.node(yaml.Node{Kind: yaml.ScalarNode, Value: string(key), Line: l.num, Column: ind + 1})
+		k := p.node(yaml.Node{Kind: yaml.ScalarNode, Value: internKey(key), Line: l.num, Column: ind + 1})
 		k.Tag = plainTag(k)
 		if len(p.stack) == base {
 			m.Line, m.Column = k.Line, k.Column

@@ -190,7 +190,7 @@ func (p *jsonParser) object(start diag.Pos, depth int) (*yaml.Node, error) {
 			return nil, p.errf("unexpected %s: expected a string key", p.describe())
 		}
 		kpos := p.cur()
-		k, err := p.str()
+		k, err := p.key()
 		if err != nil {
 			return nil, err
 		}
@@ -338,6 +338,21 @@ func (p *jsonParser) number(start diag.Pos) (*yaml.Node, error) {
 		tag = "!!float"
 	}
 	return p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: text, Line: start.Line, Column: start.Col}), nil
+}
+
+// key is str for an object's key, interned (internKey) when it has no
+// escape.
+func (p *jsonParser) key() (string, error) {
+	for i := p.pos + 1; i < len(p.data); i++ {
+		if c := p.data[i]; c == '"' {
+			s := internKey(p.data[p.pos+1 : i])
+			p.pos = i + 1
+			return s, nil
+		} else if c == '\\' || c < 0x20 {
+			break
+		}
+	}
+	return p.str()
 }
 
 func (p *jsonParser) str() (string, error) {

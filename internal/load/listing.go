@@ -253,7 +253,10 @@ func (l *Listing) foldsTo(dir, name string) bool {
 			return true
 		}
 	}
-	lh := l.hash(filepath.Join(dir, strings.ToLower(name)))
+	// dir is clean and name one component: entryHash is the hash of
+	// their join, without making it.
+	var h maphash.Hash
+	lh := l.entryHash(&h, dir, strings.ToLower(name))
 	sh := l.shard(lh)
 	var folded bool
 	if l.frozen.Load() {
