@@ -21,18 +21,18 @@ import (
 // mappings, tabs, several documents, anything invalid), and the caller
 // asks the decoder. FuzzFastYAML and TestFastYAMLAgreesWithDecoder hold
 // it to the decoder's tree.
-func fastParse(data []byte) (*yaml.Node, []*nodeBlock, bool) {
+func fastParse(data []byte) (*yaml.Node, pooled, bool) {
 	p := fastParser{data: data}
 	p.advance()
 	if p.eof {
-		return nil, nil, false
+		return nil, pooled{}, false
 	}
 	root, ok := p.block(p.cur.indent)
 	if !ok || !p.eof || p.bad {
-		releaseBlocks(p.blocks)
-		return nil, nil, false
+		p.pooled.release()
+		return nil, pooled{}, false
 	}
-	return &yaml.Node{Kind: yaml.DocumentNode, Line: root.Line, Column: root.Column, Content: []*yaml.Node{root}}, p.blocks, true
+	return &yaml.Node{Kind: yaml.DocumentNode, Line: root.Line, Column: root.Column, Content: []*yaml.Node{root}}, p.pooled, true
 }
 
 // nodeBlock is the unit the fast parser allocates nodes in: one
@@ -44,13 +44,32 @@ type nodeBlock [32]yaml.Node
 // file (they were a third of what a lint allocated).
 var nodeBlocks = sync.Pool{New: func() any { return new(nodeBlock) }}
 
-// releaseBlocks clears blocks (so nothing stale is reachable, and a use
-// after release finds zero nodes) and hands them back.
-func releaseBlocks(bs []*nodeBlock) {
-	for _, b := range bs {
+// listBlock is the unit the fast parser allocates its lists of children
+// (Node.Content) in, pooled like the nodes: one list for each mapping and
+// sequence was the largest allocation left in a parse.
+type listBlock [512]*yaml.Node
+
+var listBlocks = sync.Pool{New: func() any { return new(listBlock) }}
+
+// pooled is what one tree is allocated in: its nodes and its lists of
+// children, handed back together (release).
+type pooled struct {
+	nodes []*nodeBlock
+	lists []*listBlock
+}
+
+// release clears the blocks (so nothing stale is reachable, and a use
+// after release finds zero nodes and nil children) and hands them back.
+func (t *pooled) release() {
+	for _, b := range t.nodes {
 		clear(b[:])
 		nodeBlocks.Put(b)
 	}
+	for _, b := range t.lists {
+		clear(b[:])
+		listBlocks.Put(b)
+	}
+	*t = pooled{}
 }
 
 // fastMaxDepth bounds the nesting the fast parser takes; deeper documents
@@ -85,21 +104,40 @@ type fastParser struct {
 // nodeAlloc hands out the nodes of one tree from pooled blocks; the
 // tree's Document gives them back (Release).
 type nodeAlloc struct {
-	nodes  []yaml.Node  // the rest of the current block
-	blocks []*nodeBlock // every block the tree is in
+	nodes []yaml.Node  // the rest of the current node block
+	lists []*yaml.Node // the rest of the current list block
+	pooled
 }
 
 // node hands out a node from the current block.
 func (a *nodeAlloc) node(n yaml.Node) *yaml.Node {
 	if len(a.nodes) == 0 {
 		b := nodeBlocks.Get().(*nodeBlock)
-		a.blocks = append(a.blocks, b)
+		a.pooled.nodes = append(a.pooled.nodes, b)
 		a.nodes = b[:]
 	}
 	x := &a.nodes[0]
 	a.nodes = a.nodes[1:]
 	*x = n
 	return x
+}
+
+// list hands out a list of n children from the current list block, its
+// capacity n, so an append to it never reaches the next list. A long list
+// is allocated on its own, and an empty one is empty, not nil, as the
+// decoder's.
+func (a *nodeAlloc) list(n int) []*yaml.Node {
+	if n == 0 || n > len(listBlock{})/8 {
+		return make([]*yaml.Node, n)
+	}
+	if len(a.lists) < n {
+		b := listBlocks.Get().(*listBlock)
+		a.pooled.lists = append(a.pooled.lists, b)
+		a.lists = b[:]
+	}
+	c := a.lists[:n:n]
+	a.lists = a.lists[n:]
+	return c
 }
 
 // advance moves cur to the next content line. Document markers,
@@ -152,7 +190,7 @@ func (p *fastParser) close(n *yaml.Node, base int) (*yaml.Node, bool) {
 // collect moves the children pushed since base into a slice of their
 // own, of the exact size.
 func (p *fastParser) collect(base int) []*yaml.Node {
-	c := make([]*yaml.Node, len(p.stack)-base)
+	c := p.list(len(p.stack) - base)
 	copy(c, p.stack[base:])
 	clear(p.stack[base:])
 	p.stack = p.stack[:base]
@@ -688,9 +726,9 @@ func fastDocument(doc *Document, from, to int) (*yaml.Node, bool) {
 	if OnFastParse != nil {
 		OnFastParse()
 	}
-	n, blocks, ok := fastParse(doc.File.Data[from:to])
+	n, t, ok := fastParse(doc.File.Data[from:to])
 	if ok {
-		doc.uncommented, doc.blocks = true, blocks
+		doc.uncommented, doc.pooled = true, t
 		doc.yamlFrom, doc.yamlTo = from, to
 	}
 	return n, ok
@@ -701,12 +739,11 @@ func fastDocument(doc *Document, from, to int) (*yaml.Node, bool) {
 // at the end of a unit, whose findings and facts hold no node). Its root
 // is then nil.
 func (d *Document) Release() {
-	if d == nil || d.blocks == nil {
+	if d == nil || d.pooled.nodes == nil && d.pooled.lists == nil {
 		return
 	}
 	d.Root = nil
-	releaseBlocks(d.blocks)
-	d.blocks = nil
+	d.pooled.release()
 }
 
 // AddComments puts the YAML comments on a tree that was built without

@@ -380,7 +380,7 @@ func TestTreesAreBuiltInBlocks(t *testing.T) {
 			t.Fatalf("%s: no tree", tc.path)
 		}
 		inBlock := func(n *yaml.Node) bool {
-			for _, b := range doc.blocks {
+			for _, b := range doc.pooled.nodes {
 				for i := range b {
 					if &b[i] == n {
 						return true
@@ -408,6 +408,58 @@ func TestTreesAreBuiltInBlocks(t *testing.T) {
 	}
 }
 
+// The fast YAML parser's lists of children sit in its document's list
+// blocks, each with no room past its end, so an append to one (a fix
+// adding a key) never writes into the next; Release clears them.
+func TestYAMLListsAreBuiltInBlocks(t *testing.T) {
+	src := "a: 1\nb:\n  - x\n  - y\nc:\n  d: 2\n  e: [3, 4]\n"
+	doc, _ := Parse(&File{Path: "x.yaml", Data: []byte(src)}, FormatYAML, DefaultLimits)
+	if doc.Root == nil || len(doc.pooled.lists) == 0 {
+		t.Fatal("not built in pooled list blocks")
+	}
+	inBlock := func(c []*yaml.Node) bool {
+		for _, b := range doc.pooled.lists {
+			for i := range b {
+				if &b[i] == &c[0] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var lists [][]*yaml.Node
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if len(n.Content) > 0 {
+			if !inBlock(n.Content) || cap(n.Content) != len(n.Content) {
+				t.Errorf("the children of the node at %d:%d: in a block %v, len %d cap %d", n.Line, n.Column, inBlock(n.Content), len(n.Content), cap(n.Content))
+			}
+			lists = append(lists, n.Content)
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(doc.Root)
+	if len(lists) != 4 {
+		t.Fatalf("%d lists of children, want 4", len(lists))
+	}
+	top := doc.Root
+	next := top.Content[3] // b's sequence, listed before the top mapping's
+	grown := append(top.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "z"})
+	if grown[0] != top.Content[0] || next.Content[0].Value != "x" {
+		t.Error("an append to a list reached another")
+	}
+	doc.Release()
+	for _, l := range lists {
+		for _, c := range l {
+			if c != nil {
+				t.Fatalf("a released list still points at a node: %+v", c)
+			}
+		}
+	}
+}
+
 // Nodes from the blocks cost no allocation of their own: parsing 200
 // literals (no string to copy) and releasing the tree allocates only the
 // parser and the growing list, whatever the number of nodes.
@@ -428,7 +480,7 @@ func TestJSONNodesAllocateNothing(t *testing.T) {
 func TestReleaseClearsNodes(t *testing.T) {
 	for _, tc := range pooledTrees {
 		doc, _ := Parse(&File{Path: tc.path, Data: []byte(tc.src)}, tc.format, DefaultLimits)
-		if doc.Root == nil || len(doc.blocks) == 0 {
+		if doc.Root == nil || len(doc.pooled.nodes) == 0 {
 			t.Fatalf("%s: not built in pooled blocks", tc.path)
 		}
 		key := doc.Root.Content[0]
@@ -436,7 +488,7 @@ func TestReleaseClearsNodes(t *testing.T) {
 			t.Fatalf("%s: first key %+v", tc.path, key)
 		}
 		doc.Release()
-		if doc.Root != nil || doc.blocks != nil {
+		if doc.Root != nil || doc.pooled.nodes != nil || doc.pooled.lists != nil {
 			t.Errorf("%s: the document still holds its tree", tc.path)
 		}
 		if key.Kind != 0 || key.Value != "" || key.Content != nil {
@@ -445,7 +497,7 @@ func TestReleaseClearsNodes(t *testing.T) {
 		doc.Release() // twice is harmless
 	}
 	// JSON that does not parse gives its blocks back at once.
-	if doc, _ := Parse(&File{Path: "x.json", Data: []byte(`{"a": [1, 2`)}, FormatJSON, DefaultLimits); doc.Root != nil || doc.blocks != nil {
+	if doc, _ := Parse(&File{Path: "x.json", Data: []byte(`{"a": [1, 2`)}, FormatJSON, DefaultLimits); doc.Root != nil || doc.pooled.nodes != nil {
 		t.Error("a document without a tree holds blocks")
 	}
 	withComments, _ := ParseWithComments(&File{Path: "x.yaml", Data: []byte("a: 1\n")}, FormatYAML, DefaultLimits)

@@ -40,7 +40,7 @@ type Document struct {
 	uncommented      bool
 	needComments     bool
 	yamlFrom, yamlTo int
-	blocks           []*nodeBlock // the fast parser's nodes, for Release
+	pooled           pooled // what the fast parsers allocated the tree in, for Release
 }
 
 // JSONLine is one line of a JSONL file: a value or the error that line gave.
@@ -80,10 +80,10 @@ func parse(doc *Document, format Format, lim Limits) (*Document, []diag.Finding)
 		} else if err != nil {
 			out = append(out, jsonErrFinding(f, err))
 		} else {
-			doc.Root, doc.blocks = n, alloc.blocks
+			doc.Root, doc.pooled = n, alloc.pooled
 		}
 		if doc.Root == nil {
-			releaseBlocks(alloc.blocks) // no tree holds them
+			alloc.pooled.release() // no tree holds them
 		}
 	case FormatMarkdown:
 		out = parseFrontMatter(f, doc, lim)
