@@ -585,10 +585,32 @@ func (p *fastParser) scalarAt(l *fastLine, j int, v string, quote byte) *yaml.No
 // cost the decoder several parse attempts) go through the decoder's own
 // resolution.
 func plainTag(n *yaml.Node) string {
-	if v := n.Value; v != "" && !strings.ContainsRune("+-.0123456789yYnNtTfFoO~<", rune(v[0])) {
+	v := n.Value
+	if v != "" && !strings.ContainsRune("+-.0123456789yYnNtTfFoO~<", rune(v[0])) {
 		return "!!str"
 	}
+	if decimalFraction(v) {
+		return "!!float" // what the decoder finds after two failed integer parses
+	}
 	return n.ShortTag()
+}
+
+// decimalFraction reports whether v is digits, a point and digits (a
+// quality gate's score: 0.92), short enough that it cannot overflow.
+func decimalFraction(v string) bool {
+	if len(v) < 3 || len(v) > 15 {
+		return false
+	}
+	dot := strings.IndexByte(v, '.')
+	if dot < 1 || dot == len(v)-1 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if i != dot && (v[i] < '0' || v[i] > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // quoted reads the one-line quoted scalar at byte j; a double-quoted one

@@ -507,3 +507,26 @@ func TestReleaseClearsNodes(t *testing.T) {
 		t.Error("a tree the fast parser did not build was released")
 	}
 }
+
+// TestPlainTagIsShortTag: the fast parser's tag for a plain scalar is the
+// decoder's, for the values its shortcuts answer (strings by their first
+// character, decimal fractions) and the characters around them.
+func TestPlainTagIsShortTag(t *testing.T) {
+	values := []string{"0.92", "1.0", "01.5", "00.0", "1.", ".5", "1.2.3", "1..2", "-0.5", "+1.5", "1.5e3", "1_0.5",
+		"123456789012.34", "1234567890123.45", "0x1.8", "2026.11", "1.0.0", "0.9a", "12", "0755", "08", "~", "true"}
+	r := rand.New(rand.NewSource(1))
+	const alphabet = "0123456789._-+eEx:TZ a"
+	for range 20000 {
+		b := make([]byte, 1+r.Intn(17))
+		for i := range b {
+			b[i] = alphabet[r.Intn(len(alphabet))]
+		}
+		values = append(values, string(b))
+	}
+	for _, v := range values {
+		n := &yaml.Node{Kind: yaml.ScalarNode, Value: v}
+		if got, want := plainTag(n), n.ShortTag(); got != want {
+			t.Errorf("%q: plainTag %s, the decoder %s", v, got, want)
+		}
+	}
+}
