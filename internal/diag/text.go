@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/resumelint/resumelint/internal/secret"
 )
@@ -131,10 +132,10 @@ func FitClip(render func(w int) string) string {
 // Secrets are masked first, as in ClipTo.
 func ClipPath(p string, n int) string {
 	p = secret.Mask(p)
-	r := []rune(p)
-	if len(r) <= n {
-		return p
+	if utf8.RuneCountInString(p) <= n {
+		return p // the usual case, without a copy as runes
 	}
+	r := []rune(p)
 	i := strings.LastIndexByte(p, '/')
 	if i < 0 {
 		return ClipTo(p, n)

@@ -150,11 +150,14 @@ func collKV[T any](k, v *yaml.Node, of func(k, v *yaml.Node) T) Coll[T] {
 	c := Coll[T]{Key: k, Node: v}
 	switch {
 	case node.IsSeq(v):
+		c.Vals, c.Items = make([]*yaml.Node, 0, len(v.Content)), make([]T, 0, len(v.Content))
 		for _, e := range v.Content {
 			e = node.Resolve(e)
 			c.Vals, c.Items = append(c.Vals, e), append(c.Items, of(nil, e))
 		}
 	case node.IsMap(v):
+		n := len(v.Content) / 2 // more only with merge keys
+		c.Keys, c.Vals, c.Items = make([]*yaml.Node, 0, n), make([]*yaml.Node, 0, n), make([]T, 0, n)
 		node.Pairs(v, func(ik, iv *yaml.Node) {
 			c.Keys, c.Vals, c.Items = append(c.Keys, ik), append(c.Vals, iv), append(c.Items, of(ik, iv))
 		})

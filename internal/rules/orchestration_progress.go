@@ -150,15 +150,19 @@ var groupsByNumResult = NewResult("groups-by-num", func(p *Pass) map[int]queueGr
 func agentStatuses(p *Pass) map[string]string { return agentStatusesResult.Of(p) }
 
 var agentStatusesResult = NewResult("agent-statuses", func(p *Pass) map[string]string {
-	out := map[string]string{}
-	for _, ph := range recordPhases(p) {
+	phases, as := recordPhases(p), OrchestrationOf(p).Doc.Agents
+	n := len(as.Items)
+	for _, ph := range phases {
+		n += len(ph.Agents)
+	}
+	out := make(map[string]string, n) // sized once, not grown agent by agent
+	for _, ph := range phases {
 		for _, a := range ph.Agents {
 			if a.Status != "" {
 				out[a.ID] = a.Status
 			}
 		}
 	}
-	as := OrchestrationOf(p).Doc.Agents
 	for i, a := range as.Items {
 		switch {
 		case a == nil || !a.Status.OK:
