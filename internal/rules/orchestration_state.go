@@ -667,7 +667,7 @@ func timeOf(n *yaml.Node) (time.Time, string, bool, bool) {
 // iterations (and the gate's completion), compaction events and decisions.
 func transitionsOf(p *Pass) []transition {
 	o := OrchestrationOf(p)
-	var out []transition
+	out := make([]transition, 0, transitionsIn(p, o)) // not grown time by time
 	add := func(n *yaml.Node, label, what string) {
 		if t, s, day, ok := timeOf(n); ok {
 			out = append(out, transition{label: label, what: what, text: s, t: t, day: day, at: n})
@@ -725,6 +725,32 @@ func transitionsOf(p *Pass) []transition {
 		}
 	}
 	return out
+}
+
+// transitionsIn is about how many times transitionsOf finds in o: every
+// place it looks, once (a gate's iterations can hold more than one).
+func transitionsIn(p *Pass, o *model.Orchestration) int {
+	n := 1 + len(o.Checkpoints.Entries.Items)
+	for _, pi := range pipelines(p) {
+		n += 2 * len(pi.Phases)
+	}
+	if gates, ok := o.Gates(); ok {
+		for _, g := range gates {
+			n++
+			if g.Iters != nil {
+				n += len(g.Iters.Node.Content)
+			}
+		}
+	}
+	if r := ResumptionOf(p); r != nil && r.Version() != "v1" {
+		if r.Compaction != nil {
+			n += len(r.Compaction.Events.Items)
+		}
+		if r.Decisions != nil {
+			n += len(r.Decisions.Items)
+		}
+	}
+	return n
 }
 
 func laterThan(a transition, t time.Time, day bool) bool {
