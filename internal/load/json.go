@@ -343,28 +343,33 @@ func (p *jsonParser) number(start diag.Pos) (*yaml.Node, error) {
 // key is str for an object's key, interned (internKey) when it has no
 // escape.
 func (p *jsonParser) key() (string, error) {
-	for i := p.pos + 1; i < len(p.data); i++ {
-		if c := p.data[i]; c == '"' {
-			s := internKey(p.data[p.pos+1 : i])
-			p.pos = i + 1
-			return s, nil
-		} else if c == '\\' || c < 0x20 {
-			break
-		}
+	if end := p.plainEnd(); end >= 0 {
+		s := internKey(p.data[p.pos+1 : end])
+		p.pos = end + 1
+		return s, nil
 	}
 	return p.str()
 }
 
-func (p *jsonParser) str() (string, error) {
-	// Most strings have no escape: one copy of their bytes.
+// plainEnd is the offset of the closing quote of the string at p.pos when
+// it has no escape and no control character (most strings), else -1.
+func (p *jsonParser) plainEnd() int {
 	for i := p.pos + 1; i < len(p.data); i++ {
 		if c := p.data[i]; c == '"' {
-			s := string(p.data[p.pos+1 : i])
-			p.pos = i + 1
-			return s, nil
+			return i
 		} else if c == '\\' || c < 0x20 {
 			break
 		}
+	}
+	return -1
+}
+
+func (p *jsonParser) str() (string, error) {
+	// Most strings have no escape: one copy of their bytes.
+	if end := p.plainEnd(); end >= 0 {
+		s := string(p.data[p.pos+1 : end])
+		p.pos = end + 1
+		return s, nil
 	}
 	p.pos++ // opening quote
 	var sb strings.Builder

@@ -14,13 +14,19 @@ import (
 // done. No declared fact may hold a *yaml.Node, a []byte or a *load.File,
 // directly or nested in structs, slices, arrays, maps or pointers.
 func TestFactsHoldNoPooledData(t *testing.T) {
-	fts := FactTypes()
-	if len(fts) == 0 {
-		t.Fatal("no facts declared")
+	holdNone(t, "fact", FactTypes(), pooledIn)
+}
+
+// holdNone fails for each declared type of what that in finds something
+// inside, and when none is declared.
+func holdNone(t *testing.T, what string, types []FactType, in func(reflect.Type, string, map[reflect.Type]bool) string) {
+	t.Helper()
+	if len(types) == 0 {
+		t.Fatalf("no %s declared", what)
 	}
-	for _, ft := range fts {
-		if where := pooledIn(ft.Type, ft.Type.String(), map[reflect.Type]bool{}); where != "" {
-			t.Errorf("fact %s holds %s", ft.Name, where)
+	for _, ft := range types {
+		if where := in(ft.Type, ft.Type.String(), map[reflect.Type]bool{}); where != "" {
+			t.Errorf("%s %s holds %s", what, ft.Name, where)
 		}
 	}
 }
@@ -55,7 +61,15 @@ var (
 
 // pooledIn returns the path to pooled data inside typ, or "".
 func pooledIn(typ reflect.Type, path string, seen map[reflect.Type]bool) string {
-	if typ == nodeType || typ == fileType || typ == bytesType || typ.Kind() == reflect.Slice && typ.Elem().Kind() == reflect.Uint8 {
+	return typeIn(typ, path, seen, func(typ reflect.Type) bool {
+		return typ == nodeType || typ == fileType || typ == bytesType || typ.Kind() == reflect.Slice && typ.Elem().Kind() == reflect.Uint8
+	})
+}
+
+// typeIn returns the path to a type inside typ that is reports true for,
+// or "", through pointers, slices, arrays, channels, maps and fields.
+func typeIn(typ reflect.Type, path string, seen map[reflect.Type]bool, is func(reflect.Type) bool) string {
+	if is(typ) {
 		return path + " (" + typ.String() + ")"
 	}
 	if seen[typ] {
@@ -64,16 +78,16 @@ func pooledIn(typ reflect.Type, path string, seen map[reflect.Type]bool) string 
 	seen[typ] = true
 	switch typ.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
-		return pooledIn(typ.Elem(), path+"[]", seen)
+		return typeIn(typ.Elem(), path+"[]", seen, is)
 	case reflect.Map:
-		if w := pooledIn(typ.Key(), path+"{key}", seen); w != "" {
+		if w := typeIn(typ.Key(), path+"{key}", seen, is); w != "" {
 			return w
 		}
-		return pooledIn(typ.Elem(), path+"{}", seen)
+		return typeIn(typ.Elem(), path+"{}", seen, is)
 	case reflect.Struct:
 		for i := range typ.NumField() {
 			f := typ.Field(i)
-			if w := pooledIn(f.Type, path+"."+f.Name, seen); w != "" {
+			if w := typeIn(f.Type, path+"."+f.Name, seen, is); w != "" {
 				return w
 			}
 		}
@@ -86,15 +100,7 @@ func pooledIn(typ reflect.Type, path string, seen map[reflect.Type]bool) string 
 // with would later report for another rule. No declared result may hold
 // a Pass, nor a func, which could hold one unseen.
 func TestResultsHoldNoPass(t *testing.T) {
-	rts := ResultTypes()
-	if len(rts) == 0 {
-		t.Fatal("no results declared")
-	}
-	for _, rt := range rts {
-		if where := passIn(rt.Type, rt.Type.String(), map[reflect.Type]bool{}); where != "" {
-			t.Errorf("result %s holds %s", rt.Name, where)
-		}
-	}
+	holdNone(t, "result", ResultTypes(), passIn)
 	type inner struct{ F func() }
 	for _, typ := range []reflect.Type{reflect.TypeFor[*Pass](), reflect.TypeFor[map[string][]inner](), reflect.TypeFor[struct{ P [1]*Pass }]()} {
 		if passIn(typ, typ.String(), map[reflect.Type]bool{}) == "" {
@@ -107,28 +113,5 @@ var passType = reflect.TypeFor[Pass]()
 
 // passIn returns the path to a Pass or a func inside typ, or "".
 func passIn(typ reflect.Type, path string, seen map[reflect.Type]bool) string {
-	if typ == passType || typ.Kind() == reflect.Func {
-		return path + " (" + typ.String() + ")"
-	}
-	if seen[typ] {
-		return ""
-	}
-	seen[typ] = true
-	switch typ.Kind() {
-	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
-		return passIn(typ.Elem(), path+"[]", seen)
-	case reflect.Map:
-		if w := passIn(typ.Key(), path+"{key}", seen); w != "" {
-			return w
-		}
-		return passIn(typ.Elem(), path+"{}", seen)
-	case reflect.Struct:
-		for i := range typ.NumField() {
-			f := typ.Field(i)
-			if w := passIn(f.Type, path+"."+f.Name, seen); w != "" {
-				return w
-			}
-		}
-	}
-	return ""
+	return typeIn(typ, path, seen, func(typ reflect.Type) bool { return typ == passType || typ.Kind() == reflect.Func })
 }
