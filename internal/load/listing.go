@@ -192,7 +192,7 @@ func (l *Listing) Forget(osPath string) {
 // (entryNone: nothing), without following a final symbolic link; known
 // is false when the listing cannot tell.
 func (l *Listing) entry(osPath string) (typ byte, known bool) {
-	if l == nil || !filepath.IsAbs(osPath) || filepath.Clean(osPath) != osPath {
+	if l == nil || !cleanAbs(osPath) {
 		return entryNone, false
 	}
 	if l.n.Load() == 0 || l.inForgotten(osPath) {
@@ -219,7 +219,7 @@ func (l *Listing) entry(osPath string) (typ byte, known bool) {
 			}
 			return entryNone, false // a folder not read, or a link
 		}
-		parent := filepath.Dir(cur)
+		parent := parentOf(cur)
 		if parent == cur {
 			return entryNone, false
 		}

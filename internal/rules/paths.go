@@ -141,14 +141,16 @@ func (r *Resolver) addDeclared(what, base string, vars map[string]string, onlyEx
 	if len(r.Bases) > 0 {
 		stop = r.Bases[0].Dir
 	}
-	for d := r.fileDir; d != ""; d = filepath.Dir(d) {
-		if r.files.IsDir(r.root, filepath.Join(d, rel)) {
-			dir = filepath.Join(d, rel)
+	for d := r.fileDir; d != ""; {
+		if c := filepath.Join(d, rel); r.files.IsDir(r.root, c) {
+			dir = c
 			break
 		}
-		if d == stop || d == filepath.Dir(d) {
+		parent := filepath.Dir(d) // each joined and cleaned once
+		if d == stop || d == parent {
 			break
 		}
+		d = parent
 	}
 	if dir == "" {
 		if onlyExisting {
