@@ -15,8 +15,8 @@ import (
 // It takes block mappings with plain keys, block sequences (compact
 // mappings as items included), one-line plain, single- and double-quoted
 // scalars without escapes, literal and folded block scalars, and one-line
-// flow sequences of one-line scalars, and returns the node blocks the
-// tree is in (for Document.Release). It reports false for anything else
+// flow sequences of one-line scalars, and returns the blocks the tree is
+// in (for Document.Release). It reports false for anything else
 // (anchors, aliases, tags, merge keys, multi-line flow scalars, flow
 // mappings, tabs, several documents, anything invalid), and the caller
 // asks the decoder. FuzzFastYAML and TestFastYAMLAgreesWithDecoder hold
@@ -124,8 +124,7 @@ func (a *nodeAlloc) node(n yaml.Node) *yaml.Node {
 
 // list hands out a list of n children from the current list block, its
 // capacity n, so an append to it never reaches the next list. A long list
-// is allocated on its own, and an empty one is empty, not nil, as the
-// decoder's.
+// is allocated on its own, and an empty one is an empty list, never nil.
 func (a *nodeAlloc) list(n int) []*yaml.Node {
 	if n == 0 || n > len(listBlock{})/8 {
 		return make([]*yaml.Node, n)

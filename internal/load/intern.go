@@ -6,7 +6,7 @@ import (
 )
 
 // The keys of a kind's documents are the same few hundred in every file,
-// and a string of its own for each was a fortieth of a lint's allocation.
+// and a string of its own for each was a fiftieth of a lint's allocation.
 // internKey returns a shared string for a short key from a fixed table of
 // slots, each holding the last key that hashed there: no lock, nothing
 // that grows, and a miss only costs the string it would have made anyway
