@@ -37,7 +37,8 @@ func NewFact[T any](name string) *Fact[T] {
 	return &Fact[T]{name: name}
 }
 
-// FactType is a declared fact's name and value type.
+// FactType is a declared fact's name and value type, or a per-unit
+// result's (ResultTypes).
 type FactType struct {
 	Name string
 	Type reflect.Type
