@@ -129,6 +129,17 @@ func Bool(n *yaml.Node) (bool, bool) {
 	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
 		return false, false
 	}
+	// The spellings the decoder accepts for !!bool, without a decoder
+	// (a few KiB for each call); anything else it answers as before. A
+	// non-specific "!" tag is no boolean to the decoder.
+	if n.Tag != "!" {
+		switch n.Value {
+		case "true", "True", "TRUE":
+			return true, true
+		case "false", "False", "FALSE":
+			return false, true
+		}
+	}
 	var b bool
 	if err := n.Decode(&b); err != nil {
 		return false, false
