@@ -723,7 +723,7 @@ func staleV1(p *Pass) {
 	trs := transitionsOf(p)
 	if lv := r.V1.LastCheckpoint.Node; lv != nil {
 		if t, s, day, ok := timeOf(lv); ok {
-			trs = append(trs, transition{label: "last_checkpoint", text: s, t: t, day: day, at: lv})
+			trs = append(trs, transition{where: place{kind: placeLastCheckpoint}, text: s, t: t, day: day, at: lv})
 		}
 	}
 	if len(trs) == 0 {
@@ -751,5 +751,5 @@ func staleV1(p *Pass) {
 		at, what = cs.Node, "current_state"
 	}
 	p.Report(f, at, fmt.Sprintf("%s, but nothing in the file is newer than %s (%s ago, over staleness.max_age %s); update the resumption section",
-		what, newest.text, humanAge(age), humanAge(p.Opts.MaxAge)), WithRelated(relatedAt(f, newest.at, newest.label)))
+		what, newest.text, humanAge(age), humanAge(p.Opts.MaxAge)), WithRelated(relatedAt(f, newest.at, newest.where.label())))
 }

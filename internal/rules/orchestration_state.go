@@ -645,12 +645,79 @@ func completeContradictions(p *Pass, wsv *yaml.Node) {
 
 // transition is a state change the file records with its time.
 type transition struct {
-	label string // where, e.g. decision_log[1].timestamp
-	what  string // "that decision"
+	where place
 	text  string
 	t     time.Time
 	day   bool // date only: compared by day
 	at    *yaml.Node
+}
+
+// place names where a transition is written and what it stands for,
+// from its parts: a file records hundreds of times, and a finding names
+// one or a few of them, so the names are made only then.
+type place struct {
+	kind placeKind
+	i    int // an index, or a phase's number
+	a, b string
+	leaf string
+}
+
+type placeKind uint8
+
+const (
+	placeWorkflow       placeKind = iota // workflow.updated_at
+	placeCheckpoint                      // checkpoints.entries[i], id a
+	placePhaseStart                      // phase a (number i)
+	placePhaseDone                       // phase a (number i)
+	placeGateDone                        // gate a, id b
+	placeGateIteration                   // gate a's b[i], at key leaf
+	placeCompaction                      // compaction_events.events[i]
+	placeDecision                        // decision list a, entry i
+	placeLastCheckpoint                  // resumption v1 last_checkpoint
+)
+
+// label is where, e.g. decision_log[1].timestamp.
+func (w place) label() string {
+	switch w.kind {
+	case placeWorkflow:
+		return "workflow.updated_at"
+	case placeCheckpoint:
+		return fmt.Sprintf("checkpoints.entries[%d].timestamp (%s)", w.i, w.a)
+	case placePhaseStart:
+		return w.a + ".started_at"
+	case placePhaseDone, placeGateDone:
+		return w.a + ".completed_at"
+	case placeGateIteration:
+		return fmt.Sprintf("%s.%s[%d].%s", w.a, w.b, w.i, w.leaf)
+	case placeCompaction:
+		return fmt.Sprintf("compaction_events.events[%d].timestamp", w.i)
+	case placeDecision:
+		return fmt.Sprintf("%s[%d].timestamp", w.a, w.i)
+	}
+	return "last_checkpoint"
+}
+
+// what is what the transition stands for, e.g. "that decision".
+func (w place) what() string {
+	switch w.kind {
+	case placeWorkflow:
+		return "the workflow was updated"
+	case placeCheckpoint:
+		return "that checkpoint"
+	case placePhaseStart:
+		return fmt.Sprintf("phase %d started", w.i)
+	case placePhaseDone:
+		return fmt.Sprintf("phase %d completed", w.i)
+	case placeGateDone:
+		return "gate " + w.b + " completed"
+	case placeGateIteration:
+		return "that quality-gate iteration"
+	case placeCompaction:
+		return "that compaction event"
+	case placeDecision:
+		return "that decision"
+	}
+	return ""
 }
 
 func timeOf(n *yaml.Node) (time.Time, string, bool, bool) {
@@ -668,21 +735,21 @@ func timeOf(n *yaml.Node) (time.Time, string, bool, bool) {
 func transitionsOf(p *Pass) []transition {
 	o := OrchestrationOf(p)
 	out := make([]transition, 0, transitionsIn(p, o)) // not grown time by time
-	add := func(n *yaml.Node, label, what string) {
+	add := func(n *yaml.Node, where place) {
 		if t, s, day, ok := timeOf(n); ok {
-			out = append(out, transition{label: label, what: what, text: s, t: t, day: day, at: n})
+			out = append(out, transition{where: where, text: s, t: t, day: day, at: n})
 		}
 	}
-	add(o.Workflow.UpdatedAt.Node, "workflow.updated_at", "the workflow was updated")
+	add(o.Workflow.UpdatedAt.Node, place{kind: placeWorkflow})
 	for i, e := range o.Checkpoints.Entries.Items {
 		if e != nil {
-			add(e.Timestamp.Node, fmt.Sprintf("checkpoints.entries[%d].timestamp (%s)", i, e.ID.Value), "that checkpoint")
+			add(e.Timestamp.Node, place{kind: placeCheckpoint, i: i, a: e.ID.Value})
 		}
 	}
 	for _, pi := range pipelines(p) {
 		for _, ph := range pi.Phases {
-			add(ph.View.StartedAt.Node, ph.Label+".started_at", fmt.Sprintf("phase %d started", ph.Num))
-			add(ph.View.CompletedAt.Node, ph.Label+".completed_at", fmt.Sprintf("phase %d completed", ph.Num))
+			add(ph.View.StartedAt.Node, place{kind: placePhaseStart, a: ph.Label, i: ph.Num})
+			add(ph.View.CompletedAt.Node, place{kind: placePhaseDone, a: ph.Label, i: ph.Num})
 		}
 	}
 	if gates, ok := o.Gates(); ok {
@@ -693,14 +760,14 @@ func transitionsOf(p *Pass) []transition {
 		sort.Strings(keys)
 		for _, k := range keys {
 			g := gates[k]
-			add(g.View.CompletedAt.Node, g.Label+".completed_at", "gate "+g.ID+" completed")
+			add(g.View.CompletedAt.Node, place{kind: placeGateDone, a: g.Label, b: g.ID})
 			if g.Iters == nil {
 				continue
 			}
 			for i, e := range g.Iters.Node.Content {
 				node.Pairs(e, func(ik, iv *yaml.Node) {
 					if IsTimestampKey(ik.Value) {
-						add(iv, fmt.Sprintf("%s.%s[%d].%s", g.Label, g.IterKey, i, ik.Value), "that quality-gate iteration")
+						add(iv, place{kind: placeGateIteration, a: g.Label, b: g.IterKey, i: i, leaf: ik.Value})
 					}
 				})
 			}
@@ -713,14 +780,14 @@ func transitionsOf(p *Pass) []transition {
 	if r.Compaction != nil {
 		for i, e := range r.Compaction.Events.Items {
 			if e != nil {
-				add(e.Timestamp.Node, fmt.Sprintf("compaction_events.events[%d].timestamp", i), "that compaction event")
+				add(e.Timestamp.Node, place{kind: placeCompaction, i: i})
 			}
 		}
 	}
 	if dl := r.Decisions; dl != nil {
 		for i, e := range dl.Items {
 			if e != nil {
-				add(e.Timestamp.Node, fmt.Sprintf("%s[%d].timestamp", dl.Key.Value, i), "that decision")
+				add(e.Timestamp.Node, place{kind: placeDecision, a: dl.Key.Value, i: i})
 			}
 		}
 	}
@@ -792,9 +859,9 @@ func runStaleResumption(p *Pass) {
 			if i == 10 {
 				break
 			}
-			rel = append(rel, relatedAt(f, tr.at, tr.label))
+			rel = append(rel, relatedAt(f, tr.at, tr.where.label()))
 		}
-		p.Report(f, uv, fmt.Sprintf("updated_at %s is older than %s %s (line %d)%s: update the section after %s", us, l.label, l.text, l.at.Line, more, l.what), WithRelated(rel...))
+		p.Report(f, uv, fmt.Sprintf("updated_at %s is older than %s %s (line %d)%s: update the section after %s", us, l.where.label(), l.text, l.at.Line, more, l.where.what()), WithRelated(rel...))
 	}
 	if p.Opts.MaxAge <= 0 || p.Opts.Now.IsZero() {
 		return
