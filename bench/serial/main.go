@@ -14,6 +14,20 @@
 // FRACTION estimates the serial share of a run's single-core time as
 // S / (S + n·P) for a trace taken with n = GOMAXPROCS (see
 // docs/performance.md, P6), then the serial time by function.
+//
+// With -cores N it also projects the run to N cores from a trace taken
+// with GOMAXPROCS=N on fewer CPUs (-cpus), so that the run starts the
+// workers N cores get:
+//
+//	RESUMELINT_TRACE=run.trace GOMAXPROCS=8 resumelint lint --quiet .
+//	go run -tags bench ./bench/serial -cores 8 -cpus 2 run.trace
+//
+// The projection counts only how many goroutines had work: it sees the
+// phases a run cannot spread over N cores, not what N cores would lose to
+// sharing memory, the collector or a lock (a goroutine descheduled by the
+// OS while it holds a lock makes the others wait far longer than on N
+// real cores, so the names it prints lean to locks). The engine starts at
+// most four workers a CPU: project to at most 4 × -cpus.
 package main
 
 import (
@@ -43,6 +57,9 @@ type tally struct {
 	serial, par    int64
 	procs          int
 	byFunc         map[string]int64
+	byWidth        map[int]int64    // time by how many goroutines had work
+	narrow         map[string]int64 // time below cores goroutines, by where each last was
+	cores, cpus    int
 	stackOf        int
 	inStack        bool
 	picked, frames int // project frames kept of this stack, and at most
@@ -50,9 +67,11 @@ type tally struct {
 
 func main() {
 	frames := flag.Int("frames", 1, "project frames to name a goroutine by: its innermost and then its callers")
+	cores := flag.Int("cores", 0, "project the run to this many cores, and name what had fewer goroutines with work (trace taken with GOMAXPROCS at least that)")
+	cpus := flag.Int("cpus", 0, "CPUs the traced run had (default: its GOMAXPROCS)")
 	flag.Parse()
 	if flag.NArg() != 1 || *frames < 1 {
-		fmt.Fprintln(os.Stderr, "usage: serial [-frames N] TRACE")
+		fmt.Fprintln(os.Stderr, "usage: serial [-frames N] [-cores N [-cpus C]] TRACE")
 		os.Exit(2)
 	}
 	cmd := exec.Command("go", "tool", "trace", "-d=parsed", flag.Arg(0))
@@ -64,12 +83,16 @@ func main() {
 	if err := cmd.Start(); err != nil {
 		log.Fatal(err)
 	}
-	t := &tally{active: map[int]bool{}, where: map[int]string{}, byFunc: map[string]int64{}, procs: 1, t0: -1, frames: *frames}
+	t := &tally{active: map[int]bool{}, where: map[int]string{}, byFunc: map[string]int64{}, procs: 1, t0: -1, frames: *frames,
+		byWidth: map[int]int64{}, narrow: map[string]int64{}, cores: *cores, cpus: *cpus}
 	t.read(out)
 	if err := cmd.Wait(); err != nil {
 		log.Fatal(err)
 	}
 	t.print()
+	if t.cores > 0 {
+		t.project()
+	}
 }
 
 func (t *tally) read(r io.Reader) {
@@ -134,7 +157,8 @@ func (t *tally) stackLine(line string) bool {
 	return true
 }
 
-// advance counts the time since the last event as serial or parallel.
+// advance counts the time since the last event as serial or parallel,
+// and by how many goroutines had work.
 func (t *tally) advance(at int64) {
 	if t.t0 < 0 {
 		t.t0, t.last = at, at
@@ -144,19 +168,30 @@ func (t *tally) advance(at int64) {
 	}
 	d := at - t.last
 	t.last = at
-	if len(t.active) >= 2 {
+	k := len(t.active)
+	t.byWidth[k] += d
+	if t.cores > 0 && k < t.cores {
+		for id := range t.active {
+			t.narrow[t.nameOf(id)] += d / int64(k)
+		}
+	}
+	if k >= 2 {
 		t.par += d
 		return
 	}
 	t.serial += d
 	name := "(none: waiting)"
 	for id := range t.active {
-		name = t.where[id]
-		if name == "" {
-			name = "(runtime)"
-		}
+		name = t.nameOf(id)
 	}
 	t.byFunc[name] += d
+}
+
+func (t *tally) nameOf(id int) string {
+	if name := t.where[id]; name != "" {
+		return name
+	}
+	return "(runtime)"
 }
 
 func (t *tally) print() {
@@ -181,4 +216,51 @@ func (t *tally) print() {
 // (absolute, or module-relative in a -trimpath build), not its function.
 func isFileLine(f string) bool {
 	return strings.HasPrefix(f, "/") || strings.Contains(f, ".go:")
+}
+
+// project estimates the run's wall time at 1, 2 and t.cores cores from
+// how many goroutines had work over time: an interval where k had work on
+// c CPUs did min(k, c) CPUs' worth of it, which n cores do in that work
+// over min(k, n); time when none had work (waiting on git, say) stays.
+// A trace taken with GOMAXPROCS=8 on a 2-CPU machine so shows what 8
+// cores would leave narrow, from the goroutines the run starts for 8.
+func (t *tally) project() {
+	cpus := t.cpus
+	if cpus == 0 {
+		cpus = t.procs
+	}
+	at := func(n int) float64 {
+		var sum float64
+		for k, d := range t.byWidth {
+			if k == 0 {
+				sum += float64(d)
+				continue
+			}
+			sum += float64(d) * float64(min(k, cpus)) / float64(min(k, n))
+		}
+		return sum / 1e6
+	}
+	one, two, n := at(1), at(2), at(t.cores)
+	fmt.Printf("projected: 1 core %.1f ms, 2 cores %.1f ms (%.2fx), %d cores %.1f ms (%.2fx; %.2fx of 2 cores)\n",
+		one, two, one/two, t.cores, n, one/n, two/n)
+	widths := make([]int, 0, len(t.byWidth))
+	for k := range t.byWidth {
+		widths = append(widths, k)
+	}
+	sort.Ints(widths)
+	for _, k := range widths {
+		fmt.Printf("%9.1f ms  with %d goroutines with work\n", float64(t.byWidth[k])/1e6, k)
+	}
+	names := make([]string, 0, len(t.narrow))
+	for name := range t.narrow {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool { return t.narrow[names[i]] > t.narrow[names[j]] })
+	fmt.Printf("fewer than %d goroutines with work, by where each last was:\n", t.cores)
+	for i, name := range names {
+		if i == 15 {
+			break
+		}
+		fmt.Printf("%9.1f ms  %s\n", float64(t.narrow[name])/1e6, name)
+	}
 }
