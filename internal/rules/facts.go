@@ -2,9 +2,11 @@ package rules
 
 import (
 	"fmt"
+	"hash/maphash"
 	"reflect"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
@@ -58,13 +60,14 @@ func (f *Fact[T]) Publish(ix *Index, v T) { f.PublishAt(ix, "", v) }
 
 // PublishAt records a value that At also finds under key.
 func (f *Fact[T]) PublishAt(ix *Index, key string, v T) {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	ix.all[f] = append(ix.all[f], v)
+	sh := ix.shardOf(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	sh.all[f] = append(sh.all[f], v)
 	if key != "" {
 		k := keyed{f, key}
-		if _, dup := ix.byKey[k]; !dup {
-			ix.byKey[k] = v
+		if _, dup := sh.byKey[k]; !dup {
+			sh.byKey[k] = v
 		}
 	}
 }
@@ -75,11 +78,14 @@ func (f *Fact[T]) All(ix *Index) []T {
 	if ix == nil {
 		return nil
 	}
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	out := make([]T, 0, len(ix.all[f]))
-	for _, v := range ix.all[f] {
-		out = append(out, v.(T))
+	var out []T
+	for i := range ix.shards {
+		sh := &ix.shards[i]
+		sh.mu.RLock()
+		for _, v := range sh.all[f] {
+			out = append(out, v.(T))
+		}
+		sh.mu.RUnlock()
 	}
 	return out
 }
@@ -90,9 +96,10 @@ func (f *Fact[T]) At(ix *Index, key string) (T, bool) {
 	if ix == nil {
 		return zero, false
 	}
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	v, ok := ix.byKey[keyed{f, key}]
+	sh := ix.shardOf(key)
+	sh.mu.RLock()
+	v, ok := sh.byKey[keyed{f, key}]
+	sh.mu.RUnlock()
 	if !ok {
 		return zero, false
 	}
@@ -110,16 +117,48 @@ type keyed struct {
 // of the kinds it depends on; then each rule's Finalize sees every fact.
 // Facts are small values, not parsed trees, so memory stays flat however
 // many files a run checks.
+//
+// Every worker publishes and looks up facts, so the index is spread over
+// shards by key: one lock over it all made a worker whose core was taken
+// from it inside the lock (by the OS or the hypervisor) stop every other
+// for milliseconds, and made each look-up's read lock a word all cores
+// write in turn (docs/performance.md).
 type Index struct {
-	// mu is shared by look-ups: every unit of a later phase looks up
-	// the facts of the earlier one, on every core.
+	seed   maphash.Seed
+	spread atomic.Uint32 // deals keyless values over the shards
+	shards [indexShards]indexShard
+}
+
+// indexShards is how many shards an Index spreads its facts over.
+const indexShards = 64
+
+// indexShard holds the facts published under the keys that hash to it.
+type indexShard struct {
 	mu    sync.RWMutex
 	all   map[any][]any
 	byKey map[keyed]any
+	_     [24]byte // a shard to a cache line
 }
 
 // NewIndex returns an empty index.
-func NewIndex() *Index { return &Index{all: map[any][]any{}, byKey: map[keyed]any{}} }
+func NewIndex() *Index {
+	ix := &Index{seed: maphash.MakeSeed()}
+	for i := range ix.shards {
+		ix.shards[i].all = map[any][]any{}
+		ix.shards[i].byKey = map[keyed]any{}
+	}
+	return ix
+}
+
+// shardOf is where a value published under key is kept: a key's shard, so
+// that At finds the first value published under it; a keyless value goes
+// to the next shard in turn.
+func (ix *Index) shardOf(key string) *indexShard {
+	if key == "" {
+		return &ix.shards[ix.spread.Add(1)%indexShards]
+	}
+	return &ix.shards[maphash.String(ix.seed, key)%indexShards]
+}
 
 // Result is the handle of a per-unit value of type T, computed once by
 // compute on first use.

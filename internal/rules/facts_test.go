@@ -1,8 +1,11 @@
 package rules
 
 import (
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/resumelint/resumelint/internal/load"
 )
@@ -75,5 +78,77 @@ func TestFactHandles(t *testing.T) {
 	first, second := res.Of(p), res.Of(p)
 	if first != 7 || second != 7 || calls != 1 {
 		t.Errorf("a result computed %d times", calls)
+	}
+}
+
+// The index is spread over shards: whatever shard a value lands in, All
+// returns each value once and At the first value published under a key,
+// with every worker publishing at once.
+func TestIndexShards(t *testing.T) {
+	ix := NewIndex()
+	ids := NewFact[int]("shard-ids")
+	const workers, perWorker = 8, 500
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range perWorker {
+				v := w*perWorker + i
+				ids.PublishAt(ix, fmt.Sprintf("k%d", v), v)
+				ids.PublishAt(ix, fmt.Sprintf("k%d", v), -v-1) // a later value under the same key
+				ids.Publish(ix, v)
+				if got, ok := ids.At(ix, fmt.Sprintf("k%d", v)); !ok || got != v {
+					t.Errorf("At(k%d) = %d, %v", v, got, ok)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	all := ids.All(ix)
+	if len(all) != 3*workers*perWorker {
+		t.Fatalf("All returned %d values, want %d", len(all), 3*workers*perWorker)
+	}
+	seen := map[int]int{}
+	for _, v := range all {
+		seen[v]++
+	}
+	for v := range workers * perWorker {
+		if seen[v] != 2 || seen[-v-1] != 1 {
+			t.Fatalf("value %d seen %d times, %d seen %d times", v, seen[v], -v-1, seen[-v-1])
+		}
+	}
+	used := 0
+	for i := range ix.shards {
+		if len(ix.shards[i].all[ids]) > 0 {
+			used++
+		}
+	}
+	if used < indexShards/2 {
+		t.Errorf("values landed in %d of %d shards", used, indexShards)
+	}
+	if n := unsafe.Sizeof(indexShard{}); n != 64 {
+		t.Errorf("an index shard is %d bytes, not a cache line of 64", n)
+	}
+}
+
+// A checkpoint of two finished workflows is history for the same reason
+// on every run, whichever record the index hands out first.
+func TestHistoryNamesOneOwner(t *testing.T) {
+	for _, order := range [][]int{{0, 1, 2}, {1, 0, 2}, {2, 1, 0}} {
+		ix := NewIndex()
+		recs := []*RecordFact{
+			{Path: "b/ORCHESTRATION.yaml", Finished: true, Why: "workflow.status COMPLETE", Owns: []string{"/r/cp-1.json"}},
+			{Path: "a/ORCHESTRATION.yaml", Finished: true, Why: "workflow.status DONE", Owns: []string{"/r/cp-1.json"}},
+			{Path: "c/ORCHESTRATION.yaml", Finished: true, Why: "workflow.status DONE", WorkflowID: "wf-1"},
+		}
+		for _, i := range order {
+			Records.Publish(ix, recs[i])
+		}
+		Checkpoints.PublishAt(ix, "/r/cp-1.json", &CheckpointFact{Path: "cp-1.json", OSPath: "/r/cp-1.json", WorkflowID: "wf-1"})
+		h, ok := HistoryFiles(ix)["cp-1.json"]
+		if want := "a checkpoint of the finished workflow a/ORCHESTRATION.yaml"; !ok || h.Why != want {
+			t.Errorf("published in order %v: %q, %v; want %q", order, h.Why, ok, want)
+		}
 	}
 }

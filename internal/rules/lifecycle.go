@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -265,7 +266,10 @@ func HistoryFiles(ix *Index) map[string]History {
 			done = done && o.Finished
 		}
 		if done {
-			out[cf.Path] = History{Path: cf.Path, Why: "a checkpoint of the finished workflow " + owners[0].Path}
+			// The index hands facts out in no set order: name the same
+			// owner on every run.
+			first := slices.MinFunc(owners, func(a, b *RecordFact) int { return strings.Compare(a.Path, b.Path) })
+			out[cf.Path] = History{Path: cf.Path, Why: "a checkpoint of the finished workflow " + first.Path}
 		}
 	}
 	return out
