@@ -158,7 +158,7 @@ func (lc *lintConfig) discovered(d *load.Discovery, extra ...*load.File) error {
 // and every file found is read inside the run's repository root.
 func (lc *lintConfig) discoverOptions(cwd string) load.DiscoverOptions {
 	return load.DiscoverOptions{Cwd: cwd, Classifier: lc.classifier, ClassifierFor: lc.classifierFor, Listed: lc.set.Listed, Root: lc.root,
-		BeforeWalk: gctune.Reserve}
+		BeforeWalk: gctune.ReserveAside}
 }
 
 // nestedUnits groups the discovered units that another configuration

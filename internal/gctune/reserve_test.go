@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"testing"
+	"time"
 )
 
 func collections() uint32 {
@@ -46,5 +47,27 @@ func TestReserveHandsTheHeapBack(t *testing.T) {
 	Reserve()
 	if collections() != again {
 		t.Error("a second Reserve collected again")
+	}
+}
+
+// ReserveAside returns before the reservation is made, which then is.
+func TestReserveAside(t *testing.T) {
+	restore(t)
+	was := tuned.Swap(true)
+	reserveOnce = sync.Once{}
+	t.Cleanup(func() { tuned.Store(was) })
+	debug.SetMemoryLimit(Limit)
+	before := collections()
+	ReserveAside()
+	deadline := time.Now().Add(10 * time.Second)
+	for collections() == before {
+		if time.Now().After(deadline) {
+			t.Fatal("ReserveAside made no reservation in 10 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	reserveOnce.Do(func() {}) // waits for the reservation to finish
+	if _, limit := settings(); limit != Limit {
+		t.Errorf("memory limit after ReserveAside: %d, want %d", limit, Limit)
 	}
 }
