@@ -25,11 +25,7 @@ func TestReserveNeedsStart(t *testing.T) {
 }
 
 func TestReserveHandsTheHeapBack(t *testing.T) {
-	restore(t)
-	was := tuned.Swap(true)
-	reserveOnce = sync.Once{}
-	t.Cleanup(func() { tuned.Store(was) })
-	debug.SetMemoryLimit(Limit)
+	freshTuned(t)
 	before := collections()
 	Reserve()
 	if collections() == before {
@@ -52,11 +48,7 @@ func TestReserveHandsTheHeapBack(t *testing.T) {
 
 // ReserveAside returns before the reservation is made, which then is.
 func TestReserveAside(t *testing.T) {
-	restore(t)
-	was := tuned.Swap(true)
-	reserveOnce = sync.Once{}
-	t.Cleanup(func() { tuned.Store(was) })
-	debug.SetMemoryLimit(Limit)
+	freshTuned(t)
 	before := collections()
 	ReserveAside()
 	deadline := time.Now().Add(10 * time.Second)
@@ -70,4 +62,13 @@ func TestReserveAside(t *testing.T) {
 	if _, limit := settings(); limit != Limit {
 		t.Errorf("memory limit after ReserveAside: %d, want %d", limit, Limit)
 	}
+}
+
+// freshTuned sets up a process as Start leaves it, with no reservation made.
+func freshTuned(t *testing.T) {
+	restore(t)
+	was := tuned.Swap(true)
+	reserveOnce = sync.Once{}
+	t.Cleanup(func() { tuned.Store(was) })
+	debug.SetMemoryLimit(Limit)
 }
