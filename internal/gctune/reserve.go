@@ -47,7 +47,7 @@ func Reserve() {
 // still small, but a caller waiting for it left every other core idle for
 // its 2-4 ms at the start of a run (a serial part, P6); beside the walk
 // it costs the run that much less. The walk's first allocations then come
-// from pages outside the reservation, a few hundred KiB of a run's heap.
+// from pages outside the reservation: a few hundred more page faults.
 func ReserveAside() {
 	if !tuned.Load() {
 		return
