@@ -3,6 +3,7 @@
 package main
 
 import (
+	_ "github.com/resumelint/resumelint/internal/gctune/heapstart"
 	"os"
 
 	"github.com/resumelint/resumelint/internal/cli"

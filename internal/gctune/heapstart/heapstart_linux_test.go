@@ -1,0 +1,91 @@
+package heapstart
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+// TestInitAdvisedTheHeap reads the test process's own mappings: init ran
+// in it as in the program, and the mapping that holds the probe must be
+// marked for huge pages ("hg"), and hold one where the kernel collapsed
+// the page being filled.
+func TestInitAdvisedTheHeap(t *testing.T) {
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil || bytes.Contains(mode, []byte("[never]")) {
+		t.Skip("this kernel gives no transparent huge pages")
+	}
+	if adviseErr != 0 {
+		t.Fatalf("MADV_HUGEPAGE: %v", adviseErr)
+	}
+	flags, hugeKiB := mappingOf(t, uintptr(unsafe.Pointer(probe)))
+	if !strings.Contains(" "+flags+" ", " hg ") {
+		t.Errorf("the heap mapping holding the probe has flags %q, want hg among them", flags)
+	}
+	switch collapseErr {
+	case 0:
+		if hugeKiB < hugePage>>10 {
+			t.Errorf("MADV_COLLAPSE succeeded but the mapping holds %d KiB of huge pages", hugeKiB)
+		}
+	case syscall.EINVAL, syscall.EAGAIN, syscall.ENOMEM:
+		// A kernel before 6.1, or no huge page free: ordinary pages.
+	default:
+		t.Errorf("MADV_COLLAPSE: %v", collapseErr)
+	}
+}
+
+// mappingOf returns the VmFlags and AnonHugePages (KiB) of the mapping
+// of /proc/self/smaps that holds addr.
+func mappingOf(t *testing.T, addr uintptr) (flags string, hugeKiB int) {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if lo, hi, ok := rangeOf(line); ok {
+			if in {
+				break
+			}
+			in = lo <= addr && addr < hi
+			continue
+		}
+		if !in {
+			continue
+		}
+		if v, ok := strings.CutPrefix(line, "AnonHugePages:"); ok {
+			hugeKiB, _ = strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+		}
+		if v, ok := strings.CutPrefix(line, "VmFlags:"); ok {
+			flags = strings.TrimSpace(v)
+		}
+	}
+	if !in {
+		t.Fatalf("no mapping holds %#x", addr)
+	}
+	return flags, hugeKiB
+}
+
+// rangeOf parses the address range that starts a mapping's header line.
+func rangeOf(line string) (lo, hi uintptr, ok bool) {
+	span, _, _ := strings.Cut(line, " ")
+	a, b, found := strings.Cut(span, "-")
+	if !found {
+		return 0, 0, false
+	}
+	l, err1 := strconv.ParseUint(a, 16, 64)
+	h, err2 := strconv.ParseUint(b, 16, 64)
+	if err1 != nil || err2 != nil {
+		return 0, 0, false
+	}
+	return uintptr(l), uintptr(h), true
+}
