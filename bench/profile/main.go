@@ -5,6 +5,12 @@
 //
 //	go run -tags bench ./bench/profile -cpu cpu.prof -mem mem.prof -- lint DIR
 //	go tool pprof -top cpu.prof
+//
+// -peak writes the heap profile of the largest live heap instead, which
+// is what decides a run's peak RSS:
+//
+//	go run -tags bench ./bench/profile -peak peak.prof -- lint DIR
+//	go tool pprof -sample_index=inuse_space -top peak.prof
 package main
 
 import (
@@ -24,10 +30,19 @@ import (
 func main() {
 	cpu := flag.String("cpu", "", "write a CPU profile here")
 	mem := flag.String("mem", "", "write a heap profile (in use at the end of the run) here")
+	peak := flag.String("peak", "", "write a heap profile of the largest live heap the run reached here")
 	flag.Parse()
 	gctune.Start(os.Getenv) // the collector as the resumelint command sets it
-	if *mem != "" {
+	switch {
+	case *peak != "":
+		// Finer: the peak's profile is read for what a run keeps.
+		runtime.MemProfileRate = 32 << 10
+	case *mem != "":
 		runtime.MemProfileRate = 512 << 10 // gctune turns sampling off
+	}
+	var peaks *peakWatch
+	if *peak != "" {
+		peaks = watchPeak()
 	}
 	if *cpu != "" {
 		f, err := os.Create(*cpu)
@@ -41,6 +56,9 @@ func main() {
 	code := cli.Main(flag.Args(), os.Stdin, io.Discard, os.Stderr)
 	if *cpu != "" {
 		pprof.StopCPUProfile()
+	}
+	if peaks != nil {
+		peaks.write(*peak)
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
