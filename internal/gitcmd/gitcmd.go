@@ -298,7 +298,7 @@ func walkTree(dir string) error {
 // (docs/performance.md, P6). Of several special files it returns the one
 // walkTree would: the first in walk order.
 func walkTreeParallel(dir string, seen func(string, []fs.DirEntry)) error {
-	w := &treeWalk{stack: []string{dir}, pending: 1, seen: seen}
+	w := &treeWalk{stack: []walkDir{{path: dir}}, pending: 1, seen: seen}
 	w.more = sync.NewCond(&w.mu)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -322,14 +322,37 @@ func walkTreeParallel(dir string, seen func(string, []fs.DirEntry)) error {
 type treeWalk struct {
 	mu      sync.Mutex
 	more    *sync.Cond
-	stack   []string
+	stack   []walkDir
 	pending int
 	found   []error
 	seen    func(string, []fs.DirEntry)
+	held    atomic.Int64 // folders open for their subfolders
 }
+
+// walkDir is a folder still to read: its path, and its name in the open
+// folder it is opened in (parent; nil when it is opened by its path).
+type walkDir struct {
+	path   string
+	name   string
+	parent *dirRef
+}
+
+// dirRef is a folder held open until its subfolders are opened in it:
+// the kernel then looks up one name for each, not the whole path again
+// (docs/performance.md).
+type dirRef struct {
+	fd   int
+	left atomic.Int32 // subfolders not opened yet
+}
+
+// maxHeld bounds the folders held open at once: a tree wide deep down
+// must not run a lint out of file descriptors. Past it a folder is closed
+// once read and its subfolders are opened by their paths.
+var maxHeld int64 = 256
 
 // work reads folders until none is left to read or being read.
 func (w *treeWalk) work() {
+	buf := make([]byte, dirBuf)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for {
@@ -342,11 +365,13 @@ func (w *treeWalk) work() {
 		d := w.stack[len(w.stack)-1]
 		w.stack = w.stack[:len(w.stack)-1]
 		w.mu.Unlock()
-		entries, err := os.ReadDir(d)
-		sub, found := treeDirEntries(d, entries)
+		fd, entries, err := readDirIn(d.parent, d.name, d.path, buf)
+		w.release(d.parent)
+		sub, found := treeDirEntries(d.path, entries)
+		w.hold(fd, sub)
 		early := len(sub) >= earlyPush
 		if !early {
-			w.see(d, entries, err)
+			w.see(d.path, entries, err)
 		}
 		w.mu.Lock()
 		w.stack = append(w.stack, sub...)
@@ -360,9 +385,35 @@ func (w *treeWalk) work() {
 		}
 		if early {
 			w.mu.Unlock()
-			w.see(d, entries, err)
+			w.see(d.path, entries, err)
 			w.mu.Lock()
 		}
+	}
+}
+
+// hold keeps the folder just read open (fd, -1 where none is) for its
+// subfolders sub to be opened in, or closes it.
+func (w *treeWalk) hold(fd int, sub []walkDir) {
+	switch {
+	case fd < 0:
+	case len(sub) == 0 || w.held.Load() >= maxHeld:
+		closeDir(fd)
+	default:
+		w.held.Add(1)
+		ref := &dirRef{fd: fd}
+		ref.left.Store(int32(len(sub)))
+		for i := range sub {
+			sub[i].parent = ref
+		}
+	}
+}
+
+// release notes that a subfolder of r was opened (or failed to); the
+// last closes r.
+func (w *treeWalk) release(r *dirRef) {
+	if r != nil && r.left.Add(-1) == 0 {
+		closeDir(r.fd)
+		w.held.Add(-1)
 	}
 }
 
@@ -382,12 +433,12 @@ func (w *treeWalk) see(d string, entries []fs.DirEntry, err error) {
 // treeDirEntries sorts the entries of the folder d: its subfolders to
 // walk (not .git) and the special files among its .gitignore and
 // .gitattributes. What was read before an error is used, as WalkDir does.
-func treeDirEntries(d string, entries []fs.DirEntry) (sub []string, found []error) {
+func treeDirEntries(d string, entries []fs.DirEntry) (sub []walkDir, found []error) {
 	for _, e := range entries {
 		switch {
 		case e.IsDir():
 			if e.Name() != ".git" {
-				sub = append(sub, filepath.Join(d, e.Name()))
+				sub = append(sub, walkDir{path: filepath.Join(d, e.Name()), name: e.Name()})
 			}
 		case e.Name() != ".gitignore" && e.Name() != ".gitattributes" || e.Type().IsRegular():
 		default:
