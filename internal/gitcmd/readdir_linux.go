@@ -141,7 +141,7 @@ func dtType(t byte) (fs.FileMode, bool) {
 }
 
 // typeAt is the type of name in the folder fd from an lstat, as
-// os.Lstat's Mode().Type() gives it.
+// os.Lstat's Mode().Type() gives it (none for a type it does not know).
 func typeAt(fd int, name string) (fs.FileMode, error) {
 	var st unix.Stat_t
 	for {
@@ -154,21 +154,9 @@ func typeAt(fd int, name string) (fs.FileMode, error) {
 		}
 		break
 	}
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFDIR:
-		return fs.ModeDir, nil
-	case unix.S_IFLNK:
-		return fs.ModeSymlink, nil
-	case unix.S_IFIFO:
-		return fs.ModeNamedPipe, nil
-	case unix.S_IFSOCK:
-		return fs.ModeSocket, nil
-	case unix.S_IFCHR:
-		return fs.ModeDevice | fs.ModeCharDevice, nil
-	case unix.S_IFBLK:
-		return fs.ModeDevice, nil
-	}
-	return 0, nil
+	// A mode's type bits shifted down are its d_type (IFTODT).
+	typ, _ := dtType(byte(st.Mode & unix.S_IFMT >> 12))
+	return typ, nil
 }
 
 func closeDir(fd int) { _ = unix.Close(fd) }

@@ -21,13 +21,7 @@ import (
 func walkTestTree(t *testing.T) string {
 	t.Helper()
 	top := t.TempDir()
-	mk := func(rel string) string {
-		p := filepath.Join(top, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	mk := func(rel string) string { return mkParent(t, top, rel) }
 	write := func(rel string) {
 		if err := os.WriteFile(mk(rel), []byte("x\n"), 0o644); err != nil {
 			t.Fatal(err)

@@ -18,13 +18,7 @@ import (
 func TestCheckTreeParallelWalkOrder(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	top := t.TempDir()
-	mk := func(rel string) string {
-		p := filepath.Join(top, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	mk := func(rel string) string { return mkParent(t, top, rel) }
 	for i := range 40 {
 		if err := os.WriteFile(mk(filepath.Join("projects", string(rune('a'+i%26))+"x", "p", ".gitignore")), []byte("*.tmp\n"), 0o644); err != nil {
 			t.Fatal(err)
@@ -60,6 +54,16 @@ func TestCheckTreeParallelWalkOrder(t *testing.T) {
 	if got := CheckTree(top, top); got == nil || got.Error() != want.Error() {
 		t.Fatalf("CheckTree: %v, want %v", got, want)
 	}
+}
+
+// mkParent makes the folders of top/rel and returns that path.
+func mkParent(t *testing.T, top, rel string) string {
+	t.Helper()
+	p := filepath.Join(top, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestWalkOrder(t *testing.T) {

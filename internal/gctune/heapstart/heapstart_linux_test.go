@@ -1,8 +1,8 @@
 package heapstart
 
 import (
-	"bufio"
-	"bytes"
+	"go/parser"
+	"go/token"
 	"os"
 	"strconv"
 	"strings"
@@ -11,47 +11,17 @@ import (
 	"unsafe"
 )
 
-// TestInitAdvisedTheHeap reads the test process's own mappings: init ran
-// in it as in the program, and the mapping that holds the probe must be
-// marked for huge pages ("hg"), and hold one where the kernel collapsed
-// the page being filled.
-func TestInitAdvisedTheHeap(t *testing.T) {
-	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil || bytes.Contains(mode, []byte("[never]")) {
-		t.Skip("this kernel gives no transparent huge pages")
-	}
-	if adviseErr != 0 {
-		t.Fatalf("MADV_HUGEPAGE: %v", adviseErr)
-	}
-	flags, hugeKiB := mappingOf(t, uintptr(unsafe.Pointer(probe)))
-	if !strings.Contains(" "+flags+" ", " hg ") {
-		t.Errorf("the heap mapping holding the probe has flags %q, want hg among them", flags)
-	}
-	switch collapseErr {
-	case 0:
-		if hugeKiB < hugePage>>10 {
-			t.Errorf("MADV_COLLAPSE succeeded but the mapping holds %d KiB of huge pages", hugeKiB)
-		}
-	case syscall.EINVAL, syscall.EAGAIN, syscall.ENOMEM:
-		// A kernel before 6.1, or no huge page free: ordinary pages.
-	default:
-		t.Errorf("MADV_COLLAPSE: %v", collapseErr)
-	}
-}
-
 // mappingOf returns the VmFlags and AnonHugePages (KiB) of the mapping
 // of /proc/self/smaps that holds addr.
 func mappingOf(t *testing.T, addr uintptr) (flags string, hugeKiB int) {
 	t.Helper()
-	f, err := os.Open("/proc/self/smaps")
+	smaps, err := os.ReadFile("/proc/self/smaps")
 	if err != nil {
 		t.Skip(err)
 	}
-	defer f.Close()
 	in := false
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
+	for line := range strings.Lines(string(smaps)) {
+		line = strings.TrimSuffix(line, "\n")
 		if lo, hi, ok := rangeOf(line); ok {
 			if in {
 				break
@@ -88,4 +58,58 @@ func rangeOf(line string) (lo, hi uintptr, ok bool) {
 		return 0, 0, false
 	}
 	return uintptr(l), uintptr(h), true
+}
+
+// TestInitAdvisedTheHeap reads the test process's own mappings: init ran
+// in it as in the program, and the mapping that holds the probe must be
+// marked for huge pages ("hg"), and hold one where the kernel collapsed
+// the page being filled.
+func TestInitAdvisedTheHeap(t *testing.T) {
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil || strings.Contains(string(mode), "[never]") {
+		t.Skip("this kernel gives no transparent huge pages")
+	}
+	if adviseErr != 0 {
+		t.Fatalf("MADV_HUGEPAGE: %v", adviseErr)
+	}
+	flags, hugeKiB := mappingOf(t, uintptr(unsafe.Pointer(probe)))
+	if !strings.Contains(" "+flags+" ", " hg ") {
+		t.Errorf("the heap mapping holding the probe has flags %q, want hg among them", flags)
+	}
+	switch collapseErr {
+	case 0:
+		if hugeKiB < hugePage>>10 {
+			t.Errorf("MADV_COLLAPSE succeeded but the mapping holds %d KiB of huge pages", hugeKiB)
+		}
+	case syscall.EINVAL, syscall.EAGAIN, syscall.ENOMEM:
+		// A kernel before 6.1, or no huge page free: ordinary pages.
+	default:
+		t.Errorf("MADV_COLLAPSE: %v", collapseErr)
+	}
+}
+
+// TestImportsOnlySyscall keeps the package among the first Go
+// initialises: an import such as os or fmt would start it after the
+// packages whose allocations it is for.
+func TestImportsOnlySyscall(t *testing.T) {
+	files, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range files {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if path != "syscall" && path != "unsafe" {
+				t.Errorf("%s imports %s: heapstart may import only syscall and unsafe", name, path)
+			}
+		}
+	}
 }
