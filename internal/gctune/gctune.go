@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+
+	"github.com/resumelint/resumelint/internal/gctune/heapstart"
 )
 
 // Limit is the soft memory limit below which a lint does not collect, and
@@ -115,9 +117,6 @@ func limitFor(live uint64) int64 {
 }
 
 // Batch reports whether the command line args (without the program name)
-// run a batch command, for which Start's tuning is made: a lint, fix or
-// status that allocates and exits. The language server is long-lived and
-// its heap follows the open editor, so it keeps the runtime's defaults.
-func Batch(args []string) bool {
-	return len(args) == 0 || args[0] != "server"
-}
+// run a batch command, for which Start's tuning is made (heapstart.Batch,
+// whose advice is for them too).
+func Batch(args []string) bool { return heapstart.Batch(args) }

@@ -29,7 +29,7 @@ var allowed = map[string][]string{
 	"internal/lazyre":           {},
 	"internal/par":              {},
 	"internal/gitcmd":           {},
-	"internal/gctune":           {},
+	"internal/gctune":           {"internal/gctune/heapstart"},
 	"internal/gctune/heapstart": {},
 	"internal/version":          {},
 	"internal/secret":           {"internal/lazyre"},

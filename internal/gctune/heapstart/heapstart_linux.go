@@ -1,6 +1,7 @@
 package heapstart
 
 import (
+	"os"
 	"syscall"
 	"unsafe"
 )
@@ -25,6 +26,9 @@ var probe *[64]byte
 var adviseErr, collapseErr syscall.Errno
 
 func init() {
+	if !Batch(os.Args[1:]) {
+		return
+	}
 	probe = new([64]byte)
 	base := uintptr(unsafe.Pointer(probe)) &^ (hugePage - 1)
 	// From here on, an untouched huge page of the advised range is backed
