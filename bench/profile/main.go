@@ -33,16 +33,14 @@ func main() {
 	peak := flag.String("peak", "", "write a heap profile of the largest live heap the run reached here")
 	flag.Parse()
 	gctune.Start(os.Getenv) // the collector as the resumelint command sets it
+	var peaks *peakWatch
 	switch {
 	case *peak != "":
 		// Finer: the peak's profile is read for what a run keeps.
 		runtime.MemProfileRate = 32 << 10
+		peaks = watchPeak()
 	case *mem != "":
 		runtime.MemProfileRate = 512 << 10 // gctune turns sampling off
-	}
-	var peaks *peakWatch
-	if *peak != "" {
-		peaks = watchPeak()
 	}
 	if *cpu != "" {
 		f, err := os.Create(*cpu)

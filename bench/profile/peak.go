@@ -9,15 +9,13 @@ import (
 	"os"
 	"runtime/metrics"
 	"runtime/pprof"
-	"sync"
 	"time"
 )
 
 // peakWatch keeps the heap profile taken when the live heap was largest:
 // what a run holds at its peak, where RSS is decided, not at its end.
 type peakWatch struct {
-	mu   sync.Mutex
-	live uint64
+	live uint64 // written by the watching goroutine, read once it is done
 	prof []byte
 	stop chan struct{}
 	done chan struct{}
@@ -43,9 +41,7 @@ func watchPeak() *peakWatch {
 			if live := s[0].Value.Uint64(); live > w.live {
 				var b bytes.Buffer
 				if err := pprof.Lookup("heap").WriteTo(&b, 0); err == nil {
-					w.mu.Lock()
 					w.live, w.prof = live, b.Bytes()
-					w.mu.Unlock()
 				}
 			}
 		}

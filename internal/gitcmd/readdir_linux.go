@@ -172,4 +172,3 @@ func (d *dirent) Name() string               { return d.name }
 func (d *dirent) IsDir() bool                { return d.typ.IsDir() }
 func (d *dirent) Type() fs.FileMode          { return d.typ }
 func (d *dirent) Info() (fs.FileInfo, error) { return os.Lstat(filepath.Join(d.dir, d.name)) }
-func (d *dirent) String() string             { return fs.FormatDirEntry(d) }

@@ -22,7 +22,8 @@ const madvCollapse = 25
 // probe is an object the runtime placed where it is allocating now.
 var probe *[64]byte
 
-// result is what init's two requests answered, for the tests.
+// adviseErr and collapseErr are what init's two requests answered, for
+// the tests.
 var adviseErr, collapseErr syscall.Errno
 
 func init() {
