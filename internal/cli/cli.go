@@ -607,13 +607,15 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 	if lf.quiet || len(res.Skipped)+len(lf.excluded) == 0 {
 		return
 	}
-	bundles, files, resumes := 0, 0, 0
+	bundles, files, resumes, states := 0, 0, 0, 0
 	for _, s := range res.Skipped {
 		switch s.Kind {
 		case load.KindBundle:
 			bundles++
 		case load.KindResumeContext:
 			resumes++
+		case load.KindPrecompact:
+			states++
 		default:
 			files++
 		}
@@ -627,6 +629,9 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 	}
 	if resumes > 0 {
 		parts = append(parts, plural(resumes, "resume file that is not nexus's", "resume files that are not nexus's"))
+	}
+	if states > 0 {
+		parts = append(parts, plural(states, "precompact_state.json that is not nexus's", "precompact_state.json files that are not nexus's"))
 	}
 	if n := len(lf.excluded); n > 0 {
 		parts = append(parts, plural(n, "path excluded by a pattern", "paths excluded by patterns"))

@@ -80,9 +80,16 @@ func lintedState(name string, data []byte) bool {
 	if kind == "resume-context" {
 		return load.InNexusPlace(name)
 	}
+	// Another hook's precompact_state.json, which lint skips
+	// (load.NotNexusPrecompact).
+	if kind == "precompact-state" {
+		f := &load.File{Path: name, Kind: load.KindPrecompact, Data: data}
+		doc, _ := load.Parse(f, load.FormatJSON, load.DefaultLimits)
+		return load.NotNexusPrecompact(name, doc) == ""
+	}
 	// Bundle files and agent runs are folders lint tells apart by format;
 	// their own cases cover them (TestExportedSchemasAcceptValidFiles).
-	return kind == "checkpoint" || kind == "precompact-state"
+	return kind == "checkpoint"
 }
 
 // historyCheckpoint lists checkpoints lint accepts because the workflow

@@ -571,6 +571,12 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 			return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
 		}
 	}
+	if f.Kind == load.KindPrecompact && len(probs) == 0 {
+		if why := load.NotNexusPrecompact(ur.absPath(f), doc); why != "" {
+			f.Release()
+			return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
+		}
+	}
 	ur.raw = append(ur.raw, probs...)
 	ur.docs = append(ur.docs, doc)
 	ur.unit = doc

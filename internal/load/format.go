@@ -1,6 +1,7 @@
 package load
 
 import (
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -232,4 +233,62 @@ func clipWord(s string) string {
 		return string(r[:40]) + "…"
 	}
 	return s
+}
+
+// nexusPrecompactKeys are top-level keys of nexus's precompact state: the
+// flat state of seed 004 and the nested form its PreCompact hook wrote
+// before it (`project_detection`, which RL302 flattens). `timestamp`,
+// `session_id` and `metadata` are every state file's, not nexus's.
+var nexusPrecompactKeys = []string{"active_project_id", "confidence", "detection_method", "project_detection"}
+
+// nestedPrecompactKeys are the state keys that make a nested object
+// nexus's state (model.PrecompactOf hoists it; RL302 reports it).
+var nestedPrecompactKeys = []string{"active_project_id", "project_id", "confidence", "detection_method"}
+
+// InNexusCache reports a path (an absolute or display path, '/' or OS
+// separated) in the folder nexus's PreCompact hook writes its state to,
+// 00-system/.cache/.
+func InNexusCache(p string) bool {
+	parts := strings.Split(strings.ReplaceAll(p, "\\", "/"), "/")
+	n := len(parts)
+	return n >= 3 && parts[n-2] == ".cache" && parts[n-3] == "00-system"
+}
+
+// NotNexusPrecompact says why a file named precompact_state.json is
+// another system's (a hook's own session record, a map of thread ids to
+// times), or returns "" when it is nexus's: it sits in 00-system/.cache/
+// (InNexusCache) or holds nexus's state keys, flat or nested. A file that
+// does not parse, or holds no object or an empty one, cannot be told apart
+// and stays linted. path is the file's absolute path.
+func NotNexusPrecompact(path string, doc *Document) string {
+	if InNexusCache(path) || doc == nil || doc.Root == nil {
+		return ""
+	}
+	root := node.Resolve(doc.Root)
+	if root == nil || root.Kind != yaml.MappingNode || len(root.Content) == 0 {
+		return ""
+	}
+	var keys []string
+	nexus := false
+	node.Pairs(root, func(k, v *yaml.Node) {
+		keys = append(keys, clipWord(k.Value))
+		if slices.Contains(nexusPrecompactKeys, k.Value) {
+			nexus = true
+		}
+		if m := node.Resolve(v); m != nil && m.Kind == yaml.MappingNode && k.Value != "metadata" {
+			for _, nk := range nestedPrecompactKeys {
+				if node.Has(m, nk) {
+					nexus = true
+				}
+			}
+		}
+	})
+	if nexus {
+		return ""
+	}
+	shown := keys
+	if len(shown) > 5 {
+		shown = append(append([]string(nil), shown[:5]...), "…")
+	}
+	return "an object with no nexus state key (its keys: " + strings.Join(shown, ", ") + "), not in 00-system/.cache/: another system's file, not nexus's precompact state"
 }

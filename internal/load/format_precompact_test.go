@@ -1,0 +1,37 @@
+package load
+
+import "testing"
+
+// A precompact_state.json is nexus's by place (00-system/.cache/) or by a
+// state key, flat or nested; another system's state of the same name is
+// not, and what cannot be told apart stays linted.
+func TestNotNexusPrecompact(t *testing.T) {
+	doc := func(src string) *Document {
+		f := &File{Path: "precompact_state.json", Kind: KindPrecompact, Data: []byte(src)}
+		d, _ := Parse(f, FormatJSON, DefaultLimits)
+		return d
+	}
+	for _, tc := range []struct {
+		name, path, src string
+		nexus           bool
+	}{
+		{"cache folder, any content", "/r/00-system/.cache/precompact_state.json", `{"session_id": "s"}`, true},
+		{"cache folder, Windows path", `C:\r\00-system\.cache\precompact_state.json`, `{"session_id": "s"}`, true},
+		{"flat state elsewhere", "/r/state/precompact_state.json", `{"active_project_id": null}`, true},
+		{"detection method alone", "/r/precompact_state.json", `{"detection_method": "cache"}`, true},
+		{"nested under project_detection", "/r/old/precompact_state.json", `{"project_detection": null}`, true},
+		{"nested under another key", "/r/old/precompact_state.json", `{"state": {"project_id": "07-a"}}`, true},
+		{"empty object", "/r/precompact_state.json", `{}`, true},
+		{"a list", "/r/precompact_state.json", `[1, 2]`, true},
+		{"does not parse", "/r/precompact_state.json", `{"session_id": `, true},
+		{"a hook's session record", "/r/tasks/precompact_state.json", `{"session_id": "s", "project": "p", "actions_count": 3}`, false},
+		{"thread ids to times", "/r/precompact_state.json", `{"019b2f4e-7c1a": 1780531200123}`, false},
+		{"metadata is not the state", "/r/precompact_state.json", `{"metadata": {"confidence": "high"}, "timestamp": "t"}`, false},
+		{"cache folder elsewhere", "/r/.cache/precompact_state.json", `{"session_id": "s"}`, false},
+	} {
+		why := NotNexusPrecompact(tc.path, doc(tc.src))
+		if (why == "") != tc.nexus {
+			t.Errorf("%s: NotNexusPrecompact = %q, want nexus %v", tc.name, why, tc.nexus)
+		}
+	}
+}
