@@ -314,12 +314,19 @@ func (c *Command) reportStale(entries []config.BaselineEntry, display string, sc
 type baselineScope struct {
 	files, folders map[string]bool
 	ran            func(code string) bool
+	// record fills files and folders when a baseline is first compared:
+	// a run without one keeps no second index of every unit it checks.
+	record func()
 }
 
 // covers reports whether the run checked the entry's unit with its rule.
 func (s *baselineScope) covers(e config.BaselineEntry) bool {
 	if s.ran != nil && !s.ran(e.Code) {
 		return false
+	}
+	if s.record != nil {
+		s.record()
+		s.record = nil
 	}
 	if s.files[e.Path] {
 		return true
@@ -334,15 +341,20 @@ func (s *baselineScope) covers(e config.BaselineEntry) bool {
 
 // newBaselineScope records the units of a discovery and stdin's files.
 func newBaselineScope(d *load.Discovery, extra []*load.File, lc *lintConfig, s *engine.Settings) *baselineScope {
-	sc := &baselineScope{files: map[string]bool{}, folders: map[string]bool{}}
-	for _, f := range d.Files {
-		sc.files[lc.rel(f.Path)] = true
-	}
-	for _, f := range extra {
-		sc.files[lc.rel(f.Path)] = true
-	}
-	for _, f := range d.Folders {
-		sc.folders[strings.TrimSuffix(lc.rel(f.Path), "/")] = true
+	sc := &baselineScope{}
+	files, folders := d.Files, d.Folders // the units as the run starts
+	sc.record = func() {
+		sc.files = make(map[string]bool, len(files)+len(extra))
+		sc.folders = make(map[string]bool, len(folders))
+		for _, f := range files {
+			sc.files[lc.rel(f.Path)] = true
+		}
+		for _, f := range extra {
+			sc.files[lc.rel(f.Path)] = true
+		}
+		for _, f := range folders {
+			sc.folders[strings.TrimSuffix(lc.rel(f.Path), "/")] = true
+		}
 	}
 	sel := s.Selection.Clone()
 	sc.ran = sel.Selected
