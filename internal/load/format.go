@@ -40,7 +40,7 @@ func NotWorkflow(root *yaml.Node) string {
 		}
 	}
 	var keys []string
-	node.Pairs(root, func(k, _ *yaml.Node) { keys = append(keys, k.Value) })
+	node.Pairs(root, func(k, _ *yaml.Node) { keys = append(keys, clipWord(k.Value)) })
 	shown := keys
 	if len(shown) > 5 {
 		shown = append(append([]string(nil), shown[:5]...), "…")
@@ -208,7 +208,7 @@ func NotNexusResume(path string, doc *Document) string {
 				return ""
 			}
 		}
-		node.Pairs(root, func(k, _ *yaml.Node) { keys = append(keys, k.Value) })
+		node.Pairs(root, func(k, _ *yaml.Node) { keys = append(keys, clipWord(k.Value)) })
 	}
 	const where = "not in a project's 01-planning/ folder"
 	switch {
@@ -227,8 +227,10 @@ func NotNexusResume(path string, doc *Document) string {
 	return "front matter with no nexus key (its keys: " + strings.Join(shown, ", ") + "), " + where
 }
 
-// clipWord keeps a value shown in a skip reason short.
+// clipWord keeps a value shown in a skip reason short, its secrets masked
+// first: a clipped credential may no longer match its pattern.
 func clipWord(s string) string {
+	s = diag.Mask(s)
 	if r := []rune(s); len(r) > 40 {
 		return string(r[:40]) + "…"
 	}

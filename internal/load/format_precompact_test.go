@@ -1,6 +1,9 @@
 package load
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A precompact_state.json is nexus's by place (00-system/.cache/) or by a
 // state key, flat or nested; another system's state of the same name is
@@ -32,6 +35,33 @@ func TestNotNexusPrecompact(t *testing.T) {
 		why := NotNexusPrecompact(tc.path, doc(tc.src))
 		if (why == "") != tc.nexus {
 			t.Errorf("%s: NotNexusPrecompact = %q, want nexus %v", tc.name, why, tc.nexus)
+		}
+	}
+}
+
+// A skip reason shows keys and values from the file clipped, and masks a
+// credential before it clips it: a JSON Web Token cut after 40 characters
+// no longer matches its pattern, and the mask at the output would let its
+// header and claims through.
+func TestSkipReasonsMaskBeforeClip(t *testing.T) {
+	const jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkFkYSJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg"
+	parse := func(name, src string, format Format) *Document {
+		d, _ := Parse(&File{Path: name, Data: []byte(src)}, format, DefaultLimits)
+		return d
+	}
+	long := strings.Repeat("k", 300)
+	for name, why := range map[string]string{
+		"precompact": NotNexusPrecompact("/r/precompact_state.json", parse("precompact_state.json", `{"`+jwt+`": 1, "`+long+`": 2}`, FormatJSON)),
+		"resume":     NotNexusResume("/r/_resume.md", parse("_resume.md", "---\nlayout: "+jwt+"\n---\n", FormatMarkdown)),
+		"resume key": NotNexusResume("/r/_resume.md", parse("_resume.md", "---\n"+jwt+": 1\n---\n", FormatMarkdown)),
+		"workflow":   NotWorkflow(parse("ORCHESTRATION.yaml", jwt+": 1\n"+long+": 2\n", FormatYAML).Root),
+	} {
+		if why == "" {
+			t.Errorf("%s: not skipped", name)
+			continue
+		}
+		if strings.Contains(why, "eyJ") || strings.Contains(why, long[:41]) {
+			t.Errorf("%s: reason %q shows the token or a key unclipped", name, why)
 		}
 	}
 }
