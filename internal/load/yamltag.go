@@ -3,6 +3,7 @@ package load
 import (
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -48,8 +49,10 @@ func (c *treeCheck) tag(n *yaml.Node) {
 	}
 }
 
-// clipTag shortens a tag for a message.
+// clipTag shortens a tag for a message, its secrets masked first: a
+// credential cut short may no longer match its pattern.
 func clipTag(t string) string {
+	t = diag.Mask(t)
 	if r := []rune(t); len(r) > 40 {
 		return string(r[:40]) + "…"
 	}
