@@ -607,11 +607,13 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 	if lf.quiet || len(res.Skipped)+len(lf.excluded) == 0 {
 		return
 	}
-	bundles, files, resumes, states := 0, 0, 0, 0
+	bundles, runs, files, resumes, states := 0, 0, 0, 0, 0
 	for _, s := range res.Skipped {
 		switch s.Kind {
 		case load.KindBundle:
 			bundles++
+		case load.KindAgentRun:
+			runs++
 		case load.KindResumeContext:
 			resumes++
 		case load.KindPrecompact:
@@ -623,6 +625,9 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 	var parts []string
 	if bundles > 0 {
 		parts = append(parts, plural(bundles, "folder that is not a SPECTRUM-02 bundle", "folders that are not SPECTRUM-02 bundles"))
+	}
+	if runs > 0 {
+		parts = append(parts, plural(runs, "folder under .agent-memory/runs/ that is not an agent run", "folders under .agent-memory/runs/ that are not agent runs"))
 	}
 	if files > 0 {
 		parts = append(parts, plural(files, "ORCHESTRATION file that is not a workflow's", "ORCHESTRATION files that are not a workflow's"))

@@ -181,6 +181,9 @@ func (c *Command) pickRun(runsDir, format string) (*agentrun.Run, []diag.Finding
 			continue
 		}
 		r, probs := c.loadRun(filepath.Join(runsDir, e.Name()))
+		if r.Src != nil && load.NotAgentRun(r.Src.Folder) != "" {
+			continue // another tool's folder, which lint skips too
+		}
 		if r.Finished() {
 			complete++
 			continue

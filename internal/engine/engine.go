@@ -630,8 +630,12 @@ func (ur *unitRun) bundle(folder *load.Folder) *load.Skip {
 	return nil
 }
 
-// agentRun checks an agent-run folder.
-func (ur *unitRun) agentRun(folder *load.Folder) {
+// agentRun checks an agent-run folder; it returns a skip when the folder
+// is another tool's.
+func (ur *unitRun) agentRun(folder *load.Folder) *load.Skip {
+	if why := load.NotAgentRun(folder); why != "" {
+		return &load.Skip{Path: folder.Path + "/", Kind: load.KindAgentRun, Reason: why}
+	}
 	run, probs := ur.fs.LoadAgentRun(folder, ur.s.Opts.Limits)
 	ur.raw = append(ur.raw, probs...)
 	ur.unit = run
@@ -644,6 +648,7 @@ func (ur *unitRun) agentRun(folder *load.Folder) {
 		ur.docs = append(ur.docs, d)
 	}
 	ur.runRules(run, folder.Path)
+	return nil
 }
 
 func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
@@ -655,7 +660,7 @@ func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
 	case u.folder != nil && u.folder.Kind == load.KindBundle:
 		skip = ur.bundle(u.folder)
 	case u.folder != nil && u.folder.Kind == load.KindAgentRun:
-		ur.agentRun(u.folder)
+		skip = ur.agentRun(u.folder)
 	}
 	if skip != nil {
 		return unitResult{skip: skip}

@@ -294,3 +294,42 @@ func NotNexusPrecompact(path string, doc *Document) string {
 	}
 	return "an object with no nexus state key (its keys: " + strings.Join(shown, ", ") + "), not in 00-system/.cache/: another system's file, not nexus's precompact state"
 }
+
+// agentRunFiles and agentRunFolders name what the agentic packs write in a
+// run folder (their orchestrator's and subagents' instructions): one of
+// them makes a folder under .agent-memory/runs/ one of their runs. A
+// summary or a notes file alone does not: other tools keep their own
+// records under .agent-memory/.
+var (
+	agentRunFiles = []string{"task-graph.json", "task-graph.yaml", "task-graph.yml", "prd.md", "plan.md",
+		"bootstrap-plan.md", "constitution.md", "workflow-state.json", "dependency-report.md", "discovery-notes.md"}
+	agentRunFolders = []string{"events", "tasks", "verifications", "adrs"}
+)
+
+// NotAgentRun says why a folder under .agent-memory/runs/ is another
+// tool's, or returns "" when it is an agent run: it holds one of the
+// files or folders the agentic packs write there. A folder with no file
+// cannot be told apart and stays linted (a run just begun).
+func NotAgentRun(f *Folder) string {
+	if f == nil || len(f.Files) == 0 {
+		return ""
+	}
+	var names []string
+	for _, file := range f.Files {
+		rel, ok := strings.CutPrefix(file.Path, f.Path+"/")
+		if !ok {
+			return "" // a file outside the folder's display path: cannot tell
+		}
+		top, _, nested := strings.Cut(rel, "/")
+		if slices.Contains(agentRunFiles, rel) || nested && slices.Contains(agentRunFolders, top) {
+			return ""
+		}
+		if len(names) < 6 {
+			names = append(names, clipWord(rel))
+		}
+	}
+	if len(f.Files) > 5 {
+		names = append(names[:5], "…")
+	}
+	return "none of an agent run's files (task-graph.json, prd.md, plan.md, events/, …; its files: " + strings.Join(names, ", ") + "): another tool's folder, not an agent run"
+}

@@ -65,3 +65,38 @@ func TestSkipReasonsMaskBeforeClip(t *testing.T) {
 		}
 	}
 }
+
+// A folder under .agent-memory/runs/ is an agent run when it holds one of
+// the files or folders the agentic packs write in a run; another tool's
+// records there are not, and a folder with nothing in it cannot be told.
+func TestNotAgentRun(t *testing.T) {
+	folder := func(names ...string) *Folder {
+		f := &Folder{Kind: KindAgentRun, Path: ".agent-memory/runs/r1"}
+		for _, n := range names {
+			f.Files = append(f.Files, &File{Path: f.Path + "/" + n, Kind: KindAgentRun})
+		}
+		return f
+	}
+	for _, tc := range []struct {
+		name  string
+		f     *Folder
+		isRun bool
+	}{
+		{"a PRD alone", folder("prd.md"), true},
+		{"a task graph", folder("notes.md", "task-graph.json"), true},
+		{"a YAML task graph", folder("task-graph.yaml"), true},
+		{"events only", folder("events/executor/2026-06-18.jsonl"), true},
+		{"a task card", folder("tasks/T001.md"), true},
+		{"nothing in it", folder(), true},
+		{"a display path it does not start", &Folder{Path: ".", Files: []*File{{Path: "summary.json"}}}, true},
+		{"a session summary", folder("summary.json"), false},
+		{"a transcript", folder("transcript/turns.jsonl"), false},
+		{"a file named like a folder of a run", folder("events"), false},
+		{"a plan one level down", folder("old/plan.md"), false},
+	} {
+		why := NotAgentRun(tc.f)
+		if (why == "") != tc.isRun {
+			t.Errorf("%s: NotAgentRun = %q, want run %v", tc.name, why, tc.isRun)
+		}
+	}
+}
