@@ -2060,12 +2060,14 @@ type ResumeExtras struct {
 	Key, Node     *yaml.Node
 	ResumeVersion Field // resume_version
 	Status        Str   // status
+	Phase         Str   // phase
 }
 
 // ResumeExtrasFields are #ResumeExtras's fields, in the order the definition lists them.
 var ResumeExtrasFields = []FieldSpec{
 	{Name: "resume_version", Required: false},
 	{Name: "status", Required: false},
+	{Name: "phase", Required: false},
 }
 
 // ResumeExtrasOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -2080,6 +2082,8 @@ func ResumeExtrasOf(k, v *yaml.Node) *ResumeExtras {
 			x.ResumeVersion = fieldKV(fk, fv)
 		case "status":
 			x.Status = strKV(fk, fv)
+		case "phase":
+			x.Phase = strKV(fk, fv)
 		}
 	})
 	return x

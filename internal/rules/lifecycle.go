@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -104,7 +105,14 @@ func RecordOf(p *Pass) *Record { return recordResult.Of(p) }
 var recordResult = NewResult("record", func(p *Pass) *Record {
 	rec := &Record{}
 	d := p.Doc
-	if d == nil || d.File.Template || !node.IsMap(d.Root) {
+	if d == nil || d.File.Template {
+		return rec
+	}
+	if d.File.Kind == load.KindResumeContext && inNexusArchive(d.File.Path) {
+		rec.Finished, rec.Field, rec.Raw = true, "folder", nexusArchive+"/"
+		return rec
+	}
+	if !node.IsMap(d.Root) {
 		return rec
 	}
 	var cands []struct {
@@ -148,6 +156,25 @@ var recordResult = NewResult("record", func(p *Pass) *Record {
 	}
 	return rec
 })
+
+// nexusArchive is the folder nexus's archive-project and archive-build
+// skills move a completed project or build into (05-archived/ at the top,
+// or under 02-projects/ or 02-builds/); they move it back to restore it.
+const nexusArchive = "05-archived"
+
+// inNexusArchive reports a display path inside nexus's archive folder: the
+// project there is over by the system's own protocol, whatever its resume
+// file last said.
+func inNexusArchive(display string) bool {
+	dir := path.Dir(display)
+	for dir != "." && dir != "/" && dir != "" {
+		if path.Base(dir) == nexusArchive {
+			return true
+		}
+		dir = path.Dir(dir)
+	}
+	return false
+}
 
 // WorkflowFinished reports whether an orchestration file records its
 // workflow as over, in workflow.status or resumption's workflow_status.
@@ -201,10 +228,13 @@ func init() {
 
 func indexRecord(p *Pass) {
 	d := p.Doc
-	if d == nil || d.File.Template || !node.IsMap(d.Root) {
+	if d == nil || d.File.Template {
 		return
 	}
 	rec := RecordOf(p)
+	if !rec.Finished && !node.IsMap(d.Root) {
+		return
+	}
 	rf := &RecordFact{Path: d.File.Path, Finished: rec.Finished}
 	if rec.Finished {
 		rf.Why = rec.Why()

@@ -149,11 +149,11 @@ func resumeFieldsOf(root *yaml.Node) resumeFields {
 
 // resumeLifecycleFields are the fields that tell a resume file's project
 // is over, in the order they are judged; resumeLifecycleNodes their nodes.
-var resumeLifecycleFields = []string{"current_phase", "status"}
+var resumeLifecycleFields = []string{"current_phase", "status", "phase"}
 
 func resumeLifecycleNodes(root *yaml.Node) []*yaml.Node {
 	f := resumeFieldsOf(root)
-	return []*yaml.Node{f.Context.CurrentPhase.Node, f.Extras.Status.Node}
+	return []*yaml.Node{f.Context.CurrentPhase.Node, f.Extras.Status.Node, f.Extras.Phase.Node}
 }
 
 func runResumeContextSchema(p *Pass) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -112,8 +113,25 @@ func apply(fixtures string, args []string, files map[string][]byte, put func(str
 		put(args[1], out)
 		return err
 	case cmd == "mv" && len(args) == 3:
-		put(args[2], files[args[1]])
-		files[args[1]] = nil
+		if data, ok := files[args[1]]; ok && data != nil {
+			put(args[2], data)
+			files[args[1]] = nil
+			return nil
+		}
+		// A folder: os.Rename, as testscript's mv, moves what is in it.
+		prefix := strings.TrimSuffix(args[1], "/") + "/"
+		var moved []string
+		for name, data := range files {
+			if strings.HasPrefix(name, prefix) && data != nil {
+				moved = append(moved, name)
+			}
+		}
+		sort.Strings(moved)
+		for _, name := range moved {
+			data := files[name]
+			files[name] = nil
+			put(strings.TrimSuffix(args[2], "/")+"/"+strings.TrimPrefix(name, prefix), data)
+		}
 	case cmd == "rm":
 		for _, name := range args[1:] {
 			files[name] = nil

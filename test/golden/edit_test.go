@@ -174,7 +174,7 @@ func TestInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	fixture := "-- ORCHESTRATION.yaml --\n" + orchestration + "-- PLAN.md --\n# Plan\n"
-	script := "fixture base p\nset p/ORCHESTRATION.yaml workflow.status PAUSED\nmv p/PLAN.md p/ORCHESTRATION_PLAN.md\nrl 1 lint\n-- want.txt --\nx\n"
+	script := "fixture base p\nset p/ORCHESTRATION.yaml workflow.status PAUSED\nmv p/PLAN.md p/ORCHESTRATION_PLAN.md\nmv p q/archived\nrl 1 lint\n-- want.txt --\nx\n"
 	for name, data := range map[string]string{"fixtures/base.txtar": fixture, "case.txtar": script} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
@@ -187,11 +187,11 @@ func TestInputs(t *testing.T) {
 	var names []string
 	for _, f := range files {
 		names = append(names, f.Name)
-		if f.Name == "p/ORCHESTRATION.yaml" && !strings.Contains(string(f.Data), `status: "PAUSED"`) {
+		if f.Name == "q/archived/ORCHESTRATION.yaml" && !strings.Contains(string(f.Data), `status: "PAUSED"`) {
 			t.Errorf("the set was not applied:\n%s", f.Data)
 		}
 	}
-	if got, want := strings.Join(names, " "), "want.txt p/ORCHESTRATION.yaml p/ORCHESTRATION_PLAN.md"; got != want {
+	if got, want := strings.Join(names, " "), "want.txt q/archived/ORCHESTRATION.yaml q/archived/ORCHESTRATION_PLAN.md"; got != want {
 		t.Errorf("Inputs = %s, want %s", got, want)
 	}
 }
