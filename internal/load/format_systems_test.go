@@ -5,19 +5,42 @@ import (
 	"testing"
 )
 
+// toldCase is a file of a known name and whether it is the system's own.
+type toldCase struct {
+	name, path, src string
+	own             bool
+}
+
+// checkTold runs tell, which says why a file is another system's, over
+// cases parsed in format.
+func checkTold(t *testing.T, tell func(path string, d *Document) string, format Format, cases []toldCase) {
+	t.Helper()
+	for _, tc := range cases {
+		d, _ := Parse(&File{Path: tc.path, Data: []byte(tc.src)}, format, DefaultLimits)
+		if why := tell(tc.path, d); (why == "") != tc.own {
+			t.Errorf("%s: %q, want the system's own %v", tc.name, why, tc.own)
+		}
+	}
+}
+
+// A resume file is nexus's by place (01-planning/, a project or build
+// folder) or by a nexus key; another system's page of the same name is not.
+func TestNotNexusResume(t *testing.T) {
+	checkTold(t, NotNexusResume, FormatMarkdown, []toldCase{
+		{"planning folder, no front matter", "/r/02-projects/07-a/01-planning/resume-context.md", "# notes\n", true},
+		{"build folder", "/r/02-builds/active/05-b/_resume.md", "# notes\n", true},
+		{"nexus key elsewhere", "/r/notes/resume-context.md", "---\nproject_id: \"07-a\"\n---\n", true},
+		{"jekyll page", "/r/_pages/_resume.md", "---\nlayout: page\ntitle: CV\n---\nBody\n", false},
+		{"cv summary", "/r/interview/resume-context.md", "# Candidate\n- Go\n", false},
+		{"other front matter", "/r/_resume.md", "---\ntitle: CV\n---\n", false},
+	})
+}
+
 // A precompact_state.json is nexus's by place (00-system/.cache/) or by a
 // state key, flat or nested; another system's state of the same name is
 // not, and what cannot be told apart stays linted.
 func TestNotNexusPrecompact(t *testing.T) {
-	doc := func(src string) *Document {
-		f := &File{Path: "precompact_state.json", Kind: KindPrecompact, Data: []byte(src)}
-		d, _ := Parse(f, FormatJSON, DefaultLimits)
-		return d
-	}
-	for _, tc := range []struct {
-		name, path, src string
-		nexus           bool
-	}{
+	checkTold(t, NotNexusPrecompact, FormatJSON, []toldCase{
 		{"cache folder, any content", "/r/00-system/.cache/precompact_state.json", `{"session_id": "s"}`, true},
 		{"cache folder, Windows path", `C:\r\00-system\.cache\precompact_state.json`, `{"session_id": "s"}`, true},
 		{"flat state elsewhere", "/r/state/precompact_state.json", `{"active_project_id": null}`, true},
@@ -31,12 +54,7 @@ func TestNotNexusPrecompact(t *testing.T) {
 		{"thread ids to times", "/r/precompact_state.json", `{"019b2f4e-7c1a": 1780531200123}`, false},
 		{"metadata is not the state", "/r/precompact_state.json", `{"metadata": {"confidence": "high"}, "timestamp": "t"}`, false},
 		{"cache folder elsewhere", "/r/.cache/precompact_state.json", `{"session_id": "s"}`, false},
-	} {
-		why := NotNexusPrecompact(tc.path, doc(tc.src))
-		if (why == "") != tc.nexus {
-			t.Errorf("%s: NotNexusPrecompact = %q, want nexus %v", tc.name, why, tc.nexus)
-		}
-	}
+	})
 }
 
 // A skip reason shows keys and values from the file clipped, and masks a
