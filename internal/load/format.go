@@ -302,8 +302,9 @@ func NotNexusPrecompact(path string, doc *Document) string {
 // records under .agent-memory/.
 var (
 	agentRunFiles = []string{"task-graph.json", "task-graph.yaml", "task-graph.yml", "prd.md", "plan.md",
-		"bootstrap-plan.md", "constitution.md", "workflow-state.json", "dependency-report.md", "discovery-notes.md"}
-	agentRunFolders = []string{"events", "tasks", "verifications", "adrs"}
+		"bootstrap-plan.md", "constitution.md", "manifest.yaml", "workflow-state.json", "dependency-report.md",
+		"discovery-notes.md"}
+	agentRunFolders = []string{"events", "tasks", "verifications", "verification", "adrs", "lanes", "escalations"}
 )
 
 // NotAgentRun says why a folder under .agent-memory/runs/ is another

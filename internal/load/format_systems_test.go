@@ -105,6 +105,8 @@ func TestNotAgentRun(t *testing.T) {
 		{"a YAML task graph", folder("task-graph.yaml"), true},
 		{"events only", folder("events/executor/2026-06-18.jsonl"), true},
 		{"a task card", folder("tasks/T001.md"), true},
+		{"the memory layout's manifest", folder("manifest.yaml", "lanes/l1/notes.md"), true},
+		{"a verification report, singular folder", folder("verification/T001-verification.yaml"), true},
 		{"nothing in it", folder(), true},
 		{"a display path it does not start", &Folder{Path: ".", Files: []*File{{Path: "summary.json"}}}, true},
 		{"a session summary", folder("summary.json"), false},
