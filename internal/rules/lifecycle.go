@@ -2,7 +2,7 @@ package rules
 
 import (
 	"fmt"
-	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -108,7 +109,7 @@ var recordResult = NewResult("record", func(p *Pass) *Record {
 	if d == nil || d.File.Template {
 		return rec
 	}
-	if d.File.Kind == load.KindResumeContext && inNexusArchive(d.File.Path) {
+	if d.File.Kind == load.KindResumeContext && inNexusArchive(p.Opts, d.File) {
 		rec.Finished, rec.Field, rec.Raw = true, "folder", nexusArchive+"/"
 		return rec
 	}
@@ -162,19 +163,25 @@ var recordResult = NewResult("record", func(p *Pass) *Record {
 // or under 02-projects/ or 02-builds/); they move it back to restore it.
 const nexusArchive = "05-archived"
 
-// inNexusArchive reports a display path inside nexus's archive folder: the
-// project there is over by the system's own protocol, whatever its resume
-// file last said.
-func inNexusArchive(display string) bool {
-	dir := path.Dir(display)
-	for dir != "." && dir != "/" && dir != "" {
-		if path.Base(dir) == nexusArchive {
+// inNexusArchive reports a file of a project or build in nexus's archive
+// folder: a 05-archived/ folder holding the project's own, named by its id
+// (NN-slug), above the file. The whole path is read, so the answer is the
+// same from wherever the lint runs, in a repository or not: the project
+// there is over by the system's own protocol, whatever its resume file
+// last said.
+func inNexusArchive(opts *Options, f *load.File) bool {
+	parts := strings.Split(filepath.ToSlash(FileOSPath(opts, f)), "/")
+	for i := 0; i+2 < len(parts); i++ {
+		if parts[i] == nexusArchive && nexusIDRe.MatchString(parts[i+1]) {
 			return true
 		}
-		dir = path.Dir(dir)
 	}
 	return false
 }
+
+// nexusIDRe matches a nexus project or build folder's name: its number,
+// then a slug.
+var nexusIDRe = lazyre.New(`^[0-9]{2,}-.`)
 
 // WorkflowFinished reports whether an orchestration file records its
 // workflow as over, in workflow.status or resumption's workflow_status.
