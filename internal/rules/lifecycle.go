@@ -155,6 +155,11 @@ var recordResult = NewResult("record", func(p *Pass) *Record {
 		}
 		break
 	}
+	if d.File.Kind == load.KindResumeContext && !rec.Finished {
+		if date, ok := archivedBuild(p); ok {
+			rec.Finished, rec.Field, rec.Raw = true, "overview archived", date
+		}
+	}
 	return rec
 })
 

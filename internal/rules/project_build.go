@@ -24,12 +24,12 @@ func init() { Register(BuildLocation) }
 // overview's front matter (`build_path: 02-builds/active/<id>/`).
 var buildPathRe = lazyre.New(`(?m)^build_path:[ \t]*["']?([^"'\s#]+)`)
 
-// overviewBuildPath returns the build_path of the build's overview front
-// matter and its line, or "" when the overview has none.
-func overviewBuildPath(p *Pass, pr *Project, rr string) (string, int, *load.File) {
+// overviewFront returns the front matter of the build's overview
+// (01-planning/01-overview.md), "" when it has none, and the file read.
+func overviewFront(p *Pass, pr *Project, rr string) (string, *load.File) {
 	full := filepath.Join(pr.Dir, "01-planning", "01-overview.md")
 	if !regularFileExists(p.Files, rr, full) {
-		return "", 0, nil
+		return "", nil
 	}
 	of := &load.File{Path: pr.display("01-planning/01-overview.md"), OSPath: full, Root: rr}
 	lim := p.Opts.Limits
@@ -37,21 +37,50 @@ func overviewBuildPath(p *Pass, pr *Project, rr string) (string, int, *load.File
 		lim = load.DefaultLimits
 	}
 	if !readInto(p.Files, of, lim) {
-		return "", 0, nil
+		return "", nil
 	}
 	text := string(of.Data)
 	if !strings.HasPrefix(text, "---") {
-		return "", 0, nil
+		return "", of
 	}
 	// Only the front matter: the body may quote other builds' paths.
 	if end := strings.Index(text[3:], "\n---"); end >= 0 {
 		text = text[:3+end]
 	}
+	return text, of
+}
+
+// overviewBuildPath returns the build_path of the build's overview front
+// matter and its line, or "" when the overview has none.
+func overviewBuildPath(p *Pass, pr *Project, rr string) (string, int, *load.File) {
+	text, of := overviewFront(p, pr, rr)
 	m := buildPathRe.Regexp().FindStringSubmatchIndex(text)
 	if m == nil {
 		return "", 0, nil
 	}
 	return text[m[2]:m[3]], 1 + strings.Count(text[:m[0]], "\n"), of
+}
+
+// archivedRe reads the date nexus's archive-build skill writes into the
+// overview's front matter when it moves a build to 02-builds/complete/.
+var archivedRe = lazyre.New(`(?m)^archived:[ \t]*["']?([^"'\s#]+)`)
+
+// archivedBuild returns the archive date of a build that nexus's
+// archive-build skill moved into 02-builds/complete/: the user archived it,
+// finished or not ("Archive anyway?"), and its resume file is not
+// rewritten, so it is history whatever that file says.
+func archivedBuild(p *Pass) (string, bool) {
+	f := p.Doc.File
+	pr := ProjectOf(p, f)
+	if pr == nil || !pr.Build || pr.Area != "complete" {
+		return "", false
+	}
+	text, _ := overviewFront(p, pr, ReadRoot(p.Opts, f))
+	m := archivedRe.Regexp().FindStringSubmatch(text)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
 }
 
 // runBuildLocation reports a build that SessionStart will not find: its
