@@ -39,12 +39,6 @@ func NotWorkflow(root *yaml.Node) string {
 			return ""
 		}
 	}
-	var keys []string
-	node.Pairs(root, func(k, _ *yaml.Node) { keys = append(keys, clipWord(k.Value)) })
-	shown := keys
-	if len(shown) > 5 {
-		shown = append(append([]string(nil), shown[:5]...), "…")
-	}
 	what := "not a workflow's orchestration file"
 	switch {
 	case node.Has(root, "agents") && (node.Has(root, "phases") || node.Has(root, "routing") || node.Has(root, "routes")):
@@ -52,7 +46,7 @@ func NotWorkflow(root *yaml.Node) string {
 	case node.Has(root, "waves"):
 		what = "a wave plan, not a workflow's orchestration file"
 	}
-	return what + " (none of " + strings.Join(WorkflowSections, ", ") + "; its keys: " + strings.Join(shown, ", ") + ")"
+	return what + " (none of " + strings.Join(WorkflowSections, ", ") + "; its keys: " + keysOf(root) + ")"
 }
 
 // OtherFormat says why a folder holding a bundle artifact's name is not a
@@ -201,14 +195,12 @@ func NotNexusResume(path string, doc *Document) string {
 	if doc != nil && doc.FrontMatter {
 		root = node.Resolve(doc.Root)
 	}
-	var keys []string
 	if root != nil && root.Kind == yaml.MappingNode {
 		for _, k := range nexusResumeKeys {
 			if node.Has(root, k) {
 				return ""
 			}
 		}
-		node.Pairs(root, func(k, _ *yaml.Node) { keys = append(keys, clipWord(k.Value)) })
 	}
 	const where = "not in a project's 01-planning/ folder"
 	switch {
@@ -220,11 +212,28 @@ func NotNexusResume(path string, doc *Document) string {
 	case root == nil || root.Kind != yaml.MappingNode:
 		return "front matter that is not a mapping, " + where + ": not a nexus resume file"
 	}
-	shown := keys
-	if len(shown) > 5 {
-		shown = append(append([]string(nil), shown[:5]...), "…")
+	return "front matter with no nexus key (its keys: " + keysOf(root) + "), " + where
+}
+
+// keysOf lists a mapping's keys for a skip reason (someOf).
+func keysOf(m *yaml.Node) string {
+	var keys []string
+	node.Pairs(m, func(k, _ *yaml.Node) { keys = append(keys, k.Value) })
+	return someOf(keys)
+}
+
+// someOf joins the first five of names for a skip reason, each clipped
+// (clipWord), and "…" when there are more.
+func someOf(names []string) string {
+	shown := make([]string, 0, 6)
+	for i, n := range names {
+		if i == 5 {
+			shown = append(shown, "…")
+			break
+		}
+		shown = append(shown, clipWord(n))
 	}
-	return "front matter with no nexus key (its keys: " + strings.Join(shown, ", ") + "), " + where
+	return strings.Join(shown, ", ")
 }
 
 // clipWord keeps a value shown in a skip reason short, its secrets masked
@@ -270,10 +279,8 @@ func NotNexusPrecompact(path string, doc *Document) string {
 	if root == nil || root.Kind != yaml.MappingNode || len(root.Content) == 0 {
 		return ""
 	}
-	var keys []string
 	nexus := false
 	node.Pairs(root, func(k, v *yaml.Node) {
-		keys = append(keys, clipWord(k.Value))
 		if slices.Contains(nexusPrecompactKeys, k.Value) {
 			nexus = true
 		}
@@ -288,11 +295,7 @@ func NotNexusPrecompact(path string, doc *Document) string {
 	if nexus {
 		return ""
 	}
-	shown := keys
-	if len(shown) > 5 {
-		shown = append(append([]string(nil), shown[:5]...), "…")
-	}
-	return "an object with no nexus state key (its keys: " + strings.Join(shown, ", ") + "), not in 00-system/.cache/: another system's file, not nexus's precompact state"
+	return "an object with no nexus state key (its keys: " + keysOf(root) + "), not in 00-system/.cache/: another system's file, not nexus's precompact state"
 }
 
 // agentRunFiles and agentRunFolders name what the agentic packs write in a
@@ -326,11 +329,8 @@ func NotAgentRun(f *Folder) string {
 			return ""
 		}
 		if len(names) < 6 {
-			names = append(names, clipWord(rel))
+			names = append(names, rel)
 		}
 	}
-	if len(f.Files) > 5 {
-		names = append(names[:5], "…")
-	}
-	return "none of an agent run's files (task-graph.json, prd.md, plan.md, events/, …; its files: " + strings.Join(names, ", ") + "): another tool's folder, not an agent run"
+	return "none of an agent run's files (task-graph.json, prd.md, plan.md, events/, …; its files: " + someOf(names) + "): another tool's folder, not an agent run"
 }
