@@ -111,25 +111,30 @@ func cloneSettings(s *engine.Settings) engine.Settings {
 // settingsFor returns the settings of the paths a scope governs: final
 // (the top scope's, flags applied) for the top scope; for another, the
 // settings before any configuration with that scope's configuration and
-// then the flags applied, and what the run set since (--base).
+// then the flags applied (made once per scope), with what belongs to the
+// run taken from final: its clock, --base, file access and workers. The
+// server lints many times with one configuration, so what is kept per
+// scope holds nothing of a run.
 func (lc *lintConfig) settingsFor(sc *config.Scope, final *engine.Settings) *engine.Settings {
 	if sc == lc.top {
 		return final
 	}
 	lc.mu.Lock()
-	defer lc.mu.Unlock()
-	if s, ok := lc.scoped[sc]; ok {
-		return s
+	s, ok := lc.scoped[sc]
+	if !ok {
+		c := cloneSettings(&lc.pre)
+		applyConfig(sc.Config, &c)
+		if lc.ruleFlags != nil {
+			_ = lc.ruleFlags(&c) // checked when applied to the top scope
+		}
+		s = &c
+		lc.scoped[sc] = s
 	}
-	s := cloneSettings(&lc.pre)
-	s.Base, s.KeepData, s.NoSnippets, s.Jobs = final.Base, final.KeepData, final.NoSnippets, final.Jobs
-	applyConfig(sc.Config, &s)
-	s.Files = final.Files
-	if lc.ruleFlags != nil {
-		_ = lc.ruleFlags(&s) // checked when applied to the top scope
-	}
-	lc.scoped[sc] = &s
-	return &s
+	lc.mu.Unlock()
+	run := *s
+	run.Base, run.KeepData, run.NoSnippets, run.Jobs, run.Files = final.Base, final.KeepData, final.NoSnippets, final.Jobs, final.Files
+	run.Opts.Now = final.Opts.Now
+	return &run
 }
 
 // classifierFor is the classifier of the configuration governing a folder.
