@@ -269,9 +269,11 @@ func recoveryBlock(f *load.File) (resumeBlock, bool) {
 			break
 		}
 	}
-	status := wfStr(rs.WorkflowStatus.Node)
+	// The label lint's lifecycle and status give: workflow.status, else
+	// the resumption's workflow_status.
+	status := wfStr(wf.Status.Node)
 	if status == "" {
-		status = wfStr(wf.Status.Node)
+		status = wfStr(rs.WorkflowStatus.Node)
 	}
 	head := "resumelint: resume state of " + hookSafe(f.Path)
 	if id := wfStr(wf.ID.Node); id != "" {

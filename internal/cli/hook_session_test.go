@@ -261,3 +261,25 @@ func TestSessionReportBudget(t *testing.T) {
 		})
 	}
 }
+
+// The SessionStart report labels a workflow with the status lint's
+// lifecycle and `status` read first, workflow.status: a resumption's
+// workflow_status that says otherwise is RL106's finding, not the label.
+func TestSessionStartLabelsWorkflowStatusFirst(t *testing.T) {
+	dir := t.TempDir()
+	const id = "epic200-crosspoll-20260223-001"
+	text := strings.Replace(activeWorkflow(id, 0, 0), `workflow_status: "ACTIVE"`, `workflow_status: "COMPLETE"`, 1)
+	p := filepath.Join(dir, "projects", "PROJ-010", "orchestration", id, "ORCHESTRATION.yaml")
+	for name, data := range map[string]string{filepath.Join(dir, ".git", "HEAD"): "ref: refs/heads/main\n", p: text} {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stdout, _ := run(t, dir, hookEvent(dir, "SessionStart", "", ""), "hook")
+	if !strings.Contains(stdout, "(workflow "+id+", ACTIVE)") {
+		t.Errorf("the report does not label the workflow ACTIVE:\n%s", stdout)
+	}
+}
