@@ -91,6 +91,7 @@ func indexFindings(fds []diag.Finding) *findingIndex {
 // the report: its state when live, one line when finished.
 func (c *Command) addRecord(rec *report.Recovery, f *load.File, ix *findingIndex, now time.Time) {
 	if _, ok := load.Read(f, load.DefaultLimits); !ok {
+		addUnreadable(rec, f, ix)
 		return
 	}
 	format := load.FormatYAML
@@ -99,6 +100,7 @@ func (c *Command) addRecord(rec *report.Recovery, f *load.File, ix *findingIndex
 	}
 	doc, _ := load.Parse(f, format, load.DefaultLimits)
 	if doc == nil || !node.IsMap(doc.Root) {
+		addUnreadable(rec, f, ix)
 		return
 	}
 	if f.Kind == load.KindOrchestration && load.NotWorkflow(doc.Root) != "" {
@@ -124,6 +126,25 @@ func (c *Command) addRecord(rec *report.Recovery, f *load.File, ix *findingIndex
 	}
 	ps.Findings = summarize(mine)
 	rec.Projects = append(rec.Projects, ps)
+}
+
+// addUnreadable lists a record whose file cannot be read into a state,
+// with lint's findings on it, which say why: whether it is finished is
+// unknown, and "nothing to resume" would hide work. A file lint has no
+// finding on (an empty template) is left out, as lint passes it.
+func addUnreadable(rec *report.Recovery, f *load.File, ix *findingIndex) {
+	if len(ix.byFile[f.Path]) == 0 {
+		return
+	}
+	mine := ix.byFile[f.Path]
+	if f.Kind == load.KindOrchestration {
+		rec.Workflows = append(rec.Workflows, report.WorkflowState{Path: f.Path, Findings: summarize(mine)})
+		return
+	}
+	if dir := projectDir(f.Path); dir != "" {
+		mine = ix.byDir[dir]
+	}
+	rec.Projects = append(rec.Projects, report.ProjectState{Path: f.Path, Kind: "project", Findings: summarize(mine)})
 }
 
 // projectDir is the folder of a nexus project or build
