@@ -48,6 +48,8 @@ type JSONLine struct {
 	Line int
 	Node *yaml.Node
 	Err  *JSONError
+	// Conflict: the line is a merge's conflict marker (Err is set too).
+	Conflict bool
 }
 
 // Parse parses f.Data by its format. Problems (RL001–RL003, RL310) are
@@ -90,7 +92,7 @@ func parse(doc *Document, format Format, lim Limits) (*Document, []diag.Finding)
 	case FormatJSONL:
 		out = parseJSONL(f, doc, lim)
 	}
-	return doc, out
+	return doc, withConflict(f, out)
 }
 
 // Format is how a file's bytes are structured.
@@ -684,6 +686,9 @@ func parseJSONL(f *File, doc *Document, lim Limits) []diag.Finding {
 			}
 			out = append(out, dupFindings(f, dups)...)
 			jl := JSONLine{Line: line, Node: n}
+			if n == nil && ConflictMarker(ln) {
+				jl.Conflict = true
+			}
 			if err != nil {
 				var je *JSONError
 				var de *DepthError

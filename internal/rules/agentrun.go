@@ -351,7 +351,16 @@ func cycleThrough(tasks []*graphTask, start int, in map[int]bool) []int {
 func runEventCorrupt(p *Pass) {
 	c := newCapped(p)
 	for _, d := range p.Run.Events {
+		first, last := conflictLines(d.Lines)
 		for _, l := range d.Lines {
+			if l.Conflict {
+				// One finding for a merge's markers, which are not events.
+				if l.Line == first && c.room(d.File, l.Line, 1) {
+					p.ReportAt(d.File, diag.Pos{Line: l.Line, Col: 1}, diag.Pos{Line: l.Line, Col: 8},
+						fmt.Sprintf("a merge left its conflict markers in this log (lines %d–%d); keep the events of both sides and delete the marker lines", first, last))
+				}
+				continue
+			}
 			if l.Err != nil {
 				if c.room(d.File, l.Line, l.Err.Pos.Col) {
 					p.ReportAt(d.File, diag.Pos{Line: l.Line, Col: l.Err.Pos.Col}, diag.Pos{},
@@ -391,6 +400,20 @@ func runEventCorrupt(p *Pass) {
 		}
 	}
 	c.flush("%d more lines of this file are not valid events (lines %s); they are skipped on resume")
+}
+
+// conflictLines returns the first and last conflict-marker lines of an
+// events file (0, 0 without one).
+func conflictLines(lines []load.JSONLine) (first, last int) {
+	for _, l := range lines {
+		if l.Conflict {
+			if first == 0 {
+				first = l.Line
+			}
+			last = l.Line
+		}
+	}
+	return first, last
 }
 
 // ---- RL504 ------------------------------------------------------------------

@@ -288,7 +288,31 @@ func headingLevel(s string) (int, string) {
 	return n, strings.TrimSpace(strings.Trim(strings.TrimSpace(t[n:]), "#"))
 }
 
-var uncheckedItem = lazyre.New(`^\s*(?:[-*+]|[0-9]+[.)])\s+\[ \]`)
+// headingAt returns the level and text of a heading starting at lines[i]:
+// an ATX heading, or a setext one (a line of text underlined by the next
+// line, = for level 1, - for level 2).
+func headingAt(lines []BodyLine, i int) (int, string) {
+	if lv, text := headingLevel(lines[i].Text); lv > 0 {
+		return lv, text
+	}
+	text := strings.TrimSpace(lines[i].Text)
+	if text == "" || i+1 >= len(lines) || lines[i+1].Line != lines[i].Line+1 || len(lines[i].Text)-len(strings.TrimLeft(lines[i].Text, " ")) > 3 || listItem.MatchString(lines[i].Text) {
+		return 0, ""
+	}
+	under := strings.TrimSpace(lines[i+1].Text)
+	switch {
+	case under != "" && strings.Trim(under, "=") == "":
+		return 1, text
+	case len(under) >= 2 && strings.Trim(under, "-") == "":
+		return 2, text
+	}
+	return 0, ""
+}
+
+var (
+	listItem      = lazyre.New(`^\s*(?:[-*+]|[0-9]+[.)])(?:\s|$)`)
+	uncheckedItem = lazyre.New(`^\s*(?:[-*+]|[0-9]+[.)])\s+\[ \]`)
+)
 
 // gateRequired reports whether a resume file is in seed 004's "1.0" form,
 // the one that carries a Validation Gate. The "2.0" form and nexus's "1.0"
@@ -307,8 +331,8 @@ func runValidationGate(p *Pass) {
 	}
 	lines := BodyLines(d)
 	gate, level := -1, 0
-	for i, l := range lines {
-		lv, text := headingLevel(l.Text)
+	for i := range lines {
+		lv, text := headingAt(lines, i)
 		if lv > 0 && strings.Contains(strings.ToLower(text), "validation gate") {
 			gate, level = i, lv
 			break
@@ -318,11 +342,11 @@ func runValidationGate(p *Pass) {
 		p.ReportAt(d.File, diag.Pos{Line: d.BodyLine - 1, Col: 1}, diag.Pos{}, "the body has no \"Validation Gate\" section: add one with the questions a resumed session must answer, as `- [ ]` items")
 		return
 	}
-	for _, l := range lines[gate+1:] {
-		if lv, _ := headingLevel(l.Text); lv > 0 && lv <= level {
+	for i := gate + 1; i < len(lines); i++ {
+		if lv, _ := headingAt(lines, i); lv > 0 && lv <= level {
 			break
 		}
-		if uncheckedItem.MatchString(l.Text) {
+		if uncheckedItem.MatchString(lines[i].Text) {
 			return
 		}
 	}
