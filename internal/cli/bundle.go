@@ -67,7 +67,7 @@ func newVerifyFlags() *verifyFlags {
 
 func (c *Command) bundleVerify(args []string) (int, error) {
 	vf := newVerifyFlags()
-	dirs, err := parseInterspersed(vf.fs, args)
+	dirs, err := c.parseArgs(vf.fs, args)
 	if err != nil {
 		return ExitUsage, err
 	}

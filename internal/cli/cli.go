@@ -150,7 +150,7 @@ var subcommands = map[string]func(c *Command, args []string) (int, error){
 	"rules":   (*Command).rules,
 	"explain": (*Command).explain,
 	"version": func(c *Command, args []string) (int, error) {
-		rest, err := parseInterspersed(newFlagSet("version"), args)
+		rest, err := c.parseArgs(newFlagSet("version"), args)
 		if err != nil {
 			return ExitUsage, err
 		}
@@ -245,7 +245,7 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 	fs := newFlagSet(name)
 	cf.register(fs)
 	lf.register(fs)
-	paths, err := parseInterspersed(fs, args)
+	paths, err := c.parseArgs(fs, args)
 	if err != nil {
 		return ExitUsage, err
 	}

@@ -30,7 +30,7 @@ names for --enable, --disable and explain, and the values of --format,
 }
 
 func (c *Command) completion(args []string) (int, error) {
-	rest, err := parseInterspersed(newFlagSet("completion"), args)
+	rest, err := c.parseArgs(newFlagSet("completion"), args)
 	if err != nil {
 		return ExitUsage, err
 	}

@@ -5,14 +5,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/resumelint/resumelint/internal/code"
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 )
 
-// Every command parses its flags with newFlagSet and parseInterspersed:
+// Every command parses its flags with newFlagSet and parseArgs:
 // -h prints the command's own usage on stdout (exit 0); a bad flag is one
 // line on stderr, with a "did you mean" when a flag is close, and a pointer
 // to -h (exit 2). The flag package's own messages and usage dumps are not
@@ -101,8 +104,28 @@ type versionRequest struct{}
 
 func (*versionRequest) Error() string { return "version requested" }
 
-// parseInterspersed lets flags follow positional arguments, as users of
-// linters expect ("resumelint lint . --format json").
+// parseArgs parses a command's flags, which may follow positional
+// arguments, as users of linters expect ("resumelint lint . --format
+// json"). Before the first "--", an argument that reads as a flag but
+// names a file or folder here is refused: pre-commit and `$(git diff
+// --name-only)` pass a repository's file names as arguments, and a file
+// a pull request names `--exit-zero` or `--output-file=README.md` must not
+// switch the gate off or overwrite a file. Paths after "--" are paths.
+func (c *Command) parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") || strings.ContainsRune(a, 0) {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(c.Cwd, a)); err == nil {
+			return nil, usagef("%s is a file here and also reads as a flag; put file names after -- (resumelint %s [flags] -- FILE...)", diag.SafeLine(a), fs.Name())
+		}
+	}
+	return parseInterspersed(fs, args)
+}
+
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
@@ -111,12 +134,15 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		if err := fs.Parse(args); err != nil {
 			return nil, flagError(fs, err)
 		}
-		args = fs.Args()
+		rest := fs.Args()
+		// The flag package consumes the "--" that ends the flags: what
+		// follows it is all paths, even when it reads as a flag.
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		args = rest
 		if len(args) == 0 {
 			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
 		}
 		pos = append(pos, args[0])
 		args = args[1:]

@@ -69,7 +69,7 @@ func (c *Command) hook(args []string) (int, error) {
 		fmt.Fprint(c.Stderr, hookUsage+"\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	pos, err := parseInterspersed(fs, args)
+	pos, err := c.parseArgs(fs, args)
 	if err != nil {
 		var help *helpRequest
 		if errors.As(err, &help) {

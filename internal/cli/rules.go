@@ -28,7 +28,7 @@ type ruleJSON struct {
 func (c *Command) rules(args []string) (int, error) {
 	fset := newFlagSet("rules")
 	format := fset.String("format", "text", "output format: text or json")
-	rest, err := parseInterspersed(fset, args)
+	rest, err := c.parseArgs(fset, args)
 	if err != nil {
 		return ExitUsage, err
 	}
@@ -73,7 +73,7 @@ func defaultState(r *rules.Rule) string {
 }
 
 func (c *Command) explain(args []string) (int, error) {
-	args, err := parseInterspersed(newFlagSet("explain"), args)
+	args, err := c.parseArgs(newFlagSet("explain"), args)
 	if err != nil {
 		return ExitUsage, err
 	}

@@ -62,7 +62,7 @@ func (c *Command) schema(args []string) (int, error) {
 		}
 		return ExitUsage, usagef("%s", usageText)
 	}
-	rest, err := parseInterspersed(fs, args[1:])
+	rest, err := c.parseArgs(fs, args[1:])
 	var help *helpRequest
 	if errors.As(err, &help) {
 		return ExitUsage, schemaHelp(fs, names)

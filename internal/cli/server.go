@@ -35,7 +35,7 @@ func (c *Command) server(args []string) (int, error) {
 		fmt.Fprint(c.Stderr, "Usage: resumelint server\n\nA language server on stdin/stdout: diagnostics, code actions for fixes, hover with the rule page.\nSetup for VS Code, Neovim and Helix: docs/editors.md.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	pos, err := parseInterspersed(fs, args)
+	pos, err := c.parseArgs(fs, args)
 	if err != nil {
 		return ExitUsage, err
 	}

@@ -26,7 +26,7 @@ func (c *Command) status(args []string) (int, error) {
 	format := fset.String("format", "text", "output format: text, json or mermaid")
 	nowFlag := fset.String("now", "", "the current time for ages and the staleness warning (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
 	configFlag := fset.String("config", "", "configuration file for staleness.run_max_age and the lint of workflows (default: .resumelint.yaml at the repository root)")
-	pos, err := parseInterspersed(fset, args)
+	pos, err := c.parseArgs(fset, args)
 	if err != nil {
 		return ExitUsage, err
 	}
