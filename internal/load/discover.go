@@ -130,6 +130,7 @@ func discover(args []string, opt DiscoverOptions, speculate bool) (out *Discover
 				opt.BeforeWalk()
 			}
 			d.dir(osPath, named)
+			d.walked = append(d.walked, osPath)
 			if d.hits == hits {
 				d.out.Empty = append(d.out.Empty, a)
 			}
@@ -172,6 +173,10 @@ func discover(args []string, opt DiscoverOptions, speculate bool) (out *Discover
 		default:
 			d.out.Missing = append(d.out.Missing, a)
 		}
+	}
+	d.completeRuns()
+	if d.err != nil {
+		return nil, false, d.err
 	}
 	for _, f := range d.files {
 		d.out.Files = append(d.out.Files, f)
@@ -217,6 +222,45 @@ type discoverer struct {
 	listing *Listing
 	// slab holds the Files addListed expects to add, made at once.
 	slab []File
+	// walked are the folders walked whole, for completeRuns.
+	walked []string
+	// inFolder are the paths added to a bundle or run folder.
+	inFolder map[string]bool
+}
+
+// walkedWhole reports whether a walked folder holds osDir (both clean).
+func (d *discoverer) walkedWhole(osDir string) bool {
+	for _, w := range d.walked {
+		if osDir == w || strings.HasPrefix(osDir, w) && (strings.HasSuffix(w, string(filepath.Separator)) || osDir[len(w)] == filepath.Separator) {
+			return true
+		}
+	}
+	return false
+}
+
+// completeRuns walks every agent run of the discovery that no walked
+// folder holds whole: a run is one unit, and a run made of the one events
+// file a user or an editor named, or of the files under events/<actor>/
+// a lint from there sees, would be judged on a part of its events (a
+// finished run called incomplete, tasks worked on "before" dependencies
+// whose events are in another file). A run folder outside the folder that
+// confines the argument (a file named outside a repository) is not read.
+func (d *discoverer) completeRuns() {
+	var todo []*Folder
+	for _, f := range d.folders {
+		if f.Kind != KindAgentRun || f.Root == "" || d.walkedWhole(f.OSPath) {
+			continue
+		}
+		if IsDirIn(f.Root, f.OSPath) {
+			todo = append(todo, f)
+		}
+	}
+	slices.SortFunc(todo, func(a, b *Folder) int { return strings.Compare(a.OSPath, b.OSPath) })
+	for _, f := range todo {
+		d.root = f.Root
+		d.dir(f.OSPath, true)
+		d.walked = append(d.walked, f.OSPath)
+	}
 }
 
 type pendingPath struct {
@@ -229,6 +273,19 @@ type pendingPath struct {
 // names (for a file or a glob, the folder holding it).
 func (d *discoverer) argRoot(osPath, arg string) string {
 	osPath = filepath.Clean(osPath)
+	root := d.pathRoot(osPath, arg)
+	// A path inside an agent run names its run, which is one unit: outside
+	// a repository, or with the repository's root inside the run, the run
+	// folder confines it (completeRuns reads the run whole).
+	if run, ok := RunDir(filepath.ToSlash(osPath)); ok {
+		if r := filepath.FromSlash(run); r != root && !strings.HasPrefix(r, root+string(filepath.Separator)) {
+			return r
+		}
+	}
+	return root
+}
+
+func (d *discoverer) pathRoot(osPath, arg string) string {
 	if _, ok := Contained(d.opt.Root, osPath); ok {
 		return filepath.Clean(d.opt.Root)
 	}
@@ -611,7 +668,7 @@ func (d *discoverer) place(pc *pathClass, explicit, mayBeGone bool) {
 		runDir := pc.runDir
 		d.present(osPath, mayBeGone, func() {
 			d.hits++
-			d.folder(KindAgentRun, filepath.FromSlash(runDir), explicit).addFile(osPath, disp)
+			d.addFile(d.folder(KindAgentRun, filepath.FromSlash(runDir), explicit), osPath, disp)
 		})
 		return
 	case pc.kind != KindUnknown:
@@ -626,7 +683,7 @@ func (d *discoverer) place(pc *pathClass, explicit, mayBeGone bool) {
 	case pc.bundle:
 		d.present(osPath, mayBeGone, func() {
 			d.hits++
-			d.folder(KindBundle, filepath.Dir(osPath), explicit).addFile(osPath, disp)
+			d.addFile(d.folder(KindBundle, filepath.Dir(osPath), explicit), osPath, disp)
 		})
 		return
 	case path.Base(pc.slash) == "VALIDATOR_VERSION":
@@ -637,7 +694,7 @@ func (d *discoverer) place(pc *pathClass, explicit, mayBeGone bool) {
 			if _, ok := pc.c.BundleDir(filepath.ToSlash(filepath.Join(dir, name))); ok && exists(filepath.Join(dir, name)) {
 				d.present(osPath, mayBeGone, func() {
 					d.hits++
-					d.folder(KindBundle, dir, explicit).addFile(osPath, disp)
+					d.addFile(d.folder(KindBundle, dir, explicit), osPath, disp)
 				})
 				return
 			}
@@ -665,11 +722,15 @@ func (d *discoverer) folder(k Kind, osDir string, explicit bool) *Folder {
 	return f
 }
 
-func (f *Folder) addFile(osPath, disp string) {
-	for _, x := range f.Files {
-		if x.OSPath == osPath {
-			return
-		}
+// addFile adds a file to a folder once: a path named and then walked
+// (completeRuns) is seen twice, and a set keeps that linear.
+func (d *discoverer) addFile(f *Folder, osPath, disp string) {
+	if d.inFolder == nil {
+		d.inFolder = map[string]bool{}
 	}
+	if d.inFolder[osPath] {
+		return
+	}
+	d.inFolder[osPath] = true
 	f.Files = append(f.Files, &File{Path: disp, OSPath: osPath, Kind: f.Kind, Root: f.Root})
 }

@@ -138,7 +138,13 @@ func LoadAgentRun(f *Folder, lim Limits) (*AgentRun, []diag.Finding) {
 
 // LoadAgentRun is load.LoadAgentRun with the files read through x.
 func (x *Files) LoadAgentRun(f *Folder, lim Limits) (*AgentRun, []diag.Finding) {
-	r := &AgentRun{Folder: f, ID: path.Base(f.Path), Present: map[string]bool{}}
+	// The id is the folder's name, also when it is displayed as "." or ".."
+	// (a lint from inside the run).
+	id := path.Base(f.Path)
+	if f.OSPath != "" {
+		id = filepath.Base(f.OSPath)
+	}
+	r := &AgentRun{Folder: f, ID: id, Present: map[string]bool{}}
 	var out []diag.Finding
 	if ents, err := ReadDirIn(f.Root, f.OSPath); err == nil {
 		for _, e := range ents {
