@@ -144,7 +144,11 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open map[string
 	} else {
 		// A file of a bundle or an agent run is checked with its folder,
 		// as saved.
-		if !saved || !hook.MayBeKnown(root, filepath.ToSlash(disp)) {
+		if !hook.MayBeKnown(root, filepath.ToSlash(disp)) {
+			return out, nil
+		}
+		if !saved {
+			out.AsSaved = true
 			return out, nil
 		}
 		target := osPath

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -37,6 +38,46 @@ func TestServerSkipsAnotherSystemsFile(t *testing.T) {
 	if d := c.diagnostics(nexus); len(d) == 0 || d[0].Code != "RL301" {
 		t.Errorf("nexus's state: %+v, want RL301", d)
 	}
+	c.call("shutdown", nil)
+	c.notify("exit", nil)
+}
+
+// A bundle's files are checked as saved: while the editor holds unsaved
+// changes to one, the diagnostics of the saved file stay (without their
+// fixes) rather than vanishing until the next save.
+func TestServerKeepsSavedDiagnosticsOfABundleFile(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "examples", "broken", "bundles", "site-build-0142")
+	dst := filepath.Join(dir, "bundles", "site-build-0142")
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dst, "STATUS.json")
+	text, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+	c := startLSP(t, dir)
+	c.call("initialize", map[string]any{"processId": nil, "capabilities": map[string]any{}})
+	c.notify("initialized", map[string]any{})
+	codes := func(step string) {
+		t.Helper()
+		d := c.diagnostics(uri)
+		if len(d) != 1 || d[0].Code != "RL403" {
+			t.Errorf("%s: %+v, want the saved file's RL403", step, d)
+		}
+	}
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "json", "version": 1, "text": string(text)}})
+	codes("open")
+	edited := strings.Replace(string(text), "{", "{\n  ", 1)
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2}, "contentChanges": []map[string]any{{"text": edited}}})
+	codes("unsaved change")
+	c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	codes("save")
 	c.call("shutdown", nil)
 	c.notify("exit", nil)
 }

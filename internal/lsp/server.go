@@ -37,7 +37,11 @@ type Result struct {
 	// folder relative paths (of related positions) start from.
 	Path, Base string
 	// Format is the document's format, for checking a fix's result.
-	Format load.Format
+	// AsSaved: the document is checked only as saved (a file of a bundle or
+	// an agent run) and its text is not what was saved: the diagnostics of
+	// the saved file stay until it is saved again.
+	Format  load.Format
+	AsSaved bool
 }
 
 // Engine lints documents.
@@ -468,11 +472,12 @@ func resultIDOf(diags []diagnostic) string {
 
 // lint checks a document and keeps its diagnostics.
 func (s *server) lint(d *document, saved bool) {
-	d.diags = []diagnostic{}
 	if d.osPath == "" {
+		d.diags = []diagnostic{}
 		return // not a file: URI
 	}
 	if d.tooLarge {
+		d.diags = []diagnostic{}
 		s.checkTooLarge(d)
 		return
 	}
@@ -481,6 +486,13 @@ func (s *server) lint(d *document, saved bool) {
 		_ = s.c.notify("window/showMessage", showMessageParams{Type: messageWarning, Message: "resumelint: " + diag.Safe(err.Error())})
 		res = Result{}
 	}
+	if res.AsSaved && d.diags != nil {
+		// What the saved file gave stays until the next save; its fixes
+		// are not offered, as their edits are in the saved text.
+		d.res = Result{}
+		return
+	}
+	d.diags = []diagnostic{}
 	d.res = res
 	d.starts = lineStarts(d.text)
 	for i := range res.Findings {
