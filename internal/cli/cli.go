@@ -283,7 +283,12 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 			if lf.verbose {
 				fmt.Fprintf(c.Stderr, "resumelint: --affected: no changed path is or affects a file of a known kind; nothing to check\n")
 			}
-			return ExitOK, nil
+			if lf.fix || lf.diff || !machineReport(lf.outputs) {
+				return ExitOK, nil
+			}
+			// A SARIF upload or a JSON consumer reads a report of no
+			// findings, not an empty file.
+			return c.finish(&engine.Result{}, lf, &cf, lc, failOn)
 		}
 	}
 	lf.paths = paths
@@ -333,6 +338,17 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 	}
 	c.settleFixes(res, disc, mem, settings, lc, visible)
 	return c.finish(res, lf, &cf, lc, failOn)
+}
+
+// machineReport reports whether any of the run's reports is for a
+// program (a format other than text).
+func machineReport(outs []output) bool {
+	for _, o := range outs {
+		if o.format != "text" {
+			return true
+		}
+	}
+	return false
 }
 
 // baseFailed returns the error of a git call that ran past its bound

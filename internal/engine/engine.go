@@ -123,6 +123,9 @@ type unitResult struct {
 	directives []fileDirectives
 	internal   int
 	skip       *load.Skip // the unit is another system's file or folder
+	// read counts a bundle's artifacts: naming one of them verifies the
+	// bundle, which reads them all.
+	read int
 }
 
 // Run lints the discovered units. extra are files already read (stdin).
@@ -207,7 +210,7 @@ func (res *Result) collect(s *Settings, units []unit, results []unitResult) {
 		case results[i].skip != nil:
 			res.Skipped = append(res.Skipped, *results[i].skip)
 		case u.folder != nil:
-			res.Checked += max(len(u.folder.Files), 1)
+			res.Checked += max(len(u.folder.Files), results[i].read, 1)
 		default:
 			res.Checked++
 		}
@@ -675,6 +678,9 @@ func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
 	redact(ur.raw, ur.files)
 	out := s.settle(ur.raw, ur.files)
 	out.internal = ur.internal
+	if u.folder != nil && u.folder.Kind == load.KindBundle {
+		out.read = len(ur.files)
+	}
 	return out
 }
 
