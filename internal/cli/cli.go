@@ -263,8 +263,8 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 	if err != nil {
 		return ExitUsage, err
 	}
-	if lc.cfg.FailOn != diag.SevOff && !flagGiven(fs, "fail-on") {
-		failOn = lc.cfg.FailOn
+	if !flagGiven(fs, "fail-on") {
+		failOn = diag.SevOff // each finding's file's configuration decides
 	}
 	if err := lf.applyRuleFlags(&settings); err != nil {
 		return ExitUsage, err
@@ -679,7 +679,7 @@ func (c *Command) finish(res *engine.Result, lf *lintFlags, cf *configFlags, lc 
 		return ExitInternal, nil
 	}
 	for _, f := range res.Findings {
-		if f.Severity >= failOn {
+		if f.Severity >= lc.failOn(f.Path, failOn) {
 			return ExitFindings, nil
 		}
 	}

@@ -190,11 +190,8 @@ func (h *hookRun) postToolUse() int {
 	}
 	res := lc.run(disc, nil, *s)
 	h.c.settleFixes(res, disc, nil, *s, lc, allFindings)
-	failOn := diag.SevError
-	if lc.cfg.FailOn != diag.SevOff {
-		failOn = lc.cfg.FailOn
-	}
 	disp := load.Display(h.cwd, osPath)
+	failOn := lc.failOn(disp, diag.SevOff)
 	var found []diag.Finding
 	for _, fd := range res.Findings {
 		if fd.Path == disp && fd.Severity >= failOn {

@@ -137,6 +137,26 @@ func (lc *lintConfig) settingsFor(sc *config.Scope, final *engine.Settings) *eng
 	return &run
 }
 
+// failOn is the lowest severity a finding on path fails the run at:
+// flag (--fail-on) when given, else the fail_on of the configuration
+// governing the finding's file, else error. So a nested configuration's
+// fail_on decides for its own files only, and the whole-repository lint,
+// pre-commit's --affected (whatever the order of the files) and the
+// editing hook (wherever the session runs) fail on the same findings.
+func (lc *lintConfig) failOn(path string, flag diag.Severity) diag.Severity {
+	if flag != diag.SevOff {
+		return flag
+	}
+	sc := lc.top
+	if path != "" {
+		sc = lc.set.ForPath(load.Abs(lc.cwd, path), strings.HasSuffix(path, "/"))
+	}
+	if sc != nil && sc.Config != nil && sc.Config.FailOn != diag.SevOff {
+		return sc.Config.FailOn
+	}
+	return diag.SevError
+}
+
 // classifierFor is the classifier of the configuration governing a folder.
 func (lc *lintConfig) classifierFor(osDir string) *load.Classifier {
 	return lc.set.For(osDir).Classifier()
