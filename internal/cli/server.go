@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/resumelint/resumelint/internal/code"
@@ -110,7 +111,7 @@ func (e *lspEngine) Reload() error {
 // Lint checks one document; open are the editor's other buffers, which
 // rules reading other files see in place of those files.
 func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open map[string][]byte) (lsp.Result, error) {
-	root := hook.RepoRoot(filepath.Dir(osPath))
+	root := e.rootOf(osPath)
 	r, err := e.root(root)
 	if err != nil {
 		return lsp.Result{}, err
@@ -184,10 +185,25 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open map[string
 	return out, nil
 }
 
+// rootOf is the repository a document belongs to, as lint decides it: the
+// git work tree holding it, else (outside one) the server's working
+// directory, where the editor started it on the workspace, when it holds
+// the file, else the file's folder.
+func (e *lspEngine) rootOf(osPath string) string {
+	dir := filepath.Dir(osPath)
+	if r, ok := gitRoot(dir); ok {
+		return r
+	}
+	if r := e.c.repoRootOf(dir); r == dir || strings.HasPrefix(dir, r+string(filepath.Separator)) {
+		return r
+	}
+	return dir
+}
+
 // Checks reports whether a document is a file of a known kind that the
 // configuration does not exclude.
 func (e *lspEngine) Checks(osPath string) bool {
-	root := hook.RepoRoot(filepath.Dir(osPath))
+	root := e.rootOf(osPath)
 	r, err := e.root(root)
 	if err != nil {
 		return false

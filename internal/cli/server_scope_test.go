@@ -45,3 +45,37 @@ func TestServerNestedConfigKeepsTheClock(t *testing.T) {
 	c.call("shutdown", nil)
 	c.notify("exit", nil)
 }
+
+// Outside a git work tree the server lints from the folder the editor
+// started it in, as lint run there does: a precompact_state.json in
+// 00-system/.cache/ finds its project in 02-projects/ above it.
+func TestServerOutsideARepositoryUsesTheWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	const state = "{\n  \"active_project_id\": \"07-example-project\",\n  \"confidence\": \"high\",\n  \"detection_method\": \"transcript\",\n  \"timestamp\": \"2026-02-20T16:41:00Z\"\n}\n"
+	resume, err := os.ReadFile(filepath.Join("..", "..", "examples", "clean", "02-projects", "07-example-project", "01-planning", "resume-context.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		"00-system/.cache/precompact_state.json":                       state,
+		"02-projects/07-example-project/01-planning/resume-context.md": string(resume),
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, "00-system", ".cache", "precompact_state.json"))}).String()
+	c := startLSP(t, dir)
+	c.call("initialize", map[string]any{"processId": nil, "capabilities": map[string]any{}})
+	c.notify("initialized", map[string]any{})
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "json", "version": 1, "text": state}})
+	if d := c.diagnostics(uri); len(d) != 0 {
+		t.Errorf("%+v, want none: the project is in 02-projects/ of the workspace", d)
+	}
+	c.call("shutdown", nil)
+	c.notify("exit", nil)
+}
