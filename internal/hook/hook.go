@@ -19,6 +19,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -57,11 +58,31 @@ type Event struct {
 	Trigger string `json:"trigger"`
 }
 
-// ReadEvent decodes one event from r.
+// EventWait bounds the wait for the event: Claude Code writes it and
+// closes stdin at once, and a hook that waits on a stdin nobody closes
+// would hold the session until the hook's own timeout.
+var EventWait = 20 * time.Second
+
+// ReadEvent decodes one event from r, read within EventWait.
 func ReadEvent(r io.Reader) (*Event, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxEventSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading the hook event: %w", err)
+	type read struct {
+		data []byte
+		err  error
+	}
+	done := make(chan read, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(r, MaxEventSize+1))
+		done <- read{data, err}
+	}()
+	var data []byte
+	select {
+	case got := <-done:
+		if got.err != nil {
+			return nil, fmt.Errorf("reading the hook event: %w", got.err)
+		}
+		data = got.data
+	case <-time.After(EventWait):
+		return nil, fmt.Errorf("no complete hook event on stdin within %s (stdin was not closed)", EventWait)
 	}
 	if len(data) > MaxEventSize {
 		return nil, fmt.Errorf("the hook event is larger than %d MiB", MaxEventSize>>20)
