@@ -45,11 +45,13 @@ func newTextPaint(on bool) *textPaint {
 
 // head writes "path:line:col: severity: message [CODE name]". Paths and
 // messages come from the repository: escaped, so none can move the
-// cursor or start a line of its own.
+// cursor or start a line of its own; the path, which starts the line,
+// is a safe line (diag.SafeLine: masked, and a leading "::" that GitHub
+// Actions would run as a workflow command shown as \x3a).
 func (p *textPaint) head(sb *bytes.Buffer, f *diag.Finding) {
 	b := sb.AvailableBuffer()
 	b = append(b, p.bold[0]...)
-	b = append(b, diag.Escape(f.Path)...)
+	b = append(b, diag.SafeLine(f.Path)...)
 	b = append(b, ':')
 	b = strconv.AppendInt(b, int64(f.Start.Line), 10)
 	b = append(b, ':')

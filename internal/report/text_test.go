@@ -20,6 +20,7 @@ import (
 func TestTextMatchesReference(t *testing.T) {
 	pieces := []string{"", "a", "key: value", "\t", "  ", "\x1b[31m", "\r", "\n", "\x7f", "\u0085", "\u2028", "\u202e", "\u200f",
 		"é", "日本", "🙂", "\xff", "\xe2\x82", "\ufffd", `"q"`, "ghp_Zq8vY2kLm4Np6Rs8Tu0Wx2Yz4Ab6Cd8Ef0G", "password: hunter2hunter2",
+		"::error title=x::", " ::",
 		strings.Repeat("x", 190), strings.Repeat("é", 120), strings.Repeat("y", 4400)}
 	rng := uint64(11)
 	next := func(n int) int {
@@ -88,7 +89,7 @@ func textReference(w io.Writer, in *Input) error {
 		}
 		// Paths and messages come from the repository: escaped, so none
 		// can move the cursor or start a line of its own.
-		fmt.Fprintf(sb, "%s: %s: %s %s\n", bold(fmt.Sprintf("%s:%d:%d", diag.Escape(f.Path), f.Start.Line, f.Start.Col)), sev, diag.Escape(f.Message), gray("["+f.Code+" "+f.Name+"]"))
+		fmt.Fprintf(sb, "%s: %s: %s %s\n", bold(fmt.Sprintf("%s:%d:%d", diag.SafeLine(f.Path), f.Start.Line, f.Start.Col)), sev, diag.Escape(f.Message), gray("["+f.Code+" "+f.Name+"]"))
 		if text, ok := f.Snippet, f.HasSnippet; ok {
 			// Not the whole line (findings on one long line), but the mask
 			// reads past what is shown, so a credential cut at the edge is
@@ -145,4 +146,25 @@ func textReference(w io.Writer, in *Input) error {
 		textSummary(sb, Summarize(in))
 	}
 	return sb.Flush()
+}
+
+// TestTextPathStartsNoWorkflowCommand: a folder named like a workflow
+// command cannot make a line of the text report one, and a credential in
+// a path is masked, as in every other line the report prints.
+func TestTextPathStartsNoWorkflowCommand(t *testing.T) {
+	for _, tc := range []struct{ path, want string }{
+		{"::error title=PWNED::forged/precompact_state.json", `\x3a:error title=PWNED::forged/precompact_state.json:3:17: error:`},
+		{"  ::warning::x/ORCHESTRATION.yaml", `  \x3a:warning::x/ORCHESTRATION.yaml:3:17: error:`},
+		{"runs/ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2/task-graph.json", `runs/****:3:17: error:`},
+	} {
+		in := &Input{Checked: 1, Quiet: true, Findings: []diag.Finding{{Code: "RL301", Name: "precompact-schema", Severity: diag.SevError,
+			Path: tc.path, Start: diag.Pos{Line: 3, Col: 17}, End: diag.Pos{Line: 3, Col: 26}, Message: `confidence: "certain" is not one of high, medium, low`}}}
+		var out bytes.Buffer
+		if err := Text(&out, in); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(out.String(), tc.want) {
+			t.Errorf("Text(%q) = %q, want it to start %q", tc.path, out.String(), tc.want)
+		}
+	}
 }
