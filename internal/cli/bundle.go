@@ -249,7 +249,7 @@ type detailJSON struct {
 func writeVerdictsJSON(w io.Writer, vs []*bundle.Verdict) error {
 	out := verdictsJSON{Bundles: []verdictJSON{}}
 	for _, v := range vs {
-		j := verdictJSON{Path: v.Path, Verdict: v.Verdict, Codes: []string{}, Notes: []noteJSON{}, Details: []detailJSON{}}
+		j := verdictJSON{Path: diag.Mask(v.Path), Verdict: v.Verdict, Codes: []string{}, Notes: []noteJSON{}, Details: []detailJSON{}}
 		for _, c := range v.Codes {
 			j.Codes = append(j.Codes, string(c))
 		}

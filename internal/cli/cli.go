@@ -615,8 +615,8 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 			c.note("resumelint: %s\n", n)
 		}
 		for _, fd := range res.Unchecked {
-			fmt.Fprintf(c.Stderr, "resumelint: not checked, hidden by ignore: in the configuration: %s:%d:%d [%s %s]\n",
-				diag.Escape(fd.Path), fd.Start.Line, fd.Start.Col, fd.Code, fd.Name)
+			c.note("resumelint: not checked, hidden by ignore: in the configuration: %s:%d:%d [%s %s]\n",
+				fd.Path, fd.Start.Line, fd.Start.Col, fd.Code, fd.Name)
 		}
 		return
 	}
@@ -666,7 +666,9 @@ func (c *Command) finish(res *engine.Result, lf *lintFlags, cf *configFlags, lc 
 	if err := c.applyBaseline(cf, lc, res, lf.baselineScope); err != nil {
 		return ExitUsage, err
 	}
-	in := &report.Input{Findings: res.Findings, Checked: res.Checked, Version: version.String(), Quiet: lf.quiet, Root: lc.root,
+	// Paths are masked for the reports only: the baseline above and
+	// the ignore list matched the real ones.
+	in := &report.Input{Findings: diag.MaskPaths(res.Findings), Checked: res.Checked, Version: version.String(), Quiet: lf.quiet, Root: lc.root,
 		Color: c.useColor(lf.color)}
 	if err := c.writeOutputs(lf.outputs, in, lf.out.statistics, lc); err != nil {
 		var ue *usageError

@@ -206,7 +206,7 @@ func (h *hookRun) postToolUse() int {
 	if failOn == diag.SevWarning {
 		noun = "problems"
 	}
-	fmt.Fprintf(&sb, "resumelint: %s has %s a resuming session would trip over; correct the file now:\n", hook.Clean(disp), noun)
+	fmt.Fprintf(&sb, "resumelint: %s has %s a resuming session would trip over; correct the file now:\n", hookSafe(disp), noun)
 	writeFindingLines(&sb, found)
 	fmt.Fprint(h.c.Stderr, sb.String())
 	return hookFeedback

@@ -334,8 +334,9 @@ func (c *Command) reportStale(entries []config.BaselineEntry, display string, sc
 	}
 }
 
-// baselineScope is what a run checked: the units (repository-relative;
-// folders end in "/") and whether a rule ran.
+// baselineScope is what a run checked: the units (repository-relative
+// and masked as baseline entries hold them, config.MaskedPath) and
+// whether a rule ran.
 type baselineScope struct {
 	files, folders map[string]bool
 	ran            func(code string) bool
@@ -353,10 +354,14 @@ func (s *baselineScope) covers(e config.BaselineEntry) bool {
 		s.record()
 		s.record = nil
 	}
-	if s.files[e.Path] {
+	// Masked, as entries are written; an entry written before paths were
+	// masked too. A mask runs to the end of the path: a folder's entry
+	// may name the folder.
+	p := config.MaskedPath(e.Path)
+	if s.files[p] || s.folders[p] {
 		return true
 	}
-	for d := path.Dir(e.Path); d != "." && d != "/" && d != ""; d = path.Dir(d) {
+	for d := path.Dir(p); d != "." && d != "/" && d != ""; d = path.Dir(d) {
 		if s.folders[d] {
 			return true
 		}
@@ -372,13 +377,13 @@ func newBaselineScope(d *load.Discovery, extra []*load.File, lc *lintConfig, s *
 		sc.files = make(map[string]bool, len(files)+len(extra))
 		sc.folders = make(map[string]bool, len(folders))
 		for _, f := range files {
-			sc.files[lc.rel(f.Path)] = true
+			sc.files[config.MaskedPath(lc.rel(f.Path))] = true
 		}
 		for _, f := range extra {
-			sc.files[lc.rel(f.Path)] = true
+			sc.files[config.MaskedPath(lc.rel(f.Path))] = true
 		}
 		for _, f := range folders {
-			sc.folders[strings.TrimSuffix(lc.rel(f.Path), "/")] = true
+			sc.folders[config.MaskedPath(strings.TrimSuffix(lc.rel(f.Path), "/"))] = true
 		}
 	}
 	sel := s.Selection.Clone()

@@ -352,3 +352,115 @@ func TestFixDescriptionMasked(t *testing.T) {
 		}
 	}
 }
+
+// tokenFolderRepo copies examples/broken with its workflow, project,
+// bundle and agent run each in a folder named like a token.
+func tokenFolderRepo(t *testing.T, tok string) string {
+	t.Helper()
+	src := filepath.Join("..", "..", "examples", "broken")
+	dir := t.TempDir()
+	moved := map[string]string{
+		"ORCHESTRATION.yaml":                 "projects/" + tok + "/ORCHESTRATION.yaml",
+		"ORCHESTRATION_PLAN.md":              "projects/" + tok + "/ORCHESTRATION_PLAN.md",
+		"02-projects/07-example-project/":    "02-projects/" + tok + "/",
+		"bundles/site-build-0142/":           "bundles/" + tok + "/",
+		".agent-memory/runs/2026-02-20-001/": ".agent-memory/runs/" + tok + "/",
+	}
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		rel = filepath.ToSlash(rel)
+		for from, to := range moved {
+			if rel == from || strings.HasSuffix(from, "/") && strings.HasPrefix(rel, from) {
+				rel = to + strings.TrimPrefix(rel, from)
+			}
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestSecretInPathNeverPrinted: a workflow, project, bundle and agent run
+// whose folders are named like a token have findings; no output names the
+// token, and a baseline written of them, read back, hides each of them
+// and names none stale.
+func TestSecretInPathNeverPrinted(t *testing.T) {
+	tok := plantedToken{"github", "ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2", "Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2"}
+	dir := tokenFolderRepo(t, tok.value)
+	// A checkpoint cut off mid-write, which the configuration ignores by
+	// its real path; --verbose names it.
+	cp, err := os.ReadFile(filepath.Join(dir, ".jerry", "checkpoints", "cx-001-checkpoint.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := filepath.Join(dir, "projects", tok.value, ".jerry", "checkpoints", "cx-002-checkpoint.json")
+	if err := os.MkdirAll(filepath.Dir(half), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(half, cp[:len(cp)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ignore := "ignore:\n  - path: \"projects/*/.jerry/checkpoints/cx-002-checkpoint.json\"\n"
+	if err := os.WriteFile(filepath.Join(dir, ".resumelint.yaml"), []byte(ignore), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	formats := []string{"text", "json", "sarif", "github", "junit", "codeclimate", "markdown"}
+	for _, f := range formats {
+		_, out["lint --format "+f] = runIn(dir, "", "lint", "--format", f, ".")
+	}
+	_, out["lint --verbose"] = runIn(dir, "", "lint", "--verbose", ".")
+	if !strings.Contains(out["lint --verbose"], "hidden by ignore: in the configuration: projects/****") {
+		t.Errorf("--verbose does not name the ignored checkpoint, masked:\n%s", out["lint --verbose"])
+	}
+	if !strings.Contains(out["lint --format json"], `"path": "projects/****"`) ||
+		!strings.Contains(out["lint --format json"], `"path": "bundles/****"`) ||
+		!strings.Contains(out["lint --format json"], `"path": ".agent-memory/runs/****"`) ||
+		!strings.Contains(out["lint --format json"], `"path": "02-projects/****"`) {
+		t.Errorf("lint names no finding in each token folder, masked:\n%s", out["lint --format json"])
+	}
+	code, written := runIn(dir, "", "lint", "--write-baseline", "baseline.json", ".")
+	out["lint --write-baseline"] = written
+	b, err := os.ReadFile(filepath.Join(dir, "baseline.json"))
+	if err != nil {
+		t.Fatalf("exit %d, no baseline: %v\n%s", code, err, written)
+	}
+	out["the baseline"] = string(b)
+	code, again := runIn(dir, "", "lint", "--baseline", "baseline.json", ".")
+	if code != 0 || strings.Contains(again, "matches no finding") {
+		t.Errorf("the baseline read back: exit %d, want 0 and no stale entry:\n%s", code, again)
+	}
+	out["lint --baseline"] = again
+	orch := filepath.Join(dir, "projects", tok.value, "ORCHESTRATION.yaml")
+	for _, ev := range []string{"PostToolUse", "PreCompact", "SessionStart"} {
+		_, out["hook "+ev] = runIn(dir, hookEvent(dir, ev, "Write", orch), "hook")
+	}
+	if !strings.Contains(out["hook PostToolUse"], "projects/****") {
+		t.Errorf("the PostToolUse hook names no finding, masked:\n%s", out["hook PostToolUse"])
+	}
+	for _, f := range []string{"text", "json"} {
+		_, out["bundle verify --format "+f] = runIn(dir, "", "bundle", "verify", "--format", f, filepath.Join("bundles", tok.value))
+		_, out["status --format "+f] = runIn(dir, "", "status", "--format", f)
+	}
+	for what, o := range out {
+		if l := leak(o, tok.secret); l != "" {
+			t.Errorf("%s shows part of the token in a path: %s", what, l)
+		}
+	}
+}

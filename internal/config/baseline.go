@@ -19,6 +19,13 @@ const BaselineVersion = 1
 // Baseline records findings by fingerprint (code, repository-relative
 // path, the node's document path and content; never the line), so a
 // repository can adopt the gate for new problems while old ones remain.
+//
+// A baseline is a report file like any other: an entry's path is the
+// repository-relative path masked (diag.Mask), since a file or folder
+// name may hold a credential, and its message is the finding's, masked
+// by the engine. The fingerprint is a hash of the real path, so entries
+// of files whose paths differ only in a credential stay apart. An entry
+// matches a finding by code, masked path and fingerprint.
 type Baseline struct {
 	Version int             `json:"version"`
 	Entries []BaselineEntry `json:"entries"`
@@ -40,7 +47,7 @@ func NewBaseline(fs []diag.Finding, rel func(string) string) *Baseline {
 			continue
 		}
 		p := rel(fs[i].Path)
-		b.Entries = append(b.Entries, BaselineEntry{Code: fs[i].Code, Path: p, Fingerprint: diag.Fingerprint(&fs[i], p), Message: fs[i].Message})
+		b.Entries = append(b.Entries, BaselineEntry{Code: fs[i].Code, Path: diag.Mask(p), Fingerprint: diag.Fingerprint(&fs[i], p), Message: fs[i].Message})
 	}
 	sort.SliceStable(b.Entries, func(i, j int) bool {
 		a, c := b.Entries[i], b.Entries[j]
@@ -105,14 +112,11 @@ func ReadBaseline(osPath, display, root string) (*Baseline, error) {
 // finding: if a file now has two findings where the baseline has one, the
 // second shows.
 func (b *Baseline) Filter(fs []diag.Finding, rel func(string) string) (kept []diag.Finding, hidden int) {
-	budget := map[string]int{}
-	for _, e := range b.Entries {
-		budget[e.Code+"\x00"+e.Path+"\x00"+e.Fingerprint]++
-	}
+	budget := b.count()
 	kept = make([]diag.Finding, 0, len(fs))
+	var mask pathMask
 	for i := range fs {
-		p := rel(fs[i].Path)
-		k := fs[i].Code + "\x00" + p + "\x00" + diag.Fingerprint(&fs[i], p)
+		k := findingKey(&fs[i], rel, &mask)
 		if budget[k] > 0 {
 			budget[k]--
 			hidden++
@@ -128,13 +132,14 @@ func (b *Baseline) Filter(fs []diag.Finding, rel func(string) string) (kept []di
 // two findings): what a rewrite of the baseline would drop.
 func (b *Baseline) Unmatched(fs []diag.Finding, rel func(string) string) []BaselineEntry {
 	have := map[string]int{}
+	var mask pathMask
 	for i := range fs {
-		p := rel(fs[i].Path)
-		have[fs[i].Code+"\x00"+p+"\x00"+diag.Fingerprint(&fs[i], p)]++
+		have[findingKey(&fs[i], rel, &mask)]++
 	}
 	var out []BaselineEntry
+	mask = pathMask{}
 	for _, e := range b.Entries {
-		k := e.Code + "\x00" + e.Path + "\x00" + e.Fingerprint
+		k := entryKey(e.Code, mask.of(e.Path), e.Fingerprint)
 		if have[k] > 0 {
 			have[k]--
 			continue
@@ -143,3 +148,40 @@ func (b *Baseline) Unmatched(fs []diag.Finding, rel func(string) string) []Basel
 	}
 	return out
 }
+
+// count is how many entries the baseline holds of each key (entryKey).
+func (b *Baseline) count() map[string]int {
+	n := map[string]int{}
+	var mask pathMask
+	for _, e := range b.Entries {
+		n[entryKey(e.Code, mask.of(e.Path), e.Fingerprint)]++
+	}
+	return n
+}
+
+// entryKey identifies an entry: its code, masked path and fingerprint.
+func entryKey(code, maskedPath, fingerprint string) string {
+	return code + "\x00" + maskedPath + "\x00" + fingerprint
+}
+
+// findingKey is the entryKey of the entry NewBaseline writes for f.
+func findingKey(f *diag.Finding, rel func(string) string, mask *pathMask) string {
+	p := rel(f.Path)
+	return entryKey(f.Code, mask.of(p), diag.Fingerprint(f, p))
+}
+
+// pathMask masks paths as a baseline stores them (diag.Mask), keeping the
+// last one: findings and entries come sorted by path. An entry written
+// with its path unmasked (before baselines masked them) is masked when
+// read, so it still matches.
+type pathMask struct{ last, masked string }
+
+func (m *pathMask) of(p string) string {
+	if p != m.last || m.masked == "" {
+		m.last, m.masked = p, diag.Mask(p)
+	}
+	return m.masked
+}
+
+// MaskedPath is a repository-relative path as a baseline entry holds it.
+func MaskedPath(p string) string { return diag.Mask(p) }

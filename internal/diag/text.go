@@ -2,6 +2,7 @@ package diag
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -12,6 +13,52 @@ import (
 // Mask hides every credential in s (secret.Mask): for text from a file
 // that is shown whole.
 func Mask(s string) string { return secret.Mask(s) }
+
+// MaskPaths is fs as a report shows it: each finding's path and its
+// related positions' paths masked (Mask), since a file or folder name is
+// text from the repository like any value. It is for output only: the run
+// matches configuration (ignore globs, scopes) and baselines against the
+// real paths. fs itself is returned when no path holds a credential,
+// else a copy.
+func MaskPaths(fs []Finding) []Finding {
+	out, copied := fs, false
+	var last, lastMasked string // findings come sorted by path
+	for i := range fs {
+		p := fs[i].Path
+		if p != last {
+			last, lastMasked = p, secret.Mask(p)
+		}
+		related := maskRelatedPaths(fs[i].Related)
+		if lastMasked == p && related == nil {
+			continue
+		}
+		if !copied {
+			out, copied = slices.Clone(fs), true
+		}
+		out[i].Path = lastMasked
+		if related != nil {
+			out[i].Related = related
+		}
+	}
+	return out
+}
+
+// maskRelatedPaths is rs with its paths masked, or nil when none holds a
+// credential.
+func maskRelatedPaths(rs []Related) []Related {
+	var out []Related
+	for i := range rs {
+		m := secret.Mask(rs[i].Path)
+		if m == rs[i].Path {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(rs)
+		}
+		out[i].Path = m
+	}
+	return out
+}
 
 // MaskInPlace hides every credential in s character for character
 // (secret.MaskInPlace): for a line shown with a caret under a column.

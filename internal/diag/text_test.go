@@ -84,3 +84,32 @@ func TestSafeLineAndMarkdown(t *testing.T) {
 		t.Errorf("SafeMarkdown = %q, want %q", got, want)
 	}
 }
+
+// TestMaskPaths: the paths a report shows are masked in a copy; the
+// findings the run matches by path keep theirs, and a run whose paths hold
+// no credential gets its own slice back.
+func TestMaskPaths(t *testing.T) {
+	tok := "ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2"
+	plain := []Finding{{Path: "ORCHESTRATION.yaml", Related: []Related{{Path: ".jerry/checkpoints/cx-001-checkpoint.json"}}}}
+	if got := MaskPaths(plain); &got[0] != &plain[0] {
+		t.Errorf("MaskPaths copied findings whose paths hold no credential")
+	}
+	fs := []Finding{
+		{Path: "ORCHESTRATION.yaml", Related: []Related{{Path: "bundles/" + tok + "/STATUS.json"}}},
+		{Path: ".agent-memory/runs/" + tok + "/task-graph.json"},
+		{Path: ".agent-memory/runs/" + tok + "/task-graph.json"},
+	}
+	got := MaskPaths(fs)
+	want := []string{"ORCHESTRATION.yaml", ".agent-memory/runs/****", ".agent-memory/runs/****"}
+	for i := range got {
+		if got[i].Path != want[i] {
+			t.Errorf("finding %d: path %q, want %q", i, got[i].Path, want[i])
+		}
+	}
+	if got[0].Related[0].Path != "bundles/****" {
+		t.Errorf("related path %q, want bundles/****", got[0].Related[0].Path)
+	}
+	if !strings.Contains(fs[1].Path, tok) || !strings.Contains(fs[0].Related[0].Path, tok) {
+		t.Errorf("MaskPaths changed the run's findings: %+v", fs)
+	}
+}

@@ -243,11 +243,14 @@ func notPrintable(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }
 
 // FindingLine is one finding as the agent reads it: path:line:col, the
 // code and name, the message, and the fix when resumelint has a safe one.
+// The path is text from the repository like the message: masked, then
+// escaped.
 func FindingLine(fd *diag.Finding) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s:%d:%d: %s %s %s: %s", Clean(fd.Path), fd.Start.Line, fd.Start.Col, fd.Severity, fd.Code, fd.Name, Clean(fd.Message))
+	path := diag.Mask(fd.Path)
+	fmt.Fprintf(&sb, "%s:%d:%d: %s %s %s: %s", Clean(path), fd.Start.Line, fd.Start.Col, fd.Severity, fd.Code, fd.Name, Clean(fd.Message))
 	if fx := fd.Fix; fx != nil && fx.Applicability == diag.FixSafe && fx.Description != "" {
-		fmt.Fprintf(&sb, "\n  safe fix: %s (resumelint fix %s applies it)", Clean(fx.Description), shellWord(fd.Path))
+		fmt.Fprintf(&sb, "\n  safe fix: %s (resumelint fix %s applies it)", Clean(fx.Description), shellWord(path))
 	}
 	return sb.String()
 }
