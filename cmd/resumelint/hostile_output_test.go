@@ -132,5 +132,8 @@ func TestHostileBundleVerifyOutput(t *testing.T) {
 			t.Fatalf("%s: exit %d, want 1 and OUTPUT_MISSING:\n%s%s", format, r.code, r.stdout, r.stderr)
 		}
 		forgedLines(t, "bundle verify --format "+format, r.stdout+r.stderr)
+		if strings.Contains(r.stdout, `\u001b`) || strings.Contains(r.stdout, `\u0007`) {
+			t.Errorf("bundle verify --format %s holds a control character for its reader to print:\n%s", format, r.stdout)
+		}
 	}
 }

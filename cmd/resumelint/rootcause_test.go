@@ -21,6 +21,7 @@ import (
 // wanted.
 var intendedPairs = map[[2]string]string{
 	{"RL005", "RL102"}: "a credential pasted into a field: the leak and the broken field are two fixes (remove and rotate; restore the value)",
+	{"RL005", "RL007"}: "a credential pasted into a suppression: the leak and the directive naming no rule are two fixes (remove and rotate; name the rule)",
 	{"RL102", "RL115"}: "a half-migrated section: v1 fields left over (RL115) and v2 sub-sections still missing (RL102) are two edits",
 }
 

@@ -246,18 +246,21 @@ type detailJSON struct {
 	Actual   string `json:"actual,omitempty"`
 }
 
+// writeVerdictsJSON prints the verdicts as JSON; what comes from the
+// bundle (its path, output names, keys, messages) is masked and escaped
+// as in the text form.
 func writeVerdictsJSON(w io.Writer, vs []*bundle.Verdict) error {
 	out := verdictsJSON{Bundles: []verdictJSON{}}
 	for _, v := range vs {
-		j := verdictJSON{Path: diag.Mask(v.Path), Verdict: v.Verdict, Codes: []string{}, Notes: []noteJSON{}, Details: []detailJSON{}}
+		j := verdictJSON{Path: diag.Safe(v.Path), Verdict: v.Verdict, Codes: []string{}, Notes: []noteJSON{}, Details: []detailJSON{}}
 		for _, c := range v.Codes {
 			j.Codes = append(j.Codes, string(c))
 		}
 		for _, n := range v.Notes {
-			j.Notes = append(j.Notes, noteJSON{Code: string(n.Code), Path: diag.Mask(n.Path), Pattern: diag.Mask(n.Pattern), Message: diag.Mask(n.Message)})
+			j.Notes = append(j.Notes, noteJSON{Code: string(n.Code), Path: diag.Safe(n.Path), Pattern: diag.Safe(n.Pattern), Message: diag.Safe(n.Message)})
 		}
 		for _, p := range v.Problems {
-			j.Details = append(j.Details, detailJSON{Code: string(p.Code), File: diag.Mask(p.File), Key: diag.Mask(p.Key), Message: diag.Mask(p.Message), Declared: diag.Mask(p.Declared), Actual: p.Actual})
+			j.Details = append(j.Details, detailJSON{Code: string(p.Code), File: diag.Safe(p.File), Key: diag.Safe(p.Key), Message: diag.Safe(p.Message), Declared: diag.Safe(p.Declared), Actual: p.Actual})
 		}
 		out.Bundles = append(out.Bundles, j)
 	}

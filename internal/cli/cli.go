@@ -668,7 +668,7 @@ func (c *Command) finish(res *engine.Result, lf *lintFlags, cf *configFlags, lc 
 	}
 	// Paths are masked for the reports only: the baseline above and
 	// the ignore list matched the real ones.
-	in := &report.Input{Findings: diag.MaskPaths(res.Findings), Checked: res.Checked, Version: version.String(), Quiet: lf.quiet, Root: lc.root,
+	in := &report.Input{Findings: diag.SafePaths(res.Findings), Checked: res.Checked, Version: version.String(), Quiet: lf.quiet, Root: lc.root,
 		Color: c.useColor(lf.color)}
 	if err := c.writeOutputs(lf.outputs, in, lf.out.statistics, lc); err != nil {
 		var ue *usageError

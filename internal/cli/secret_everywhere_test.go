@@ -464,3 +464,30 @@ func TestSecretInPathNeverPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestServerDiagnosticEscapesKey: an unknown key holding control
+// characters and a bidi override reaches the editor's diagnostic, its
+// hover and its related messages escaped, as in every other output.
+func TestServerDiagnosticEscapesKey(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "ORCHESTRATION.yaml")
+	doc := strings.Replace(brokenOrchestration, "  recovery_state:\n", "  recovery_state:\n    \"k\\e[2J\\e]0;TITLE\\a\\r\\n::error::FORGED\\u202Eabc\": \"kept from the last session\"\n", 1)
+	if doc == brokenOrchestration {
+		t.Fatal("no recovery_state to add a key to")
+	}
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := serverOutput(t, dir, path)
+	if !strings.Contains(out, `unknown key k\\x1b[2J\\x1b]0;TITLE\\x07\\r\\n::error::FORGED\\u202eabc`) {
+		t.Fatalf("no escaped key in the diagnostics:\n%s", out)
+	}
+	for _, bad := range []string{`\u001b`, `\u0007`, "\u202e", `\r\n::`} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the server sends %q from the key:\n%s", bad, out)
+		}
+	}
+}

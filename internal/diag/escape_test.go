@@ -16,3 +16,41 @@ func TestRuneEscapeIsEscapeOfOneRune(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeIsIdempotent: the engine escapes every finding's text and the
+// text report, the github format and the hooks escape what they print
+// again; a second escape changes nothing, so nothing is shown escaped
+// twice (\\x1b).
+func TestEscapeIsIdempotent(t *testing.T) {
+	ins := []string{"", "plain text", "k\x1b[2J\x1b]0;TITLE\x07\r\n::error::FORGED\u202eabc", "\xff\xe2\x82 tail", `already \x1b escaped \u202e`,
+		"\u0085\u2028\u2029\u200e\u061c\u2066\u2069\x7f\t"}
+	for r := rune(0); r < 0x3000; r++ {
+		ins = append(ins, "a"+string(r)+"b")
+	}
+	for _, s := range ins {
+		once := Escape(s)
+		if twice := Escape(once); twice != once {
+			t.Errorf("Escape(Escape(%q)) = %q, want %q", s, twice, once)
+		}
+		if line := SafeLine(s); SafeLine(line) != line {
+			t.Errorf("SafeLine(SafeLine(%q)) = %q, want %q", s, SafeLine(line), line)
+		}
+	}
+}
+
+// TestSafeText: a finding's message, related messages and fix description
+// are masked and escaped.
+func TestSafeText(t *testing.T) {
+	f := Finding{Message: "unknown key k\x1b[2J\r\n::error::x\u202e ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2",
+		Related: []Related{{Message: "first \x07 here"}}, Fix: &Fix{Description: "rename k\x1b to ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2"}}
+	SafeText(&f)
+	if want := `unknown key k\x1b[2J\r\n::error::x\u202e ****`; f.Message != want {
+		t.Errorf("message %q, want %q", f.Message, want)
+	}
+	if want := `first \x07 here`; f.Related[0].Message != want {
+		t.Errorf("related message %q, want %q", f.Related[0].Message, want)
+	}
+	if want := `rename k\x1b to ****`; f.Fix.Description != want {
+		t.Errorf("fix description %q, want %q", f.Fix.Description, want)
+	}
+}

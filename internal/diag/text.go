@@ -14,21 +14,40 @@ import (
 // that is shown whole.
 func Mask(s string) string { return secret.Mask(s) }
 
-// MaskPaths is fs as a report shows it: each finding's path and its
-// related positions' paths masked (Mask), since a file or folder name is
-// text from the repository like any value. It is for output only: the run
-// matches configuration (ignore globs, scopes) and baselines against the
-// real paths. fs itself is returned when no path holds a credential,
-// else a copy.
-func MaskPaths(fs []Finding) []Finding {
+// SafeText makes what a finding says safe for every output. Its message,
+// its related positions' messages and its fix's description are text that
+// may hold a file's content (rules name keys, values and paths as they
+// are), so each is masked (Mask) and then escaped (Escape): no output,
+// JSON, SARIF and an editor's diagnostics included, holds a credential, a
+// control character, a line break or a bidirectional override from a
+// file. Both steps are idempotent, so a writer that escapes again (the
+// text report) shows the same text. The engine and the filter stage call
+// it on every finding they make.
+func SafeText(f *Finding) {
+	f.Message = Safe(f.Message)
+	for i := range f.Related {
+		f.Related[i].Message = Safe(f.Related[i].Message)
+	}
+	if f.Fix != nil {
+		f.Fix.Description = Safe(f.Fix.Description)
+	}
+}
+
+// SafePaths is fs as a report shows it: each finding's path and its
+// related positions' paths masked and escaped (Safe), since a file or
+// folder name is text from the repository like any value. It is for
+// output only: the run matches configuration (ignore globs, scopes) and
+// baselines against the real paths. fs itself is returned when no path
+// changes, else a copy.
+func SafePaths(fs []Finding) []Finding {
 	out, copied := fs, false
 	var last, lastMasked string // findings come sorted by path
 	for i := range fs {
 		p := fs[i].Path
 		if p != last {
-			last, lastMasked = p, secret.Mask(p)
+			last, lastMasked = p, Safe(p)
 		}
-		related := maskRelatedPaths(fs[i].Related)
+		related := safeRelatedPaths(fs[i].Related)
 		if lastMasked == p && related == nil {
 			continue
 		}
@@ -43,12 +62,12 @@ func MaskPaths(fs []Finding) []Finding {
 	return out
 }
 
-// maskRelatedPaths is rs with its paths masked, or nil when none holds a
-// credential.
-func maskRelatedPaths(rs []Related) []Related {
+// safeRelatedPaths is rs with its paths masked and escaped, or nil when
+// none changes.
+func safeRelatedPaths(rs []Related) []Related {
 	var out []Related
 	for i := range rs {
-		m := secret.Mask(rs[i].Path)
+		m := Safe(rs[i].Path)
 		if m == rs[i].Path {
 			continue
 		}

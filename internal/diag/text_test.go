@@ -85,22 +85,24 @@ func TestSafeLineAndMarkdown(t *testing.T) {
 	}
 }
 
-// TestMaskPaths: the paths a report shows are masked in a copy; the
-// findings the run matches by path keep theirs, and a run whose paths hold
-// no credential gets its own slice back.
-func TestMaskPaths(t *testing.T) {
+// TestSafePaths: the paths a report shows are masked and escaped in a
+// copy; the findings the run matches by path keep theirs, and a run whose
+// paths hold neither a credential nor a control character gets its own
+// slice back.
+func TestSafePaths(t *testing.T) {
 	tok := "ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2"
 	plain := []Finding{{Path: "ORCHESTRATION.yaml", Related: []Related{{Path: ".jerry/checkpoints/cx-001-checkpoint.json"}}}}
-	if got := MaskPaths(plain); &got[0] != &plain[0] {
-		t.Errorf("MaskPaths copied findings whose paths hold no credential")
+	if got := SafePaths(plain); &got[0] != &plain[0] {
+		t.Errorf("SafePaths copied findings whose paths hold no credential")
 	}
 	fs := []Finding{
 		{Path: "ORCHESTRATION.yaml", Related: []Related{{Path: "bundles/" + tok + "/STATUS.json"}}},
 		{Path: ".agent-memory/runs/" + tok + "/task-graph.json"},
 		{Path: ".agent-memory/runs/" + tok + "/task-graph.json"},
+		{Path: "w\x1b[31m\rx\u202e/ORCHESTRATION.yaml"},
 	}
-	got := MaskPaths(fs)
-	want := []string{"ORCHESTRATION.yaml", ".agent-memory/runs/****", ".agent-memory/runs/****"}
+	got := SafePaths(fs)
+	want := []string{"ORCHESTRATION.yaml", ".agent-memory/runs/****", ".agent-memory/runs/****", `w\x1b[31m\rx\u202e/ORCHESTRATION.yaml`}
 	for i := range got {
 		if got[i].Path != want[i] {
 			t.Errorf("finding %d: path %q, want %q", i, got[i].Path, want[i])
@@ -110,6 +112,6 @@ func TestMaskPaths(t *testing.T) {
 		t.Errorf("related path %q, want bundles/****", got[0].Related[0].Path)
 	}
 	if !strings.Contains(fs[1].Path, tok) || !strings.Contains(fs[0].Related[0].Path, tok) {
-		t.Errorf("MaskPaths changed the run's findings: %+v", fs)
+		t.Errorf("SafePaths changed the run's findings: %+v", fs)
 	}
 }

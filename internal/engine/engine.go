@@ -302,11 +302,12 @@ func (s *Settings) finalize(index *rules.Index) (join func(res *Result) []diag.F
 }
 
 // settleRepo adds the cross-file findings, widened over the line their
-// facts gave them.
+// facts gave them, their text made safe as a unit's (diag.SafeText).
 func (s *Settings) settleRepo(res *Result, repo []diag.Finding) {
 	for i := range repo {
 		fd := &repo[i]
 		fill(fd)
+		diag.SafeText(fd)
 		widenOn(fd, fd.Snippet, fd.HasSnippet)
 		if s.NoSnippets {
 			fd.Snippet, fd.HasSnippet = "", false
@@ -723,7 +724,8 @@ func (s *Settings) settle(raw []diag.Finding, files []*load.File) (out unitResul
 // findings of the same file, so no output format can print one (CUE's
 // messages quote offending values): each line of a located secret as
 // written, and decoded (a quoted scalar with escapes); then anything in
-// any message that looks like a credential.
+// any message that looks like a credential, and every control character
+// (diag.SafeText: rules name keys and values as they are written).
 func redact(fs []diag.Finding, files []*load.File) {
 	byPath := map[string]*load.File{}
 	for _, f := range files {
@@ -765,6 +767,7 @@ func redact(fs []diag.Finding, files []*load.File) {
 	for path, secs := range secrets {
 		windows[path] = secretWindows(secs)
 	}
+	// The located secrets; SafeText then masks the rest and escapes.
 	mask := func(path, msg string) string {
 		msg = maskRuns(msg, windows[path])
 		for _, sec := range secrets[path] {
@@ -778,16 +781,19 @@ func redact(fs []diag.Finding, files []*load.File) {
 				}
 			}
 		}
-		return diag.Mask(msg)
+		return msg
 	}
 	for i := range fs {
-		fs[i].Message = mask(fs[i].Path, fs[i].Message)
-		if fx := fs[i].Fix; fx != nil {
-			fx.Description = mask(fs[i].Path, fx.Description) // shown by fix, the hook and editors
+		if len(secrets) > 0 {
+			fs[i].Message = mask(fs[i].Path, fs[i].Message)
+			if fx := fs[i].Fix; fx != nil {
+				fx.Description = mask(fs[i].Path, fx.Description) // shown by fix, the hook and editors
+			}
+			for j := range fs[i].Related {
+				fs[i].Related[j].Message = mask(fs[i].Path, fs[i].Related[j].Message)
+			}
 		}
-		for j := range fs[i].Related {
-			fs[i].Related[j].Message = mask(fs[i].Path, fs[i].Related[j].Message)
-		}
+		diag.SafeText(&fs[i])
 	}
 }
 

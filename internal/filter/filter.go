@@ -110,6 +110,9 @@ func (st *Stage) Apply(res *engine.Result) {
 		directiveSnippets(out, unused, res.Directives)
 	}
 	for i := range unused {
+		// RL007 names what a directive lists as it is written: its text
+		// is made safe as the engine makes every other finding's.
+		diag.SafeText(&unused[i])
 		sc := st.For(unused[i].Path)
 		if sc.finish(&unused[i]) && !sc.ignored(&unused[i]) {
 			out = append(out, unused[i])
