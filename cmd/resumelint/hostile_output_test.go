@@ -82,12 +82,16 @@ func TestHostileFixOutputForged(t *testing.T) {
 func TestHostileConfigErrorForged(t *testing.T) {
 	dir := t.TempDir()
 	withOrchestration(t, dir, validOrchestration)
-	write(t, dir, ".resumelint.yaml", "secrets:\n  allow: [\"\\e]0;pwned\\a(x\", \"::error file=x::forged(\", \"ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i(\"]\n")
+	write(t, dir, ".resumelint.yaml", "secrets:\n  allow: [\"\\e]0;pwned\\a(x\", \"::error file=x::forged(\", \"ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i(\", \"[\\n::error::RE\"]\n")
 	r := runBounded(t, dir, "lint", ".")
 	if r.code != 2 || !strings.Contains(r.stderr, "secrets.allow") {
 		t.Fatalf("exit %d, want 2 and the invalid pattern named:\n%s", r.code, r.stderr)
 	}
 	forgedLines(t, "the configuration error", r.stdout+r.stderr)
+	// One line per problem: the line break regexp echoes is escaped.
+	if n := strings.Count(strings.TrimSuffix(r.stderr, "\n"), "\n") + 1; n != 4 || !strings.Contains(r.stderr, "missing closing ]: `[\\n::error::RE`\n") {
+		t.Errorf("%d lines for 4 invalid patterns, want one each:\n%s", n, r.stderr)
+	}
 }
 
 // TestHostileStatusMermaidControl: ESC and BEL in a task title reach no

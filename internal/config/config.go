@@ -66,8 +66,12 @@ type Problem struct {
 	Message   string
 }
 
+// String is the problem on one line: its path and message (which may
+// quote the file: an invalid regular expression is echoed as written)
+// are masked and their line breaks and control characters escaped
+// (diag.Safe), so a configuration cannot start a line of the error output.
 func (p Problem) String() string {
-	return fmt.Sprintf("%s:%d:%d: %s", p.Path, p.Line, p.Col, p.Message)
+	return fmt.Sprintf("%s:%d:%d: %s", diag.Safe(p.Path), p.Line, p.Col, diag.Safe(p.Message))
 }
 
 // Error lists every problem of a configuration file (exit code 2).

@@ -80,6 +80,25 @@ func TestLoadErrorsHavePositions(t *testing.T) {
 	}
 }
 
+// TestLoadErrorIsOneLinePerProblem: regexp echoes an invalid pattern as
+// written; a line break in it is shown escaped, so the error has one line
+// per problem and the configuration starts none of its own.
+func TestLoadErrorIsOneLinePerProblem(t *testing.T) {
+	_, err := loadAt(writeConfig(t, "secrets:\n  allow: [\"[\\n::error::RE\", \"\\e]0;pwned\\a(x\"]\n"))
+	if err == nil {
+		t.Fatal("no error for two invalid patterns")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines for two problems:\n%s", len(lines), err)
+	}
+	for i, want := range []string{"missing closing ]: `[\\n::error::RE`", "missing closing ): `\\x1b]0;pwned\\x07(x`"} {
+		if !strings.HasSuffix(lines[i], want) {
+			t.Errorf("line %d: %q, want it to end %q", i+1, lines[i], want)
+		}
+	}
+}
+
 func TestEmptyConfig(t *testing.T) {
 	cfg, err := loadAt(writeConfig(t, "# nothing configured yet\n"))
 	if err != nil || cfg == nil {
