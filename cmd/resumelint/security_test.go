@@ -84,6 +84,10 @@ func (c *countingTransport) RoundTrip(*http.Request) (*http.Response, error) {
 func TestNoNetworkNoExecNoStrayWrites(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, "../../examples", dir)
+	// A .git marker: git is run only for a folder holding one.
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 
 	// A fake git on PATH records every invocation; it fails, so discovery
 	// falls back to walking.

@@ -1,8 +1,9 @@
 // Package gitbase reads a repository's files as they were at a base
 // revision (--base REF, SPEC §3.7) and lists what changed since then.
 //
-// It runs only git, with fixed arguments and the repository's executable
-// configuration turned off (package gitcmd): REF is resolved once to a
+// It runs only git, with fixed arguments, the repository's executable
+// configuration turned off and the repository pinned to the folder holding
+// the .git marker (package gitcmd, OpenRepo): REF is resolved once to a
 // commit hash; the base tree comes from `git ls-tree`, staged renames from
 // `git diff-index --cached`, untracked files from `git ls-files`, and file
 // contents from one long-lived `git cat-file --batch` started on the first
@@ -77,6 +78,7 @@ type Repo struct {
 	// MaxSize bounds a base version read into memory (0: no bound).
 	MaxSize int64
 
+	git     *gitcmd.Repo // where git runs, pinned
 	changes []Change
 	byPath  map[string]*Change // head paths (and base paths of deletions)
 	unsaved map[string]bool    // head files whose content is not the work tree's (stdin)
@@ -105,29 +107,33 @@ func Open(dir, ref string) (*Repo, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, fmt.Errorf("--base needs git, which was not found: %v", err)
 	}
-	if top := gitcmd.FindTop(dir); top != "" {
-		// git would wait forever on a FIFO it reads: refuse before it runs.
-		if err := gitcmd.CheckRepo(top); err != nil {
-			return nil, fmt.Errorf("--base: %v", err)
-		}
-		if err := gitcmd.CheckTree(top, top); err != nil {
-			return nil, fmt.Errorf("--base: %v", err)
-		}
+	// The repository is the folder holding the .git marker, never one
+	// git would be sent to by the marker or the config (gitcmd.OpenRepo).
+	top := gitcmd.FindTop(dir)
+	if top == "" {
+		return nil, fmt.Errorf("--base needs a git work tree, and %s is not in one", dir)
 	}
-	top, err := gitOut(dir, "rev-parse", "--show-toplevel")
+	// git would wait forever on a FIFO it reads: refuse before it runs.
+	if err := gitcmd.CheckRepo(top); err != nil {
+		return nil, fmt.Errorf("--base: %v", err)
+	}
+	if err := gitcmd.CheckTree(top, top); err != nil {
+		return nil, fmt.Errorf("--base: %v", err)
+	}
+	g, err := gitcmd.OpenRepo(top)
 	if gitcmd.IsTimeout(err) {
 		return nil, fmt.Errorf("--base: %w", err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("--base needs a git work tree, and %s is not in one", dir)
+		return nil, fmt.Errorf("--base needs git, and %v", err)
 	}
-	r := &Repo{Root: filepath.FromSlash(strings.TrimRight(string(top), "\r\n")), Ref: ref, MaxSize: 8 << 20}
-	commit, err := gitOut(r.Root, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	r := &Repo{Root: g.Top, Ref: ref, MaxSize: 8 << 20, git: g}
+	commit, err := r.gitOut("rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
 	if gitcmd.IsTimeout(err) {
 		return nil, fmt.Errorf("--base: %w", err)
 	}
 	if err != nil || len(bytes.TrimSpace(commit)) == 0 {
-		shallow, _ := gitOut(r.Root, "rev-parse", "--is-shallow-repository")
+		shallow, _ := r.gitOut("rev-parse", "--is-shallow-repository")
 		hint := ""
 		if strings.TrimSpace(string(shallow)) == "true" {
 			hint = " (this clone is shallow: fetch the base first, e.g. actions/checkout with fetch-depth: 0)"
@@ -141,10 +147,11 @@ func Open(dir, ref string) (*Repo, error) {
 	return r, nil
 }
 
-// gitOut runs git in dir with fixed arguments and returns its stdout. The
-// environment keeps git from taking optional locks or asking for anything.
-func gitOut(dir string, args ...string) ([]byte, error) {
-	cmd := gitcmd.Command(dir, args...)
+// gitOut runs git at the top of the work tree with fixed arguments and
+// returns its stdout. The environment pins the repository and keeps git
+// from taking optional locks or asking for anything.
+func (r *Repo) gitOut(args ...string) ([]byte, error) {
+	cmd := r.git.Command(r.Root, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -217,7 +224,7 @@ func (r *Repo) readChanges() error {
 // copies and additions (--cached never looks at the work tree): the
 // changes by head path, and the old paths of renames.
 func (r *Repo) stagedChanges() (map[string]Change, map[string]bool, error) {
-	out, err := gitOut(r.Root, "diff-index", "--cached", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", "--ignore-submodules", r.Commit, "--")
+	out, err := r.gitOut("diff-index", "--cached", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", "--ignore-submodules", r.Commit, "--")
 	if err != nil {
 		return nil, nil, fmt.Errorf("listing changes since %s: %v", r.Ref, err)
 	}
@@ -283,7 +290,7 @@ func (r *Repo) compareTree(wt *os.Root, tree map[string]treeEntry, staged map[st
 // the ignored ones, which are neither in the diff nor untracked and never
 // existed at base (ignored folders come as one "dir/" entry each).
 func (r *Repo) readUntracked() error {
-	untracked, err := gitOut(r.Root, "ls-files", "--others", "--exclude-standard", "-z", "--full-name")
+	untracked, err := r.gitOut("ls-files", "--others", "--exclude-standard", "-z", "--full-name")
 	if err != nil {
 		return fmt.Errorf("listing untracked files: %v", err)
 	}
@@ -292,7 +299,7 @@ func (r *Repo) readUntracked() error {
 			r.changes = append(r.changes, Change{Status: Untracked, Path: string(p)})
 		}
 	}
-	ignored, err := gitOut(r.Root, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z", "--full-name")
+	ignored, err := r.gitOut("ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z", "--full-name")
 	if err != nil {
 		return fmt.Errorf("listing ignored files: %v", err)
 	}
@@ -313,7 +320,7 @@ type treeEntry struct {
 
 // baseTree lists every blob of the base commit.
 func (r *Repo) baseTree() (map[string]treeEntry, error) {
-	out, err := gitOut(r.Root, "ls-tree", "-r", "-z", "-l", "--full-tree", r.Commit)
+	out, err := r.gitOut("ls-tree", "-r", "-z", "-l", "--full-tree", r.Commit)
 	if err != nil {
 		return nil, err
 	}
@@ -548,7 +555,7 @@ func (r *Repo) startCat() error {
 	if r.cat != nil {
 		return nil
 	}
-	cmd := gitcmd.Batch(r.Root, "cat-file", "--batch")
+	cmd := r.git.Batch(r.Root, "cat-file", "--batch")
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return r.catFailed(err)
@@ -592,16 +599,16 @@ func (r *Repo) Failed() error {
 // readOnce reads one blob with its own git process, for paths the batch
 // protocol cannot carry (a line break in the name).
 func (r *Repo) readOnce(spec string) ([]byte, bool, error) {
-	if _, err := gitOut(r.Root, "cat-file", "-e", spec); err != nil {
+	if _, err := r.gitOut("cat-file", "-e", spec); err != nil {
 		r.noteTimeout(err)
 		return nil, false, timeoutOnly(err)
 	}
-	typ, err := gitOut(r.Root, "cat-file", "-t", spec)
+	typ, err := r.gitOut("cat-file", "-t", spec)
 	if err != nil || strings.TrimSpace(string(typ)) != "blob" {
 		r.noteTimeout(err)
 		return nil, false, timeoutOnly(err)
 	}
-	data, err := gitOut(r.Root, "cat-file", "blob", spec)
+	data, err := r.gitOut("cat-file", "blob", spec)
 	if err != nil {
 		r.noteTimeout(err)
 		return nil, false, err

@@ -225,10 +225,15 @@ func BenchmarkBatch(b *testing.B) {
 
 func BenchmarkShowPerFile(b *testing.B) {
 	dir, paths := benchRepo(b)
+	r, err := Open(dir, "HEAD")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, p := range paths {
-			if _, err := gitOut(dir, "show", "HEAD:"+p); err != nil {
+			if _, err := r.gitOut("show", "HEAD:"+p); err != nil {
 				b.Fatal(err)
 			}
 		}

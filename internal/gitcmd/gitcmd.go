@@ -7,9 +7,10 @@
 // runs; the options below turn off the rest: the fsmonitor hook, hooks,
 // pagers, the system config, prompts and optional locks. Every call is
 // bounded in time (Timeout), and a repository whose files git would read
-// include a FIFO is refused before git runs (CheckRepo, CheckTree). The
-// tracked files of a plain checkout are read from its index without git
-// (TrackedFiles).
+// include a FIFO is refused before git runs (CheckRepo, CheckTree). Git
+// runs only in a repository OpenRepo checked, with that repository
+// pinned (repo.go). The tracked files of a plain checkout are read from
+// its index without git (TrackedFiles).
 package gitcmd
 
 import (
@@ -122,24 +123,25 @@ type Cmd struct {
 	timedOut atomic.Bool
 }
 
-// Command returns the git command for args in dir, with Args and Env; it
-// is killed when it runs longer than Timeout, and Wait or Run then return
-// a *TimeoutError.
-func Command(dir string, args ...string) *Cmd {
+// command returns the git command for args in dir, with Args and the
+// environment env; it is killed when it runs longer than Timeout, and
+// Wait or Run then return a *TimeoutError. Commands are made through a
+// Repo (OpenRepo), which pins the repository they run in.
+func command(dir string, env []string, args ...string) *Cmd {
 	c := newCmd(args)
 	ctx, cancel := context.WithTimeout(context.Background(), c.limit)
 	c.Cmd, c.cancel = exec.CommandContext(ctx, "git", Args(dir, args...)...), cancel
 	c.Cmd.Cancel = c.kill
-	c.init()
+	c.init(env)
 	return c
 }
 
-// Batch returns a long-lived git command (cat-file --batch) with no bound
+// batch returns a long-lived git command (cat-file --batch) with no bound
 // on its life: the caller bounds each request with Bound.
-func Batch(dir string, args ...string) *Cmd {
+func batch(dir string, env []string, args ...string) *Cmd {
 	c := newCmd(args)
 	c.Cmd = exec.Command("git", Args(dir, args...)...)
-	c.init()
+	c.init(env)
 	return c
 }
 
@@ -151,8 +153,8 @@ func newCmd(args []string) *Cmd {
 	return c
 }
 
-func (c *Cmd) init() {
-	c.Env = Env()
+func (c *Cmd) init(env []string) {
+	c.Env = env
 	// A child of git holding its pipes open must not make Wait wait.
 	c.WaitDelay = time.Second
 }
@@ -231,14 +233,26 @@ func special(p string) error {
 }
 
 // CheckRepo refuses the work tree at top when its .git marker, or a file
-// of its .git folder that git reads, is a FIFO, a socket or a device.
+// of its .git folder that git reads, is a FIFO, a socket or a device. A
+// marker that is a link is not followed: git is not used for it
+// (OpenRepo).
 func CheckRepo(top string) error {
 	marker := filepath.Join(top, ".git")
+	fi, err := os.Lstat(marker)
+	if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+		return nil
+	}
 	if err := special(marker); err != nil {
 		return err
 	}
+	return checkGitFolder(marker)
+}
+
+// checkGitFolder refuses the git folder gitDir when a file of it that git
+// reads is a FIFO, a socket or a device (nothing when it is no folder).
+func checkGitFolder(gitDir string) error {
 	for _, f := range gitFiles {
-		if err := special(filepath.Join(marker, filepath.FromSlash(f))); err != nil {
+		if err := special(filepath.Join(gitDir, filepath.FromSlash(f))); err != nil {
 			return err
 		}
 	}

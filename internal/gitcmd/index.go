@@ -26,7 +26,7 @@ var indexVars = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMM
 // the index of ten thousand files, on the path of every run. ok is false
 // when git must be asked, for whatever git would read or check
 // differently: a .git that is not a plain folder (a linked work tree, a
-// submodule), a repository git would not trust (another owner), the
+// submodule), a config that sets core.worktree, a commondir file, a repository git would not trust (another owner), the
 // environment naming another index, a SHA-256 repository, index versions
 // and required extensions (split or sparse index) this reader does not
 // know, or an index that is not whole (git refuses it).
@@ -46,6 +46,14 @@ func TrackedFiles(top, dir string) (paths [][]byte, ok bool) {
 	}
 	cfg, ok := readRegular(filepath.Join(gitDir, "config"), 1<<20)
 	if !ok || bytes.Contains(bytes.ToLower(cfg), []byte("objectformat")) {
+		return nil, false
+	}
+	// What could send git to another work tree or repository is git's to
+	// answer, and OpenRepo's to refuse.
+	if _, set := coreWorktree(cfg); set {
+		return nil, false
+	}
+	if _, err := os.Lstat(filepath.Join(gitDir, "commondir")); err == nil {
 		return nil, false
 	}
 	idx, ok := readRegular(filepath.Join(gitDir, "index"), MaxIndexSize)

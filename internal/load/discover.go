@@ -354,26 +354,30 @@ func (d *discoverer) dir(osDir string, named bool) {
 // so a clean checkout never runs it. Tracked files are classified while
 // the walk goes on.
 func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
+	// The repository is the folder holding the .git marker: outside one,
+	// or where git would be sent elsewhere (gitcmd.OpenRepo), the folder
+	// is walked.
 	top := gitcmd.FindTop(osDir)
-	if top != "" {
-		// git would wait forever on a FIFO it reads: refuse before it runs.
-		if err := gitcmd.CheckRepo(top); err != nil {
-			return 0, d.fail(err)
-		}
-	}
-	others := &lazyCmd{make: func() *gitcmd.Cmd { return gitLsFiles(osDir, "-o", "--exclude-standard") }}
-	if top == "" && !others.start() {
+	if top == "" {
 		return 0, false
 	}
+	// git would wait forever on a FIFO it reads: refuse before it runs.
+	if err := gitcmd.CheckRepo(top); err != nil {
+		return 0, d.fail(err)
+	}
+	repo := &lazyRepo{top: top}
+	others := &lazyCmd{make: func() (*gitcmd.Cmd, error) {
+		g, err := repo.open()
+		if err != nil {
+			return nil, err
+		}
+		return gitLsFiles(g, osDir, "-o", "--exclude-standard"), nil
+	}}
 	// The .gitignore files the untracked listing reads are checked while
 	// it runs (ls-files -c reads only the index): a FIFO stops it.
 	tree := make(chan error, 1)
 	tally := &treeTally{l: d.listing, root: filepath.Clean(osDir), top: top}
 	go func() {
-		if top == "" {
-			tree <- nil
-			return
-		}
 		tree <- gitcmd.CheckTreeSeen(top, osDir, func(dir string, ents []fs.DirEntry) {
 			if filepath.IsAbs(dir) && filepath.Clean(dir) == dir {
 				if tally.seenHashed(dir, ents, d.listing.Add(dir, ents)) {
@@ -382,7 +386,7 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 			}
 		})
 	}()
-	tracked, cerr := trackedFiles(top, osDir)
+	tracked, cerr := trackedFiles(repo, osDir)
 	if cerr == nil && tally.track(tracked) {
 		others.start()
 	}
@@ -401,7 +405,7 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 		others.kill()
 		return 0, d.fail(err)
 	}
-	if top != "" && cerr == nil && tally.clean() {
+	if cerr == nil && tally.clean() {
 		// The walk saw only tracked files: the untracked listing can
 		// only be empty.
 		others.kill()
@@ -416,6 +420,9 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 		return 0, false
 	}
 	if !others.start() {
+		if timedOut(others.err) {
+			return 0, d.fail(others.err)
+		}
 		return 0, false
 	}
 	if err := others.cmd.Wait(); err != nil {
@@ -434,24 +441,42 @@ func (d *discoverer) gitDir(osDir string) (listed int, ok bool) {
 
 // trackedFiles lists the files git tracks under osDir (git ls-files -c),
 // read from the index itself where gitcmd.TrackedFiles can, else from git.
-func trackedFiles(top, osDir string) ([][]byte, error) {
-	if top != "" {
-		if tracked, ok := gitcmd.TrackedFiles(top, osDir); ok {
-			return tracked, nil
-		}
+func trackedFiles(repo *lazyRepo, osDir string) ([][]byte, error) {
+	if tracked, ok := gitcmd.TrackedFiles(repo.top, osDir); ok {
+		return tracked, nil
 	}
-	cached := gitLsFiles(osDir, "-c")
+	g, err := repo.open()
+	if err != nil {
+		return nil, err
+	}
+	cached := gitLsFiles(g, osDir, "-c")
 	if err := cached.Run(); err != nil {
 		return nil, err
 	}
 	return bytes.Split(cached.Stdout.(*bytes.Buffer).Bytes(), []byte{0}), nil
 }
 
+// lazyRepo is the work tree at top, checked (gitcmd.OpenRepo) once, by
+// whichever goroutine first runs git: a clean checkout whose index is read
+// without git never runs it.
+type lazyRepo struct {
+	top  string
+	once sync.Once
+	repo *gitcmd.Repo
+	err  error
+}
+
+func (r *lazyRepo) open() (*gitcmd.Repo, error) {
+	r.once.Do(func() { r.repo, r.err = gitcmd.OpenRepo(r.top) })
+	return r.repo, r.err
+}
+
 // lazyCmd is a command made and started at most once, by whichever
 // goroutine first needs it: its time bound runs from then.
 type lazyCmd struct {
-	make    func() *gitcmd.Cmd
+	make    func() (*gitcmd.Cmd, error)
 	cmd     *gitcmd.Cmd
+	err     error // why it could not be made or started
 	once    sync.Once
 	ok      bool
 	started atomic.Bool
@@ -460,8 +485,11 @@ type lazyCmd struct {
 // start starts the command unless it was; false when it could not be.
 func (c *lazyCmd) start() bool {
 	c.once.Do(func() {
-		c.cmd = c.make()
-		c.ok = c.cmd.Start() == nil
+		if c.cmd, c.err = c.make(); c.err != nil {
+			return
+		}
+		c.err = c.cmd.Start()
+		c.ok = c.err == nil
 		c.started.Store(c.ok)
 	})
 	return c.ok
@@ -502,9 +530,9 @@ func (d *discoverer) fail(err error) bool {
 
 func timedOut(err error) bool { return gitcmd.IsTimeout(err) }
 
-func gitLsFiles(dir string, flags ...string) *gitcmd.Cmd {
+func gitLsFiles(g *gitcmd.Repo, dir string, flags ...string) *gitcmd.Cmd {
 	args := append([]string{"ls-files", "-z"}, flags...)
-	cmd := gitcmd.Command(dir, append(args, "--", ".")...)
+	cmd := g.Command(dir, append(args, "--", ".")...)
 	cmd.Stdout = &bytes.Buffer{}
 	return cmd
 }
