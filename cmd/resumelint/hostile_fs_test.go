@@ -756,3 +756,43 @@ func gitIn(t *testing.T, repo string) func(args ...string) {
 		}
 	}
 }
+
+// TestBundleOutputLinkedThroughAnOutsideFolder: an output that is a link
+// passing through a folder outside the repository and back into it
+// (/elsewhere/.ssh/../../repo/b/out/real) is PATH_INVALID whether that
+// folder exists or not: the answer must not tell what exists outside,
+// and nothing outside is looked up. Both in bundle verify and lint.
+func TestBundleOutputLinkedThroughAnOutsideFolder(t *testing.T) {
+	outputs := func(t *testing.T, through string) map[string]string {
+		top := t.TempDir()
+		repo, outside := filepath.Join(top, "repo"), filepath.Join(top, "outside")
+		if err := os.MkdirAll(filepath.Join(outside, "exists"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		validBundle(t, repo, "b", map[string]string{"out/real.txt": "real\n"})
+		sum := sha256.Sum256([]byte("real\n"))
+		digest := fmt.Sprintf("sha256:%x", sum)
+		write(t, repo, "b/OUTPUT_HASHES.json", `{"validator_semver": "1.0.0", "validator_build_id": "git:abc1234", "hashes": {"out/abs.txt": "`+digest+`", "out/rel.txt": "`+digest+`", "out/real.txt": "`+digest+`"}}`)
+		// Joined by hand: filepath.Join would clean the ".." away.
+		symlink(t, outside+"/"+through+"/../../repo/b/out/real.txt", filepath.Join(repo, "b", "out", "abs.txt"))
+		symlink(t, "../../../outside/"+through+"/../../repo/b/out/real.txt", filepath.Join(repo, "b", "out", "rel.txt"))
+		got := map[string]string{}
+		for _, args := range [][]string{{"bundle", "verify", "b"}, {"bundle", "verify", "--format", "json", "b"}, {"lint", "b"}} {
+			code, out := runIn(t, repo, args...)
+			got[strings.Join(args, " ")] = fmt.Sprintf("exit %d\n%s", code, strings.ReplaceAll(out, top, "TOP"))
+		}
+		return got
+	}
+	exists, missing := outputs(t, "exists"), outputs(t, "missing")
+	for args, out := range exists {
+		if out != missing[args] {
+			t.Errorf("%s answers differently when the folder outside exists:\n%s\nand when it does not:\n%s", args, out, missing[args])
+		}
+		if strings.Contains(args, "verify") && (!strings.Contains(out, "exit 1") || !strings.Contains(out, "PATH_INVALID")) {
+			t.Errorf("%s: want exit 1 and PATH_INVALID\n%s", args, out)
+		}
+		if args == "lint b" && (!strings.Contains(out, "RL405") || strings.Count(out, "symbolic link to a place outside") != 2) {
+			t.Errorf("%s: want RL405 for both links\n%s", args, out)
+		}
+	}
+}

@@ -18,9 +18,10 @@ import (
 )
 
 // Output paths (seed 002 §2.2: "posix-style relative paths"). A key is
-// checked as text first, then resolved with symbolic links followed and
-// checked against the evaluated base, and only then looked at; nothing
-// outside the base is ever opened.
+// checked as text first, then resolved one name at a time inside the
+// evaluated base, symbolic links read and followed only while they stay
+// in it, and only then looked at; nothing outside the base is ever
+// opened or looked up.
 
 // lexicalProblem says why a `hashes` key is not a safe relative path, or
 // returns "".
@@ -70,15 +71,20 @@ type resolution struct {
 	why  string
 }
 
-// resolve follows key from baseReal (an evaluated absolute path) and checks
-// the type of what it names with Lstat, never opening it.
-// resolveIn is resolve for the common case at a cost of the key's own
-// depth: a regular file reached inside the base through the open root
-// (which follows links only within it) needs no walk from the filesystem
-// root, which in a folder 2,000 levels deep would cost that depth for
-// every key. Anything else (missing, a folder, a link leading out) takes
-// resolve's full path, which words the finding.
-func resolveIn(root *os.Root, baseReal, key string) resolution {
+// base is the folder keys are resolved in: its absolute path as given
+// and its real path (symbolic links evaluated).
+type base struct {
+	abs, real string
+}
+
+// resolveIn resolves key in the base, through root, an os.Root opened at
+// it. The common case costs the key's own depth: a regular file reached
+// inside the base through the open root (which follows links only within
+// it) needs no walk from the filesystem root, which in a folder 2,000
+// levels deep would cost that depth for every key. Anything else
+// (missing, a folder, a link leading out) takes resolve's walk, which
+// words the finding.
+func resolveIn(root *os.Root, b base, key string) resolution {
 	if fi, err := root.Stat(filepath.FromSlash(key)); err == nil && fi.Mode().IsRegular() {
 		if fi, err := root.Lstat(filepath.FromSlash(key)); err == nil && fi.Mode().IsRegular() {
 			// No link at the last step either: the key is the file's
@@ -87,80 +93,107 @@ func resolveIn(root *os.Root, baseReal, key string) resolution {
 			return resolution{rel: filepath.Clean(filepath.FromSlash(key)), size: fi.Size()}
 		}
 	}
-	return resolve(baseReal, key)
+	return resolve(b, key)
 }
 
-func resolve(baseReal, key string) resolution {
-	full := filepath.Join(baseReal, filepath.FromSlash(key))
-	real, err := filepath.EvalSymlinks(full)
-	if err != nil {
-		if danglingEscape(baseReal, full) {
-			return resolution{code: PathInvalid, why: "resolves through a symbolic link to a place outside the %BASE%"}
+// maxLinks bounds the symbolic links one key may go through, as the
+// kernel does (ELOOP).
+const maxLinks = 40
+
+// outside is the resolution of a key that leads out of the base.
+var outside = resolution{code: PathInvalid, why: "resolves through a symbolic link to a place outside the %BASE%"}
+
+// resolve follows key from the base one name at a time, as the kernel
+// would, reading each symbolic link itself, and checks the type of what
+// it names with Lstat, never opening it. It stops as soon as the path
+// leads out of the base: nothing outside is looked at, so whether a path
+// outside exists never changes the answer. The folders above the base are
+// known from its real path without looking at them: a link may pass
+// through them back into the base (../b/x from the base b), and any
+// other name there is outside.
+func resolve(b base, key string) resolution {
+	cur := b.real // a real path: no link in it, so ".." is its parent
+	rest := strings.Split(key, "/")
+	links := 0
+	var last fs.FileInfo
+	for len(rest) > 0 {
+		name := rest[0]
+		rest = rest[1:]
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			cur, last = filepath.Dir(cur), nil
+			continue
 		}
-		if errors.Is(err, fs.ErrNotExist) {
-			return resolution{code: OutputMissing, why: "does not exist"}
+		next := filepath.Join(cur, name)
+		if !within(b.real, cur) {
+			if !within(next, b.real) {
+				return outside
+			}
+			cur, last = next, nil // a folder above the base, or the base
+			continue
 		}
-		if errors.Is(err, syscall.ENOTDIR) {
+		fi, err := os.Lstat(next)
+		switch {
+		case errors.Is(err, syscall.ENOTDIR):
 			return resolution{code: OutputMissing, why: "does not exist: part of its path is a file, not a folder"}
+		case errors.Is(err, fs.ErrNotExist):
+			return resolution{code: OutputMissing, why: "does not exist"}
+		case err != nil:
+			return resolution{code: OutputMissing, why: "cannot be resolved: " + plainErr(err)}
+		case fi.Mode()&fs.ModeSymlink == 0:
+			cur, last = next, fi
+			continue
 		}
-		return resolution{code: OutputMissing, why: "cannot be resolved: " + plainErr(err)}
+		if links++; links > maxLinks {
+			return resolution{code: OutputMissing, why: "cannot be resolved: " + syscall.ELOOP.Error()}
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return resolution{code: OutputMissing, why: "cannot be resolved: " + plainErr(err)}
+		}
+		if filepath.IsAbs(target) {
+			target = b.fromAbs(target)
+			vol := filepath.VolumeName(target)
+			cur, last = vol+string(filepath.Separator), nil
+			target = target[len(vol):]
+		}
+		rest = append(strings.Split(filepath.ToSlash(target), "/"), rest...)
 	}
-	if !within(baseReal, real) {
-		return resolution{code: PathInvalid, why: "resolves through a symbolic link to a place outside the %BASE%"}
+	if !within(b.real, cur) {
+		return outside
 	}
-	fi, err := os.Lstat(real)
-	if err != nil {
-		return resolution{code: OutputMissing, why: "cannot be read: " + plainErr(err)}
+	if last == nil {
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return resolution{code: OutputMissing, why: "cannot be read: " + plainErr(err)}
+		}
+		last = fi
 	}
-	if !fi.Mode().IsRegular() {
-		return resolution{code: OutputMissing, why: "is " + load.ModeName(fi.Mode()) + ", not a regular file; it was not read"}
+	if !last.Mode().IsRegular() {
+		return resolution{code: OutputMissing, why: "is " + load.ModeName(last.Mode()) + ", not a regular file; it was not read"}
 	}
-	rel, err := filepath.Rel(baseReal, real)
+	rel, err := filepath.Rel(b.real, cur)
 	if err != nil {
 		return resolution{code: PathInvalid, why: "cannot be expressed inside the %BASE%"}
 	}
-	return resolution{rel: rel, size: fi.Size()}
+	return resolution{rel: rel, size: last.Size()}
 }
 
-// danglingEscape tells, for a key that does not fully resolve, whether the
-// part that exists leads outside the base: a dangling symbolic link to
-// /etc/missing is a path problem, not a missing output. It follows at most
-// 40 links and only reads link targets.
-func danglingEscape(baseReal, full string) bool {
-	p := full
-	for {
-		if _, err := os.Lstat(p); err == nil {
-			break
-		}
-		parent := filepath.Dir(p)
-		if parent == p || !within(baseReal, parent) {
-			return false
-		}
-		p = parent
+// fromAbs is an absolute link target with the base's path as given
+// replaced by its real path: the kernel resolves that part to the base.
+func (b base) fromAbs(target string) string {
+	if b.abs == b.real {
+		return target
 	}
-	for hops := 0; hops < 40; hops++ {
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return !within(baseReal, p)
-		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
-			real, err := filepath.EvalSymlinks(p)
-			return err == nil && !within(baseReal, real)
-		}
-		target, err := os.Readlink(p)
-		if err != nil {
-			return false
-		}
-		dir := filepath.Dir(p)
-		if d, err := filepath.EvalSymlinks(dir); err == nil {
-			dir = d
-		}
-		p = filepath.Clean(load.Abs(dir, target))
-		if !within(baseReal, p) {
-			return true
-		}
+	if target == b.abs {
+		return b.real
 	}
-	return false
+	if rest, ok := strings.CutPrefix(target, b.abs+string(filepath.Separator)); ok {
+		return filepath.Join(b.real, rest)
+	}
+	return target
 }
 
 func plainErr(err error) string {
@@ -180,13 +213,15 @@ func (c *checker) outputs(entries []entry) {
 		return
 	}
 	sc := c.outputScope()
-	baseReal, err := filepath.Abs(sc.base)
+	var b base
+	var err error
+	b.abs, err = filepath.Abs(sc.base)
 	if err == nil {
-		baseReal, err = filepath.EvalSymlinks(baseReal)
+		b.real, err = filepath.EvalSymlinks(b.abs)
 	}
 	var root *os.Root
 	if err == nil {
-		root, err = os.OpenRoot(baseReal)
+		root, err = os.OpenRoot(b.real)
 	}
 	if err != nil {
 		for _, e := range entries {
@@ -195,7 +230,7 @@ func (c *checker) outputs(entries []entry) {
 		return
 	}
 	defer root.Close()
-	plan := c.planHashes(sc, root, baseReal, entries)
+	plan := c.planHashes(sc, root, b, entries)
 	c.reportMissing(sc, entries, plan)
 	results := hashFiles(root, plan.jobs, c.o.Jobs, c.o.Progress)
 	for i, e := range entries {
@@ -255,7 +290,7 @@ type hashPlan struct {
 
 // planHashes resolves and type-checks every entry in key order, reporting
 // what is not a file to hash, and lists the files to hash (once each).
-func (c *checker) planHashes(sc outputScope, root *os.Root, baseReal string, entries []entry) hashPlan {
+func (c *checker) planHashes(sc outputScope, root *os.Root, b base, entries []entry) hashPlan {
 	plan := hashPlan{jobOf: make([]int, len(entries)), allMissing: true}
 	byRel := map[string]int{}
 	for i, e := range entries {
@@ -271,7 +306,7 @@ func (c *checker) planHashes(sc outputScope, root *os.Root, baseReal string, ent
 			plan.allMissing = false
 			continue
 		}
-		r := resolveIn(root, baseReal, key)
+		r := resolveIn(root, b, key)
 		if r.code != "" {
 			if r.code == OutputMissing && r.why == "does not exist" {
 				plan.missing = append(plan.missing, Problem{Code: OutputMissing, File: outputHashes, Key: e.key, Doc: sc.oh, Node: e.keyNode,
