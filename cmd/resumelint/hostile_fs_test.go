@@ -796,3 +796,53 @@ func TestBundleOutputLinkedThroughAnOutsideFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestRenameIntoAFolderLinkedOutside: RL313's rename of a _resume.md into
+// 01-planning/, a link leading out of the repository, is not a fix: lint
+// does not count it fixable, fix --diff does not show it and fix does not
+// try it, with one message whether the folder outside exists, holds a
+// resume-context.md or not (nothing outside is looked up).
+func TestRenameIntoAFolderLinkedOutside(t *testing.T) {
+	answers := func(t *testing.T, outsideHas string) map[string]string {
+		top := t.TempDir()
+		repo, outside := filepath.Join(top, "repo"), filepath.Join(top, "outside")
+		write(t, repo, "02-projects/07-demo/_resume.md", legacyResume)
+		switch outsideHas {
+		case "folder":
+			if err := os.MkdirAll(filepath.Join(outside, "planning"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		case "file":
+			write(t, outside, "planning/resume-context.md", "# someone else's\n")
+		}
+		symlink(t, filepath.Join(outside, "planning"), filepath.Join(repo, "02-projects/07-demo/01-planning"))
+		got := map[string]string{}
+		for _, args := range [][]string{{"lint"}, {"lint", "--format", "json"}, {"fix", "--diff"}, {"fix"}} {
+			code, out := runIn(t, repo, args...)
+			got[strings.Join(args, " ")] = fmt.Sprintf("exit %d\n%s", code, strings.ReplaceAll(out, top, "TOP"))
+		}
+		if _, err := os.Lstat(filepath.Join(repo, "02-projects/07-demo/_resume.md")); err != nil {
+			t.Errorf("the file was renamed: %v", err)
+		}
+		return got
+	}
+	missing := answers(t, "")
+	for _, has := range []string{"folder", "file"} {
+		for args, out := range answers(t, has) {
+			if out != missing[args] {
+				t.Errorf("%s answers differently when the folder outside holds a %s:\n%s\nand when there is none:\n%s", args, has, out, missing[args])
+			}
+		}
+	}
+	for args, out := range missing {
+		if strings.Contains(out, "fixable") && !strings.Contains(out, `"fixable": 0`) || strings.Contains(out, "rename to") && !strings.Contains(out, "skipped") {
+			t.Errorf("%s offers the rename:\n%s", args, out)
+		}
+		if !strings.HasPrefix(out, "exit 0") {
+			t.Errorf("%s: want exit 0 (a warning left, nothing failed)\n%s", args, out)
+		}
+	}
+	if !strings.Contains(missing["fix"], "the folder 02-projects/07-demo/01-planning leads outside the repository") {
+		t.Errorf("fix does not say why the rename is not done:\n%s", missing["fix"])
+	}
+}

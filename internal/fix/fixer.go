@@ -2,6 +2,7 @@ package fix
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -486,24 +487,59 @@ func selectOffers(ff *File, offers []offer) []offer {
 }
 
 // renamable drops the renames whose new name is not free, on disk and
-// among the files, in a folder that exists.
+// among the files, in a folder that exists inside the repository. The
+// new name is looked up as WriteFile will write it, inside the file's
+// root (os.Root): a folder that is a link leading out of the repository
+// is never looked at, and the rename is refused with one wording
+// whatever lies outside, by lint's count, fix --diff and fix alike.
 func (fx *Fixer) renamable(ff *File, picked []offer, taken map[string]bool) []offer {
 	kept := picked[:0]
 	for _, o := range picked {
 		if to := o.fix.RenameTo; to != "" {
-			target := load.Abs(fx.Cwd, to)
-			if _, err := os.Lstat(target); err == nil || fx.byPath[to] != nil || taken[to] {
-				ff.skip(o.label(), to+" already exists")
-				continue
-			}
-			if fi, err := os.Stat(filepath.Dir(target)); err != nil || !fi.IsDir() {
-				ff.skip(o.label(), "the folder "+path.Dir(to)+" does not exist")
+			if why := fx.renameBlocked(ff, to, taken); why != "" {
+				ff.skip(o.label(), why)
 				continue
 			}
 		}
 		kept = append(kept, o)
 	}
 	return kept
+}
+
+// renameBlocked says why ff cannot be renamed to the display path to, or
+// returns "".
+func (fx *Fixer) renameBlocked(ff *File, to string, taken map[string]bool) string {
+	if fx.byPath[to] != nil || taken[to] {
+		return to + " already exists"
+	}
+	root := ff.File.Root
+	if root == "" {
+		root = filepath.Dir(ff.File.OSPath)
+	}
+	folder := "the folder " + path.Dir(to)
+	rel, ok := contained(root, load.Abs(fx.Cwd, to))
+	if !ok {
+		return folder + " lies outside the repository"
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return folder + " cannot be looked up: " + err.Error()
+	}
+	defer r.Close()
+	_, err = r.Lstat(rel)
+	switch {
+	case err == nil:
+		return to + " already exists"
+	case errors.Is(rootErr(err), errOutside):
+		return folder + " leads outside the repository"
+	}
+	switch fi, err := r.Stat(filepath.Dir(rel)); {
+	case errors.Is(rootErr(err), errOutside):
+		return folder + " leads outside the repository"
+	case err != nil || !fi.IsDir():
+		return folder + " does not exist"
+	}
+	return ""
 }
 
 // applyOffers applies the picked fixes to the file's text and verifies the
