@@ -159,6 +159,13 @@ func TestGitIsUsedOnlyForTheRepositoryItself(t *testing.T) {
 			if !strings.Contains(out, "in 1 file") && !strings.Contains(out, "of 1 file") {
 				t.Errorf("lint did not lint the repository's one workflow:\n%s", out)
 			}
+			// Every entry point discovers the same way.
+			for _, args := range [][]string{{"status"}, {"status", "--format", "json"}, {"lint", "--list-files"}} {
+				code, out := runIn(t, repo, args...)
+				if code > 1 || strings.Contains(out, otherMarker) {
+					t.Errorf("%v: exit %d, or it listed the other repository's files:\n%s", args, code, out)
+				}
+			}
 		})
 	}
 }
