@@ -266,3 +266,59 @@ func BenchmarkOpen(b *testing.B) {
 		r.Close()
 	}
 }
+
+// TestOpenUsesTheFolderItsMarkerIsIn: the base is read from the
+// repository of the folder's own .git marker. A .git file naming another
+// repository, or core.worktree leading to one, is refused with the
+// reason; a checkout made by git worktree reads its own history.
+func TestOpenUsesTheFolderItsMarkerIsIn(t *testing.T) {
+	other := repo(t, map[string]string{"w.yaml": "other history\n"}, nil)
+	top := t.TempDir()
+	linked := filepath.Join(top, "linked")
+	if err := os.MkdirAll(linked, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(linked, ".git"), []byte("gitdir: "+filepath.Join(other, ".git")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(linked, "w.yaml"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nested := filepath.Join(other, "sub")
+	if err := os.MkdirAll(nested, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"config", "core.worktree", "../.."}} {
+		if out, err := exec.Command("git", append([]string{"-C", nested}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	for dir, why := range map[string]string{linked: "does not link back", nested: "core.worktree"} {
+		r, err := Open(dir, "HEAD")
+		if err == nil {
+			r.Close()
+			t.Errorf("%s: opened %s; want it refused", dir, r.Root)
+			continue
+		}
+		if !strings.Contains(err.Error(), "git is not used for "+dir) || !strings.Contains(err.Error(), why) {
+			t.Errorf("%s: %v; want it to say why (%s)", dir, err, why)
+		}
+	}
+
+	wt := filepath.Join(top, "wt")
+	if out, err := exec.Command("git", "-C", other, "worktree", "add", "-q", wt).CombinedOutput(); err != nil {
+		t.Fatalf("git worktree add: %v %s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(wt, "w.yaml"), []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(wt, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	f, err := r.Lookup(filepath.Join(wt, "w.yaml"))
+	if err != nil || string(f.Data) != "other history\n" || r.Root != wt {
+		t.Errorf("worktree: %q at %s, %v; want its base version at %s", f.Data, r.Root, err, wt)
+	}
+}
