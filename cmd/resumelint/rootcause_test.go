@@ -22,6 +22,9 @@ import (
 var intendedPairs = map[[2]string]string{
 	{"RL005", "RL102"}: "a credential pasted into a field: the leak and the broken field are two fixes (remove and rotate; restore the value)",
 	{"RL005", "RL007"}: "a credential pasted into a suppression: the leak and the directive naming no rule are two fixes (remove and rotate; name the rule)",
+	{"RL005", "RL104"}: "a credential pasted as last_checkpoint: the leak and the wrong checkpoint id are two fixes (remove and rotate; set the latest id)",
+	{"RL005", "RL010"}: "a credential pasted as a key: the leak and the key no reader knows are two fixes (remove and rotate; remove the key)",
+	{"RL005", "RL113"}: "a credential pasted into a path to read: the leak and the path that resolves nowhere are two fixes (remove and rotate; correct the path)",
 	{"RL102", "RL115"}: "a half-migrated section: v1 fields left over (RL115) and v2 sub-sections still missing (RL102) are two edits",
 }
 
