@@ -46,8 +46,8 @@ var skipped = map[string]string{
 	"openai-api-key":                  "the built-in sk- pattern matches every token it does",
 	"slack-bot-token":                 "the built-in Slack pattern matches every token it does",
 	"slack-legacy-bot-token":          "the built-in Slack pattern matches every token it does",
-	"slack-legacy-token":              "the built-in Slack pattern matches every token it does",
-	"slack-legacy-workspace-token":    "the built-in Slack pattern matches every token it does",
+	"slack-legacy-token":              "the built-in Slack pattern matches its tokens of 10 characters or more after the prefix",
+	"slack-legacy-workspace-token":    "the built-in Slack pattern matches its tokens of 10 characters or more after the prefix",
 }
 
 // assignment is gitleaks' generic form "a key named like X, then a

@@ -26,21 +26,46 @@ type Pattern struct {
 	Keywords []string
 	Group    int     // the submatch that is the credential; 0 is the whole match
 	Entropy  float64 // a credential of lower Shannon entropy (bits per byte) is not one
+	// NotFollowedBy are the bytes that may not come right after the
+	// credential: one of a fixed length followed by more of its own
+	// alphabet is part of a longer word. (Checked here, not in RE: a
+	// bound the match consumed could not start the next match.)
+	NotFollowedBy string
 }
 
 // builtin are the shapes resumelint has always known; their names are
 // the ones its messages use.
+//
+// Their bounds follow gitleaks and trufflehog, not \b: a credential pasted
+// into a value is often glued into an identifier (CP-<token>_v2,
+// <token>_key, ORCHESTRATION_<token>.yaml, x_<token>), where _, letters
+// and digits around it are word characters and \b finds no edge. So:
+//   - a prefix holding an underscore or other mark no word has (ghp_,
+//     github_pat_, xoxb-, eyJ….eyJ) needs no bound at all, as gitleaks'
+//     github-* and Slack rules have none;
+//   - sk-ant- ends English words (desk-ant-…): not after a letter or
+//     digit, but after _, - or anything else; the bare sk- of other
+//     vendors' keys, which nothing else marks, keeps \b (after _ it
+//     would start snake_case-kebab names, as gitleaks' openai-api-key
+//     bounds it);
+//   - an AWS key id is 20 upper-case letters and digits: not inside a
+//     longer run of them (ASIAPACIFIC…), but glued to lower case or _;
+//   - nothing bounds a token's end: it runs to the last character that can
+//     continue it (TokenEnd), so <token>_v2 is masked whole.
 var builtin = []Pattern{
-	{What: "an AWS access key id", RE: lazyre.New(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), Keywords: []string{"akia", "asia"}},
-	{What: "a GitHub token", RE: lazyre.New(`\b(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{30,}\b`), Keywords: []string{"ghp_", "gho_", "ghs_", "ghu_", "ghr_"}},
-	{What: "a GitHub fine-grained token", RE: lazyre.New(`\bgithub_pat_[A-Za-z0-9_]{22,}\b`), Keywords: []string{"github_pat_"}},
-	{What: "an Anthropic API key", RE: lazyre.New(`\bsk-ant-[A-Za-z0-9_-]{20,}`), Keywords: []string{"sk-ant-"}},
+	{What: "an AWS access key id", RE: lazyre.New(`(?:^|[^0-9A-Z])((?:AKIA|ASIA)[0-9A-Z]{16})`), Group: 1, NotFollowedBy: upperAlnum, Keywords: []string{"akia", "asia"}},
+	{What: "a GitHub token", RE: lazyre.New(`(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{30,}`), Keywords: []string{"ghp_", "gho_", "ghs_", "ghu_", "ghr_"}},
+	{What: "a GitHub fine-grained token", RE: lazyre.New(`github_pat_[A-Za-z0-9_]{22,}`), Keywords: []string{"github_pat_"}},
+	{What: "an Anthropic API key", RE: lazyre.New(`(?:^|[^A-Za-z0-9])(sk-ant-[A-Za-z0-9_-]{20,})`), Group: 1, Keywords: []string{"sk-ant-"}},
 	{What: "an API secret key (sk-…)", RE: lazyre.New(`\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}`), Keywords: []string{"sk-"}},
-	{What: "a Slack token", RE: lazyre.New(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), Keywords: []string{"xox"}},
+	{What: "a Slack token", RE: lazyre.New(`xox[abposr]-[A-Za-z0-9-]{10,}`), Keywords: []string{"xox"}},
 	{What: "a PEM private key", RE: lazyre.New(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`), PEM: true, Keywords: []string{"private key"}},
-	{What: "a JSON Web Token", RE: lazyre.New(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), Keywords: []string{"eyj"}},
+	{What: "a JSON Web Token", RE: lazyre.New(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), Keywords: []string{"eyj"}},
 	{What: "a bearer token", RE: lazyre.New(`\bBearer\s+(?:[A-Za-z0-9._~+/=-]|\\/){20,}`), Keywords: []string{"bearer"}},
 }
+
+// upperAlnum are the characters of an AWS key id.
+const upperAlnum = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 // Patterns are the credential shapes, in the order they are tried: the
 // built-in ones, then gitleaks' token formats (ruleset_gen.go), which
@@ -67,7 +92,8 @@ func (p *Pattern) Matches(s string) [][2]int {
 	var out [][2]int
 	for _, m := range p.RE.FindAllStringSubmatchIndex(s, -1) {
 		a, b := m[2*p.Group], m[2*p.Group+1]
-		if a < 0 || LooksLikePlaceholder(s[a:b]) || p.Entropy > 0 && Entropy(s[a:b]) < p.Entropy {
+		if a < 0 || LooksLikePlaceholder(s[a:b]) || p.Entropy > 0 && Entropy(s[a:b]) < p.Entropy ||
+			b < len(s) && strings.IndexByte(p.NotFollowedBy, s[b]) >= 0 {
 			continue
 		}
 		out = append(out, [2]int{a, b})

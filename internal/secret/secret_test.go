@@ -161,3 +161,135 @@ func TestLineCandidatesIsPerLine(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMaskLines masks lines that hold the patterns' keywords, with
+// and without a credential (the lines of a file that run regular
+// expressions at all): the cost of the patterns themselves.
+func BenchmarkMaskLines(b *testing.B) {
+	lines := []string{
+		`    next_step: "Push with GH_TOKEN=ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i then run the researcher"`,
+		`    last_checkpoint: "CP-ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2_v2"`,
+		`  - {id: "task-sk-migration", name: "Risk-ask-sk-review of the desk-ant-colony module", status: "DONE"}`,
+		`      summary: "AKIA and ASIA prefixes are AWS ids; see the runbook for the ASIAPACIFIC region rollout"`,
+		`    token_note: "Bearer tokens come from the vault; eyJ-prefixed values are JWTs (header.payload.sig)"`,
+		`"checkpoint_id": "cx-014", "github_pat_note": "use github_pat_ tokens only in CI", "xoxb": "not set"`,
+		`    api_key: "sk-ant-api03-Zq7Xw2Lk9Vb4Nm1Pt6Rs3Yh8Jd5Fg0CeWu", id: "feat001-impl-20260220-001"`,
+	}
+	text := strings.Repeat(strings.Join(lines, "\n")+"\n", 20)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		for _, l := range strings.Split(text, "\n") {
+			MaskInPlace(l)
+		}
+	}
+}
+
+// Credentials glued into identifiers, as they land in state files: a
+// checkpoint id, a key, a file name built from a pasted token.
+var gluedTokens = map[string]string{
+	"github":     "ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2",
+	"github-pat": "github_pat_11ABCDEFG0aBcDeFgHiJkLmN_oPqRsTuVwXyZ0918273645aBcDeFgHiJkLmNoPqRsTuVwXyZ091827364",
+	"anthropic":  "sk-ant-api03-Zq7Xw2Lk9Vb4Nm1Pt6Rs3Yh8Jd5Fg0CeWu",
+	"aws":        "AKIAQ7XK2LMN4PRS8TUV",
+	"jwt":        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaS1kZXBsb3kifQ.Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5Ca",
+	"slack":      "xoxb-263594206564-FGqddMF8t08v8N7Oq4i57vs1",
+}
+
+func TestMaskGluedTokens(t *testing.T) {
+	for kind, tok := range gluedTokens {
+		for _, in := range []string{
+			`    last_checkpoint: "CP-` + tok + `_v2"`,
+			`    ` + tok + `_key: "kept from the last session"`,
+			`    note: "x_` + tok + `"`,
+			`ORCHESTRATION_` + tok + `.yaml`,
+			`{"id": "run-` + tok + `-2"}`,
+			`x_` + tok + ` ` + tok + `,` + tok, // several on one line, one character apart
+		} {
+			if kind != "anthropic" {
+				in += " a" + tok // after a letter: only prefixes no word ends in
+			}
+			if kind == "aws" {
+				in += " " + tok + "_x" + " key" + tok
+			}
+			got := Mask(in)
+			if l := leaked(got, tok); l != "" {
+				t.Errorf("%s: Mask(%q) = %q, shows %q", kind, in, got, l)
+			}
+			if got := MaskInPlace(in); len(got) != len(in) || leaked(got, tok) != "" {
+				t.Errorf("%s: MaskInPlace(%q) = %q", kind, in, got)
+			}
+		}
+	}
+}
+
+// leaked returns a run of 8 characters of tok that s still holds.
+func leaked(s, tok string) string {
+	for i := 0; i+8 <= len(tok); i++ {
+		if strings.Contains(s, tok[i:i+8]) {
+			return tok[i : i+8]
+		}
+	}
+	return ""
+}
+
+// TestBoundsQuiet: text of state files that holds a pattern's prefix, or
+// is long, random-looking and glued, without being a credential.
+func TestBoundsQuiet(t *testing.T) {
+	for _, in := range []string{
+		`  - {id: "feat001-impl-20260220-001", name: "Risk-ask review of the desk-ant-colony-simulation-module", status: "DONE"}`,
+		`    current_activity: "task_sk-migration-of-the-billing-exporter", owner: "risk_sk-team-platform-reliability"`,
+		`    summary: "Rolled out to ASIAPACIFICREGION2026Q3 and EUWESTAKIA0000000000000000 hosts"`,
+		`    region_code: "SOUTHEASTASIA1234567890ABCD"`,
+		`    commit: "9f2c1e4b7a0d3c5e8f1a2b4c6d8e0f1a3b5c7d9e", sha256: "3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b"`,
+		`    run_id: "3f2b8c1e-7a4d-4e9b-9c2f-1a5d7e3b9c4f", session: "sess_01HV8ZK2M3N4P5Q6R7S8T9V0W1"`,
+		`    payload: "eyJzdGVwIjoiZGVwbG95IiwicGhhc2UiOjIsImdhdGUiOiJxZy0yIn0="`,
+		`    blob: "U2FsdGVkX1+vupppZksvRf5pq5g5XjFRlipRkwB0K1Y96Qsv2Lm+31cmzaAILwytX/z66ZVWEQM/ccf1g+9m5Ubu1+sit+A9cenD"`,
+		`    attachment: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="`,
+		`    note: "keyJsonParser.eyJumpTable output, see keyJ docs"`,
+		`    owner: "xoxo-team", label: "boxoxo", status: "GHP_DISABLED", flag: "ghp_token_rotation_enabled"`,
+		`    files_to_read: ["projects/PROJ-009-llm-deception-research/ORCHESTRATION.yaml", "docs/ghp_notes.md"]`,
+	} {
+		if got := Mask(in); got != in {
+			t.Errorf("Mask(%q) = %q, want it unchanged", in, got)
+		}
+	}
+}
+
+// TestBuiltinsFindSkippedRules: gitleaks' rules left out of the rule set
+// because a built-in pattern finds what they find (gen_ruleset.go,
+// skipped) do not hide a credential: a token of each, where gitleaks'
+// regular expression matches it (github-* and the legacy Slack rules have
+// no bounds: glued after a letter or _ too), is masked whole.
+func TestBuiltinsFindSkippedRules(t *testing.T) {
+	type form struct {
+		rule, tok string
+		glued     bool // gitleaks' regex has no leading bound
+	}
+	for _, f := range []form{
+		{"github-pat", "ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2", true},
+		{"github-oauth", "gho_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2", true},
+		{"github-app-token", "ghu_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2", true},
+		{"github-app-token", "ghs_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2", true},
+		{"github-refresh-token", "ghr_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2", true},
+		{"github-fine-grained-pat", "github_pat_" + strings.Repeat("Zr8Qk2Lw9_", 8) + "x2", true},
+		{"anthropic-api-key", "sk-ant-api03-" + strings.Repeat("Zr8Qk2Lw9-Vx4Nb7Tp1_", 4) + "Hs6Dy3Fg0Jm5CaQ" + "AA", false},
+		{"anthropic-admin-api-key", "sk-ant-admin01-" + strings.Repeat("Zr8Qk2Lw9-Vx4Nb7Tp1_", 4) + "Hs6Dy3Fg0Jm5CaQ" + "AA", false},
+		{"openai-api-key", "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", false},
+		{"openai-api-key", "sk-proj-" + strings.Repeat("Zr8Qk2Lw9Vx4Nb7Tp1H_", 3) + "s6Dy3Fg0Jm5CaQ1W2Z" + "T3BlbkFJ" + strings.Repeat("Zr8Qk2Lw9Vx4Nb7Tp1H-", 3) + "s6Dy3Fg0Jm5CaQ1W2Z", false},
+		{"slack-bot-token", "xoxb-781236542736-2364535789652-GkwFDQoHqzXDVsC6GzqYUypD", true},
+		{"slack-legacy-bot-token", "xoxb-263594206564-FGqddMF8t08v8N7Oq4i57vs1", true},
+		{"slack-legacy-token", "xoxs-416843729158-132049654-5609968301-e708ba56e1", true},
+		{"slack-legacy-workspace-token", "xoxa-2-511111111-31111111111-3111111111111-e039d02840a0b9379c", true},
+		{"slack-legacy-workspace-token", "xoxr-Zr8Qk2Lw9Vx4", true},
+	} {
+		contexts := []string{`token: "` + f.tok + `"`, "export TOKEN=" + f.tok + ";", `"` + f.tok + `\n"`}
+		if f.glued {
+			contexts = append(contexts, "x"+f.tok, "x_"+f.tok+"_v2")
+		}
+		for _, in := range contexts {
+			if got := Mask(in); leaked(got, f.tok) != "" {
+				t.Errorf("%s: Mask(%q) = %q", f.rule, in, got)
+			}
+		}
+	}
+}
