@@ -4,14 +4,12 @@
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -82,6 +80,8 @@ type Result struct {
 	// resume contexts (SPEC §0), so reports tell live records from history
 	// with the decision the rules made.
 	Records []*rules.RecordFact
+
+	located map[string]*located // the secrets located in the units' files, by path
 }
 
 // InternalCode marks a finding about resumelint's own failure.
@@ -123,6 +123,7 @@ type unitResult struct {
 	directives []fileDirectives
 	internal   int
 	skip       *load.Skip // the unit is another system's file or folder
+	located    map[string]*located
 	// read counts a bundle's artifacts: naming one of them verifies the
 	// bundle, which reads them all.
 	read int
@@ -242,6 +243,12 @@ func (res *Result) collect(s *Settings, units []unit, results []unitResult) {
 	}
 	for i := range results {
 		r := &results[i]
+		for path, lc := range r.located {
+			if res.located == nil {
+				res.located = map[string]*located{}
+			}
+			res.located[path] = lc
+		}
 		res.Internal += r.internal
 		for _, fd := range r.directives {
 			if _, dup := res.Directives[fd.path]; !dup {
@@ -302,17 +309,19 @@ func (s *Settings) finalize(index *rules.Index) (join func(res *Result) []diag.F
 }
 
 // settleRepo adds the cross-file findings, widened over the line their
-// facts gave them, their text made safe as a unit's (diag.SafeText).
+// facts gave them, masked of the secrets located in their files as the
+// units' findings are.
 func (s *Settings) settleRepo(res *Result, repo []diag.Finding) {
+	redact(repo, res.located)
 	for i := range repo {
 		fd := &repo[i]
 		fill(fd)
-		diag.SafeText(fd)
 		widenOn(fd, fd.Snippet, fd.HasSnippet)
 		if s.NoSnippets {
 			fd.Snippet, fd.HasSnippet = "", false
 		}
 	}
+	maskSnippets(repo, res.located)
 	res.Findings = append(res.Findings, repo...)
 }
 
@@ -671,13 +680,14 @@ func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
 	}
 	// The loader's findings and the rest Report could not place.
 	ur.results.Place(ur.unit, ur.raw)
+	loc := ur.locate()
 	if u.file != nil {
 		for _, d := range ur.docs {
 			d.Release() // no finding, fact or result keeps a file's node
 		}
 	}
-	redact(ur.raw, ur.files)
-	out := s.settle(ur.raw, ur.files)
+	redact(ur.raw, loc)
+	out := s.settle(ur.raw, ur.files, loc)
 	out.internal = ur.internal
 	if u.folder != nil && u.folder.Kind == load.KindBundle {
 		out.read = len(ur.files)
@@ -686,8 +696,9 @@ func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
 }
 
 // settle fills a unit's findings from the catalog, in path order, then
-// releases the unit's files but the lines findings point at.
-func (s *Settings) settle(raw []diag.Finding, files []*load.File) (out unitResult) {
+// releases the unit's files but the lines findings point at; loc are the
+// secrets located in the files, which no snippet or directive line shows.
+func (s *Settings) settle(raw []diag.Finding, files []*load.File, loc map[string]*located) (out unitResult) {
 	for i := range raw {
 		fill(&raw[i])
 	}
@@ -704,171 +715,20 @@ func (s *Settings) settle(raw []diag.Finding, files []*load.File) (out unitResul
 	for _, f := range files {
 		sources[f.Path] = f
 		if len(f.Directives) > 0 {
-			out.directives = append(out.directives, fileDirectives{f.Path, f.Directives})
+			out.directives = append(out.directives, fileDirectives{f.Path, maskDirectives(f.Directives, loc[f.Path])})
 		}
 	}
 	// While the bytes are read: the findings take what they print.
 	widen(out.findings, sources)
 	if !s.NoSnippets {
 		snippets(out.findings, sources)
+		maskSnippets(out.findings, loc)
 	}
+	out.located = loc // for the cross-file findings on these files
 	if !s.KeepData {
 		for _, f := range files {
 			f.Release() // a run's memory must not grow with the files it checks
 		}
 	}
 	return out
-}
-
-// redact removes every secret RL005 located from the messages of all
-// findings of the same file, so no output format can print one (CUE's
-// messages quote offending values): each line of a located secret as
-// written, and decoded (a quoted scalar with escapes); then anything in
-// any message that looks like a credential, and every control character
-// (diag.SafeText: rules name keys and values as they are written).
-func redact(fs []diag.Finding, files []*load.File) {
-	byPath := map[string]*load.File{}
-	for _, f := range files {
-		byPath[f.Path] = f
-	}
-	secrets := map[string][]string{}
-	for _, fd := range fs {
-		if !fd.Secret {
-			continue
-		}
-		f := byPath[fd.Path]
-		if f == nil {
-			continue
-		}
-		endLine := max(fd.End.Line, fd.Start.Line)
-		for l := fd.Start.Line; l <= endLine && l-fd.Start.Line < 1000; l++ {
-			line := []rune(f.Line(l))
-			a, b := 0, len(line)
-			if l == fd.Start.Line {
-				a = fd.Start.Col - 1
-			}
-			if l == endLine && fd.End.Col > 0 {
-				b = min(b, fd.End.Col-1)
-			}
-			if a < 0 || a >= b {
-				continue
-			}
-			seg := string(line[a:b])
-			secrets[fd.Path] = append(secrets[fd.Path], strings.TrimSpace(seg))
-			if u, ok := unquote(seg); ok {
-				secrets[fd.Path] = append(secrets[fd.Path], u)
-				for _, part := range strings.Split(u, "\n") {
-					secrets[fd.Path] = append(secrets[fd.Path], strings.TrimSpace(part))
-				}
-			}
-		}
-	}
-	windows := map[string]map[string]bool{}
-	for path, secs := range secrets {
-		windows[path] = secretWindows(secs)
-	}
-	// The located secrets; SafeText then masks the rest and escapes.
-	mask := func(path, msg string) string {
-		msg = maskRuns(msg, windows[path])
-		for _, sec := range secrets[path] {
-			if len(sec) >= 6 {
-				msg = strings.ReplaceAll(msg, sec, "****")
-				// A JSON-escaped or quoted rendering may differ; mask the
-				// distinctive middle too.
-				msg = strings.ReplaceAll(msg, sec[3:len(sec)-2], "****")
-				if q := strconv.Quote(sec); len(q) > 8 {
-					msg = strings.ReplaceAll(msg, q[4:len(q)-3], "****")
-				}
-			}
-		}
-		return msg
-	}
-	for i := range fs {
-		if len(secrets) > 0 {
-			fs[i].Message = mask(fs[i].Path, fs[i].Message)
-			if fx := fs[i].Fix; fx != nil {
-				fx.Description = mask(fs[i].Path, fx.Description) // shown by fix, the hook and editors
-			}
-			for j := range fs[i].Related {
-				fs[i].Related[j].Message = mask(fs[i].Path, fs[i].Related[j].Message)
-			}
-		}
-		diag.SafeText(&fs[i])
-	}
-}
-
-// secretRun is the shortest piece of a located secret a message may not
-// hold: a message that clipped the value keeps pieces of it that match
-// neither the whole value nor a pattern.
-const secretRun = 8
-
-// secretWindows returns every run of secretRun bytes of the words of secs.
-func secretWindows(secs []string) map[string]bool {
-	w := map[string]bool{}
-	for _, sec := range secs {
-		for _, word := range strings.Fields(sec) {
-			word = strings.Trim(word, `"',`)
-			for i := 0; i+secretRun <= len(word); i++ {
-				w[word[i:i+secretRun]] = true
-			}
-		}
-	}
-	return w
-}
-
-// maskRuns replaces each stretch of msg covered by runs of a located
-// secret (windows) with ****, widened to whole characters.
-func maskRuns(msg string, windows map[string]bool) string {
-	if len(windows) == 0 || len(msg) < secretRun {
-		return msg
-	}
-	var sb strings.Builder
-	last, end := 0, -1 // end: past the covered stretch being built
-	start := 0
-	flush := func() {
-		for start > last && !utf8.RuneStart(msg[start]) {
-			start--
-		}
-		for end < len(msg) && !utf8.RuneStart(msg[end]) {
-			end++
-		}
-		sb.WriteString(msg[last:start])
-		sb.WriteString("****")
-		last = end
-	}
-	for i := 0; i+secretRun <= len(msg); i++ {
-		if !windows[msg[i:i+secretRun]] {
-			continue
-		}
-		if end >= 0 && i > end {
-			flush()
-			end = -1
-		}
-		if end < 0 {
-			start = max(i, last)
-		}
-		end = i + secretRun
-	}
-	if end < 0 {
-		return msg
-	}
-	flush()
-	sb.WriteString(msg[last:])
-	return sb.String()
-}
-
-// unquote decodes a double-quoted (JSON or YAML) scalar's text.
-func unquote(s string) (string, bool) {
-	s = strings.TrimSpace(s)
-	if len(s) < 2 || s[0] != '"' {
-		return "", false
-	}
-	var out string
-	if err := json.Unmarshal([]byte(s), &out); err == nil {
-		return out, true
-	}
-	if u, err := strconv.Unquote(s); err == nil {
-		return u, true
-	}
-	return "", false
 }

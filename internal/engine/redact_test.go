@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
@@ -103,5 +104,50 @@ func TestFindingTextIsSafe(t *testing.T) {
 		if !seen {
 			t.Errorf("no %s finding with its text escaped: %+v", what, res.Findings)
 		}
+	}
+}
+
+// TestMaskLineHidesLocatedSecrets: a snippet hides, character for
+// character, a secret located on its line and any run of 8 characters of
+// one located elsewhere in the file; other text, and its width, are kept.
+func TestMaskLineHidesLocatedSecrets(t *testing.T) {
+	const sec = "Qm7vT2xK9pL4wR8nZ3cY6hB1dF5gJ0sA"
+	lc := &located{
+		spans:   []rules.SecretSpan{{Line: 3, Col: 19, EndLine: 3, EndCol: 53}},
+		secs:    []string{`"` + sec + `"`},
+		windows: secretWindows([]string{`"` + sec + `"`}),
+	}
+	for _, c := range []struct {
+		line       int
+		text, want string
+	}{
+		{3, `    deploy_token: "` + sec + `"`, `    deploy_token: ` + strings.Repeat("*", 34)},
+		{7, `    last_checkpoint: "` + sec + `"`, `    last_checkpoint: "` + strings.Repeat("*", 32) + `"`},
+		{9, `    next_step: "Retry « Qm7vT2xK9pL4 » and 3cY6hB1dF5gJ0sA…"`, `    next_step: "Retry « ************ » and ***************…"`},
+		{9, `    next_step: "only Qm7vT2x of it, résumé"`, `    next_step: "only Qm7vT2x of it, résumé"`},
+	} {
+		if got := lc.maskLine(c.text, c.line); got != c.want {
+			t.Errorf("line %d: maskLine(%q) =\n%q, want\n%q", c.line, c.text, got, c.want)
+		}
+	}
+}
+
+// TestRepoFindingsMasked: a cross-file finding on a file with a located
+// secret is masked like the unit's own: message and snippet.
+func TestRepoFindingsMasked(t *testing.T) {
+	const sec = "Qm7vT2xK9pL4wR8nZ3cY6hB1dF5gJ0sA"
+	res := &Result{located: map[string]*located{".jerry/checkpoints/cx-002.json": {
+		secs: []string{sec}, windows: secretWindows([]string{sec}),
+	}}}
+	line := `  "checkpoint_id": "` + sec + `",`
+	fd := diag.Finding{Code: "RL104", Path: ".jerry/checkpoints/cx-002.json", Start: diag.Pos{Line: 2, Col: 20},
+		Message: `checkpoint "` + sec[:12] + `…" is not named by the workflow`, Snippet: line, HasSnippet: true}
+	(&Settings{}).settleRepo(res, []diag.Finding{fd})
+	got := res.Findings[0]
+	if strings.Contains(got.Message, sec[:8]) || strings.Contains(got.Snippet, sec[:8]) || strings.Contains(got.Snippet, sec[24:]) {
+		t.Errorf("the secret shows: %q / %q", got.Message, got.Snippet)
+	}
+	if utf8.RuneCountInString(got.Snippet) != utf8.RuneCountInString(line) {
+		t.Errorf("snippet %q lost its width", got.Snippet)
 	}
 }
