@@ -680,7 +680,7 @@ func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
 	}
 	// The loader's findings and the rest Report could not place.
 	ur.results.Place(ur.unit, ur.raw)
-	loc := ur.locate()
+	loc := ur.locate() // while the documents are in hand
 	if u.file != nil {
 		for _, d := range ur.docs {
 			d.Release() // no finding, fact or result keeps a file's node

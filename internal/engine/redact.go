@@ -15,7 +15,9 @@ import (
 // Every text the engine hands on that came from a file — messages, fix
 // descriptions, related messages, snippets, the lines of suppression
 // directives — passes here first and is masked of the secrets located in
-// that file.
+// that file (rules.SecretsToMask). They are located whatever rules run or
+// are reported: --disable RL005, `rules: {RL005: off}`, an `ignore:`
+// entry or an inline directive hide a finding, never a secret.
 
 // located is what the engine hides of the secrets located in one file:
 // where they are (spans, on the file's own lines), each line of each as
@@ -28,18 +30,15 @@ type located struct {
 	windows map[string]bool
 }
 
-// locate gives the secrets RL005 located in the unit's files, by path;
-// nil when there are none.
+// locate gives the secrets rules.SecretsToMask finds in the unit's files,
+// while its documents are in hand, by path; nil when there are none.
 func (ur *unitRun) locate() map[string]*located {
-	var spans map[string][]rules.SecretSpan
-	for _, fd := range ur.raw {
-		if fd.Secret {
-			if spans == nil {
-				spans = map[string][]rules.SecretSpan{}
-			}
-			spans[fd.Path] = append(spans[fd.Path], rules.SecretSpan{Line: fd.Start.Line, Col: fd.Start.Col, EndLine: fd.End.Line, EndCol: fd.End.Col})
-		}
+	if ur.unit == nil {
+		return nil
 	}
+	p := rules.NewPass(nil, &ur.s.Opts, ur.unit, nil)
+	p.Results = ur.results
+	spans := rules.SecretsToMask(p)
 	if len(spans) == 0 {
 		return nil
 	}

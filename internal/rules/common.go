@@ -307,6 +307,9 @@ func Entropy(s string) float64 {
 type SecretSpan struct {
 	Line, Col, EndLine, EndCol int
 	What                       string
+	// ByKey: found by its entropy under a credential-named key, not by a
+	// credential's shape (secrets.allow can say it is no secret).
+	ByKey bool
 }
 
 // pemEnd finds the END line of a PEM block that begins at line i (1-based),
@@ -440,7 +443,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 					return // the pattern scan already found this credential
 				}
 			}
-			out = append(out, SecretSpan{Line: n.Line, Col: n.Column, EndLine: n.Line, EndCol: end.Col, What: "a high-entropy value under " + diag.QuoteFull(pk.Value)})
+			out = append(out, SecretSpan{Line: n.Line, Col: n.Column, EndLine: n.Line, EndCol: end.Col, What: "a high-entropy value under " + diag.QuoteFull(pk.Value), ByKey: true})
 		})
 	}
 	return out
@@ -519,8 +522,13 @@ func MaskFile(path string, data []byte) []byte {
 	return []byte(strings.Join(lines, ""))
 }
 
-func runSecrets(p *Pass) {
-	for _, d := range docRoots(p) {
+// located holds the credentials FindSecrets locates in each of a unit's
+// documents (in docRoots' order), computed once for RL005 and for the
+// engine, which masks them in every output whether RL005 runs or not.
+var located = NewResult("located-secrets", func(p *Pass) [][]SecretSpan {
+	docs := docRoots(p)
+	out := make([][]SecretSpan, len(docs))
+	for i, d := range docs {
 		if d.File.Data == nil {
 			continue
 		}
@@ -533,7 +541,15 @@ func runSecrets(p *Pass) {
 				trees = append(trees, l.Node)
 			}
 		}
-		for _, s := range FindSecrets(d.File, trees) {
+		out[i] = FindSecrets(d.File, trees)
+	}
+	return out
+})
+
+func runSecrets(p *Pass) {
+	spans := located.Of(p)
+	for i, d := range docRoots(p) {
+		for _, s := range spans[i] {
 			if secretAllowed(p.Opts.SecretAllow, d.File, s) {
 				continue
 			}
@@ -541,6 +557,29 @@ func runSecrets(p *Pass) {
 				fmt.Sprintf("%s is stored here (value hidden); remove it from the file and rotate the credential", s.What), WithSecret())
 		}
 	}
+}
+
+// SecretsToMask returns, by file path, the credentials located in the
+// files of p's unit (while its documents are in hand) that no output may
+// show: every one that has a credential's shape, and each found by its
+// entropy under a credential key unless secrets.allow says it is no
+// secret. Whether RL005 runs, is reported, ignored or suppressed does not
+// matter: those hide a finding, never a secret.
+func SecretsToMask(p *Pass) map[string][]SecretSpan {
+	var out map[string][]SecretSpan
+	spans := located.Of(p)
+	for i, d := range docRoots(p) {
+		for _, s := range spans[i] {
+			if s.ByKey && secretAllowed(p.Opts.SecretAllow, d.File, s) {
+				continue
+			}
+			if out == nil {
+				out = map[string][]SecretSpan{}
+			}
+			out[d.File.Path] = append(out[d.File.Path], s)
+		}
+	}
+	return out
 }
 
 // allowRes caches the compiled secrets.allow regexes (validated when the

@@ -1,0 +1,43 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+// TestSecretsToMask: what the engine masks does not depend on RL005
+// running; secrets.allow takes out a value found only by its entropy under
+// a credential key (the user says it is no secret), never one with a
+// credential's shape, which every output masks anyway.
+func TestSecretsToMask(t *testing.T) {
+	const text = `resumption:
+  recovery_state:
+    workflow_status: "ghp_Zr8Qk2Lw9Vx4Nb\
+      7Tp1Hs6Dy3Fg0Jm5CaQ1W2"
+    deploy_token: "Qm7vT2xK9pL4wR8nZ3cY6hB1dF5gJ0sA"
+    next_step: "Push with sk-test-Zq8Lw3Rt6Yp1Nc4Vb7Hx"
+`
+	f := &load.File{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration, Data: []byte(text)}
+	d, _ := load.Parse(f, load.FormatYAML, load.DefaultLimits)
+	lines := func(allow ...string) []int {
+		p := NewPass(nil, &Options{SecretAllow: allow}, d, nil)
+		var out []int
+		for _, s := range SecretsToMask(p)[f.Path] {
+			out = append(out, s.Line)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		allow []string
+		want  []int
+	}{
+		{nil, []int{6, 3, 5}},
+		{[]string{"^ghp_", "^sk-test-"}, []int{6, 3, 5}},
+		{[]string{"^Qm7v"}, []int{6, 3}},
+	} {
+		if got := lines(c.allow...); !equalInts(got, c.want) {
+			t.Errorf("allow %q: secrets on lines %v, want %v", c.allow, got, c.want)
+		}
+	}
+}
