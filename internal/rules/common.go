@@ -452,6 +452,11 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 // nodeSpan is the source extent of a scalar: its quoted or plain text on
 // one line, or every line of a block or multi-line scalar, whole.
 func nodeSpan(f *load.File, n *yaml.Node) SecretSpan {
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		if l, c, ok := quotedEnd(f, n); ok && l > n.Line {
+			return SecretSpan{Line: n.Line, Col: n.Column, EndLine: l, EndCol: c}
+		}
+	}
 	end := load.EndOf(f, n)
 	lines := strings.Count(strings.TrimRight(n.Value, "\n"), "\n")
 	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
@@ -486,6 +491,39 @@ func nodeSpan(f *load.File, n *yaml.Node) SecretSpan {
 	}
 	last = min(last, max(nl, n.Line))
 	return SecretSpan{Line: n.Line, Col: n.Column, EndLine: last, EndCol: utf8.RuneCountInString(f.Line(last)) + 1}
+}
+
+// quotedEnd finds the closing quote of a quoted scalar, which may be lines
+// below its opening one: a double-quoted scalar continues over a line
+// ending in \ or simply folds, and its value holds no newline that would
+// tell. It returns the line and the column just past the quote; not ok
+// when the scalar is not found closed within 1,000 lines.
+func quotedEnd(f *load.File, n *yaml.Node) (line, col int, ok bool) {
+	text, at, ok := f.LineAt(n.Line, n.Column)
+	if !ok || at >= len(text) || (text[at] != '"' && text[at] != '\'') {
+		return 0, 0, false
+	}
+	q := text[at]
+	nl := len(f.LineStarts())
+	for l, i := n.Line, at+1; l <= nl && l-n.Line <= 1000; l, i = l+1, 0 {
+		if l > n.Line {
+			text = f.LineBytes(l)
+		}
+		for ; i < len(text); i++ {
+			switch {
+			case q == '"' && text[i] == '\\':
+				i++ // an escape; at the end of a line, it goes on on the next
+			case text[i] == q && q == '\'' && i+1 < len(text) && text[i+1] == '\'':
+				i++ // '' stands for '
+			case text[i] == q:
+				if l == n.Line {
+					return l, n.Column + utf8.RuneCount(text[at:i+1]), true
+				}
+				return l, utf8.RuneCount(text[:i+1]) + 1, true
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 // MaskFile returns data with every credential FindSecrets locates (in its

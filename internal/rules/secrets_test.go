@@ -3,6 +3,8 @@ package rules
 import (
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/resumelint/resumelint/internal/load"
 )
 
@@ -38,6 +40,34 @@ func TestSecretsToMask(t *testing.T) {
 	} {
 		if got := lines(c.allow...); !equalInts(got, c.want) {
 			t.Errorf("allow %q: secrets on lines %v, want %v", c.allow, got, c.want)
+		}
+	}
+}
+
+// TestQuotedSecretSpansItsLines: a token split by an escaped line break
+// of a double-quoted scalar (whose value then holds no newline) is
+// located from the scalar's opening quote to its closing one, past
+// escaped quotes and backslashes, so every line of it is masked.
+func TestQuotedSecretSpansItsLines(t *testing.T) {
+	for _, c := range []struct {
+		yaml          string
+		endLine, endC int
+	}{
+		{"a:\n  token: \"ghp_Zr8Qk2Lw9Vx4Nb\\\n    7Tp1Hs6Dy3Fg0Jm5CaQ1W2\"\nb: 1\n", 3, 28},
+		{"a:\n  note: \"pushed with ghp_Zr8Qk2Lw9Vx4Nb\\\n    7Tp1Hs6Dy3Fg0Jm5CaQ1W2 \\\"ok\\\"\n    today\"\n", 4, 11},
+		{"a:\n  note: \"C:\\\\tmp ghp_Zr8Qk2Lw9Vx4Nb\\\n  7Tp1Hs6Dy3Fg0Jm5CaQ1W2\" # \"x\"\n", 3, 26},
+	} {
+		f := &load.File{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration, Data: []byte(c.yaml)}
+		d, _ := load.Parse(f, load.FormatYAML, load.DefaultLimits)
+		spans := FindSecrets(f, []*yaml.Node{d.Root})
+		var got []SecretSpan
+		for _, s := range spans {
+			if s.Line == 2 {
+				got = append(got, s)
+			}
+		}
+		if len(got) != 1 || got[0].EndLine != c.endLine || got[0].EndCol != c.endC {
+			t.Errorf("%q: spans %+v, want one from line 2 to %d:%d", c.yaml, spans, c.endLine, c.endC)
 		}
 	}
 }
