@@ -371,6 +371,25 @@ func TestHostileSecretInFixDiff(t *testing.T) {
 	noSecretIn(t, "fix --diff", r.stdout+r.stderr)
 }
 
+// A token split over two lines of a double-quoted scalar matches no
+// pattern on either line; fix --diff masks it from the parsed value, as
+// lint does.
+func TestHostileSplitSecretInFixDiff(t *testing.T) {
+	dir := t.TempDir()
+	doc := strings.Replace(validOrchestration, "  decision_log:", "  decisions:", 1)
+	doc = strings.Replace(doc, "    last_gate_primary_defect: null", "    last_gate_primary_defect: \"ghp_Zr8Qk2Lw9Vx4Nb\\\n      7Tp1Hs6Dy3Fg0Jm5CaQ1W2\"", 1)
+	withOrchestration(t, dir, doc)
+	r := runBounded(t, dir, "fix", "--diff", "--unsafe-fixes", ".")
+	if !strings.Contains(r.stdout, "+  decision_log:") || !strings.Contains(r.stdout, "last_gate_primary_defect") {
+		t.Fatalf("exit %d, no rename next to the token in the diff:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, piece := range []string{"Zr8Qk2Lw", "9Vx4Nb", "Hs6Dy3Fg", "CaQ1W2"} {
+		if strings.Contains(r.stdout+r.stderr, piece) {
+			t.Errorf("fix --diff prints %q:\n%s", piece, r.stdout)
+		}
+	}
+}
+
 func TestHostileLineSeparatorsShiftMasks(t *testing.T) {
 	dir := t.TempDir()
 	doc := strings.Replace(validOrchestration, `next_step: "Run ps-writer-001 on the remaining 14 pages"`, "next_step: \"Run\u2028ps\u0085writer\r001\"", 1)

@@ -168,7 +168,7 @@ func (c *Command) printDiff(files []*fix.File) (int, error) {
 		// Secrets masked on both sides (what lint never prints, the diff
 		// does not either), content escaped as text output is; no line
 		// can pass for a workflow command (" ::error" is one).
-		d := fix.Unified("a/"+from, "b/"+to, rules.MaskFile(from, ff.Read), rules.MaskFile(to, ff.Data))
+		d := fix.Unified("a/"+from, "b/"+to, rules.MaskFile(from, ff.File.Kind, ff.Read), rules.MaskFile(to, ff.File.Kind, ff.Data))
 		for _, line := range strings.SplitAfter(d, "\n") {
 			body := strings.TrimSuffix(line, "\n")
 			sb.WriteString(diag.SafeLine(body))

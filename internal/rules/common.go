@@ -526,15 +526,28 @@ func quotedEnd(f *load.File, n *yaml.Node) (line, col int, ok bool) {
 	return 0, 0, false
 }
 
-// MaskFile returns data with every credential FindSecrets locates (in its
-// text alone) replaced by asterisks, for outputs that print file content
-// other than snippets (fix --diff).
-func MaskFile(path string, data []byte) []byte {
+// MaskFile returns data, the content of a file of kind k at path, with
+// every credential FindSecrets locates in its text and in its parsed
+// values (a token split over the lines of a quoted scalar) replaced by
+// asterisks, for outputs that print file content other than snippets
+// (fix --diff).
+func MaskFile(path string, k load.Kind, data []byte) []byte {
 	if !secret.MayHoldBytes(data) {
 		return data
 	}
-	f := &load.File{Path: path, Data: data}
-	spans := FindSecrets(f, nil)
+	f := &load.File{Path: path, Kind: k, Data: data}
+	d, _ := load.Parse(f, load.FormatOf(k, path), load.DefaultLimits)
+	var trees []*yaml.Node
+	if d.Root != nil {
+		trees = append(trees, d.Root)
+	}
+	for _, l := range d.Lines {
+		if l.Node != nil {
+			trees = append(trees, l.Node)
+		}
+	}
+	spans := FindSecrets(f, trees)
+	d.Release()
 	if len(spans) == 0 {
 		return data
 	}
