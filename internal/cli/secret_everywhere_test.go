@@ -43,7 +43,13 @@ var plantedShapes = map[string]func(tok string) string{
 	"middle": func(tok string) string {
 		return "CP-001 was pushed by the release job with key " + tok + " before the phase-2 gate ran"
 	},
+	// Glued into an identifier, where \b finds no edge (the built-in
+	// patterns only: the rule set's formats keep gitleaks' own bounds).
+	"glued": func(tok string) string { return "CP-" + tok + "_v2" },
 }
+
+// gluedBuiltin are the planted tokens a built-in pattern finds glued.
+var gluedBuiltin = map[string]bool{"github": true, "github-pat": true, "anthropic": true, "aws": true}
 
 // plantSite is one field a rule quotes: in file of the golden case, old
 // is replaced by new with {V} the planted value (a JSON/YAML string).
@@ -150,6 +156,9 @@ func runIn(dir, stdin string, args ...string) (int, string) {
 func TestSecretNeverPrinted(t *testing.T) {
 	for _, tok := range plantedTokens {
 		for shape, form := range plantedShapes {
+			if shape == "glued" && !gluedBuiltin[tok.name] {
+				continue
+			}
 			t.Run(tok.name+"/"+shape, func(t *testing.T) {
 				dir := plantedRepo(t, form(tok.value))
 				outputs := plantedOutputs(t, dir)
