@@ -336,6 +336,9 @@ func (c *checker) run() {
 		}
 		c.add(p)
 	}
+	// TASK_SPEC.json says what the bundle was to produce (step 3 reads
+	// it): one that cannot be read proves nothing, and fails closed.
+	c.object(taskSpec)
 	// Step 1: STATUS.json.
 	if st := c.object(statusFile); st != nil {
 		c.statusField(st, "status", "success", StatusNotSuccess)
