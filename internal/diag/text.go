@@ -172,12 +172,42 @@ func List(items []string, max int) string {
 // Fit renders a message whose lists can be shortened: render(n) names at
 // most n items of each list. It returns the longest rendering, from max
 // items down to one, that stays within MaxMessage.
+//
+// render separates the items it names by at least two characters (", ",
+// "; ", " or ", " and "), so a rendering of more than maxFitItems items
+// never fits: Fit starts below that, and a list of any length costs a
+// bounded number of renderings of a bounded number of items.
 func Fit(max int, render func(n int) string) string {
+	max = min(max, maxFitItems)
 	msg := render(max)
-	for n := max - 1; n >= 1 && len([]rune(msg)) > MaxMessage; n-- {
+	for n := max - 1; n >= 1 && utf8.RuneCountInString(msg) > MaxMessage; n-- {
 		msg = render(n)
 	}
 	return msg
+}
+
+// maxFitItems is the most items a message of MaxMessage characters can
+// name with two-character separators between them.
+const maxFitItems = MaxMessage/2 + 1
+
+// FitList formats a message around as many of items as fit in MaxMessage
+// ("a, b and 3 more", as List), at least one. Only the items whose
+// joined length can fit are ever joined.
+func FitList(items []string, format func(list string) string) string {
+	if len(items) == 0 {
+		return ""
+	}
+	// A message naming k items holds their joined text: no k whose
+	// items alone exceed MaxMessage can fit.
+	k, width := 0, -2
+	for k < len(items) && k < maxFitItems {
+		width += 2 + utf8.RuneCountInString(items[k])
+		if width > MaxMessage {
+			break
+		}
+		k++
+	}
+	return Fit(max(k, 1), func(n int) string { return format(List(items, n)) })
 }
 
 // FitClip renders a message whose quoted values can be clipped: render(w)

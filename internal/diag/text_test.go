@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -113,5 +114,88 @@ func TestSafePaths(t *testing.T) {
 	}
 	if !strings.Contains(fs[1].Path, tok) || !strings.Contains(fs[0].Related[0].Path, tok) {
 		t.Errorf("SafePaths changed the run's findings: %+v", fs)
+	}
+}
+
+func TestFitList(t *testing.T) {
+	items := []string{"phase 4 (BLOCKED)", "phase 5 (BLOCKED)", "phase 6 (BLOCKED)"}
+	short := FitList(items, func(l string) string { return "open: " + l })
+	if short != "open: phase 4 (BLOCKED), phase 5 (BLOCKED), phase 6 (BLOCKED)" {
+		t.Errorf("FitList kept %q", short)
+	}
+	long := FitList(items, func(l string) string { return strings.Repeat("x", 125) + l })
+	if want := strings.Repeat("x", 125) + "phase 4 (BLOCKED) and 2 more"; long != want {
+		t.Errorf("FitList = %q, want %q", long, want)
+	}
+	if got := FitList([]string{strings.Repeat("y", 200), "z"}, func(l string) string { return l }); got != strings.Repeat("y", 200)+" and 1 more" {
+		t.Errorf("FitList of an overlong first item = %q", got)
+	}
+}
+
+// fitListNaive is the definition FitList keeps: the longest rendering,
+// from every item down to one, that fits.
+func fitListNaive(items []string, format func(string) string) string {
+	var msg string
+	for k := len(items); k >= 1; k-- {
+		msg = format(List(items, k))
+		if len([]rune(msg)) <= MaxMessage {
+			break
+		}
+	}
+	return msg
+}
+
+func TestFitListMatchesNaive(t *testing.T) {
+	format := func(l string) string { return "open: " + l + "; close them" }
+	for _, n := range []int{1, 2, 5, 9, 10, 11, 30, 81, 82, 200} {
+		for _, w := range []int{0, 1, 3, 7, 20, 170} {
+			items := make([]string, n)
+			for i := range items {
+				items[i] = strings.Repeat("é", (i*w)%13+w/2)
+			}
+			if got, want := FitList(items, format), fitListNaive(items, format); got != want {
+				t.Errorf("n=%d w=%d: FitList = %q, want %q", n, w, got, want)
+			}
+		}
+	}
+}
+
+// A list of any length is fitted with a bounded number of renderings,
+// each naming a bounded number of items.
+func TestFitBounded(t *testing.T) {
+	items := make([]string, 100000)
+	for i := range items {
+		items[i] = "x"
+	}
+	calls, named := 0, 0
+	msg := Fit(len(items), func(n int) string {
+		calls++
+		named += n
+		return "open: " + List(items, n)
+	})
+	if len(msg) > MaxMessage || !strings.HasSuffix(msg, "more") {
+		t.Errorf("Fit = %q", msg)
+	}
+	if calls > maxFitItems || named > maxFitItems*maxFitItems {
+		t.Errorf("Fit rendered %d times naming %d items in all, for a message of %d characters", calls, named, MaxMessage)
+	}
+	calls, named = 0, 0
+	FitList(items, func(l string) string { calls++; return "open: " + l })
+	if calls > maxFitItems {
+		t.Errorf("FitList rendered %d times", calls)
+	}
+}
+
+func BenchmarkFitList(b *testing.B) {
+	for _, n := range []int{20000, 80000} {
+		items := make([]string, n)
+		for i := range items {
+			items[i] = "phase " + strings.Repeat("9", 5)
+		}
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				FitList(items, func(l string) string { return "open: " + l })
+			}
+		})
 	}
 }

@@ -120,27 +120,6 @@ func phaseName(p *Pass, ph *model.Phase) string {
 	return fmt.Sprintf("phase %d", ph.Num)
 }
 
-// maxMessage is the length a message is kept within (one sentence of
-// what is wrong and what to do).
-const maxMessage = 160
-
-// fitList formats a message around as many items as fit in maxMessage
-// ("a, b and 3 more"), at least one.
-func fitList(items []string, format func(list string) string) string {
-	var msg string
-	for k := len(items); k >= 1; k-- {
-		list := strings.Join(items[:k], ", ")
-		if k < len(items) {
-			list = fmt.Sprintf("%s and %d more", list, len(items)-k)
-		}
-		msg = format(list)
-		if len([]rune(msg)) <= maxMessage {
-			break
-		}
-	}
-	return msg
-}
-
 // agentsAllComplete reports a phase whose agents are listed and all done.
 func agentsAllComplete(ph *model.Phase) bool {
 	n := 0
@@ -314,7 +293,7 @@ func checkCompleteRecord(p *Pass, anchor *lifecycle) {
 	if o.phases > 0 && o.gates == 0 && o.pipes == 0 && o.agentsDone {
 		hint = "their agents are COMPLETE: update the phases"
 	}
-	msg := fitList(o.items, func(list string) string {
+	msg := diag.FitList(o.items, func(list string) string {
 		return fmt.Sprintf("%s %s, but %s still open: %s; %s", anchor.Field, anchor.Raw, strings.Join(what, " and "), list, hint)
 	})
 	p.Report(p.Doc.File, anchor.At, msg, WithRelated(o.rel...))
@@ -701,7 +680,7 @@ func runCompleteWithDefects(p *Pass) {
 	f := d.File
 	msg := fmt.Sprintf("%s %s (line %d), but defect_summary counts %d unresolved defect(s); resolve them or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), n)
 	if len(ids) > 0 {
-		msg = fitList(ids, func(list string) string {
+		msg = diag.FitList(ids, func(list string) string {
 			return fmt.Sprintf("%s %s (line %d), but defect_summary counts %d unresolved defect(s) (%s); resolve them or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), n, list)
 		})
 	}

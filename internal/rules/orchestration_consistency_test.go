@@ -107,18 +107,6 @@ func TestCountBoxes(t *testing.T) {
 	}
 }
 
-func TestFitList(t *testing.T) {
-	items := []string{"phase 4 (BLOCKED)", "phase 5 (BLOCKED)", "phase 6 (BLOCKED)"}
-	short := fitList(items, func(l string) string { return "open: " + l })
-	if short != "open: phase 4 (BLOCKED), phase 5 (BLOCKED), phase 6 (BLOCKED)" {
-		t.Errorf("fitList kept %q", short)
-	}
-	long := fitList(items, func(l string) string { return strings.Repeat("x", 125) + l })
-	if want := strings.Repeat("x", 125) + "phase 4 (BLOCKED) and 2 more"; long != want {
-		t.Errorf("fitList = %q, want %q", long, want)
-	}
-}
-
 // The task phrases of RL118 and the task numbers each names (none: the
 // tasks as a whole).
 func TestTaskClaims(t *testing.T) {

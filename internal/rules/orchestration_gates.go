@@ -409,7 +409,7 @@ func checkCounters(p *Pass, cs []counter) {
 		if first == nil {
 			continue
 		}
-		p.Report(f, first, fitList(items, func(list string) string {
+		p.Report(f, first, diag.FitList(items, func(list string) string {
 			return fmt.Sprintf("%s counts disagree with the statuses: %s; recount them", b.label, list)
 		}), WithSeverity(diag.SevWarning))
 	}

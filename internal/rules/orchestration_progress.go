@@ -452,7 +452,7 @@ func finishedPending(p *Pass) {
 	if groups > 0 {
 		counts = append(counts, fmt.Sprintf("%d queue group(s)", groups))
 	}
-	msg := fitList(items, func(list string) string {
+	msg := diag.FitList(items, func(list string) string {
 		return fmt.Sprintf("%s, but %s pending: %s; clear them or reopen the workflow", what, strings.Join(counts, " and "), list)
 	})
 	var rel []diag.Related
