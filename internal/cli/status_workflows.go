@@ -314,9 +314,10 @@ func pipelineStates(o *model.Orchestration) []report.PipelineState {
 		pipes = append(pipes[:len(pipes):len(pipes)], top)
 	}
 	out := []report.PipelineState{}
+	views := o.Doc.Pipelines.ByKey()
 	for _, pi := range pipes {
 		id := pi.Key
-		if pv := o.Doc.Pipelines.Keyed(pi.Key); pv != nil {
+		if pv := views[pi.Key]; pv != nil {
 			if s := text(pv.ID.Node); s != "" {
 				id = s
 			}

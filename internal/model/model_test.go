@@ -124,3 +124,21 @@ resumption:
 		t.Errorf("output hashes = %+v", oh)
 	}
 }
+
+// ByKey finds what a look-up by key finds: the last item of a repeated
+// key, nil for an item that is no mapping, nothing in a list.
+func TestCollByKey(t *testing.T) {
+	o := OrchestrationOf(parse(t, `
+pipelines:
+  a: {id: first, progress_percent: 10}
+  b: 3
+  a: {id: second}
+`))
+	m := o.Doc.Pipelines.ByKey()
+	if len(m) != 2 || m["a"] == nil || m["a"].ID.Value != "second" || m["b"] != nil {
+		t.Errorf("ByKey = %v", m)
+	}
+	if l := OrchestrationOf(parse(t, "pipelines: [{id: a}]\n")).Doc.Pipelines.ByKey(); l != nil {
+		t.Errorf("ByKey of a list = %v", l)
+	}
+}

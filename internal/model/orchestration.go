@@ -145,16 +145,20 @@ func (c Coll[T]) KeyAt(i int) string {
 	return c.Keys[i].Value
 }
 
-// Keyed returns the view of the item whose mapping key is key, the last
-// one when the key repeats (as a look-up by key finds it); nil when c is a
-// list, or that item is not a mapping.
-func (c Coll[T]) Keyed(key string) (v T) {
-	for i, k := range c.Keys {
-		if k.Value == key {
-			v = c.Items[i]
-		}
+// ByKey indexes the views of the items by mapping key, the last one
+// where a key repeats (as a look-up by key finds it), nil where an item
+// is not a mapping: built once for the look-ups of a whole file, as a
+// scan per key grows with the square of the items. It is nil when c is
+// a list.
+func (c Coll[T]) ByKey() map[string]T {
+	if c.Keys == nil {
+		return nil
 	}
-	return v
+	m := make(map[string]T, len(c.Keys))
+	for i, k := range c.Keys {
+		m[k.Value] = c.Items[i]
+	}
+	return m
 }
 
 // ResumptionOf reads the resumption section of an orchestration root, or

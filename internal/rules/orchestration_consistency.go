@@ -224,8 +224,9 @@ var recordOpenResult = NewResult("record-open", func(p *Pass) *openRecord {
 			o.rel = append(o.rel, relatedAt(f, statusAt(ph), ph.Label+": "+ph.Status))
 			o.agentsDone = o.agentsDone && agentsAllComplete(ph)
 		}
+		views := OrchestrationOf(p).Doc.Pipelines.ByKey()
 		for _, pi := range pipelines(p) {
-			pv := OrchestrationOf(p).Doc.Pipelines.Keyed(pi.Key)
+			pv := views[pi.Key]
 			if pv == nil {
 				continue
 			}

@@ -431,8 +431,9 @@ func firstIntKey(m *yaml.Node, keys []string) (*yaml.Node, string) {
 // with phases complete, 100 with phases open.
 func pipelineProgress(p *Pass) {
 	f := p.Doc.File
+	views := OrchestrationOf(p).Doc.Pipelines.ByKey()
 	for _, pi := range pipelines(p) {
-		pv := OrchestrationOf(p).Doc.Pipelines.Keyed(pi.Key)
+		pv := views[pi.Key]
 		if pv == nil {
 			continue
 		}
