@@ -235,11 +235,15 @@ func checkTrajectoryGates(p *Pass, t *trajectory, gates map[string]*model.Gate) 
 				p.Report(f, t.ck, fmt.Sprintf("%s is %s (line %d), but gates_completed does not list %s: append it", g.Label, g.Status, g.StatusAt.Line, g.ID), WithRelated(relatedAt(f, g.StatusAt, g.Label+".status")))
 			}
 		}
+		defined := "" // the gates' ids for a message, listed once
 		for i, c := range t.completed {
 			g := gates[model.GateKey(c)]
 			switch {
 			case g == nil:
-				p.Report(f, t.cNodes[i], fmt.Sprintf("gate %s is in gates_completed, but quality_gates defines no such gate (it has %s)", c, listShort(gateIDs(gates, keys))))
+				if defined == "" {
+					defined = listShort(gateIDs(gates, keys))
+				}
+				p.Report(f, t.cNodes[i], fmt.Sprintf("gate %s is in gates_completed, but quality_gates defines no such gate (it has %s)", c, defined))
 			case g.Status != "" && !isPassed(g.Status) && g.StatusAt != nil:
 				p.Report(f, t.cNodes[i], fmt.Sprintf("gate %s is in gates_completed, but %s.status is %s (line %d): correct one of them", c, g.Label, g.Status, g.StatusAt.Line), WithRelated(relatedAt(f, g.StatusAt, g.Label+".status")))
 			}
@@ -342,6 +346,7 @@ func runDecisionLog(p *Pass) {
 	known := knownGates(p)
 	phases := model.PhaseNumbers(pipelines(p))
 	phaseList := slices.Sorted(maps.Keys(phases))
+	var lists decisionLists
 	var numbering *diag.Fix // one fix numbers every entry without an id
 	numbered := false       // computed once, even when there is none (O(n), not O(n²))
 	for i, e := range dl.Items {
@@ -361,14 +366,23 @@ func runDecisionLog(p *Pass) {
 				p.Report(f, idv, fmt.Sprintf("%s[%d] has id %s, but decisions are numbered RD-001, RD-002, … in order: expected %s", name, i, id, want))
 			}
 		}
-		checkDecisionGate(p, label, e, known)
-		checkDecisionPhases(p, label, e, phases, phaseList)
+		checkDecisionGate(p, label, e, known, &lists)
+		checkDecisionPhases(p, label, e, phases, phaseList, &lists)
 	}
+}
+
+// decisionLists are the file's gates and phases as messages show them,
+// made on first use and kept for every decision of the file: a log of
+// many decisions naming unknown gates or phases sorts and formats them
+// once.
+type decisionLists struct {
+	gates  string   // the known gates, sorted and listed (listShort)
+	phases []string // the phase numbers, in order
 }
 
 // checkDecisionGate checks a decision's gate against the file's gates and
 // its iteration.
-func checkDecisionGate(p *Pass, label string, e *model.Decision, known map[string]bool) {
+func checkDecisionGate(p *Pass, label string, e *model.Decision, known map[string]bool, lists *decisionLists) {
 	f := p.Doc.File
 	gv, iv := e.Gate.Node, e.Iteration.Node
 	gate, gateSet := e.Gate.Value, e.Gate.OK
@@ -376,8 +390,10 @@ func checkDecisionGate(p *Pass, label string, e *model.Decision, known map[strin
 	gateNull := gv == nil || node.IsNull(gv)
 	iterNull := iv == nil || node.IsNull(iv)
 	if gateSet && len(known) > 0 && !known[model.GateKey(gate)] && !isPlaceholderIn(f, gate) {
-		keys := slices.Sorted(maps.Keys(known))
-		p.Report(f, gv, fmt.Sprintf("%s names gate %s, which this file does not define (its gates: %s)", label, gate, listShort(keys)))
+		if lists.gates == "" {
+			lists.gates = listShort(slices.Sorted(maps.Keys(known)))
+		}
+		p.Report(f, gv, fmt.Sprintf("%s names gate %s, which this file does not define (its gates: %s)", label, gate, lists.gates))
 	}
 	switch {
 	case gateSet && iterNull:
@@ -393,7 +409,7 @@ func checkDecisionGate(p *Pass, label string, e *model.Decision, known map[strin
 
 // checkDecisionPhases checks the phases a decision affects, and a deferred
 // decision whose phases are all complete.
-func checkDecisionPhases(p *Pass, label string, e *model.Decision, phases map[int][]*model.Phase, phaseList []int) {
+func checkDecisionPhases(p *Pass, label string, e *model.Decision, phases map[int][]*model.Phase, phaseList []int, lists *decisionLists) {
 	f := p.Doc.File
 	ap := e.AffectsPhases.Node
 	if !node.IsSeq(ap) || len(phases) == 0 {
@@ -408,7 +424,12 @@ func checkDecisionPhases(p *Pass, label string, e *model.Decision, phases map[in
 		}
 		phs := phases[int(n)]
 		if len(phs) == 0 {
-			p.Report(f, x, fmt.Sprintf("%s affects phase %d, but the pipelines define phases %s", label, n, intsList(phaseList)))
+			if lists.phases == nil {
+				lists.phases = intStrings(phaseList)
+			}
+			p.Report(f, x, diag.FitList(lists.phases, func(list string) string {
+				return fmt.Sprintf("%s affects phase %d, but the pipelines define phases %s", label, n, list)
+			}))
 			allDone = false
 			continue
 		}
@@ -423,12 +444,12 @@ func checkDecisionPhases(p *Pass, label string, e *model.Decision, phases map[in
 	}
 }
 
-func intsList(ns []int) string {
+func intStrings(ns []int) []string {
 	parts := make([]string, len(ns))
 	for i, n := range ns {
 		parts[i] = strconv.Itoa(n)
 	}
-	return strings.Join(parts, ", ")
+	return parts
 }
 
 func nodeList(seq *yaml.Node) string {
