@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -610,13 +611,15 @@ func (c *checker) expectedOutputs(oh *load.Document, entries []entry) {
 	_, hv, _ := c.fieldQuiet(oh, "hashes")
 	var have []string
 	node.Pairs(hv, func(k, _ *yaml.Node) { have = append(have, path.Clean(k.Value)) })
+	// Sorted, the keys inside a folder p follow p+"/" directly: one
+	// binary search per expected output, not a scan of every key.
+	slices.Sort(have)
 	covered := func(p string) bool {
-		for _, h := range have {
-			if h == p || strings.HasPrefix(h, p+"/") {
-				return true
-			}
+		if _, ok := slices.BinarySearch(have, p); ok {
+			return true
 		}
-		return false
+		i, _ := slices.BinarySearch(have, p+"/")
+		return i < len(have) && strings.HasPrefix(have[i], p+"/")
 	}
 	for _, it := range node.Resolve(list).Content {
 		s, ok := node.Str(it)

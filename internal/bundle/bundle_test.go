@@ -325,6 +325,21 @@ func TestBundleIncomplete(t *testing.T) {
 		wantCodes(t, v, bundle.BundleIncomplete)
 		problem(t, v, bundle.BundleIncomplete, "out/chart.png")
 	})
+	t.Run("folders covered by the keys inside them", func(t *testing.T) {
+		dir, a := newBundle(t, reportOutputs)
+		a.task["expected_outputs"] = []string{"out", "out/nested", "./out/nested/", "ou", "out/nested/a", "out/rep", "out/data.csv/x", "outx"}
+		a.write(t, dir)
+		v := verify(t, dir, opts())
+		var keys []string
+		for _, p := range v.Problems {
+			if p.Code == bundle.BundleIncomplete {
+				keys = append(keys, p.Key)
+			}
+		}
+		if want := []string{"ou", "out/nested/a", "out/rep", "out/data.csv/x", "outx"}; !slices.Equal(keys, want) {
+			t.Errorf("uncovered outputs %q, want %q", keys, want)
+		}
+	})
 }
 
 // The seed's code wherever one fits (SPEC §3.5): a field step 1 or 2
