@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"sort"
 	"slices"
+	"sort"
 	"strings"
 	"sync/atomic"
 
