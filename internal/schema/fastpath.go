@@ -117,7 +117,8 @@ func classify(n *yaml.Node) (*yaml.Node, scalar) {
 	default:
 		return n, scalar{kind: kNull}
 	}
-	switch n.ShortTag() {
+	tag := scalarTag(n)
+	switch tag {
 	case "!!null":
 		return n, scalar{kind: kNull}
 	case "!!bool":
@@ -136,14 +137,14 @@ func classify(n *yaml.Node) (*yaml.Node, scalar) {
 		if f, ok := node.Float(n); ok {
 			return n, scalar{kind: kFloat, f: f}
 		}
-		if sc, ok := hugeScalar(n); ok {
+		if sc, ok := hugeScalar(n, tag); ok {
 			return n, sc
 		}
 	case "!!float":
 		if f, ok := node.Float(n); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
 			return n, scalar{kind: kFloat, f: f}
 		}
-		if sc, ok := hugeScalar(n); ok {
+		if sc, ok := hugeScalar(n, tag); ok {
 			return n, sc
 		}
 	}
@@ -151,8 +152,8 @@ func classify(n *yaml.Node) (*yaml.Node, scalar) {
 }
 
 // hugeScalar classifies a number bigNumber makes.
-func hugeScalar(n *yaml.Node) (scalar, bool) {
-	switch bigNumber(n).(type) {
+func hugeScalar(n *yaml.Node, tag string) (scalar, bool) {
+	switch bigNumber(n, tag).(type) {
 	case *big.Int:
 		return scalar{kind: kInt, huge: true}, true
 	case *big.Float:

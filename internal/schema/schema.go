@@ -811,7 +811,7 @@ func ToValue(n *yaml.Node) any {
 		}
 		return l
 	case yaml.ScalarNode:
-		switch n.ShortTag() {
+		switch scalarTag(n) {
 		case "!!null":
 			return nil
 		case "!!bool":
@@ -824,7 +824,7 @@ func ToValue(n *yaml.Node) any {
 			if f, ok := node.Float(n); ok {
 				return f
 			}
-			if b := bigNumber(n); b != nil {
+			if b := bigNumber(n, "!!int"); b != nil {
 				return b
 			}
 			return n.Value
@@ -832,7 +832,7 @@ func ToValue(n *yaml.Node) any {
 			if f, ok := node.Float(n); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
 				return f
 			}
-			if b := bigNumber(n); b != nil {
+			if b := bigNumber(n, "!!float"); b != nil {
 				return b
 			}
 			return n.Value
@@ -842,24 +842,171 @@ func ToValue(n *yaml.Node) any {
 	return nil
 }
 
-// bigNumber is a number beyond int64 or float64 as CUE takes it: a
-// *big.Int for an integer (YAML reads up to 2^64-1 as one; a JSON integer
-// has no bound), a *big.Float for a JSON number past float64 (1e400). Nil
-// when n's text is no such number (.inf, .nan). Such a number is a number
-// to the schema, as to its readers: a string field rejects it.
-func bigNumber(n *yaml.Node) any {
+// scalarTag is the tag of a scalar as the schema reads it: its ShortTag,
+// except that a plain decimal number too large for a float64 (a YAML
+// integer of more than 309 digits, 1e400), which go-yaml resolves to a
+// string, is a float, as JSON's numbers past a float are: a number,
+// however large.
+func scalarTag(n *yaml.Node) string {
+	tag := n.ShortTag()
+	if tag == "!!str" && n.Style == 0 && decimalNumber(n.Value) {
+		return "!!float"
+	}
+	return tag
+}
+
+// decimalNumber reports whether s is a decimal number as YAML writes a
+// float ([-+]?(.d+|d+(.d*)?)([eE][-+]?d+)?), which go-yaml reads as a
+// string only when it overflows a float64.
+func decimalNumber(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	whole := digits()
+	if i < len(s) && s[i] == '.' {
+		i++
+		if frac := digits(); whole == 0 && frac == 0 {
+			return false
+		}
+	} else if whole == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// maxExactDigits is how many significant digits of a number beyond int64
+// or float64 are read exactly. Reading decimal digits into a big number
+// takes time in the square of their count; a number of more digits is
+// beyond every bound a schema sets, so its first maxExactDigits digits and
+// its exponent stand for it (its sign, kind and magnitude are kept; a
+// message shows the number as written, not this value).
+const maxExactDigits = 1000
+
+// bigNumber is a number beyond int64 or float64 as CUE takes it, for n of
+// tag "!!int" or "!!float" (scalarTag): a *big.Int for an integer (YAML
+// reads up to 2^64-1 as one; a JSON integer has no bound), a *big.Float
+// for a number past float64 (1e400). Nil when n's text is no such number
+// (.inf, .nan). Such a number is a number to the schema, as to its
+// readers: a string field rejects it.
+func bigNumber(n *yaml.Node, tag string) any {
 	s := strings.ReplaceAll(n.Value, "_", "")
-	switch n.ShortTag() {
+	switch tag {
 	case "!!int":
+		if long, ok := shortenInt(s); ok {
+			s = long
+		}
 		if i, ok := new(big.Int).SetString(s, 0); ok {
 			return i
 		}
 	case "!!float":
+		if long, ok := shortenFloat(s); ok {
+			s = long
+		}
 		if f, ok := new(big.Float).SetString(s); ok && !f.IsInf() {
 			return f
 		}
 	}
 	return nil
+}
+
+// shortenInt is a decimal integer of more than maxExactDigits digits cut
+// to its first maxExactDigits (its sign kept); ok is false for any other
+// text, which is read as it is.
+func shortenInt(s string) (string, bool) {
+	sign := 0
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		sign = 1
+	}
+	if len(s)-sign <= maxExactDigits || (len(s) > sign+1 && s[sign] == '0') {
+		return "", false // short, or 0x…, 0o…, 0b…, 0…: not decimal digits
+	}
+	for i := sign; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return "", false
+		}
+	}
+	return s[:sign+maxExactDigits], true
+}
+
+// shortenFloat is a decimal number of more than maxExactDigits characters
+// rewritten as its first maxExactDigits significant digits, a final 1
+// standing for any nonzero digit dropped, and the exponent that keeps its
+// magnitude (clamped where a big.Float's range ends anyway); ok is false
+// for any other text.
+func shortenFloat(s string) (string, bool) {
+	if len(s) <= maxExactDigits || !decimalNumber(s) {
+		return "", false
+	}
+	var b strings.Builder
+	i := 0
+	if s[0] == '-' || s[0] == '+' {
+		b.WriteByte(s[0])
+		i++
+	}
+	// The significand's digits, leading zeros skipped: exp counts the
+	// digits before the point from the first nonzero one.
+	exp, kept, sticky, point := 0, 0, false, false
+	for ; i < len(s) && s[i] != 'e' && s[i] != 'E'; i++ {
+		c := s[i]
+		if c == '.' {
+			point = true
+			continue
+		}
+		if kept == 0 && c == '0' {
+			if point {
+				exp--
+			}
+			continue
+		}
+		if !point {
+			exp++
+		}
+		if kept < maxExactDigits {
+			if kept == 0 {
+				b.WriteString("0.")
+			}
+			b.WriteByte(c)
+			kept++
+		} else if c != '0' {
+			sticky = true
+		}
+	}
+	if kept == 0 {
+		b.WriteString("0")
+		return b.String(), true
+	}
+	if sticky {
+		b.WriteByte('1')
+	}
+	if i < len(s) {
+		e, err := strconv.ParseInt(s[i+1:], 10, 64)
+		const limit = 1 << 40
+		if err != nil || e > limit || e < -limit {
+			e = limit // past any float: an overflow, as the text is
+			if s[i+1] == '-' {
+				e = -limit
+			}
+		}
+		exp += int(e)
+	}
+	return b.String() + "e" + strconv.Itoa(exp), true
 }
 
 // mapEntryPrefix returns the longest prefix of path that ends at a mapping

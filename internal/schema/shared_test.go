@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"math/big"
 	"strconv"
 	"strings"
 	"testing"
@@ -136,6 +137,17 @@ func TestHugeNumbersAreNumbers(t *testing.T) {
 		{"18446744073709551615", true, "int", false},
 		{"1e400", true, "number", false},
 		{"-1e-400", true, "number", false},
+		// go-yaml reads a decimal past a float64 as a string; the schema
+		// reads a number.
+		{"1" + strings.Repeat("0", 400), false, "string", true},
+		{"-1" + strings.Repeat("7", 400), false, "number", false},
+		{"1.5e400", false, "number", false},
+		{"1" + strings.Repeat("7", 5000), false, "string", true},
+		{"1" + strings.Repeat("7", 5000), true, "string", true},
+		{"1" + strings.Repeat("7", 5000), true, "int", true}, // past 64 bits: out of range
+		{"1" + strings.Repeat("7", 5000), true, "<=100", true},
+		{"-1" + strings.Repeat("7", 5000), true, ">=0", true},
+		{"0." + strings.Repeat("0", 5000) + "1", true, "number", false},
 	} {
 		var root *yaml.Node
 		if tc.json {
@@ -158,6 +170,37 @@ func TestHugeNumbersAreNumbers(t *testing.T) {
 		}
 		if rejected := len(vs) > 0; rejected != tc.rejects {
 			t.Errorf("%s (json %v) as %s: violations %v, want rejected=%v", tc.value, tc.json, tc.def, vs, tc.rejects)
+		}
+	}
+}
+
+// A number of more digits than are read exactly keeps its value to the
+// precision a big.Float holds, from its first digits and its exponent.
+func TestShortenedNumbers(t *testing.T) {
+	for _, v := range []string{
+		strings.Repeat("9", 1500),
+		"-" + strings.Repeat("12345", 400) + ".5",
+		"0.000" + strings.Repeat("3", 2000) + "e-20",
+		"1" + strings.Repeat("0", 1200) + "1e+5",
+		strings.Repeat("0", 1100) + "42.0",
+		"." + strings.Repeat("6", 1001) + "E3",
+	} {
+		short, ok := shortenFloat(v)
+		if !ok || len(short) > maxExactDigits+40 {
+			t.Fatalf("shortenFloat(%.40q) = %.60q, %v", v, short, ok)
+		}
+		want, _ := new(big.Float).SetString(v)
+		got, _ := new(big.Float).SetString(short)
+		if got == nil || want.Cmp(got) != 0 {
+			t.Errorf("%.40q… reads %v, shortened %v", v, want, got)
+		}
+	}
+	if s, ok := shortenInt("-" + strings.Repeat("8", 3000)); !ok || s != "-"+strings.Repeat("8", maxExactDigits) {
+		t.Errorf("shortenInt = %.40q, %v", s, ok)
+	}
+	for _, v := range []string{"0x" + strings.Repeat("f", 2000), strings.Repeat("1", maxExactDigits)} {
+		if _, ok := shortenInt(v); ok {
+			t.Errorf("shortenInt(%.20q) shortened", v)
 		}
 	}
 }
