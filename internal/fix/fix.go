@@ -9,7 +9,10 @@ package fix
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/resumelint/resumelint/internal/diag"
 )
@@ -122,27 +125,30 @@ type Choice struct {
 // together: a fix that overlaps one picked before it is a Conflict (it may
 // apply on a later pass, once the text it targets is settled), a fix equal
 // to one picked before is a Duplicate. Only one rename is picked.
+//
+// The fixes picked are looked up by what they change (equalKey) and by
+// where (pickedEdits), never compared with each one in turn: a file with
+// tens of thousands of fixes (one per unused suppression) is settled in
+// time linear in them.
 func Select(fixes []*diag.Fix) []Choice {
 	out := make([]Choice, 0, len(fixes))
 	var picked []*diag.Fix
+	byKey := map[string]*diag.Fix{}
+	at := newPickedEdits(fixes)
 	var rename *diag.Fix
-next:
 	for _, f := range fixes {
-		for _, p := range picked {
-			if Equal(f, p) {
-				out = append(out, Choice{Fix: f, Outcome: Duplicate, With: p})
-				continue next
-			}
+		k := equalKey(f)
+		if p := byKey[k]; p != nil {
+			out = append(out, Choice{Fix: f, Outcome: Duplicate, With: p})
+			continue
 		}
 		if selfOverlap(f.Edits) {
 			out = append(out, Choice{Fix: f, Outcome: Conflict, With: f})
 			continue
 		}
-		for _, p := range picked {
-			if Overlaps(f.Edits, p.Edits) {
-				out = append(out, Choice{Fix: f, Outcome: Conflict, With: p})
-				continue next
-			}
+		if i := at.conflict(f.Edits); i >= 0 {
+			out = append(out, Choice{Fix: f, Outcome: Conflict, With: picked[i]})
+			continue
 		}
 		if f.RenameTo != "" && rename != nil {
 			out = append(out, Choice{Fix: f, Outcome: Conflict, With: rename})
@@ -151,10 +157,156 @@ next:
 		if f.RenameTo != "" {
 			rename = f
 		}
+		byKey[k] = f
+		at.add(len(picked), f.Edits)
 		picked = append(picked, f)
 		out = append(out, Choice{Fix: f, Outcome: Applied})
 	}
 	return out
+}
+
+// equalKey is what Equal compares: two fixes have the same key exactly
+// when they make the same change.
+func equalKey(f *diag.Fix) string {
+	var sb strings.Builder
+	sb.WriteString(f.RenameTo)
+	for _, e := range sorted(f.Edits) {
+		fmt.Fprintf(&sb, "\x00%d,%d,%d:", e.Offset, e.Length, len(e.NewText))
+		sb.WriteString(e.NewText)
+	}
+	return sb.String()
+}
+
+// pickedEdits holds the edits of the fixes picked so far by offset, to
+// answer "which picked fix does this edit overlap first" (Overlaps, as
+// the order of the fixes picked says) without visiting every picked fix.
+// Offsets are those of all the fixes offered, numbered in order (pos);
+// a segment tree over them gives the least index of a fix picked with an
+// edit starting in a range, and the last offset before a point where a
+// picked replacement starts.
+type pickedEdits struct {
+	offs  []int       // the distinct offsets of every edit offered, ascending
+	pos   map[int]int // offset -> its index in offs
+	lists [][]pickedEdit
+	minIx []int  // segment tree: least picked index at the offsets below a node
+	repl  []bool // segment tree: a picked replacement starts below a node
+	size  int
+}
+
+type pickedEdit struct {
+	fix  int // index among the picked fixes
+	edit diag.TextEdit
+}
+
+func newPickedEdits(fixes []*diag.Fix) *pickedEdits {
+	var offs []int
+	for _, f := range fixes {
+		for _, e := range f.Edits {
+			offs = append(offs, e.Offset)
+		}
+	}
+	sort.Ints(offs)
+	offs = slices.Compact(offs)
+	p := &pickedEdits{offs: offs, pos: make(map[int]int, len(offs)), lists: make([][]pickedEdit, len(offs))}
+	for i, o := range offs {
+		p.pos[o] = i
+	}
+	p.size = 1
+	for p.size < len(offs) {
+		p.size *= 2
+	}
+	p.minIx = make([]int, 2*p.size)
+	for i := range p.minIx {
+		p.minIx[i] = math.MaxInt
+	}
+	p.repl = make([]bool, 2*p.size)
+	return p
+}
+
+func (p *pickedEdits) add(fix int, edits []diag.TextEdit) {
+	for _, e := range edits {
+		i := p.pos[e.Offset]
+		p.lists[i] = append(p.lists[i], pickedEdit{fix: fix, edit: e})
+		n := p.size + i
+		p.minIx[n] = min(p.minIx[n], fix)
+		if e.Length > 0 {
+			p.repl[n] = true
+		}
+		for n /= 2; n > 0; n /= 2 {
+			p.minIx[n] = min(p.minIx[2*n], p.minIx[2*n+1])
+			p.repl[n] = p.repl[2*n] || p.repl[2*n+1]
+		}
+	}
+}
+
+// rangeMin is the least picked index at the offsets numbered [lo, hi).
+func (p *pickedEdits) rangeMin(lo, hi int) int {
+	m := math.MaxInt
+	for lo, hi = lo+p.size, hi+p.size; lo < hi; lo, hi = lo/2, hi/2 {
+		if lo&1 == 1 {
+			m = min(m, p.minIx[lo])
+			lo++
+		}
+		if hi&1 == 1 {
+			hi--
+			m = min(m, p.minIx[hi])
+		}
+	}
+	return m
+}
+
+// lastRepl is the greatest index below hi where a picked replacement
+// starts, or -1.
+func (p *pickedEdits) lastRepl(hi int) int {
+	var walk func(n, lo, width int) int
+	walk = func(n, lo, width int) int {
+		if lo >= hi || !p.repl[n] {
+			return -1
+		}
+		if width == 1 {
+			return lo
+		}
+		if r := walk(2*n+1, lo+width/2, width/2); r >= 0 {
+			return r
+		}
+		return walk(2*n, lo, width/2)
+	}
+	return walk(1, 0, p.size)
+}
+
+// conflict returns the least index of a picked fix one of edits overlaps
+// (and is not the same edit as), or -1: what Overlaps(edits, picked[i])
+// finds first.
+func (p *pickedEdits) conflict(edits []diag.TextEdit) int {
+	best := math.MaxInt
+	for _, x := range edits {
+		i := p.pos[x.Offset]
+		// Edits starting where x does.
+		for _, y := range p.lists[i] {
+			if y.fix < best && overlap(x, y.edit) && !same(x, y.edit) {
+				best = y.fix
+			}
+		}
+		// Edits starting inside x: every one overlaps it.
+		if x.Length > 0 {
+			hi := sort.SearchInts(p.offs, x.Offset+x.Length)
+			best = min(best, p.rangeMin(i+1, hi))
+		}
+		// A replacement starting before x that covers its start: picked
+		// replacements do not overlap each other, so only the last one
+		// can.
+		if j := p.lastRepl(i); j >= 0 {
+			for _, y := range p.lists[j] {
+				if y.fix < best && overlap(x, y.edit) && !same(x, y.edit) {
+					best = y.fix
+				}
+			}
+		}
+	}
+	if best == math.MaxInt {
+		return -1
+	}
+	return best
 }
 
 // selfOverlap reports a fix whose own edits overlap (a broken fix).
