@@ -42,6 +42,12 @@ type fileSups struct {
 	mu   sync.Mutex
 	path string
 	dirs []*directive
+	// byLine lists, in order, the line directives covering a line (their
+	// own or their target); wholeFile the first valid whole-file directive
+	// naming each code: suppress looks a finding up instead of scanning
+	// every directive for it.
+	byLine    map[int][]*directive
+	wholeFile map[string]*directive
 	// incomplete: the file did not parse, so its rules did not run and an
 	// unused suppression says nothing.
 	incomplete bool
@@ -108,6 +114,7 @@ func (x *Filter) sups(path string, dirs []load.Directive) *fileSups {
 		}
 		s.dirs = append(s.dirs, d)
 	}
+	s.index()
 	x.files[path] = s
 	return s
 }
@@ -122,26 +129,43 @@ func Unchecked(code string) bool {
 	return code == rules.ParseError.Code || code == rules.InputLimits.Code || code == rules.Encoding.Code
 }
 
+// index fills byLine and wholeFile from dirs.
+func (s *fileSups) index() {
+	s.byLine = map[int][]*directive{}
+	s.wholeFile = map[string]*directive{}
+	for _, d := range s.dirs {
+		if !d.valid() {
+			continue
+		}
+		if d.WholeFile {
+			for _, c := range d.codes {
+				if s.wholeFile[c] == nil {
+					s.wholeFile[c] = d
+				}
+			}
+			continue
+		}
+		s.byLine[d.Line] = append(s.byLine[d.Line], d)
+		if d.Target != d.Line {
+			s.byLine[d.Target] = append(s.byLine[d.Target], d)
+		}
+	}
+}
+
 // suppress reports whether a directive hides fd, and marks it used. A
-// suppression of the line wins over one of the whole file.
+// suppression of the line wins over one of the whole file; among several,
+// the first written.
 func (s *fileSups) suppress(fd *diag.Finding) bool {
 	if Unchecked(fd.Code) {
 		return false
 	}
-	var file *directive
-	for _, d := range s.dirs {
-		if !d.valid() || !d.names(fd.Code) {
-			continue
-		}
-		if !d.WholeFile && (d.Target == fd.Start.Line || d.Line == fd.Start.Line) {
+	for _, d := range s.byLine[fd.Start.Line] { // in the order written
+		if d.names(fd.Code) {
 			d.used[fd.Code] = true
 			return true
 		}
-		if d.WholeFile && file == nil {
-			file = d
-		}
 	}
-	if file != nil {
+	if file := s.wholeFile[fd.Code]; file != nil {
 		file.used[fd.Code] = true
 		return true
 	}

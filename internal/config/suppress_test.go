@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -142,3 +143,58 @@ func TestFrontMatterOnly(t *testing.T) {
 		t.Fatalf("got %+v", s)
 	}
 }
+
+// A stack of comments covers the line after it; of several directives
+// naming a finding's code and line, the first written hides it, before
+// any whole-file one, and only it counts as used.
+func TestSuppressionStackFirstWritten(t *testing.T) {
+	f := &load.File{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration, Data: []byte(strings.Join([]string{
+		"# resumelint:ignore-file RL102 -- all of it", // 1
+		"# resumelint:ignore RL102 -- first",          // 2
+		"# plain comment",                             // 3
+		"# resumelint:ignore RL102,RL006 -- second",   // 4
+		"b: 2 # resumelint:ignore RL006 -- own line",  // 5
+		"c: 3", // 6
+	}, "\n"))}
+	s := suppressionsOf(f)
+	for i, want := range []int{0, 5, 5, 5} { // a whole-file directive covers no line
+		if s.dirs[i].Target != want {
+			t.Errorf("directive %d covers line %d, want %d", i, s.dirs[i].Target, want)
+		}
+	}
+	for _, fd := range []diag.Finding{{Code: "RL102", Start: diag.Pos{Line: 5}}, {Code: "RL006", Start: diag.Pos{Line: 5}}, {Code: "RL102", Start: diag.Pos{Line: 6}}} {
+		if !s.suppress(&fd) {
+			t.Fatalf("%s at %d not suppressed", fd.Code, fd.Start.Line)
+		}
+	}
+	var used []string
+	for _, d := range s.dirs {
+		used = append(used, fmt.Sprint(d.Line, d.used))
+	}
+	if got, want := strings.Join(used, " "), "1 map[RL102:true] 2 map[RL102:true] 4 map[RL006:true] 5 map[]"; got != want {
+		t.Errorf("used %s, want %s", got, want)
+	}
+}
+
+// n unused suppressions stacked in one file: reading their directives and
+// judging them is linear in n (compare the two sizes).
+func benchmarkUnusedSuppressions(b *testing.B, n int) {
+	var sb strings.Builder
+	sb.WriteString("resumption:\n  recovery_state:\n    workflow_status: \"ACTIVE\"\n")
+	for i := range n {
+		fmt.Fprintf(&sb, "    # resumelint:ignore RL107 -- c%d\n", i)
+	}
+	data := []byte(sb.String())
+	for b.Loop() {
+		f := &load.File{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration, Data: data}
+		load.CheckBytes(f, load.DefaultLimits)
+		x := NewFilter(nil, "", "")
+		x.PostFile(f.Path, f.Directives, nil)
+		if got := len(x.PostRun()); got != n {
+			b.Fatalf("%d unused, want %d", got, n)
+		}
+	}
+}
+
+func BenchmarkUnusedSuppressions5k(b *testing.B)  { benchmarkUnusedSuppressions(b, 5000) }
+func BenchmarkUnusedSuppressions20k(b *testing.B) { benchmarkUnusedSuppressions(b, 20000) }

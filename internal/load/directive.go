@@ -69,6 +69,21 @@ func (f *File) captureDirectives() {
 			own[i] = true
 		}
 	}
+	// A comment on a line of its own covers the next line that is not a
+	// comment itself (stacked suppressions): found from the last comment
+	// up, so that a stack of them is walked once, not once per comment.
+	next := make(map[int]int, len(own))
+	for k := len(at) - 1; k >= 0; k-- {
+		i := at[k]
+		if !own[i] {
+			continue
+		}
+		t := i + 1
+		if t <= last && own[t] {
+			t = next[t]
+		}
+		next[i] = t
+	}
 	for k, c := range comments {
 		i := at[k]
 		line := f.Line(i)
@@ -81,12 +96,7 @@ func (f *File) captureDirectives() {
 		if !d.WholeFile {
 			d.Target = i
 			if own[i] {
-				// A comment on a line of its own covers the next line
-				// that is not a comment itself (stacked suppressions).
-				d.Target = i + 1
-				for d.Target <= last && own[d.Target] {
-					d.Target++
-				}
+				d.Target = next[i]
 			}
 		}
 		if editable {
