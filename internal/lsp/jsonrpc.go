@@ -9,11 +9,11 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/textproto"
 	"strconv"
 	"strings"
 	"sync"
@@ -134,18 +134,69 @@ func (c *conn) unanswered(id json.RawMessage) bool {
 	return ok && !done
 }
 
+// LSP headers are tiny (Content-Length and Content-Type): a header
+// longer than maxHeader bytes or than maxHeaderLines lines is no client's,
+// and the connection fails rather than holding it.
+const (
+	maxHeader      = 4 << 10
+	maxHeaderLines = 16
+)
+
+// errHeaderTooLarge fails a connection whose header is over the bounds.
+var errHeaderTooLarge = fmt.Errorf("the message header is longer than %d bytes or %d lines; closing the connection", maxHeader, maxHeaderLines)
+
+// readHeader reads a message's header up to its blank line, reading at
+// most maxHeader bytes: its Content-Length value. Lines end in CRLF or LF;
+// names are case-insensitive, as textproto has them.
+func (c *conn) readHeader() (string, error) {
+	var line []byte
+	cl, size, lines := "", 0, 0
+	for {
+		b, err := c.r.ReadByte()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				if size == 0 {
+					return "", io.EOF
+				}
+				err = io.ErrUnexpectedEOF
+			}
+			return "", err
+		}
+		if size++; size > maxHeader {
+			return "", errHeaderTooLarge
+		}
+		if b != '\n' {
+			line = append(line, b)
+			continue
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) == 0 {
+			return cl, nil
+		}
+		if lines++; lines > maxHeaderLines {
+			return "", errHeaderTooLarge
+		}
+		name, value, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			return "", fmt.Errorf("malformed header line %q", line)
+		}
+		if strings.EqualFold(string(bytes.TrimSpace(name)), "Content-Length") {
+			cl = string(bytes.TrimSpace(value))
+		}
+		line = line[:0]
+	}
+}
+
 // read returns the next message's body.
 func (c *conn) read() ([]byte, error) {
-	tp := textproto.NewReader(c.r)
-	h, err := tp.ReadMIMEHeader()
+	cl, err := c.readHeader()
 	if err != nil {
-		if errors.Is(err, io.EOF) && len(h) == 0 {
+		if errors.Is(err, io.EOF) {
 			return nil, io.EOF
 		}
 		return nil, fmt.Errorf("reading the message header: %w", err)
 	}
-	cl := h.Get("Content-Length")
-	n, err := strconv.Atoi(strings.TrimSpace(cl))
+	n, err := strconv.Atoi(cl)
 	if err != nil || n < 0 {
 		return nil, fmt.Errorf("bad Content-Length %q", cl)
 	}
