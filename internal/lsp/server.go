@@ -308,17 +308,27 @@ func (s *server) didChange(m *message) error {
 	if d == nil {
 		return nil
 	}
-	for _, ch := range p.ContentChanges {
+	for chs := p.ContentChanges; len(chs) > 0; {
+		ch := chs[0]
 		switch {
 		case ch.Range == nil:
 			d.text, d.tooLarge = []byte(ch.Text), false
+			chs = chs[1:]
 		case d.tooLarge:
 			// Edits of a text not kept cannot be applied.
+			chs = chs[1:]
 		default:
-			d.text = applyRangeChange(d.text, *ch.Range, ch.Text)
-			if len(d.text) > maxMessage {
-				d.text, d.tooLarge = nil, true // edits must not grow it without bound
+			// A run of range edits is applied in one pass (editText).
+			var run []rangeChange
+			for len(chs) > 0 && chs[0].Range != nil {
+				run = append(run, rangeChange{*chs[0].Range, chs[0].Text})
+				chs = chs[1:]
 			}
+			text, over := applyRangeChanges(d.text, run, maxMessage)
+			if over {
+				text, d.tooLarge = nil, true // edits must not grow it without bound
+			}
+			d.text = text
 		}
 	}
 	d.version = p.TextDocument.Version
@@ -769,7 +779,8 @@ func utf16Len(r rune) int {
 }
 
 // applyRangeChange applies an incremental change (for clients that send
-// them although the server asks for full text).
+// them although the server asks for full text) to the whole text; a
+// didChange's edits go through applyRangeChanges, which this checks.
 func applyRangeChange(text []byte, r lspRange, newText string) []byte {
 	starts := lineStarts(text)
 	a, b := posOffset(text, starts, r.Start), posOffset(text, starts, r.End)
