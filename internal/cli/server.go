@@ -110,7 +110,7 @@ func (e *lspEngine) Reload() error {
 
 // Lint checks one document; open are the editor's other buffers, which
 // rules reading other files see in place of those files.
-func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open map[string][]byte) (lsp.Result, error) {
+func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open load.Overlay) (lsp.Result, error) {
 	root := e.rootOf(osPath)
 	r, err := e.root(root)
 	if err != nil {
@@ -124,7 +124,7 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open map[string
 	s.Opts.Now = now
 	// One file access for the lint and its dry run, with the editor's
 	// other buffers in place of their files.
-	s.Files = load.NewFiles(open)
+	s.Files = load.NewFilesOver(open)
 	disp := load.Display(root, osPath)
 	out := lsp.Result{Path: disp, Base: root}
 	kind := r.lc.kindOf(osPath)

@@ -24,7 +24,7 @@ import (
 // (Wrote) before it reads it again. A nil *Files reads straight from
 // disk, unshared. Safe for concurrent use.
 type Files struct {
-	overlay map[string][]byte // by absolute, clean OS path
+	overlay Overlay // by absolute, clean OS path; nil for none
 	// listing is what discovery's walk saw (UseListing): Exists and
 	// IsDir answer from it without a system call where it can tell.
 	listing atomic.Pointer[Listing]
@@ -89,21 +89,46 @@ type dirEntry struct {
 	err  error
 }
 
+// Overlay holds an editor's unsaved buffers, which stand for the files
+// at their paths.
+type Overlay interface {
+	// Buffer returns the content standing for the file at an absolute,
+	// clean OS path, if there is one.
+	Buffer(abs string) ([]byte, bool)
+}
+
+// mapOverlay is an Overlay of a map by absolute path.
+type mapOverlay map[string][]byte
+
+func (m mapOverlay) Buffer(abs string) ([]byte, bool) {
+	data, ok := m[abs]
+	return data, ok
+}
+
 // NewFiles returns a command's file access; overlay maps OS paths to the
 // unsaved content that stands for them (nil for none).
 func NewFiles(overlay map[string][]byte) *Files {
-	x := &Files{seed: maphash.MakeSeed(), dirs: map[lookKey]dirEntry{},
-		budget: readBudget, unitBudget: unitBudget}
-	for i := range x.reads {
-		x.reads[i].m = map[lookKey]*readEntry{}
-	}
+	var ov Overlay
 	if len(overlay) > 0 {
-		x.overlay = make(map[string][]byte, len(overlay))
+		m := make(mapOverlay, len(overlay))
 		for p, data := range overlay {
 			if abs, err := filepath.Abs(p); err == nil {
-				x.overlay[abs] = data
+				m[abs] = data
 			}
 		}
+		ov = m
+	}
+	return NewFilesOver(ov)
+}
+
+// NewFilesOver returns a command's file access with an overlay kept by
+// its owner (the language server's open documents): it is consulted on
+// each read, not copied, so a lint costs nothing per open document.
+func NewFilesOver(overlay Overlay) *Files {
+	x := &Files{seed: maphash.MakeSeed(), dirs: map[lookKey]dirEntry{},
+		budget: readBudget, unitBudget: unitBudget, overlay: overlay}
+	for i := range x.reads {
+		x.reads[i].m = map[lookKey]*readEntry{}
 	}
 	return x
 }
@@ -117,8 +142,7 @@ func (x *Files) buffer(osPath string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	data, ok := x.overlay[abs]
-	return data, ok
+	return x.overlay.Buffer(abs)
 }
 
 // entry returns the read entry of osPath inside root, made on first use.

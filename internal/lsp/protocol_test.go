@@ -10,6 +10,7 @@ import (
 
 	"github.com/resumelint/resumelint/docs"
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
 )
 
 // fakeEngine finds one RL104 error per document containing "lag"; Lint
@@ -21,7 +22,7 @@ type fakeEngine struct {
 	inLint chan struct{}
 }
 
-func (e *fakeEngine) Lint(osPath string, text []byte, _ bool, _ map[string][]byte) (Result, error) {
+func (e *fakeEngine) Lint(osPath string, text []byte, _ bool, _ load.Overlay) (Result, error) {
 	e.mu.Lock()
 	e.linted = append(e.linted, osPath)
 	e.mu.Unlock()

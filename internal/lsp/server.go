@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -49,9 +50,10 @@ type Engine interface {
 	// Lint checks text as the content of the file at osPath. saved is
 	// true when text is what the disk holds (open and save): files of a
 	// bundle or agent run are checked with their folder, as saved. open
-	// holds the other open documents' texts by OS path: rules that read
-	// other files read these instead, so they see what the editor shows.
-	Lint(osPath string, text []byte, saved bool, open map[string][]byte) (Result, error)
+	// holds the other open documents' texts by absolute OS path: rules
+	// that read other files read these instead, so they see what the
+	// editor shows. It is the server's own index, valid during the call.
+	Lint(osPath string, text []byte, saved bool, open load.Overlay) (Result, error)
 	// Reload reads the configuration again.
 	Reload() error
 	// Checks reports whether resumelint checks the file at osPath (a known
@@ -66,6 +68,7 @@ const ConfigName = ".resumelint.yaml"
 type document struct {
 	uri     string
 	osPath  string
+	abs     string // osPath made absolute, the key of server.open
 	version int
 	text    []byte
 	res     Result
@@ -83,11 +86,15 @@ type document struct {
 }
 
 type server struct {
-	c        *conn
-	eng      Engine
-	log      io.Writer
-	version  string
-	docs     map[string]*document
+	c       *conn
+	eng     Engine
+	log     io.Writer
+	version string
+	docs    map[string]*document
+	// open indexes docs by absolute OS path, kept as documents open and
+	// close, so a lint hands the engine the other buffers without
+	// building a map of them (openBuffers).
+	open     map[string][]*document
 	init     bool
 	shutdown bool
 	watch    bool // the client can watch files for us
@@ -117,7 +124,8 @@ type item struct {
 // One goroutine reads and answers $/cancelRequest at once; one handles
 // the other messages in order. Serve returns after both have ended.
 func Serve(r io.Reader, w io.Writer, log io.Writer, eng Engine, version string) int {
-	s := &server{c: newConn(r, w), eng: eng, log: log, version: version, docs: map[string]*document{}}
+	s := &server{c: newConn(r, w), eng: eng, log: log, version: version,
+		docs: map[string]*document{}, open: map[string][]*document{}}
 	q := make(chan item, queueSize)
 	done := make(chan struct{})
 	go func() {
@@ -295,7 +303,7 @@ func (s *server) didOpen(m *message) error {
 	}
 	d := &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
 	d.osPath = osPathOf(d.uri)
-	s.docs[d.uri] = d
+	s.put(d)
 	return s.changed(d, true)
 }
 
@@ -358,8 +366,8 @@ func (s *server) didClose(m *message) error {
 	if err := json.Unmarshal(m.Params, &p); err != nil {
 		return err
 	}
-	if _, ok := s.docs[p.TextDocument.URI]; ok {
-		delete(s.docs, p.TextDocument.URI)
+	if d, ok := s.docs[p.TextDocument.URI]; ok {
+		s.drop(d)
 		if s.pull {
 			return nil // the client drops what it pulled
 		}
@@ -491,7 +499,7 @@ func (s *server) lint(d *document, saved bool) {
 		s.checkTooLarge(d)
 		return
 	}
-	res, err := s.eng.Lint(d.osPath, d.text, saved, s.buffers(d))
+	res, err := s.eng.Lint(d.osPath, d.text, saved, openBuffers{s, d})
 	if err != nil {
 		_ = s.c.notify("window/showMessage", showMessageParams{Type: messageWarning, Message: "resumelint: " + diag.Safe(err.Error())})
 		res = Result{}
@@ -510,20 +518,51 @@ func (s *server) lint(d *document, saved bool) {
 	}
 }
 
-// buffers returns the texts of the open documents other than d, by OS
-// path (a document too large to keep has none).
-func (s *server) buffers(d *document) map[string][]byte {
-	var out map[string][]byte
-	for _, o := range s.docs {
-		if o == d || o.osPath == "" || o.tooLarge {
-			continue
-		}
-		if out == nil {
-			out = map[string][]byte{}
-		}
-		out[o.osPath] = o.text
+// put records an open document, in place of one open at its URI.
+func (s *server) put(d *document) {
+	if old := s.docs[d.uri]; old != nil {
+		s.drop(old)
 	}
-	return out
+	s.docs[d.uri] = d
+	if d.osPath == "" {
+		return
+	}
+	if abs, err := filepath.Abs(d.osPath); err == nil {
+		d.abs = abs
+		s.open[abs] = append(s.open[abs], d)
+	}
+}
+
+// drop forgets a closed document.
+func (s *server) drop(d *document) {
+	delete(s.docs, d.uri)
+	if d.abs == "" {
+		return
+	}
+	list := slices.DeleteFunc(s.open[d.abs], func(o *document) bool { return o == d })
+	if len(list) == 0 {
+		delete(s.open, d.abs)
+	} else {
+		s.open[d.abs] = list
+	}
+}
+
+// openBuffers is the engine's view of the open documents other than one
+// (a document too large to keep has no text to stand for its file).
+// Where two URIs name one file, the last opened stands for it.
+type openBuffers struct {
+	s      *server
+	except *document
+}
+
+func (b openBuffers) Buffer(abs string) ([]byte, bool) {
+	list := b.s.open[abs]
+	for i := len(list) - 1; i >= 0; i-- {
+		if o := list[i]; o != b.except && !o.tooLarge {
+			return o.text, true
+		}
+	}
+	return nil, false
 }
 
 func (s *server) diagnostic(d *document, fd *diag.Finding) diagnostic {
@@ -839,7 +878,7 @@ func (s *server) tooLarge(tl *tooLargeError) error {
 	d := s.docs[uri]
 	if d == nil {
 		d = &document{uri: uri, osPath: osPathOf(uri)}
-		s.docs[uri] = d
+		s.put(d)
 	}
 	d.text, d.starts, d.res, d.tooLarge = nil, nil, Result{}, true
 	return s.changed(d, false)

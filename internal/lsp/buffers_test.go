@@ -1,0 +1,129 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"testing"
+
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+// overlayEngine keeps what each lint was handed for other documents.
+type overlayEngine struct {
+	fakeEngine
+	last  load.Overlay
+	lints int
+}
+
+func (e *overlayEngine) Lint(osPath string, text []byte, saved bool, open load.Overlay) (Result, error) {
+	e.last, e.lints = open, e.lints+1
+	return Result{Checked: true, Path: osPath}, nil
+}
+
+func newTestServer(eng Engine) *server {
+	s := &server{c: newConn(nil, io.Discard), eng: eng, log: io.Discard, version: "test",
+		docs: map[string]*document{}, open: map[string][]*document{}, init: true}
+	return s
+}
+
+func call(t testing.TB, s *server, method string, params any) {
+	t.Helper()
+	data, _ := json.Marshal(params)
+	if err := s.handle(&message{Method: method, Params: data}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func openDocAt(t testing.TB, s *server, uri, text string) {
+	call(t, s, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 1, "text": text}})
+}
+
+func changeDocAt(t testing.TB, s *server, uri, text string) {
+	call(t, s, "textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2},
+		"contentChanges": []any{map[string]any{"text": text}}})
+}
+
+// TestOpenBuffers: a lint sees the other open documents' current texts,
+// not its own, and not those closed.
+func TestOpenBuffers(t *testing.T) {
+	eng := &overlayEngine{}
+	s := newTestServer(eng)
+	openDocAt(t, s, "file:///r/a.yaml", "a1")
+	openDocAt(t, s, "file:///r/b.yaml", "b1")
+	changeDocAt(t, s, "file:///r/a.yaml", "a2")
+	changeDocAt(t, s, "file:///r/b.yaml", "b2")
+	look := func(p string) string {
+		data, ok := eng.last.Buffer(p)
+		if !ok {
+			return "-"
+		}
+		return string(data)
+	}
+	if got := look("/r/a.yaml") + " " + look("/r/b.yaml"); got != "a2 -" {
+		t.Errorf("linting b: %s, want a2 -", got)
+	}
+	// A second URI for a.yaml stands for it while open.
+	openDocAt(t, s, "file:///r/./a.yaml", "a3")
+	changeDocAt(t, s, "file:///r/b.yaml", "b3")
+	if got := look("/r/a.yaml"); got != "a3" {
+		t.Errorf("a.yaml opened twice: %s, want a3", got)
+	}
+	call(t, s, "textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": "file:///r/./a.yaml"}})
+	changeDocAt(t, s, "file:///r/b.yaml", "b4")
+	if got := look("/r/a.yaml"); got != "a2" {
+		t.Errorf("after closing the second: %s, want a2", got)
+	}
+	call(t, s, "textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": "file:///r/a.yaml"}})
+	changeDocAt(t, s, "file:///r/b.yaml", "b5")
+	if got := look("/r/a.yaml"); got != "-" || len(s.open) != 1 {
+		t.Errorf("after closing a: %s, %d paths indexed", got, len(s.open))
+	}
+}
+
+// bytesPerChange is what one didChange allocates, on average.
+func bytesPerChange(t testing.TB, s *server, uri string) uint64 {
+	const n = 20
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i := range n {
+		changeDocAt(t, s, uri, fmt.Sprintf("text %d", i))
+	}
+	runtime.ReadMemStats(&after)
+	return (after.TotalAlloc - before.TotalAlloc) / n
+}
+
+// TestLintCostsNothingPerOpenDocument: a didChange with 4,000 other
+// documents open allocates what it does with 10 (the open documents
+// are indexed as they open, not gathered for each lint).
+func TestLintCostsNothingPerOpenDocument(t *testing.T) {
+	measure := func(others int) uint64 {
+		s := newTestServer(&overlayEngine{})
+		for i := range others {
+			openDocAt(t, s, fmt.Sprintf("file:///r/w%05d/ORCHESTRATION.yaml", i), "x")
+		}
+		openDocAt(t, s, "file:///r/me.yaml", "me")
+		return bytesPerChange(t, s, "file:///r/me.yaml")
+	}
+	few, many := measure(10), measure(4000)
+	if many > few+16<<10 {
+		t.Errorf("a didChange allocates %d bytes with 4000 documents open, %d with 10", many, few)
+	}
+}
+
+func benchOpen(b *testing.B, n int) {
+	for range b.N {
+		s := newTestServer(&overlayEngine{})
+		for i := range n {
+			openDocAt(b, s, fmt.Sprintf("file:///r/w%05d/ORCHESTRATION.yaml", i), "x")
+		}
+	}
+}
+
+// BenchmarkOpenDocuments: N and 4N documents opened, each linted.
+func BenchmarkOpenDocuments(b *testing.B) {
+	for _, n := range []int{2000, 8000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchOpen(b, n) })
+	}
+}
