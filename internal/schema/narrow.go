@@ -24,6 +24,12 @@ const maxNarrow = 16
 // validateNarrowed is validateCUE for a document the fast checker
 // rejects, run on its failing parts.
 func validateNarrowed(d cue.Value, fast *checker, root *yaml.Node, opt Options) ([]Violation, error) {
+	// A part holding an alias of a node outside it is not worded as the
+	// whole document is (CUE reports fewer of its errors), so a document
+	// with aliases, rare in state files, is validated whole.
+	if holdsAlias(root) {
+		return validateCUE(d, fast, root, opt)
+	}
 	parts := failingParts(fast, root, nil, 0, nil)
 	if len(parts) == 1 && len(parts[0].base) == 0 {
 		return validateCUE(d, fast, root, opt)
@@ -41,6 +47,23 @@ func validateNarrowed(d cue.Value, fast *checker, root *yaml.Node, opt Options) 
 	}
 	sortViolations(out)
 	return out, nil
+}
+
+// holdsAlias reports whether a tree holds an alias node (aliases are not
+// followed: each node is visited once).
+func holdsAlias(n *yaml.Node) bool {
+	if n == nil {
+		return false
+	}
+	if n.Kind == yaml.AliasNode {
+		return true
+	}
+	for _, c := range n.Content {
+		if holdsAlias(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // failingParts appends to out the parts of n (at data path base, checked
