@@ -28,7 +28,18 @@ type located struct {
 	spans   []rules.SecretSpan
 	secs    []string
 	windows map[string]bool
+	// pieces are what a message may hold of a secret whole (each line of
+	// it, its distinctive middle, its quoted middle), found in one pass
+	// over a message through byHead, their first pieceHead bytes; short
+	// ones are replaced one by one.
+	pieces []string
+	byHead map[string][]int
+	short  []string
+	byLine map[int][]int // spansOn
 }
+
+// pieceHead is how many leading bytes of a piece index it.
+const pieceHead = 6
 
 // locate gives the secrets rules.SecretsToMask finds in the unit's files,
 // while its documents are in hand, by path; nil when there are none.
@@ -54,10 +65,15 @@ func (ur *unitRun) locate() map[string]*located {
 // locatedIn takes the text of spans from f.
 func locatedIn(f *load.File, spans []rules.SecretSpan) *located {
 	lc := &located{spans: spans}
+	runes := map[int][]rune{} // a line holding many secrets is decoded once
 	for _, sp := range spans {
 		endLine := max(sp.EndLine, sp.Line)
 		for l := sp.Line; l <= endLine && l-sp.Line < 1000; l++ {
-			line := []rune(f.Line(l))
+			line, ok := runes[l]
+			if !ok {
+				line = []rune(f.Line(l))
+				runes[l] = line
+			}
 			a, b := 0, len(line)
 			if l == sp.Line {
 				a = sp.Col - 1
@@ -79,7 +95,96 @@ func locatedIn(f *load.File, spans []rules.SecretSpan) *located {
 		}
 	}
 	lc.windows = secretWindows(lc.secs)
+	lc.indexPieces()
+	lc.indexLines()
 	return lc
+}
+
+// indexPieces lists what mask looks for of each secret of six bytes or
+// more: the secret, its middle (a JSON-escaped or quoted rendering may
+// differ at the ends) and the middle of its Go-quoted form.
+func (lc *located) indexPieces() {
+	lc.byHead = map[string][]int{}
+	seen := map[string]bool{}
+	add := func(p string) {
+		if p == "" || seen[p] {
+			return
+		}
+		seen[p] = true
+		if lc.covered(p) {
+			return // maskRuns hides every occurrence already
+		}
+		if len(p) < pieceHead {
+			lc.short = append(lc.short, p)
+			return
+		}
+		lc.byHead[p[:pieceHead]] = append(lc.byHead[p[:pieceHead]], len(lc.pieces))
+		lc.pieces = append(lc.pieces, p)
+	}
+	for _, sec := range lc.secs {
+		if len(sec) < 6 {
+			continue
+		}
+		add(sec)
+		add(sec[3 : len(sec)-2])
+		if q := strconv.Quote(sec); len(q) > 8 {
+			add(q[4 : len(q)-3])
+		}
+	}
+}
+
+// covered reports whether every run of secretRun bytes of p is a window,
+// so maskRuns masks any occurrence of p whole.
+func (lc *located) covered(p string) bool {
+	if len(p) < secretRun {
+		return false
+	}
+	for i := 0; i+secretRun <= len(p); i++ {
+		if !lc.windows[p[i:i+secretRun]] {
+			return false
+		}
+	}
+	return true
+}
+
+// maskPieces replaces every stretch of msg that holds a piece with ****,
+// in one pass over msg whatever the number of secrets.
+func (lc *located) maskPieces(msg string) string {
+	if len(lc.pieces) == 0 || len(msg) < pieceHead {
+		return msg
+	}
+	var sb strings.Builder
+	last, end := 0, -1 // end: past the stretch being covered
+	for i := 0; i+pieceHead <= len(msg); i++ {
+		far := -1
+		for _, pi := range lc.byHead[msg[i:i+pieceHead]] {
+			if p := lc.pieces[pi]; strings.HasPrefix(msg[i:], p) {
+				far = max(far, i+len(p))
+			}
+		}
+		if far < 0 {
+			continue
+		}
+		if end >= 0 && i > end {
+			sb.WriteString("****")
+			last = end
+			end = -1
+		}
+		if end < 0 {
+			sb.WriteString(msg[last:i])
+		}
+		end = max(end, far)
+	}
+	if end < 0 {
+		if last == 0 {
+			return msg
+		}
+		sb.WriteString(msg[last:])
+		return sb.String()
+	}
+	sb.WriteString("****")
+	sb.WriteString(msg[end:])
+	return sb.String()
 }
 
 // redact removes from the messages of fs every secret located in their
@@ -90,17 +195,9 @@ func locatedIn(f *load.File, spans []rules.SecretSpan) *located {
 // (rules name keys and values as they are written).
 func redact(fs []diag.Finding, loc map[string]*located) {
 	mask := func(lc *located, msg string) string {
-		msg = maskRuns(msg, lc.windows)
-		for _, sec := range lc.secs {
-			if len(sec) >= 6 {
-				msg = strings.ReplaceAll(msg, sec, "****")
-				// A JSON-escaped or quoted rendering may differ; mask the
-				// distinctive middle too.
-				msg = strings.ReplaceAll(msg, sec[3:len(sec)-2], "****")
-				if q := strconv.Quote(sec); len(q) > 8 {
-					msg = strings.ReplaceAll(msg, q[4:len(q)-3], "****")
-				}
-			}
+		msg = lc.maskPieces(maskRuns(msg, lc.windows))
+		for _, p := range lc.short {
+			msg = strings.ReplaceAll(msg, p, "****")
 		}
 		return msg
 	}
@@ -166,6 +263,21 @@ func maskDirectives(dirs []load.Directive, lc *located) []load.Directive {
 	return out
 }
 
+// spansOn returns the indexes of the spans covering line n (as locatedIn
+// reads them, at most 1000 lines of one span).
+func (lc *located) spansOn(n int) []int { return lc.byLine[n] }
+
+// indexLines makes spansOn's index, once, before the located secrets are
+// shared.
+func (lc *located) indexLines() {
+	lc.byLine = map[int][]int{}
+	for i, sp := range lc.spans {
+		for l := sp.Line; l <= max(sp.EndLine, sp.Line) && l-sp.Line < 1000; l++ {
+			lc.byLine[l] = append(lc.byLine[l], i)
+		}
+	}
+}
+
 // maskLine hides, character for character, the located secrets in text,
 // the text of line n of the file.
 func (lc *located) maskLine(text string, n int) string {
@@ -178,10 +290,8 @@ func (lc *located) maskLine(text string, n int) string {
 			runes[i] = '*'
 		}
 	}
-	for _, sp := range lc.spans {
-		if n < sp.Line || n > max(sp.EndLine, sp.Line) {
-			continue
-		}
+	for _, si := range lc.spansOn(n) {
+		sp := lc.spans[si]
 		a, b := 0, 1<<30 // a line inside a block: all of it
 		if n == sp.Line {
 			a = sp.Col - 1
@@ -191,9 +301,11 @@ func (lc *located) maskLine(text string, n int) string {
 		}
 		star(a, b)
 	}
+	at, before := 0, 0 // stretches come in order: count runes on from the last
 	for _, st := range runStretches(text, lc.windows) {
-		a := utf8.RuneCountInString(text[:st[0]])
-		star(a, a+utf8.RuneCountInString(text[st[0]:st[1]]))
+		before += utf8.RuneCountInString(text[at:st[0]])
+		at = st[0]
+		star(before, before+utf8.RuneCountInString(text[st[0]:st[1]]))
 	}
 	if runes == nil {
 		return text

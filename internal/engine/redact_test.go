@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -117,6 +119,7 @@ func TestMaskLineHidesLocatedSecrets(t *testing.T) {
 		secs:    []string{`"` + sec + `"`},
 		windows: secretWindows([]string{`"` + sec + `"`}),
 	}
+	lc.indexLines()
 	for _, c := range []struct {
 		line       int
 		text, want string
@@ -149,5 +152,48 @@ func TestRepoFindingsMasked(t *testing.T) {
 	}
 	if utf8.RuneCountInString(got.Snippet) != utf8.RuneCountInString(line) {
 		t.Errorf("snippet %q lost its width", got.Snippet)
+	}
+}
+
+// maskPieces leaves no piece of a located secret in a message, whatever
+// the overlaps, and keeps the rest of the message as it was.
+func TestMaskPiecesHidesEveryPiece(t *testing.T) {
+	lc := &located{secs: []string{
+		"ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2",
+		"AKIAZ7QW3ERT5YUI8OPL",
+		"sk-live-4eC39HqLyjWDarjtT1zdp7dc",
+		"shortok",
+	}}
+	lc.indexPieces() // no windows: every piece is looked for
+	for msg, want := range map[string]string{
+		"last_checkpoint \"CP-ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2_v2\" is not CP-003": "last_checkpoint \"CP-****_v2\" is not CP-003",
+		"keys AKIAZ7QW3ERT5YUI8OPL and AKIAZ7QW3ERT5YUI8OPL":                               "keys **** and ****",
+		"quoted \"_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1\" middle":                            "quoted \"****\" middle",
+		"adjacent AKIAZ7QW3ERT5YUI8OPLsk-live-4eC39HqLyjWDarjtT1zdp7dc end":                "adjacent **** end",
+		"nothing secret here at all":                                                       "nothing secret here at all",
+	} {
+		if got := lc.maskPieces(msg); got != want {
+			t.Errorf("%q:\n got %q\nwant %q", msg, got, want)
+		}
+	}
+}
+
+// Masking one message costs about the same whatever the number of
+// secrets located in its file.
+func BenchmarkMaskPieces(b *testing.B) {
+	for _, n := range []int{1000, 4000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			lc := &located{}
+			for i := range n {
+				lc.secs = append(lc.secs, fmt.Sprintf("ghp_%036d", i*7919))
+			}
+			lc.windows = secretWindows(lc.secs)
+			lc.indexPieces()
+			msg := "workflow_status \"ghp_000000000000000000000000000000007919\" is not one of ACTIVE, PAUSED, COMPLETE"
+			b.ResetTimer()
+			for range b.N {
+				lc.maskPieces(maskRuns(msg, lc.windows))
+			}
+		})
 	}
 }

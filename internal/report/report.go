@@ -5,9 +5,11 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -187,6 +189,12 @@ func secretMasks(fs []diag.Finding) map[maskKey][][2]int {
 			k := maskKey{f.Path, l}
 			out[k] = append(out[k], [2]int{a, b})
 		}
+	}
+	// By start, so a snippet reads only those that begin where it shows:
+	// a minified line holding thousands of secrets costs each finding on
+	// it a few, not all.
+	for _, ms := range out {
+		slices.SortFunc(ms, func(x, y [2]int) int { return cmp.Compare(x[0], y[0]) })
 	}
 	return out
 }

@@ -98,6 +98,9 @@ func (p *textPaint) snippet(sb *bytes.Buffer, f *diag.Finding, masks [][2]int) {
 		line = append(line, r)
 	}
 	for _, m := range masks {
+		if m[0] >= len(line) {
+			break // sorted by start: the rest begin past what is shown
+		}
 		for i := max(m[0], 0); i < m[1] && i < len(line); i++ {
 			line[i] = '*'
 		}

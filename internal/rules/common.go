@@ -352,6 +352,25 @@ func runeCol(line string, b int) int {
 	return utf8.RuneCountInString(line[:min(b, len(line))]) + 1
 }
 
+// colCounter gives the rune columns of byte offsets of one line, counting
+// on from the last offset asked when offsets come in order: a minified
+// line holding thousands of credentials is counted about once per
+// pattern, not once per match.
+type colCounter struct {
+	line      string
+	at, runes int // byte offset at and the runes before it
+}
+
+func (c *colCounter) col(b int) int {
+	b = min(b, len(c.line))
+	if b < c.at {
+		c.at, c.runes = 0, 0
+	}
+	c.runes += utf8.RuneCountInString(c.line[c.at:b])
+	c.at = b
+	return c.runes + 1
+}
+
 // FindSecrets scans a file's text for credential patterns, and its trees
 // for high-entropy values under secret-named keys.
 //
@@ -375,14 +394,15 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 				continue
 			}
 			sp := &secret.Patterns[pi]
+			starts, ends := colCounter{line: line}, colCounter{line: line}
 			for _, m := range sp.Matches(line) {
-				col := runeCol(line, m[0])
+				col := starts.col(m[0])
 				k := [2]int{i + 1, col}
 				if seen[k] {
 					continue
 				}
 				endLine, end := i+1, secret.TokenEnd(line, m[1])
-				endCol := runeCol(line, end)
+				endCol := ends.col(end)
 				if secret.FromRuleset(pi) && slices.Contains(covered[min(m[0], len(covered)):min(end, len(covered))], true) {
 					continue // a built-in or earlier rule found this credential
 				}
