@@ -557,15 +557,7 @@ func MaskFile(path string, k load.Kind, data []byte) []byte {
 	}
 	f := &load.File{Path: path, Kind: k, Data: data}
 	d, _ := load.Parse(f, load.FormatOf(k, path), load.DefaultLimits)
-	var trees []*yaml.Node
-	if d.Root != nil {
-		trees = append(trees, d.Root)
-	}
-	for _, l := range d.Lines {
-		if l.Node != nil {
-			trees = append(trees, l.Node)
-		}
-	}
+	trees := docTrees(d)
 	spans := FindSecrets(f, trees)
 	d.Release()
 	if len(spans) == 0 {
@@ -603,15 +595,7 @@ var located = NewResult("located-secrets", func(p *Pass) [][]SecretSpan {
 		if d.File.Data == nil {
 			continue
 		}
-		var trees []*yaml.Node
-		if d.Root != nil {
-			trees = append(trees, d.Root)
-		}
-		for _, l := range d.Lines {
-			if l.Node != nil {
-				trees = append(trees, l.Node)
-			}
-		}
+		trees := docTrees(d)
 		out[i] = FindSecrets(d.File, trees)
 	}
 	return out
@@ -686,4 +670,19 @@ func secretAllowed(allow []string, f *load.File, s SecretSpan) bool {
 		}
 	}
 	return false
+}
+
+// docTrees are the parsed trees of a document FindSecrets searches: its
+// root, and each line's value of a JSONL file.
+func docTrees(d *load.Document) []*yaml.Node {
+	var trees []*yaml.Node
+	if d.Root != nil {
+		trees = append(trees, d.Root)
+	}
+	for _, l := range d.Lines {
+		if l.Node != nil {
+			trees = append(trees, l.Node)
+		}
+	}
+	return trees
 }
