@@ -12,25 +12,22 @@ import (
 	"github.com/resumelint/resumelint/internal/gctune/heapstart"
 )
 
-// Limit is the soft memory limit below which a lint does not collect, and
-// the heap Reserve puts on huge pages. 56 MiB: a page of the heap costs a
-// fault the first time it is touched (18 µs each on a virtualised machine
-// of the benchmark's kind), which made 64 MiB cost a fifth of a 1x lint's
-// CPU when the heap grew page by page and 40 MiB the better limit; with
-// the first Limit bytes on huge pages, a larger limit saves collections
-// and faults instead (4x the findings benchmark: 3.42 -> 3.13 s, page
-// faults 16,400 -> 9,600, peak RSS unchanged at 95-98 MiB), for 12 MiB
-// more RSS in a 1x lint (56 -> 68 MiB). Past 64 MiB the 4x lint's peak
-// RSS nears P3's 100 MiB (docs/performance.md).
-const Limit = 56 << 20
-
-// Ratio bounds the limit of a small live heap at Ratio times it (never
-// below Limit), until live+Spare is the smaller.
-const Ratio = 3
+// Limit is the soft memory limit below which a lint does not collect.
+// 72 MiB: above what the heap Reserve puts on huge pages plus the
+// runtime's own memory, with the 5% the runtime's scavenger keeps free of
+// the limit to spare. At a limit of exactly the reservation (56 MiB) the
+// scavenger handed 10-20 MiB of it back to the kernel at the first
+// collections, eagerly in the allocating goroutine, which then faulted
+// it in again; on two cores each hand-back interrupts the other CPU to
+// flush its TLB. At 72 MiB it returns next to nothing, a 1x lint collects
+// four times instead of six, and on two cores it is 4% faster (15
+// interleaved runs: 0.464 -> 0.443 s; one core unchanged), for about
+// 12 MiB more RSS at 1x (66 -> 78 MiB) and none at 4x, whose limit the
+// live heap sets (docs/performance.md).
+const Limit = 72 << 20
 
 // Spare is the room kept free above the live heap: once live+Spare is
-// below Ratio times the live heap, the limit follows it at live+Spare.
-// A run whose findings pile up then still collects once per Spare
+// above Limit, the limit follows it at live+Spare. A run whose findings pile up then still collects once per Spare
 // allocated, not ever more often as it nears a fixed limit (at 4x the
 // findings benchmark the live heap reaches 30 MB: about 87 MiB of RSS
 // instead of 74, and 4% less CPU). 41 MiB, not 48: at 4x the findings
@@ -104,10 +101,8 @@ func check() {
 // limitFor is the memory limit after a collection that left live bytes.
 func limitFor(live uint64) int64 {
 	switch {
-	case live <= Limit/Ratio:
-		return Limit
 	case live <= Spare:
-		return min(int64(live)*Ratio, int64(live)+Spare)
+		return max(Limit, int64(live)+Spare)
 	case live <= Ceiling*2/3:
 		return Ceiling
 	case live > math.MaxInt64/Headroom:

@@ -50,7 +50,7 @@ func TestStartHonoursTheEnvironment(t *testing.T) {
 	}
 }
 
-// When the live heap passes Limit/Ratio, the next collection raises the
+// When the live heap passes Limit-Spare, the next collection raises the
 // limit to keep Spare free above it (at 64 MiB live, past two thirds of
 // Ceiling, Headroom times it less Bend); below it, the settings stay.
 func TestLargeLiveHeapRaisesTheLimit(t *testing.T) {
@@ -85,8 +85,8 @@ func TestLimitFor(t *testing.T) {
 		live uint64
 		want int64
 	}{
-		{0, Limit}, {Limit / Ratio, Limit}, {Limit/Ratio + 1, (Limit/Ratio + 1) * Ratio}, {20 << 20, 60 << 20},
-		{Spare / 2, Spare/2 + Spare}, {30 << 20, 30<<20 + Spare},
+		{0, Limit}, {20 << 20, Limit}, {Limit - Spare, Limit}, {Limit - Spare + 1, Limit + 1},
+		{Spare / 2, max(Limit, Spare/2+Spare)}, {35 << 20, 35<<20 + Spare},
 		{Spare, Spare + Spare}, {Spare + 1, Ceiling}, {48 << 20, Ceiling}, {Ceiling * 2 / 3, Ceiling},
 		{Ceiling*2/3 + 1, (Ceiling*2/3+1)*Headroom - Bend}, {1 << 30, Headroom<<30 - Bend}, {math.MaxUint64, math.MaxInt64},
 	} {

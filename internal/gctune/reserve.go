@@ -15,8 +15,14 @@ var tuned atomic.Bool
 
 var reserveOnce sync.Once
 
+// Reserved is how much heap Reserve maps at once: Limit less the
+// runtime's own memory (stacks, span and mark structures, 8-10 MiB in a
+// lint) and the 5% of the limit its scavenger keeps free, so that the
+// scavenger leaves the reserved pages mapped (see Limit).
+const Reserved = 48 << 20
+
 // Reserve readies the heap of a run that will read many files, before it
-// allocates: Limit bytes of heap are mapped at once and, where the
+// allocates: Reserved bytes of heap are mapped at once and, where the
 // operating system can (hugeAdvise), backed by huge pages, then handed
 // back for the run's own allocations to reuse. The runtime grows its heap
 // 4 KiB page by page, and on a virtual machine each first touch of a page
@@ -37,7 +43,7 @@ func Reserve() {
 		defer debug.SetMemoryLimit(limit)
 		// Fresh pages, which the runtime neither clears nor touches; dead
 		// once advised, so the collection frees them.
-		hugeAdvise(make([]byte, Limit))
+		hugeAdvise(make([]byte, Reserved))
 		runtime.GC()
 	})
 }

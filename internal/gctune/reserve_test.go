@@ -72,3 +72,16 @@ func freshTuned(t *testing.T) {
 	t.Cleanup(func() { tuned.Store(was) })
 	debug.SetMemoryLimit(Limit)
 }
+
+// TestReservationUnderTheScavengersGoal: the runtime's scavenger returns
+// free heap to the kernel while the memory it has mapped passes 95% of the
+// limit; the reservation plus the runtime's own memory of a lint (about
+// 10 MiB) must stay under it, or the run faults the reserved pages in
+// again (see Limit).
+func TestReservationUnderTheScavengersGoal(t *testing.T) {
+	const runtimeOwn = 10 << 20
+	if goal := Limit * 95 / 100; Reserved+runtimeOwn > goal {
+		t.Errorf("Reserved %d MiB + the runtime's %d MiB > %d MiB, the scavenger's goal at Limit %d MiB",
+			Reserved>>20, runtimeOwn>>20, goal>>20, Limit>>20)
+	}
+}
