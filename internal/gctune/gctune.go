@@ -27,10 +27,11 @@ import (
 const Limit = 72 << 20
 
 // Spare is the room kept free above the live heap: once live+Spare is
-// above Limit, the limit follows it at live+Spare. A run whose findings pile up then still collects once per Spare
-// allocated, not ever more often as it nears a fixed limit (at 4x the
-// findings benchmark the live heap reaches 30 MB: about 87 MiB of RSS
-// instead of 74, and 4% less CPU). 41 MiB, not 48: at 4x the findings
+// above Limit, the limit follows it at live+Spare. A run whose findings
+// pile up then still collects once per Spare allocated, not ever more
+// often as it nears a fixed limit (at 4x the findings benchmark the live
+// heap reaches 30 MB: about 87 MiB of RSS instead of 74, and 4% less
+// CPU). 41 MiB, not 48: at 4x the findings
 // benchmark a run keeps about 40 MiB by its end, P3 bounds its peak RSS at
 // 100 MiB, and a heap on huge pages (Reserve) keeps 2-3 MiB more of it;
 // the extra collections cost no CPU that five runs could tell apart.
