@@ -69,12 +69,17 @@ func TestInitAdvisedTheHeap(t *testing.T) {
 	if err != nil || strings.Contains(string(mode), "[never]") {
 		t.Skip("this kernel gives no transparent huge pages")
 	}
-	if adviseErr != 0 {
-		t.Fatalf("MADV_HUGEPAGE: %v", adviseErr)
-	}
 	flags, hugeKiB := mappingOf(t, uintptr(unsafe.Pointer(probe)))
-	if !strings.Contains(" "+flags+" ", " hg ") {
-		t.Errorf("the heap mapping holding the probe has flags %q, want hg among them", flags)
+	advisedHere := strings.Contains(" "+flags+" ", " hg ")
+	switch {
+	case adviseErr == 0 && !advisedHere:
+		t.Errorf("MADV_HUGEPAGE succeeded but the heap mapping holding the probe has flags %q, want hg among them", flags)
+	case adviseErr != 0 && !advisedHere:
+		// The kernel may refuse the advice (ENOMEM when it cannot split
+		// the mapping, or a range that ends past it; EINVAL without huge
+		// page support): init then leaves ordinary pages, which is what
+		// the program must do, and there is nothing more to check here.
+		t.Skipf("the kernel refused MADV_HUGEPAGE (%v); the heap keeps ordinary pages", adviseErr)
 	}
 	switch collapseErr {
 	case 0:
