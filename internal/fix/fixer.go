@@ -340,6 +340,7 @@ func (fx *Fixer) neverWorse(before []diag.Finding, cands map[*File]*candidate) (
 			}
 			return fds, true, turnedDown
 		}
+		failed := map[*File][]offer{}
 		for ff, fs := range fx.blame(base, cands, add, more) {
 			cd := cands[ff]
 			delete(cands, ff)
@@ -348,10 +349,9 @@ func (fx *Fixer) neverWorse(before []diag.Finding, cands map[*File]*candidate) (
 				fx.turnDown(ff, cd.offers[0], fs)
 				continue
 			}
-			if one := fx.split(base, ff, cd.offers); one != nil {
-				cands[ff] = one
-			}
+			failed[ff] = cd.offers
 		}
+		maps.Copy(cands, fx.split(base, failed))
 	}
 	return nil, false, turnedDown
 }
@@ -385,23 +385,84 @@ func (fx *Fixer) blame(base *tally, cands map[*File]*candidate, add map[string][
 	return blame
 }
 
-// split tries a failed candidate's fixes one at a time: each that fails
-// alone is turned down, the first that passes is returned as the file's
-// candidate, the others wait for the next pass.
-func (fx *Fixer) split(base *tally, ff *File, offers []offer) *candidate {
-	for _, o := range offers {
-		one := fx.propose(ff, []offer{o}, map[string]bool{})
-		if one == nil {
+// split tries the fixes of the failed candidates one at a time: each that
+// fails alone is turned down, the first that passes becomes its file's
+// candidate, the others wait for the next pass. Every file's next fix is
+// tried in the same lint, and a finding in a file is its own fix's: a lint
+// per fix of every file made a repository of many such files quadratic.
+// A round whose findings lie only in other files, or that only raises
+// the errors, tries its fixes one lint each.
+func (fx *Fixer) split(base *tally, failed map[*File][]offer) map[*File]*candidate {
+	out := map[*File]*candidate{}
+	for len(failed) > 0 {
+		trial := fx.nextTrial(failed)
+		if len(trial) == 0 {
 			continue
 		}
-		m := map[*File]*candidate{ff: one}
-		a, worse := base.added(fx.lint(m), backPaths(m))
-		if len(a) == 0 && !worse {
-			return one
+		add, worse := base.added(fx.lint(trial), backPaths(trial))
+		bad := map[*File][]diag.Finding{}
+		elsewhere := worse
+		for p, fs := range add {
+			if ff := fx.byPath[p]; ff != nil && trial[ff] != nil {
+				bad[ff] = fs
+			} else {
+				elsewhere = true
+			}
 		}
-		fx.turnDown(ff, o, flatten(a))
+		if elsewhere && len(bad) == 0 && len(trial) > 1 {
+			for ff, cd := range trial {
+				one := map[*File]*candidate{ff: cd}
+				if a, w := base.added(fx.lint(one), backPaths(one)); len(a) > 0 || w {
+					bad[ff] = flatten(a)
+				}
+			}
+		} else if len(trial) == 1 && (len(add) > 0 || worse) {
+			for ff := range trial {
+				bad[ff] = flatten(add)
+			}
+		}
+		for ff, cd := range trial {
+			if fs, ok := bad[ff]; ok {
+				fx.turnDown(ff, cd.offers[0], fs)
+				if len(failed[ff]) == 0 {
+					delete(failed, ff)
+				}
+				continue
+			}
+			out[ff] = cd
+			delete(failed, ff)
+		}
 	}
-	return nil
+	return out
+}
+
+// nextTrial takes the next fix of every file in failed that applies
+// alone, at most one rename to each name; a file whose fixes are used up
+// leaves failed.
+func (fx *Fixer) nextTrial(failed map[*File][]offer) map[*File]*candidate {
+	trial := map[*File]*candidate{}
+	taken := map[string]bool{}
+	for _, ff := range fx.files {
+		offers, ok := failed[ff]
+		if !ok {
+			continue
+		}
+		for len(offers) > 0 && trial[ff] == nil {
+			if to := offers[0].fix.RenameTo; to != "" && taken[to] {
+				break // another file's trial takes the name: the next round
+			}
+			trial[ff] = fx.propose(ff, offers[:1], taken)
+			offers = offers[1:]
+			if trial[ff] == nil {
+				delete(trial, ff)
+			}
+		}
+		failed[ff] = offers
+		if len(offers) == 0 && trial[ff] == nil {
+			delete(failed, ff)
+		}
+	}
+	return trial
 }
 
 func flatten(m map[string][]diag.Finding) []diag.Finding {

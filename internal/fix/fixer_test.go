@@ -130,3 +130,46 @@ func TestSettle(t *testing.T) {
 		}
 	}
 }
+
+// Files whose two fixes fail together are split: each fix is tried alone,
+// every file's in the same lint, so the lints a run takes do not grow with
+// the number of such files (a lint per fix per file was quadratic).
+func TestFixerSplitsEveryFileInOneLint(t *testing.T) {
+	const both, bOnly = "a: 1\nb: 1\n", "a: 1\nb: 2\n"
+	lints := 0
+	lint := func(files []*load.File) []diag.Finding {
+		lints++
+		var out []diag.Finding
+		for _, f := range files {
+			data := string(f.Data)
+			if strings.HasPrefix(data, "a: 1") {
+				out = append(out, diag.Finding{Code: "RL900", Path: f.Path, Severity: diag.SevWarning, Message: "a is 1", NodePath: "a",
+					Fix: &diag.Fix{Applicability: diag.FixSafe, Description: "set a to 2", Edits: []diag.TextEdit{{Offset: 3, Length: 1, NewText: "2"}}, Drops: []string{"1"}}})
+			} else {
+				out = append(out, diag.Finding{Code: "RL901", Path: f.Path, Severity: diag.SevError, Message: "a is 2", NodePath: "a"})
+			}
+			if strings.HasSuffix(data, "b: 1\n") {
+				out = append(out, diag.Finding{Code: "RL902", Path: f.Path, Severity: diag.SevWarning, Message: "b is 1", NodePath: "b",
+					Fix: &diag.Fix{Applicability: diag.FixSafe, Description: "set b to 2", Edits: []diag.TextEdit{{Offset: 8, Length: 1, NewText: "2"}}, Drops: []string{"1"}}})
+			}
+		}
+		return out
+	}
+	for _, n := range []int{1, 40} {
+		var read []*load.File
+		for i := range n {
+			p := "p" + strings.Repeat("x", i) + ".yaml"
+			read = append(read, &load.File{Path: p, OSPath: "/nowhere/" + p, Kind: load.KindOrchestration, Data: []byte(both)})
+		}
+		lints = 0
+		files := (&Fixer{Cwd: "/nowhere", Lint: lint}).Run(read, lint(read))
+		for _, ff := range files {
+			if string(ff.Data) != bOnly || ff.Fixes != 1 || !strings.Contains(ff.Skipped["RL900 set a to 2"], "it would add 1 finding: RL901") {
+				t.Fatalf("%d files: %s: data %q, fixes %d, skipped %q", n, ff.Path, ff.Data, ff.Fixes, ff.Skipped)
+			}
+		}
+		if lints > 5 {
+			t.Errorf("%d files took %d lints, want at most 5 whatever the number of files", n, lints)
+		}
+	}
+}
