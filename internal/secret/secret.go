@@ -31,6 +31,10 @@ type Pattern struct {
 	// alphabet is part of a longer word. (Checked here, not in RE: a
 	// bound the match consumed could not start the next match.)
 	NotFollowedBy string
+	// NotWords: a match that reads as lower-case words joined by - or _
+	// (sk-learning-rate-notes, a branch or task name) is a name, not a
+	// credential, whose random body mixes cases or runs of digits.
+	NotWords bool
 }
 
 // builtin are the shapes resumelint has always known; their names are
@@ -56,8 +60,8 @@ var builtin = []Pattern{
 	{What: "an AWS access key id", RE: lazyre.New(`(?:^|[^0-9A-Z])((?:AKIA|ASIA)[0-9A-Z]{16})`), Group: 1, NotFollowedBy: upperAlnum, Keywords: []string{"akia", "asia"}},
 	{What: "a GitHub token", RE: lazyre.New(`(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{30,}`), Keywords: []string{"ghp_", "gho_", "ghs_", "ghu_", "ghr_"}},
 	{What: "a GitHub fine-grained token", RE: lazyre.New(`github_pat_[A-Za-z0-9_]{22,}`), Keywords: []string{"github_pat_"}},
-	{What: "an Anthropic API key", RE: lazyre.New(`(?:^|[^A-Za-z0-9])(sk-ant-[A-Za-z0-9_-]{20,})`), Group: 1, Keywords: []string{"sk-ant-"}},
-	{What: "an API secret key (sk-…)", RE: lazyre.New(`\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}`), Keywords: []string{"sk-"}},
+	{What: "an Anthropic API key", RE: lazyre.New(`(?:^|[^A-Za-z0-9])(sk-ant-[A-Za-z0-9_-]{20,})`), Group: 1, Keywords: []string{"sk-ant-"}, NotWords: true},
+	{What: "an API secret key (sk-…)", RE: lazyre.New(`\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}`), Keywords: []string{"sk-"}, NotWords: true},
 	{What: "a Slack token", RE: lazyre.New(`xox[abposr]-[A-Za-z0-9-]{10,}`), Keywords: []string{"xox"}},
 	{What: "a PEM private key", RE: lazyre.New(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`), PEM: true, Keywords: []string{"private key"}},
 	{What: "a JSON Web Token", RE: lazyre.New(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), Keywords: []string{"eyj"}},
@@ -93,12 +97,30 @@ func (p *Pattern) Matches(s string) [][2]int {
 	for _, m := range p.RE.FindAllStringSubmatchIndex(s, -1) {
 		a, b := m[2*p.Group], m[2*p.Group+1]
 		if a < 0 || LooksLikePlaceholder(s[a:b]) || p.Entropy > 0 && Entropy(s[a:b]) < p.Entropy ||
-			b < len(s) && strings.IndexByte(p.NotFollowedBy, s[b]) >= 0 {
+			b < len(s) && strings.IndexByte(p.NotFollowedBy, s[b]) >= 0 || p.NotWords && lowerWords(s[a:b]) {
 			continue
 		}
 		out = append(out, [2]int{a, b})
 	}
 	return out
+}
+
+// lowerWords reports whether s is lower-case words joined by - or _:
+// every piece between them all letters, or at most four characters
+// (v2, 123, wip). A random key's body has upper-case letters, or a long
+// run that mixes letters and digits (sk- and 32 hexadecimal digits).
+func lowerWords(s string) bool {
+	for piece := range strings.FieldsFuncSeq(s, func(r rune) bool { return r == '-' || r == '_' }) {
+		if len(piece) <= 4 && strings.ToLower(piece) == piece {
+			continue
+		}
+		for i := 0; i < len(piece); i++ {
+			if c := piece[i]; c < 'a' || c > 'z' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Entropy is the Shannon entropy of s in bits per byte.

@@ -248,6 +248,8 @@ func TestBoundsQuiet(t *testing.T) {
 		`    note: "keyJsonParser.eyJumpTable output, see keyJ docs"`,
 		`    owner: "xoxo-team", label: "boxoxo", status: "GHP_DISABLED", flag: "ghp_token_rotation_enabled"`,
 		`    files_to_read: ["projects/PROJ-009-llm-deception-research/ORCHESTRATION.yaml", "docs/ghp_notes.md"]`,
+		`    branch: "sk-learning-rate-schedule-experiments", notes: "sk-ant-colony-simulation-results-v2"`,
+		`    - {id: "sk-proj-billing-export-rewrite", owner: "sk", next: "sk-wip-fix-the-ledger-rounding-bug"}`,
 	} {
 		if got := Mask(in); got != in {
 			t.Errorf("Mask(%q) = %q, want it unchanged", in, got)
@@ -290,6 +292,22 @@ func TestBuiltinsFindSkippedRules(t *testing.T) {
 			if got := Mask(in); leaked(got, f.tok) != "" {
 				t.Errorf("%s: Mask(%q) = %q", f.rule, in, got)
 			}
+		}
+	}
+}
+
+// The sk- shapes leave out lower-case words (a branch or task name) but
+// not a key whose body is lower-case hexadecimal, whole or in groups.
+func TestSkKeysThatAreNotWords(t *testing.T) {
+	for _, key := range []string{
+		"sk-3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e",
+		"sk-1b4e28ba-2fa1-11d2-883f-0016d3cca427",
+		"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",
+		"sk-ant-api03-Zq7Xw2Lk9Vb4Nm1Pt6Rs3Yh8Jd5Fg0CeWu",
+	} {
+		in := `    api_key: "` + key + `"`
+		if got, want := Mask(in), `    api_key: "****"`; got != want {
+			t.Errorf("Mask(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
