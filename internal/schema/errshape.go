@@ -82,6 +82,7 @@ func shapeOf(format string, args []any) *errShape {
 // wording collects the readings of one node's errors.
 type wording struct {
 	found  string   // the data value, as CUE prints it
+	shown  string   // the data value as a message shows it (clipped)
 	alts   []string // literals the value could have been
 	types  []string // kinds the value could have had
 	others []string // whole sentences
@@ -129,8 +130,8 @@ func wordConflict(w *wording, it errItem, _ *yaml.Node) {
 func wordInvalid(w *wording, it errItem, _ *yaml.Node) {
 	bound := fmt.Sprint(it.args[1])
 	if strings.HasPrefix(bound, "=~") {
-		w.others = append(w.others, fmt.Sprintf("%s does not match the pattern %s", w.found, strings.TrimPrefix(bound, "=~")))
+		w.others = append(w.others, fmt.Sprintf("%s does not match the pattern %s", w.shown, strings.TrimPrefix(bound, "=~")))
 	} else {
-		w.others = append(w.others, fmt.Sprintf("%s is out of range (must be %s)", w.found, bound))
+		w.others = append(w.others, fmt.Sprintf("%s is out of range (must be %s)", w.shown, bound))
 	}
 }

@@ -465,7 +465,8 @@ func contains(s []string, x string) bool {
 	return false
 }
 
-// DisplayPath renders a data path as resumption.events[0].trigger.
+// DisplayPath renders a data path as resumption.events[0].trigger, each
+// key from the file clipped as a message clips a value (diag.Clip).
 func DisplayPath(prefix string, p []string) string {
 	var sb strings.Builder
 	sb.WriteString(prefix)
@@ -475,13 +476,13 @@ func DisplayPath(prefix string, p []string) string {
 			continue
 		}
 		if strings.ContainsFunc(s, func(r rune) bool { return r == '.' || r == '/' || r == ' ' || r == '[' || r == '"' }) {
-			sb.WriteString("[" + diag.QuoteFull(s) + "]") // a path-like key: hashes["out/report.csv"]
+			sb.WriteString("[" + diag.Quote(s) + "]") // a path-like key: hashes["out/report.csv"]
 			continue
 		}
 		if sb.Len() > 0 {
 			sb.WriteByte('.')
 		}
-		sb.WriteString(s)
+		sb.WriteString(diag.Clip(s)) // a key from the file, as long as it was written
 	}
 	return sb.String()
 }
@@ -568,13 +569,13 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 
 // describe renders a group of CUE errors for one node as one sentence.
 func describe(items []errItem, n *yaml.Node, order []string) string {
-	w := wording{found: Show(n)}
+	w := wording{found: Show(n), shown: shown(n)}
 	for _, it := range items {
 		if it.shape.word != nil {
 			it.shape.word(&w, it, n)
 		}
 	}
-	found, alts, types, others := w.found, w.alts, w.types, w.others
+	found, alts, types, others := w.shown, w.alts, w.types, w.others
 	if len(others) > 0 {
 		return others[0]
 	}
@@ -600,14 +601,14 @@ func describe(items []errItem, n *yaml.Node, order []string) string {
 	if node.IsScalar(n) && n.ShortTag() == "!!float" && bigInteger.MatchString(n.Value) && contains(types, "an integer") {
 		// A literal beyond 64 bits where an integer is expected is an
 		// integer out of range, not another type (YAML reads it as a float).
-		return fmt.Sprintf("integer %s is out of range (beyond 64 bits, readers take it as a float)", n.Value)
+		return fmt.Sprintf("integer %s is out of range (beyond 64 bits, readers take it as a float)", diag.Clip(n.Value))
 	}
 	msg := fmt.Sprintf("expected %s, found %s", orList(types), node.Kind(n))
 	if node.IsScalar(n) && !node.IsNull(n) {
 		msg += " " + found
 	}
 	if contains(types, "a string") && (n.ShortTag() == "!!float" || n.ShortTag() == "!!int") {
-		msg += fmt.Sprintf(" (write it in quotes: \"%s\")", n.Value)
+		msg += fmt.Sprintf(" (write it in quotes: \"%s\")", diag.Clip(n.Value))
 	}
 	return msg
 }
@@ -776,6 +777,24 @@ func Show(n *yaml.Node) string {
 		}
 	}
 	return n.Value
+}
+
+// shown is Show for a message: a value from the file clipped as every
+// message clips one (diag.Quote), so that a long value cannot fill a
+// report. Show, whole, is what CUE's own text of the value is compared
+// with.
+func shown(n *yaml.Node) string {
+	n = node.Resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return node.Kind(n)
+	}
+	switch n.ShortTag() {
+	case "!!str", "!!timestamp", "!!binary":
+		return diag.Quote(n.Value)
+	case "!!null":
+		return "null"
+	}
+	return diag.Clip(n.Value)
 }
 
 // ToValue converts a node tree to plain Go values for CUE. Timestamps stay

@@ -72,6 +72,14 @@ func TestValidateMessages(t *testing.T) {
 		{"unknown", "decision_log: []=>decision_log: []\nnotes: x", `unknown key "notes" in resumption`, 30, 1},
 		{"range", "0.642=>1.642", `resumption.recovery_state.context_fill_at_update: 1.642 is out of range (must be <=1)`, 8, 27},
 		{"type", "current_phase: 3=>current_phase: \"three\"", `resumption.recovery_state.current_phase: expected an integer, found a string "three"`, 3, 18},
+		// A value or key from the file is clipped in a message, however
+		// long it was written.
+		{"long value", `workflow_status: "ACTIVE"=>workflow_status: "` + strings.Repeat("ACTIVE-", 400) + `"`,
+			`resumption.recovery_state.workflow_status: "ACTIVE-ACTIVE-ACTIVE-ACTIVE-A…E-ACTIVE-ACTIVE-ACTIVE-ACTIVE-" is not one of ACTIVE, PAUSED, COMPLETE, FAILED, CANCELLED`, 5, 20},
+		{"long number", "total_iterations_used: 2=>total_iterations_used: 1." + strings.Repeat("5", 3000),
+			`resumption.quality_trajectory.total_iterations_used: expected an integer, found a number 1.555555555555555555555555555…555555555555555555555555555555`, 22, 26},
+		{"long key", "agent_summaries: {}=>agent_summaries:\n  " + strings.Repeat("k", 1000) + ": 5",
+			`resumption.agent_summaries.kkkkkkkkkkkkkkkkkkkkkkkkkkkkk…kkkkkkkkkkkkkkkkkkkkkkkkkkkkkk: expected a string, found an integer 5 (write it in quotes: "5")`, 31, 1005},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
