@@ -203,13 +203,13 @@ func writeVerdictsText(w io.Writer, vs []*bundle.Verdict) error {
 		}
 		for _, p := range v.Problems {
 			if p.File != "" {
-				fmt.Fprintf(&sb, "  %s %s: %s\n", p.Code, diag.Safe(p.File), diag.Safe(p.Message))
+				fmt.Fprintf(&sb, "  %s %s: %s\n", p.Code, diag.Safe(p.File), diag.SafeMessage(p.Message))
 			} else {
-				fmt.Fprintf(&sb, "  %s: %s\n", p.Code, diag.Safe(p.Message))
+				fmt.Fprintf(&sb, "  %s: %s\n", p.Code, diag.SafeMessage(p.Message))
 			}
 		}
 		for _, n := range v.Notes {
-			fmt.Fprintf(&sb, "  note %s: %s; it takes no part in the verdict\n", n.Code, diag.Safe(n.Message))
+			fmt.Fprintf(&sb, "  note %s: %s; it takes no part in the verdict\n", n.Code, diag.SafeMessage(n.Message))
 		}
 	}
 	_, err := io.WriteString(w, sb.String())
@@ -257,10 +257,10 @@ func writeVerdictsJSON(w io.Writer, vs []*bundle.Verdict) error {
 			j.Codes = append(j.Codes, string(c))
 		}
 		for _, n := range v.Notes {
-			j.Notes = append(j.Notes, noteJSON{Code: string(n.Code), Path: diag.Safe(n.Path), Pattern: diag.Safe(n.Pattern), Message: diag.Safe(n.Message)})
+			j.Notes = append(j.Notes, noteJSON{Code: string(n.Code), Path: diag.Safe(n.Path), Pattern: diag.Safe(n.Pattern), Message: diag.SafeMessage(n.Message)})
 		}
 		for _, p := range v.Problems {
-			j.Details = append(j.Details, detailJSON{Code: string(p.Code), File: diag.Safe(p.File), Key: diag.Safe(p.Key), Message: diag.Safe(p.Message), Declared: diag.Safe(p.Declared), Actual: p.Actual})
+			j.Details = append(j.Details, detailJSON{Code: string(p.Code), File: diag.Safe(p.File), Key: diag.Safe(p.Key), Message: diag.SafeMessage(p.Message), Declared: diag.Safe(p.Declared), Actual: p.Actual})
 		}
 		out.Bundles = append(out.Bundles, j)
 	}

@@ -24,13 +24,67 @@ func Mask(s string) string { return secret.Mask(s) }
 // text report) shows the same text. The engine and the filter stage call
 // it on every finding they make.
 func SafeText(f *Finding) {
-	f.Message = Safe(f.Message)
+	f.Message = SafeMessage(f.Message)
 	for i := range f.Related {
-		f.Related[i].Message = Safe(f.Related[i].Message)
+		f.Related[i].Message = SafeMessage(f.Related[i].Message)
 	}
 	if f.Fix != nil {
-		f.Fix.Description = Safe(f.Fix.Description)
+		f.Fix.Description = SafeMessage(f.Fix.Description)
 	}
+}
+
+// SafeMessage is Safe for a sentence that names values: a run without a
+// space longer than any value a rule shows whole (QuoteFull) is clipped
+// in its middle, and so is a message past maxText, so that a key or value
+// a rule names as written cannot fill a report however long the file
+// made it. Like Safe, it is idempotent.
+func SafeMessage(s string) string { return bounded(Safe(s)) }
+
+// maxWord is the longest run without a space SafeMessage keeps, and
+// maxText the longest message.
+const (
+	maxWord = 160
+	maxText = 1000
+)
+
+func bounded(s string) string {
+	if len(s) <= maxWord {
+		return s
+	}
+	out := s
+	if longestRun(s) > maxWord {
+		words := strings.Split(s, " ")
+		for i, w := range words {
+			words[i] = clipMiddle(w, maxWord)
+		}
+		out = strings.Join(words, " ")
+	}
+	return clipMiddle(out, maxText)
+}
+
+// longestRun is the length in bytes of the longest run of s without a
+// space (at least its length in characters).
+func longestRun(s string) int {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	return longest
+}
+
+// clipMiddle shortens s to n characters with an ellipsis in the middle.
+func clipMiddle(s string, n int) string {
+	if len(s) <= n || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	head := (n - 1) / 2
+	return string(r[:head]) + "…" + string(r[len(r)-(n-1-head):])
 }
 
 // SafePaths is fs as a report shows it: each finding's path and its
@@ -135,11 +189,16 @@ func QuotePath(p string, n int) string {
 	return strconv.Quote(ClipPath(p, n))
 }
 
-// QuoteFull is Quote without the clip, for short values (ids, keys,
-// timestamps) a message shows whole.
+// QuoteFull is Quote with a longer clip, for short values (ids, keys,
+// timestamps) a message shows whole: one written longer than any such
+// value is clipped all the same, so a file cannot fill a report.
 func QuoteFull(s string) string {
-	return strconv.Quote(secret.Mask(s))
+	return strconv.Quote(ClipTo(s, maxFull))
 }
+
+// maxFull is the most of a value QuoteFull shows: far above an id, a key
+// or a timestamp.
+const maxFull = 120
 
 // ClipHead keeps the start of s, at most n characters with the ellipsis
 // (at least 2), after masking secrets.

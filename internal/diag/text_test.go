@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // leaks reports the first run of 8 characters of secret that out holds.
@@ -197,5 +198,38 @@ func BenchmarkFitList(b *testing.B) {
 				FitList(items, func(l string) string { return "open: " + l })
 			}
 		})
+	}
+}
+
+// A message keeps its words, but a run without a space longer than any
+// value a rule shows whole (a key or id as long as a file made it) is
+// clipped in its middle, and so is a message past maxText; a second pass
+// changes nothing.
+func TestSafeMessageBounds(t *testing.T) {
+	short := "gate qg-1 is in gates_completed, but score_history has no scores for it (line 12): record them"
+	long := "gate qg-1" + strings.Repeat("Q", 3000) + " is in gates_completed: record its scores"
+	many := strings.Repeat("word ", 400) + "end"
+	for _, tc := range []struct {
+		in       string
+		maxRunes int
+		keeps    []string
+	}{
+		{short, len(short), []string{short}},
+		{long, len("gate ") + maxWord + len(" is in gates_completed: record its scores"), []string{"gate qg-1QQQ", "QQQ is in gates_completed: record its scores", "…"}},
+		{many, maxText, []string{"word word", "word end", "…"}},
+		{"key \x1b[31m" + strings.Repeat("k", 500), maxWord + 4, []string{`key \x1b[31m`}},
+	} {
+		got := SafeMessage(tc.in)
+		if n := utf8.RuneCountInString(got); n > tc.maxRunes {
+			t.Errorf("SafeMessage(%.40q…) has %d characters, want at most %d", tc.in, n, tc.maxRunes)
+		}
+		for _, k := range tc.keeps {
+			if !strings.Contains(got, k) {
+				t.Errorf("SafeMessage(%.40q…) = %.80q…, want it to hold %q", tc.in, got, k)
+			}
+		}
+		if again := SafeMessage(got); again != got {
+			t.Errorf("SafeMessage is not idempotent on %.40q…", tc.in)
+		}
 	}
 }
