@@ -358,7 +358,7 @@ func (fx *Fixer) neverWorse(before []diag.Finding, cands map[*File]*candidate) (
 
 // blame returns the candidates whose file gained a finding; when a finding
 // appears in another file (a rule across files), or only the errors rose,
-// each candidate is linted alone.
+// the candidates are told apart by linting them in halves (culprits).
 func (fx *Fixer) blame(base *tally, cands map[*File]*candidate, add map[string][]diag.Finding, more bool) map[*File][]diag.Finding {
 	blame := map[*File][]diag.Finding{}
 	elsewhere := more
@@ -370,12 +370,7 @@ func (fx *Fixer) blame(base *tally, cands map[*File]*candidate, add map[string][
 		}
 	}
 	if elsewhere && len(blame) == 0 {
-		for ff, cd := range cands {
-			one := map[*File]*candidate{ff: cd}
-			if a, m := base.added(fx.lint(one), backPaths(one)); len(a) > 0 || m {
-				blame[ff] = flatten(a)
-			}
-		}
+		blame = fx.culprits(base, cands)
 		if len(blame) == 0 { // worse only together: keep none
 			for ff := range cands {
 				blame[ff] = nil
@@ -384,6 +379,47 @@ func (fx *Fixer) blame(base *tally, cands map[*File]*candidate, add map[string][
 	}
 	return blame
 }
+
+// culprits returns the candidates that add findings or errors, each with
+// what it adds, found by halving: cands together add some, a half that
+// adds none is cleared whole, one that adds some is halved again, so k
+// culprits among n candidates cost about 2k·log2(n) lints, not n. Past
+// maxCulpritLints lints, each group not yet told apart is blamed whole
+// with what it adds: nothing worse is applied, only fewer fixes.
+func (fx *Fixer) culprits(base *tally, cands map[*File]*candidate) map[*File][]diag.Finding {
+	files := slices.SortedFunc(maps.Keys(cands), func(a, b *File) int { return strings.Compare(a.Path, b.Path) })
+	out := map[*File][]diag.Finding{}
+	lints := 0
+	var halve func(group []*File)
+	halve = func(group []*File) {
+		m := map[*File]*candidate{}
+		for _, ff := range group {
+			m[ff] = cands[ff]
+		}
+		add, worse := base.added(fx.lint(m), backPaths(m))
+		lints++
+		switch {
+		case len(add) == 0 && !worse:
+		case len(group) == 1 || lints >= maxCulpritLints:
+			for _, ff := range group {
+				out[ff] = flatten(add)
+			}
+		default:
+			halve(group[:len(group)/2])
+			halve(group[len(group)/2:])
+		}
+	}
+	if len(files) == 1 {
+		halve(files)
+	} else {
+		halve(files[:len(files)/2])
+		halve(files[len(files)/2:])
+	}
+	return out
+}
+
+// maxCulpritLints bounds the lints culprits takes to tell candidates apart.
+const maxCulpritLints = 64
 
 // split tries the fixes of the failed candidates one at a time: each that
 // fails alone is turned down, the first that passes becomes its file's
@@ -410,12 +446,7 @@ func (fx *Fixer) split(base *tally, failed map[*File][]offer) map[*File]*candida
 			}
 		}
 		if elsewhere && len(bad) == 0 && len(trial) > 1 {
-			for ff, cd := range trial {
-				one := map[*File]*candidate{ff: cd}
-				if a, w := base.added(fx.lint(one), backPaths(one)); len(a) > 0 || w {
-					bad[ff] = flatten(a)
-				}
-			}
+			bad = fx.culprits(base, trial)
 		} else if len(trial) == 1 && (len(add) > 0 || worse) {
 			for ff := range trial {
 				bad[ff] = flatten(add)

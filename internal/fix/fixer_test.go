@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -171,5 +172,49 @@ func TestFixerSplitsEveryFileInOneLint(t *testing.T) {
 		if lints > 5 {
 			t.Errorf("%d files took %d lints, want at most 5 whatever the number of files", n, lints)
 		}
+	}
+}
+
+// When fixes together add findings only in a file none of them edits (a
+// rule across files), the culprits are found by linting the fixes in
+// halves: a few culprits among many fixes cost a few lints each, not a
+// lint per fix, and every other fix still applies.
+func TestFixerFindsCulpritsElsewhereByHalves(t *testing.T) {
+	const n, every = 256, 64
+	lints := 0
+	lint := func(files []*load.File) []diag.Finding {
+		lints++
+		var out []diag.Finding
+		for _, f := range files {
+			var i int
+			if _, err := fmt.Sscanf(f.Path, "p%03d.yaml", &i); err != nil {
+				continue
+			}
+			switch string(f.Data) {
+			case "x: 1\n":
+				out = append(out, diag.Finding{Code: "RL900", Path: f.Path, Severity: diag.SevWarning, Message: "x is 1", NodePath: "x",
+					Fix: &diag.Fix{Applicability: diag.FixSafe, Description: "set x to 2", Edits: []diag.TextEdit{{Offset: 3, Length: 1, NewText: "2"}}, Drops: []string{"1"}}})
+			case "x: 2\n":
+				if i%every == 0 {
+					out = append(out, diag.Finding{Code: "RL901", Path: "index.yaml", Severity: diag.SevError, Message: "the index names " + f.Path, NodePath: "entries"})
+				}
+			}
+		}
+		return out
+	}
+	var read []*load.File
+	for i := range n {
+		p := fmt.Sprintf("p%03d.yaml", i)
+		read = append(read, &load.File{Path: p, OSPath: "/nowhere/" + p, Kind: load.KindOrchestration, Data: []byte("x: 1\n")})
+	}
+	files := (&Fixer{Cwd: "/nowhere", Lint: lint}).Run(read, lint(read))
+	for i, ff := range files {
+		culprit := i%every == 0
+		if culprit != (string(ff.Data) == "x: 1\n") || culprit != strings.Contains(ff.Skipped["RL900 set x to 2"], "it would add 1 finding: RL901") {
+			t.Errorf("%s (culprit %v): data %q, skipped %q", ff.Path, culprit, ff.Data, ff.Skipped)
+		}
+	}
+	if max := 2*(n/every)*8 + 8; lints > max {
+		t.Errorf("%d fixes, %d of them culprits, took %d lints; want at most %d", n, n/every, lints, max)
 	}
 }
