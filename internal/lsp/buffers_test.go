@@ -1,10 +1,12 @@
 package lsp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/resumelint/resumelint/internal/load"
@@ -125,5 +127,29 @@ func benchOpen(b *testing.B, n int) {
 func BenchmarkOpenDocuments(b *testing.B) {
 	for _, n := range []int{2000, 8000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) { benchOpen(b, n) })
+	}
+}
+
+// The open documents keep at most maxHeld of text together: the one that
+// would take them past it is reported as not read, its text not kept,
+// until the editor sends it whole again with room for it.
+func TestOpenDocumentsAreBoundedTogether(t *testing.T) {
+	defer func(m int) { maxHeld = m }(maxHeld)
+	maxHeld = 100
+	s := newTestServer(&overlayEngine{})
+	text := func(c byte) string { return string(bytes.Repeat([]byte{c}, 60)) }
+	openDocAt(t, s, "file:///r/a.yaml", text('a'))
+	openDocAt(t, s, "file:///r/b.yaml", text('b'))
+	a, b := s.docs["file:///r/a.yaml"], s.docs["file:///r/b.yaml"]
+	if string(a.text) != text('a') || b.text != nil || !b.tooLarge || s.held != 60 {
+		t.Fatalf("a %q, b %q (too large %v), held %d: want a kept, b not", a.text, b.text, b.tooLarge, s.held)
+	}
+	if len(b.diags) != 1 || !strings.Contains(b.diags[0].Message, "the open documents hold more than") {
+		t.Errorf("b's diagnostics %+v, want one saying it was not read", b.diags)
+	}
+	call(t, s, "textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": "file:///r/a.yaml"}})
+	changeDocAt(t, s, "file:///r/b.yaml", text('B'))
+	if string(b.text) != text('B') || b.tooLarge || s.held != 60 {
+		t.Errorf("after a closed and b sent again: b %q (too large %v), held %d", b.text, b.tooLarge, s.held)
 	}
 }

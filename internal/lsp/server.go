@@ -73,9 +73,12 @@ type document struct {
 	text    []byte
 	res     Result
 	starts  []int
-	// tooLarge is set while the document's text is over maxMessage: the
+	// tooLarge is set while the document's text is over maxMessage, or
+	// over what the open documents may hold together (overBudget): the
 	// text is not kept and the document is reported as not read.
-	tooLarge bool
+	tooLarge, overBudget bool
+	// held is the size of text counted in server.held for it.
+	held int
 	// dirty is set when the text changed since it was last linted; saved
 	// tells how to lint it (see Engine.Lint).
 	dirty, saved bool
@@ -103,6 +106,10 @@ type server struct {
 	// refresh says it can be asked to pull again.
 	pull, refresh bool
 	nextID        int
+	// held is the size of the texts the open documents keep, at most
+	// maxHeld: each is bounded by maxMessage, their number by nothing the
+	// server controls.
+	held int
 	stopped       atomic.Bool
 	logMu         sync.Mutex
 }
@@ -458,6 +465,7 @@ func (s *server) reload() error {
 // client that pushes gets the diagnostics now; one that pulls gets them
 // when it asks, so a request it cancels is not linted.
 func (s *server) changed(d *document, saved bool) error {
+	s.account(d)
 	d.dirty, d.saved = true, saved
 	if s.pull {
 		return nil
@@ -533,8 +541,28 @@ func (s *server) put(d *document) {
 	}
 }
 
+// maxHeld bounds the texts all open documents keep together.
+var maxHeld = 256 << 20 // a variable for the tests
+
+// account counts d's text in what the open documents hold; a text that
+// would take them past maxHeld is not kept, and d is reported as not
+// read until the editor sends its whole text again.
+func (s *server) account(d *document) {
+	s.held += len(d.text) - d.held
+	d.held = len(d.text)
+	d.overBudget = false
+	if s.held <= maxHeld {
+		return
+	}
+	s.held -= d.held
+	d.text, d.starts, d.res, d.held = nil, nil, Result{}, 0
+	d.tooLarge, d.overBudget = true, true
+}
+
 // drop forgets a closed document.
 func (s *server) drop(d *document) {
+	s.held -= d.held
+	d.held = 0
 	delete(s.docs, d.uri)
 	if d.abs == "" {
 		return
@@ -890,6 +918,9 @@ func (s *server) checkTooLarge(d *document) {
 	d.res, d.starts = Result{}, nil
 	if s.eng.Checks(d.osPath) {
 		fd := load.TooLarge(&load.File{Path: d.osPath}, -1, load.DefaultLimits)
+		if d.overBudget {
+			fd.Message = fmt.Sprintf("the open documents hold more than %d MiB of text; not read: close some and reopen this one", maxHeld>>20)
+		}
 		d.diags = append(d.diags, diagnostic{Severity: severityError, Code: fd.Code, CodeDescription: ruleLink(fd.Code),
 			Source: "resumelint", Message: fd.Message + " [" + fd.Code + " input-limits]"})
 	}
