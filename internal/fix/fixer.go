@@ -427,7 +427,7 @@ const maxCulpritLints = 64
 // tried in the same lint, and a finding in a file is its own fix's: a lint
 // per fix of every file made a repository of many such files quadratic.
 // A round whose findings lie only in other files, or that only raises
-// the errors, tries its fixes one lint each.
+// the errors, tells its fixes apart by halves (culprits).
 func (fx *Fixer) split(base *tally, failed map[*File][]offer) map[*File]*candidate {
 	out := map[*File]*candidate{}
 	for len(failed) > 0 {
@@ -478,14 +478,15 @@ func (fx *Fixer) nextTrial(failed map[*File][]offer) map[*File]*candidate {
 		if !ok {
 			continue
 		}
-		for len(offers) > 0 && trial[ff] == nil {
+		for len(offers) > 0 {
 			if to := offers[0].fix.RenameTo; to != "" && taken[to] {
 				break // another file's trial takes the name: the next round
 			}
-			trial[ff] = fx.propose(ff, offers[:1], taken)
+			one := fx.propose(ff, offers[:1], taken)
 			offers = offers[1:]
-			if trial[ff] == nil {
-				delete(trial, ff)
+			if one != nil {
+				trial[ff] = one
+				break
 			}
 		}
 		failed[ff] = offers
