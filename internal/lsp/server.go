@@ -109,9 +109,9 @@ type server struct {
 	// held is the size of the texts the open documents keep, at most
 	// maxHeld: each is bounded by maxMessage, their number by nothing the
 	// server controls.
-	held int
-	stopped       atomic.Bool
-	logMu         sync.Mutex
+	held    int
+	stopped atomic.Bool
+	logMu   sync.Mutex
 }
 
 // queueSize bounds the messages read and not yet handled: past it the
