@@ -160,10 +160,13 @@ func Clip(s string) string {
 // kept end would be printed.
 func ClipTo(s string, n int) string {
 	s = secret.Mask(s)
-	r := []rune(s)
 	if n < 5 {
 		n = 5
 	}
+	if len(s) <= n { // no more characters than bytes
+		return s
+	}
+	r := []rune(s)
 	if len(r) <= n {
 		return s
 	}
