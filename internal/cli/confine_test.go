@@ -339,3 +339,22 @@ func mkfifo(t *testing.T, p string) {
 		t.Skipf("mkfifo: %v", err)
 	}
 }
+
+// The hook tells the agent what lint tells CI about a state file that is
+// not a regular file: it is not read (RL003), and nothing blocks on it.
+func TestHookReportsSpecialFile(t *testing.T) {
+	dir := hookRepo(t, false)
+	p := filepath.Join(dir, "ORCHESTRATION.yaml")
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	mkfifo(t, p)
+	code, stdout, stderr := run(t, dir, hookEvent(dir, "PostToolUse", "Write", p), "hook")
+	if code != 2 || stdout != "" || !strings.Contains(stderr, "RL003") || !strings.Contains(stderr, "a FIFO (named pipe)") {
+		t.Errorf("hook on a FIFO: exit %d, stdout %q, stderr %q; want 2 and the RL003 lint gives", code, stdout, stderr)
+	}
+	code, stdout, _ = run(t, dir, "", "lint", "--quiet", "ORCHESTRATION.yaml")
+	if code != 1 || !strings.Contains(stdout, "RL003") {
+		t.Errorf("lint of the FIFO: exit %d, stdout %q; want 1 and RL003", code, stdout)
+	}
+}

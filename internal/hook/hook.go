@@ -129,9 +129,11 @@ func RepoRoot(dir string) string {
 
 // Target resolves the file an event names. The event is untrusted: a
 // relative file is taken relative to cwd; the file must lie inside root
-// both as written and with every symbolic link resolved, and must be a
-// regular file. It returns the cleaned path (as written, not resolved) and
-// its root-relative '/'-separated form.
+// both as written and with every symbolic link resolved, and must exist
+// and not be a folder. One that is not a regular file (a FIFO, a socket)
+// is linted as lint does, which reports it unread (RL003) without opening
+// it. It returns the cleaned path (as written, not resolved) and its
+// root-relative '/'-separated form.
 func Target(root, cwd, file string) (osPath, rel string, ok bool) {
 	if file == "" || strings.ContainsRune(file, 0) {
 		return "", "", false
@@ -146,7 +148,7 @@ func Target(root, cwd, file string) (osPath, rel string, ok bool) {
 	// Looked up inside root only: a link leading out is answered like a
 	// missing file, and nothing outside is looked at.
 	fi, err := load.StatIn(root, file)
-	if err != nil || !fi.Mode().IsRegular() {
+	if err != nil || fi.IsDir() {
 		return "", "", false
 	}
 	return file, rel, true

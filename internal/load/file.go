@@ -202,6 +202,11 @@ func readRaw(f *File, lim Limits, open func() (handle, error)) ([]diag.Finding, 
 	}
 	fh, err := open()
 	if err != nil {
+		// A socket cannot be opened at all (ENXIO): say what it is, as
+		// for a FIFO, rather than why the open failed.
+		if fi, serr := StatIn(f.Root, f.OSPath); serr == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			return []diag.Finding{Problem(f, code.InputLimits, diag.Pos{}, "not a regular file: it is %s; not read", ModeName(fi.Mode()))}, false, nil
+		}
 		return fail(err)
 	}
 	defer fh.Close()

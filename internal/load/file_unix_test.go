@@ -48,6 +48,29 @@ func TestReadFIFO(t *testing.T) {
 	}
 }
 
+// A socket cannot be opened at all; it is reported as what it is, as a
+// FIFO is, not as a file that could not be read.
+func TestReadSocket(t *testing.T) {
+	dir, err := os.MkdirTemp("", "rl") // a socket's path has a short limit
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	p := filepath.Join(dir, "ORCHESTRATION.yaml")
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Skipf("socket: %v", err)
+	}
+	defer syscall.Close(fd)
+	if err := syscall.Bind(fd, &syscall.SockaddrUnix{Name: p}); err != nil {
+		t.Skipf("bind: %v", err)
+	}
+	probs, ok := Read(&File{Path: "ORCHESTRATION.yaml", OSPath: p, Root: dir}, DefaultLimits)
+	if ok || len(probs) != 1 || probs[0].Code != "RL003" || !strings.Contains(probs[0].Message, "not a regular file: it is a socket") {
+		t.Errorf("Read(socket): ok %v, %s", ok, codesOf(probs))
+	}
+}
+
 // A command's Files refuses a FIFO, to a unit and to a rule, without
 // blocking, and an over-size file without reading it.
 func TestFilesRefuseFIFOAndOverSize(t *testing.T) {
