@@ -77,7 +77,8 @@ func longestRun(s string) int {
 	return longest
 }
 
-// clipMiddle shortens s to n characters with an ellipsis in the middle.
+// clipMiddle shortens s to n characters with an ellipsis in the middle,
+// keeping both ends. A string no longer than n in bytes is not counted.
 func clipMiddle(s string, n int) string {
 	if len(s) <= n || utf8.RuneCountInString(s) <= n {
 		return s
@@ -163,16 +164,7 @@ func ClipTo(s string, n int) string {
 	if n < 5 {
 		n = 5
 	}
-	if len(s) <= n { // no more characters than bytes
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	head := (n - 1) / 2
-	tail := n - 1 - head
-	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+	return clipMiddle(s, n)
 }
 
 // Quote quotes a value from a file for a message: secrets masked, then

@@ -360,16 +360,8 @@ func (fx *Fixer) neverWorse(before []diag.Finding, cands map[*File]*candidate) (
 // appears in another file (a rule across files), or only the errors rose,
 // the candidates are told apart by linting them in halves (culprits).
 func (fx *Fixer) blame(base *tally, cands map[*File]*candidate, add map[string][]diag.Finding, more bool) map[*File][]diag.Finding {
-	blame := map[*File][]diag.Finding{}
-	elsewhere := more
-	for p, fs := range add {
-		if ff := fx.byPath[p]; ff != nil && cands[ff] != nil {
-			blame[ff] = fs
-		} else {
-			elsewhere = true
-		}
-	}
-	if elsewhere && len(blame) == 0 {
+	blame, elsewhere := fx.inOwnFile(cands, add)
+	if (elsewhere || more) && len(blame) == 0 {
 		blame = fx.culprits(base, cands)
 		if len(blame) == 0 { // worse only together: keep none
 			for ff := range cands {
@@ -378,6 +370,20 @@ func (fx *Fixer) blame(base *tally, cands map[*File]*candidate, add map[string][
 		}
 	}
 	return blame
+}
+
+// inOwnFile blames each candidate for the findings added in its own file,
+// and reports whether any were added in a file no candidate edits.
+func (fx *Fixer) inOwnFile(cands map[*File]*candidate, add map[string][]diag.Finding) (blame map[*File][]diag.Finding, elsewhere bool) {
+	blame = map[*File][]diag.Finding{}
+	for p, fs := range add {
+		if ff := fx.byPath[p]; ff != nil && cands[ff] != nil {
+			blame[ff] = fs
+		} else {
+			elsewhere = true
+		}
+	}
+	return blame, elsewhere
 }
 
 // culprits returns the candidates that add findings or errors, each with
@@ -436,16 +442,8 @@ func (fx *Fixer) split(base *tally, failed map[*File][]offer) map[*File]*candida
 			continue
 		}
 		add, worse := base.added(fx.lint(trial), backPaths(trial))
-		bad := map[*File][]diag.Finding{}
-		elsewhere := worse
-		for p, fs := range add {
-			if ff := fx.byPath[p]; ff != nil && trial[ff] != nil {
-				bad[ff] = fs
-			} else {
-				elsewhere = true
-			}
-		}
-		if elsewhere && len(bad) == 0 && len(trial) > 1 {
+		bad, elsewhere := fx.inOwnFile(trial, add)
+		if (elsewhere || worse) && len(bad) == 0 && len(trial) > 1 {
 			bad = fx.culprits(base, trial)
 		} else if len(trial) == 1 && (len(add) > 0 || worse) {
 			for ff := range trial {
