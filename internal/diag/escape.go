@@ -103,7 +103,11 @@ func needsEscape(s string) bool {
 			}
 			// Multibyte: decide per rune.
 			for _, r := range s[i:] {
-				if r == utf8.RuneError || r == '\n' || r == '\r' || unsafeRune(r) {
+				if r < 0x80 {
+					if r < 0x20 && r != '\t' || r == 0x7f {
+						return true
+					}
+				} else if r == utf8.RuneError || unsafeRune(r) {
 					return true
 				}
 			}

@@ -17,6 +17,23 @@ func TestRuneEscapeIsEscapeOfOneRune(t *testing.T) {
 	}
 }
 
+// Escape shows each rune after a multi-byte one (where it decides rune
+// by rune, as in a message clipped with "…") as RuneEscape does.
+func TestEscapeAfterMultiByteRune(t *testing.T) {
+	for r := rune(0); r < 0x3000; r++ {
+		want := RuneEscape(r)
+		if want == "" {
+			want = string(r)
+		}
+		if got := Escape("…" + string(r)); got != "…"+want {
+			t.Fatalf("Escape(%q) = %q, want %q", "…"+string(r), got, "…"+want)
+		}
+	}
+	if got := Escape("é\xff"); got != `é\xff` {
+		t.Fatalf("Escape of a stray byte after é = %q", got)
+	}
+}
+
 // TestEscapeIsIdempotent: the engine escapes every finding's text and the
 // text report, the github format and the hooks escape what they print
 // again; a second escape changes nothing, so nothing is shown escaped

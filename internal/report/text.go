@@ -89,9 +89,20 @@ func (p *textPaint) snippet(sb *bytes.Buffer, f *diag.Finding, masks [][2]int) {
 	if len(text) > maskReach || !utf8.ValidString(text) {
 		text = string(headRunes(text, maskReach))
 	}
+	masked := diag.MaskInPlace(text)
+	if len(masks) == 0 && plainASCII(masked, snippetRunes) {
+		p.plainSnippet(sb, f, masked[:min(len(masked), snippetRunes)])
+		return
+	}
+	p.runeSnippet(sb, f, masked, masks)
+}
+
+// runeSnippet is snippet for any line: each character escaped on its
+// own, so the caret lines up under it, and the located secrets masked.
+func (p *textPaint) runeSnippet(sb *bytes.Buffer, f *diag.Finding, masked string, masks [][2]int) {
 	var runes [snippetRunes]rune
 	line := runes[:0]
-	for _, r := range diag.MaskInPlace(text) {
+	for _, r := range masked {
 		if len(line) == snippetRunes {
 			break
 		}
@@ -148,6 +159,57 @@ func (p *textPaint) snippet(sb *bytes.Buffer, f *diag.Finding, masks [][2]int) {
 				width++
 			}
 		}
+	}
+	b = append(b, p.green[0]...)
+	b = append(b, '^')
+	for range width - 1 {
+		b = append(b, '~')
+	}
+	b = append(b, p.green[1]...)
+	b = append(b, '\n')
+	sb.Write(b)
+}
+
+// plainASCII reports whether the first n bytes of s are printable ASCII
+// or tabs: each then shows as itself, one column wide, so the snippet
+// needs no per-character escaping (most lines of state files).
+func plainASCII(s string, n int) bool {
+	for i := range min(len(s), n) {
+		if c := s[i]; (c < 0x20 && c != '\t') || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// plainSnippet is snippet for a line that plainASCII accepts and no
+// located secret masks: what snippet writes for it, without a rune at a
+// time.
+func (p *textPaint) plainSnippet(sb *bytes.Buffer, f *diag.Finding, line string) {
+	num := f.Start.Line
+	b := sb.AvailableBuffer()
+	b = p.rule(b, num)
+	b = append(b, '\n')
+	b = append(b, p.gray[0]...)
+	b = strconv.AppendInt(b, int64(num), 10)
+	b = append(b, p.gray[1]...)
+	b = append(b, ' ')
+	b = p.paint(b, p.gray, "|")
+	b = append(b, ' ')
+	b = append(b, line...)
+	b = append(b, '\n')
+	b = p.rule(b, num)
+	b = append(b, ' ')
+	for i := 0; i < f.Start.Col-1 && i < len(line); i++ {
+		if line[i] == '\t' {
+			b = append(b, '\t')
+		} else {
+			b = append(b, ' ')
+		}
+	}
+	width := 1
+	if f.End.Line == f.Start.Line && f.End.Col > f.Start.Col {
+		width = f.End.Col - f.Start.Col
 	}
 	b = append(b, p.green[0]...)
 	b = append(b, '^')
