@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -273,24 +274,62 @@ func flowList(vs []int64) string {
 
 // ---- RL206 checkpoint-merge -------------------------------------------------
 
-// namedByID reports a compaction event whose checkpoint_file names the
-// checkpoint's id (cx-001-checkpoint.json for cx-001) although no file of
-// that name exists: the data was merged, and the name mismatch is RL202's.
-func namedByID(owners []*OrchestrationFact, id string) bool {
-	if id == "" {
-		return false
-	}
-	for _, of := range owners {
-		for _, ev := range of.Events {
-			base := strings.ToLower(path.Base(strings.ReplaceAll(ev.CheckpointFile, "\\", "/")))
-			base = strings.TrimSuffix(strings.TrimSuffix(base, ".json"), "-checkpoint")
-			if ev.Resolved == "" && base == strings.ToLower(id) {
-				return true
-			}
-		}
-	}
-	return false
+// workflowOwners are the orchestration files of one workflow that record
+// compaction events, by path, with what RL206 asks of them answered once
+// for the workflow: a repository of copied projects can share one
+// workflow id among thousands of files, and each checkpoint of it asks.
+type workflowOwners struct {
+	facts []*OrchestrationFact
+	// named holds, lower-cased, the checkpoint ids the unresolved
+	// events' checkpoint_file names (cx-001 for cx-001-checkpoint.json):
+	// the data was merged, and the name mismatch is RL202's.
+	named map[string]bool
+	// latest[i] is the latest updated_at among facts[:i+1] (zero while
+	// none has one), so the first file updated after a time is found by
+	// a binary search.
+	latest []time.Time
 }
+
+func (w *workflowOwners) add(of *OrchestrationFact) {
+	for _, ev := range of.Events {
+		if ev.Resolved != "" {
+			continue
+		}
+		base := strings.ToLower(path.Base(strings.ReplaceAll(ev.CheckpointFile, "\\", "/")))
+		w.named[strings.TrimSuffix(strings.TrimSuffix(base, ".json"), "-checkpoint")] = true
+	}
+	latest := of.UpdatedAt
+	if n := len(w.latest); n > 0 && (latest.IsZero() || w.latest[n-1].After(latest)) {
+		latest = w.latest[n-1]
+	}
+	w.facts = append(w.facts, of)
+	w.latest = append(w.latest, latest)
+}
+
+// namedByID reports an unresolved compaction event of the workflow that
+// names the checkpoint id.
+func (w *workflowOwners) namedByID(id string) bool {
+	return id != "" && w.named[strings.ToLower(id)]
+}
+
+// firstUpdatedAfter returns the first file, by path, whose updated_at is
+// after t, or nil.
+func (w *workflowOwners) firstUpdatedAfter(t time.Time) *OrchestrationFact {
+	i := sort.Search(len(w.latest), func(i int) bool { return !w.latest[i].IsZero() && w.latest[i].After(t) })
+	if i == len(w.facts) {
+		return nil
+	}
+	return w.facts[i]
+}
+
+// ownersShown is how many of a workflow's orchestration files a finding
+// names (of more, it names the first and counts the rest), and
+// ownersLinked how many it links as related locations: a finding stays
+// one line whatever the copies.
+const (
+	ownersShown  = 2
+	ownersLinked = 5
+)
 
 func finalizeCheckpointMerge(p *RepoPass) {
 	cps := Checkpoints.All(p.Index)
@@ -298,7 +337,7 @@ func finalizeCheckpointMerge(p *RepoPass) {
 	sort.Slice(cps, func(i, j int) bool { return cps[i].Path < cps[j].Path })
 	sort.Slice(orchs, func(i, j int) bool { return orchs[i].Path < orchs[j].Path })
 	refs := map[string][]*OrchestrationFact{}
-	byWorkflow := map[string][]*OrchestrationFact{}
+	byWorkflow := map[string]*workflowOwners{}
 	for _, of := range orchs {
 		for _, ev := range of.Events {
 			if ev.Resolved != "" {
@@ -306,50 +345,77 @@ func finalizeCheckpointMerge(p *RepoPass) {
 			}
 		}
 		if of.WorkflowID != "" && of.HasEvents {
-			byWorkflow[strings.ToLower(of.WorkflowID)] = append(byWorkflow[strings.ToLower(of.WorkflowID)], of)
+			wf := strings.ToLower(of.WorkflowID)
+			w := byWorkflow[wf]
+			if w == nil {
+				w = &workflowOwners{named: map[string]bool{}}
+				byWorkflow[wf] = w
+			}
+			w.add(of)
 		}
 	}
 	for _, cp := range cps {
-		owners := byWorkflow[strings.ToLower(cp.WorkflowID)]
-		if cp.WorkflowID == "" {
-			owners = nil
+		var owners *workflowOwners
+		if cp.WorkflowID != "" {
+			owners = byWorkflow[strings.ToLower(cp.WorkflowID)]
 		}
-		if len(refs[cp.OSPath]) == 0 && len(owners) > 0 && !namedByID(owners, cp.ID) {
-			var where []string
-			var rel []diag.Related
-			for _, of := range owners {
-				where = append(where, of.Path)
-				rel = append(rel, diag.Related{Path: of.Path, Line: of.EventsAt.Start.Line, Column: of.EventsAt.Start.Col, Message: "compaction_events of workflow " + cp.WorkflowID})
-			}
-			at := cp.IDAt
-			if at.Start.Line == 0 {
-				at = Span{Start: diag.Pos{Line: 1, Col: 1}, Text: cp.Line1}
-			}
-			msg := diag.FitClip(func(w int) string {
-				clipped := make([]string, len(where))
-				for i, s := range where {
-					clipped[i] = diag.ClipPath(s, w)
-				}
-				return fmt.Sprintf("no compaction event in %s (workflow %s) names this checkpoint: merge it into the resumption section", diag.List(clipped, 2), diag.ClipTo(cp.WorkflowID, w))
-			})
-			p.ReportAt(cp.Path, at.Start, at.End, msg, WithRelated(rel...), WithSnippet(at.Text))
+		if len(refs[cp.OSPath]) == 0 && owners != nil && !owners.namedByID(cp.ID) {
+			reportUnmerged(p, cp, owners.facts)
 		}
 		if !cp.HasAck || cp.Acknowledged || cp.Time.IsZero() {
 			continue
 		}
-		cands := append(append([]*OrchestrationFact(nil), refs[cp.OSPath]...), owners...)
-		sort.SliceStable(cands, func(i, j int) bool { return cands[i].Path < cands[j].Path })
-		for _, of := range cands {
-			if of.UpdatedAt.IsZero() || !of.UpdatedAt.After(cp.Time) {
-				continue
+		// The first file by path, of those whose events resolve to this
+		// checkpoint and those of its workflow, updated after it.
+		var of *OrchestrationFact
+		for _, r := range refs[cp.OSPath] {
+			if !r.UpdatedAt.IsZero() && r.UpdatedAt.After(cp.Time) {
+				of = r
+				break
 			}
-			msg := diag.FitClip(func(w int) string {
-				return fmt.Sprintf("acknowledged is false, but %s changed after this checkpoint (%s): merge it, set acknowledged: true", diag.ClipPath(of.Path, w), of.UpdatedAtText)
-			})
-			p.ReportAt(cp.Path, cp.AckAt.Start, cp.AckAt.End, msg, WithSnippet(cp.AckAt.Text), WithRelated(diag.Related{Path: of.Path, Line: of.UpdatedAtAt.Start.Line, Column: of.UpdatedAtAt.Start.Col, Message: "recovery_state.updated_at"}))
-			break
 		}
+		if owners != nil {
+			if o := owners.firstUpdatedAfter(cp.Time); o != nil && (of == nil || o.Path < of.Path) {
+				of = o
+			}
+		}
+		if of == nil {
+			continue
+		}
+		msg := diag.FitClip(func(w int) string {
+			return fmt.Sprintf("acknowledged is false, but %s changed after this checkpoint (%s): merge it, set acknowledged: true", diag.ClipPath(of.Path, w), of.UpdatedAtText)
+		})
+		p.ReportAt(cp.Path, cp.AckAt.Start, cp.AckAt.End, msg, WithSnippet(cp.AckAt.Text), WithRelated(diag.Related{Path: of.Path, Line: of.UpdatedAtAt.Start.Line, Column: of.UpdatedAtAt.Start.Col, Message: "recovery_state.updated_at"}))
 	}
+}
+
+// reportUnmerged reports a checkpoint that no compaction event of its
+// workflow's orchestration files (owners, by path) names.
+func reportUnmerged(p *RepoPass, cp *CheckpointFact, owners []*OrchestrationFact) {
+	var rel []diag.Related
+	for _, of := range owners[:min(len(owners), ownersLinked)] {
+		rel = append(rel, diag.Related{Path: of.Path, Line: of.EventsAt.Start.Line, Column: of.EventsAt.Start.Col, Message: "compaction_events of workflow " + cp.WorkflowID})
+	}
+	at := cp.IDAt
+	if at.Start.Line == 0 {
+		at = Span{Start: diag.Pos{Line: 1, Col: 1}, Text: cp.Line1}
+	}
+	shown := owners
+	if len(owners) > ownersShown {
+		shown = owners[:1] // and how many more: two paths and a count do not fit one line
+	}
+	msg := diag.FitClip(func(w int) string {
+		clipped := make([]string, len(shown))
+		for i, of := range shown {
+			clipped[i] = diag.ClipPath(of.Path, w)
+		}
+		list := strings.Join(clipped, ", ")
+		if more := len(owners) - len(shown); more > 0 {
+			list += fmt.Sprintf(" and %d more", more)
+		}
+		return fmt.Sprintf("no compaction event in %s (workflow %s) names this checkpoint: merge it into the resumption section", list, diag.ClipTo(cp.WorkflowID, w))
+	})
+	p.ReportAt(cp.Path, at.Start, at.End, msg, WithRelated(rel...), WithSnippet(at.Text))
 }
 
 // ---- RL207 checkpoint-files -------------------------------------------------
