@@ -152,3 +152,58 @@ func TestHistoryNamesOneOwner(t *testing.T) {
 		}
 	}
 }
+
+// HistoryFiles decides as a look at every owner of every checkpoint
+// would: a checkpoint is history when it has owners (records naming its
+// path, or of its workflow_id) and every one is finished.
+func TestHistoryFilesAsEveryOwnerSays(t *testing.T) {
+	rng := uint64(3)
+	next := func(n int) int {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		return int(rng>>33) % n
+	}
+	for round := range 300 {
+		ix := NewIndex()
+		var recs []*RecordFact
+		for range next(8) {
+			rf := &RecordFact{Path: fmt.Sprintf("p%d/ORCHESTRATION.yaml", next(20)), Finished: next(3) > 0, Why: "workflow.status DONE"}
+			if next(2) == 0 {
+				rf.WorkflowID = fmt.Sprintf("wf-%d", next(3))
+			}
+			for range next(3) {
+				rf.Owns = append(rf.Owns, fmt.Sprintf("/r/cp-%d.json", next(4)))
+			}
+			recs = append(recs, rf)
+			Records.Publish(ix, rf)
+		}
+		var cps []*CheckpointFact
+		for i := range 4 {
+			cf := &CheckpointFact{Path: fmt.Sprintf("cp-%d.json", i), OSPath: fmt.Sprintf("/r/cp-%d.json", i)}
+			if next(3) > 0 {
+				cf.WorkflowID = fmt.Sprintf("wf-%d", next(3))
+			}
+			cps = append(cps, cf)
+			Checkpoints.PublishAt(ix, cf.OSPath, cf)
+		}
+		got := HistoryFiles(ix)
+		for _, cf := range cps {
+			var first *RecordFact
+			done := true
+			for _, rf := range recs {
+				if slices.Contains(rf.Owns, cf.OSPath) || cf.WorkflowID != "" && rf.WorkflowID == cf.WorkflowID {
+					done = done && rf.Finished
+					if first == nil || rf.Path < first.Path {
+						first = rf
+					}
+				}
+			}
+			h, ok := got[cf.Path]
+			if want := first != nil && done; ok != want {
+				t.Fatalf("round %d, %s: history %v, want %v", round, cf.Path, ok, want)
+			}
+			if ok && h.Why != "a checkpoint of the finished workflow "+first.Path {
+				t.Fatalf("round %d, %s: %q names another owner than %s", round, cf.Path, h.Why, first.Path)
+			}
+		}
+	}
+}

@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -282,39 +281,67 @@ type History struct {
 // workflow_id) is finished.
 func HistoryFiles(ix *Index) map[string]History {
 	out := map[string]History{}
-	byID := map[string][]*RecordFact{}
-	byFile := map[string][]*RecordFact{}
+	// What a checkpoint asks of its owners, gathered once per workflow
+	// and per file: copied projects share a workflow_id among thousands
+	// of records and checkpoints.
+	byID := map[string]*owners{}
+	byFile := map[string]*owners{}
 	for _, rf := range Records.All(ix) {
 		if rf.Finished {
 			out[rf.Path] = History{Path: rf.Path, Why: rf.Why}
 		}
 		if rf.WorkflowID != "" {
-			byID[rf.WorkflowID] = append(byID[rf.WorkflowID], rf)
+			ownersAt(byID, rf.WorkflowID).add(rf)
 		}
 		for _, o := range rf.Owns {
-			byFile[o] = append(byFile[o], rf)
+			ownersAt(byFile, o).add(rf)
 		}
 	}
 	for _, cf := range Checkpoints.All(ix) {
-		owners := append(append([]*RecordFact(nil), byFile[cf.OSPath]...), byID[cf.WorkflowID]...)
-		if cf.WorkflowID == "" {
-			owners = byFile[cf.OSPath]
+		all := owners{finished: true}
+		all.join(byFile[cf.OSPath])
+		if cf.WorkflowID != "" {
+			all.join(byID[cf.WorkflowID])
 		}
-		if len(owners) == 0 {
-			continue
-		}
-		done := true
-		for _, o := range owners {
-			done = done && o.Finished
-		}
-		if done {
-			// The index hands facts out in no set order: name the same
-			// owner on every run.
-			first := slices.MinFunc(owners, func(a, b *RecordFact) int { return strings.Compare(a.Path, b.Path) })
-			out[cf.Path] = History{Path: cf.Path, Why: "a checkpoint of the finished workflow " + first.Path}
+		if all.first != nil && all.finished {
+			out[cf.Path] = History{Path: cf.Path, Why: "a checkpoint of the finished workflow " + all.first.Path}
 		}
 	}
 	return out
+}
+
+// owners sums up the records that own a checkpoint: whether every one is
+// finished, and the first by path, which the note names (the index hands
+// facts out in no set order: the same owner on every run).
+type owners struct {
+	finished bool
+	first    *RecordFact
+}
+
+func ownersAt(m map[string]*owners, key string) *owners {
+	o := m[key]
+	if o == nil {
+		o = &owners{finished: true}
+		m[key] = o
+	}
+	return o
+}
+
+func (o *owners) add(rf *RecordFact) {
+	o.finished = o.finished && rf.Finished
+	if o.first == nil || rf.Path < o.first.Path {
+		o.first = rf
+	}
+}
+
+func (o *owners) join(more *owners) {
+	if more == nil {
+		return
+	}
+	o.finished = o.finished && more.finished
+	if o.first == nil || more.first.Path < o.first.Path {
+		o.first = more.first
+	}
 }
 
 // WithoutHistory drops the findings that rules of LiveOnly lifecycle made
