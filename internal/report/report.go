@@ -117,13 +117,15 @@ func pathSet(fs []diag.Finding) map[string]bool {
 func Text(w io.Writer, in *Input) error {
 	p := newTextPaint(in.Color)
 	masks := secretMasks(in.Findings)
+	long := longLinesOf(in.Findings)
 	// Written as it is made: the output of 24,000 findings is megabytes.
 	sb := bufio.NewWriterSize(w, 64<<10)
 	err := inOrder(sb, len(in.Findings), func(sb *bytes.Buffer, i int) {
 		f := &in.Findings[i]
 		p.head(sb, f)
 		if f.HasSnippet {
-			p.snippet(sb, f, masks[maskKey{f.Path, f.Start.Line}])
+			k := maskKey{f.Path, f.Start.Line}
+			p.snippet(sb, f, masks[k], long[k])
 		}
 	})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/fatih/color"
@@ -81,7 +82,13 @@ func (p *textPaint) head(sb *bytes.Buffer, f *diag.Finding) {
 
 // snippet writes the finding's source line, numbered, and a caret under
 // its span. masks are the located secrets' character ranges on the line.
-func (p *textPaint) snippet(sb *bytes.Buffer, f *diag.Finding, masks [][2]int) {
+func (p *textPaint) snippet(sb *bytes.Buffer, f *diag.Finding, masks [][2]int, long *longLine) {
+	if long != nil {
+		if g, text, shifted, ok := long.window(f, masks); ok {
+			p.runeSnippet(sb, g, text, shifted)
+			return
+		}
+	}
 	// Not the whole line (findings on one long line), but the mask reads
 	// past what is shown: located secrets by their ranges, and whatever
 	// else has a credential's shape (RL005 may be off).
@@ -168,6 +175,111 @@ func (p *textPaint) runeSnippet(sb *bytes.Buffer, f *diag.Finding, masked string
 	b = append(b, p.green[1]...)
 	b = append(b, '\n')
 	sb.Write(b)
+}
+
+// windowLead is how many characters before a finding's column the text
+// report shows of a line too long to show its column from the start.
+const windowLead = 60
+
+// longLine is a line longer than the text report shows, holding findings
+// past what it shows (a minified JSON file, a single-line bundle file):
+// their snippets show a window of it around each finding's column, cut
+// from the line masked once, however many findings it holds.
+type longLine struct {
+	text  string
+	once  sync.Once
+	chars int     // characters of masked
+	marks []int32 // byte offset of character k*markEvery (nil for ASCII)
+	// masked is text, valid UTF-8 (an invalid byte as U+FFFD, one
+	// character, as columns count it) and its credentials masked
+	// character for character.
+	masked string
+}
+
+const markEvery = 64
+
+// longLinesOf returns the lines of fs to show by windows: those whose
+// findings start past what a snippet shows from the line's start.
+func longLinesOf(fs []diag.Finding) map[maskKey]*longLine {
+	var out map[maskKey]*longLine
+	for i := range fs {
+		f := &fs[i]
+		if !f.HasSnippet || f.Start.Col <= snippetRunes || len(f.Snippet) <= snippetRunes {
+			continue
+		}
+		k := maskKey{f.Path, f.Start.Line}
+		if out == nil {
+			out = map[maskKey]*longLine{}
+		}
+		if out[k] == nil {
+			out[k] = &longLine{text: f.Snippet}
+		}
+	}
+	return out
+}
+
+// index masks the line and marks its characters, once, by whichever
+// report worker first needs it.
+func (l *longLine) index() {
+	l.once.Do(func() {
+		s := l.text
+		if !utf8.ValidString(s) {
+			s = string([]rune(s))
+		}
+		l.masked = diag.MaskInPlace(s)
+		for off := 0; off < len(l.masked); l.chars++ {
+			if l.chars%markEvery == 0 {
+				l.marks = append(l.marks, int32(off))
+			}
+			if c := l.masked[off]; c < utf8.RuneSelf {
+				off++
+			} else {
+				_, w := utf8.DecodeRuneInString(l.masked[off:])
+				off += w
+			}
+		}
+	})
+}
+
+// offset is the byte offset in masked of character i (0 <= i <= chars).
+func (l *longLine) offset(i int) int {
+	if i >= l.chars {
+		return len(l.masked)
+	}
+	off := int(l.marks[i/markEvery])
+	for n := i % markEvery; n > 0; n-- {
+		_, w := utf8.DecodeRuneInString(l.masked[off:])
+		off += w
+	}
+	return off
+}
+
+// window returns the finding, text and located-secret masks of the
+// window of the line around f's column: "…", then windowLead characters
+// before the column and what follows, as many as a snippet shows, with
+// f's columns and the masks moved to it. ok is false when the line, in
+// characters, fits a snippet whole.
+func (l *longLine) window(f *diag.Finding, masks [][2]int) (g *diag.Finding, text string, shifted [][2]int, ok bool) {
+	l.index()
+	if l.chars <= snippetRunes || f.Start.Col <= snippetRunes {
+		return nil, "", nil, false
+	}
+	// From the first character shown: past the line's end, the last
+	// snippetRunes-1 characters.
+	from := min(f.Start.Col-1-windowLead, l.chars-(snippetRunes-1))
+	text = "…" + l.masked[l.offset(from):l.offset(from+snippetRunes-1)]
+	moved := *f
+	moved.Start.Col -= from - 1
+	if moved.End.Line == f.Start.Line {
+		moved.End.Col -= from - 1
+	}
+	for _, m := range masks {
+		a, b := max(m[0]-from+1, 1), m[1]-from+1
+		if b > a {
+			shifted = append(shifted, [2]int{a, b})
+		}
+	}
+	return &moved, text, shifted, true
 }
 
 // plainASCII reports whether the first n bytes of s are printable ASCII

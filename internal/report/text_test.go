@@ -96,9 +96,24 @@ func textReference(w io.Writer, in *Input) error {
 			// still recognised: located secrets by their ranges, and
 			// whatever else has a credential's shape (RL005 may be off).
 			line := headRunes(diag.MaskInPlace(string(headRunes(text, 200+4096))), 200)
+			shift := 0
+			// A finding past what a line shows from its start, on a
+			// line longer than that, is shown in a window of the line
+			// masked whole: "…", 60 characters before its column, on.
+			if all := []rune(diag.MaskInPlace(string([]rune(text)))); f.Start.Col > 200 && len(all) > 200 {
+				from := min(f.Start.Col-1-60, len(all)-199)
+				line = append([]rune{'…'}, all[from:from+199]...)
+				shift = from - 1
+				g := *f
+				g.Start.Col -= shift
+				if g.End.Line == f.Start.Line {
+					g.End.Col -= shift
+				}
+				f = &g
+			}
 			for _, m := range masks[maskKey{f.Path, f.Start.Line}] {
-				for i := m[0]; i < m[1] && i < len(line); i++ {
-					if i >= 0 {
+				for i := m[0] - shift; i < m[1]-shift && i < len(line); i++ {
+					if i >= 0 && (shift == 0 || i >= 1) {
 						line[i] = '*'
 					}
 				}
@@ -165,6 +180,44 @@ func TestTextPathStartsNoWorkflowCommand(t *testing.T) {
 		}
 		if !strings.HasPrefix(out.String(), tc.want) {
 			t.Errorf("Text(%q) = %q, want it to start %q", tc.path, out.String(), tc.want)
+		}
+	}
+}
+
+// A finding past what a snippet shows of a long line (a minified JSON
+// file, a one-line bundle file) is shown in a window of the line around
+// its column, the caret under it; a located secret that begins before
+// the window stays masked inside it, and the window's "…" shows.
+func TestTextWindowsLongLines(t *testing.T) {
+	digits := strings.Repeat("0123456789", 100) // character i is i%10
+	for _, tc := range []struct {
+		name, line string
+		col, end   int
+		secret     [2]int // a located secret's columns on the line, 1-based
+		want       []string
+	}{
+		{name: "ascii", line: digits, col: 501, end: 504,
+			want: []string{"1 | …" + digits[440:639], "  |" + strings.Repeat(" ", 62) + "^~~"}},
+		{name: "secret crossing the window's start", line: digits, col: 301, end: 302, secret: [2]int{101, 401},
+			want: []string{"1 | …" + strings.Repeat("*", 160) + digits[400:439], "  |" + strings.Repeat(" ", 62) + "^"}},
+		{name: "multi-byte, near the line's end", line: strings.Repeat("é", 150) + digits[:150], col: 261, end: 262,
+			want: []string{"1 | …" + strings.Repeat("é", 49) + digits[:150], "  |" + strings.Repeat(" ", 161) + "^"}},
+		{name: "past the line's end", line: digits[:250], col: 400, end: 401,
+			want: []string{"1 | …" + digits[51:250], "  |" + strings.Repeat(" ", 201) + "^"}},
+	} {
+		fs := []diag.Finding{{Code: "RL113", Name: "files-to-read", Severity: diag.SevError, Path: "cx.json",
+			Start: diag.Pos{Line: 1, Col: tc.col}, End: diag.Pos{Line: 1, Col: tc.end}, Snippet: tc.line, HasSnippet: true}}
+		if tc.secret[0] > 0 {
+			fs = append(fs, diag.Finding{Code: "RL005", Name: "secret", Severity: diag.SevError, Path: "cx.json", Secret: true,
+				Start: diag.Pos{Line: 1, Col: tc.secret[0]}, End: diag.Pos{Line: 1, Col: tc.secret[1]}})
+		}
+		var out bytes.Buffer
+		if err := Text(&out, &Input{Findings: fs, Checked: 1, Quiet: true}); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(out.String(), "\n")
+		if len(lines) < 5 || lines[2] != tc.want[0] || lines[3] != tc.want[1] {
+			t.Errorf("%s:\n%s\nwant\n%s\n%s", tc.name, strings.Join(lines[:min(len(lines), 5)], "\n"), tc.want[0], tc.want[1])
 		}
 	}
 }
