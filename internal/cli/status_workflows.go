@@ -19,6 +19,7 @@ import (
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
+	"github.com/resumelint/resumelint/internal/par"
 	"github.com/resumelint/resumelint/internal/report"
 	"github.com/resumelint/resumelint/internal/rules"
 )
@@ -66,8 +67,14 @@ func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (
 	disc.Files, disc.Folders, disc.Unknown, disc.Empty, disc.Missing = files, nil, nil, nil, nil
 	res := lc.run(disc, nil, *s)
 	ix := indexFindings(res.Findings)
-	for _, f := range records {
-		c.addRecord(rec, f, ix, now)
+	// Each record is read into its state on every core (a repository of
+	// thousands of workflows), then joined in the order of discovery.
+	parts := make([]report.Recovery, len(records))
+	par.Each(len(records), 8, func(i int) { c.addRecord(&parts[i], records[i], ix, now) })
+	for i := range parts {
+		rec.Workflows = append(rec.Workflows, parts[i].Workflows...)
+		rec.Projects = append(rec.Projects, parts[i].Projects...)
+		rec.Finished = append(rec.Finished, parts[i].Finished...)
 	}
 	return rec, nil
 }
@@ -99,6 +106,10 @@ func (c *Command) addRecord(rec *report.Recovery, f *load.File, ix *findingIndex
 		format = load.FormatMarkdown
 	}
 	doc, _ := load.Parse(f, format, load.DefaultLimits)
+	// The state holds strings and numbers, no node and no slice of the
+	// bytes: the next record's tree reuses both.
+	defer f.Release()
+	defer doc.Release()
 	if doc == nil || !node.IsMap(doc.Root) {
 		addUnreadable(rec, f, ix)
 		return
