@@ -221,3 +221,33 @@ func TestTextWindowsLongLines(t *testing.T) {
 		}
 	}
 }
+
+// FuzzText holds the text report to its reference writer for any line,
+// span and located secret: escapes, masks, carets and long-line windows.
+func FuzzText(f *testing.F) {
+	f.Add(strings.Repeat("0123456789", 30), 250, 255, 0, 0, false)
+	f.Add(strings.Repeat("é", 150)+"key: ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2", 180, 190, 151, 196, true)
+	f.Add("a\tb\x1b[31m\u202e", 3, 1, 0, 0, false)
+	f.Fuzz(func(t *testing.T, line string, col, end, secretFrom, secretTo int, color bool) {
+		if len(line) > 20000 || col > 30000 || end > 30000 || col < -5 || end < -5 || secretFrom > 30000 || secretTo > 30000 {
+			t.Skip()
+		}
+		fs := []diag.Finding{{Code: "RL113", Name: "files-to-read", Severity: diag.SevError, Path: "cx.json",
+			Start: diag.Pos{Line: 7, Col: col}, End: diag.Pos{Line: 7, Col: end}, Message: "m", Snippet: line, HasSnippet: true}}
+		if secretFrom > 0 {
+			fs = append(fs, diag.Finding{Code: "RL005", Name: "secret", Severity: diag.SevError, Path: "cx.json", Secret: true,
+				Start: diag.Pos{Line: 7, Col: secretFrom}, End: diag.Pos{Line: 7, Col: secretTo}, Snippet: line, HasSnippet: true})
+		}
+		in := &Input{Findings: fs, Checked: 1, Color: color}
+		var got, want bytes.Buffer
+		if err := Text(&got, in); err != nil {
+			t.Fatal(err)
+		}
+		if err := textReference(&want, in); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Fatalf("text report:\n%q\nreference:\n%q", got.String(), want.String())
+		}
+	})
+}
