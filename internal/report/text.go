@@ -189,7 +189,7 @@ type longLine struct {
 	text  string
 	once  sync.Once
 	chars int     // characters of masked
-	marks []int32 // byte offset of character k*markEvery (nil for ASCII)
+	marks []int32 // byte offset in masked of character k*markEvery
 	// masked is text, valid UTF-8 (an invalid byte as U+FFFD, one
 	// character, as columns count it) and its credentials masked
 	// character for character.
