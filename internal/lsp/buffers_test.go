@@ -36,6 +36,7 @@ func call(t testing.TB, s *server, method string, params any) {
 	if err := s.handle(&message{Method: method, Params: data}); err != nil {
 		t.Fatal(err)
 	}
+	s.publishWhenIdle(true) // as the handler does once no message waits
 }
 
 func openDocAt(t testing.TB, s *server, uri, text string) {
@@ -151,5 +152,54 @@ func TestOpenDocumentsAreBoundedTogether(t *testing.T) {
 	changeDocAt(t, s, "file:///r/b.yaml", text('B'))
 	if string(b.text) != text('B') || b.tooLarge || s.held != 60 {
 		t.Errorf("after a closed and b sent again: b %q (too large %v), held %d", b.text, b.tooLarge, s.held)
+	}
+}
+
+// A push client's burst of edits is linted once, for the last text, once
+// no message waits; a client that never stops sending still gets its
+// diagnostics after maxPublishWait messages.
+func TestPushedChangesLintedOnce(t *testing.T) {
+	eng := &fakeEngine{}
+	s := newTestServer(eng)
+	var out bytes.Buffer
+	s.c = newConn(nil, &out)
+	busy := func(method string, params any) {
+		data, _ := json.Marshal(params)
+		if err := s.handle(&message{Method: method, Params: data}); err != nil {
+			t.Fatal(err)
+		}
+		s.publishWhenIdle(false) // more messages wait
+	}
+	busy("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": "file:///r/a.yaml", "version": 1, "text": "a"}})
+	for v := 2; v <= 10; v++ {
+		busy("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": "file:///r/a.yaml", "version": v},
+			"contentChanges": []any{map[string]any{"text": fmt.Sprintf("lag %d", v)}}})
+	}
+	if n := len(eng.lintedPaths()); n != 0 {
+		t.Fatalf("linted %d times while messages waited", n)
+	}
+	s.publishWhenIdle(true)
+	if got := eng.lintedPaths(); len(got) != 1 {
+		t.Fatalf("linted %v, want once", got)
+	}
+	if pub := out.String(); strings.Count(pub, "publishDiagnostics") != 1 || !strings.Contains(pub, `"version":10`) || !strings.Contains(pub, "lags") {
+		t.Fatalf("published %s, want one report of version 10 with its finding", pub)
+	}
+	// A client that never lets the queue empty.
+	for v := 11; v < 11+maxPublishWait; v++ {
+		busy("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": "file:///r/a.yaml", "version": v},
+			"contentChanges": []any{map[string]any{"text": "ok"}}})
+	}
+	if got := eng.lintedPaths(); len(got) != 2 {
+		t.Fatalf("linted %d times after %d waiting messages, want twice", len(got), maxPublishWait)
+	}
+	// A document closed before its turn is not reported after its clearing.
+	busy("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": "file:///r/a.yaml", "version": 40},
+		"contentChanges": []any{map[string]any{"text": "lag"}}})
+	busy("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": "file:///r/a.yaml"}})
+	out.Reset()
+	s.publishWhenIdle(true)
+	if got := eng.lintedPaths(); len(got) != 2 || out.Len() != 0 {
+		t.Fatalf("a closed document was linted (%d lints) or reported: %s", len(got), out.String())
 	}
 }

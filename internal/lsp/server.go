@@ -86,6 +86,8 @@ type document struct {
 	// pulled reports.
 	diags    []diagnostic
 	resultID string
+	// queued is set while the document waits in server.toPublish.
+	queued bool
 }
 
 type server struct {
@@ -112,7 +114,18 @@ type server struct {
 	held    int
 	stopped atomic.Bool
 	logMu   sync.Mutex
+	// toPublish are the documents changed since diagnostics were last
+	// pushed, in the order they changed; waited counts the messages
+	// handled since the first of them.
+	toPublish []*document
+	waited    int
 }
+
+// maxPublishWait bounds how many messages a change's diagnostics wait
+// behind: a push client's changes are linted once the queue is empty, so
+// a burst of edits to one document is linted once, not once per edit,
+// and a client that never stops sending still gets them.
+const maxPublishWait = 16
 
 // queueSize bounds the messages read and not yet handled: past it the
 // reader waits for the handler, so memory does not grow with a client
@@ -216,7 +229,42 @@ func (s *server) work(q <-chan item) {
 		if isRequest(m) && s.c.unanswered(m.ID) {
 			_ = s.c.replyError(m.ID, codeInternalError, "%s failed", m.Method)
 		}
+		s.publishWhenIdle(len(q) == 0)
 	}
+}
+
+// publishWhenIdle pushes the diagnostics of the documents changed since
+// the last push once no message waits (idle), or once they waited
+// maxPublishWait messages.
+func (s *server) publishWhenIdle(idle bool) {
+	if len(s.toPublish) == 0 {
+		return
+	}
+	if s.waited++; !idle && s.waited < maxPublishWait {
+		return
+	}
+	docs := s.toPublish
+	s.toPublish, s.waited = nil, 0
+	for _, d := range docs {
+		if s.docs[d.uri] != d {
+			continue // closed (its diagnostics cleared) or opened anew since
+		}
+		d.queued = false
+		s.ensure(d)
+		if err := s.publish(d); err != nil {
+			s.logf("publishDiagnostics: %v", err)
+			return
+		}
+	}
+}
+
+// publish pushes a document's diagnostics, for its latest version.
+func (s *server) publish(d *document) error {
+	if d.osPath == "" {
+		return nil // not a file: URI
+	}
+	v := d.version
+	return s.c.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: d.diags})
 }
 
 // logf writes one line to the log; both goroutines log.
@@ -462,20 +510,18 @@ func (s *server) reload() error {
 }
 
 // changed notes that a document's text (or configuration) changed. A
-// client that pushes gets the diagnostics now; one that pulls gets them
-// when it asks, so a request it cancels is not linted.
+// client that pushes gets the diagnostics once the messages before them
+// are handled (publishWhenIdle); one that pulls gets them when it asks,
+// so a request it cancels is not linted.
 func (s *server) changed(d *document, saved bool) error {
 	s.account(d)
 	d.dirty, d.saved = true, saved
-	if s.pull {
+	if s.pull || d.queued {
 		return nil
 	}
-	s.ensure(d)
-	if d.osPath == "" {
-		return nil // not a file: URI
-	}
-	v := d.version
-	return s.c.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: d.diags})
+	d.queued = true
+	s.toPublish = append(s.toPublish, d)
+	return nil
 }
 
 // ensure lints a document changed since its last lint.
