@@ -214,6 +214,27 @@ func TestPushDiagnosticsLinkRulePages(t *testing.T) {
 	}
 }
 
+// A document opened with a text over the message limit, as the client's
+// last message, is reported as not read at once: it waits behind nothing.
+func TestPushTooLargeDocumentReported(t *testing.T) {
+	tc := startServer(t, &fakeEngine{})
+	tc.initialize(map[string]any{})
+	// As editors write it: the URI before the text.
+	type item struct {
+		URI        string `json:"uri"`
+		LanguageID string `json:"languageId"`
+		Version    int    `json:"version"`
+		Text       string `json:"text"`
+	}
+	tc.send(0, "textDocument/didOpen", map[string]any{"textDocument": item{"file:///repo/ORCHESTRATION.yaml", "yaml", 1, strings.Repeat("x", maxMessage+1)}})
+	m := tc.next()
+	var p publishDiagnosticsParams
+	if m.Method != "textDocument/publishDiagnostics" || json.Unmarshal(m.Params, &p) != nil || len(p.Diagnostics) != 1 ||
+		!strings.Contains(p.Diagnostics[0].Message, "RL003") {
+		t.Fatalf("after a too-large didOpen: %s %.300s, want one RL003 diagnostic", m.Method, m.Params)
+	}
+}
+
 // $/cancelRequest answers a running request at once with
 // RequestCancelled (its own answer is dropped), and a queued one too,
 // whose work is then not done.

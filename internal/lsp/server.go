@@ -212,24 +212,29 @@ func (s *server) work(q <-chan item) {
 		if s.stopped.Load() {
 			continue
 		}
-		if it.tl != nil {
-			if err := s.tooLarge(it.tl); err != nil {
-				s.logf("%v", err)
-			}
-			continue
-		}
-		m := it.m
-		if isRequest(m) && s.c.cancelled(m.ID) {
-			s.c.unanswered(m.ID)
-			continue
-		}
-		if err := s.handle(m); err != nil {
-			s.logf("%s: %v", m.Method, err)
-		}
-		if isRequest(m) && s.c.unanswered(m.ID) {
-			_ = s.c.replyError(m.ID, codeInternalError, "%s failed", m.Method)
-		}
+		s.handleItem(it)
 		s.publishWhenIdle(len(q) == 0)
+	}
+}
+
+// handleItem handles one message, or answers one skipped for its size.
+func (s *server) handleItem(it item) {
+	if it.tl != nil {
+		if err := s.tooLarge(it.tl); err != nil {
+			s.logf("%v", err)
+		}
+		return
+	}
+	m := it.m
+	if isRequest(m) && s.c.cancelled(m.ID) {
+		s.c.unanswered(m.ID)
+		return
+	}
+	if err := s.handle(m); err != nil {
+		s.logf("%s: %v", m.Method, err)
+	}
+	if isRequest(m) && s.c.unanswered(m.ID) {
+		_ = s.c.replyError(m.ID, codeInternalError, "%s failed", m.Method)
 	}
 }
 
