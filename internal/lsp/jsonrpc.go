@@ -21,18 +21,19 @@ import (
 
 // maxMessage bounds one message held in memory: a document of the
 // largest file resumelint reads (8 MiB), JSON-escaped, fits. A larger
-// message is skipped as it arrives, keeping only its first peekSize bytes
-// to tell which document it was (tooLargeError).
+// message is skipped as it arrives, keeping only its first and last
+// peekSize bytes to tell which document it was (tooLargeError).
 const maxMessage = 24 << 20
 
-// peekSize is what is kept of a message over maxMessage.
+// peekSize is what is kept of each end of a message over maxMessage.
 const peekSize = 64 << 10
 
-// tooLargeError is a message over maxMessage, skipped: its size and its
-// first bytes.
+// tooLargeError is a message over maxMessage, skipped: its size, its
+// first bytes and its last (a client that writes the document's text
+// before its URI, or params before the method, names them at the end).
 type tooLargeError struct {
-	size int64
-	head []byte
+	size       int64
+	head, tail []byte
 }
 
 func (e *tooLargeError) Error() string {
@@ -206,10 +207,14 @@ func (c *conn) read() ([]byte, error) {
 		if _, err := io.ReadFull(c.r, head); err != nil {
 			return nil, fmt.Errorf("reading the message body: %w", err)
 		}
-		if _, err := io.CopyN(io.Discard, c.r, int64(n-peekSize)); err != nil {
+		if _, err := io.CopyN(io.Discard, c.r, int64(n-2*peekSize)); err != nil {
 			return nil, fmt.Errorf("reading the message body: %w", err)
 		}
-		return nil, &tooLargeError{size: int64(n), head: head}
+		tail := make([]byte, peekSize)
+		if _, err := io.ReadFull(c.r, tail); err != nil {
+			return nil, fmt.Errorf("reading the message body: %w", err)
+		}
+		return nil, &tooLargeError{size: int64(n), head: head, tail: tail}
 	}
 	body := make([]byte, n)
 	if _, err := io.ReadFull(c.r, body); err != nil {

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -216,22 +217,39 @@ func TestPushDiagnosticsLinkRulePages(t *testing.T) {
 
 // A document opened with a text over the message limit, as the client's
 // last message, is reported as not read at once: it waits behind nothing.
+// The URI is found before the text (as VS Code writes it) or after it (a
+// client whose JSON objects have no key order).
 func TestPushTooLargeDocumentReported(t *testing.T) {
-	tc := startServer(t, &fakeEngine{})
-	tc.initialize(map[string]any{})
-	// As editors write it: the URI before the text.
 	type item struct {
 		URI        string `json:"uri"`
 		LanguageID string `json:"languageId"`
 		Version    int    `json:"version"`
 		Text       string `json:"text"`
 	}
-	tc.send(0, "textDocument/didOpen", map[string]any{"textDocument": item{"file:///repo/ORCHESTRATION.yaml", "yaml", 1, strings.Repeat("x", maxMessage+1)}})
-	m := tc.next()
-	var p publishDiagnosticsParams
-	if m.Method != "textDocument/publishDiagnostics" || json.Unmarshal(m.Params, &p) != nil || len(p.Diagnostics) != 1 ||
-		!strings.Contains(p.Diagnostics[0].Message, "RL003") {
-		t.Fatalf("after a too-large didOpen: %s %.300s, want one RL003 diagnostic", m.Method, m.Params)
+	big := strings.Repeat("x", maxMessage+1)
+	for _, doc := range []any{
+		item{"file:///repo/ORCHESTRATION.yaml", "yaml", 1, big},
+		map[string]any{"uri": "file:///repo/ORCHESTRATION.yaml", "languageId": "yaml", "version": 1, "text": big}, // text, then uri
+	} {
+		tc := startServer(t, &fakeEngine{})
+		tc.initialize(map[string]any{})
+		tc.send(0, "textDocument/didOpen", map[string]any{"textDocument": doc})
+		m := tc.next()
+		var p publishDiagnosticsParams
+		if m.Method != "textDocument/publishDiagnostics" || json.Unmarshal(m.Params, &p) != nil || len(p.Diagnostics) != 1 ||
+			!strings.Contains(p.Diagnostics[0].Message, "RL003") {
+			t.Fatalf("after a too-large didOpen (%T): %s %.300s, want one RL003 diagnostic", doc, m.Method, m.Params)
+		}
+	}
+	// A request too large, its id written last, is answered with an error.
+	tc := startServer(t, &fakeEngine{})
+	tc.initialize(map[string]any{})
+	body := `{"jsonrpc":"2.0","method":"textDocument/hover","params":{"x":"` + big + `"},"id":7}`
+	tc.c.mu.Lock()
+	fmt.Fprintf(tc.c.w, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	tc.c.mu.Unlock()
+	if m := tc.answer(); string(m.ID) != "7" || m.Error == nil || m.Error.Code != codeInvalidRequest {
+		t.Fatalf("a too-large request with its id last: %s %+v, want error %d for id 7", m.ID, m.Error, codeInvalidRequest)
 	}
 }
 

@@ -925,23 +925,39 @@ func uriOf(p string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
 }
 
-// Message fields read from the first bytes of a message too large to
-// hold: enough to tell which document it was.
+// Message fields read from the first or the last bytes of a message too
+// large to hold: enough to tell which document it was. Inside a JSON
+// string every quote is escaped, so a key matched here is one of the
+// message's own, wherever the skipped text ends.
 var (
 	headMethod = regexp.MustCompile(`"method"\s*:\s*"([^"\\]*)"`)
 	headURI    = regexp.MustCompile(`"uri"\s*:\s*("(?:[^"\\]|\\.)*")`)
 	headID     = regexp.MustCompile(`^\s*\{(?:[^{]*?)"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")`)
+	// tailID is a request's id written last, at the top level.
+	tailID = regexp.MustCompile(`"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")\s*\}\s*$`)
 )
+
+// field is re's match in the message's first bytes, else in its last.
+func (tl *tooLargeError) field(re *regexp.Regexp) [][]byte {
+	if m := re.FindSubmatch(tl.head); m != nil {
+		return m
+	}
+	return re.FindSubmatch(tl.tail)
+}
 
 // tooLarge answers a message that was skipped for its size: a request
 // gets an error; a document opened, changed or saved with a text over the
 // limit is reported as not read (RL003, as lint reports a file over the
 // limit), and its text is not kept.
 func (s *server) tooLarge(tl *tooLargeError) error {
-	if m := headID.FindSubmatch(tl.head); m != nil && s.init {
-		return s.c.replyError(json.RawMessage(m[1]), codeInvalidRequest, "the message is %d bytes, larger than the limit of %d", tl.size, maxMessage)
+	id := headID.FindSubmatch(tl.head)
+	if id == nil {
+		id = tailID.FindSubmatch(tl.tail)
 	}
-	m, u := headMethod.FindSubmatch(tl.head), headURI.FindSubmatch(tl.head)
+	if id != nil && s.init {
+		return s.c.replyError(json.RawMessage(id[1]), codeInvalidRequest, "the message is %d bytes, larger than the limit of %d", tl.size, maxMessage)
+	}
+	m, u := tl.field(headMethod), tl.field(headURI)
 	if m == nil || u == nil || !s.init {
 		return nil
 	}
