@@ -323,9 +323,8 @@ func (w *workflowOwners) firstUpdatedAfter(t time.Time) *OrchestrationFact {
 }
 
 // ownersShown is how many of a workflow's orchestration files a finding
-// names (of more, it names the first and counts the rest), and
-// ownersLinked how many it links as related locations: a finding stays
-// one line whatever the copies.
+// names (of more, it counts them), and ownersLinked how many it links as
+// related locations: a finding stays one line whatever the copies.
 const (
 	ownersShown  = 2
 	ownersLinked = 5
@@ -400,21 +399,23 @@ func reportUnmerged(p *RepoPass, cp *CheckpointFact, owners []*OrchestrationFact
 	if at.Start.Line == 0 {
 		at = Span{Start: diag.Pos{Line: 1, Col: 1}, Text: cp.Line1}
 	}
-	shown := owners
+	var msg string
 	if len(owners) > ownersShown {
-		shown = owners[:1] // and how many more: two paths and a count do not fit one line
+		// The files are the related locations: the message counts them.
+		msg = diag.FitClip(func(w int) string {
+			return fmt.Sprintf("no compaction event in the %d orchestration files of workflow %s names this checkpoint: merge it into the resumption section",
+				len(owners), diag.ClipTo(cp.WorkflowID, w))
+		})
+	} else {
+		msg = diag.FitClip(func(w int) string {
+			clipped := make([]string, len(owners))
+			for i, of := range owners {
+				clipped[i] = diag.ClipPath(of.Path, w)
+			}
+			return fmt.Sprintf("no compaction event in %s (workflow %s) names this checkpoint: merge it into the resumption section",
+				strings.Join(clipped, ", "), diag.ClipTo(cp.WorkflowID, w))
+		})
 	}
-	msg := diag.FitClip(func(w int) string {
-		clipped := make([]string, len(shown))
-		for i, of := range shown {
-			clipped[i] = diag.ClipPath(of.Path, w)
-		}
-		list := strings.Join(clipped, ", ")
-		if more := len(owners) - len(shown); more > 0 {
-			list += fmt.Sprintf(" and %d more", more)
-		}
-		return fmt.Sprintf("no compaction event in %s (workflow %s) names this checkpoint: merge it into the resumption section", list, diag.ClipTo(cp.WorkflowID, w))
-	})
 	p.ReportAt(cp.Path, at.Start, at.End, msg, WithRelated(rel...), WithSnippet(at.Text))
 }
 
