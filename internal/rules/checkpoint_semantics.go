@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -333,33 +334,35 @@ const (
 func finalizeCheckpointMerge(p *RepoPass) {
 	cps := Checkpoints.All(p.Index)
 	orchs := Orchestrations.All(p.Index)
-	sort.Slice(cps, func(i, j int) bool { return cps[i].Path < cps[j].Path })
-	sort.Slice(orchs, func(i, j int) bool { return orchs[i].Path < orchs[j].Path })
+	// By path: a workflow's files are named and linked in that order. The
+	// checkpoints need none: the run's findings are sorted at its end.
+	slices.SortFunc(orchs, func(a, b *OrchestrationFact) int { return strings.Compare(a.Path, b.Path) })
 	refs := map[string][]*OrchestrationFact{}
-	byWorkflow := map[string]*workflowOwners{}
 	for _, of := range orchs {
 		for _, ev := range of.Events {
 			if ev.Resolved != "" {
 				refs[ev.Resolved] = append(refs[ev.Resolved], of)
 			}
 		}
-		if of.WorkflowID != "" && of.HasEvents {
-			wf := strings.ToLower(of.WorkflowID)
-			w := byWorkflow[wf]
-			if w == nil {
-				w = &workflowOwners{named: map[string]bool{}}
-				byWorkflow[wf] = w
-			}
-			w.add(of)
+	}
+	// The workflows are gathered when a checkpoint first asks for its
+	// own: most are referenced by a resolved event and acknowledged.
+	var byWorkflow map[string]*workflowOwners
+	ownersOf := func(cp *CheckpointFact) *workflowOwners {
+		if cp.WorkflowID == "" {
+			return nil
 		}
+		if byWorkflow == nil {
+			byWorkflow = workflowsOf(orchs)
+		}
+		return byWorkflow[strings.ToLower(cp.WorkflowID)]
 	}
 	for _, cp := range cps {
-		var owners *workflowOwners
-		if cp.WorkflowID != "" {
-			owners = byWorkflow[strings.ToLower(cp.WorkflowID)]
-		}
-		if len(refs[cp.OSPath]) == 0 && owners != nil && !owners.namedByID(cp.ID) {
-			reportUnmerged(p, cp, owners.facts)
+		referencing := refs[cp.OSPath]
+		if len(referencing) == 0 {
+			if owners := ownersOf(cp); owners != nil && !owners.namedByID(cp.ID) {
+				reportUnmerged(p, cp, owners.facts)
+			}
 		}
 		if !cp.HasAck || cp.Acknowledged || cp.Time.IsZero() {
 			continue
@@ -367,13 +370,13 @@ func finalizeCheckpointMerge(p *RepoPass) {
 		// The first file by path, of those whose events resolve to this
 		// checkpoint and those of its workflow, updated after it.
 		var of *OrchestrationFact
-		for _, r := range refs[cp.OSPath] {
+		for _, r := range referencing {
 			if !r.UpdatedAt.IsZero() && r.UpdatedAt.After(cp.Time) {
 				of = r
 				break
 			}
 		}
-		if owners != nil {
+		if owners := ownersOf(cp); owners != nil {
 			if o := owners.firstUpdatedAfter(cp.Time); o != nil && (of == nil || o.Path < of.Path) {
 				of = o
 			}
@@ -386,6 +389,25 @@ func finalizeCheckpointMerge(p *RepoPass) {
 		})
 		p.ReportAt(cp.Path, cp.AckAt.Start, cp.AckAt.End, msg, WithSnippet(cp.AckAt.Text), WithRelated(diag.Related{Path: of.Path, Line: of.UpdatedAtAt.Start.Line, Column: of.UpdatedAtAt.Start.Col, Message: "recovery_state.updated_at"}))
 	}
+}
+
+// workflowsOf gathers the orchestration files (by path) that record
+// compaction events, by lower-cased workflow id.
+func workflowsOf(orchs []*OrchestrationFact) map[string]*workflowOwners {
+	byWorkflow := map[string]*workflowOwners{}
+	for _, of := range orchs {
+		if of.WorkflowID == "" || !of.HasEvents {
+			continue
+		}
+		wf := strings.ToLower(of.WorkflowID)
+		w := byWorkflow[wf]
+		if w == nil {
+			w = &workflowOwners{named: map[string]bool{}}
+			byWorkflow[wf] = w
+		}
+		w.add(of)
+	}
+	return byWorkflow
 }
 
 // reportUnmerged reports a checkpoint that no compaction event of its
