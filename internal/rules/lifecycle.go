@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -281,12 +282,16 @@ type History struct {
 // workflow_id) is finished.
 func HistoryFiles(ix *Index) map[string]History {
 	out := map[string]History{}
+	records := Records.All(ix)
+	if !slices.ContainsFunc(records, func(rf *RecordFact) bool { return rf.Finished }) {
+		return out // no finished record: nothing is history (most runs)
+	}
 	// What a checkpoint asks of its owners, gathered once per workflow
 	// and per file: copied projects share a workflow_id among thousands
 	// of records and checkpoints.
 	byID := map[string]*owners{}
 	byFile := map[string]*owners{}
-	for _, rf := range Records.All(ix) {
+	for _, rf := range records {
 		if rf.Finished {
 			out[rf.Path] = History{Path: rf.Path, Why: rf.Why}
 		}
