@@ -123,16 +123,7 @@ func (p *textPaint) runeSnippet(sb *bytes.Buffer, f *diag.Finding, masked string
 			line[i] = '*'
 		}
 	}
-	num := f.Start.Line
-	b := sb.AvailableBuffer()
-	b = p.rule(b, num)
-	b = append(b, '\n')
-	b = append(b, p.gray[0]...)
-	b = strconv.AppendInt(b, int64(num), 10)
-	b = append(b, p.gray[1]...)
-	b = append(b, ' ')
-	b = p.paint(b, p.gray, "|")
-	b = append(b, ' ')
+	b := p.lineHead(sb.AvailableBuffer(), f.Start.Line)
 	// Each character escaped on its own, so the caret lines up under it.
 	var widths [snippetRunes]uint8
 	for i, r := range line {
@@ -144,9 +135,7 @@ func (p *textPaint) runeSnippet(sb *bytes.Buffer, f *diag.Finding, masked string
 			widths[i] = 1
 		}
 	}
-	b = append(b, '\n')
-	b = p.rule(b, num)
-	b = append(b, ' ')
+	b = p.caretHead(b, f.Start.Line)
 	for i := 0; i < f.Start.Col-1 && i < len(line); i++ {
 		if line[i] == '\t' {
 			b = append(b, '\t')
@@ -167,14 +156,40 @@ func (p *textPaint) runeSnippet(sb *bytes.Buffer, f *diag.Finding, masked string
 			}
 		}
 	}
+	sb.Write(p.caret(b, width))
+}
+
+// lineHead appends the gutter above a snippet's line and the line's
+// number: what comes before its text.
+func (p *textPaint) lineHead(b []byte, num int) []byte {
+	b = p.rule(b, num)
+	b = append(b, '\n')
+	b = append(b, p.gray[0]...)
+	b = strconv.AppendInt(b, int64(num), 10)
+	b = append(b, p.gray[1]...)
+	b = append(b, ' ')
+	b = p.paint(b, p.gray, "|")
+	return append(b, ' ')
+}
+
+// caretHead ends a snippet's line and appends the gutter of the caret's
+// line under it.
+func (p *textPaint) caretHead(b []byte, num int) []byte {
+	b = append(b, '\n')
+	b = p.rule(b, num)
+	return append(b, ' ')
+}
+
+// caret appends the caret and its tildes, width columns in all, and
+// ends the snippet's last line.
+func (p *textPaint) caret(b []byte, width int) []byte {
 	b = append(b, p.green[0]...)
 	b = append(b, '^')
 	for range width - 1 {
 		b = append(b, '~')
 	}
 	b = append(b, p.green[1]...)
-	b = append(b, '\n')
-	sb.Write(b)
+	return append(b, '\n')
 }
 
 // windowLead is how many characters before a finding's column the text
@@ -298,20 +313,9 @@ func plainASCII(s string, n int) bool {
 // located secret masks: what snippet writes for it, without a rune at a
 // time.
 func (p *textPaint) plainSnippet(sb *bytes.Buffer, f *diag.Finding, line string) {
-	num := f.Start.Line
-	b := sb.AvailableBuffer()
-	b = p.rule(b, num)
-	b = append(b, '\n')
-	b = append(b, p.gray[0]...)
-	b = strconv.AppendInt(b, int64(num), 10)
-	b = append(b, p.gray[1]...)
-	b = append(b, ' ')
-	b = p.paint(b, p.gray, "|")
-	b = append(b, ' ')
+	b := p.lineHead(sb.AvailableBuffer(), f.Start.Line)
 	b = append(b, line...)
-	b = append(b, '\n')
-	b = p.rule(b, num)
-	b = append(b, ' ')
+	b = p.caretHead(b, f.Start.Line)
 	for i := 0; i < f.Start.Col-1 && i < len(line); i++ {
 		if line[i] == '\t' {
 			b = append(b, '\t')
@@ -323,14 +327,7 @@ func (p *textPaint) plainSnippet(sb *bytes.Buffer, f *diag.Finding, line string)
 	if f.End.Line == f.Start.Line && f.End.Col > f.Start.Col {
 		width = f.End.Col - f.Start.Col
 	}
-	b = append(b, p.green[0]...)
-	b = append(b, '^')
-	for range width - 1 {
-		b = append(b, '~')
-	}
-	b = append(b, p.green[1]...)
-	b = append(b, '\n')
-	sb.Write(b)
+	sb.Write(p.caret(b, width))
 }
 
 // rule appends the gutter of a line with no number: as many spaces as

@@ -48,18 +48,24 @@ func TestTextMatchesReference(t *testing.T) {
 		}
 		for _, on := range []bool{false, true} {
 			in := &Input{Findings: fs, Checked: 10, Color: on, Quiet: round%3 == 0}
-			var got, want bytes.Buffer
-			if err := Text(&got, in); err != nil {
-				t.Fatal(err)
-			}
-			if err := textReference(&want, in); err != nil {
-				t.Fatal(err)
-			}
-			if got.String() != want.String() {
-				t.Fatalf("round %d, colour %v:\n%q\nreference:\n%q", round, on, got.String(), want.String())
+			if got, want := textAndReference(t, in); got != want {
+				t.Fatalf("round %d, colour %v:\n%q\nreference:\n%q", round, on, got, want)
 			}
 		}
 	}
+}
+
+// textAndReference returns what Text and textReference write of in.
+func textAndReference(t *testing.T, in *Input) (got, want string) {
+	t.Helper()
+	var g, w bytes.Buffer
+	if err := Text(&g, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := textReference(&w, in); err != nil {
+		t.Fatal(err)
+	}
+	return g.String(), w.String()
 }
 
 // textReference is the text report's findings as they were written with
@@ -239,15 +245,8 @@ func FuzzText(f *testing.F) {
 				Start: diag.Pos{Line: 7, Col: secretFrom}, End: diag.Pos{Line: 7, Col: secretTo}, Snippet: line, HasSnippet: true})
 		}
 		in := &Input{Findings: fs, Checked: 1, Color: color}
-		var got, want bytes.Buffer
-		if err := Text(&got, in); err != nil {
-			t.Fatal(err)
-		}
-		if err := textReference(&want, in); err != nil {
-			t.Fatal(err)
-		}
-		if got.String() != want.String() {
-			t.Fatalf("text report:\n%q\nreference:\n%q", got.String(), want.String())
+		if got, want := textAndReference(t, in); got != want {
+			t.Fatalf("text report:\n%q\nreference:\n%q", got, want)
 		}
 	})
 }
