@@ -18,7 +18,7 @@ import (
 // the units' reads (Read, LoadBundle, LoadAgentRun) and the rules' (ReadFile,
 // Stat, ReadDir). Every look-up is confined to a root through the same
 // os.Root machinery as Read (OpenIn, StatIn); each file is read at most
-// once while its bytes are kept, within a budget; and an editor's unsaved
+// once while its bytes are kept (the latest reads, within a budget); and an editor's unsaved
 // buffers (the overlay) stand for the files rules read, so cross-file
 // rules see what the editor shows. A command that writes a file says so
 // (Wrote) before it reads it again. A nil *Files reads straight from
@@ -34,18 +34,41 @@ type Files struct {
 	// a worker whose core stalled while holding it held up all the others.
 	seed  maphash.Seed
 	reads [readShards]readShard
-	held  atomic.Int64 // bytes kept by reads
-	units atomic.Int64 // the part of held that units read
-	// budget bounds held, and unitBudget the units' part of it.
-	budget, unitBudget int64
+	// kept are the reads kept, oldest first, and held what they cost
+	// (keepCost), at most budget: a new read drops the oldest. The
+	// readers of a file mostly come one after another (the rules of one
+	// unit, the units of one folder), so the latest reads are the ones
+	// read again; keeping the first ones a run made until the budget
+	// was spent held 8 MiB for the whole of a large run and served none.
+	kmu    sync.Mutex
+	kept   []keptRead
+	head   int // kept[:head] are gone
+	held   atomic.Int64
+	budget int64
+	// units is the part of held that units' reads cost, at most
+	// unitBudget: a unit's buffer kept is one the pool does not get back,
+	// and a unit is read again only by a dry run, which most lints never
+	// make.
+	units, unitBudget int64
 
-	mu    sync.Mutex // guards dirs and dirsN
+	mu    sync.Mutex // guards dirs, dirsN and dirOrder
 	dirs  map[lookKey]dirEntry
-	dirsN int // folder entries kept in dirs, at most maxDirEntries
+	dirsN int // folder entries kept in dirs, at most dirBudget
+	// dirBudget is maxDirEntries (tests set less).
+	dirBudget int
+	// dirOrder are the listings kept, oldest first: a new one past
+	// maxDirEntries drops the oldest, as kept does reads.
+	dirOrder []lookKey
 }
 
 // readShards is how many shards Files spreads its reads over.
 const readShards = 32
+
+// keptRead is a read in Files.kept.
+type keptRead struct {
+	k lookKey
+	e *readEntry
+}
 
 // readShard holds the reads whose path hashes to it.
 type readShard struct {
@@ -55,17 +78,20 @@ type readShard struct {
 }
 
 const (
-	// readBudget bounds the bytes Files keeps for later readers: past it
-	// a read is answered but not kept, so a command's memory stays
-	// bounded (SPEC §9 P3).
-	readBudget = 8 << 20
-	// maxDirEntries bounds the folder entries ReadDir keeps: past it a
-	// listing is answered but not kept.
-	maxDirEntries = 1 << 14
-	// unitBudget is the part of it units' bytes may take: a unit is read
-	// again only by a dry run, which most lints never make, so its bytes
-	// take a small share (the state files of most repositories whole).
-	unitBudget = 2 << 20
+	// readBudget bounds what Files keeps for later readers (keepCost):
+	// past it the oldest reads are dropped, so a command's memory stays
+	// bounded (SPEC §9 P3). Some hundred state files.
+	readBudget = 2 << 20
+	// unitBudget is the part of it units' reads may take.
+	unitBudget = 512 << 10
+	// maxDirEntries bounds the folder entries ReadDir keeps (about 150
+	// bytes each): past it the oldest listings are dropped, and a larger
+	// one is answered but not kept.
+	maxDirEntries = 1 << 12
+	// entryCost is what an entry costs beside its bytes and path (the
+	// entry, its slot in a shard's map and in kept): a read that failed
+	// is kept too, and counts.
+	entryCost = 200
 )
 
 // ErrNotRead is the error of a file that is no regular file or is larger
@@ -79,7 +105,11 @@ type readEntry struct {
 	data []byte
 	err  error
 	max  int64 // the size limit the read was made with
-	unit bool  // a unit's read: its bytes count in units
+	// cost is what the entry counts in held while it is in kept; 0 once
+	// dropped or forgotten. Guarded by Files.kmu, as unit (a unit's read:
+	// its cost counts in units too).
+	cost int64
+	unit bool
 }
 
 type lookKey struct{ root, path string }
@@ -126,7 +156,7 @@ func NewFiles(overlay map[string][]byte) *Files {
 // each read, not copied, so a lint costs nothing per open document.
 func NewFilesOver(overlay Overlay) *Files {
 	x := &Files{seed: maphash.MakeSeed(), dirs: map[lookKey]dirEntry{},
-		budget: readBudget, unitBudget: unitBudget, overlay: overlay}
+		budget: readBudget, unitBudget: unitBudget, dirBudget: maxDirEntries, overlay: overlay}
 	for i := range x.reads {
 		x.reads[i].m = map[lookKey]*readEntry{}
 	}
@@ -163,33 +193,62 @@ func (x *Files) shard(k lookKey) *readShard {
 	return &x.reads[maphash.String(x.seed, k.path)%readShards]
 }
 
-// keep counts n more bytes kept by e, or drops e when the budget is
-// spent (it was answered, and is kept for no one else).
-func (x *Files) keep(k lookKey, e *readEntry, n int64) bool {
-	if reserve(&x.held, n, x.budget) {
-		if !e.unit || reserve(&x.units, n, x.unitBudget) {
-			return true
-		}
-		x.held.Add(-n)
-	}
-	sh := x.shard(k)
-	sh.mu.Lock()
-	delete(sh.m, k)
-	sh.mu.Unlock()
-	return false
+// keepCost is what keeping e, the read of k, counts against the budget.
+func keepCost(k lookKey, e *readEntry) int64 {
+	return int64(cap(e.data)) + int64(len(k.root)+len(k.path)) + entryCost
 }
 
-// reserve adds n to c unless that takes it past limit.
-func reserve(c *atomic.Int64, n, limit int64) bool {
-	for {
-		had := c.Load()
-		if had+n > limit {
-			return false
-		}
-		if c.CompareAndSwap(had, had+n) {
-			return true
+// keep adds e, the read of k just made (by a unit when unit is set), to
+// the kept reads, dropping the oldest to make room. A read larger than
+// the whole budget, or a unit's past the units' part of it, is not kept
+// (it was answered, and is kept for no one else).
+func (x *Files) keep(k lookKey, e *readEntry, unit bool) bool {
+	n := keepCost(k, e)
+	x.kmu.Lock()
+	defer x.kmu.Unlock()
+	if n > x.budget || unit && x.units+n > x.unitBudget {
+		x.unmap(k, e)
+		return false
+	}
+	for x.held.Load()+n > x.budget && x.head < len(x.kept) {
+		old := x.kept[x.head]
+		x.kept[x.head] = keptRead{}
+		x.head++
+		if old.e.cost > 0 {
+			x.uncount(old.e)
+			x.unmap(old.k, old.e)
 		}
 	}
+	if x.head > len(x.kept)/2 { // reuse the front
+		x.kept = x.kept[:copy(x.kept, x.kept[x.head:])]
+		x.head = 0
+	}
+	e.cost, e.unit = n, unit
+	x.held.Add(n)
+	if unit {
+		x.units += n
+	}
+	x.kept = append(x.kept, keptRead{k, e})
+	return true
+}
+
+// uncount takes what e cost out of held; the caller holds kmu.
+func (x *Files) uncount(e *readEntry) {
+	x.held.Add(-e.cost)
+	if e.unit {
+		x.units -= e.cost
+	}
+	e.cost = 0
+}
+
+// unmap removes the entry e of k, unless another has taken its place.
+func (x *Files) unmap(k lookKey, e *readEntry) {
+	sh := x.shard(k)
+	sh.mu.Lock()
+	if sh.m[k] == e {
+		delete(sh.m, k)
+	}
+	sh.mu.Unlock()
 }
 
 // ReadFile returns the bytes of the regular file at osPath inside root,
@@ -215,7 +274,7 @@ func (x *Files) ReadFile(root, osPath string, maxSize int64) ([]byte, error) {
 	e.once.Do(func() {
 		e.data, e.err = readShared(root, osPath, maxSize)
 		e.max = maxSize
-		x.keep(k, e, int64(cap(e.data))) // its own memory: the readers waiting share it either way
+		x.keep(k, e, false) // its own memory: the readers waiting share it either way
 	})
 	switch {
 	case e.data != nil && (maxSize <= 0 || int64(len(e.data)) <= maxSize):
@@ -247,12 +306,14 @@ func (x *Files) readRaw(f *File, lim Limits, open func() (handle, error)) ([]dia
 			if e.err == nil {
 				e.err = ErrNotRead
 			}
+			x.keep(k, e, false)
 			return
 		}
-		e.unit = true
-		if x.keep(k, e, int64(cap(f.Data))) {
-			e.data = f.Data
+		e.data = f.Data
+		if x.keep(k, e, true) {
 			f.buf = nil // the memo keeps the bytes: Release must not recycle them
+		} else {
+			e.data = nil
 		}
 	})
 	if ran {
@@ -299,20 +360,22 @@ func (x *Files) Wrote(osPaths ...string) {
 // forget drops the reads of osPath (under every root) and what they kept.
 func (x *Files) forget(osPath string) {
 	sh := x.shard(lookKey{path: osPath})
+	var gone []*readEntry
 	sh.mu.Lock()
-	defer sh.mu.Unlock()
 	for k, e := range sh.m {
-		if k.path != osPath {
-			continue
-		}
-		delete(sh.m, k)
-		if n := int64(cap(e.data)); e.data != nil {
-			x.held.Add(-n)
-			if e.unit {
-				x.units.Add(-n)
-			}
+		if k.path == osPath {
+			delete(sh.m, k)
+			gone = append(gone, e)
 		}
 	}
+	sh.mu.Unlock()
+	// kmu is never taken while a shard's lock is held (keep takes them in
+	// the other order).
+	x.kmu.Lock()
+	for _, e := range gone {
+		x.uncount(e)
+	}
+	x.kmu.Unlock()
 }
 
 // readShared reads a file's bytes into memory of its own (never a pooled
@@ -426,12 +489,36 @@ func (x *Files) ReadDir(root, osPath string) ([]fs.DirEntry, error) {
 	// Unlocked: two concurrent first listings both list, and agree.
 	e.ents, e.err = ReadDirIn(root, osPath)
 	x.mu.Lock()
-	if x.dirsN+len(e.ents) <= maxDirEntries {
-		x.dirs[k] = e
-		x.dirsN += len(e.ents)
-	}
+	x.keepDir(k, e)
 	x.mu.Unlock()
 	return e.ents, e.err
+}
+
+// keepDir keeps the listing e of k, dropping the oldest listings to make
+// room; the caller holds mu.
+func (x *Files) keepDir(k lookKey, e dirEntry) {
+	if len(e.ents) > x.dirBudget {
+		return
+	}
+	if old, ok := x.dirs[k]; ok { // listed twice at once
+		delete(x.dirs, k)
+		x.dirsN -= len(old.ents)
+	}
+	n := 0
+	for x.dirsN+len(e.ents) > x.dirBudget && n < len(x.dirOrder) {
+		if old, ok := x.dirs[x.dirOrder[n]]; ok {
+			delete(x.dirs, x.dirOrder[n])
+			x.dirsN -= len(old.ents)
+		}
+		n++
+	}
+	x.dirOrder = x.dirOrder[:copy(x.dirOrder, x.dirOrder[n:])]
+	if x.dirsN+len(e.ents) > x.dirBudget {
+		return
+	}
+	x.dirOrder = append(x.dirOrder, k)
+	x.dirs[k] = e
+	x.dirsN += len(e.ents)
 }
 
 // bufferInfo describes an overlay's buffer: a regular file.

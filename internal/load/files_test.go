@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -22,8 +23,8 @@ func countReads(t *testing.T) map[string]int {
 
 // A command's Files serves a unit read again, and a rule's read of a
 // unit's file, from the first read's bytes (BOM and all, so the findings
-// are the same); it keeps files apart by root, and past the units' share
-// of its budget lets units be read again.
+// are the same); it keeps files apart by root, and past the units' part of
+// its budget lets units be read again.
 func TestFilesReadOnce(t *testing.T) {
 	dir := t.TempDir()
 	small := filepath.Join(dir, "precompact_state.json")
@@ -32,7 +33,7 @@ func TestFilesReadOnce(t *testing.T) {
 	writeFile(t, big, "{\"notes\": \""+string(make([]byte, 8<<10))+"\"}\n")
 	reads := countReads(t)
 	x := NewFiles(nil)
-	x.unitBudget = 4 << 10 // room for the small file's buffer only
+	x.unitBudget = 5 << 10 // room for the small file's buffer only
 	for range 3 {
 		for _, p := range []string{small, big} {
 			f := &File{Path: filepath.Base(p), OSPath: p, Root: dir}
@@ -55,9 +56,9 @@ func TestFilesReadOnce(t *testing.T) {
 	}
 }
 
-// A file a rule read first is not read again as a unit; past the whole
-// budget a read is answered but not kept.
-func TestFilesUnitAfterRule(t *testing.T) {
+// A file a rule read is not read again as a unit; a read past the budget
+// drops the oldest kept read, which is then read again.
+func TestFilesKeepLatestReads(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "resume-context.md")
 	b := filepath.Join(dir, "steps.md")
@@ -65,21 +66,68 @@ func TestFilesUnitAfterRule(t *testing.T) {
 	writeFile(t, b, "# Steps\n\n1. Plan\n")
 	reads := countReads(t)
 	x := NewFiles(nil)
-	x.budget = 40 // the first file's bytes only
-	for range 2 {
-		for _, p := range []string{a, b} {
-			if _, err := x.ReadFile(dir, p, 1<<20); err != nil {
-				t.Fatal(err)
-			}
+	read := func(p string) {
+		t.Helper()
+		if _, err := x.ReadFile(dir, p, 1<<20); err != nil {
+			t.Fatal(err)
 		}
 	}
-	f := &File{Path: "resume-context.md", OSPath: a, Root: dir}
-	if _, ok := x.Read(f, DefaultLimits); !ok || string(f.Data) != "# Resume context\n" {
+	read(a)
+	x.budget = x.held.Load() // room for one of them
+	read(a)
+	read(b)
+	read(b)
+	f := &File{Path: "steps.md", OSPath: b, Root: dir}
+	if _, ok := x.Read(f, DefaultLimits); !ok || string(f.Data) != "# Steps\n\n1. Plan\n" {
 		t.Fatalf("Read: %q", f.Data)
 	}
 	f.Release()
-	if reads[a] != 1 || reads[b] != 2 {
-		t.Errorf("reads %v: want %s once, %s (past the budget) twice", reads, a, b)
+	read(a)
+	if reads[a] != 2 || reads[b] != 1 {
+		t.Errorf("reads %v: want %s twice (dropped for %s), %s once", reads, a, b, b)
+	}
+	if held := x.held.Load(); held > x.budget || x.keptReads() != 1 {
+		t.Errorf("held %d of %d bytes in %d reads; want one read", held, x.budget, x.keptReads())
+	}
+}
+
+// Of many files read in turn, the latest are kept and the first dropped;
+// failed reads count against the budget too, so their entries stay bounded.
+func TestFilesBudgetKeepsTheLatest(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i := range 40 {
+		p := filepath.Join(dir, fmt.Sprintf("notes-%02d.md", i))
+		writeFile(t, p, strings.Repeat("x", 1000))
+		paths = append(paths, p)
+	}
+	reads := countReads(t)
+	x := NewFiles(nil)
+	x.budget = 12 << 10
+	for _, p := range paths {
+		if _, err := x.ReadFile(dir, p, 1<<20); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 1000 {
+		x.ReadFile(dir, filepath.Join(dir, fmt.Sprintf("missing-%04d.md", i)), 1<<20)
+	}
+	if kept := x.keptReads(); kept > int(x.budget/entryCost) {
+		t.Errorf("%d reads kept within a budget of %d bytes", kept, x.budget)
+	}
+	for _, p := range paths[:5] {
+		x.ReadFile(dir, p, 1<<20)
+	}
+	for _, p := range paths[:5] { // now the latest
+		x.ReadFile(dir, p, 1<<20)
+	}
+	for i, p := range paths[:5] {
+		if reads[p] != 2 {
+			t.Errorf("file %d read %d times; want twice (dropped, then kept)", i, reads[p])
+		}
+	}
+	if held := x.held.Load(); held > x.budget {
+		t.Errorf("held %d bytes; want at most the budget %d", held, x.budget)
 	}
 }
 
@@ -151,7 +199,7 @@ func TestFilesWroteReadsNewBytes(t *testing.T) {
 
 // TestFilesKeepsNoStatAndBoundedListings: what Files keeps does not grow
 // with the repository: no stat answer is kept, and folder listings only
-// up to maxDirEntries entries.
+// up to maxDirEntries entries, the latest.
 func TestFilesKeepsNoStatAndBoundedListings(t *testing.T) {
 	root := t.TempDir()
 	big := filepath.Join(root, "big")
@@ -179,18 +227,34 @@ func TestFilesKeepsNoStatAndBoundedListings(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(small, "a.json"), []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	x.dirsN = maxDirEntries - 10 // as if listings had filled the room
-	if ents, err := x.ReadDir(root, big); err != nil || len(ents) != 40 {
-		t.Fatalf("ReadDir(big) = %d entries, %v", len(ents), err)
+	x.dirBudget = 42 // big's 40 entries, small's 1, root's 2
+	for _, c := range []struct {
+		dir  string
+		kept []string
+	}{
+		{big, []string{big}},
+		{small, []string{big, small}},
+		{root, []string{small, root}}, // big, the oldest, makes room
+		{big, []string{root, big}}, // and small
+	} {
+		if _, err := x.ReadDir(root, c.dir); err != nil {
+			t.Fatal(err)
+		}
+		var kept []string
+		for k := range x.dirs {
+			kept = append(kept, k.path)
+		}
+		if slices.Sort(kept); !slices.Equal(kept, slices.Sorted(slices.Values(c.kept))) || x.dirsN > x.dirBudget {
+			t.Errorf("after listing %s: kept %v (%d entries), want %v", c.dir, kept, x.dirsN, c.kept)
+		}
 	}
-	if _, kept := x.dirs[lookKey{root, big}]; kept {
-		t.Errorf("a listing past maxDirEntries was kept")
-	}
-	if _, err := x.ReadDir(root, small); err != nil {
+	x.dirBudget = 30
+	x.ReadDir(root, small)
+	if _, err := x.ReadDir(root, big); err != nil {
 		t.Fatal(err)
 	}
-	if _, kept := x.dirs[lookKey{root, small}]; !kept {
-		t.Errorf("a listing within maxDirEntries was not kept")
+	if _, kept := x.dirs[lookKey{root, big}]; kept {
+		t.Errorf("a listing larger than the budget was kept")
 	}
 }
 
