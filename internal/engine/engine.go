@@ -49,7 +49,7 @@ type Settings struct {
 	// one of its own.
 	Files *load.Files
 
-	strs *stringPack // the run's findings' strings
+	found *findingPack // the run's findings, packed
 }
 
 // Result is what a run found.
@@ -118,7 +118,7 @@ func (u unit) kind() load.Kind {
 }
 
 type unitResult struct {
-	findings []diag.Finding
+	found *packed // the unit's findings
 	// directives are those of the unit's files that hold any.
 	directives []fileDirectives
 	internal   int
@@ -132,7 +132,7 @@ type unitResult struct {
 // Run lints the discovered units. extra are files already read (stdin).
 func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	defer load.HoldRoots()()
-	s.strs = &stringPack{}
+	s.found = &findingPack{}
 	if s.Files == nil {
 		s.Files = load.NewFiles(nil)
 	}
@@ -223,12 +223,17 @@ func (res *Result) collect(s *Settings, units []unit, results []unitResult) {
 	// report.
 	at := make([]int, len(results)+1)
 	for i, r := range results {
-		at[i+1] = at[i] + len(r.findings)
+		at[i+1] = at[i]
+		if r.found != nil {
+			at[i+1] += r.found.n
+		}
 	}
 	res.Findings = make([]diag.Finding, at[len(results)])
 	copyAt := func(i int) {
-		copy(res.Findings[at[i]:], results[i].findings)
-		results[i].findings = nil // one copy of each finding
+		if results[i].found != nil {
+			results[i].found.unpack(res.Findings[at[i]:at[i+1]])
+			results[i].found = nil
+		}
 	}
 	if at[len(results)] < collectOnEveryCore {
 		for i := range results {
@@ -703,14 +708,6 @@ func (s *Settings) settle(raw []diag.Finding, files []*load.File, loc map[string
 		fill(&raw[i])
 	}
 	sort.SliceStable(raw, func(i, j int) bool { return raw[i].Path < raw[j].Path })
-	// The findings outlive the unit until the report: no spare capacity.
-	out.findings = raw
-	if len(raw) < cap(raw) {
-		out.findings = slices.Clone(raw)
-	}
-	if s.strs != nil {
-		s.strs.pack(out.findings)
-	}
 	sources := make(map[string]*load.File, len(files))
 	for _, f := range files {
 		sources[f.Path] = f
@@ -719,11 +716,13 @@ func (s *Settings) settle(raw []diag.Finding, files []*load.File, loc map[string
 		}
 	}
 	// While the bytes are read: the findings take what they print.
-	widen(out.findings, sources)
+	widen(raw, sources)
 	if !s.NoSnippets {
-		snippets(out.findings, sources)
-		maskSnippets(out.findings, loc)
+		snippets(raw, sources)
+		maskSnippets(raw, loc)
 	}
+	// They outlive the unit until the report, packed.
+	out.found = s.found.pack(raw)
 	out.located = loc // for the cross-file findings on these files
 	if !s.KeepData {
 		for _, f := range files {

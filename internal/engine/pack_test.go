@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -9,65 +10,123 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 )
 
-// Packing moves the strings, never changes them, across blocks and for
-// units too big to pack.
-func TestStringPackKeepsStrings(t *testing.T) {
-	p := &stringPack{}
-	var all, want [][]diag.Finding
-	for u := 0; u < 400; u++ {
-		var fs []diag.Finding
-		for i := 0; i < u%7; i++ {
-			fs = append(fs, diag.Finding{
-				Message:  fmt.Sprintf("unit %d finding %d: %s", u, i, strings.Repeat("é", u%13)),
-				NodePath: fmt.Sprintf("resumption.files_to_read[%d]", i),
-				NodeHash: fmt.Sprintf("%016x", u*100+i),
-			})
+// unitFindings makes the findings of unit u: every field a report
+// prints, in the forms units give them (a rule's name or another, no
+// position, related locations and fixes, secrets, snippets shared by a
+// line's findings or not, many paths, a unit too big for a block).
+func unitFindings(u int) []diag.Finding {
+	var fs []diag.Finding
+	line := fmt.Sprintf(`  - "projects/PROJ-%05d/notes/WORKTRACKER.md"  # %s`, u, strings.Repeat("é", u%5))
+	for i := 0; i < u%9; i++ {
+		fd := diag.Finding{
+			Code: "RL113", Name: "files-to-read", Severity: diag.SevError,
+			Path:  fmt.Sprintf("projects/PROJ-%05d/ORCHESTRATION.yaml", u),
+			Start: diag.Pos{Line: 200 + i, Col: 13}, End: diag.Pos{Line: 200 + i, Col: 61},
+			Message:  fmt.Sprintf("files_to_read[%d] \"%d\" resolves nowhere (tried repo root and this folder): correct or remove it", i, u),
+			NodePath: fmt.Sprintf("resumption.files_to_read[%d]", i),
+			NodeHash: fmt.Sprintf("%016x", u*100+i),
 		}
-		if u == 399 {
-			fs = append(fs, diag.Finding{Message: strings.Repeat("x", packBlock)})
+		switch i {
+		case 1:
+			fd.Snippet, fd.HasSnippet = line, true
+			fd.Start.Line = 7
+		case 2:
+			fd.Snippet, fd.HasSnippet = line, true // the same line's text
+			fd.Start.Line = 7
+		case 3:
+			fd.Code, fd.Name, fd.Severity = InternalCode, "internal-error", diag.SevError
+			fd.Start, fd.End = diag.Pos{}, diag.Pos{}
+		case 4:
+			fd.Related = []diag.Related{{Path: "a/ORCHESTRATION.yaml", Line: 3, Column: 5, Message: "the other side"}}
+		case 5:
+			fd.Fix = &diag.Fix{Description: "migrate"}
+			fd.Related = []diag.Related{}
+		case 6:
+			fd.Secret, fd.HasSnippet = true, true
+			fd.Path = fmt.Sprintf("projects/PROJ-%05d/.jerry/checkpoints/cx-%03d-checkpoint.json", u, i)
+		case 7:
+			fd.Name, fd.Severity = "not-the-rules-name", diag.SevWarning
+			fd.Snippet, fd.HasSnippet = line+" ", true // as long, another text
 		}
-		want = append(want, append([]diag.Finding(nil), fs...))
-		p.pack(fs)
-		all = append(all, fs)
+		fs = append(fs, fd)
 	}
-	for u := range all {
-		for i := range all[u] {
-			g, w := all[u][i], want[u][i]
-			if g.Message != w.Message || g.NodePath != w.NodePath || g.NodeHash != w.NodeHash {
-				t.Fatalf("unit %d finding %d: %q %q %q, want %q %q %q", u, i, g.Message, g.NodePath, g.NodeHash, w.Message, w.NodePath, w.NodeHash)
-			}
+	switch u {
+	case 398: // many paths
+		for i := range 40 {
+			fs = append(fs, diag.Finding{Code: "RL503", Name: "events-jsonl", Path: fmt.Sprintf("run/events/e%02d.jsonl", i%20), Start: diag.Pos{Line: i, Col: 1}, Message: "bad line"})
 		}
+	case 399: // past a quarter of a block
+		fs = append(fs, diag.Finding{Code: "RL001", Message: strings.Repeat("x", packBlock)})
 	}
+	return fs
 }
 
-// Units pack on every core at once: no unit's strings may land in bytes
-// another unit writes.
-func TestStringPackOnEveryCore(t *testing.T) {
-	p := &stringPack{}
+// Packing keeps every field of every finding, across blocks, for units
+// too big for one, and on every core at once: no unit's records land in
+// bytes another unit writes.
+func TestFindingPackKeepsFindings(t *testing.T) {
+	p := &findingPack{}
+	const units = 400
+	got := make([]*packed, units)
 	var wg sync.WaitGroup
-	errs := make(chan string, 8*500+8)
 	for w := range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for u := range 500 {
-				fs := []diag.Finding{{Message: fmt.Sprintf("worker %d unit %d", w, u), NodePath: "resumption.files_to_read[0]", NodeHash: fmt.Sprintf("%016x", w*1000+u)}}
-				p.pack(fs)
-				if fs[0].Message != fmt.Sprintf("worker %d unit %d", w, u) || fs[0].NodeHash != fmt.Sprintf("%016x", w*1000+u) {
-					errs <- fmt.Sprintf("worker %d unit %d: %q %q", w, u, fs[0].Message, fs[0].NodeHash)
-					return
-				}
-				defer func(fd diag.Finding, u int) {
-					if fd.Message != fmt.Sprintf("worker %d unit %d", w, u) {
-						errs <- fmt.Sprintf("worker %d unit %d changed to %q", w, u, fd.Message)
-					}
-				}(fs[0], u)
+			for u := w; u < units; u += 8 {
+				got[u] = p.pack(unitFindings(u))
 			}
 		}()
 	}
 	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
+	for u := range units {
+		want := unitFindings(u)
+		if len(want) == 0 {
+			if got[u] != nil {
+				t.Errorf("unit %d: packed %d findings of none", u, got[u].n)
+			}
+			continue
+		}
+		out := make([]diag.Finding, got[u].n)
+		got[u].unpack(out)
+		if !reflect.DeepEqual(out, want) {
+			for i := range want {
+				if i >= len(out) || !reflect.DeepEqual(out[i], want[i]) {
+					t.Fatalf("unit %d finding %d:\n got %#v\nwant %#v", u, i, out[i], want[i])
+				}
+			}
+			t.Fatalf("unit %d: %d findings, want %d", u, len(out), len(want))
+		}
+	}
+}
+
+// A nil pack (a run's parts called alone) keeps the records in memory of
+// their own.
+func TestFindingPackNil(t *testing.T) {
+	var p *findingPack
+	want := unitFindings(8)
+	u := p.pack(want)
+	out := make([]diag.Finding, u.n)
+	u.unpack(out)
+	if !reflect.DeepEqual(out, want) {
+		t.Errorf("got %#v\nwant %#v", out, want)
+	}
+}
+
+// The findings on one line share one copy of its text, however many:
+// thousands on a minified JSON line cost it once.
+func TestFindingPackSharesSnippets(t *testing.T) {
+	line := strings.Repeat(`{"k": 1}, `, 10000)
+	var fs []diag.Finding
+	for i := range 2000 {
+		l := 1 + i%2 // two long lines in turn
+		fs = append(fs, diag.Finding{Code: "RL101", Path: "cx.json", Start: diag.Pos{Line: l, Col: 1 + i}, Message: "m", Snippet: line, HasSnippet: true})
+	}
+	u := (&findingPack{}).pack(fs)
+	if len(u.strs) != 3 {
+		t.Errorf("%d strings (a path, snippets) kept for 2,000 findings on two lines; want 3", len(u.strs))
+	}
+	if len(u.recs) > 40*len(fs) {
+		t.Errorf("records of %d bytes for %d findings", len(u.recs), len(fs))
 	}
 }
