@@ -157,17 +157,22 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	}
 
 	res := &Result{Directives: map[string][]load.Directive{}}
-	// Phase 3: cross-file rules over the whole index, while the units'
-	// findings are gathered: neither reads what the other writes, and
-	// both were serial steps between the last unit and the report.
+	// Phase 3: cross-file rules over the whole index, while the units are
+	// counted and their directives gathered: both were serial steps
+	// between the last unit and the report.
 	finalized := s.finalize(index)
-	res.collect(&s, units, results)
-	s.settleRepo(res, finalized(res))
+	res.gather(units, results)
+	repo := finalized(res)
 	// A finished record is history: one decision for every rule.
-	var notes []string
-	res.Findings, notes = rules.WithoutHistory(res.Findings, index)
-	res.Notes = append(res.Notes, notes...)
+	hist := rules.HistoryFiles(index)
 	res.Records = rules.Records.All(index)
+	// The index is not used from here: the units' findings are unpacked
+	// once its facts can go (a fifth of what a run keeps at its end).
+	res.unpack(&s, results)
+	s.settleRepo(res, repo)
+	var notes []string
+	res.Findings, notes = rules.WithoutHistory(res.Findings, hist)
+	res.Notes = append(res.Notes, notes...)
 	for _, f := range d.Unknown {
 		res.Checked++
 		fd := diag.Finding{Code: rules.UnknownKind.Code, Path: f.Path, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1},
@@ -199,13 +204,13 @@ func unitsOf(d *load.Discovery, extra []*load.File) []unit {
 // (rules.CompileSchemaAside): a hook's few files rarely need it at all.
 const compileAsideUnits = 256
 
-// collectOnEveryCore is how many findings a run has before collect copies
-// them on every core.
+// collectOnEveryCore is how many findings a run has before unpack
+// unpacks them on every core.
 var collectOnEveryCore = 4096
 
-// collect counts the checked and skipped units and gathers the units'
-// findings and their files' suppression directives.
-func (res *Result) collect(s *Settings, units []unit, results []unitResult) {
+// gather counts the checked and skipped units and gathers what they
+// located and their files' suppression directives.
+func (res *Result) gather(units []unit, results []unitResult) {
 	for i, u := range units {
 		switch {
 		case results[i].skip != nil:
@@ -217,7 +222,26 @@ func (res *Result) collect(s *Settings, units []unit, results []unitResult) {
 		}
 	}
 	sort.Slice(res.Skipped, func(i, j int) bool { return res.Skipped[i].Path < res.Skipped[j].Path })
-	// Each unit's findings are copied to their place on every core: the
+	for i := range results {
+		r := &results[i]
+		for path, lc := range r.located {
+			if res.located == nil {
+				res.located = map[string]*located{}
+			}
+			res.located[path] = lc
+		}
+		res.Internal += r.internal
+		for _, fd := range r.directives {
+			if _, dup := res.Directives[fd.path]; !dup {
+				res.Directives[fd.path] = fd.dirs
+			}
+		}
+	}
+}
+
+// unpack gathers the units' findings into res.Findings.
+func (res *Result) unpack(s *Settings, results []unitResult) {
+	// Each unit's findings are unpacked to their place on every core: the
 	// copy of thousands of findings while a collection is under way is
 	// mostly write barriers, and was the longest serial piece after the
 	// report.
@@ -245,21 +269,6 @@ func (res *Result) collect(s *Settings, units []unit, results []unitResult) {
 			idx[i] = i
 		}
 		s.pool(idx, copyAt)
-	}
-	for i := range results {
-		r := &results[i]
-		for path, lc := range r.located {
-			if res.located == nil {
-				res.located = map[string]*located{}
-			}
-			res.located[path] = lc
-		}
-		res.Internal += r.internal
-		for _, fd := range r.directives {
-			if _, dup := res.Directives[fd.path]; !dup {
-				res.Directives[fd.path] = fd.dirs
-			}
-		}
 	}
 }
 

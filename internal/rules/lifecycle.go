@@ -350,10 +350,10 @@ func (o *owners) join(more *owners) {
 }
 
 // WithoutHistory drops the findings that rules of LiveOnly lifecycle made
-// on files that are history (SPEC §0 lifecycle), and returns for
-// --verbose one note per history file saying why and how many it left out.
-func WithoutHistory(fs []diag.Finding, ix *Index) ([]diag.Finding, []string) {
-	hist := HistoryFiles(ix)
+// on the files that are history (hist, from HistoryFiles: SPEC §0
+// lifecycle), and returns for --verbose one note per history file saying
+// why and how many it left out.
+func WithoutHistory(fs []diag.Finding, hist map[string]History) ([]diag.Finding, []string) {
 	if len(hist) == 0 {
 		return fs, nil
 	}
