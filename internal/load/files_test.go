@@ -235,7 +235,7 @@ func TestFilesKeepsNoStatAndBoundedListings(t *testing.T) {
 		{big, []string{big}},
 		{small, []string{big, small}},
 		{root, []string{small, root}}, // big, the oldest, makes room
-		{big, []string{root, big}}, // and small
+		{big, []string{root, big}},    // and small
 	} {
 		if _, err := x.ReadDir(root, c.dir); err != nil {
 			t.Fatal(err)
