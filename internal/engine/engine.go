@@ -133,6 +133,7 @@ type unitResult struct {
 func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	defer load.HoldRoots()()
 	s.found = &findingPack{}
+	s.Opts.NoSnippets = s.NoSnippets
 	if s.Files == nil {
 		s.Files = load.NewFiles(nil)
 	}

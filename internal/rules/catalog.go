@@ -128,6 +128,9 @@ type Options struct {
 	// EveryLine reports every bad line of an events file instead of the
 	// first few and a count (--every-line).
 	EveryLine bool
+	// NoSnippets: no report of the run prints source lines, so facts
+	// keep none for their findings to print (engine.Settings.NoSnippets).
+	NoSnippets bool
 }
 
 // BundleOptions configure SPECTRUM-02 checks (SPEC §3.5, §7 bundle:).

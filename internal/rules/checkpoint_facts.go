@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"path/filepath"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -64,10 +63,13 @@ func textOf(f *load.File, n int) Line {
 	return Line{t, ok}
 }
 
-// lineSpan is spanOf with the text of its line.
-func lineSpan(f *load.File, n *yaml.Node) Span {
+// lineSpan is spanOf with the text of its line, unless no report of the
+// run prints it.
+func lineSpan(opts *Options, f *load.File, n *yaml.Node) Span {
 	s := spanOf(f, n)
-	s.Text = textOf(f, s.Start.Line)
+	if opts == nil || !opts.NoSnippets {
+		s.Text = textOf(f, s.Start.Line)
+	}
 	return s
 }
 
@@ -86,8 +88,7 @@ type CheckpointFact struct {
 	IDAt   Span
 	Line1  Line // the first line, where a finding without IDAt is reported
 	// Time is `timestamp` (seed form) or `created_at` (runtime form).
-	Time     time.Time
-	TimeText string
+	Time time.Time
 	// HasAck is false for the runtime form, which records no acknowledgement.
 	HasAck       bool
 	Acknowledged bool
@@ -104,45 +105,43 @@ func CheckpointFactOf(opts *Options, f *load.File, root *yaml.Node) *CheckpointF
 	if c == nil {
 		return nil
 	}
+	// Line1 is kept whatever the report: a finding there is widened over
+	// its first token.
 	cf := &CheckpointFact{Path: f.Path, OSPath: FileOSPath(opts, f), WorkflowID: c.WorkflowID, Line1: textOf(f, 1)}
 	if c.ID.OK {
-		cf.ID, cf.IDAt = c.ID.Value, lineSpan(f, c.ID.Node)
+		cf.ID, cf.IDAt = c.ID.Value, lineSpan(opts, f, c.ID.Node)
 	}
 	if c.Time.OK {
 		if t, _, ok := ParseTimestamp(c.Time.Value); ok {
-			cf.Time, cf.TimeText = t, c.Time.Value
+			cf.Time = t
 		}
 	}
 	if md := c.Seed.Metadata; md != nil && md.Acknowledged.OK {
 		ack := md.Acknowledged
-		cf.HasAck, cf.Acknowledged, cf.AckAt = true, ack.Value, lineSpan(f, ack.Node)
+		cf.HasAck, cf.Acknowledged, cf.AckAt = true, ack.Value, lineSpan(opts, f, ack.Node)
 	}
 	return cf
 }
 
-// OrchestrationFact is what an ORCHESTRATION.yaml tells the rest of the run.
+// OrchestrationFact is what an ORCHESTRATION.yaml tells the rest of the
+// run: what RL206 asks of it, as one is kept for every such file.
 type OrchestrationFact struct {
 	Path       string // display path
-	OSPath     string // absolute
-	Dir        string // absolute folder
 	WorkflowID string // workflow.id; "" if absent
 	// UpdatedAt is resumption.recovery_state.updated_at; zero if absent.
 	UpdatedAt     time.Time
 	UpdatedAtText string
-	UpdatedAtAt   Span
-	EventsAt      Span // resumption.compaction_events (or resumption when absent)
+	UpdatedAtAt   diag.Pos
+	EventsAt      diag.Pos // resumption.compaction_events (or resumption when absent)
 	// HasEvents is false when the file has no compaction_events list to
 	// record an event in (a v1.0 section, or a malformed one).
 	HasEvents bool
 	Events    []CompactionEventFact
 }
 
-// CompactionEventFact is one resumption.compaction_events.events entry.
+// CompactionEventFact is the checkpoint file of one
+// resumption.compaction_events.events entry.
 type CompactionEventFact struct {
-	ID             string
-	At             Span // the entry's id (or the entry)
-	Time           time.Time
-	Acknowledged   bool
 	CheckpointFile string // as written
 	// Resolved is the absolute OS path checkpoint_file names; "" when it
 	// resolves nowhere or was not checked (template variables).
@@ -155,23 +154,22 @@ func OrchestrationFactOf(p *Pass) *OrchestrationFact {
 	if d == nil || !node.IsMap(d.Root) {
 		return nil
 	}
-	osPath := FileOSPath(p.Opts, d.File)
-	of := &OrchestrationFact{Path: d.File.Path, OSPath: osPath, Dir: filepath.Dir(osPath)}
+	of := &OrchestrationFact{Path: d.File.Path}
 	of.WorkflowID = OrchestrationOf(p).Workflow.ID.Value
 	r := ResumptionOf(p)
 	if r == nil {
 		return of
 	}
-	of.EventsAt = spanOf(d.File, r.Key)
+	of.EventsAt = spanOf(d.File, r.Key).Start
 	if rs := r.Recovery; rs != nil && rs.UpdatedAt.OK {
 		if t, _, ok := ParseTimestamp(rs.UpdatedAt.Value); ok {
-			of.UpdatedAt, of.UpdatedAtText, of.UpdatedAtAt = t, rs.UpdatedAt.Value, spanOf(d.File, rs.UpdatedAt.Node)
+			of.UpdatedAt, of.UpdatedAtText, of.UpdatedAtAt = t, rs.UpdatedAt.Value, spanOf(d.File, rs.UpdatedAt.Node).Start
 		}
 	}
 	if r.CompactionKey == nil {
 		return of
 	}
-	of.EventsAt = spanOf(d.File, r.CompactionKey)
+	of.EventsAt = spanOf(d.File, r.CompactionKey).Start
 	ce := r.Compaction
 	if ce == nil || !node.IsSeq(ce.Events.Node) || r.Version() == "v1" {
 		return of
@@ -182,13 +180,7 @@ func OrchestrationFactOf(p *Pass) *OrchestrationFact {
 		if e == nil {
 			continue
 		}
-		ef := CompactionEventFact{At: spanOf(d.File, e.Node), ID: e.ID.Value, Acknowledged: e.Acknowledged.Value}
-		if e.ID.Node != nil {
-			ef.At = spanOf(d.File, e.ID.Node)
-		}
-		if e.Timestamp.OK {
-			ef.Time, _, _ = ParseTimestamp(e.Timestamp.Value)
-		}
+		var ef CompactionEventFact
 		if s := e.CheckpointFile; s.OK {
 			ef.CheckpointFile = s.Value
 			if !(d.File.Template && hasTemplateVar(s.Value)) {

@@ -387,7 +387,7 @@ func finalizeCheckpointMerge(p *RepoPass) {
 		msg := diag.FitClip(func(w int) string {
 			return fmt.Sprintf("acknowledged is false, but %s changed after this checkpoint (%s): merge it, set acknowledged: true", diag.ClipPath(of.Path, w), of.UpdatedAtText)
 		})
-		p.ReportAt(cp.Path, cp.AckAt.Start, cp.AckAt.End, msg, WithSnippet(cp.AckAt.Text), WithRelated(diag.Related{Path: of.Path, Line: of.UpdatedAtAt.Start.Line, Column: of.UpdatedAtAt.Start.Col, Message: "recovery_state.updated_at"}))
+		p.ReportAt(cp.Path, cp.AckAt.Start, cp.AckAt.End, msg, WithSnippet(cp.AckAt.Text), WithRelated(diag.Related{Path: of.Path, Line: of.UpdatedAtAt.Line, Column: of.UpdatedAtAt.Col, Message: "recovery_state.updated_at"}))
 	}
 }
 
@@ -415,7 +415,7 @@ func workflowsOf(orchs []*OrchestrationFact) map[string]*workflowOwners {
 func reportUnmerged(p *RepoPass, cp *CheckpointFact, owners []*OrchestrationFact) {
 	var rel []diag.Related
 	for _, of := range owners[:min(len(owners), ownersLinked)] {
-		rel = append(rel, diag.Related{Path: of.Path, Line: of.EventsAt.Start.Line, Column: of.EventsAt.Start.Col, Message: "compaction_events of workflow " + cp.WorkflowID})
+		rel = append(rel, diag.Related{Path: of.Path, Line: of.EventsAt.Line, Column: of.EventsAt.Col, Message: "compaction_events of workflow " + cp.WorkflowID})
 	}
 	at := cp.IDAt
 	if at.Start.Line == 0 {

@@ -67,7 +67,7 @@ func indexResumption(p *Pass) {
 			for i, k := range r.V1Keys {
 				keys[i] = k.Value
 			}
-			rf.V1 = &V1Section{At: lineSpan(d.File, r.Key), Keys: keys, Fix: fix.Migrate(d).Fix}
+			rf.V1 = &V1Section{At: lineSpan(p.Opts, d.File, r.Key), Keys: keys, Fix: fix.Migrate(d).Fix}
 		}
 	}
 	Resumptions.Publish(p.Index, rf)
