@@ -130,3 +130,27 @@ func TestFindingPackSharesSnippets(t *testing.T) {
 		t.Errorf("records of %d bytes for %d findings", len(u.recs), len(fs))
 	}
 }
+
+// Any finding comes back from its record as it went in: strings of any
+// bytes and length, positions of any size or sign, every flag.
+func FuzzFindingPack(f *testing.F) {
+	f.Add("RL113", "files-to-read", "projects/P/ORCHESTRATION.yaml", "msg", "resumption.files_to_read[0]", "00ff00ff00ff00ff", "  - x", 3, 5, 3, 9, uint8(2), uint8(3))
+	f.Add("", "", "", "", "", "", "", -1, 0, 1<<40, -1<<40, uint8(0), uint8(255))
+	f.Fuzz(func(t *testing.T, code, name, path, msg, nodePath, hash, snippet string, sl, sc, el, ec int, sev, flags uint8) {
+		fd := diag.Finding{Code: code, Name: name, Severity: diag.Severity(sev), Path: path,
+			Start: diag.Pos{Line: sl, Col: sc}, End: diag.Pos{Line: el, Col: ec},
+			Message: msg, NodePath: nodePath, NodeHash: hash, Snippet: snippet,
+			Secret: flags&1 != 0, HasSnippet: flags&2 != 0}
+		if flags&4 != 0 {
+			fd.Related = []diag.Related{{Path: path, Line: sl, Message: msg}}
+		}
+		fs := []diag.Finding{fd, fd}
+		fs[1].Path, fs[1].Start.Line = path+"/other", sl+1
+		u := (&findingPack{}).pack(fs)
+		out := make([]diag.Finding, u.n)
+		u.unpack(out)
+		if !reflect.DeepEqual(out, fs) {
+			t.Fatalf("got %#v\nwant %#v", out, fs)
+		}
+	})
+}
