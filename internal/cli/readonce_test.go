@@ -80,6 +80,21 @@ func TestExamplesReadOnce(t *testing.T) {
 	readOnce(t, reads, "ORCHESTRATION.yaml", "01-planning/steps.md", "resume-context.md")
 }
 
+// status takes each record's state from the lint's own reading of it:
+// the orchestration file and the resume file are read once, beside the
+// files the rules read.
+func TestStatusReadsRecordsOnce(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errb, reads := runCountingReads(t, dir, "status")
+	if !strings.Contains(out, "ORCHESTRATION.yaml") || !strings.Contains(out, "resume-context.md") {
+		t.Fatalf("status lists neither record:\n%s%s", out, errb)
+	}
+	readOnce(t, reads, "ORCHESTRATION.yaml", "resume-context.md", "01-planning/steps.md")
+}
+
 // A safe fix in a nexus project: the dry run that settles it lints the
 // repository again, and neither the units nor the files the rules read
 // (the steps file RL317 and RL319 read) are read a second time.

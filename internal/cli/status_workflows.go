@@ -19,7 +19,6 @@ import (
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
-	"github.com/resumelint/resumelint/internal/par"
 	"github.com/resumelint/resumelint/internal/report"
 	"github.com/resumelint/resumelint/internal/rules"
 )
@@ -51,13 +50,15 @@ func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (
 		return nil, err
 	}
 	var files, records []*load.File
+	at := map[string]int{} // records by display path
 	for _, f := range disc.Files {
 		if !isStateUnit(f.Kind) {
 			continue
 		}
 		files = append(files, f)
 		if (f.Kind == load.KindOrchestration || f.Kind == load.KindResumeContext) && !f.Template {
-			records = append(records, &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Root: f.Root})
+			at[f.Path] = len(records)
+			records = append(records, f)
 		}
 	}
 	rec := &report.Recovery{Workflows: []report.WorkflowState{}, Projects: []report.ProjectState{}, Finished: []report.FinishedRecord{}}
@@ -65,18 +66,78 @@ func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (
 		return rec, nil
 	}
 	disc.Files, disc.Folders, disc.Unknown, disc.Empty, disc.Missing = files, nil, nil, nil, nil
+	// Each record's state is taken from the lint's own reading of it, on
+	// the lint's workers, while its tree is in hand: one read, and the
+	// state of the bytes the findings are about.
+	parts := make([]recordPart, len(records))
+	s.OnDocument = func(doc *load.Document) {
+		if i, ok := at[doc.File.Path]; ok && doc.File == records[i] {
+			parts[i] = recordOf(doc, now)
+		}
+	}
 	res := lc.run(disc, nil, *s)
 	ix := indexFindings(res.Findings)
-	// Each record is read into its state on every core (a repository of
-	// thousands of workflows), then joined in the order of discovery.
-	parts := make([]report.Recovery, len(records))
-	par.Each(len(records), 8, func(i int) { c.addRecord(&parts[i], records[i], ix, now) })
-	for i := range parts {
-		rec.Workflows = append(rec.Workflows, parts[i].Workflows...)
-		rec.Projects = append(rec.Projects, parts[i].Projects...)
-		rec.Finished = append(rec.Finished, parts[i].Finished...)
+	for i, f := range records {
+		parts[i].add(rec, f, ix)
 	}
 	return rec, nil
+}
+
+// recordPart is what a record's document said, before the run's findings
+// are known: its state, that it is finished, or that it could not be read
+// into one (read is false: no document, or no mapping at its top).
+type recordPart struct {
+	read     bool
+	skip     bool // an ORCHESTRATION.yaml that is no workflow
+	finished *report.FinishedRecord
+	workflow *report.WorkflowState
+	project  *report.ProjectState
+}
+
+// recordOf reads the state of one orchestration or resume-context
+// document. The state holds strings and numbers, no node and no slice of
+// the bytes: the next record's tree reuses both.
+func recordOf(doc *load.Document, now time.Time) recordPart {
+	f := doc.File
+	if !node.IsMap(doc.Root) {
+		return recordPart{}
+	}
+	if f.Kind == load.KindOrchestration && load.NotWorkflow(doc.Root) != "" {
+		return recordPart{read: true, skip: true}
+	}
+	p := &rules.Pass{Doc: doc, Opts: &rules.Options{Now: now}}
+	if r := rules.RecordOf(p); r.Finished {
+		return recordPart{read: true, finished: &report.FinishedRecord{Path: f.Path, ID: recordID(doc.Root, f.Kind), Why: r.Why()}}
+	}
+	if f.Kind == load.KindOrchestration {
+		ws := workflowState(doc.Root, now)
+		ws.Path = f.Path
+		return recordPart{read: true, workflow: &ws}
+	}
+	ps := projectState(doc.Root, now)
+	ps.Path = f.Path
+	return recordPart{read: true, project: &ps}
+}
+
+// add adds the record of f to rec with the run's findings on it.
+func (rp *recordPart) add(rec *report.Recovery, f *load.File, ix *findingIndex) {
+	switch {
+	case !rp.read:
+		addUnreadable(rec, f, ix)
+	case rp.skip:
+	case rp.finished != nil:
+		rec.Finished = append(rec.Finished, *rp.finished)
+	case rp.workflow != nil:
+		rp.workflow.Findings = summarize(ix.byFile[f.Path])
+		rec.Workflows = append(rec.Workflows, *rp.workflow)
+	case rp.project != nil:
+		mine := ix.byFile[f.Path]
+		if dir := projectDir(f.Path); dir != "" {
+			mine = ix.byDir[dir]
+		}
+		rp.project.Findings = summarize(mine)
+		rec.Projects = append(rec.Projects, *rp.project)
+	}
 }
 
 // findingIndex holds a run's findings by file and by every folder above
@@ -92,51 +153,6 @@ func indexFindings(fds []diag.Finding) *findingIndex {
 		}
 	}
 	return ix
-}
-
-// addRecord reads one orchestration or resume-context file and adds it to
-// the report: its state when live, one line when finished.
-func (c *Command) addRecord(rec *report.Recovery, f *load.File, ix *findingIndex, now time.Time) {
-	if _, ok := load.Read(f, load.DefaultLimits); !ok {
-		addUnreadable(rec, f, ix)
-		return
-	}
-	format := load.FormatYAML
-	if f.Kind == load.KindResumeContext {
-		format = load.FormatMarkdown
-	}
-	doc, _ := load.Parse(f, format, load.DefaultLimits)
-	// The state holds strings and numbers, no node and no slice of the
-	// bytes: the next record's tree reuses both.
-	defer f.Release()
-	defer doc.Release()
-	if doc == nil || !node.IsMap(doc.Root) {
-		addUnreadable(rec, f, ix)
-		return
-	}
-	if f.Kind == load.KindOrchestration && load.NotWorkflow(doc.Root) != "" {
-		return
-	}
-	p := &rules.Pass{Doc: doc, Opts: &rules.Options{Now: now}}
-	if r := rules.RecordOf(p); r.Finished {
-		rec.Finished = append(rec.Finished, report.FinishedRecord{Path: f.Path, ID: recordID(doc.Root, f.Kind), Why: r.Why()})
-		return
-	}
-	if f.Kind == load.KindOrchestration {
-		ws := workflowState(doc.Root, now)
-		ws.Path = f.Path
-		ws.Findings = summarize(ix.byFile[f.Path])
-		rec.Workflows = append(rec.Workflows, ws)
-		return
-	}
-	ps := projectState(doc.Root, now)
-	ps.Path = f.Path
-	mine := ix.byFile[f.Path]
-	if dir := projectDir(f.Path); dir != "" {
-		mine = ix.byDir[dir]
-	}
-	ps.Findings = summarize(mine)
-	rec.Projects = append(rec.Projects, ps)
 }
 
 // addUnreadable lists a record whose file cannot be read into a state,

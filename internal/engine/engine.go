@@ -48,6 +48,12 @@ type Settings struct {
 	// (the lint and its dry run) reads each file once. Nil: the run has
 	// one of its own.
 	Files *load.Files
+	// OnDocument, when set, is given each file unit's parsed document
+	// that the run checks, on the unit's worker, before its tree and
+	// bytes are handed back: a command that reports on the files beside
+	// their findings (status) reads each file once, as the lint read it.
+	// A panic in it is an internal error of the unit.
+	OnDocument func(*load.Document)
 
 	found *findingPack // the run's findings, packed
 }
@@ -518,9 +524,10 @@ func (s *Settings) pool(idx []int, fn func(int)) {
 
 // unitRun is the state of checking one unit.
 type unitRun struct {
-	s     *Settings
-	index *rules.Index
-	fs    *load.Files // the command's file access
+	s          *Settings
+	onDocument func(*load.Document) // the run's Settings.OnDocument
+	index      *rules.Index
+	fs         *load.Files // the command's file access
 	// results derived once per unit (the resumption section, …) are shared by its rules.
 	results  *rules.Results
 	raw      []diag.Finding
@@ -608,6 +615,9 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 	ur.raw = append(ur.raw, probs...)
 	ur.docs = append(ur.docs, doc)
 	ur.unit = doc
+	if ur.onDocument != nil {
+		ur.guard(f.Path, func() { ur.onDocument(doc) }, "the report on", f.Path)
+	}
 	if doc.Root == nil && f.Kind != load.KindOrchestration {
 		return nil
 	}
@@ -680,7 +690,7 @@ func (ur *unitRun) agentRun(folder *load.Folder) *load.Skip {
 }
 
 func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
-	ur := &unitRun{s: s.forUnit(u), index: index, fs: s.Files, results: rules.NewResults()}
+	ur := &unitRun{s: s.forUnit(u), onDocument: s.OnDocument, index: index, fs: s.Files, results: rules.NewResults()}
 	var skip *load.Skip
 	switch {
 	case u.file != nil:
