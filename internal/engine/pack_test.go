@@ -154,3 +154,17 @@ func FuzzFindingPack(f *testing.F) {
 		}
 	})
 }
+
+// A field added to diag.Finding must be added to the records too (or
+// make its findings whole): a record would drop it silently.
+func TestFindingPackKnowsEveryField(t *testing.T) {
+	packed := []string{"Code", "Name", "Severity", "Path", "Start", "End", "Message", "Related", "Fix",
+		"NodePath", "NodeHash", "Secret", "Snippet", "HasSnippet"}
+	var got []string
+	for f := range reflect.TypeFor[diag.Finding]().Fields() {
+		got = append(got, f.Name)
+	}
+	if !reflect.DeepEqual(got, packed) {
+		t.Errorf("diag.Finding has the fields %v; the records know %v (record and unpack in pack.go)", got, packed)
+	}
+}
