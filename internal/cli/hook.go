@@ -119,6 +119,10 @@ type hookRun struct {
 	nowFlag   string
 	// records are the lifecycles lintState's run decided, by display path.
 	records map[string]*rules.RecordFact
+	// blocks are the resume states of the run's ORCHESTRATION.yaml files
+	// that read as workflows, by display path, taken from the lint's own
+	// reading of them.
+	blocks map[string]resumeBlock
 }
 
 // setup builds the run settings as lint does, from the repository's
@@ -248,11 +252,13 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 	disc.Unknown, disc.Empty, disc.Missing = nil, nil, nil
 	var files []*load.File
 	var orch []*load.File
+	at := map[*load.File]int{}
 	for _, f := range disc.Files {
 		if isStateUnit(f.Kind) {
 			files = append(files, f)
 			if f.Kind == load.KindOrchestration {
-				orch = append(orch, &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Root: f.Root})
+				at[f] = len(orch)
+				orch = append(orch, f)
 			}
 		}
 	}
@@ -263,7 +269,24 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 		}
 	}
 	disc.Files, disc.Folders = files, folders
-	res := lc.run(disc, nil, *s)
+	// Each workflow's resume state is read from the lint's reading of its
+	// file, on the lint's workers: one read (not the dry run's).
+	blocks := make([]*resumeBlock, len(orch))
+	run := *s
+	run.OnDocument = func(doc *load.Document) {
+		if i, ok := at[doc.File]; ok {
+			if b, ok := recoveryBlock(doc); ok {
+				blocks[i] = &b
+			}
+		}
+	}
+	res := lc.run(disc, nil, run)
+	h.blocks = map[string]resumeBlock{}
+	for i, b := range blocks {
+		if b != nil {
+			h.blocks[orch[i].Path] = *b
+		}
+	}
 	h.records = map[string]*rules.RecordFact{}
 	for _, rf := range res.Records {
 		h.records[rf.Path] = rf

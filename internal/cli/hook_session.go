@@ -76,7 +76,7 @@ func (h *hookRun) sessionStart() int {
 		case rf.Finished:
 			finished = append(finished, finishedName(rf))
 		default:
-			if b, ok := recoveryBlock(f); ok {
+			if b, ok := h.blocks[f.Path]; ok {
 				wfs = append(wfs, b)
 			}
 		}
@@ -246,12 +246,11 @@ func runBlock(run string) resumeBlock {
 
 // recoveryBlock is the resume state an active ORCHESTRATION.yaml records:
 // the workflow, the recovery state, the next step and the files to read.
-func recoveryBlock(f *load.File) (resumeBlock, bool) {
-	if _, ok := load.Read(f, load.DefaultLimits); !ok {
-		return resumeBlock{}, false
-	}
-	doc, _ := load.Parse(f, load.FormatYAML, load.DefaultLimits)
-	if doc == nil || !node.IsMap(doc.Root) || load.NotWorkflow(doc.Root) != "" {
+// It holds strings, no node or slice of the file's bytes, which go back
+// once the lint's unit is done.
+func recoveryBlock(doc *load.Document) (resumeBlock, bool) {
+	f := doc.File
+	if !node.IsMap(doc.Root) || load.NotWorkflow(doc.Root) != "" {
 		return resumeBlock{}, false
 	}
 	o := model.OrchestrationOf(doc.Root)

@@ -95,6 +95,30 @@ func TestStatusReadsRecordsOnce(t *testing.T) {
 	readOnce(t, reads, "ORCHESTRATION.yaml", "resume-context.md", "01-planning/steps.md")
 }
 
+// The SessionStart hook takes each active workflow's resume state from
+// the lint's own reading of its file.
+func TestSessionStartReadsWorkflowsOnce(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	reads := map[string]int{}
+	load.OnRead = func(p string) {
+		mu.Lock()
+		reads[filepath.ToSlash(p)]++
+		mu.Unlock()
+	}
+	defer func() { load.OnRead = nil }()
+	var out, errb strings.Builder
+	c := &Command{Stdin: strings.NewReader(hookEvent(dir, "SessionStart", "", "")), Stdout: &out, Stderr: &errb, Cwd: dir, Getenv: func(string) string { return "" }}
+	c.Main([]string{"hook"})
+	if !strings.Contains(out.String(), "resume state of clean/ORCHESTRATION.yaml") {
+		t.Fatalf("no resume state of the active workflow:\n%s%s", out.String(), errb.String())
+	}
+	readOnce(t, reads, "clean/ORCHESTRATION.yaml")
+}
+
 // A safe fix in a nexus project: the dry run that settles it lints the
 // repository again, and neither the units nor the files the rules read
 // (the steps file RL317 and RL319 read) are read a second time.
