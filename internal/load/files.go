@@ -48,8 +48,9 @@ type Files struct {
 	// units is the part of held that units' reads cost, at most
 	// unitBudget: a unit's buffer kept is one the pool does not get back,
 	// and a unit is read again only by a dry run, which most lints never
-	// make.
-	units, unitBudget int64
+	// make. Changed under kmu; read without it too.
+	units      atomic.Int64
+	unitBudget int64
 
 	mu    sync.Mutex // guards dirs, dirsN and dirOrder
 	dirs  map[lookKey]dirEntry
@@ -204,9 +205,15 @@ func keepCost(k lookKey, e *readEntry) int64 {
 // (it was answered, and is kept for no one else).
 func (x *Files) keep(k lookKey, e *readEntry, unit bool) bool {
 	n := keepCost(k, e)
+	// Most units' reads find the units' part spent: they are turned away
+	// without the lock every worker's reads would otherwise take in turn.
+	if n > x.budget || unit && x.units.Load()+n > x.unitBudget {
+		x.unmap(k, e)
+		return false
+	}
 	x.kmu.Lock()
 	defer x.kmu.Unlock()
-	if n > x.budget || unit && x.units+n > x.unitBudget {
+	if unit && x.units.Load()+n > x.unitBudget {
 		x.unmap(k, e)
 		return false
 	}
@@ -226,7 +233,7 @@ func (x *Files) keep(k lookKey, e *readEntry, unit bool) bool {
 	e.cost, e.unit = n, unit
 	x.held.Add(n)
 	if unit {
-		x.units += n
+		x.units.Add(n)
 	}
 	x.kept = append(x.kept, keptRead{k, e})
 	return true
@@ -236,7 +243,7 @@ func (x *Files) keep(k lookKey, e *readEntry, unit bool) bool {
 func (x *Files) uncount(e *readEntry) {
 	x.held.Add(-e.cost)
 	if e.unit {
-		x.units -= e.cost
+		x.units.Add(-e.cost)
 	}
 	e.cost = 0
 }
