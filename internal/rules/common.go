@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -604,6 +605,7 @@ var located = NewResult("located-secrets", func(p *Pass) [][]SecretSpan {
 func runSecrets(p *Pass) {
 	spans := located.Of(p)
 	for i, d := range docRoots(p) {
+		secretInName(p, d.File)
 		for _, s := range spans[i] {
 			if secretAllowed(p.Opts.SecretAllow, d.File, s) {
 				continue
@@ -612,6 +614,39 @@ func runSecrets(p *Pass) {
 				fmt.Sprintf("%s is stored here (value hidden); remove it from the file and rotate the credential", s.What), WithSecret())
 		}
 	}
+}
+
+// secretInName reports a credential in the name of the file f (its last
+// path element: a folder's name would be reported for each file in it).
+// The name reaches every report as the finding's path, masked there as
+// all text is; secrets.allow applies to it as to a value.
+func secretInName(p *Pass, f *load.File) {
+	name := path.Base(f.Path)
+	what, sp, ok := secret.Find(name)
+	if !ok || allowedValue(p.Opts.SecretAllow, name[sp[0]:sp[1]]) {
+		return
+	}
+	p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{},
+		fmt.Sprintf("%s is in this file's name (value hidden); rename the file and rotate the credential", what))
+}
+
+// allowedValue reports whether a located credential's value matches one
+// of the configured secrets.allow regexes.
+func allowedValue(allow []string, val string) bool {
+	for _, pat := range allow {
+		re, ok := allowRes.Load(pat)
+		if !ok {
+			c, err := regexp.Compile(pat)
+			if err != nil {
+				continue
+			}
+			re, _ = allowRes.LoadOrStore(pat, c)
+		}
+		if re.(*regexp.Regexp).MatchString(val) {
+			return true
+		}
+	}
+	return false
 }
 
 // SecretsToMask returns, by file path, the credentials located in the
@@ -655,21 +690,7 @@ func secretAllowed(allow []string, f *load.File, s SecretSpan) bool {
 	if a < 0 || b > len(line) || a >= b {
 		return false
 	}
-	val := strings.Trim(string(line[a:b]), `"'`)
-	for _, pat := range allow {
-		re, ok := allowRes.Load(pat)
-		if !ok {
-			c, err := regexp.Compile(pat)
-			if err != nil {
-				continue
-			}
-			re, _ = allowRes.LoadOrStore(pat, c)
-		}
-		if re.(*regexp.Regexp).MatchString(val) {
-			return true
-		}
-	}
-	return false
+	return allowedValue(allow, strings.Trim(string(line[a:b]), `"'`))
 }
 
 // docTrees are the parsed trees of a document FindSecrets searches: its

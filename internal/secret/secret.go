@@ -179,6 +179,25 @@ func trimDots(line string, m, end int) int {
 	return end
 }
 
+// Find returns what the first credential in s is (Pattern.What) and its
+// [start, end) span to the end of its token, or false when s holds none:
+// for short text that is no file's content, such as a file's name.
+func Find(s string) (what string, span [2]int, ok bool) {
+	set := Candidates(s)
+	if set.Empty() {
+		return "", span, false
+	}
+	for i := range Patterns {
+		if !set.Has(i) {
+			continue
+		}
+		if ms := Patterns[i].Matches(s); len(ms) > 0 {
+			return Patterns[i].What, [2]int{ms[0][0], TokenEnd(s, ms[0][1])}, true
+		}
+	}
+	return "", span, false
+}
+
 // Mask replaces every credential in s by ****, to the end of its token
 // (a PEM block to its END line, or to the end of s without one). Text
 // from a file must pass through it before it is clipped, quoted or

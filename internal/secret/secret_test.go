@@ -311,3 +311,31 @@ func TestSkKeysThatAreNotWords(t *testing.T) {
 		}
 	}
 }
+
+// Find names the first credential of a short text and spans it to the end
+// of its token, as the mask does (a file name's extension with it); a name
+// that only looks like one is none.
+func TestFind(t *testing.T) {
+	const tok = "ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5CaQ1W2"
+	for _, c := range []struct {
+		name, what, found string
+	}{
+		{"cx-007-" + tok + ".json", "a GitHub token", tok + ".json"},
+		{"cx-007-" + tok + "_v2.json", "a GitHub token", tok + "_v2.json"},
+		{tok + " notes", "a GitHub token", tok},
+		{"cx-001-checkpoint.json", "", ""},
+		{"ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.json", "", ""},
+		{"sk-learning-rate-schedule-experiments.md", "", ""},
+	} {
+		what, sp, ok := Find(c.name)
+		if c.what == "" {
+			if ok {
+				t.Errorf("Find(%q) = %q at %v; want none", c.name, what, sp)
+			}
+			continue
+		}
+		if !ok || what != c.what || c.name[sp[0]:sp[1]] != c.found {
+			t.Errorf("Find(%q) = %q %v %v; want %q over %q", c.name, what, sp, ok, c.what, c.found)
+		}
+	}
+}
