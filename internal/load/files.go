@@ -34,21 +34,21 @@ type Files struct {
 	// a worker whose core stalled while holding it held up all the others.
 	seed  maphash.Seed
 	reads [readShards]readShard
-	// kept are the reads kept, oldest first, and held what they cost
-	// (keepCost), at most budget: a new read drops the oldest. The
-	// readers of a file mostly come one after another (the rules of one
-	// unit, the units of one folder), so the latest reads are the ones
-	// read again; keeping the first ones a run made until the budget
-	// was spent held 8 MiB for the whole of a large run and served none.
+	// kept are the rules' reads kept (and the reads that failed), oldest
+	// first, and held what they cost (keepCost), at most budget: a new
+	// read drops the oldest. The readers of a file mostly come one after
+	// another (the rules of one unit, the units of one folder), so the
+	// latest reads are the ones read again; keeping the first ones a run
+	// made until the budget was spent held 8 MiB for the whole of a large
+	// run and served none.
 	kmu    sync.Mutex
 	kept   []keptRead
 	head   int // kept[:head] are gone
 	held   atomic.Int64
 	budget int64
-	// units is the part of held that units' reads cost, at most
-	// unitBudget: a unit's buffer kept is one the pool does not get back,
-	// and a unit is read again only by a dry run, which most lints never
-	// make. Changed under kmu; read without it too.
+	// units is what the units' reads kept cost, at most unitBudget
+	// (keepUnit): a unit is read again only by a dry run, which most
+	// lints never make.
 	units      atomic.Int64
 	unitBudget int64
 
@@ -79,12 +79,14 @@ type readShard struct {
 }
 
 const (
-	// readBudget bounds what Files keeps for later readers (keepCost):
-	// past it the oldest reads are dropped, so a command's memory stays
-	// bounded (SPEC §9 P3). Some hundred state files.
+	// readBudget bounds what Files keeps of the rules' reads for later
+	// readers (keepCost): past it the oldest reads are dropped, so a
+	// command's memory stays bounded (SPEC §9 P3). Some hundred files.
 	readBudget = 2 << 20
-	// unitBudget is the part of it units' reads may take.
-	unitBudget = 512 << 10
+	// unitBudget bounds the units' bytes kept, the first units': the
+	// state files of most repositories whole (a dry run then reads none
+	// again).
+	unitBudget = 2 << 20
 	// maxDirEntries bounds the folder entries ReadDir keeps (about 150
 	// bytes each): past it the oldest listings are dropped, and a larger
 	// one is answered but not kept.
@@ -199,24 +201,18 @@ func keepCost(k lookKey, e *readEntry) int64 {
 	return int64(cap(e.data)) + int64(len(k.root)+len(k.path)) + entryCost
 }
 
-// keep adds e, the read of k just made (by a unit when unit is set), to
-// the kept reads, dropping the oldest to make room. A read larger than
-// the whole budget, or a unit's past the units' part of it, is not kept
-// (it was answered, and is kept for no one else).
-func (x *Files) keep(k lookKey, e *readEntry, unit bool) bool {
+// keep adds e, the read of k a rule just made (or a read that failed),
+// to the kept reads, dropping the oldest to make room. A read larger than
+// the whole budget is not kept (it was answered, and is kept for no one
+// else).
+func (x *Files) keep(k lookKey, e *readEntry) bool {
 	n := keepCost(k, e)
-	// Most units' reads find the units' part spent: they are turned away
-	// without the lock every worker's reads would otherwise take in turn.
-	if n > x.budget || unit && x.units.Load()+n > x.unitBudget {
+	if n > x.budget {
 		x.unmap(k, e)
 		return false
 	}
 	x.kmu.Lock()
 	defer x.kmu.Unlock()
-	if unit && x.units.Load()+n > x.unitBudget {
-		x.unmap(k, e)
-		return false
-	}
 	for x.held.Load()+n > x.budget && x.head < len(x.kept) {
 		old := x.kept[x.head]
 		x.kept[x.head] = keptRead{}
@@ -230,20 +226,51 @@ func (x *Files) keep(k lookKey, e *readEntry, unit bool) bool {
 		x.kept = x.kept[:copy(x.kept, x.kept[x.head:])]
 		x.head = 0
 	}
-	e.cost, e.unit = n, unit
+	e.cost = n
 	x.held.Add(n)
-	if unit {
-		x.units.Add(n)
-	}
 	x.kept = append(x.kept, keptRead{k, e})
 	return true
 }
 
-// uncount takes what e cost out of held; the caller holds kmu.
+// keepUnit keeps a copy of data, the bytes of a unit's file just read
+// into e, while the units' part has room: the first units' bytes, never
+// dropped for a later read. A unit is read again by a dry run, which reads
+// every unit in the same order, so keeping the latest would miss every
+// time; and a copy of exactly their size, not the unit's pooled buffer,
+// which goes back to the pool. Lock-free: most units find the part spent.
+func (x *Files) keepUnit(k lookKey, e *readEntry, data []byte) bool {
+	n := int64(len(data)+len(k.root)+len(k.path)) + entryCost
+	if !reserve(&x.units, n, x.unitBudget) {
+		x.unmap(k, e)
+		return false
+	}
+	e.data = append(make([]byte, 0, len(data)), data...)
+	x.kmu.Lock()
+	e.cost, e.unit = n, true
+	x.kmu.Unlock()
+	return true
+}
+
+// reserve adds n to c unless that takes it past limit.
+func reserve(c *atomic.Int64, n, limit int64) bool {
+	for {
+		had := c.Load()
+		if had+n > limit {
+			return false
+		}
+		if c.CompareAndSwap(had, had+n) {
+			return true
+		}
+	}
+}
+
+// uncount takes what e cost out of held, or out of units for a unit's
+// read; the caller holds kmu.
 func (x *Files) uncount(e *readEntry) {
-	x.held.Add(-e.cost)
 	if e.unit {
 		x.units.Add(-e.cost)
+	} else {
+		x.held.Add(-e.cost)
 	}
 	e.cost = 0
 }
@@ -281,7 +308,7 @@ func (x *Files) ReadFile(root, osPath string, maxSize int64) ([]byte, error) {
 	e.once.Do(func() {
 		e.data, e.err = readShared(root, osPath, maxSize)
 		e.max = maxSize
-		x.keep(k, e, false) // its own memory: the readers waiting share it either way
+		x.keep(k, e) // its own memory: the readers waiting share it either way
 	})
 	switch {
 	case e.data != nil && (maxSize <= 0 || int64(len(e.data)) <= maxSize):
@@ -313,15 +340,10 @@ func (x *Files) readRaw(f *File, lim Limits, open func() (handle, error)) ([]dia
 			if e.err == nil {
 				e.err = ErrNotRead
 			}
-			x.keep(k, e, false)
+			x.keep(k, e)
 			return
 		}
-		e.data = f.Data
-		if x.keep(k, e, true) {
-			f.buf = nil // the memo keeps the bytes: Release must not recycle them
-		} else {
-			e.data = nil
-		}
+		x.keepUnit(k, e, f.Data)
 	})
 	if ran {
 		return probs, ok, err

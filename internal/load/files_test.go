@@ -269,3 +269,40 @@ func (x *Files) keptReads() int {
 	}
 	return n
 }
+
+// The units' bytes are kept from the first while their part of the budget
+// has room, never dropped for a later unit or a rule's read: a dry run
+// reads the units again in the same order, and finds the first ones.
+func TestFilesKeepTheFirstUnits(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i := range 10 {
+		p := filepath.Join(dir, fmt.Sprintf("cx-%03d-checkpoint.json", i))
+		writeFile(t, p, `{"checkpoint_id": "cx-`+fmt.Sprintf("%03d", i)+`", "notes": "`+strings.Repeat("x", 900)+`"}`+"\n")
+		paths = append(paths, p)
+	}
+	reads := countReads(t)
+	x := NewFiles(nil)
+	x.unitBudget = 3 * (1000 + int64(len(dir)+len(paths[0])) + entryCost) // three of them
+	x.budget = 2 << 10                                                   // and the rules' reads: two
+	for range 2 {
+		for _, p := range paths {
+			f := &File{Path: filepath.Base(p), OSPath: p, Root: dir}
+			if _, ok := x.Read(f, DefaultLimits); !ok {
+				t.Fatalf("%s not read", p)
+			}
+			f.Release()
+			if _, err := x.ReadFile(dir, filepath.Join(dir, "steps.md"), 1<<20); err == nil {
+				t.Fatal("steps.md read")
+			}
+		}
+	}
+	for i, p := range paths {
+		if want := map[bool]int{true: 1, false: 2}[i < 3]; reads[p] != want {
+			t.Errorf("unit %d read %d times, want %d", i, reads[p], want)
+		}
+	}
+	if u := x.units.Load(); u > x.unitBudget {
+		t.Errorf("units keep %d bytes, over their %d", u, x.unitBudget)
+	}
+}
