@@ -284,7 +284,7 @@ func TestFilesKeepTheFirstUnits(t *testing.T) {
 	reads := countReads(t)
 	x := NewFiles(nil)
 	x.unitBudget = 3 * (1000 + int64(len(dir)+len(paths[0])) + entryCost) // three of them
-	x.budget = 2 << 10                                                   // and the rules' reads: two
+	x.budget = 2 << 10                                                    // and the rules' reads: two
 	for range 2 {
 		for _, p := range paths {
 			f := &File{Path: filepath.Base(p), OSPath: p, Root: dir}
