@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 )
 
@@ -19,7 +20,7 @@ func unitFindings(u int) []diag.Finding {
 	line := fmt.Sprintf(`  - "projects/PROJ-%05d/notes/WORKTRACKER.md"  # %s`, u, strings.Repeat("é", u%5))
 	for i := 0; i < u%9; i++ {
 		fd := diag.Finding{
-			Code: "RL113", Name: "files-to-read", Severity: diag.SevError,
+			Code: code.FilesToRead, Name: "files-to-read", Severity: diag.SevError,
 			Path:  fmt.Sprintf("projects/PROJ-%05d/ORCHESTRATION.yaml", u),
 			Start: diag.Pos{Line: 200 + i, Col: 13}, End: diag.Pos{Line: 200 + i, Col: 61},
 			Message:  fmt.Sprintf("files_to_read[%d] \"%d\" resolves nowhere (tried repo root and this folder): correct or remove it", i, u),
@@ -53,10 +54,10 @@ func unitFindings(u int) []diag.Finding {
 	switch u {
 	case 398: // many paths
 		for i := range 40 {
-			fs = append(fs, diag.Finding{Code: "RL503", Name: "events-jsonl", Path: fmt.Sprintf("run/events/e%02d.jsonl", i%20), Start: diag.Pos{Line: i, Col: 1}, Message: "bad line"})
+			fs = append(fs, diag.Finding{Code: code.EventCorrupt, Name: "event-corrupt", Path: fmt.Sprintf("run/events/e%02d.jsonl", i%20), Start: diag.Pos{Line: i, Col: 1}, Message: "bad line"})
 		}
 	case 399: // past a quarter of a block
-		fs = append(fs, diag.Finding{Code: "RL001", Message: strings.Repeat("x", packBlock)})
+		fs = append(fs, diag.Finding{Code: code.ParseError, Message: strings.Repeat("x", packBlock)})
 	}
 	return fs
 }
@@ -120,7 +121,7 @@ func TestFindingPackSharesSnippets(t *testing.T) {
 	var fs []diag.Finding
 	for i := range 2000 {
 		l := 1 + i%2 // two long lines in turn
-		fs = append(fs, diag.Finding{Code: "RL101", Path: "cx.json", Start: diag.Pos{Line: l, Col: 1 + i}, Message: "m", Snippet: line, HasSnippet: true})
+		fs = append(fs, diag.Finding{Code: code.ResumptionV1, Path: "cx.json", Start: diag.Pos{Line: l, Col: 1 + i}, Message: "m", Snippet: line, HasSnippet: true})
 	}
 	u := (&findingPack{}).pack(fs)
 	if len(u.strs) != 3 {
@@ -134,7 +135,7 @@ func TestFindingPackSharesSnippets(t *testing.T) {
 // Any finding comes back from its record as it went in: strings of any
 // bytes and length, positions of any size or sign, every flag.
 func FuzzFindingPack(f *testing.F) {
-	f.Add("RL113", "files-to-read", "projects/P/ORCHESTRATION.yaml", "msg", "resumption.files_to_read[0]", "00ff00ff00ff00ff", "  - x", 3, 5, 3, 9, uint8(2), uint8(3))
+	f.Add(code.FilesToRead, "files-to-read", "projects/P/ORCHESTRATION.yaml", "msg", "resumption.files_to_read[0]", "00ff00ff00ff00ff", "  - x", 3, 5, 3, 9, uint8(2), uint8(3))
 	f.Add("", "", "", "", "", "", "", -1, 0, 1<<40, -1<<40, uint8(0), uint8(255))
 	f.Fuzz(func(t *testing.T, code, name, path, msg, nodePath, hash, snippet string, sl, sc, el, ec int, sev, flags uint8) {
 		fd := diag.Finding{Code: code, Name: name, Severity: diag.Severity(sev), Path: path,
