@@ -12,11 +12,12 @@ import (
 // findingPack keeps a run's findings from their unit to the report as
 // records in large blocks: each finding's fields as varints, its strings
 // (message, node path and hash) inline, the decoded strings pointing into
-// the block; paths and snippets, which findings share, by index. A diag.Finding is 200 bytes before its strings,
-// a record about 20: at 8x the findings benchmark (48,800 findings) the
-// run kept 9 MB of structures through its units, beside everything else
-// it keeps, and the collector's memory limit counted them. A finding with
-// related locations or a fix is kept whole (few are).
+// the block; paths and snippets, which findings share, by index. A
+// diag.Finding is 200 bytes before its strings, a record about 20: at 8x
+// the findings benchmark (48,800 findings) the run kept 9 MB of
+// structures through its units, beside everything else it keeps, and the
+// collector's memory limit counted them. A finding with related locations
+// or a fix is kept whole (few are).
 //
 // Made one by one among the parse trees' short-lived objects, each
 // finding's strings kept a page of the heap mostly empty and unusable for
