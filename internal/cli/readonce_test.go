@@ -102,19 +102,9 @@ func TestSessionStartReadsWorkflowsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	reads := map[string]int{}
-	load.OnRead = func(p string) {
-		mu.Lock()
-		reads[filepath.ToSlash(p)]++
-		mu.Unlock()
-	}
-	defer func() { load.OnRead = nil }()
-	var out, errb strings.Builder
-	c := &Command{Stdin: strings.NewReader(hookEvent(dir, "SessionStart", "", "")), Stdout: &out, Stderr: &errb, Cwd: dir, Getenv: func(string) string { return "" }}
-	c.Main([]string{"hook"})
-	if !strings.Contains(out.String(), "resume state of clean/ORCHESTRATION.yaml") {
-		t.Fatalf("no resume state of the active workflow:\n%s%s", out.String(), errb.String())
+	out, errb, reads := runCountingReadsIn(t, dir, hookEvent(dir, "SessionStart", "", ""), "hook")
+	if !strings.Contains(out, "resume state of clean/ORCHESTRATION.yaml") {
+		t.Fatalf("no resume state of the active workflow:\n%s%s", out, errb)
 	}
 	readOnce(t, reads, "clean/ORCHESTRATION.yaml")
 }
@@ -177,6 +167,12 @@ func lintCountingReads(t *testing.T, dir string) (string, string, map[string]int
 // runCountingReads runs a command in dir and counts the reads of each file.
 func runCountingReads(t *testing.T, dir string, args ...string) (string, string, map[string]int) {
 	t.Helper()
+	return runCountingReadsIn(t, dir, "", args...)
+}
+
+// runCountingReadsIn is runCountingReads with stdin.
+func runCountingReadsIn(t *testing.T, dir, stdin string, args ...string) (string, string, map[string]int) {
+	t.Helper()
 	var mu sync.Mutex
 	reads := map[string]int{}
 	load.OnRead = func(p string) {
@@ -186,7 +182,7 @@ func runCountingReads(t *testing.T, dir string, args ...string) (string, string,
 	}
 	defer func() { load.OnRead = nil }()
 	var out, errb strings.Builder
-	c := &Command{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Cwd: dir, Getenv: func(string) string { return "" }}
+	c := &Command{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Cwd: dir, Getenv: func(string) string { return "" }}
 	c.Main(args)
 	return out.String(), errb.String(), reads
 }

@@ -94,13 +94,7 @@ func TestFilesKeepLatestReads(t *testing.T) {
 // Of many files read in turn, the latest are kept and the first dropped;
 // failed reads count against the budget too, so their entries stay bounded.
 func TestFilesBudgetKeepsTheLatest(t *testing.T) {
-	dir := t.TempDir()
-	var paths []string
-	for i := range 40 {
-		p := filepath.Join(dir, fmt.Sprintf("notes-%02d.md", i))
-		writeFile(t, p, strings.Repeat("x", 1000))
-		paths = append(paths, p)
-	}
+	dir, paths := notesFiles(t, 40)
 	reads := countReads(t)
 	x := NewFiles(nil)
 	x.budget = 12 << 10
@@ -134,13 +128,7 @@ func TestFilesBudgetKeepsTheLatest(t *testing.T) {
 // Readers on every core keep no more than the budget between them, and
 // what a Wrote drops is given back to it.
 func TestFilesBudgetHoldsOnEveryCore(t *testing.T) {
-	dir := t.TempDir()
-	var paths []string
-	for i := range 64 {
-		p := filepath.Join(dir, fmt.Sprintf("notes-%02d.md", i))
-		writeFile(t, p, strings.Repeat("x", 1000))
-		paths = append(paths, p)
-	}
+	dir, paths := notesFiles(t, 64)
 	x := NewFiles(nil)
 	x.budget = 10 << 10
 	var wg sync.WaitGroup
@@ -305,4 +293,18 @@ func TestFilesKeepTheFirstUnits(t *testing.T) {
 	if u := x.units.Load(); u > x.unitBudget {
 		t.Errorf("units keep %d bytes, over their %d", u, x.unitBudget)
 	}
+}
+
+// notesFiles writes n files of 1,000 bytes in a new folder and returns
+// the folder and their paths.
+func notesFiles(t *testing.T, n int) (string, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	var paths []string
+	for i := range n {
+		p := filepath.Join(dir, fmt.Sprintf("notes-%02d.md", i))
+		writeFile(t, p, strings.Repeat("x", 1000))
+		paths = append(paths, p)
+	}
+	return dir, paths
 }
