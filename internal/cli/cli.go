@@ -256,8 +256,8 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 	anchor := c.anchorDir(paths)
 	settings := engine.Settings{
 		Opts: rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: c.repoRootOf(anchor), Cwd: c.Cwd,
-			Bundle: rules.BundleOptions{Base: lf.bundleBase}, EveryLine: lf.everyLine},
-		Jobs: lf.jobs, Selection: rules.Selection{Severity: map[string]diag.Severity{}}, NoSnippets: !printsSnippets(lf.outputs),
+			Bundle: rules.BundleOptions{Base: lf.bundleBase}, EveryLine: lf.everyLine, NoSnippets: !printsSnippets(lf.outputs)},
+		Jobs: lf.jobs, Selection: rules.Selection{Severity: map[string]diag.Severity{}},
 	}
 	lc, err := c.setupConfig(&cf, &settings, anchor)
 	if err != nil {

@@ -132,8 +132,8 @@ func (lc *lintConfig) settingsFor(sc *config.Scope, final *engine.Settings) *eng
 	}
 	lc.mu.Unlock()
 	run := *s
-	run.Base, run.KeepData, run.NoSnippets, run.Jobs, run.Files = final.Base, final.KeepData, final.NoSnippets, final.Jobs, final.Files
-	run.Opts.Now, run.Opts.NoSnippets = final.Opts.Now, final.NoSnippets
+	run.Base, run.KeepData, run.Jobs, run.Files = final.Base, final.KeepData, final.Jobs, final.Files
+	run.Opts.Now, run.Opts.NoSnippets = final.Opts.Now, final.Opts.NoSnippets
 	return &run
 }
 

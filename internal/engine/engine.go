@@ -31,9 +31,6 @@ type Settings struct {
 	// KeepData keeps every file's bytes after its unit is checked (the
 	// fix command edits them); by default only files with findings keep them.
 	KeepData bool
-	// NoSnippets: no report of the run prints source lines, so a file
-	// keeps only the lines cross-file rules and suppressions need.
-	NoSnippets bool
 	// For, when set, gives the settings of the configuration that governs
 	// a unit, by its OS path: the rules that run over it and their
 	// options (a nested .resumelint.yaml applies to its own subtree).
@@ -139,7 +136,6 @@ type unitResult struct {
 func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	defer load.HoldRoots()()
 	s.found = &findingPack{}
-	s.Opts.NoSnippets = s.NoSnippets
 	if s.Files == nil {
 		s.Files = load.NewFiles(nil)
 	}
@@ -219,9 +215,9 @@ func unitsOf(d *load.Discovery, extra []*load.File) []unit {
 // (rules.CompileSchemaAside): a hook's few files rarely need it at all.
 const compileAsideUnits = 256
 
-// collectOnEveryCore is how many findings a run has before unpack
+// unpackOnEveryCore is how many findings a run has before unpack
 // unpacks them on every core.
-var collectOnEveryCore = 4096
+var unpackOnEveryCore = 4096
 
 // gather counts the checked and skipped units and gathers what they
 // located and their files' suppression directives.
@@ -290,7 +286,7 @@ func (res *Result) unpack(s *Settings, results []unitResult) {
 			results[i].found = nil
 		}
 	}
-	if at[len(results)] < collectOnEveryCore {
+	if at[len(results)] < unpackOnEveryCore {
 		for i := range results {
 			copyAt(i)
 		}
@@ -362,7 +358,7 @@ func (s *Settings) settleRepo(res *Result, repo []diag.Finding) {
 		fd := &repo[i]
 		fill(fd)
 		widenOn(fd, fd.Snippet, fd.HasSnippet)
-		if s.NoSnippets {
+		if s.Opts.NoSnippets {
 			fd.Snippet, fd.HasSnippet = "", false
 		}
 	}
@@ -761,7 +757,7 @@ func (s *Settings) settle(raw []diag.Finding, files []*load.File, loc map[string
 	}
 	// While the bytes are read: the findings take what they print.
 	widen(raw, sources)
-	if !s.NoSnippets {
+	if !s.Opts.NoSnippets {
 		snippets(raw, sources)
 		maskSnippets(raw, loc)
 	}

@@ -111,9 +111,9 @@ func TestDeterministicOrder(t *testing.T) {
 	}
 	// The units' findings gathered on every core, as a run of thousands
 	// of findings gathers them.
-	was := collectOnEveryCore
-	collectOnEveryCore = 1
-	defer func() { collectOnEveryCore = was }()
+	was := unpackOnEveryCore
+	unpackOnEveryCore = 1
+	defer func() { unpackOnEveryCore = was }()
 	if got := render(8); got != one {
 		t.Fatalf("findings gathered on every core differ:\n%s\nvs\n%s", one, got)
 	}
@@ -147,7 +147,7 @@ func TestNoSnippetsKeepsNoLines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return Run(d, nil, Settings{Opts: rules.Options{Now: time.Now(), Limits: load.DefaultLimits, Cwd: dir, RepoRoot: dir}, NoSnippets: noSnippets})
+		return Run(d, nil, Settings{Opts: rules.Options{Now: time.Now(), Limits: load.DefaultLimits, Cwd: dir, RepoRoot: dir, NoSnippets: noSnippets}})
 	}
 	with, without := run(false), run(true)
 	if len(with.Findings) == 0 || len(with.Findings) != len(without.Findings) {

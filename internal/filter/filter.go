@@ -106,7 +106,7 @@ func (st *Stage) Apply(res *engine.Result) {
 		}
 	}
 	unused := sup.PostRun()
-	if !run.Settings.NoSnippets {
+	if !run.Settings.Opts.NoSnippets {
 		directiveSnippets(out, unused, res.Directives)
 	}
 	for i := range unused {

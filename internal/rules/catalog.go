@@ -128,8 +128,9 @@ type Options struct {
 	// EveryLine reports every bad line of an events file instead of the
 	// first few and a count (--every-line).
 	EveryLine bool
-	// NoSnippets: no report of the run prints source lines, so facts
-	// keep none for their findings to print (engine.Settings.NoSnippets).
+	// NoSnippets: no report of the run prints source lines, so a file
+	// keeps only the lines cross-file rules and suppressions need, and
+	// facts keep none for their findings to print.
 	NoSnippets bool
 }
 
