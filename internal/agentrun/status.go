@@ -22,9 +22,13 @@ const skippedPerFile = 5
 // A folder that cannot be listed and a file that cannot be read come back
 // as findings with the parse problems; root is the folder reads may not
 // leave (load.File.Root).
-func Load(cwd, root, dir string) (*Run, []diag.Finding) {
+func Load(cwd, root, dir string) (*Run, []diag.Finding) { return LoadWith(nil, cwd, root, dir) }
+
+// LoadWith is Load with the files read through fs: a command that has
+// linted the run already is served the bytes that lint kept.
+func LoadWith(fs *load.Files, cwd, root, dir string) (*Run, []diag.Finding) {
 	f, probs := load.RunFolder(cwd, root, dir)
-	ar, ps := load.LoadAgentRun(f, load.DefaultLimits)
+	ar, ps := fs.LoadAgentRun(f, load.DefaultLimits)
 	return Derive(ar), append(probs, ps...)
 }
 

@@ -42,6 +42,9 @@ type Command struct {
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
 	Cwd            string
+	// runFiles, when set, is what loadRun reads run folders through: the
+	// hook's lint's reads, so a run it linted is not read again.
+	runFiles *load.Files
 }
 
 // Main runs resumelint with args (without the program name).

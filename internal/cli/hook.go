@@ -123,6 +123,8 @@ type hookRun struct {
 	// that read as workflows, by display path, taken from the lint's own
 	// reading of them.
 	blocks map[string]resumeBlock
+	// files are lintState's reads, which runReport reads the run through.
+	files *load.Files
 }
 
 // setup builds the run settings as lint does, from the repository's
@@ -240,6 +242,7 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 	if !ok {
 		return nil, nil, false
 	}
+	h.files = s.Files
 	disc, err := load.Discover(nil, lc.discoverOptions(h.cwd))
 	if err != nil {
 		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err) // git refused or timed out: say so
@@ -329,7 +332,7 @@ func (h *hookRun) preCompact() int {
 // report of the only incomplete run, or the list when there are several.
 func (h *hookRun) runReport() string {
 	cc := *h.c
-	cc.Cwd = h.cwd
+	cc.Cwd, cc.runFiles = h.cwd, h.files
 	runsDir := cc.findRunsDir()
 	if runsDir == "" {
 		return ""

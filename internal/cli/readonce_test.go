@@ -109,6 +109,20 @@ func TestSessionStartReadsWorkflowsOnce(t *testing.T) {
 	readOnce(t, reads, "clean/ORCHESTRATION.yaml")
 }
 
+// The SessionStart report of an agent run reads the run through the
+// hook's lint: its task graph and events files are read once.
+func TestSessionStartReadsTheRunOnce(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "examples", "broken"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errb, reads := runCountingReadsIn(t, dir, hookEvent(dir, "SessionStart", "", ""), "hook")
+	if !strings.Contains(out, "2026-02-20-001") {
+		t.Fatalf("no report of the agent run:\n%s%s", out, errb)
+	}
+	readOnce(t, reads, "2026-02-20-001/task-graph.json", "events/builder/0001.jsonl")
+}
+
 // A safe fix in a nexus project: the dry run that settles it lints the
 // repository again, and neither the units nor the files the rules read
 // (the steps file RL317 and RL319 read) are read a second time.

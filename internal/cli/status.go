@@ -161,7 +161,7 @@ func (c *Command) looksLikeRunsDir(dir string) bool {
 
 // loadRun reads one run folder as the linter does, once.
 func (c *Command) loadRun(dir string) (*agentrun.Run, []diag.Finding) {
-	return agentrun.Load(c.Cwd, c.statusRoot(dir), dir)
+	return agentrun.LoadWith(c.runFiles, c.Cwd, c.statusRoot(dir), dir)
 }
 
 // pickRun chooses the run to report among the runs of runsDir: the only
