@@ -112,12 +112,17 @@ func phaseID(ph *model.Phase) string {
 }
 
 // phaseName names a phase for a message: "phase 4", with its pipeline
-// when the file has several.
+// when the file has several. A gate listed among a pipeline's phases
+// (id "gate-1") goes by its id: its number is the phase's before it.
 func phaseName(p *Pass, ph *model.Phase) string {
-	if ph.Pipeline != "" && len(pipelines(p)) > 1 {
-		return fmt.Sprintf("%s phase %d", ph.Pipeline, ph.Num)
+	name := fmt.Sprintf("phase %d", ph.Num)
+	if id := phaseID(ph); gateLike.MatchString(id) {
+		name = id
 	}
-	return fmt.Sprintf("phase %d", ph.Num)
+	if ph.Pipeline != "" && len(pipelines(p)) > 1 {
+		return ph.Pipeline + " " + name
+	}
+	return name
 }
 
 // agentsAllComplete reports a phase whose agents are listed and all done.
@@ -218,7 +223,11 @@ var recordOpenResult = NewResult("record-open", func(p *Pass) *openRecord {
 			if !isOpenStatus(ph.Status) {
 				continue
 			}
-			o.phases++
+			if gateLike.MatchString(phaseID(ph)) {
+				o.gates++
+			} else {
+				o.phases++
+			}
 			openPipe[ph.Pipeline] = true
 			o.items = append(o.items, fmt.Sprintf("%s (%s)", phaseName(p, ph), ph.Status))
 			o.rel = append(o.rel, relatedAt(f, statusAt(ph), ph.Label+": "+ph.Status))
