@@ -27,7 +27,7 @@ var (
 	LegacyResumeFilename = &Rule{Code: code.LegacyResumeFilename, Name: "legacy-resume-filename", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: resumeKind, Family: "nexus",
 		Summary: "a _resume.md file (an error when resume-context.md exists too)", Run: runLegacyResumeFilename}
 	FilesToLoad = &Rule{Code: code.FilesToLoad, Name: "files-to-load", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
-		Summary: "a files_to_load entry that is missing, absolute, outside the project folder, or repeated", Run: runFilesToLoad}
+		Summary: "a files_to_load entry that is missing, absolute, outside the repository, or repeated", Run: runFilesToLoad}
 	NoDuplication = &Rule{Code: code.NoDuplication, Name: "no-duplication", Severity: diag.SevWarning, Kinds: resumeKind, Family: "nexus",
 		Summary: "the body repeats 5 or more consecutive non-blank lines of a files_to_load file", Run: runNoDuplication}
 	ProjectIDFolder = &Rule{Code: code.ProjectIDFolder, Name: "project-id-folder", Severity: diag.SevError, Kinds: resumeKind, Family: "nexus",
@@ -115,6 +115,9 @@ func LoadedProject(p *Pass) *Project {
 func (pr *Project) display(rel string) string {
 	if pr.Disp == "." || pr.Disp == "" {
 		return rel
+	}
+	if climbs(rel) {
+		return path.Join(pr.Disp, rel) // a sibling build's file, by its own path
 	}
 	return pr.Disp + "/" + rel
 }
@@ -294,11 +297,44 @@ func cleanEntry(s string) (rel, problem string) {
 	case strings.HasPrefix(norm, "/") || strings.HasPrefix(norm, "~") || (len(norm) >= 2 && norm[1] == ':' && isASCIILetter(norm[0])):
 		return "", "is an absolute path: write it relative to the project folder"
 	}
-	rel = path.Clean(norm)
-	if rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", "leaves the project folder: list files of this project only"
+	// An entry that climbs out of the project folder ("../03-other/x.md")
+	// is one nexus's SessionStart loads (it joins the entry to the folder
+	// and opens the result): up says so, and the caller bounds it by the
+	// repository.
+	return path.Clean(norm), ""
+}
+
+// climbs reports a cleaned entry that leaves the project folder.
+func climbs(rel string) bool { return rel == ".." || strings.HasPrefix(rel, "../") }
+
+// loadBase is the folder files_to_load entries are joined to: the
+// project's, else the folder above the resume file's 01-planning/ (the
+// project folder it would have), else the file's own.
+func loadBase(p *Pass, pr *Project) string {
+	if pr != nil {
+		return pr.Dir
 	}
-	return rel, ""
+	dir := filepath.Dir(absPathOf(p, p.Doc.File))
+	if filepath.Base(dir) == "01-planning" {
+		return filepath.Dir(dir)
+	}
+	return dir
+}
+
+// leavesRepo reports an entry that climbs out of the repository (or, with
+// no repository known, out of the project folder): SessionStart would
+// inject a file from outside it, or one that exists on one machine only.
+func leavesRepo(p *Pass, pr *Project, rr, rel string) (bool, string) {
+	if !climbs(rel) {
+		return false, ""
+	}
+	if rr == "" {
+		return true, "leaves the project folder: list files of this project only"
+	}
+	if _, ok := load.Contained(rr, filepath.Join(loadBase(p, pr), filepath.FromSlash(rel))); !ok {
+		return true, "leaves the repository: list files of the repository only"
+	}
+	return false, ""
 }
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -341,6 +377,9 @@ func runFilesToLoad(p *Pass) {
 			continue // RL311
 		}
 		rel, problem := cleanEntry(s)
+		if problem == "" {
+			_, problem = leavesRepo(p, pr, rr, rel)
+		}
 		if problem != "" {
 			p.Report(d.File, e, fmt.Sprintf("files_to_load entry %s %s", diag.QuoteFull(s), problem))
 			continue
@@ -360,20 +399,24 @@ func runFilesToLoad(p *Pass) {
 			}
 			continue
 		}
+		where := fmt.Sprintf("in the %s folder", pr.noun())
+		if climbs(rel) {
+			where = "at " + diag.Quote(pr.display(rel))
+		}
 		if alt := numberedSibling(p.Files, rr, full); alt != "" {
 			alt = path.Join(path.Dir(rel), alt)
-			p.Report(d.File, e, fmt.Sprintf("files_to_load entry %s does not exist in the %s folder: did you mean %s?", diag.Quote(s), pr.noun(), diag.Quote(alt)), WithRelated(diag.Related{Path: pr.display(alt), Line: 1, Column: 1, Message: "the file"}))
+			p.Report(d.File, e, fmt.Sprintf("files_to_load entry %s does not exist %s: did you mean %s?", diag.Quote(s), where, diag.Quote(alt)), WithRelated(diag.Related{Path: pr.display(alt), Line: 1, Column: 1, Message: "the file"}))
 			continue
 		}
 		// The project folder is 02-projects/<id>/ (or a build's): Root is
 		// the repository root of a nexus layout.
-		if regularFileExists(p.Files, rr, filepath.Join(pr.Root, filepath.FromSlash(rel))) {
+		if !climbs(rel) && regularFileExists(p.Files, rr, filepath.Join(pr.Root, filepath.FromSlash(rel))) {
 			p.Report(d.File, e, diag.FitClip(func(w int) string {
 				return fmt.Sprintf("files_to_load entry %s is at the repository root, but SessionStart reads the %s folder: copy it in or remove it", diag.QuotePath(s, w), pr.noun())
 			}))
 			continue
 		}
-		p.Report(d.File, e, fmt.Sprintf("files_to_load entry %s does not exist in the %s folder: correct the path or remove it", diag.Quote(s), pr.noun()))
+		p.Report(d.File, e, fmt.Sprintf("files_to_load entry %s does not exist %s: correct the path or remove it", diag.Quote(s), where))
 	}
 }
 
