@@ -299,8 +299,7 @@ func cleanEntry(s string) (rel, problem string) {
 	}
 	// An entry that climbs out of the project folder ("../03-other/x.md")
 	// is one nexus's SessionStart loads (it joins the entry to the folder
-	// and opens the result): up says so, and the caller bounds it by the
-	// repository.
+	// and opens the result): leavesRepo bounds it by the repository.
 	return path.Clean(norm), ""
 }
 
@@ -321,20 +320,21 @@ func loadBase(p *Pass, pr *Project) string {
 	return dir
 }
 
-// leavesRepo reports an entry that climbs out of the repository (or, with
-// no repository known, out of the project folder): SessionStart would
-// inject a file from outside it, or one that exists on one machine only.
-func leavesRepo(p *Pass, pr *Project, rr, rel string) (bool, string) {
-	if !climbs(rel) {
-		return false, ""
-	}
-	if rr == "" {
-		return true, "leaves the project folder: list files of this project only"
+// leavesRepo is the problem of an entry that climbs out of the repository
+// (or, with no repository known, out of the project folder), "" for any
+// other: SessionStart would inject a file from outside the repository, or
+// one that exists on one machine only.
+func leavesRepo(p *Pass, pr *Project, rr, rel string) string {
+	switch {
+	case !climbs(rel):
+		return ""
+	case rr == "":
+		return "leaves the project folder: list files of this project only"
 	}
 	if _, ok := load.Contained(rr, filepath.Join(loadBase(p, pr), filepath.FromSlash(rel))); !ok {
-		return true, "leaves the repository: list files of the repository only"
+		return "leaves the repository: list files of the repository only"
 	}
-	return false, ""
+	return ""
 }
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -378,7 +378,7 @@ func runFilesToLoad(p *Pass) {
 		}
 		rel, problem := cleanEntry(s)
 		if problem == "" {
-			_, problem = leavesRepo(p, pr, rr, rel)
+			problem = leavesRepo(p, pr, rr, rel)
 		}
 		if problem != "" {
 			p.Report(d.File, e, fmt.Sprintf("files_to_load entry %s %s", diag.QuoteFull(s), problem))
