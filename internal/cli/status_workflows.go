@@ -126,7 +126,9 @@ func (rp *recordPart) add(rec *report.Recovery, f *load.File, ix *findingIndex) 
 		addUnreadable(rec, f, ix)
 	case rp.skip:
 	case rp.finished != nil:
-		rec.Finished = append(rec.Finished, *rp.finished)
+		fr := *rp.finished
+		fr.Findings = summarize(ix.byFile[f.Path])
+		rec.Finished = append(rec.Finished, fr)
 	case rp.workflow != nil:
 		rp.workflow.Findings = summarize(ix.byFile[f.Path])
 		rec.Workflows = append(rec.Workflows, *rp.workflow)

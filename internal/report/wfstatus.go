@@ -111,11 +111,15 @@ type ProjectState struct {
 	Findings    FindingSummary `json:"findings"`
 }
 
-// FinishedRecord is a record that is history, and why.
+// FinishedRecord is a record that is history, and why. Findings are
+// lint's on it: in a finished record only a misspelled terminal status and
+// "is it really finished?" contradictions are findings (SPEC §0), so any
+// question the record's claim to be done.
 type FinishedRecord struct {
-	Path string `json:"path"`
-	ID   string `json:"id"`
-	Why  string `json:"why"`
+	Path     string         `json:"path"`
+	ID       string         `json:"id"`
+	Why      string         `json:"why"`
+	Findings FindingSummary `json:"findings"`
 }
 
 // RecoveryJSON writes the report as an indented JSON object.
@@ -140,12 +144,40 @@ func RecoveryText(w io.Writer, r *Recovery, mask func(string) string) error {
 			names = append(names, safe(f.Path))
 		}
 		fmt.Fprintf(&sb, "Finished (history, nothing to resume): %d: %s\n", n, diag.List(names, 5))
+		writeQuestioned(&sb, r.Finished, safe)
 	}
 	if len(r.Workflows)+len(r.Projects) == 0 {
 		sb.WriteString("No active workflow, project or build: nothing to resume.\n")
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// writeQuestioned names the finished records lint's findings question,
+// with their counts: the line above calls them history, and a session
+// must not take that on trust for these.
+func writeQuestioned(sb *strings.Builder, fin []FinishedRecord, safe func(string) string) {
+	var names []string
+	for _, f := range fin {
+		if f.Findings.Total > 0 {
+			names = append(names, fmt.Sprintf("%s (%s)", safe(f.Path), countText(f.Findings)))
+		}
+	}
+	if len(names) > 0 {
+		fmt.Fprintf(sb, "Finished, but questioned by lint (resumelint lint says how): %d: %s\n", len(names), diag.List(names, 5))
+	}
+}
+
+// countText is "1 error", "2 warnings", "1 error, 1 warning".
+func countText(s FindingSummary) string {
+	var parts []string
+	if s.Errors > 0 {
+		parts = append(parts, plural(s.Errors, "error", "errors"))
+	}
+	if s.Warnings > 0 {
+		parts = append(parts, plural(s.Warnings, "warning", "warnings"))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func writeWorkflowText(sb *strings.Builder, s *WorkflowState, safe func(string) string) {
@@ -266,7 +298,11 @@ func RecoveryMermaid(w io.Writer, r *Recovery, mask func(string) string) error {
 		sb.WriteString("    end\n")
 	}
 	for _, f := range r.Finished {
-		fmt.Fprintf(&sb, "    %%%% finished: %s (%s)\n", mermaidText(f.Path), mermaidText(f.Why))
+		why := f.Why
+		if f.Findings.Total > 0 {
+			why += "; lint: " + countText(f.Findings)
+		}
+		fmt.Fprintf(&sb, "    %%%% finished: %s (%s)\n", mermaidText(f.Path), mermaidText(why))
 	}
 	for _, cd := range mermaidClasses {
 		if !strings.Contains(cd, "runnable") {
