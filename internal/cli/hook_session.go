@@ -66,6 +66,10 @@ func (h *hookRun) sessionStart() int {
 	if run := h.runReport(); run != "" {
 		blocks = append(blocks, runBlock(run))
 	}
+	questioned := map[string]bool{} // finished workflows lint's findings question
+	for i := range found {
+		questioned[found[i].Path] = true
+	}
 	var finished []string
 	for _, f := range orch {
 		// The lifecycle is the one lint decided (SPEC §0): a file without
@@ -74,7 +78,11 @@ func (h *hookRun) sessionStart() int {
 		switch {
 		case rf == nil:
 		case rf.Finished:
-			finished = append(finished, finishedName(rf))
+			name := finishedName(rf)
+			if questioned[f.Path] {
+				name += " (questioned by lint)"
+			}
+			finished = append(finished, name)
 		default:
 			if b, ok := h.blocks[f.Path]; ok {
 				wfs = append(wfs, b)

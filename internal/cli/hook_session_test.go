@@ -195,6 +195,10 @@ func TestSessionStartFitsBudget(t *testing.T) {
 			t.Errorf("finished workflow %s not named in %q", id, last)
 		}
 	}
+	// The 13 with next actions still listed are the ones lint questions.
+	if n := strings.Count(last, " (questioned by lint)"); n != 13 {
+		t.Errorf("%d finished workflows marked as questioned by lint, want 13: %q", n, last)
+	}
 }
 
 // TestSessionReportBudget: whatever the number of workflows and findings,
