@@ -143,15 +143,26 @@ func (rp *recordPart) add(rec *report.Recovery, f *load.File, ix *findingIndex) 
 }
 
 // findingIndex holds a run's findings by file and by every folder above
-// the file, so each record finds its own in one look-up.
+// the file, so each record finds its own in one look-up. The working
+// folder is "." (status run inside a project folder): it holds every
+// finding whose display path does not climb out of it.
 type findingIndex struct{ byFile, byDir map[string][]diag.Finding }
 
 func indexFindings(fds []diag.Finding) *findingIndex {
 	ix := &findingIndex{byFile: map[string][]diag.Finding{}, byDir: map[string][]diag.Finding{}}
 	for _, fd := range fds {
 		ix.byFile[fd.Path] = append(ix.byFile[fd.Path], fd)
-		for d := path.Dir(fd.Path); d != "." && d != "/" && d != ""; d = path.Dir(d) {
-			ix.byDir[d] = append(ix.byDir[d], fd)
+		climbs := fd.Path == ".." || strings.HasPrefix(fd.Path, "../")
+		for d := path.Dir(fd.Path); d != "/" && d != ""; d = path.Dir(d) {
+			if d == "." {
+				if !climbs {
+					ix.byDir[d] = append(ix.byDir[d], fd)
+				}
+				break
+			}
+			if d != ".." {
+				ix.byDir[d] = append(ix.byDir[d], fd)
+			}
 		}
 	}
 	return ix
