@@ -1630,6 +1630,7 @@ type QualityGate struct {
 	Iterations       List[*GateIteration] // iterations
 	CompletedAt      Str                  // completed_at
 	Artifacts        *GateArtifacts       // artifacts
+	DefectsCarried   StrListField         // defects_carried
 }
 
 // QualityGateFields are #QualityGate's fields, in the order the definition lists them.
@@ -1648,6 +1649,7 @@ var QualityGateFields = []FieldSpec{
 	{Name: "iterations", Required: false},
 	{Name: "completed_at", Required: false},
 	{Name: "artifacts", Required: false},
+	{Name: "defects_carried", Required: false},
 }
 
 // QualityGateOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -1686,6 +1688,8 @@ func QualityGateOf(k, v *yaml.Node) *QualityGate {
 			x.CompletedAt = strKV(fk, fv)
 		case "artifacts":
 			x.Artifacts = GateArtifactsOf(fk, fv)
+		case "defects_carried":
+			x.DefectsCarried = strListKV(fk, fv)
 		}
 	})
 	return x
@@ -1719,10 +1723,12 @@ func GateArtifactsOf(k, v *yaml.Node) *GateArtifacts {
 
 // GateIteration is a mapping read as #GateIteration (cue/views/orchestration.cue): each field's value and node.
 type GateIteration struct {
-	Key, Node     *yaml.Node
-	Iteration     Int   // iteration
-	Score         Float // score
-	PrimaryDefect Str   // primary_defect
+	Key, Node      *yaml.Node
+	Iteration      Int          // iteration
+	Score          Float        // score
+	PrimaryDefect  Str          // primary_defect
+	Result         Str          // result
+	DefectsCarried StrListField // defects_carried
 }
 
 // GateIterationFields are #GateIteration's fields, in the order the definition lists them.
@@ -1730,6 +1736,8 @@ var GateIterationFields = []FieldSpec{
 	{Name: "iteration", Required: false},
 	{Name: "score", Required: false},
 	{Name: "primary_defect", Required: false},
+	{Name: "result", Required: false},
+	{Name: "defects_carried", Required: false},
 }
 
 // GateIterationOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -1746,6 +1754,10 @@ func GateIterationOf(k, v *yaml.Node) *GateIteration {
 			x.Score = floatKV(fk, fv)
 		case "primary_defect":
 			x.PrimaryDefect = strKV(fk, fv)
+		case "result":
+			x.Result = strKV(fk, fv)
+		case "defects_carried":
+			x.DefectsCarried = strListKV(fk, fv)
 		}
 	})
 	return x

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
@@ -25,7 +26,7 @@ var (
 	ResumptionText = &Rule{Code: code.ResumptionText, Lifecycle: AboutFinished, Name: "resumption-text", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
 		Summary: "current_state, next_step or current_activity claims a phase or task state that the file's statuses contradict", Run: runResumptionText}
 	CompleteWithDefects = &Rule{Code: code.CompleteWithDefects, Lifecycle: AboutFinished, Name: "complete-with-defects", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
-		Summary: "a COMPLETE workflow whose defect_summary still counts unresolved defects", Run: runCompleteWithDefects}
+		Summary: "a COMPLETE workflow whose defect_summary still counts unresolved defects no passed gate carried forward", Run: runCompleteWithDefects}
 )
 
 func init() {
@@ -664,6 +665,65 @@ func openDefects(ds *yaml.Node) (count int64, at *yaml.Node, ids []string) {
 	return 0, nil, nil
 }
 
+// carriedDefects are the defects passed gates carried forward
+// (defects_carried of the gate, or of an iteration that passed it), each
+// under its key and under its key suffixed with the gate's, as
+// defect_summary lists them ("D-007" carried by qg-3 is "D-007-qg3"),
+// and how many distinct defects that is.
+func carriedDefects(o *model.Orchestration) (map[string]bool, int) {
+	gates, _ := o.Gates()
+	var out map[string]bool
+	count := 0
+	add := func(g *model.Gate, ids []string) {
+		for _, id := range ids {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			k := defectKey(id + g.ID)
+			if !out[k] {
+				count++
+			}
+			out[defectKey(id)] = true
+			out[k] = true
+		}
+	}
+	for _, g := range gates {
+		if !isPassed(g.Status) && !iterationPassed(g) {
+			continue
+		}
+		add(g, g.View.DefectsCarried.Values)
+		if g.Iters == nil {
+			continue
+		}
+		for _, it := range g.Iters.Items {
+			if it != nil && (!it.Result.OK || isPassed(it.Result.Value)) {
+				add(g, it.DefectsCarried.Values)
+			}
+		}
+	}
+	return out, count
+}
+
+// iterationPassed is a gate whose last iteration passed it.
+func iterationPassed(g *model.Gate) bool {
+	if g.Iters == nil || len(g.Iters.Items) == 0 {
+		return false
+	}
+	last := g.Iters.Items[len(g.Iters.Items)-1]
+	return last != nil && isPassed(last.Result.Value)
+}
+
+// defectKey compares defect ids by letters and digits alone, in one case.
+func defectKey(id string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(id) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 func runCompleteWithDefects(p *Pass) {
 	d := p.Doc
 	if d == nil || !node.IsMap(d.Root) || d.File.Template {
@@ -687,11 +747,36 @@ func runCompleteWithDefects(p *Pass) {
 	if n <= 0 || at == nil {
 		return
 	}
+	// Defects a passed gate carried forward were accepted with the gate:
+	// the record says so, and a finished workflow may keep them open.
+	carriedSome := false
+	if carried, count := carriedDefects(OrchestrationOf(p)); count > 0 {
+		carriedSome = true
+		if len(ids) == 0 {
+			n -= int64(count)
+		} else {
+			open := ids[:0:0]
+			for _, id := range ids {
+				if !carried[defectKey(id)] {
+					open = append(open, id)
+				}
+			}
+			n -= int64(len(ids) - len(open))
+			ids = open
+		}
+		if n <= 0 {
+			return
+		}
+	}
 	f := d.File
-	msg := fmt.Sprintf("%s %s (line %d), but defect_summary counts %d unresolved defect(s); resolve them or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), n)
+	what := fmt.Sprintf("defect_summary counts %d unresolved defect(s)", n)
+	if carriedSome {
+		what = fmt.Sprintf("%d unresolved defect(s) no passed gate carried", n)
+	}
+	msg := fmt.Sprintf("%s %s (line %d), but %s; resolve them or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), what)
 	if len(ids) > 0 {
 		msg = diag.FitList(ids, func(list string) string {
-			return fmt.Sprintf("%s %s (line %d), but defect_summary counts %d unresolved defect(s) (%s); resolve them or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), n, list)
+			return fmt.Sprintf("%s %s (line %d), but %s (%s); resolve them or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), what, list)
 		})
 	}
 	p.Report(f, at, msg, WithRelated(relatedAt(f, lc.At, lc.Field)))
