@@ -226,6 +226,11 @@ type RecordFact struct {
 	Path     string // display path
 	Finished bool
 	Why      string // "workflow.status COMPLETE"; "" when live
+	// Questioned says why a live workflow is likely over: its own work
+	// item says it is done (RL125). Until that is settled, its file is
+	// history too: closing the workflow is the fix the other live
+	// findings wait on.
+	Questioned string
 	// WorkflowID is workflow.id; checkpoints naming it are the record's.
 	WorkflowID string
 	// Owns are the OS paths of the checkpoint files its compaction events
@@ -250,6 +255,10 @@ func indexRecord(p *Pass) {
 	rf := &RecordFact{Path: d.File.Path, Finished: rec.Finished}
 	if rec.Finished {
 		rf.Why = rec.Why()
+	} else if d.File.Kind == load.KindOrchestration {
+		if it := workItemOverOf(p); it != nil {
+			rf.Questioned = fmt.Sprintf("its work item %s says Status: %s", filepath.Base(it.path), diag.ClipTo(it.status, 20))
+		}
 	}
 	if d.File.Kind == load.KindOrchestration {
 		rf.WorkflowID = OrchestrationOf(p).Workflow.ID.Value
@@ -277,13 +286,14 @@ type History struct {
 }
 
 // HistoryFiles returns the files of the run that are history, by display
-// path: finished records, and checkpoints whose every owner (the
-// workflows naming its path in their compaction events, or its
-// workflow_id) is finished.
+// path: finished records, live workflows whose work item says they are
+// done (RL125 names that contradiction, the one finding they get), and
+// checkpoints whose every owner (the workflows naming its path in their
+// compaction events, or its workflow_id) is finished.
 func HistoryFiles(ix *Index) map[string]History {
 	out := map[string]History{}
 	records := Records.All(ix)
-	if !slices.ContainsFunc(records, func(rf *RecordFact) bool { return rf.Finished }) {
+	if !slices.ContainsFunc(records, func(rf *RecordFact) bool { return rf.Finished || rf.Questioned != "" }) {
 		return out // no finished record: nothing is history (most runs)
 	}
 	// What a checkpoint asks of its owners, gathered once per workflow
@@ -294,6 +304,8 @@ func HistoryFiles(ix *Index) map[string]History {
 	for _, rf := range records {
 		if rf.Finished {
 			out[rf.Path] = History{Path: rf.Path, Why: rf.Why}
+		} else if rf.Questioned != "" {
+			out[rf.Path] = History{Path: rf.Path, Why: rf.Questioned}
 		}
 		if rf.WorkflowID != "" {
 			ownersAt(byID, rf.WorkflowID).add(rf)

@@ -28,7 +28,7 @@ var (
 		Summary: "checkpoint files in the workflow's folder later than checkpoints.latest_id", Run: runCheckpointLogBehind}
 	OutputsAhead = &Rule{Code: code.OutputsAhead, Name: "outputs-ahead", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
 		Summary: "an active workflow whose phases are all pending while the outputs they declare already exist", Run: runOutputsAhead}
-	WorkItemDone = &Rule{Code: code.WorkItemDone, Name: "work-item-done", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
+	WorkItemDone = &Rule{Code: code.WorkItemDone, Lifecycle: AboutFinished, Name: "work-item-done", Severity: diag.SevWarning, Kinds: orch, Family: "orchestration",
 		Summary: "an active workflow whose own jerry work item (EPIC-, FEAT-, EN- entity file) says it is done", Run: runWorkItemDone}
 )
 
