@@ -48,12 +48,24 @@ func longListCases() []longListCase {
 	for i := range 20000 {
 		sections = append(sections, fmt.Sprintf(`"{SECTION_%d}"`, i))
 	}
+	// GitHub tokens, each a credential of its own, in one block scalar
+	// and in one quoted line: one node that n findings are placed on.
+	var block, line strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&block, "      ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5Ca%04d\n", i%10000)
+		fmt.Fprintf(&line, " ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5Ca%04d", i%10000)
+	}
+	activity := `    current_activity: "phase-2-agent-execution"` + "\n"
+	tokenBlock := strings.Replace(validOrchestration, activity, "    current_activity: |\n"+block.String(), 1)
+	tokenLine := strings.Replace(validOrchestration, activity, `    current_activity: "`+line.String()+`"`+"\n", 1)
 	placeholders := strings.Replace(validOrchestration, `      sections: ["phase-2"]`, "      sections: ["+strings.Join(sections, ", ")+"]", 1)
 	return []longListCase{
 		{"100,000 integers in files_to_read", "ORCHESTRATION.yaml", ftr("    - 42\n", 100000), "RL102", "files_to_read: 100000 items: expected a string or a mapping, found an integer", 1},
 		{"100,000 lists in files_to_read", "ORCHESTRATION.yaml", ftr("    - [a]\n", 100000), "RL102", "files_to_read: 100000 items: expected a string or a mapping, found a list", 1},
 		{"100,000 integers in a minified checkpoint's files_to_read", ".jerry/checkpoints/cx-001-checkpoint.json", seedCheckpoint, "RL201", "files_to_read: 100000 items: expected a string or a mapping, found an integer", 1},
 		{"20,000 decisions without an id", "ORCHESTRATION.yaml", strings.Replace(validOrchestration, "  decision_log:\n", "  decision_log:\n"+noID.String(), 1), "RL110", "", 20001}, // and RD-001 now last
+		{"20,000 tokens in one block scalar", "ORCHESTRATION.yaml", tokenBlock, "RL005", "a GitHub token is stored here", 20000},
+		{"20,000 tokens in one quoted value", "ORCHESTRATION.yaml", tokenLine, "RL005", "a GitHub token is stored here", 20000},
 		{"20,000 placeholders on one line", "ORCHESTRATION.yaml", placeholders, "RL114", "was never filled in", 20000},
 		// CUE sees 100 of them; one finding says how many more.
 		{"20,000 tasks with integer ids on one JSON line", ".agent-memory/runs/2026-02-20-001/task-graph.json", `{"tasks": [` + strings.Join(tasks, ", ") + "]}\n", "RL501", "", 101},

@@ -23,6 +23,10 @@ const walkMax = 8
 // locator places findings on the documents of one unit.
 type locator struct {
 	docs map[string]*docPlaces // by display path
+	// hashes are the content hashes taken, by node: many findings on one
+	// large node (a block scalar holding thousands of secrets) hash it
+	// once, not once each.
+	hashes map[*yaml.Node]string
 }
 
 // docPlaces is what the locator keeps of one document.
@@ -88,16 +92,24 @@ func (l *locator) place(fd *diag.Finding) bool {
 	}
 	n, path, ok := dp.at(fd.Start)
 	if ok && n != nil {
-		mark(fd, n, path)
+		l.mark(fd, n, path)
 	}
 	return ok
 }
 
-func mark(fd *diag.Finding, n *yaml.Node, path string) {
+func (l *locator) mark(fd *diag.Finding, n *yaml.Node, path string) {
 	if fd.NodePath == "" {
 		fd.NodePath = path
 	}
-	fd.NodeHash = contentHash(n)
+	h, ok := l.hashes[n]
+	if !ok {
+		h = contentHash(n)
+		if l.hashes == nil {
+			l.hashes = map[*yaml.Node]string{}
+		}
+		l.hashes[n] = h
+	}
+	fd.NodeHash = h
 }
 
 // at returns the node at p and its path; false for a JSONL position whose
@@ -204,7 +216,7 @@ func (rs *Results) Place(u load.Unit, fs []diag.Finding) {
 			nodeful[fd.Path] = ls
 		}
 		if n, path := dp.among(ls, fd.Start); n != nil {
-			mark(fd, n, path)
+			l.mark(fd, n, path)
 		}
 	}
 }
