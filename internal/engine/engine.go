@@ -181,6 +181,7 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 		res.unpack(&s, results)
 	}
 	s.settleRepo(res, repo)
+	maskAcrossFiles(res.Findings, res.located)
 	var notes []string
 	res.Findings, notes = rules.WithoutHistory(res.Findings, hist)
 	res.Notes = append(res.Notes, notes...)

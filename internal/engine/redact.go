@@ -194,25 +194,56 @@ func (lc *located) maskPieces(msg string) string {
 // that looks like a credential and escapes every control character
 // (rules name keys and values as they are written).
 func redact(fs []diag.Finding, loc map[string]*located) {
-	mask := func(lc *located, msg string) string {
-		msg = lc.maskPieces(maskRuns(msg, lc.windows))
-		for _, p := range lc.short {
-			msg = strings.ReplaceAll(msg, p, "****")
-		}
-		return msg
-	}
 	for i := range fs {
 		if lc := loc[fs[i].Path]; lc != nil {
-			fs[i].Message = mask(lc, fs[i].Message)
+			fs[i].Message = lc.mask(fs[i].Message)
 			if fx := fs[i].Fix; fx != nil {
-				fx.Description = mask(lc, fx.Description) // shown by fix, the hook and editors
+				fx.Description = lc.mask(fx.Description) // shown by fix, the hook and editors
 			}
 			for j := range fs[i].Related {
-				fs[i].Related[j].Message = mask(lc, fs[i].Related[j].Message)
+				fs[i].Related[j].Message = lc.mask(fs[i].Related[j].Message)
 			}
 		}
 		diag.SafeText(&fs[i])
 	}
+}
+
+// maskAcrossFiles masks the texts of fs of the secrets located in every
+// file of the run (loc), once their own file's are masked: a rule may
+// quote another file it read (a checkpoint's event id in the workflow's
+// finding), whose secrets its own file's do not name. Idempotent: ****
+// holds no run of a secret.
+func maskAcrossFiles(fs []diag.Finding, loc map[string]*located) {
+	if len(loc) == 0 || len(fs) == 0 {
+		return
+	}
+	all := &located{windows: map[string]bool{}}
+	for _, lc := range loc {
+		all.secs = append(all.secs, lc.secs...)
+		for w := range lc.windows {
+			all.windows[w] = true
+		}
+	}
+	all.indexPieces()
+	for i := range fs {
+		fd := &fs[i]
+		fd.Message = all.mask(fd.Message)
+		if fx := fd.Fix; fx != nil {
+			fx.Description = all.mask(fx.Description)
+		}
+		for j := range fd.Related {
+			fd.Related[j].Message = all.mask(fd.Related[j].Message)
+		}
+	}
+}
+
+// mask hides in msg every located secret: runs, pieces and short ones.
+func (lc *located) mask(msg string) string {
+	msg = lc.maskPieces(maskRuns(msg, lc.windows))
+	for _, p := range lc.short {
+		msg = strings.ReplaceAll(msg, p, "****")
+	}
+	return msg
 }
 
 // maskSnippets hides in each finding's snippet the secrets located in its

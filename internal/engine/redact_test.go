@@ -155,6 +155,24 @@ func TestRepoFindingsMasked(t *testing.T) {
 	}
 }
 
+// TestFindingsMaskedOfOtherFiles: a finding on one file that quotes
+// another file a rule read (a checkpoint's event id in the workflow's
+// finding) holds no run of a secret located in that other file; its own
+// text is kept.
+func TestFindingsMaskedOfOtherFiles(t *testing.T) {
+	const sec = "cx-Qm7vT2xK9pL4wR8nZ3cY6hB1dF5gJ0sA"
+	loc := map[string]*located{".jerry/checkpoints/cx-002.json": {secs: []string{sec}, windows: secretWindows([]string{sec})}}
+	fs := []diag.Finding{{Code: "RL603", Path: "ORCHESTRATION.yaml", Message: "compaction_events has no event for " + sec + ": add one",
+		Related: []diag.Related{{Path: ".jerry/checkpoints/cx-002.json", Message: "event " + sec[3:20]}}}}
+	maskAcrossFiles(fs, loc)
+	if got, want := fs[0].Message, "compaction_events has no event for ****: add one"; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	if got := fs[0].Related[0].Message; strings.Contains(got, sec[3:11]) {
+		t.Errorf("related message %q shows the secret", got)
+	}
+}
+
 // maskPieces leaves no piece of a located secret in a message, whatever
 // the overlaps, and keeps the rest of the message as it was.
 func TestMaskPiecesHidesEveryPiece(t *testing.T) {

@@ -949,8 +949,10 @@ func triggerGaps(p *Pass, br, hr *model.Resumption, triggers []protocolTrigger) 
 				continue // the trigger is the new compaction event itself
 			}
 			gaps = append(gaps, protocolGap{At: subAt("compaction_events"),
-				Message: fmt.Sprintf("%s, but compaction_events has no event %s for it: add one", t, strings.ToUpper(t.Checkpoint.EventID)),
-				Short:   "no compaction event " + strings.ToUpper(t.Checkpoint.EventID),
+				// The event id as the checkpoint writes it: text from a file is
+				// quoted as written, so masking finds what it located.
+				Message: fmt.Sprintf("%s, but compaction_events has no event for %s: add one", t, t.Checkpoint.EventID),
+				Short:   "no compaction event for " + t.Checkpoint.EventID,
 				Related: []diag.Related{{Path: t.Checkpoint.Display, Line: 1, Column: 1, Message: "the checkpoint file"}}})
 		}
 	}
