@@ -59,6 +59,10 @@ func StatusJSON(w io.Writer, st *agentrun.Status, mask func(string) string) erro
 	return writeMaskedJSON(w, st, mask)
 }
 
+// writeMaskedJSON writes v as indented JSON whose every string is masked
+// of secrets, then escaped as the text outputs escape it (diag.Escape):
+// the JSON encoder leaves C1 controls and bidirectional overrides raw, and
+// turns other controls into escapes a reader decodes back into them.
 func writeMaskedJSON(w io.Writer, v any, mask func(string) string) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -66,8 +70,50 @@ func writeMaskedJSON(w io.Writer, v any, mask func(string) string) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, mask(buf.String()))
+	out, err := safeJSONStrings(buf.Bytes(), func(s string) string { return diag.Escape(mask(s)) })
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
 	return err
+}
+
+// safeJSONStrings rewrites each string literal of the encoded JSON data
+// as safe makes its value, keeping everything between them as it is.
+func safeJSONStrings(data []byte, safe func(string) string) ([]byte, error) {
+	out := make([]byte, 0, len(data))
+	for i := 0; i < len(data); {
+		if data[i] != '"' {
+			out = append(out, data[i])
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(data) && data[j] != '"' {
+			if data[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(data) {
+			return nil, fmt.Errorf("unterminated JSON string")
+		}
+		var s string
+		if err := json.Unmarshal(data[i:j+1], &s); err != nil {
+			return nil, err
+		}
+		if t := safe(s); t != s {
+			q, err := json.Marshal(t)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, q...)
+		} else {
+			out = append(out, data[i:j+1]...)
+		}
+		i = j + 1
+	}
+	return out, nil
 }
 
 // mermaidClasses style each state; a pending task whose dependencies are

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -41,6 +42,33 @@ func TestRecoveryEscapesLabels(t *testing.T) {
 		if strings.Contains(l, "[\"") && strings.Count(l, "\"") != 2 {
 			t.Errorf("mermaid label with a raw quote: %q", l)
 		}
+	}
+}
+
+// The JSON report holds each string from a file as the text report shows
+// it: no C1 control or bidirectional override raw in its bytes, and no
+// control character a reader would decode back from an escape.
+func TestRecoveryJSONEscapes(t *testing.T) {
+	hostile := "docs-\u009b31mC1\u202eRLO\u0085NEL\x1b[2J\r\n::error::x\u2028"
+	r := &Recovery{Workflows: []WorkflowState{{ID: hostile, Status: "ACTIVE", NextStep: "go <on> & " + hostile,
+		Findings: FindingSummary{Total: 1, Errors: 1, Top: []FindingLine{{Path: "ORCHESTRATION.yaml", Line: 3, Severity: "error", Code: "RL106", Message: hostile}}}}},
+		Finished: []FinishedRecord{{Path: "a/ORCHESTRATION.yaml", ID: hostile, Why: "workflow.status COMPLETE"}}}
+	var b bytes.Buffer
+	if err := RecoveryJSON(&b, r, diag.Mask); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(b.String(), "\u009b\u202e\u0085\x1b\r\u2028") {
+		t.Errorf("raw control character in the JSON:\n%q", b.String())
+	}
+	var back Recovery
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := back.Workflows[0].ID, diag.Escape(hostile); got != want {
+		t.Errorf("id %q, want %q as the text report shows it", got, want)
+	}
+	if got := back.Workflows[0].NextStep; !strings.HasPrefix(got, "go <on> & ") {
+		t.Errorf("next step %q lost its text", got)
 	}
 }
 
