@@ -245,7 +245,13 @@ func CheckRepo(top string) error {
 	if err := special(marker); err != nil {
 		return err
 	}
-	return checkGitFolder(marker)
+	if err := checkGitFolder(marker); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(marker); err == nil && fi.IsDir() {
+		return checkConfigs(top, marker)
+	}
+	return nil
 }
 
 // checkGitFolder refuses the git folder gitDir when a file of it that git

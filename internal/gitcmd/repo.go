@@ -69,8 +69,15 @@ func OpenRepo(top string) (*Repo, error) {
 	if err := checkGitFolder(gitDir); err != nil {
 		return nil, err
 	}
+	if err := checkConfigs(top, gitDir); err != nil {
+		return nil, err
+	}
 	if common, ok := readRegular(filepath.Join(gitDir, "commondir"), 4096); ok && common != nil {
-		if err := checkGitFolder(resolveFrom(gitDir, firstLine(common))); err != nil {
+		commonDir := resolveFrom(gitDir, firstLine(common))
+		if err := checkGitFolder(commonDir); err != nil {
+			return nil, err
+		}
+		if err := checkConfigs(top, commonDir); err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,68 @@
+package gitcmd
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A FIFO a repository's config names for git to read (an include, an
+// includeIf, an include of an include, core.excludesFile), inside the
+// repository or beside it, refuses the repository before git runs: git
+// would wait on it, and no option turns includes off.
+func TestConfigIncludesFIFORefused(t *testing.T) {
+	cases := map[string]struct {
+		config string
+		extra  map[string]string // more files, by path from the work tree
+		fifo   string            // from the work tree
+	}{
+		"include in the repository": {"[include]\n\tpath = ../notes.pipe\n", nil, "notes.pipe"},
+		"include beside it":         {"[include]\n\tpath = \"../../beside.pipe\" ; a comment\n", nil, "../beside.pipe"},
+		"includeIf":                 {"[includeIf \"gitdir:~/never/\"]\n\tpath = ../p.pipe\n", nil, "p.pipe"},
+		"include of an include":     {"[include]\n\tpath = ../more.cfg\n", map[string]string{"more.cfg": "[Include]\n  Path = deep.pipe\n"}, "deep.pipe"},
+		"core.excludesFile":         {"[core]\n\texcludesFile = ignore.pipe\n", nil, "ignore.pipe"},
+		"key on the section's line": {"[include] path = ../x.pipe\n", nil, "x.pipe"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			base := t.TempDir()
+			top := filepath.Join(base, "repo")
+			if err := os.MkdirAll(filepath.Join(top, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(top, ".git", "config"), []byte("[core]\n\tbare = false\n"+tc.config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for p, data := range tc.extra {
+				if err := os.WriteFile(filepath.Join(top, p), []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := mkfifo(filepath.Join(top, tc.fifo)); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			var se *SpecialFileError
+			if err := CheckRepo(top); !errors.As(err, &se) {
+				t.Fatalf("CheckRepo: %v, want the FIFO %s refused", err, tc.fifo)
+			}
+		})
+	}
+}
+
+// Includes of regular files, missing ones and a loop of includes pass.
+func TestConfigIncludesRegularPass(t *testing.T) {
+	top := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(top, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "[include]\n\tpath = a.cfg\n\tpath = missing.cfg\n[core]\n\texcludesFile = ~/.nothing-here\n"
+	for p, data := range map[string]string{".git/config": cfg, ".git/a.cfg": "[include]\n\tpath = config\n"} {
+		if err := os.WriteFile(filepath.Join(top, p), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := CheckRepo(top); err != nil {
+		t.Fatalf("CheckRepo: %v", err)
+	}
+}
