@@ -35,7 +35,7 @@ var skipped = map[string]string{
 	"twilio-api-key":                  "its keyword (sk) is in most lines of text",
 	"vault-service-token":             "its keyword (s.) is in most lines of text; s. plus 24 letters matches ordinary words",
 	"jwt":                             "its keyword (ey) is in most lines of text; the built-in JSON Web Token pattern covers it",
-	"private-key":                     "spans lines; the built-in PEM pattern masks the block whole",
+	"private-key":                     "spans lines; the built-in PEM pattern masks the block whole (PGP's too)",
 	"github-app-token":                "the built-in GitHub pattern matches every token it does",
 	"github-fine-grained-pat":         "the built-in GitHub pattern matches every token it does",
 	"github-oauth":                    "the built-in GitHub pattern matches every token it does",

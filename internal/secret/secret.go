@@ -63,7 +63,7 @@ var builtin = []Pattern{
 	{What: "an Anthropic API key", RE: lazyre.New(`(?:^|[^A-Za-z0-9])(sk-ant-[A-Za-z0-9_-]{20,})`), Group: 1, Keywords: []string{"sk-ant-"}, NotWords: true},
 	{What: "an API secret key (sk-…)", RE: lazyre.New(`\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}`), Keywords: []string{"sk-"}, NotWords: true},
 	{What: "a Slack token", RE: lazyre.New(`xox[abposr]-[A-Za-z0-9-]{10,}`), Keywords: []string{"xox"}},
-	{What: "a PEM private key", RE: lazyre.New(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`), PEM: true, Keywords: []string{"private key"}},
+	{What: "a PEM private key", RE: lazyre.New(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`), PEM: true, Keywords: []string{"private key"}},
 	{What: "a JSON Web Token", RE: lazyre.New(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), Keywords: []string{"eyj"}},
 	{What: "a bearer token", RE: lazyre.New(`\bBearer\s+(?:[A-Za-z0-9._~+/=-]|\\/){20,}`), Keywords: []string{"bearer"}},
 }
@@ -80,7 +80,7 @@ var Patterns = append(builtin[:len(builtin):len(builtin)], ruleset...)
 func FromRuleset(i int) bool { return i >= len(builtin) }
 
 // PEMEnd matches the line that closes a PEM private key block.
-var PEMEnd = lazyre.New(`-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----`)
+var PEMEnd = lazyre.New(`-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
 
 // MayHold reports whether s holds a keyword of some pattern; false
 // means no pattern can match.

@@ -9,8 +9,9 @@ import (
 
 func TestMask(t *testing.T) {
 	for in, want := range map[string][2]string{
-		"key ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i.":                            {"key ****.", "key ****************************************."},
-		"a -----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY----- b": {"a **** b", "a " + stars(31+1+4+1+29) + " b"},
+		"key ghp_R8x2LmQ4vN7kT1pZ9yW3cB6dF0hJ5sA2eG4i.":                                                   {"key ****.", "key ****************************************."},
+		"a -----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY----- b":                        {"a **** b", "a " + stars(31+1+4+1+29) + " b"},
+		"a -----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBGXz\n=a1b2\n-----END PGP PRIVATE KEY BLOCK----- b": {"a **** b", "a " + stars(37+1+8+1+5+1+35) + " b"},
 		"ghp_<your token here>": {"ghp_<your token here>", "ghp_<your token here>"},
 		"no credential, résumé": {"no credential, résumé", "no credential, résumé"},
 	} {
