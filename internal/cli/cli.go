@@ -335,6 +335,9 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 	if err := baseFailed(settings.Base); err != nil {
 		return ExitUsage, err
 	}
+	if code, err, done := c.onlySkipped(res, extra, lf, lc); done {
+		return code, err
+	}
 	visible, err := c.baselineFilter(&cf, lc)
 	if err != nil {
 		return ExitUsage, err
@@ -565,6 +568,38 @@ func noKnownKind(empty []string, named bool, lc *lintConfig) error {
 		sb.WriteString("\n  " + k)
 	}
 	return usagef("%s", sb.String())
+}
+
+// onlySkipped settles a run whose every unit matched a kind by name and
+// was skipped by its format (another system's TASK_SPEC.json or
+// ORCHESTRATION.yaml): it checked nothing, so it is what a run of no file
+// of a known kind is (SPEC §1), never "No problems found in 0 files":
+// exit 2, unless --no-files-ok allows a whole repository with nothing to
+// check, or --affected found nothing of a known kind among the changes.
+// Files of a known kind that an exclude pattern left out are not this:
+// the configuration put them out of scope (exit 0, as before). done is
+// false for any other run.
+func (c *Command) onlySkipped(res *engine.Result, extra []*load.File, lf *lintFlags, lc *lintConfig) (code int, err error, done bool) {
+	if res.Checked > 0 || len(res.Findings) > 0 || len(res.Skipped) == 0 || len(extra) > 0 || res.Internal > 0 {
+		return 0, nil, false
+	}
+	switch {
+	case lf.affected:
+		if machineReport(lf.outputs) {
+			return 0, nil, false // a report of no findings, as with no unit at all
+		}
+		c.reportSkips(res, lf, lc)
+		if lf.verbose {
+			c.note("resumelint: --affected: no changed path is or affects a file of a known kind; nothing to check")
+		}
+		return ExitOK, nil, true
+	case lf.noFilesOK && len(lf.paths) == 0:
+		c.reportSkips(res, lf, lc)
+		c.note("resumelint: no file of a known kind in this folder; nothing to check (--no-files-ok)")
+		return ExitOK, nil, true
+	}
+	c.reportSkips(res, lf, lc)
+	return ExitUsage, noKnownKind(lf.paths, len(lf.paths) > 0, lc), true
 }
 
 // note prints a line on stderr: what it names came from the command

@@ -37,6 +37,9 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 	}
 
 	res := run(disc, extra)
+	if code, err, done := c.onlySkipped(res, extra, lf, lc); done {
+		return code, err
+	}
 	var read []*load.File
 	for _, f := range append(append([]*load.File(nil), extra...), disc.Files...) {
 		if f.Data != nil {
