@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -40,7 +41,7 @@ func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (
 	}
 	lc, err := c.setupConfig(&configFlags{config: configPath}, s, c.Cwd)
 	if err != nil {
-		return nil, err
+		return nil, statusConfigError{err}
 	}
 	disc, err := load.Discover(paths, lc.discoverOptions(c.Cwd))
 	if err != nil {
@@ -82,6 +83,10 @@ func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (
 	}
 	return rec, nil
 }
+
+// statusConfigError is a configuration that does not load, which status
+// reports rather than falling back to the run report.
+type statusConfigError struct{ error }
 
 // recordPart is what a record's document said, before the run's findings
 // are known: its state, that it is finished, or that it could not be read
@@ -532,6 +537,12 @@ func (c *Command) statusRecords(pos []string, format string, now time.Time, conf
 	}
 	rec, err := c.recoveryOf(pos, now, configPath)
 	if err != nil {
+		// A configuration that does not load is the answer whatever
+		// else is there: the run report would read it too.
+		var ce statusConfigError
+		if errors.As(err, &ce) {
+			return ExitUsage, true, ce.error
+		}
 		if runsDir != "" || len(pos) == 1 {
 			return 0, false, nil
 		}
