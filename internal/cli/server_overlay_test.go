@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"encoding/json"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,10 +65,72 @@ func TestServerCrossFileRuleSeesUnsavedBuffer(t *testing.T) {
 	if fixed == cpText {
 		t.Fatal("the checkpoint's event_id was not found")
 	}
+	// The workflow read the checkpoint: opening it in the editor with the
+	// right event lints the workflow again, without an edit of its own.
 	open(cp, "json", fixed) // edited in the editor, not saved
-	c.diagnostics(cp)
-	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": orch, "version": 2}, "contentChanges": []any{map[string]any{"text": orchText}}})
 	if ds := c.diagnostics(orch); has112(ds) {
 		t.Errorf("diagnostics with the checkpoint's unsaved buffer: %+v, want no RL112", ds)
+	}
+	// Its event changed back, in the editor: the workflow's RL112 returns.
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": cp, "version": 2}, "contentChanges": []any{map[string]any{"text": cpText}}})
+	if ds := c.diagnostics(orch); !has112(ds) {
+		t.Errorf("diagnostics after the checkpoint's buffer changed back: %+v, want RL112", ds)
+	}
+}
+
+// A client that pulls is asked to pull again when a file a document's
+// findings read changes in the editor, and then gets the new findings.
+func TestServerPullDependentRefreshed(t *testing.T) {
+	a, err := golden.Archive(filepath.Join("..", "..", "testdata", "golden", "rl112_checkpoint_other_event.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range a.Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	uriOf := func(rel string) string {
+		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(rel)))}).String()
+	}
+	orch := uriOf("projects/PROJ-010-license-migration/ORCHESTRATION.yaml")
+	cp := uriOf(".jerry/checkpoints/cx-001-checkpoint.json")
+	cpText := archiveFile(a, ".jerry/checkpoints/cx-001-checkpoint.json")
+	c := startLSP(t, dir)
+	c.call("initialize", map[string]any{"processId": nil, "rootUri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String(),
+		"capabilities": map[string]any{"textDocument": map[string]any{"diagnostic": map[string]any{}},
+			"workspace": map[string]any{"diagnostics": map[string]any{"refreshSupport": true}}}})
+	c.notify("initialized", map[string]any{})
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": orch, "languageId": "yaml", "version": 1, "text": archiveFile(a, "projects/PROJ-010-license-migration/ORCHESTRATION.yaml")}})
+	pull := func(prev string) (kind, id string, codes []string) {
+		var r struct {
+			Kind, ResultID string
+			Items          []struct{ Code string }
+		}
+		if err := json.Unmarshal(c.call("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": orch}, "previousResultId": prev}), &r); err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range r.Items {
+			codes = append(codes, it.Code)
+		}
+		return r.Kind, r.ResultID, codes
+	}
+	_, id, codes := pull("")
+	if !slices.Contains(codes, "RL112") {
+		t.Fatalf("first pull: %v, want RL112", codes)
+	}
+	fixed := strings.Replace(cpText, `"event_id": "cx-002"`, `"event_id": "cx-001"`, 1)
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": cp, "languageId": "json", "version": 1, "text": fixed}})
+	c.wait("workspace/diagnostic/refresh")
+	if kind, _, codes := pull(id); kind != "full" || slices.Contains(codes, "RL112") {
+		t.Errorf("pull after the checkpoint opened fixed: %s %v, want a full report without RL112", kind, codes)
 	}
 }

@@ -88,6 +88,13 @@ type document struct {
 	resultID string
 	// queued is set while the document waits in server.toPublish.
 	queued bool
+	// pushed names the last diagnostics pushed (version and resultID): a
+	// dependent linted again to the same findings is not pushed again.
+	pushed string
+	// reads are the absolute paths its last lint read or looked up
+	// besides its own (through openBuffers): the files its cross-file
+	// findings depend on (server.readers indexes them).
+	reads []string
 }
 
 type server struct {
@@ -119,6 +126,13 @@ type server struct {
 	// handled since the first of them.
 	toPublish []*document
 	waited    int
+	// refreshDue is set when documents the client did not change must be
+	// pulled again (a file they read changed); the refresh is asked for
+	// once the queue is idle.
+	refreshDue bool
+	// readers are the open documents whose last lint read a file, by its
+	// absolute path: those linted again when it changes.
+	readers map[string]map[*document]bool
 }
 
 // maxPublishWait bounds how many messages a change's diagnostics wait
@@ -242,6 +256,13 @@ func (s *server) handleItem(it item) {
 // the last push once no message waits (idle), or once they waited
 // maxPublishWait messages.
 func (s *server) publishWhenIdle(idle bool) {
+	if idle && s.refreshDue {
+		s.refreshDue = false
+		s.nextID++
+		if err := s.c.request(s.nextID, "workspace/diagnostic/refresh", nil); err != nil {
+			s.logf("workspace/diagnostic/refresh: %v", err)
+		}
+	}
 	if len(s.toPublish) == 0 {
 		return
 	}
@@ -269,6 +290,11 @@ func (s *server) publish(d *document) error {
 		return nil // not a file: URI
 	}
 	v := d.version
+	key := fmt.Sprintf("%d %s", v, d.resultID)
+	if key == d.pushed {
+		return nil
+	}
+	d.pushed = key
 	return s.c.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: d.diags})
 }
 
@@ -428,6 +454,7 @@ func (s *server) didClose(m *message) error {
 	}
 	if d, ok := s.docs[p.TextDocument.URI]; ok {
 		s.drop(d)
+		s.dependents(d.abs, nil) // they read the file from disk again
 		if s.pull {
 			return nil // the client drops what it pulled
 		}
@@ -444,6 +471,12 @@ func (s *server) didChangeWatchedFiles(m *message) error {
 	for _, ch := range p.Changes {
 		if path.Base(osPathOf(ch.URI)) == ConfigName {
 			return s.reload()
+		}
+	}
+	for _, ch := range p.Changes {
+		// A file on disk changed: what read it may change too.
+		if abs, err := filepath.Abs(osPathOf(ch.URI)); err == nil && osPathOf(ch.URI) != "" {
+			s.dependents(abs, nil)
 		}
 	}
 	return nil
@@ -508,8 +541,7 @@ func (s *server) reload() error {
 		}
 	}
 	if s.pull && s.refresh && len(uris) > 0 {
-		s.nextID++
-		return s.c.request(s.nextID, "workspace/diagnostic/refresh", nil)
+		s.refreshDue = true
 	}
 	return nil
 }
@@ -517,16 +549,79 @@ func (s *server) reload() error {
 // changed notes that a document's text (or configuration) changed. A
 // client that pushes gets the diagnostics once the messages before them
 // are handled (publishWhenIdle); one that pulls gets them when it asks,
-// so a request it cancels is not linted.
+// so a request it cancels is not linted. The other open documents are
+// linted again too (dependents).
 func (s *server) changed(d *document, saved bool) error {
 	s.account(d)
 	d.dirty, d.saved = true, saved
+	s.queue(d)
+	s.dependents(d.abs, d)
+	return nil
+}
+
+// queue puts a dirty document in line for a push.
+func (s *server) queue(d *document) {
 	if s.pull || d.queued {
-		return nil
+		return
 	}
 	d.queued = true
 	s.toPublish = append(s.toPublish, d)
-	return nil
+}
+
+// dependents marks the open documents whose last lint read the file at
+// abs (but changed itself) to be linted again, as they are (saved or
+// not): a cross-file rule read it (a workflow's compaction event names a
+// checkpoint the editor has open), and its findings must follow the
+// editor's text without an edit of their own. A push client gets them
+// with the next push; a pull client is asked to pull again
+// (workspace/diagnostic/refresh).
+func (s *server) dependents(abs string, changed *document) {
+	rs := s.readers[abs]
+	if abs == "" || len(rs) == 0 {
+		return
+	}
+	deps := make([]*document, 0, len(rs))
+	for o := range rs {
+		if o != changed && s.docs[o.uri] == o {
+			deps = append(deps, o)
+		}
+	}
+	if len(deps) == 0 {
+		return
+	}
+	sort.Slice(deps, func(i, j int) bool { return deps[i].uri < deps[j].uri })
+	for _, o := range deps {
+		o.dirty = true
+		s.queue(o)
+	}
+	if s.pull && s.refresh {
+		s.refreshDue = true
+	}
+}
+
+// noteReads indexes what d's last lint read, in place of what the one
+// before it read.
+func (s *server) noteReads(d *document, reads []string) {
+	for _, p := range d.reads {
+		if rs := s.readers[p]; rs != nil {
+			delete(rs, d)
+			if len(rs) == 0 {
+				delete(s.readers, p)
+			}
+		}
+	}
+	d.reads = reads
+	for _, p := range reads {
+		if s.readers == nil {
+			s.readers = map[string]map[*document]bool{}
+		}
+		rs := s.readers[p]
+		if rs == nil {
+			rs = map[*document]bool{}
+			s.readers[p] = rs
+		}
+		rs[d] = true
+	}
 }
 
 // ensure lints a document changed since its last lint.
@@ -558,7 +653,15 @@ func (s *server) lint(d *document, saved bool) {
 		s.checkTooLarge(d)
 		return
 	}
-	res, err := s.eng.Lint(d.osPath, d.text, saved, openBuffers{s, d})
+	ob := openBuffers{s: s, except: d, read: map[string]bool{}}
+	res, err := s.eng.Lint(d.osPath, d.text, saved, ob)
+	reads := make([]string, 0, len(ob.read))
+	for p := range ob.read {
+		if p != d.abs {
+			reads = append(reads, p)
+		}
+	}
+	s.noteReads(d, reads)
 	if err != nil {
 		_ = s.c.notify("window/showMessage", showMessageParams{Type: messageWarning, Message: "resumelint: " + diag.Safe(err.Error())})
 		res = Result{}
@@ -612,6 +715,7 @@ func (s *server) account(d *document) {
 
 // drop forgets a closed document.
 func (s *server) drop(d *document) {
+	s.noteReads(d, nil)
 	s.held -= d.held
 	d.held = 0
 	delete(s.docs, d.uri)
@@ -632,9 +736,13 @@ func (s *server) drop(d *document) {
 type openBuffers struct {
 	s      *server
 	except *document
+	read   map[string]bool // every path asked for, open or not
 }
 
 func (b openBuffers) Buffer(abs string) ([]byte, bool) {
+	if b.read != nil {
+		b.read[abs] = true
+	}
 	list := b.s.open[abs]
 	for i := len(list) - 1; i >= 0; i-- {
 		if o := list[i]; o != b.except && !o.tooLarge {
