@@ -7,8 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +26,7 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/gitbase"
+	"github.com/resumelint/resumelint/internal/gitcmd"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/report"
 	"github.com/resumelint/resumelint/internal/rules"
@@ -274,24 +279,10 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 	}
 	lc.ruleFlags = lf.applyRuleFlags
 	if lf.affected {
-		for _, p := range paths {
-			if p == "-" {
-				return ExitUsage, usagef("--affected takes the changed paths, not stdin (-)")
-			}
-		}
-		if paths, err = c.affectedUnits(paths, lc); err != nil {
-			return ExitUsage, err
-		}
-		if len(paths) == 0 {
-			if lf.verbose {
-				fmt.Fprintf(c.Stderr, "resumelint: --affected: no changed path is or affects a file of a known kind; nothing to check\n")
-			}
-			if lf.fix || lf.diff || !machineReport(lf.outputs) {
-				return ExitOK, nil
-			}
-			// A SARIF upload or a JSON consumer reads a report of no
-			// findings, not an empty file.
-			return c.finish(&engine.Result{}, lf, &cf, lc, failOn)
+		var done bool
+		var code int
+		if paths, code, done, err = c.affected(paths, lf, &cf, lc, failOn); done {
+			return code, err
 		}
 	}
 	lf.paths = paths
@@ -344,6 +335,32 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 	}
 	c.settleFixes(res, disc, mem, settings, lc, visible)
 	return c.finish(res, lf, &cf, lc, failOn)
+}
+
+// affected maps --affected's changed paths to the units to check; done
+// when there is none (the run ends with code and err).
+func (c *Command) affected(paths []string, lf *lintFlags, cf *configFlags, lc *lintConfig, failOn diag.Severity) (units []string, code int, done bool, err error) {
+	for _, p := range paths {
+		if p == "-" {
+			return nil, ExitUsage, true, usagef("--affected takes the changed paths, not stdin (-)")
+		}
+	}
+	if units, err = c.affectedUnits(paths, lc); err != nil {
+		return nil, ExitUsage, true, err
+	}
+	if len(units) > 0 {
+		return units, 0, false, nil
+	}
+	if lf.verbose {
+		fmt.Fprintf(c.Stderr, "resumelint: --affected: no changed path is or affects a file of a known kind; nothing to check\n")
+	}
+	if lf.fix || lf.diff || !machineReport(lf.outputs) {
+		return nil, ExitOK, true, nil
+	}
+	// A SARIF upload or a JSON consumer reads a report of no findings,
+	// not an empty file.
+	code, err = c.finish(&engine.Result{}, lf, cf, lc, failOn)
+	return nil, code, true, err
 }
 
 // machineReport reports whether any of the run's reports is for a
@@ -516,7 +533,127 @@ func (c *Command) discover(rest []string, extra []*load.File, lf *lintFlags, lc 
 	}
 	lf.excluded = disc.Excluded
 	lf.nested = lc.nestedUnits(disc)
+	if len(rest) > 0 {
+		c.addContext(disc, extra, lc)
+	}
 	return disc, nil
+}
+
+// addContext adds to disc, as context (load.Discovery.Context), what the
+// cross-file rules need to say of its units what a lint of the whole
+// repository says: the workflows beside a checkpoint (RL206: merged by
+// none of them), the other runs beside an agent run (RL508: two
+// incomplete). Only where they live is looked at, and cheaply: the
+// workflows the repository tracks under the folder holding a
+// checkpoint's .jerry/ (read from git's index, no git process), a run's
+// runs/ folder. A lint of one file stays a lint of its neighbourhood.
+func (c *Command) addContext(disc *load.Discovery, extra []*load.File, lc *lintConfig) {
+	have := map[string]bool{}
+	var cpScopes []string
+	runsDirs := map[string]bool{}
+	for _, f := range append(slices.Clip(extra), disc.Files...) {
+		abs := filepath.Clean(load.Abs(c.Cwd, f.OSPath))
+		have[abs] = true
+		if sc := checkpointScope(abs, lc.root); f.Kind == load.KindCheckpoint && !slices.Contains(cpScopes, sc) {
+			cpScopes = append(cpScopes, sc)
+		}
+	}
+	for _, f := range disc.Folders {
+		abs := filepath.Clean(load.Abs(c.Cwd, f.OSPath))
+		have[abs] = true
+		if f.Kind == load.KindAgentRun {
+			runsDirs[filepath.Dir(abs)] = true
+		}
+	}
+	ctx := &load.Discovery{}
+	for _, sc := range cpScopes {
+		for _, p := range workflowsUnder(sc, lc) {
+			if !have[p] {
+				have[p] = true
+				disp := load.Display(c.Cwd, p)
+				ctx.Files = append(ctx.Files, &load.File{Path: disp, OSPath: p, Kind: load.KindOrchestration,
+					Template: load.IsTemplate(disp), Root: load.RootFor(lc.root, p)})
+			}
+		}
+	}
+	if len(ctx.Files) > 0 {
+		lc.set.Filter(ctx) // the excludes apply as to a lint of the repository
+		disc.Context = append(disc.Context, ctx.Files...)
+	}
+	if len(runsDirs) == 0 {
+		return
+	}
+	dirs := slices.Sorted(maps.Keys(runsDirs))
+	all, err := load.Discover(dirs, lc.discoverOptions(c.Cwd))
+	if err != nil {
+		return
+	}
+	lc.set.Filter(all)
+	for _, f := range all.Folders {
+		abs := filepath.Clean(load.Abs(c.Cwd, f.OSPath))
+		if f.Kind == load.KindAgentRun && runsDirs[filepath.Dir(abs)] && !have[abs] {
+			disc.ContextFolders = append(disc.ContextFolders, f)
+		}
+	}
+}
+
+// maxContextWalk bounds the entries a walk for context reads outside a
+// repository.
+const maxContextWalk = 20000
+
+// workflowsUnder lists the orchestration files under dir, by absolute
+// path, sorted: those git tracks, from its index, in a repository; else
+// those a walk of dir finds (at most maxContextWalk entries, .git,
+// node_modules and vendor left out).
+func workflowsUnder(dir string, lc *lintConfig) []string {
+	var out []string
+	add := func(abs string) {
+		if lc.kindOf(abs) == load.KindOrchestration {
+			if fi, err := os.Lstat(abs); err == nil && fi.Mode().IsRegular() {
+				out = append(out, abs)
+			}
+		}
+	}
+	if top := gitcmd.FindTop(dir); top != "" {
+		tracked, ok := gitcmd.TrackedFiles(top, dir)
+		if ok {
+			for _, rel := range tracked {
+				add(filepath.Join(top, filepath.FromSlash(string(rel))))
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	seen := 0
+	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if seen++; err != nil || seen > maxContextWalk {
+			return fs.SkipAll
+		}
+		if e.IsDir() && p != dir && (e.Name() == ".git" || e.Name() == "node_modules" || e.Name() == "vendor") {
+			return fs.SkipDir
+		}
+		if e.Type().IsRegular() {
+			add(p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+// checkpointScope is where the workflows of the checkpoint at abs live:
+// the folder holding the .jerry/ folder above it (jerry keeps checkpoints
+// at its project's or repository's root), else the repository root.
+func checkpointScope(abs, root string) string {
+	for d := filepath.Dir(abs); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if filepath.Base(d) == ".jerry" {
+			return filepath.Dir(d)
+		}
+		if d == root {
+			break
+		}
+	}
+	return root
 }
 
 // openBase opens the --base revision; stdin files are compared by their

@@ -194,6 +194,9 @@ func (h *hookRun) postToolUse() int {
 	if len(disc.Files)+len(disc.Folders) == 0 {
 		return hookOK // not a kind under the configured globs, or excluded
 	}
+	cc := *h.c
+	cc.Cwd = h.cwd
+	cc.addContext(disc, nil, lc) // what a lint of the repository says of it
 	res := lc.run(disc, nil, *s)
 	h.c.settleFixes(res, disc, nil, *s, lc, allFindings)
 	disp := load.Display(h.cwd, osPath)

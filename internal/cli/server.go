@@ -170,11 +170,14 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open load.Overl
 		}
 		out.Format = load.FormatOf(disc.Folders[0].Kind, disp)
 	}
+	// What a lint of the repository says of this file, cross-file rules
+	// included (the workflows beside a checkpoint, the runs beside a run).
+	cc := *e.c
+	cc.Cwd = root
+	cc.addContext(disc, extra, r.lc)
 	mem := stdinCopies(extra)
 	res := r.lc.run(disc, extra, s)
 	// Code actions and fix-all offer as safe only what `fix` applies.
-	cc := *e.c
-	cc.Cwd = root
 	cc.settleFixes(res, disc, mem, s, r.lc, allFindings)
 	out.Checked = true
 	for _, fd := range res.Findings {

@@ -94,6 +94,9 @@ type unit struct {
 	file   *load.File
 	folder *load.Folder
 	stdin  bool
+	// context units are indexed for the cross-file rules, not checked
+	// (load.Discovery.Context).
+	context bool
 }
 
 // forUnit returns the settings of the configuration governing u.
@@ -173,7 +176,7 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 	if beside {
 		res.unpack(&s, results)
 	}
-	repo := finalized(res)
+	repo := withoutContext(finalized(res), d)
 	// A finished record is history: one decision for every rule.
 	hist := rules.HistoryFiles(index)
 	res.Records = rules.Records.All(index)
@@ -208,7 +211,46 @@ func unitsOf(d *load.Discovery, extra []*load.File) []unit {
 	for _, f := range d.Folders {
 		units = append(units, unit{folder: f})
 	}
+	for _, f := range d.Context {
+		units = append(units, unit{file: f, context: true})
+	}
+	for _, f := range d.ContextFolders {
+		units = append(units, unit{folder: f, context: true})
+	}
 	return units
+}
+
+// contextPaths are the display paths of a run's context units: a file's,
+// or a folder's with a trailing slash (what lies under it).
+func contextPaths(d *load.Discovery) (files map[string]bool, folders []string) {
+	if len(d.Context)+len(d.ContextFolders) == 0 {
+		return nil, nil
+	}
+	files = map[string]bool{}
+	for _, f := range d.Context {
+		files[f.Path] = true
+	}
+	for _, f := range d.ContextFolders {
+		folders = append(folders, strings.TrimSuffix(f.Path, "/")+"/")
+	}
+	return files, folders
+}
+
+// withoutContext drops the findings cross-file rules made on context
+// units: the run reports on what it was asked to check.
+func withoutContext(fs []diag.Finding, d *load.Discovery) []diag.Finding {
+	files, folders := contextPaths(d)
+	if files == nil {
+		return fs
+	}
+	kept := fs[:0]
+	for _, fd := range fs {
+		if files[fd.Path] || slices.ContainsFunc(folders, func(f string) bool { return strings.HasPrefix(fd.Path, f) }) {
+			continue
+		}
+		kept = append(kept, fd)
+	}
+	return kept
 }
 
 // compileAsideUnits is how many units a run has before the CUE schema is
@@ -225,6 +267,7 @@ var unpackOnEveryCore = 4096
 func (res *Result) gather(units []unit, results []unitResult) {
 	for i, u := range units {
 		switch {
+		case u.context:
 		case results[i].skip != nil:
 			res.Skipped = append(res.Skipped, *results[i].skip)
 		case u.folder != nil:
@@ -547,6 +590,7 @@ func (s *Settings) pool(idx []int, fn func(int)) {
 type unitRun struct {
 	s          *Settings
 	onDocument func(*load.Document) // the run's Settings.OnDocument
+	context    bool                  // indexers only (unit.context)
 	index      *rules.Index
 	fs         *load.Files // the command's file access
 	// results derived once per unit (the resumption section, …) are shared by its rules.
@@ -575,6 +619,9 @@ func (ur *unitRun) runRules(u load.Unit, path string) {
 		if x.AppliesTo(kind) {
 			ur.guard(path, func() { x.Run(newPass(nil, &none)) }, "indexer", x.Name)
 		}
+	}
+	if ur.context {
+		return
 	}
 	for _, r := range rules.All() {
 		if r.Run != nil && r.AppliesTo(kind) && ur.s.enabled(r) {
@@ -711,7 +758,10 @@ func (ur *unitRun) agentRun(folder *load.Folder) *load.Skip {
 }
 
 func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
-	ur := &unitRun{s: s.forUnit(u), onDocument: s.OnDocument, index: index, fs: s.Files, results: rules.NewResults()}
+	ur := &unitRun{s: s.forUnit(u), onDocument: s.OnDocument, context: u.context, index: index, fs: s.Files, results: rules.NewResults()}
+	if u.context {
+		ur.onDocument = nil // a report on the files checked, not on these
+	}
 	var skip *load.Skip
 	switch {
 	case u.file != nil:
@@ -723,6 +773,20 @@ func (s *Settings) runUnit(u unit, index *rules.Index) unitResult {
 	}
 	if skip != nil {
 		return unitResult{skip: skip}
+	}
+	if u.context {
+		// Nothing is reported on it, its directives included (an unused
+		// one would be RL007's), but what it holds of a secret is masked
+		// wherever a finding quotes it.
+		ur.raw = nil
+		loc := ur.locate()
+		for _, d := range ur.docs {
+			d.Release()
+		}
+		for _, f := range ur.files {
+			f.Release()
+		}
+		return unitResult{located: loc}
 	}
 	// The loader's findings and the rest Report could not place.
 	ur.results.Place(ur.unit, ur.raw)

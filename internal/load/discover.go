@@ -44,6 +44,14 @@ type Discovery struct {
 	// Listing is what the walk of the tree saw (nil when none was made):
 	// Files answers existence from it (UseListing).
 	Listing *Listing
+	// Context are files and folders the run reads for what they tell
+	// the cross-file rules about the units above (the workflows a named
+	// checkpoint belongs to, the other runs beside a named run), so a
+	// lint of some files reports on them what a lint of the whole
+	// repository does. No rule runs over them and nothing is reported on
+	// them.
+	Context        []*File
+	ContextFolders []*Folder
 }
 
 // DiscoverOptions control discovery.
