@@ -130,7 +130,17 @@ func fixedDiscovery(disc *load.Discovery, files []*fix.File) *load.Discovery {
 		final.Files = append(final.Files, nf)
 	}
 	slices.SortFunc(final.Files, func(a, b *load.File) int { return strings.Compare(a.Path, b.Path) })
+	carryContext(final, disc)
 	return final
+}
+
+// carryContext gives a later pass the context units of d, as found (each
+// pass reads them afresh, as it reads the units).
+func carryContext(out, d *load.Discovery) {
+	for _, f := range d.Context {
+		out.Context = append(out.Context, &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Template: f.Template, Root: f.Root})
+	}
+	out.ContextFolders = d.ContextFolders
 }
 
 // passDiscovery is the discovery of a later pass: the files carried in
@@ -146,6 +156,7 @@ func passDiscovery(d *load.Discovery, carried []*load.File) *load.Discovery {
 			out.Files = append(out.Files, &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Root: f.Root})
 		}
 	}
+	carryContext(out, d)
 	return out
 }
 
