@@ -590,7 +590,7 @@ func (s *Settings) pool(idx []int, fn func(int)) {
 type unitRun struct {
 	s          *Settings
 	onDocument func(*load.Document) // the run's Settings.OnDocument
-	context    bool                  // indexers only (unit.context)
+	context    bool                 // indexers only (unit.context)
 	index      *rules.Index
 	fs         *load.Files // the command's file access
 	// results derived once per unit (the resumption section, …) are shared by its rules.
