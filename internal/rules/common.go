@@ -467,7 +467,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 			out = append(out, SecretSpan{Line: n.Line, Col: n.Column, EndLine: n.Line, EndCol: end.Col, What: "a high-entropy value under " + diag.QuoteFull(pk.Value), ByKey: true})
 		})
 	}
-	return out
+	return embeddedSecrets(f, trees, out)
 }
 
 // nodeSpan is the source extent of a scalar: its quoted or plain text on

@@ -71,3 +71,41 @@ func TestQuotedSecretSpansItsLines(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbeddedSecrets: a credential written inside a value (a command an
+// agent noted, a pasted config line, a connection string, a Basic header)
+// is located where its text is; names, placeholders, lower-case words,
+// digests and what a credential-named reference holds are not.
+func TestEmbeddedSecrets(t *testing.T) {
+	for _, c := range []struct {
+		value string
+		want  string // the located text, "" for none
+	}{
+		{`ran export AWS_SECRET_ACCESS_KEY=Tq9vR2mXw8LpZ4sK7yH1nB6cF3dJ0gA5eU2iO8rW then retried`, "Tq9vR2mXw8LpZ4sK7yH1nB6cF3dJ0gA5eU2iO8rW"},
+		{`config: api_key=Tq9vR2mXw8LpZ4sK7yH1nB6cF3dJ0gA5`, "Tq9vR2mXw8LpZ4sK7yH1nB6cF3dJ0gA5"},
+		{`client_secret: Qm7vT2xK9pL4wR8nZ3cY6hB1dF5g in the env`, "Qm7vT2xK9pL4wR8nZ3cY6hB1dF5g"},
+		{`db at postgres://admin:Zx8qP3wL9mK2vB7n@db.internal:5432/app`, "Zx8qP3wL9mK2vB7n"},
+		{`curl -H 'Authorization: Basic dXNlcjpwYXNzd29yZDEyMw=='`, "dXNlcjpwYXNzd29yZDEyMw=="},
+		{`token_budget=12000 tokens used of 200000`, ""},
+		{`auth_flow=implement-oauth-callback-handler`, ""},
+		{`password_policy=Minimum-Length-Sixteen-Chars`, ""},
+		{`api_key=${DOCS_API_KEY_FROM_VAULT}`, ""},
+		{`postgres://user:password@localhost/app`, ""},
+		{`secret_digest: sha256:5f1a9c0e7b3d2a4c6e8f0a1b3c5d7e9f`, ""},
+		{`the access_key_name=deploy-bot-primary-key is rotated`, ""},
+	} {
+		text := "resumption:\n  next_step: \"" + c.value + "\"\n"
+		f := &load.File{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration, Data: []byte(text)}
+		d, _ := load.Parse(f, load.FormatYAML, load.DefaultLimits)
+		spans := FindSecrets(f, []*yaml.Node{d.Root})
+		got := ""
+		if len(spans) > 0 {
+			sp := spans[0]
+			line := []rune(f.Line(sp.Line))
+			got = string(line[sp.Col-1 : sp.EndCol-1])
+		}
+		if got != c.want || len(spans) > 1 {
+			t.Errorf("%s: located %q (%d spans), want %q", c.value, got, len(spans), c.want)
+		}
+	}
+}
