@@ -620,7 +620,21 @@ func completeContradictions(p *Pass, wsv *yaml.Node) {
 			rel = append(rel, relatedAt(f, st.gate, "quality_trajectory.current_gate"))
 		}
 		if len(st.remaining) > 0 {
-			parts = append(parts, fmt.Sprintf("%d remaining", len(st.remaining)))
+			// The gate in progress is often listed as remaining too: the
+			// others are counted beside it.
+			others := 0
+			for _, g := range st.remaining {
+				if st.gate == nil || model.GateKey(g) != model.GateKey(st.gate.Value) {
+					others++
+				}
+			}
+			switch {
+			case others == 0:
+			case st.gate != nil:
+				parts = append(parts, fmt.Sprintf("%d more remaining", others))
+			default:
+				parts = append(parts, fmt.Sprintf("%d remaining", others))
+			}
 			rel = append(rel, relatedAt(f, st.remainingKey, "quality_trajectory.gates_remaining"))
 		}
 		p.Report(f, wsv, fmt.Sprintf("workflow_status COMPLETE, but quality_trajectory (line %d) still has %s: close it out", st.key.Line, strings.Join(parts, " and ")), WithRelated(rel...))
