@@ -945,3 +945,78 @@ func TestNarrowedValidationAgreesWithWhole(t *testing.T) {
 	}
 	t.Logf("%d invalid documents compared, %d validated in parts", compared, split)
 }
+
+
+// Two errors inside one entry of a part (two items of one score list):
+// the entry is dropped for the first, and the second, now under a
+// dropped entry, must not end the search for the part's other errors (a
+// missing key, an unknown one) that CUE reports once the entry is gone.
+func TestNarrowedSecondErrorUnderDroppedEntry(t *testing.T) {
+	const doc = `recovery_state:
+    last_checkpoint: "CP-001"
+    current_phase: 2
+    current_phase_name: "Content Migration"
+    workflow_status: "ACTIVE"
+    current_activity: "phase-2-agent-execution"
+    next_step: "Run ps-writer-001 on the remaining 14 pages"
+    context_fill_at_update: 0.42
+    updated_at: "2026-02-20T21:00:00Z"
+    cross_session_portable: true
+    ephemeral_references: false
+files_to_read:
+    - path: "ORCHESTRATION_PLAN.md"
+      priority: 1
+      purpose: "Strategic context: agents, phases, gate criteria."
+      sections: ["phase-2"]
+    - path: "ORCHESTRATION.yaml"
+      priority: 2
+      purpose: "This file. Read the resumption section first."
+quality_trajectory:
+    gates_completed: ["qg-1"]
+    gates_remaining: ["qg-2", "qg-final"]
+    current_gate: null
+    sha256:ABABABABABABABABABABABABABABABABABABABABABABABABABABABABABABABAB: null
+    score_history:
+        qg-1: [RD-001, 0.93, "2026-02-17"]
+    lowest_dimension: "evidence_quality"
+    total_iterations_used: 2
+    total_iterations_budget: 9
+defect_summary:
+    total_defects_found: 3
+    total_defects_resolved: 3
+    unresolved_defects: []
+    recurring_patterns:
+        - pattern: "Broken relative links after the move"
+          gates_affected: ["qg-1"]
+          resolution: "Link checker added to the migration script"
+    last_gate_primary_defect: null
+decision_log:
+    - id: "RD-001"
+      timestamp: "2026-02-19T17:30:00Z"
+      gate: "qg-1"
+      iteration: 2
+      decision: "Keep the old URL scheme behind redirects"
+      rationale: "External sites link to the old pages."
+      affects_phases: [2]
+      applied: true
+agent_summaries:
+    ps-researcher-001: "PASS. 42 pages inventoried, 6 orphans flagged."
+compaction_events:
+    count: 0
+    events: []
+`
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
+		t.Fatal(err)
+	}
+	root := n.Content[0]
+	d, fast := mustDef(t, "#ResumptionV2"), fastChecker("#ResumptionV2")
+	if ps := failingParts(fast, root, nil, 0, nil); len(ps) != 1 || len(ps[0].base) == 0 {
+		t.Fatalf("parts %v: want one part below the root", ps)
+	}
+	whole, err1 := validateCUE(d, fast, root, Options{Prefix: "p"})
+	parts, err2 := validateNarrowed(d, fast, root, Options{Prefix: "p"})
+	if err1 != nil || err2 != nil || len(whole) != 4 || !sameViolations(whole, parts) {
+		t.Errorf("in parts %v (%v), whole %v (%v)", parts, err2, whole, err1)
+	}
+}

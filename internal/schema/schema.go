@@ -251,7 +251,7 @@ func validatePart(def cue.Value, root *yaml.Node, p part, opt Options) ([]Violat
 			out = append(out, v)
 			// Errors inside a mapping can hide its other errors: drop the
 			// offending key and validate again to find the rest.
-			if !g.required {
+			if !g.required && !underRemoved(removed, g.path) {
 				rel := g.path[len(p.base):]
 				if rp := mapEntryPrefix(data, rel); rp != nil && removeAt(data, rp) {
 					removed[strings.Join(append(slices.Clone(p.base), rp...), "\x00")] = true
@@ -290,6 +290,18 @@ func validatePart(def cue.Value, root *yaml.Node, p part, opt Options) ([]Violat
 	out = dropShadowed(out)
 	sortViolations(out)
 	return out, nil
+}
+
+// underRemoved reports whether path lies in an entry this validation
+// removed already (an error of the same pass, beside the one that removed
+// it): it is no sign that the part itself must go.
+func underRemoved(removed map[string]bool, path []string) bool {
+	for i := 1; i <= len(path); i++ {
+		if removed[strings.Join(path[:i], "\x00")] {
+			return true
+		}
+	}
+	return false
 }
 
 // sortViolations orders violations by the place they are reported at.
