@@ -946,7 +946,6 @@ func TestNarrowedValidationAgreesWithWhole(t *testing.T) {
 	t.Logf("%d invalid documents compared, %d validated in parts", compared, split)
 }
 
-
 // Two errors inside one entry of a part (two items of one score list):
 // the entry is dropped for the first, and the second, now under a
 // dropped entry, must not end the search for the part's other errors (a
