@@ -565,6 +565,13 @@ func (c *Command) addContext(disc *load.Discovery, extra []*load.File, lc *lintC
 			runsDirs[filepath.Dir(abs)] = true
 		}
 	}
+	if len(cpScopes)+len(runsDirs) == 0 {
+		return
+	}
+	// Discovery did not meet these files: a nested configuration of
+	// theirs must still be found (and its excludes apply).
+	lc.set.Unsettle()
+	defer lc.set.Settle()
 	ctx := &load.Discovery{}
 	for _, sc := range cpScopes {
 		for _, p := range workflowsUnder(sc, lc) {
@@ -577,7 +584,12 @@ func (c *Command) addContext(disc *load.Discovery, extra []*load.File, lc *lintC
 		}
 	}
 	if len(ctx.Files) > 0 {
-		lc.set.Filter(ctx) // the excludes apply as to a lint of the repository
+		// The excludes apply as to a lint of the repository, a nested
+		// .resumelint.yaml's too (discovery would have met it).
+		for _, f := range ctx.Files {
+			lc.set.ForPath(f.OSPath, false)
+		}
+		lc.set.Filter(ctx)
 		disc.Context = append(disc.Context, ctx.Files...)
 	}
 	if len(runsDirs) == 0 {
@@ -607,11 +619,11 @@ const maxContextWalk = 20000
 // node_modules and vendor left out).
 func workflowsUnder(dir string, lc *lintConfig) []string {
 	var out []string
+	// A file listed but gone is not read when the run reads it: no
+	// stat of each here.
 	add := func(abs string) {
 		if lc.kindOf(abs) == load.KindOrchestration {
-			if fi, err := os.Lstat(abs); err == nil && fi.Mode().IsRegular() {
-				out = append(out, abs)
-			}
+			out = append(out, abs)
 		}
 	}
 	if top := gitcmd.FindTop(dir); top != "" {

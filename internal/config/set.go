@@ -212,6 +212,19 @@ func (s *Set) Settle() {
 	}
 }
 
+// Unsettle undoes Settle before more units are looked up that discovery
+// did not meet (the files a lint reads beside the ones named): a nested
+// configuration of theirs is then found and applies; Settle again once
+// they are.
+func (s *Set) Unsettle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.uniform.Load() != nil {
+		s.uniform.Store(nil)
+		s.byDir = map[string]*Scope{}
+	}
+}
+
 // ForPath returns the scope of a file or folder unit by its OS path.
 func (s *Set) ForPath(osPath string, isDir bool) *Scope {
 	if isDir {

@@ -650,9 +650,24 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 	ur.files = append(ur.files, f)
 	var probs []diag.Finding
 	var ok bool
-	if stdin {
+	switch {
+	case stdin:
 		probs, ok = load.CheckBytes(f, lim)
-	} else {
+	case ur.context:
+		// An editor's unsaved buffer of it stands for it, as for the files
+		// rules read (nothing is reported on it either way); most are
+		// left unparsed, telling nothing about the units checked.
+		if data, in := ur.fs.Buffer(f.OSPath); in {
+			f.Data = data
+			probs, ok = load.CheckBytes(f, lim)
+		} else {
+			probs, ok = ur.fs.Read(f, lim)
+		}
+		if !ok || !rules.ContextRelevant(ur.index, f, f.Data) {
+			f.Release()
+			return nil
+		}
+	default:
 		probs, ok = ur.fs.Read(f, lim)
 	}
 	ur.raw = append(ur.raw, probs...)

@@ -15,6 +15,7 @@ import (
 	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/par"
+	"github.com/resumelint/resumelint/internal/rules"
 )
 
 // Scope is the configuration that applies to one file's findings.
@@ -118,6 +119,11 @@ func (st *Stage) Apply(res *engine.Result) {
 			out = append(out, unused[i])
 		}
 	}
+	// RL125 standing on a workflow makes its other live findings wait on
+	// closing it (rules.WithoutQuestioned), only once it is known to stand.
+	var notes []string
+	out, notes = rules.WithoutQuestioned(out, res.Records)
+	res.Notes = append(res.Notes, notes...)
 	res.Findings = out
 	diag.Sort(out)
 }

@@ -166,6 +166,10 @@ func NewFilesOver(overlay Overlay) *Files {
 	return x
 }
 
+// Buffer returns the editor's unsaved buffer of the file at osPath, when
+// the command has one (the language server's open documents).
+func (x *Files) Buffer(osPath string) ([]byte, bool) { return x.buffer(osPath) }
+
 // buffer returns the overlay's content for osPath.
 func (x *Files) buffer(osPath string) ([]byte, bool) {
 	if x == nil || x.overlay == nil {

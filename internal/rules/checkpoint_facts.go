@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"bytes"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -202,3 +205,36 @@ var resolverResult = NewResult("resolver", func(p *Pass) *Resolver {
 	}
 	return r
 })
+
+// ContextRelevant reports whether a context unit's file (load.Discovery.
+// Context: read for the cross-file rules, not checked) can tell them
+// anything about the units checked, from its bytes, before it is parsed:
+// an orchestration file beside named checkpoints only when it names one
+// of their workflow ids or file names (RL206 asks no other), so a lint of
+// one checkpoint in a repository of thousands of workflows parses the few
+// that concern it. Other kinds always are.
+func ContextRelevant(ix *Index, f *load.File, data []byte) bool {
+	if f.Kind != load.KindOrchestration {
+		return true
+	}
+	cps := Checkpoints.All(ix)
+	if len(cps) == 0 {
+		return false
+	}
+	for _, cp := range cps {
+		if id := cp.WorkflowID; id != "" && containsFold(data, id) {
+			return true
+		}
+		if name := filepath.Base(cp.OSPath); name != "." && containsFold(data, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether data holds s as written, in lower case or
+// in upper case (how ids are written; a full case-folded search of every
+// workflow of a large repository cost more than reading them).
+func containsFold(data []byte, s string) bool {
+	return bytes.Contains(data, []byte(s)) || bytes.Contains(data, []byte(strings.ToLower(s))) || bytes.Contains(data, []byte(strings.ToUpper(s)))
+}

@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
@@ -286,14 +287,14 @@ type History struct {
 }
 
 // HistoryFiles returns the files of the run that are history, by display
-// path: finished records, live workflows whose work item says they are
-// done (RL125 names that contradiction, the one finding they get), and
-// checkpoints whose every owner (the workflows naming its path in their
-// compaction events, or its workflow_id) is finished.
+// path: finished records, and checkpoints whose every owner (the
+// workflows naming its path in their compaction events, or its
+// workflow_id) is finished. (A live workflow whose work item says it is
+// done is history only while RL125 says so: WithoutQuestioned.)
 func HistoryFiles(ix *Index) map[string]History {
 	out := map[string]History{}
 	records := Records.All(ix)
-	if !slices.ContainsFunc(records, func(rf *RecordFact) bool { return rf.Finished || rf.Questioned != "" }) {
+	if !slices.ContainsFunc(records, func(rf *RecordFact) bool { return rf.Finished }) {
 		return out // no finished record: nothing is history (most runs)
 	}
 	// What a checkpoint asks of its owners, gathered once per workflow
@@ -304,8 +305,6 @@ func HistoryFiles(ix *Index) map[string]History {
 	for _, rf := range records {
 		if rf.Finished {
 			out[rf.Path] = History{Path: rf.Path, Why: rf.Why}
-		} else if rf.Questioned != "" {
-			out[rf.Path] = History{Path: rf.Path, Why: rf.Questioned}
 		}
 		if rf.WorkflowID != "" {
 			ownersAt(byID, rf.WorkflowID).add(rf)
@@ -359,6 +358,50 @@ func (o *owners) join(more *owners) {
 	if o.first == nil || more.first.Path < o.first.Path {
 		o.first = more.first
 	}
+}
+
+// WithoutQuestioned drops, on each file where an RL125 finding stands
+// once suppressions and ignores are applied (a live workflow whose own
+// work item says it is done), the findings of LiveOnly rules: closing the
+// workflow, RL125's likely fix, makes them moot (one cause, one finding).
+// A disabled, suppressed or ignored RL125 leaves them all. It returns, for
+// --verbose, a note per such file (why, from records, by path).
+func WithoutQuestioned(fs []diag.Finding, records []*RecordFact) ([]diag.Finding, []string) {
+	questioned := map[string]int{}
+	for _, fd := range fs {
+		if fd.Code == code.WorkItemDone {
+			questioned[fd.Path] = 0
+		}
+	}
+	if len(questioned) == 0 {
+		return fs, nil
+	}
+	kept := fs[:0]
+	for _, fd := range fs {
+		if _, ok := questioned[fd.Path]; ok {
+			if r := registry[fd.Code]; r != nil && r.Lifecycle == LiveOnly {
+				questioned[fd.Path]++
+				continue
+			}
+		}
+		kept = append(kept, fd)
+	}
+	why := map[string]string{}
+	for _, rf := range records {
+		if rf.Questioned != "" {
+			why[rf.Path] = rf.Questioned
+		}
+	}
+	var notes []string
+	for path, n := range questioned {
+		w := why[path]
+		if w == "" {
+			w = "its work item says it is done"
+		}
+		notes = append(notes, fmt.Sprintf("history %s (%s): only contradictions about being finished are reported; %d other finding(s) left out", path, w, n))
+	}
+	sort.Strings(notes)
+	return kept, notes
 }
 
 // WithoutHistory drops the findings that rules of LiveOnly lifecycle made

@@ -673,18 +673,15 @@ func openDefects(ds *yaml.Node) (count int64, at *yaml.Node, ids []string) {
 func carriedDefects(o *model.Orchestration) (map[string]bool, int) {
 	gates, _ := o.Gates()
 	var out map[string]bool
-	count := 0
+	distinct := map[string]bool{} // a defect two gates carried is one
 	add := func(g *model.Gate, ids []string) {
 		for _, id := range ids {
 			if out == nil {
 				out = map[string]bool{}
 			}
-			k := defectKey(id + g.ID)
-			if !out[k] {
-				count++
-			}
+			distinct[defectKey(id)] = true
 			out[defectKey(id)] = true
-			out[k] = true
+			out[defectKey(id+g.ID)] = true
 		}
 	}
 	for _, g := range gates {
@@ -701,7 +698,7 @@ func carriedDefects(o *model.Orchestration) (map[string]bool, int) {
 			}
 		}
 	}
-	return out, count
+	return out, len(distinct)
 }
 
 // iterationPassed is a gate whose last iteration passed it.
