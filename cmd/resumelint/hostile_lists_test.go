@@ -50,14 +50,16 @@ func longListCases() []longListCase {
 	}
 	// GitHub tokens, each a credential of its own, in one block scalar
 	// and in one quoted line: one node that n findings are placed on.
-	var block, line strings.Builder
+	var block, line, assigned strings.Builder
 	for i := range 20000 {
 		fmt.Fprintf(&block, "      ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5Ca%04d\n", i%10000)
 		fmt.Fprintf(&line, " ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5Ca%04d", i%10000)
+		fmt.Fprintf(&assigned, " password=Qm7vT2xK9pL4wR8n%04d", i%10000)
 	}
 	activity := `    current_activity: "phase-2-agent-execution"` + "\n"
 	tokenBlock := strings.Replace(validOrchestration, activity, "    current_activity: |\n"+block.String(), 1)
 	tokenLine := strings.Replace(validOrchestration, activity, `    current_activity: "`+line.String()+`"`+"\n", 1)
+	assignedLine := strings.Replace(validOrchestration, activity, `    current_activity: "`+assigned.String()+`"`+"\n", 1)
 	placeholders := strings.Replace(validOrchestration, `      sections: ["phase-2"]`, "      sections: ["+strings.Join(sections, ", ")+"]", 1)
 	return []longListCase{
 		{"100,000 integers in files_to_read", "ORCHESTRATION.yaml", ftr("    - 42\n", 100000), "RL102", "files_to_read: 100000 items: expected a string or a mapping, found an integer", 1},
@@ -66,6 +68,7 @@ func longListCases() []longListCase {
 		{"20,000 decisions without an id", "ORCHESTRATION.yaml", strings.Replace(validOrchestration, "  decision_log:\n", "  decision_log:\n"+noID.String(), 1), "RL110", "", 20001}, // and RD-001 now last
 		{"20,000 tokens in one block scalar", "ORCHESTRATION.yaml", tokenBlock, "RL005", "a GitHub token is stored here", 20000},
 		{"20,000 tokens in one quoted value", "ORCHESTRATION.yaml", tokenLine, "RL005", "a GitHub token is stored here", 20000},
+		{"20,000 passwords written in one value", "ORCHESTRATION.yaml", assignedLine, "RL005", `a credential written after "password" is stored here`, 20000},
 		{"20,000 placeholders on one line", "ORCHESTRATION.yaml", placeholders, "RL114", "was never filled in", 20000},
 		// CUE sees 100 of them; one finding says how many more.
 		{"20,000 tasks with integer ids on one JSON line", ".agent-memory/runs/2026-02-20-001/task-graph.json", `{"tasks": [` + strings.Join(tasks, ", ") + "]}\n", "RL501", "", 101},

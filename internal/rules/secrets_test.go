@@ -93,6 +93,15 @@ func TestEmbeddedSecrets(t *testing.T) {
 		{`postgres://user:password@localhost/app`, ""},
 		{`secret_digest: sha256:5f1a9c0e7b3d2a4c6e8f0a1b3c5d7e9f`, ""},
 		{`the access_key_name=deploy-bot-primary-key is rotated`, ""},
+		// Paths, work items and branches written after such a name.
+		{`credentials: docs/design/ADR-014-credential-rotation.md`, ""},
+		{`secret: EN-201-worktracker-skill-extraction`, ""},
+		{`Fix token_refresh: src/jerry/context/TokenRefresher.py`, ""},
+		{`password_reset=src/auth/PasswordReset2026.ts`, ""},
+		{`api-key: feat/EN-108-api-key-rotation branch`, ""},
+		{`Basic dXNlcm5hbWU6cGFzc3dvcmQ=`, ""}, // username:password
+		// An AWS secret access key holds slashes.
+		{`set AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8kW2vLp`, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8kW2vLp"},
 	} {
 		text := "resumption:\n  next_step: \"" + c.value + "\"\n"
 		f := &load.File{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration, Data: []byte(text)}
