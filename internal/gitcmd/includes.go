@@ -51,8 +51,8 @@ func checkConfigIncludes(top, cfg string) error {
 				base = filepath.Dir(file)
 			}
 			p := expandConfigPath(base, ref.path)
-			if p == "" {
-				continue
+			if p == "" || p == os.DevNull {
+				continue // /dev/null: how a setting is turned off; git reads nothing
 			}
 			if err := special(p); err != nil {
 				return err

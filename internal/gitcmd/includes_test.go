@@ -50,13 +50,14 @@ func TestConfigIncludesFIFORefused(t *testing.T) {
 	}
 }
 
-// Includes of regular files, missing ones and a loop of includes pass.
+// Includes of regular files, missing ones, a loop of includes and
+// /dev/null (how a setting is turned off) pass.
 func TestConfigIncludesRegularPass(t *testing.T) {
 	top := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(top, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := "[include]\n\tpath = a.cfg\n\tpath = missing.cfg\n[core]\n\texcludesFile = ~/.nothing-here\n"
+	cfg := "[include]\n\tpath = a.cfg\n\tpath = missing.cfg\n[core]\n\texcludesFile = ~/.nothing-here\n\tattributesFile = /dev/null\n[includeIf \"gitdir:~/x/\"]\n\tpath = /dev/null\n"
 	for p, data := range map[string]string{".git/config": cfg, ".git/a.cfg": "[include]\n\tpath = config\n"} {
 		if err := os.WriteFile(filepath.Join(top, p), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
