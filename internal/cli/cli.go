@@ -614,9 +614,9 @@ func (c *Command) addContext(disc *load.Discovery, extra []*load.File, lc *lintC
 const maxContextWalk = 20000
 
 // workflowsUnder lists the orchestration files under dir, by absolute
-// path, sorted: those git tracks, from its index, in a repository; else
-// those a walk of dir finds (at most maxContextWalk entries, .git,
-// node_modules and vendor left out).
+// path, sorted: those git tracks, from its index, in a repository whose
+// index can be read; else those a walk of dir finds (at most
+// maxContextWalk entries, .git, node_modules and vendor left out).
 func workflowsUnder(dir string, lc *lintConfig) []string {
 	var out []string
 	// A file listed but gone is not read when the run reads it: no
@@ -627,14 +627,15 @@ func workflowsUnder(dir string, lc *lintConfig) []string {
 		}
 	}
 	if top := gitcmd.FindTop(dir); top != "" {
-		tracked, ok := gitcmd.TrackedFiles(top, dir)
-		if ok {
+		if tracked, ok := gitcmd.TrackedFiles(top, dir); ok {
 			for _, rel := range tracked {
 				add(filepath.Join(top, filepath.FromSlash(string(rel))))
 			}
+			sort.Strings(out)
+			return out
 		}
-		sort.Strings(out)
-		return out
+		// No index this reader can read (nothing added yet, or one git
+		// must be asked about): walked, as outside a repository.
 	}
 	seen := 0
 	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {

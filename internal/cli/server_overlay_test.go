@@ -134,3 +134,59 @@ func TestServerPullDependentRefreshed(t *testing.T) {
 		t.Errorf("pull after the checkpoint opened fixed: %s %v, want a full report without RL112", kind, codes)
 	}
 }
+
+// A checkpoint open in the editor is checked with the workflows beside it
+// (RL206: merged by none of them) as the editor holds them: merging it
+// into the open workflow's buffer, unsaved, clears its RL206.
+func TestServerCheckpointReadsOpenWorkflow(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files, err := golden.Fixture(filepath.Join("..", "..", filepath.FromSlash(golden.FixtureDir)), "jerry", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := golden.Archive(filepath.Join("..", "..", "testdata", "golden", "rl206_checkpoint_unreferenced.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append(files, a.Files...) {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	uriOf := func(rel string) string {
+		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(rel)))}).String()
+	}
+	const wfRel = "projects/PROJ-010-license-migration/ORCHESTRATION.yaml"
+	cp, wf := uriOf(".jerry/checkpoints/cx-002-checkpoint.json"), uriOf(wfRel)
+	wfText, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(wfRel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	has206 := func(ds []testDiag) bool {
+		return slices.ContainsFunc(ds, func(d testDiag) bool { return d.Code == "RL206" })
+	}
+	c := startLSP(t, dir)
+	c.call("initialize", map[string]any{"processId": nil, "rootUri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String(), "capabilities": map[string]any{}})
+	c.notify("initialized", map[string]any{})
+	cpText, _ := os.ReadFile(filepath.Join(dir, ".jerry", "checkpoints", "cx-002-checkpoint.json"))
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": cp, "languageId": "json", "version": 1, "text": string(cpText)}})
+	if ds := c.diagnostics(cp); !has206(ds) {
+		t.Fatalf("the checkpoint alone: %+v, want RL206", ds)
+	}
+	merged := strings.Replace(string(wfText), "  compaction_events:\n    count: 1\n    events:\n",
+		"  compaction_events:\n    count: 2\n    events:\n      - id: \"CX-002\"\n        timestamp: \"2026-02-16T19:05:00Z\"\n        trigger: \"auto\"\n        checkpoint_file: \".jerry/checkpoints/cx-002-checkpoint.json\"\n        acknowledged: true\n", 1)
+	if merged == string(wfText) {
+		t.Fatal("the workflow's compaction events were not found")
+	}
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": wf, "languageId": "yaml", "version": 1, "text": merged}})
+	if ds := c.diagnostics(cp); has206(ds) {
+		t.Errorf("with the workflow's unsaved buffer merging it: %+v, want no RL206", ds)
+	}
+}
