@@ -33,22 +33,23 @@ import (
 const statusTopFindings = 3
 
 // recoveryOf discovers the state files under paths (the repository when
-// none), lints them as lint does, and builds the report.
-func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (*report.Recovery, error) {
+// none), lints them as lint does, and builds the report, with the mask
+// its text is shown through (the run's located secrets, then patterns).
+func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (*report.Recovery, func(string) string, error) {
 	s := &engine.Settings{
 		Opts:      rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd},
 		Selection: rules.Selection{Severity: map[string]diag.Severity{}},
 	}
 	lc, err := c.setupConfig(&configFlags{config: configPath}, s, c.Cwd)
 	if err != nil {
-		return nil, statusConfigError{err}
+		return nil, nil, statusConfigError{err}
 	}
 	disc, err := load.Discover(paths, lc.discoverOptions(c.Cwd))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := lc.discovered(disc); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var files, records []*load.File
 	at := map[string]int{} // records by display path
@@ -64,7 +65,7 @@ func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (
 	}
 	rec := &report.Recovery{Workflows: []report.WorkflowState{}, Projects: []report.ProjectState{}, Finished: []report.FinishedRecord{}}
 	if len(records) == 0 {
-		return rec, nil
+		return rec, diag.Mask, nil
 	}
 	disc.Files, disc.Folders, disc.Unknown, disc.Empty, disc.Missing = files, nil, nil, nil, nil
 	// Each record's state is taken from the lint's own reading of it, on
@@ -81,7 +82,7 @@ func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (
 	for i, f := range records {
 		parts[i].add(rec, f, ix)
 	}
-	return rec, nil
+	return rec, res.Mask, nil
 }
 
 // statusConfigError is a configuration that does not load, which status
@@ -535,7 +536,7 @@ func (c *Command) statusRecords(pos []string, format string, now time.Time, conf
 	if len(pos) == 0 {
 		runsDir = c.findRunsDir()
 	}
-	rec, err := c.recoveryOf(pos, now, configPath)
+	rec, mask, err := c.recoveryOf(pos, now, configPath)
 	if err != nil {
 		// A configuration that does not load is the answer whatever
 		// else is there: the run report would read it too.
@@ -565,15 +566,15 @@ func (c *Command) statusRecords(pos []string, format string, now time.Time, conf
 	var out bytes.Buffer
 	switch format {
 	case "json":
-		err = report.RecoveryJSON(&out, rec, diag.Mask)
+		err = report.RecoveryJSON(&out, rec, mask)
 	case "mermaid":
-		err = report.RecoveryMermaid(&out, rec, diag.Mask)
+		err = report.RecoveryMermaid(&out, rec, mask)
 	default:
 		if len(runOut) > 0 {
 			out.Write(runOut)
 			out.WriteString("\n")
 		}
-		err = report.RecoveryText(&out, rec, diag.Mask)
+		err = report.RecoveryText(&out, rec, mask)
 	}
 	if err != nil {
 		return ExitInternal, true, err

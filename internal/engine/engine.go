@@ -85,6 +85,22 @@ type Result struct {
 	Records []*rules.RecordFact
 
 	located map[string]*located // the secrets located in the units' files, by path
+	all     *located            // their union, made on first need (unionOf)
+}
+
+// Mask hides in s, text a command shows from the run's files beside its
+// findings (status: a workflow's next step), every secret located in
+// them (its lines, any run of 8 bytes of it), then whatever has a
+// credential's shape (diag.Mask): a credential written inside a value,
+// which no pattern finds, is masked as in the findings.
+func (res *Result) Mask(s string) string {
+	if res.all == nil && len(res.located) > 0 {
+		res.all = unionOf(res.located)
+	}
+	if res.all != nil {
+		s = res.all.mask(s)
+	}
+	return diag.Mask(s)
 }
 
 // InternalCode marks a finding about resumelint's own failure.

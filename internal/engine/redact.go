@@ -217,14 +217,7 @@ func maskAcrossFiles(fs []diag.Finding, loc map[string]*located) {
 	if len(loc) == 0 || len(fs) == 0 {
 		return
 	}
-	all := &located{windows: map[string]bool{}}
-	for _, lc := range loc {
-		all.secs = append(all.secs, lc.secs...)
-		for w := range lc.windows {
-			all.windows[w] = true
-		}
-	}
-	all.indexPieces()
+	all := unionOf(loc)
 	for i := range fs {
 		fd := &fs[i]
 		fd.Message = all.mask(fd.Message)
@@ -235,6 +228,20 @@ func maskAcrossFiles(fs []diag.Finding, loc map[string]*located) {
 			fd.Related[j].Message = all.mask(fd.Related[j].Message)
 		}
 	}
+}
+
+// unionOf is every secret of loc as one located: lines, windows, pieces
+// (no spans: a snippet is masked by its own file's).
+func unionOf(loc map[string]*located) *located {
+	all := &located{windows: map[string]bool{}}
+	for _, lc := range loc {
+		all.secs = append(all.secs, lc.secs...)
+		for w := range lc.windows {
+			all.windows[w] = true
+		}
+	}
+	all.indexPieces()
+	return all
 }
 
 // mask hides in msg every located secret: runs, pieces and short ones.
