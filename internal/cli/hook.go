@@ -125,6 +125,18 @@ type hookRun struct {
 	blocks map[string]resumeBlock
 	// files are lintState's reads, which runReport reads the run through.
 	files *load.Files
+	// mask hides in a report's text the secrets lintState's run located in
+	// the files (engine.Result.Mask): what the report quotes of a file
+	// (a next step, a task's title) may hold one no pattern finds.
+	mask func(string) string
+}
+
+// masked is text as the reports show it once the run's secrets are known.
+func (h *hookRun) masked(text string) string {
+	if h.mask == nil {
+		return text
+	}
+	return h.mask(text)
 }
 
 // setup builds the run settings as lint does, from the repository's
@@ -287,6 +299,7 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 		}
 	}
 	res := lc.run(disc, nil, run)
+	h.mask = res.Mask
 	h.blocks = map[string]resumeBlock{}
 	for i, b := range blocks {
 		if b != nil {
@@ -324,7 +337,7 @@ func (h *hookRun) preCompact() int {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "resumelint: the state this session will resume from after compaction has %s:\n", plural(len(found), "problem", "problems"))
 	writeFindingLines(&sb, found)
-	out := &hook.Output{SystemMessage: truncate(strings.TrimSuffix(sb.String(), "\n"), hookContextMax)}
+	out := &hook.Output{SystemMessage: truncate(h.masked(strings.TrimSuffix(sb.String(), "\n")), hookContextMax)}
 	if err := out.Write(h.c.Stdout); err != nil {
 		return hookProblem
 	}

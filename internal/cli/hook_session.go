@@ -95,7 +95,7 @@ func (h *hookRun) sessionStart() int {
 		}
 		return wfs[i].path < wfs[j].path
 	})
-	text := sessionReport(found, append(blocks, wfs...), finished, hookContextMax)
+	text := h.masked(sessionReport(found, append(blocks, wfs...), finished, hookContextMax))
 	if text == "" {
 		return hookOK
 	}

@@ -287,3 +287,42 @@ func TestSessionStartLabelsWorkflowStatusFirst(t *testing.T) {
 		t.Errorf("the report does not label the workflow ACTIVE:\n%s", stdout)
 	}
 }
+
+// A credential written inside a value the resume reports quote (a
+// workflow's next step, an agent run task's title), which RL005 finds and
+// no pattern does, is masked in the SessionStart report and in status
+// (text and JSON) as in the findings.
+func TestResumeReportsMaskWrittenCredentials(t *testing.T) {
+	const secret = "Tq9vR2mXw8LpZ4sK7yH1nB6cF3dJ0gA5"
+	dir := t.TempDir()
+	files := map[string]string{
+		".git/HEAD": "ref: refs/heads/main\n",
+		"ORCHESTRATION.yaml": "workflow:\n  id: \"demo-20260220-001\"\n  status: \"ACTIVE\"\nresumption:\n  recovery_state:\n" +
+			"    workflow_status: \"ACTIVE\"\n    next_step: \"Deploy with export DOCS_API_TOKEN=" + secret + " then publish\"\n",
+		".agent-memory/runs/2026-06-18-auth/task-graph.json": `{"tasks": [{"id": "T1", "title": "Map the store"}, {"id": "T2", "title": "Rotate: export AUTH_API_TOKEN=` + secret + `", "depends_on": ["T1"]}]}` + "\n",
+		".agent-memory/runs/2026-06-18-auth/plan.md":          "# Plan\n",
+		".agent-memory/runs/2026-06-18-auth/events/builder/2026-06-18.jsonl": `{"event": "task_completed", "task_id": "T1", "timestamp": "2026-06-18T10:00:00Z", "actor": "builder"}` + "\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outs := map[string]string{}
+	_, outs["hook SessionStart"], _ = run(t, dir, hookEvent(dir, "SessionStart", "", ""), "hook")
+	_, outs["status"], _ = run(t, dir, "", "status", "--now", "2026-06-18T12:00:00Z")
+	_, outs["status --format json"], _ = run(t, dir, "", "status", "--now", "2026-06-18T12:00:00Z", "--format", "json")
+	_, outs["status RUN"], _ = run(t, dir, "", "status", "--now", "2026-06-18T12:00:00Z", ".agent-memory/runs/2026-06-18-auth")
+	for what, out := range outs {
+		if !strings.Contains(out, "TOKEN=****") {
+			t.Errorf("%s shows no masked credential:\n%s", what, out)
+		}
+		if strings.Contains(out, secret[:8]) || strings.Contains(out, secret[20:]) {
+			t.Errorf("%s shows the credential:\n%s", what, out)
+		}
+	}
+}

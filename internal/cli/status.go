@@ -8,6 +8,7 @@ import (
 	"github.com/resumelint/resumelint/internal/agentrun"
 	"github.com/resumelint/resumelint/internal/config"
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/report"
 	"github.com/resumelint/resumelint/internal/rules"
@@ -22,6 +23,13 @@ import (
 func init() { subcommands["status"] = (*Command).status }
 
 func (c *Command) status(args []string) (int, error) {
+	if c.runFiles == nil {
+		// One file access for the run's report and the lint its mask
+		// comes from (runMask).
+		cc := *c
+		cc.runFiles = load.NewFiles(nil)
+		c = &cc
+	}
 	fset := newFlagSet("status")
 	format := fset.String("format", "text", "output format: text, json or mermaid")
 	nowFlag := fset.String("now", "", "the current time for ages and the staleness warning (RFC 3339; default $SOURCE_DATE_EPOCH or the clock)")
@@ -81,13 +89,14 @@ func (c *Command) status(args []string) (int, error) {
 		return ExitUsage, err
 	}
 	st := agentrun.NewStatus(run, probs, now, maxAge)
+	mask := c.runMask(run, *configFlag, now)
 	switch *format {
 	case "json":
-		err = report.StatusJSON(c.Stdout, st, diag.Mask)
+		err = report.StatusJSON(c.Stdout, st, mask)
 	case "mermaid":
-		err = report.StatusMermaid(c.Stdout, run, st, diag.Mask)
+		err = report.StatusMermaid(c.Stdout, run, st, mask)
 	default:
-		err = report.StatusText(c.Stdout, st, diag.Mask)
+		err = report.StatusText(c.Stdout, st, mask)
 	}
 	if err != nil {
 		return ExitInternal, err
@@ -117,6 +126,31 @@ func (c *Command) runMaxAge(flagPath, runDir string) (time.Duration, error) {
 		return sc.Config.RunMaxAge, nil
 	}
 	return rules.DefaultRunMaxAge, nil
+}
+
+// runMask is what a run's report is shown through: the secrets a lint
+// of its folder locates (a credential written in a task's title, which no
+// pattern finds), then patterns; the patterns alone when the folder
+// cannot be linted.
+func (c *Command) runMask(run *agentrun.Run, configPath string, now time.Time) func(string) string {
+	dir := runFolder(run)
+	if dir == "" {
+		return diag.Mask
+	}
+	s := &engine.Settings{
+		Opts:      rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd, NoSnippets: true},
+		Selection: rules.Selection{Severity: map[string]diag.Severity{}},
+		Files:     c.runFiles,
+	}
+	lc, err := c.setupConfig(&configFlags{config: configPath}, s, c.Cwd)
+	if err != nil {
+		return diag.Mask
+	}
+	disc, err := load.Discover([]string{dir}, lc.discoverOptions(c.Cwd))
+	if err != nil || lc.discovered(disc) != nil {
+		return diag.Mask
+	}
+	return lc.run(disc, nil, *s).Mask
 }
 
 // runFolder is the OS path of a run's folder ("" when unknown: the

@@ -607,13 +607,14 @@ func (c *Command) runPart(runsDir, format string, now time.Time, configPath stri
 		maxAge = rules.DefaultRunMaxAge
 	}
 	st := agentrun.NewStatus(run, probs, now, maxAge)
+	mask := c.runMask(run, configPath, now)
 	switch format {
 	case "json":
-		err = report.StatusJSON(&buf, st, diag.Mask)
+		err = report.StatusJSON(&buf, st, mask)
 	case "mermaid":
 		return ExitOK, nil, nil // one flowchart per output: the run's is `status RUN_DIR --format mermaid`
 	default:
-		err = report.StatusText(&buf, st, diag.Mask)
+		err = report.StatusText(&buf, st, mask)
 	}
 	if err != nil {
 		return ExitInternal, nil, err
