@@ -299,8 +299,8 @@ func TestResumeReportsMaskWrittenCredentials(t *testing.T) {
 		".git/HEAD": "ref: refs/heads/main\n",
 		"ORCHESTRATION.yaml": "workflow:\n  id: \"demo-20260220-001\"\n  status: \"ACTIVE\"\nresumption:\n  recovery_state:\n" +
 			"    workflow_status: \"ACTIVE\"\n    next_step: \"Deploy with export DOCS_API_TOKEN=" + secret + " then publish\"\n",
-		".agent-memory/runs/2026-06-18-auth/task-graph.json": `{"tasks": [{"id": "T1", "title": "Map the store"}, {"id": "T2", "title": "Rotate: export AUTH_API_TOKEN=` + secret + `", "depends_on": ["T1"]}]}` + "\n",
-		".agent-memory/runs/2026-06-18-auth/plan.md":          "# Plan\n",
+		".agent-memory/runs/2026-06-18-auth/task-graph.json":                 `{"tasks": [{"id": "T1", "title": "Map the store"}, {"id": "T2", "title": "Rotate: export AUTH_API_TOKEN=` + secret + `", "depends_on": ["T1"]}]}` + "\n",
+		".agent-memory/runs/2026-06-18-auth/plan.md":                         "# Plan\n",
 		".agent-memory/runs/2026-06-18-auth/events/builder/2026-06-18.jsonl": `{"event": "task_completed", "task_id": "T1", "timestamp": "2026-06-18T10:00:00Z", "actor": "builder"}` + "\n",
 	}
 	for name, text := range files {
