@@ -553,7 +553,7 @@ func quotedEnd(f *load.File, n *yaml.Node) (line, col int, ok bool) {
 // asterisks, for outputs that print file content other than snippets
 // (fix --diff).
 func MaskFile(path string, k load.Kind, data []byte) []byte {
-	if !secret.MayHoldBytes(data) {
+	if !secret.MayHoldBytes(data) && !mayEmbed(string(data)) {
 		return data
 	}
 	f := &load.File{Path: path, Kind: k, Data: data}

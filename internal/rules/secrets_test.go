@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -116,5 +117,16 @@ func TestEmbeddedSecrets(t *testing.T) {
 		if got != c.want || len(spans) > 1 {
 			t.Errorf("%s: located %q (%d spans), want %q", c.value, got, len(spans), c.want)
 		}
+	}
+}
+
+// TestMaskFileWrittenCredential: the text fix --diff shows of a file hides
+// a credential written inside a value, which no pattern's keyword flags.
+func TestMaskFileWrittenCredential(t *testing.T) {
+	const secret = "Gh7kP2vQ9xWm"
+	data := []byte("{\"id\": \"see https://u:" + secret + "@h.example.net\"}\n")
+	got := string(MaskFile("cx-001.json", load.KindCheckpoint, data))
+	if strings.Contains(got, secret[:8]) || !strings.Contains(got, "u:************@") {
+		t.Errorf("MaskFile: %q", got)
 	}
 }
