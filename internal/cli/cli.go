@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -534,7 +535,7 @@ func (c *Command) discover(rest []string, extra []*load.File, lf *lintFlags, lc 
 	lf.excluded = disc.Excluded
 	lf.nested = lc.nestedUnits(disc)
 	if len(rest) > 0 {
-		c.addContext(disc, extra, lc)
+		c.addContext(disc, extra, rest, lc)
 	}
 	return disc, nil
 }
@@ -547,21 +548,38 @@ func (c *Command) discover(rest []string, extra []*load.File, lf *lintFlags, lc 
 // workflows the repository tracks under the folder holding a
 // checkpoint's .jerry/ (read from git's index, no git process), a run's
 // runs/ folder. A lint of one file stays a lint of its neighbourhood.
-func (c *Command) addContext(disc *load.Discovery, extra []*load.File, lc *lintConfig) {
+func (c *Command) addContext(disc *load.Discovery, extra []*load.File, named []string, lc *lintConfig) {
+	// A folder named was walked whole: what lies under it is a unit
+	// already, and needs no context (a lint of "." never looks).
+	var namedDirs []string
+	for _, n := range named {
+		abs := filepath.Clean(load.Abs(c.Cwd, n))
+		if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+			namedDirs = append(namedDirs, abs)
+		}
+	}
+	covered := func(dir string) bool {
+		return slices.ContainsFunc(namedDirs, func(d string) bool {
+			return dir == d || strings.HasPrefix(dir, d+string(filepath.Separator))
+		})
+	}
 	have := map[string]bool{}
 	var cpScopes []string
 	runsDirs := map[string]bool{}
 	for _, f := range append(slices.Clip(extra), disc.Files...) {
 		abs := filepath.Clean(load.Abs(c.Cwd, f.OSPath))
 		have[abs] = true
-		if sc := checkpointScope(abs, lc.root); f.Kind == load.KindCheckpoint && !slices.Contains(cpScopes, sc) {
+		if f.Kind != load.KindCheckpoint {
+			continue
+		}
+		if sc := checkpointScope(abs, lc.root); !covered(sc) && !slices.Contains(cpScopes, sc) {
 			cpScopes = append(cpScopes, sc)
 		}
 	}
 	for _, f := range disc.Folders {
 		abs := filepath.Clean(load.Abs(c.Cwd, f.OSPath))
 		have[abs] = true
-		if f.Kind == load.KindAgentRun {
+		if f.Kind == load.KindAgentRun && !covered(filepath.Dir(abs)) {
 			runsDirs[filepath.Dir(abs)] = true
 		}
 	}
@@ -573,14 +591,12 @@ func (c *Command) addContext(disc *load.Discovery, extra []*load.File, lc *lintC
 	lc.set.Unsettle()
 	defer lc.set.Settle()
 	ctx := &load.Discovery{}
-	for _, sc := range cpScopes {
-		for _, p := range workflowsUnder(sc, lc) {
-			if !have[p] {
-				have[p] = true
-				disp := load.Display(c.Cwd, p)
-				ctx.Files = append(ctx.Files, &load.File{Path: disp, OSPath: p, Kind: load.KindOrchestration,
-					Template: load.IsTemplate(disp), Root: load.RootFor(lc.root, p)})
-			}
+	for _, p := range workflowsUnder(cpScopes, lc) {
+		if !have[p] {
+			have[p] = true
+			disp := load.Display(c.Cwd, p)
+			ctx.Files = append(ctx.Files, &load.File{Path: disp, OSPath: p, Kind: load.KindOrchestration,
+				Template: load.IsTemplate(disp), Root: load.RootFor(lc.root, p)})
 		}
 	}
 	if len(ctx.Files) > 0 {
@@ -613,43 +629,77 @@ func (c *Command) addContext(disc *load.Discovery, extra []*load.File, lc *lintC
 // repository.
 const maxContextWalk = 20000
 
-// workflowsUnder lists the orchestration files under dir, by absolute
-// path, sorted: those git tracks, from its index, in a repository whose
-// index can be read; else those a walk of dir finds (at most
-// maxContextWalk entries, .git, node_modules and vendor left out).
-func workflowsUnder(dir string, lc *lintConfig) []string {
+// workflowsUnder lists the orchestration files under dirs, by absolute
+// path, sorted and once each: those git tracks, from its index (read once
+// per repository), in a repository whose index can be read; else those a
+// walk of each dir finds (at most maxContextWalk entries, .git,
+// node_modules and vendor left out).
+func workflowsUnder(dirs []string, lc *lintConfig) []string {
+	seen := map[string]bool{}
 	var out []string
-	// A file listed but gone is not read when the run reads it: no
-	// stat of each here.
+	// A file listed but gone is not read when the run reads it: no stat
+	// of each here.
 	add := func(abs string) {
-		if lc.kindOf(abs) == load.KindOrchestration {
+		if !seen[abs] && lc.kindOf(abs) == load.KindOrchestration {
+			seen[abs] = true
 			out = append(out, abs)
 		}
 	}
-	if top := gitcmd.FindTop(dir); top != "" {
-		if tracked, ok := gitcmd.TrackedFiles(top, dir); ok {
-			for _, rel := range tracked {
-				add(filepath.Join(top, filepath.FromSlash(string(rel))))
-			}
-			sort.Strings(out)
-			return out
+	// The scopes of each repository, as folders relative to its top ("."
+	// for the top): its index is read once, each listed path matched by
+	// its folders, not against every scope.
+	scopes := map[string]map[string]bool{}
+	var walk []string
+	for _, dir := range dirs {
+		top := gitcmd.FindTop(dir)
+		rel, err := filepath.Rel(top, dir)
+		if top == "" || err != nil {
+			walk = append(walk, dir)
+			continue
 		}
-		// No index this reader can read (nothing added yet, or one git
-		// must be asked about): walked, as outside a repository.
+		if scopes[top] == nil {
+			scopes[top] = map[string]bool{}
+		}
+		scopes[top][filepath.ToSlash(rel)] = true
 	}
-	seen := 0
-	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if seen++; err != nil || seen > maxContextWalk {
-			return fs.SkipAll
+	for _, top := range slices.Sorted(maps.Keys(scopes)) {
+		list, ok := gitcmd.TrackedFiles(top, top)
+		if !ok {
+			// No index this reader can read (nothing added yet, or one git
+			// must be asked about): walked, as outside a repository.
+			for rel := range scopes[top] {
+				walk = append(walk, filepath.Join(top, filepath.FromSlash(rel)))
+			}
+			continue
 		}
-		if e.IsDir() && p != dir && (e.Name() == ".git" || e.Name() == "node_modules" || e.Name() == "vendor") {
-			return fs.SkipDir
+		in := scopes[top]
+		for _, r := range list {
+			for d := path.Dir(string(r)); ; d = path.Dir(d) {
+				if in[d] {
+					add(filepath.Join(top, filepath.FromSlash(string(r))))
+					break
+				}
+				if d == "." || d == "/" {
+					break
+				}
+			}
 		}
-		if e.Type().IsRegular() {
-			add(p)
-		}
-		return nil
-	})
+	}
+	for _, dir := range walk {
+		n := 0
+		_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+			if n++; err != nil || n > maxContextWalk {
+				return fs.SkipAll
+			}
+			if e.IsDir() && p != dir && (e.Name() == ".git" || e.Name() == "node_modules" || e.Name() == "vendor") {
+				return fs.SkipDir
+			}
+			if e.Type().IsRegular() {
+				add(p)
+			}
+			return nil
+		})
+	}
 	sort.Strings(out)
 	return out
 }

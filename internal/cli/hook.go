@@ -208,7 +208,7 @@ func (h *hookRun) postToolUse() int {
 	}
 	cc := *h.c
 	cc.Cwd = h.cwd
-	cc.addContext(disc, nil, lc) // what a lint of the repository says of it
+	cc.addContext(disc, nil, nil, lc) // what a lint of the repository says of it
 	res := lc.run(disc, nil, *s)
 	h.c.settleFixes(res, disc, nil, *s, lc, allFindings)
 	disp := load.Display(h.cwd, osPath)

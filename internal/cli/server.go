@@ -174,7 +174,7 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open load.Overl
 	// included (the workflows beside a checkpoint, the runs beside a run).
 	cc := *e.c
 	cc.Cwd = root
-	cc.addContext(disc, extra, r.lc)
+	cc.addContext(disc, extra, nil, r.lc)
 	mem := stdinCopies(extra)
 	res := r.lc.run(disc, extra, s)
 	// Code actions and fix-all offer as safe only what `fix` applies.
