@@ -14,21 +14,31 @@ import (
 // that are modified, renamed, added or untracked, and folder units (bundles,
 // agent runs) holding at least one changed or deleted file.
 func (r *Repo) FilterChanged(d *load.Discovery) {
-	keep := func(fs []*load.File) []*load.File {
+	// What the changed units' cross-file findings read stays as context
+	// (load.Discovery.Context): the workflows beside a changed checkpoint,
+	// the runs beside a changed run, so they are what a lint of the whole
+	// repository says of them.
+	keep := func(fs []*load.File, context bool) []*load.File {
 		out := fs[:0]
 		for _, f := range fs {
-			if r.Changed(f.OSPath) {
+			switch {
+			case r.Changed(f.OSPath):
 				out = append(out, f)
+			case context && f.Kind == load.KindOrchestration:
+				d.Context = append(d.Context, f)
 			}
 		}
 		return out
 	}
-	d.Files = keep(d.Files)
-	d.Unknown = keep(d.Unknown)
+	d.Files = keep(d.Files, true)
+	d.Unknown = keep(d.Unknown, false)
 	folders := d.Folders[:0]
 	for _, f := range d.Folders {
-		if r.changedUnder(f.OSPath) {
+		switch {
+		case r.changedUnder(f.OSPath):
 			folders = append(folders, f)
+		case f.Kind == load.KindAgentRun:
+			d.ContextFolders = append(d.ContextFolders, f)
 		}
 	}
 	d.Folders = folders
