@@ -18,30 +18,44 @@ func (r *Repo) FilterChanged(d *load.Discovery) {
 	// (load.Discovery.Context): the workflows beside a changed checkpoint,
 	// the runs beside a changed run, so they are what a lint of the whole
 	// repository says of them.
-	keep := func(fs []*load.File, context bool) []*load.File {
+	// Only what a changed unit needs is kept: none when no checkpoint or
+	// run changed.
+	var workflows []*load.File
+	cps := false
+	keep := func(fs []*load.File) []*load.File {
 		out := fs[:0]
 		for _, f := range fs {
 			switch {
 			case r.Changed(f.OSPath):
 				out = append(out, f)
-			case context && f.Kind == load.KindOrchestration:
-				d.Context = append(d.Context, f)
+				cps = cps || f.Kind == load.KindCheckpoint
+			case f.Kind == load.KindOrchestration:
+				workflows = append(workflows, f)
 			}
 		}
 		return out
 	}
-	d.Files = keep(d.Files, true)
-	d.Unknown = keep(d.Unknown, false)
+	d.Files = keep(d.Files)
+	d.Unknown = keep(d.Unknown)
+	if cps {
+		d.Context = append(d.Context, workflows...)
+	}
+	var runs []*load.Folder
+	runChanged := false
 	folders := d.Folders[:0]
 	for _, f := range d.Folders {
 		switch {
 		case r.changedUnder(f.OSPath):
 			folders = append(folders, f)
+			runChanged = runChanged || f.Kind == load.KindAgentRun
 		case f.Kind == load.KindAgentRun:
-			d.ContextFolders = append(d.ContextFolders, f)
+			runs = append(runs, f)
 		}
 	}
 	d.Folders = folders
+	if runChanged {
+		d.ContextFolders = append(d.ContextFolders, runs...)
+	}
 }
 
 // changedUnder reports whether any change, a deletion included, lies
