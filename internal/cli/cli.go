@@ -514,7 +514,9 @@ func (c *Command) readStdin(paths []string, lf *lintFlags, lc *lintConfig) (extr
 // and applies the configuration's excludes.
 func (c *Command) discover(rest []string, extra []*load.File, lf *lintFlags, lc *lintConfig) (*load.Discovery, error) {
 	if len(rest) == 0 && len(extra) > 0 {
-		return &load.Discovery{}, nil
+		disc := &load.Discovery{}
+		c.addContext(disc, extra, nil, lc) // what lint of the file says in the repository
+		return disc, nil
 	}
 	disc, err := load.Discover(rest, lc.discoverOptions(c.Cwd))
 	if err != nil {
