@@ -496,7 +496,11 @@ func (c *Command) readStdin(paths []string, lf *lintFlags, lc *lintConfig) (extr
 		if lf.stdinName == "" {
 			return nil, nil, usagef("reading from stdin (-) needs --stdin-filename NAME to tell the file's kind")
 		}
-		data, err := io.ReadAll(io.LimitReader(c.Stdin, load.DefaultLimits.MaxFileSize+1))
+		in := c.Stdin
+		if in == nil {
+			in = strings.NewReader("") // a Command built without one reads nothing
+		}
+		data, err := io.ReadAll(io.LimitReader(in, load.DefaultLimits.MaxFileSize+1))
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading stdin: %w", err)
 		}
