@@ -571,6 +571,7 @@ func (c *Command) addContext(disc *load.Discovery, extra []*load.File, named []s
 	}
 	have := map[string]bool{}
 	var cpScopes []string
+	scoped := map[string]bool{}
 	runsDirs := map[string]bool{}
 	for _, f := range append(slices.Clip(extra), disc.Files...) {
 		abs := filepath.Clean(load.Abs(c.Cwd, f.OSPath))
@@ -578,7 +579,8 @@ func (c *Command) addContext(disc *load.Discovery, extra []*load.File, named []s
 		if f.Kind != load.KindCheckpoint {
 			continue
 		}
-		if sc := checkpointScope(abs, lc.root); !covered(sc) && !slices.Contains(cpScopes, sc) {
+		if sc := checkpointScope(abs, lc.root); !scoped[sc] && !covered(sc) {
+			scoped[sc] = true
 			cpScopes = append(cpScopes, sc)
 		}
 	}
