@@ -304,13 +304,7 @@ func TestResumeReportsMaskWrittenCredentials(t *testing.T) {
 		".agent-memory/runs/2026-06-18-auth/events/builder/2026-06-18.jsonl": `{"event": "task_completed", "task_id": "T1", "timestamp": "2026-06-18T10:00:00Z", "actor": "builder"}` + "\n",
 	}
 	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(name)), text)
 	}
 	outs := map[string]string{}
 	_, outs["hook SessionStart"], _ = run(t, dir, hookEvent(dir, "SessionStart", "", ""), "hook")

@@ -9,34 +9,47 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/txtar"
+
 	"github.com/resumelint/resumelint/test/golden"
 )
+
+// goldenRepo writes a golden case's files (after a shared fixture's, when
+// fixture is not "") into a new repository folder; uriOf names a file of
+// it as the editor does.
+func goldenRepo(t *testing.T, name, fixture string) (a *txtar.Archive, dir string, uriOf func(rel string) string) {
+	t.Helper()
+	a, err := golden.Archive(filepath.Join("..", "..", "testdata", "golden", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := a.Files
+	if fixture != "" {
+		fx, err := golden.Fixture(filepath.Join("..", "..", filepath.FromSlash(golden.FixtureDir)), fixture, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(fx, files...)
+	}
+	dir = t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(f.Name)), string(f.Data))
+	}
+	uriOf = func(rel string) string {
+		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(rel)))}).String()
+	}
+	return a, dir, uriOf
+}
 
 // A cross-file rule reads the editor's unsaved buffer of the file it
 // looks at, not the file on disk: RL112 compares an orchestration file's
 // compaction event with the checkpoint it names, and stops reporting once
 // the checkpoint's open buffer holds the right event, before it is saved.
 func TestServerCrossFileRuleSeesUnsavedBuffer(t *testing.T) {
-	a, err := golden.Archive(filepath.Join("..", "..", "testdata", "golden", "rl112_checkpoint_other_event.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range a.Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	uriOf := func(rel string) string {
-		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(rel)))}).String()
-	}
+	a, dir, uriOf := goldenRepo(t, "rl112_checkpoint_other_event.txtar", "")
 	orch := uriOf("projects/PROJ-010-license-migration/ORCHESTRATION.yaml")
 	cp := uriOf(".jerry/checkpoints/cx-001-checkpoint.json")
 	orchText := archiveFile(a, "projects/PROJ-010-license-migration/ORCHESTRATION.yaml")
@@ -81,26 +94,7 @@ func TestServerCrossFileRuleSeesUnsavedBuffer(t *testing.T) {
 // A client that pulls is asked to pull again when a file a document's
 // findings read changes in the editor, and then gets the new findings.
 func TestServerPullDependentRefreshed(t *testing.T) {
-	a, err := golden.Archive(filepath.Join("..", "..", "testdata", "golden", "rl112_checkpoint_other_event.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range a.Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	uriOf := func(rel string) string {
-		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(rel)))}).String()
-	}
+	a, dir, uriOf := goldenRepo(t, "rl112_checkpoint_other_event.txtar", "")
 	orch := uriOf("projects/PROJ-010-license-migration/ORCHESTRATION.yaml")
 	cp := uriOf(".jerry/checkpoints/cx-001-checkpoint.json")
 	cpText := archiveFile(a, ".jerry/checkpoints/cx-001-checkpoint.json")
@@ -139,30 +133,7 @@ func TestServerPullDependentRefreshed(t *testing.T) {
 // (RL206: merged by none of them) as the editor holds them: merging it
 // into the open workflow's buffer, unsaved, clears its RL206.
 func TestServerCheckpointReadsOpenWorkflow(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	files, err := golden.Fixture(filepath.Join("..", "..", filepath.FromSlash(golden.FixtureDir)), "jerry", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := golden.Archive(filepath.Join("..", "..", "testdata", "golden", "rl206_checkpoint_unreferenced.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range append(files, a.Files...) {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	uriOf := func(rel string) string {
-		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(rel)))}).String()
-	}
+	_, dir, uriOf := goldenRepo(t, "rl206_checkpoint_unreferenced.txtar", "jerry")
 	const wfRel = "projects/PROJ-010-license-migration/ORCHESTRATION.yaml"
 	cp, wf := uriOf(".jerry/checkpoints/cx-002-checkpoint.json"), uriOf(wfRel)
 	wfText, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(wfRel)))

@@ -94,13 +94,27 @@ type Result struct {
 // credential's shape (diag.Mask): a credential written inside a value,
 // which no pattern finds, is masked as in the findings.
 func (res *Result) Mask(s string) string {
+	if all := res.union(); all != nil {
+		s = all.mask(s)
+	}
+	return diag.Mask(s)
+}
+
+// union is every secret located in the run's files as one located, made
+// once (nil when there is none): findings and reports share it.
+func (res *Result) union() *located {
 	if res.all == nil && len(res.located) > 0 {
 		res.all = unionOf(res.located)
 	}
-	if res.all != nil {
-		s = res.all.mask(s)
+	return res.all
+}
+
+// maskAcrossFiles masks the run's findings of the secrets located in
+// every one of its files, with the union Mask shares.
+func (res *Result) maskAcrossFiles() {
+	if len(res.Findings) > 0 {
+		maskAcrossFiles(res.Findings, res.union())
 	}
-	return diag.Mask(s)
 }
 
 // InternalCode marks a finding about resumelint's own failure.
@@ -200,7 +214,7 @@ func Run(d *load.Discovery, extra []*load.File, s Settings) *Result {
 		res.unpack(&s, results)
 	}
 	s.settleRepo(res, repo)
-	maskAcrossFiles(res.Findings, res.located)
+	res.maskAcrossFiles()
 	var notes []string
 	res.Findings, notes = rules.WithoutHistory(res.Findings, hist)
 	res.Notes = append(res.Notes, notes...)

@@ -209,15 +209,14 @@ func redact(fs []diag.Finding, loc map[string]*located) {
 }
 
 // maskAcrossFiles masks the texts of fs of the secrets located in every
-// file of the run (loc), once their own file's are masked: a rule may
+// file of the run (all, their union), once their own file's are masked: a rule may
 // quote another file it read (a checkpoint's event id in the workflow's
 // finding), whose secrets its own file's do not name. Idempotent: ****
 // holds no run of a secret.
-func maskAcrossFiles(fs []diag.Finding, loc map[string]*located) {
-	if len(loc) == 0 || len(fs) == 0 {
+func maskAcrossFiles(fs []diag.Finding, all *located) {
+	if all == nil {
 		return
 	}
-	all := unionOf(loc)
 	for i := range fs {
 		fd := &fs[i]
 		fd.Message = all.mask(fd.Message)

@@ -164,7 +164,7 @@ func TestFindingsMaskedOfOtherFiles(t *testing.T) {
 	loc := map[string]*located{".jerry/checkpoints/cx-002.json": {secs: []string{sec}, windows: secretWindows([]string{sec})}}
 	fs := []diag.Finding{{Code: "RL603", Path: "ORCHESTRATION.yaml", Message: "compaction_events has no event for " + sec + ": add one",
 		Related: []diag.Related{{Path: ".jerry/checkpoints/cx-002.json", Message: "event " + sec[3:20]}}}}
-	maskAcrossFiles(fs, loc)
+	maskAcrossFiles(fs, unionOf(loc))
 	if got, want := fs[0].Message, "compaction_events has no event for ****: add one"; got != want {
 		t.Errorf("message %q, want %q", got, want)
 	}
