@@ -5,6 +5,7 @@ package model
 import (
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -1467,6 +1468,7 @@ type PhaseEntry struct {
 	BlockedBy   Str               // blocked_by
 	StartedAt   Str               // started_at
 	CompletedAt Str               // completed_at
+	Cycles      []*TaskCycle      // keys matching _cycle$
 }
 
 // PhaseEntryFields are #PhaseEntry's fields, in the order the definition lists them.
@@ -1514,6 +1516,38 @@ func PhaseEntryOf(k, v *yaml.Node) *PhaseEntry {
 			x.StartedAt = strKV(fk, fv)
 		case "completed_at":
 			x.CompletedAt = strKV(fk, fv)
+		default:
+			if phaseEntryCyclesKey.MatchString(key) {
+				if y := TaskCycleOf(fk, fv); y != nil {
+					x.Cycles = append(x.Cycles, y)
+				}
+			}
+		}
+	})
+	return x
+}
+
+// TaskCycle is a mapping read as #TaskCycle (cue/views/orchestration.cue): each field's value and node.
+type TaskCycle struct {
+	Key, Node *yaml.Node
+	Agents    Coll[*AgentEntry] // agents
+}
+
+// TaskCycleFields are #TaskCycle's fields, in the order the definition lists them.
+var TaskCycleFields = []FieldSpec{
+	{Name: "agents", Required: false},
+}
+
+// TaskCycleOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func TaskCycleOf(k, v *yaml.Node) *TaskCycle {
+	if !node.IsMap(v) {
+		return nil
+	}
+	x := &TaskCycle{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "agents":
+			x.Agents = collKV(fk, fv, AgentEntryOf)
 		}
 	})
 	return x
@@ -2156,6 +2190,9 @@ func UnresolvedDefectOf(k, v *yaml.Node) *UnresolvedDefect {
 	})
 	return x
 }
+
+// phaseEntryCyclesKey matches the keys of #PhaseEntry's Cycles.
+var phaseEntryCyclesKey = lazyre.New("_cycle$")
 
 func recoveryStateAt(m *yaml.Node, key string) *RecoveryState {
 	return RecoveryStateOf(node.Get(m, key))

@@ -174,9 +174,25 @@ func declaredOutputs(p *Pass) []string {
 				add(node.Resolve(x))
 			}
 		}
-		for _, a := range ph.View.Agents.Items {
+		for _, a := range phaseAgentEntries(ph) {
+			add(a.Artifact.Node)
+		}
+	}
+	return out
+}
+
+// phaseAgentEntries are a phase's agents: its own and those of its task
+// cycles (`task002_cycle: {agents: […]}`).
+func phaseAgentEntries(ph *model.Phase) []*model.AgentEntry {
+	colls := []model.Coll[*model.AgentEntry]{ph.View.Agents}
+	for _, c := range ph.View.Cycles {
+		colls = append(colls, c.Agents)
+	}
+	var out []*model.AgentEntry
+	for _, c := range colls {
+		for _, a := range c.Items {
 			if a != nil {
-				add(a.Artifact.Node)
+				out = append(out, a)
 			}
 		}
 	}
@@ -195,6 +211,11 @@ func runOutputsAhead(p *Pass) {
 		}
 		for _, a := range ph.Agents {
 			if a.Status != "" && !notStarted(a.Status) {
+				return
+			}
+		}
+		for _, a := range phaseAgentEntries(ph) {
+			if a.Status.Value != "" && !notStarted(a.Status.Value) {
 				return
 			}
 		}
