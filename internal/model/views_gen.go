@@ -1384,6 +1384,9 @@ type Workflow struct {
 	ID        Str // id
 	Status    Str // status
 	UpdatedAt Str // updated_at
+	EnablerID Str // enabler_id
+	FeatureID Str // feature_id
+	EpicID    Str // epic_id
 }
 
 // WorkflowFields are #Workflow's fields, in the order the definition lists them.
@@ -1391,6 +1394,9 @@ var WorkflowFields = []FieldSpec{
 	{Name: "id", Required: false},
 	{Name: "status", Required: false},
 	{Name: "updated_at", Required: false},
+	{Name: "enabler_id", Required: false},
+	{Name: "feature_id", Required: false},
+	{Name: "epic_id", Required: false},
 }
 
 // WorkflowOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -1407,6 +1413,12 @@ func WorkflowOf(k, v *yaml.Node) *Workflow {
 			x.Status = strKV(fk, fv)
 		case "updated_at":
 			x.UpdatedAt = strKV(fk, fv)
+		case "enabler_id":
+			x.EnablerID = strKV(fk, fv)
+		case "feature_id":
+			x.FeatureID = strKV(fk, fv)
+		case "epic_id":
+			x.EpicID = strKV(fk, fv)
 		}
 	})
 	return x

@@ -255,28 +255,103 @@ var entityStatus = lazyre.New(`(?im)^[ \t]*(?:>[ \t]*)?(?:[-*][ \t]+)?\**status\
 // workItemOver are the Status values of a finished work item.
 var workItemOver = map[string]bool{"DONE": true, "COMPLETED": true, "COMPLETE": true, "CLOSED": true}
 
-// workItemFile finds the entity file of the nearest work item folder
-// holding the workflow, and its Status value and line.
-func workItemFile(p *Pass) (path, status string, line int) {
-	for _, dir := range workflowDirs(p) {
-		name := filepath.Base(dir)
-		if !workItemDir.MatchString(name) {
+// workItemID is a work item's id as a workflow declares it: FEAT-009.
+var workItemID = lazyre.New(`^(?:EPIC|FEAT|EN)-\d+$`)
+
+// maxItemDirs bounds the folders listed looking for a declared work item.
+const maxItemDirs = 200
+
+// declaredItems are the work items the workflow says it serves, most
+// specific first (workflow.enabler_id, feature_id, epic_id).
+func declaredItems(p *Pass) []string {
+	w := OrchestrationOf(p).Doc.Workflow
+	if w == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range []model.Str{w.EnablerID, w.FeatureID, w.EpicID} {
+		if id := strings.TrimSpace(f.Value); workItemID.MatchString(id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// workItemFolder is the folder of the work item the workflow serves: the
+// most specific one it declares, found above it or in the work item
+// folders below the project's work/ (jerry keeps a feature's workflows
+// under its epic, or under the project), else the nearest work item folder
+// holding it.
+func workItemFolder(p *Pass) string {
+	dirs := workflowDirs(p)
+	for _, id := range declaredItems(p) {
+		for _, dir := range dirs {
+			if strings.HasPrefix(filepath.Base(dir), id+"-") {
+				return dir
+			}
+		}
+		for _, dir := range dirs {
+			if w := filepath.Join(dir, "work"); p.isDir(w) {
+				if found := findWorkItem(p, w, id); found != "" {
+					return found
+				}
+				break
+			}
+		}
+	}
+	for _, dir := range dirs {
+		if workItemDir.MatchString(filepath.Base(dir)) {
+			return dir
+		}
+	}
+	return ""
+}
+
+// findWorkItem looks for the folder of work item id among the work item
+// folders under root (EPIC/FEAT/EN, breadth first, at most maxItemDirs
+// listed).
+func findWorkItem(p *Pass, root, id string) string {
+	queue := []string{root}
+	for listed := 0; len(queue) > 0 && listed < maxItemDirs; listed++ {
+		dir := queue[0]
+		queue = queue[1:]
+		entries, err := p.ReadDir(dir)
+		if err != nil {
 			continue
 		}
-		path = filepath.Join(dir, name+".md")
-		head, err := p.ReadFile(path)
-		if err != nil {
-			return "", "", 0
+		for _, e := range entries {
+			name := e.Name()
+			if !e.IsDir() || !workItemDir.MatchString(name) {
+				continue
+			}
+			if strings.HasPrefix(name, id+"-") {
+				return filepath.Join(dir, name)
+			}
+			queue = append(queue, filepath.Join(dir, name))
 		}
-		head = head[:min(len(head), 8<<10)]
-		re := entityStatus.Regexp()
-		loc, m := re.FindIndex(head), re.FindSubmatch(head)
-		if loc == nil {
-			return "", "", 0
-		}
-		return path, string(m[1]), 1 + bytes.Count(head[:loc[0]], []byte("\n"))
 	}
-	return "", "", 0
+	return ""
+}
+
+// workItemFile finds the entity file of the work item the workflow
+// serves, and its Status value and line.
+func workItemFile(p *Pass) (path, status string, line int) {
+	dir := workItemFolder(p)
+	if dir == "" {
+		return "", "", 0
+	}
+	path = filepath.Join(dir, filepath.Base(dir)+".md")
+	head, err := p.ReadFile(path)
+	if err != nil {
+		return "", "", 0
+	}
+	head = head[:min(len(head), 8<<10)]
+	re := entityStatus.Regexp()
+	loc, m := re.FindIndex(head), re.FindSubmatch(head)
+	if loc == nil {
+		return "", "", 0
+	}
+	return path, string(m[1]), 1 + bytes.Count(head[:loc[0]], []byte("\n"))
 }
 
 // doneItem is the finished work item of an active workflow.
