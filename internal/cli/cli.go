@@ -13,7 +13,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -599,12 +598,12 @@ func (c *Command) addContext(disc *load.Discovery, extra []*load.File, named []s
 	lc.set.Unsettle()
 	defer lc.set.Settle()
 	ctx := &load.Discovery{}
-	for _, p := range workflowsUnder(cpScopes, lc) {
-		if !have[p] {
-			have[p] = true
-			disp := load.Display(c.Cwd, p)
-			ctx.Files = append(ctx.Files, &load.File{Path: disp, OSPath: p, Kind: load.KindOrchestration,
-				Template: load.IsTemplate(disp), Root: load.RootFor(lc.root, p)})
+	for _, w := range workflowsUnder(cpScopes, lc) {
+		if !have[w.path] {
+			have[w.path] = true
+			disp := load.Display(c.Cwd, w.path)
+			ctx.Files = append(ctx.Files, &load.File{Path: disp, OSPath: w.path, Kind: load.KindOrchestration,
+				Template: load.IsTemplate(disp), Root: w.root})
 		}
 	}
 	if len(ctx.Files) > 0 {
@@ -642,15 +641,16 @@ const maxContextWalk = 20000
 // per repository), in a repository whose index can be read; else those a
 // walk of each dir finds (at most maxContextWalk entries, .git,
 // node_modules and vendor left out).
-func workflowsUnder(dirs []string, lc *lintConfig) []string {
+func workflowsUnder(dirs []string, lc *lintConfig) []contextFile {
 	seen := map[string]bool{}
-	var out []string
+	var out []contextFile
 	// A file listed but gone is not read when the run reads it: no stat
-	// of each here.
-	add := func(abs string) {
-		if !seen[abs] && lc.kindOf(abs) == load.KindOrchestration {
+	// of each here. Each is read beneath its root (the repository, or the
+	// folder walked), so a name or link leading out of it is not.
+	add := func(abs, root string) {
+		if _, in := load.Contained(root, abs); in && !seen[abs] && lc.kindOf(abs) == load.KindOrchestration {
 			seen[abs] = true
-			out = append(out, abs)
+			out = append(out, contextFile{abs, root})
 		}
 	}
 	// The scopes of each repository, as folders relative to its top ("."
@@ -671,10 +671,10 @@ func workflowsUnder(dirs []string, lc *lintConfig) []string {
 		scopes[top][filepath.ToSlash(rel)] = true
 	}
 	for _, top := range slices.Sorted(maps.Keys(scopes)) {
-		list, ok := gitcmd.TrackedFiles(top, top)
+		list, ok := load.Tracked(top, top)
 		if !ok {
-			// No index this reader can read (nothing added yet, or one git
-			// must be asked about): walked, as outside a repository.
+			// Not a work tree git can list: walked, as outside a
+			// repository.
 			for rel := range scopes[top] {
 				walk = append(walk, filepath.Join(top, filepath.FromSlash(rel)))
 			}
@@ -684,7 +684,7 @@ func workflowsUnder(dirs []string, lc *lintConfig) []string {
 		for _, r := range list {
 			for d := path.Dir(string(r)); ; d = path.Dir(d) {
 				if in[d] {
-					add(filepath.Join(top, filepath.FromSlash(string(r))))
+					add(filepath.Join(top, filepath.FromSlash(string(r))), top)
 					break
 				}
 				if d == "." || d == "/" {
@@ -694,6 +694,10 @@ func workflowsUnder(dirs []string, lc *lintConfig) []string {
 		}
 	}
 	for _, dir := range walk {
+		root := dir
+		if _, in := load.Contained(lc.root, dir); lc.root != "" && in {
+			root = lc.root
+		}
 		n := 0
 		_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 			if n++; err != nil || n > maxContextWalk {
@@ -703,14 +707,18 @@ func workflowsUnder(dirs []string, lc *lintConfig) []string {
 				return fs.SkipDir
 			}
 			if e.Type().IsRegular() {
-				add(p)
+				add(p, root)
 			}
 			return nil
 		})
 	}
-	sort.Strings(out)
+	slices.SortFunc(out, func(a, b contextFile) int { return strings.Compare(a.path, b.path) })
 	return out
 }
+
+// contextFile is a workflow read beside a checkpoint, and the folder it
+// is read beneath.
+type contextFile struct{ path, root string }
 
 // checkpointScope is where the workflows of the checkpoint at abs live:
 // the folder holding the .jerry/ folder above it (jerry keeps checkpoints

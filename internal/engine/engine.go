@@ -621,8 +621,11 @@ type unitRun struct {
 	s          *Settings
 	onDocument func(*load.Document) // the run's Settings.OnDocument
 	context    bool                 // indexers only (unit.context)
-	index      *rules.Index
-	fs         *load.Files // the command's file access
+	// maskOnly is a context unit no checked unit names, read only for
+	// the secrets it holds: nothing indexes it.
+	maskOnly bool
+	index    *rules.Index
+	fs       *load.Files // the command's file access
 	// results derived once per unit (the resumption section, …) are shared by its rules.
 	results  *rules.Results
 	raw      []diag.Finding
@@ -635,6 +638,9 @@ type unitRun struct {
 // runRules runs over the unit the indexers, then the active rules, of
 // its kind; path names the unit in an internal error.
 func (ur *unitRun) runRules(u load.Unit, path string) {
+	if ur.maskOnly {
+		return
+	}
 	kind := u.UnitKind()
 	p := rules.NewPass(nil, &ur.s.Opts, u, nil)
 	p.Results, p.Index, p.Files, p.BaseRev = ur.results, ur.index, ur.fs, ur.s.Base
@@ -693,9 +699,19 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 		} else {
 			probs, ok = ur.fs.Read(f, lim)
 		}
-		if !ok || !rules.ContextRelevant(ur.index, f, f.Data) {
+		if !ok {
 			f.Release()
 			return nil
+		}
+		// One that may hold a secret is parsed all the same, only to
+		// locate it: a finding quoting its value is masked as in a lint
+		// of the repository.
+		if !rules.ContextRelevant(ur.index, f, f.Data) {
+			if !rules.MayHoldSecret(f.Data) {
+				f.Release()
+				return nil
+			}
+			ur.maskOnly = true
 		}
 	default:
 		probs, ok = ur.fs.Read(f, lim)

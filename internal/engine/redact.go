@@ -226,11 +226,16 @@ func maskAcrossFiles(fs []diag.Finding, all *located) {
 		for j := range fd.Related {
 			fd.Related[j].Message = all.mask(fd.Related[j].Message)
 		}
+		if fd.HasSnippet {
+			// character for character, so the caret keeps its column
+			fd.Snippet = all.maskLine(fd.Snippet, 0)
+		}
 	}
 }
 
 // unionOf is every secret of loc as one located: lines, windows, pieces
-// (no spans: a snippet is masked by its own file's).
+// (no spans: where in a snippet's file a secret sits is its own file's
+// to say; the union masks the runs of one found elsewhere).
 func unionOf(loc map[string]*located) *located {
 	all := &located{windows: map[string]bool{}}
 	for _, lc := range loc {

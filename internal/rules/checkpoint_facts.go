@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -217,15 +218,97 @@ func ContextRelevant(ix *Index, f *load.File, data []byte) bool {
 	if f.Kind != load.KindOrchestration {
 		return true
 	}
-	cps := Checkpoints.All(ix)
-	if len(cps) == 0 {
-		return false
+	return ix.contextNeedles().in(data)
+}
+
+// contextNeedles are what ContextRelevant looks for: the workflow ids
+// and file names of the run's checkpoints, gathered once (checkpoints
+// are indexed in a phase before workflows) so each workflow is scanned
+// once, not once per checkpoint.
+type contextNeedles struct {
+	words map[string]bool // lower-cased, of idChar only
+	odd   []string        // the others, looked for one by one
+	// heads holds the first two bytes of each word (the one byte of a
+	// one-byte word, with 0): most words of a file start otherwise and
+	// are passed over without a look-up.
+	heads *[1 << 16]bool
+}
+
+// head is the table index of a word's first two lower-cased bytes.
+func head(w []byte) int {
+	a, b := lowerASCII(w[0]), byte(0)
+	if len(w) > 1 {
+		b = lowerASCII(w[1])
 	}
-	for _, cp := range cps {
-		if id := cp.WorkflowID; id != "" && containsFold(data, id) {
-			return true
+	return int(a)<<8 | int(b)
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func (ix *Index) contextNeedles() *contextNeedles {
+	ix.needles.once.Do(func() {
+		n := &contextNeedles{words: map[string]bool{}, heads: new([1 << 16]bool)}
+		add := func(s string) {
+			if s == "" || s == "." {
+				return
+			}
+			if strings.IndexFunc(s, func(r rune) bool { return r >= utf8.RuneSelf || !idChar(byte(r)) }) >= 0 {
+				n.odd = append(n.odd, s)
+				return
+			}
+			n.words[strings.ToLower(s)] = true
+			n.heads[head([]byte(s))] = true
 		}
-		if name := filepath.Base(cp.OSPath); name != "." && containsFold(data, name) {
+		for _, cp := range Checkpoints.All(ix) {
+			add(cp.WorkflowID)
+			add(filepath.Base(cp.OSPath))
+		}
+		ix.needles.v = n
+	})
+	return ix.needles.v
+}
+
+// idChar is a byte of the words ids and file names are written in.
+func idChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '_'
+}
+
+// in reports whether data names a needle: a word of it (or the word
+// without the dots and dashes that end a sentence) in any case, or an
+// odd needle as written, lower- or upper-cased.
+func (n *contextNeedles) in(data []byte) bool {
+	if len(n.words) > 0 {
+		var buf []byte
+		for i := 0; i < len(data); {
+			if !idChar(data[i]) {
+				i++
+				continue
+			}
+			j := i
+			for j < len(data) && idChar(data[j]) {
+				j++
+			}
+			if !n.heads[head(data[i:j])] {
+				i = j
+				continue
+			}
+			buf = append(buf[:0], data[i:j]...)
+			for k, c := range buf {
+				buf[k] = lowerASCII(c)
+			}
+			if n.words[string(buf)] || n.words[string(bytes.TrimRight(buf, ".-_"))] {
+				return true
+			}
+			i = j
+		}
+	}
+	for _, s := range n.odd {
+		if containsFold(data, s) {
 			return true
 		}
 	}

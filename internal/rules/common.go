@@ -547,13 +547,19 @@ func quotedEnd(f *load.File, n *yaml.Node) (line, col int, ok bool) {
 	return 0, 0, false
 }
 
+// MayHoldSecret reports whether a file's content may hold a credential
+// FindSecrets would locate: false means none can be found in it.
+func MayHoldSecret(data []byte) bool {
+	return secret.MayHoldBytes(data) || mayEmbedBytes(data)
+}
+
 // MaskFile returns data, the content of a file of kind k at path, with
 // every credential FindSecrets locates in its text and in its parsed
 // values (a token split over the lines of a quoted scalar) replaced by
 // asterisks, for outputs that print file content other than snippets
 // (fix --diff).
 func MaskFile(path string, k load.Kind, data []byte) []byte {
-	if !secret.MayHoldBytes(data) && !mayEmbed(string(data)) {
+	if !MayHoldSecret(data) {
 		return data
 	}
 	f := &load.File{Path: path, Kind: k, Data: data}

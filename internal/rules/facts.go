@@ -127,6 +127,11 @@ type Index struct {
 	seed   maphash.Seed
 	spread atomic.Uint32 // deals keyless values over the shards
 	shards [indexShards]indexShard
+	// needles are ContextRelevant's, made once the checkpoints are in.
+	needles struct {
+		once sync.Once
+		v    *contextNeedles
+	}
 }
 
 // indexShards is how many shards an Index spreads its facts over.

@@ -136,6 +136,41 @@ type embedded struct {
 	what string
 }
 
+// mayEmbedBytes is mayEmbed for a file's bytes, in one pass and without
+// a lower-cased copy of them.
+func mayEmbedBytes(b []byte) bool {
+	for i, c := range b {
+		if c = lowerASCII(c); !embeddedFirst[c] {
+			continue
+		}
+		for _, w := range embeddedWords {
+			if w[0] == c && len(b)-i >= len(w) && foldPrefix(b[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// embeddedFirst marks the first bytes of embeddedWords.
+var embeddedFirst = func() (t [256]bool) {
+	for _, w := range embeddedWords {
+		t[w[0]] = true
+	}
+	return t
+}()
+
+// foldPrefix reports whether b starts with the lower-case ASCII word w,
+// in any case.
+func foldPrefix(b []byte, w string) bool {
+	for j := 0; j < len(w); j++ {
+		if lowerASCII(b[j]) != w[j] {
+			return false
+		}
+	}
+	return true
+}
+
 func mayEmbed(s string) bool {
 	l := strings.ToLower(s)
 	for _, w := range embeddedWords {

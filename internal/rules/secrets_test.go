@@ -130,3 +130,13 @@ func TestMaskFileWrittenCredential(t *testing.T) {
 		t.Errorf("MaskFile: %q", got)
 	}
 }
+
+// TestMayEmbedBytes: the byte gate agrees with the string one on words
+// in any case, at the ends of the data and nowhere else.
+func TestMayEmbedBytes(t *testing.T) {
+	for _, s := range []string{"", "k", "ke", "key", "a KEY", "x: Basic", "https://h", "passwd", "PWD", "Credentials", "lorem ipsum", "tok", "secre"} {
+		if got, want := mayEmbedBytes([]byte(s)), mayEmbed(s); got != want {
+			t.Errorf("mayEmbedBytes(%q) = %v, mayEmbed says %v", s, got, want)
+		}
+	}
+}
