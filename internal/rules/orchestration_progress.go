@@ -280,6 +280,17 @@ func immediateActions(o *model.Orchestration) (*yaml.Node, []action) {
 	return imm.Node, out
 }
 
+// agentsDone reports whether agents are named and each is recorded done
+// (st: agentStatuses).
+func agentsDone(st map[string]string, agents []string) bool {
+	for _, id := range agents {
+		if s, ok := st[id]; !ok || !isWorkDone(s) {
+			return false
+		}
+	}
+	return len(agents) > 0
+}
+
 // doneBecause says why the file records an action's work as done, or "".
 func doneBecause(p *Pass, a action) (string, *yaml.Node) {
 	if a.Phase > 0 {
@@ -299,10 +310,8 @@ func doneBecause(p *Pass, a action) (string, *yaml.Node) {
 		return "", nil
 	}
 	st := agentStatuses(p)
-	for _, id := range a.Agents {
-		if s, ok := st[id]; !ok || !isWorkDone(s) {
-			return "", nil
-		}
+	if !agentsDone(st, a.Agents) {
+		return "", nil
 	}
 	if len(a.Agents) == 1 {
 		return fmt.Sprintf("agent %s is %s", a.Agents[0], st[a.Agents[0]]), nil
@@ -406,8 +415,9 @@ func staleCurrentGroup(p *Pass) (cgv *yaml.Node, msg string, next *yaml.Node) {
 }
 
 // finishedPending reports, in a finished workflow, the immediate actions
-// that still dispatch its own work and the queue groups still open (a
-// warning: the record may be over and these lists left behind).
+// that still dispatch its own work not recorded done and the queue groups
+// still open (a warning: the record may be over and these lists left
+// behind).
 func finishedPending(p *Pass) {
 	if FinishedContradicted(p) {
 		return // RL106 reports the open work
@@ -426,6 +436,9 @@ func finishedPending(p *Pass) {
 		}
 		if a.Done || !known {
 			continue // housekeeping after the workflow (commit, close the item) is not its work
+		}
+		if why, _ := doneBecause(p, a); why != "" || agentsDone(st, a.Agents) {
+			continue // left from when it ran: the work it names is recorded done, no doubt the record is over
 		}
 		acts++
 		items = append(items, diag.QuoteTo(strings.Join(strings.Fields(a.Text), " "), 32))
