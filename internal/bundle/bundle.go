@@ -256,10 +256,13 @@ func Check(b *load.Bundle, loadProblems []diag.Finding, o Options) *Verdict {
 		}
 		return &Verdict{Path: b.Folder.Path, Verdict: Reject, Codes: []Code{BundleIncomplete}, Problems: []Problem{p}}
 	}
-	c := &checker{b: b, o: o, why: map[string]string{}}
+	c := &checker{b: b, o: o, why: map[string]string{}, encoding: map[string]string{}}
 	for _, fd := range loadProblems {
 		if fd.Code == code.DuplicateKey {
 			continue // duplicate keys are looked at where they matter
+		}
+		if fd.Code == code.Encoding {
+			c.encoding[fd.Path] = fd.Message
 		}
 		if _, ok := c.why[fd.Path]; !ok {
 			msg := fd.Message
@@ -293,8 +296,12 @@ type checker struct {
 	root, prefix string
 	rootFound    bool
 	why          map[string]string // display path → the loader's reason it was not parsed
-	problems     []Problem
-	notes        []Note
+	// encoding is the loader's reason a file that parsed is still not
+	// what the reference verifier reads (a byte-order mark, which its
+	// UTF-8 JSON reader refuses), by display path.
+	encoding map[string]string
+	problems []Problem
+	notes    []Note
 }
 
 func (c *checker) add(p Problem) { c.problems = append(c.problems, p) }
@@ -399,6 +406,10 @@ func (c *checker) object(name string) *load.Document {
 		if why == "" {
 			why = "it is empty or not JSON"
 		}
+		c.add(Problem{Code: ArtifactInvalid, File: name, Doc: d, Message: fmt.Sprintf("%s cannot be read: %s", name, why)})
+		return nil
+	}
+	if why, bad := c.encoding[d.File.Path]; bad {
 		c.add(Problem{Code: ArtifactInvalid, File: name, Doc: d, Message: fmt.Sprintf("%s cannot be read: %s", name, why)})
 		return nil
 	}

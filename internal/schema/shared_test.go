@@ -75,6 +75,9 @@ func TestPruneByPathKeepsKeysKnownElsewhere(t *testing.T) {
 // violation exactly when CUE accepts that document.
 func checkAgreesWithCUE(t *testing.T, name string, d cue.Value, root *yaml.Node) {
 	t.Helper()
+	if hasDuplicateKeys(root, 0) {
+		return // which value of a key given twice counts is RL002's question, asked first
+	}
 	res, err := Check(name, root, Options{})
 	if err != nil {
 		return // data CUE cannot represent
@@ -95,6 +98,30 @@ func checkAgreesWithCUE(t *testing.T, name string, d cue.Value, root *yaml.Node)
 		t.Fatalf("%s: Check reports %d violations %v, but CUE on the document without the unknown keys %v accepts=%v:\n%s",
 			name, len(res.Violations), res.Violations, res.Unknown, accepts, marshal(root))
 	}
+}
+
+// hasDuplicateKeys reports whether a mapping of the document gives a key
+// twice: ToValue keeps one of the values, a path names either.
+func hasDuplicateKeys(n *yaml.Node, depth int) bool {
+	if n == nil || depth > 100 {
+		return false
+	}
+	if n.Kind == yaml.MappingNode {
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			if seen[k] {
+				return true
+			}
+			seen[k] = true
+		}
+	}
+	for _, c := range n.Content {
+		if hasDuplicateKeys(c, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // at follows a data path through ToValue's tree.
