@@ -75,9 +75,9 @@ resumption:
 	if pending {
 		sb.WriteString(`next_actions:
   immediate:
-    - action: "Execute Phase 1: ps-researcher-001 — gap analysis of docs/INSTALLATION.md"
+    - action: "Execute Phase 3: ps-researcher-001 — gap analysis of docs/INSTALLATION.md"
       execution_mode: "SEQUENTIAL"
-    - action: "Execute Phase 1: nse-requirements-001 — requirements definition"
+    - action: "Execute Phase 3: nse-requirements-001 — requirements definition"
       agents: ["nse-requirements-001"]
       execution_mode: "SEQUENTIAL"
 `)
@@ -167,7 +167,8 @@ func TestSessionStartFitsBudget(t *testing.T) {
 		t.Errorf("report of %d bytes: over the budget of %d (Claude Code shows 10,000 characters in full)", len(text), hookContextMax)
 	}
 	// 42 files to read resolving nowhere (errors), 13 finished workflows
-	// with next actions listed (warnings): errors first.
+	// with next actions naming a phase they do not record (warnings): errors
+	// first.
 	if !strings.HasPrefix(text, "resumelint: 55 findings in the state files (42 errors, 13 warnings); ") {
 		t.Errorf("the report does not start with the findings' counts:\n%s", text)
 	}
