@@ -248,6 +248,10 @@ func writeFindingLines(sb *strings.Builder, fds []diag.Finding) {
 // verified outputs rather than state to resume from.
 func isStateUnit(k load.Kind) bool { return k != load.KindBundle && k != load.KindUnknown }
 
+// hookMaxWalk bounds the walk of a session's folder outside any
+// repository.
+const hookMaxWalk = 20000
+
 // lintState lints the state files under the session's working directory:
 // orchestration files, checkpoints, precompact state, resume contexts and
 // agent runs. It returns the findings a resuming session would act on
@@ -258,10 +262,20 @@ func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
 		return nil, nil, false
 	}
 	h.files = s.Files
-	disc, err := load.Discover(nil, lc.discoverOptions(h.cwd))
+	opt := lc.discoverOptions(h.cwd)
+	if !hook.InRepository(h.root) {
+		// A session started outside any repository (a home folder, /):
+		// looked at, not walked whole.
+		opt.MaxWalk = hookMaxWalk
+	}
+	disc, err := load.Discover(nil, opt)
 	if err != nil {
 		fmt.Fprintf(h.c.Stderr, "resumelint hook: %v\n", err) // git refused or timed out: say so
 		return nil, nil, true
+	}
+	for _, dir := range disc.Truncated {
+		fmt.Fprintf(h.c.Stderr, "resumelint hook: %s is in no repository; stopped looking after %d entries\n",
+			diag.Safe(dir), hookMaxWalk)
 	}
 	if err := lc.discovered(disc); err != nil {
 		fmt.Fprintf(h.c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))

@@ -112,6 +112,13 @@ func (e *Event) FilePath() string {
 // WriteTools are the tools whose PostToolUse events name a written file.
 var WriteTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true}
 
+// InRepository reports whether root, as RepoRoot found it, holds a .git
+// marker (RepoRoot falls back to the folder itself outside any).
+func InRepository(root string) bool {
+	_, err := os.Lstat(filepath.Join(root, ".git"))
+	return err == nil
+}
+
 // RepoRoot is the top of the git work tree containing dir, or dir itself.
 // It reads .git markers instead of running git.
 func RepoRoot(dir string) string {

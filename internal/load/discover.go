@@ -52,6 +52,8 @@ type Discovery struct {
 	// them.
 	Context        []*File
 	ContextFolders []*Folder
+	// Truncated are the folders whose walk stopped at MaxWalk entries.
+	Truncated []string
 }
 
 // DiscoverOptions control discovery.
@@ -71,6 +73,11 @@ type DiscoverOptions struct {
 	Listed func(osDir string, rel [][]byte) (changed bool)
 	// NoGit walks folders even inside a git work tree.
 	NoGit bool
+	// MaxWalk, when above zero, is the most entries a walk of a folder
+	// outside a work tree visits: a hook that starts in a home folder or
+	// at / must not read the whole disk. Discovery.Truncated names the
+	// folders it cut short.
+	MaxWalk int
 	// BeforeWalk, when set, is called before each folder is walked: the
 	// run will read many files (the command readies its heap then).
 	BeforeWalk func()
@@ -336,7 +343,12 @@ func (d *discoverer) dir(osDir string, named bool) {
 			return
 		}
 	}
+	seen := 0
 	_ = filepath.WalkDir(osDir, func(p string, e fs.DirEntry, err error) error {
+		if seen++; d.opt.MaxWalk > 0 && seen > d.opt.MaxWalk {
+			d.out.Truncated = append(d.out.Truncated, osDir)
+			return fs.SkipAll
+		}
 		if err != nil {
 			if e != nil && e.IsDir() && p != osDir {
 				return fs.SkipDir

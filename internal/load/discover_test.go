@@ -141,6 +141,28 @@ func TestDiscoverWalk(t *testing.T) {
 	}
 }
 
+// TestDiscoverMaxWalk: a walk outside a work tree stops after MaxWalk
+// entries and names the folder it cut short; within the bound, or
+// without one, it sees everything.
+func TestDiscoverMaxWalk(t *testing.T) {
+	dir := tree(t, t.TempDir(), sampleTree...)
+	whole := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true})
+	if len(whole.Truncated) != 0 {
+		t.Fatalf("unbounded walk truncated: %q", whole.Truncated)
+	}
+	wide := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true, MaxWalk: 1000})
+	if len(wide.Truncated) != 0 || !reflect.DeepEqual(discovered(wide), discovered(whole)) {
+		t.Errorf("a bound above the tree's size changed the walk: %q, %q", wide.Truncated, discovered(wide))
+	}
+	cut := discoverQuick(t, nil, DiscoverOptions{Cwd: dir, Root: dir, NoGit: true, MaxWalk: 3})
+	if !reflect.DeepEqual(cut.Truncated, []string{dir}) {
+		t.Errorf("Truncated = %q, want the folder walked", cut.Truncated)
+	}
+	if len(discovered(cut)) >= len(discovered(whole)) {
+		t.Errorf("a walk of 3 entries found %d units, the whole walk %d", len(discovered(cut)), len(discovered(whole)))
+	}
+}
+
 func TestDiscoverGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
