@@ -291,6 +291,14 @@ func checkCompleteRecord(p *Pass, anchor *lifecycle) {
 	if len(o.items) == 0 {
 		return
 	}
+	if _, v2Complete := completeAnchor(p); v2Complete {
+		return // with the phases and the trajectory, in one finding (completeContradictions)
+	}
+	p.Report(p.Doc.File, anchor.At, completeRecordMsg(anchor, o), WithRelated(o.rel...))
+}
+
+// completeRecordMsg says what of a record anchored COMPLETE is still open.
+func completeRecordMsg(anchor *lifecycle, o *openRecord) string {
 	var what []string
 	for _, c := range []struct {
 		n    int
@@ -304,10 +312,9 @@ func checkCompleteRecord(p *Pass, anchor *lifecycle) {
 	if o.phases > 0 && o.gates == 0 && o.pipes == 0 && o.agentsDone {
 		hint = "their agents are COMPLETE: update the phases"
 	}
-	msg := diag.FitList(o.items, func(list string) string {
+	return diag.FitList(o.items, func(list string) string {
 		return fmt.Sprintf("%s %s, but %s still open: %s; %s", anchor.Field, anchor.Raw, strings.Join(what, " and "), list, hint)
 	})
-	p.Report(p.Doc.File, anchor.At, msg, WithRelated(o.rel...))
 }
 
 // checkRunningRecord reports a running workflow whose phases are all done,

@@ -608,36 +608,20 @@ var trajectoryStaleResult = NewResult("trajectory-stale", func(p *Pass) *staleTr
 })
 
 // completeContradictions reports what still runs in a workflow whose
-// resumption says COMPLETE.
+// resumption says COMPLETE: a quality trajectory in progress, phases not
+// complete, gates open. One missed update leaves several behind, so they
+// are one finding; one of them alone keeps its own wording.
 func completeContradictions(p *Pass, wsv *yaml.Node) {
 	f := p.Doc.File
+	var msgs []string        // each cause in its own words
+	var rels [][]diag.Related // each cause's positions
+	var counts, items []string
+	traj := ""
 	if st := trajectoryStale(p); st != nil {
 		// One stale trajectory, one finding (RL108 stays silent on it).
-		var parts []string
-		var rel []diag.Related
-		if st.gate != nil {
-			parts = append(parts, fmt.Sprintf("gate %s in progress", st.gate.Value))
-			rel = append(rel, relatedAt(f, st.gate, "quality_trajectory.current_gate"))
-		}
-		if len(st.remaining) > 0 {
-			// The gate in progress is often listed as remaining too: the
-			// others are counted beside it.
-			others := 0
-			for _, g := range st.remaining {
-				if st.gate == nil || model.GateKey(g) != model.GateKey(st.gate.Value) {
-					others++
-				}
-			}
-			switch {
-			case others == 0:
-			case st.gate != nil:
-				parts = append(parts, fmt.Sprintf("%d more remaining", others))
-			default:
-				parts = append(parts, fmt.Sprintf("%d remaining", others))
-			}
-			rel = append(rel, relatedAt(f, st.remainingKey, "quality_trajectory.gates_remaining"))
-		}
-		p.Report(f, wsv, fmt.Sprintf("workflow_status COMPLETE, but quality_trajectory (line %d) still has %s: close it out", st.key.Line, strings.Join(parts, " and ")), WithRelated(rel...))
+		desc, rel := staleTrajectoryDesc(f, st)
+		msgs = append(msgs, fmt.Sprintf("workflow_status COMPLETE, but quality_trajectory (line %d) still has %s: close it out", st.key.Line, desc))
+		rels, traj = append(rels, rel), "quality_trajectory still has "+desc
 	}
 	var open []string
 	var rel []diag.Related
@@ -647,12 +631,71 @@ func completeContradictions(p *Pass, wsv *yaml.Node) {
 				continue
 			}
 			open = append(open, fmt.Sprintf("%s phase %d (%s, line %d)", pi.Key, ph.Num, ph.Status, lineOf(ph.At)))
+			items = append(items, fmt.Sprintf("%s phase %d (%s)", pi.Key, ph.Num, ph.Status))
 			rel = append(rel, relatedAt(f, ph.At, ph.Label+": "+ph.Status))
 		}
 	}
 	if len(open) > 0 {
-		p.Report(f, wsv, fmt.Sprintf("workflow_status COMPLETE, but %d phase(s) are not complete: %s", len(open), listShort(open)), WithRelated(rel...))
+		msgs = append(msgs, fmt.Sprintf("workflow_status COMPLETE, but %d phase(s) are not complete: %s", len(open), listShort(open)))
+		rels, counts = append(rels, rel), append(counts, fmt.Sprintf("%d phase(s)", len(open)))
 	}
+	if o := recordOpen(p); len(o.items) > 0 {
+		anchor, _ := completeAnchor(p)
+		msgs, rels = append(msgs, completeRecordMsg(anchor, o)), append(rels, o.rel)
+		counts, items = append(counts, fmt.Sprintf("%d gate(s)", len(o.items))), append(items, o.items...)
+	}
+	switch len(msgs) {
+	case 0:
+		return
+	case 1:
+		p.Report(f, wsv, msgs[0], WithRelated(rels[0]...))
+		return
+	}
+	var all []diag.Related
+	for _, r := range rels {
+		all = append(all, r...)
+	}
+	msg := diag.FitList(items, func(list string) string {
+		var what []string
+		if len(counts) > 0 {
+			what = append(what, fmt.Sprintf("%s still open: %s", strings.Join(counts, " and "), list))
+		}
+		if traj != "" {
+			what = append(what, traj)
+		}
+		return fmt.Sprintf("workflow_status COMPLETE, but %s: update them or the status", strings.Join(what, "; "))
+	})
+	p.Report(f, wsv, msg, WithRelated(all...))
+}
+
+// staleTrajectoryDesc says what a stale quality trajectory still has:
+// "gate qg-2 in progress and 1 more remaining".
+func staleTrajectoryDesc(f *load.File, st *staleTrajectory) (string, []diag.Related) {
+	var parts []string
+	var rel []diag.Related
+	if st.gate != nil {
+		parts = append(parts, fmt.Sprintf("gate %s in progress", st.gate.Value))
+		rel = append(rel, relatedAt(f, st.gate, "quality_trajectory.current_gate"))
+	}
+	if len(st.remaining) > 0 {
+		// The gate in progress is often listed as remaining too: the
+		// others are counted beside it.
+		others := 0
+		for _, g := range st.remaining {
+			if st.gate == nil || model.GateKey(g) != model.GateKey(st.gate.Value) {
+				others++
+			}
+		}
+		switch {
+		case others == 0:
+		case st.gate != nil:
+			parts = append(parts, fmt.Sprintf("%d more remaining", others))
+		default:
+			parts = append(parts, fmt.Sprintf("%d remaining", others))
+		}
+		rel = append(rel, relatedAt(f, st.remainingKey, "quality_trajectory.gates_remaining"))
+	}
+	return strings.Join(parts, " and "), rel
 }
 
 // ---- RL107 stale-resumption -------------------------------------------------
