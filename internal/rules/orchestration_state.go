@@ -613,7 +613,7 @@ var trajectoryStaleResult = NewResult("trajectory-stale", func(p *Pass) *staleTr
 // are one finding; one of them alone keeps its own wording.
 func completeContradictions(p *Pass, wsv *yaml.Node) {
 	f := p.Doc.File
-	var msgs []string        // each cause in its own words
+	var msgs []string         // each cause in its own words
 	var rels [][]diag.Related // each cause's positions
 	var counts, items []string
 	traj := ""
