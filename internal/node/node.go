@@ -5,6 +5,7 @@ package node
 import (
 	"strconv"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
@@ -88,15 +89,62 @@ func Str(n *yaml.Node) (string, bool) {
 	return Resolve(n).Value, true
 }
 
-// Int returns an integer scalar's value.
 // StatusWord puts a status in one spelling: upper case, '_' between words
-// ("in-progress", "In Progress" and "IN_PROGRESS" compare equal).
+// ("in-progress", "In Progress" and "IN_PROGRESS" compare equal), without
+// the marks around it that files decorate it with ("✅ COMPLETE",
+// "COMPLETE ✅", "**DONE**") or a trailing remark in parentheses
+// ("COMPLETE (with notes)").
 func StatusWord(s string) string {
-	return wordSeparators.Replace(strings.ToUpper(strings.TrimSpace(s)))
+	s = strings.TrimSpace(s)
+	if w := undecorated(s); w != "" {
+		s = w
+	}
+	return wordSeparators.Replace(strings.ToUpper(s))
+}
+
+// undecorated is s without the marks at its ends and a trailing remark in
+// parentheses, or "" when nothing of a word is left. A remark that holds
+// the status back ("COMPLETE (pending QA)") stays: that is not the word.
+func undecorated(s string) string {
+	w := strings.TrimFunc(s, notWordRune)
+	if i := strings.LastIndexByte(w, '('); i > 0 && strings.HasSuffix(s, ")") {
+		if remarkQualifies(w[i:]) {
+			return s
+		}
+		w = strings.TrimFunc(w[:i], notWordRune)
+	}
+	return w
+}
+
+// notWordRune is a mark around a status word; '?' is kept, since "Done?"
+// is a question, not a status.
+func notWordRune(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '/' && r != '?'
+}
+
+// remarkQualifies reports a parenthesised remark that says the status does
+// not quite hold: pending, awaiting, partial, reopened, not yet, ...
+func remarkQualifies(remark string) bool {
+	if strings.ContainsRune(remark, '?') {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(remark), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch w {
+		case "not", "but", "yet", "except", "open", "wip", "todo":
+			return true
+		}
+		for _, p := range []string{"pend", "await", "wait", "review", "partial", "reopen", "block", "progress", "incomplete", "unfinished"} {
+			if strings.HasPrefix(w, p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var wordSeparators = strings.NewReplacer("-", "_", " ", "_")
 
+// Int returns an integer scalar's value.
 func Int(n *yaml.Node) (int64, bool) {
 	n = Resolve(n)
 	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {

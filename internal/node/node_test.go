@@ -69,3 +69,30 @@ func oddOf(content []*yaml.Node) []*yaml.Node {
 	}
 	return out
 }
+
+// TestStatusWordUndecorated: the marks and remarks files put around a
+// status are not part of it, unless the remark holds it back.
+func TestStatusWordUndecorated(t *testing.T) {
+	for in, want := range map[string]string{
+		"in-progress":              "IN_PROGRESS",
+		"✅ COMPLETE":               "COMPLETE",
+		"COMPLETE ✅":               "COMPLETE",
+		"**DONE**":                 "DONE",
+		"COMPLETE (with notes)":    "COMPLETE",
+		"✅ PASS":                   "PASS",
+		"N/A":                      "N/A",
+		"COMPLETE (pending QA)":    "COMPLETE_(PENDING_QA)",
+		"COMPLETE (not verified)":  "COMPLETE_(NOT_VERIFIED)",
+		"Done?":                    "DONE?",
+		"COMPLETE - reopened":      "COMPLETE___REOPENED",
+		"✅":                        "✅",
+		"":                         "",
+		"PHASE_5_COMPLETE":         "PHASE_5_COMPLETE",
+		"IN_PROGRESS (80%)":        "IN_PROGRESS",
+		"Blocked (waiting on API)": "BLOCKED_(WAITING_ON_API)",
+	} {
+		if got := StatusWord(in); got != want {
+			t.Errorf("StatusWord(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -64,8 +64,8 @@ func (l Lifecycle) String() string {
 // finishedWords are the lifecycle states of a record that is over, in
 // node.StatusWord spelling, with the spellings real files use.
 var finishedWords = map[string]bool{
-	"COMPLETE": true, "COMPLETED": true, "DONE": true, "FINISHED": true,
-	"CANCELLED": true, "CANCELED": true, "FAILED": true,
+	"COMPLETE": true, "COMPLETED": true, "DONE": true, "FINISHED": true, "CLOSED": true, "ARCHIVED": true,
+	"CANCELLED": true, "CANCELED": true, "ABANDONED": true, "SUPERSEDED": true, "FAILED": true,
 }
 
 // IsFinishedStatus reports a lifecycle state of a record that is over.

@@ -71,7 +71,7 @@ func agentSummaries(p *Pass) (key, val *yaml.Node) {
 
 func isComplete(status string) bool {
 	switch node.StatusWord(status) {
-	case "COMPLETE", "COMPLETED", "DONE":
+	case "COMPLETE", "COMPLETED", "DONE", "FINISHED", "CLOSED":
 		return true
 	}
 	return false
@@ -88,7 +88,7 @@ func isInProgress(status string) bool {
 // isSettled is a phase that holds up nothing: complete, skipped or cancelled.
 func isSettled(status string) bool {
 	switch node.StatusWord(status) {
-	case "SKIPPED", "CANCELLED", "CANCELED", "NOT_APPLICABLE", "N/A":
+	case "SKIPPED", "CANCELLED", "CANCELED", "NOT_APPLICABLE", "N/A", "SUPERSEDED", "ABANDONED", "ARCHIVED":
 		return true
 	}
 	return isComplete(status)
@@ -107,9 +107,9 @@ func isPassed(status string) bool {
 // (COMPLETED in workflow.status, COMPLETE in recovery_state).
 func canonWorkflowStatus(s string) string {
 	switch w := node.StatusWord(s); w {
-	case "COMPLETED", "DONE":
+	case "COMPLETED", "DONE", "FINISHED", "CLOSED", "ARCHIVED":
 		return "COMPLETE"
-	case "CANCELED":
+	case "CANCELED", "ABANDONED", "SUPERSEDED":
 		return "CANCELLED"
 	default:
 		return w
