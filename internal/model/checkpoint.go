@@ -23,6 +23,10 @@ type CheckpointDoc struct {
 	// WorkflowID is orchestration_state.workflow_id, or the runtime form's
 	// resumption_state.workflow_id / workflow.id; "" when the file names none.
 	WorkflowID string
+	// WorkflowStatus is the workflow's status when the checkpoint was
+	// written: orchestration_state.workflow_status, or the runtime form's
+	// resumption_state.workflow_status / workflow.status.
+	WorkflowStatus string
 }
 
 // CheckpointDocOf reads a checkpoint root; nil when it is not a mapping.
@@ -40,12 +44,17 @@ func CheckpointDocOf(root *yaml.Node) *CheckpointDoc {
 		c.SeedContext = seed.ContextState
 	}
 	if st := seed.OrchestrationState; st != nil {
-		c.WorkflowID = st.WorkflowID.Value
+		c.WorkflowID, c.WorkflowStatus = st.WorkflowID.Value, st.WorkflowStatus.Value
 	} else if rs := RuntimeResumptionStateOf(nil, rt.ResumptionState.Node); rs != nil {
 		if rs.WorkflowID.OK {
 			c.WorkflowID = rs.WorkflowID.Value
 		} else if rs.Workflow != nil {
 			c.WorkflowID = rs.Workflow.ID.Value
+		}
+		if rs.WorkflowStatus.OK {
+			c.WorkflowStatus = rs.WorkflowStatus.Value
+		} else if rs.Workflow != nil {
+			c.WorkflowStatus = rs.Workflow.Status.Value
 		}
 	}
 	return c

@@ -2149,14 +2149,16 @@ func ResumeExtrasOf(k, v *yaml.Node) *ResumeExtras {
 
 // RuntimeResumptionState is a mapping read as #RuntimeResumptionState (cue/views/aliases.cue): each field's value and node.
 type RuntimeResumptionState struct {
-	Key, Node  *yaml.Node
-	WorkflowID Str       // workflow_id
-	Workflow   *Workflow // workflow
+	Key, Node      *yaml.Node
+	WorkflowID     Str       // workflow_id
+	WorkflowStatus Str       // workflow_status
+	Workflow       *Workflow // workflow
 }
 
 // RuntimeResumptionStateFields are #RuntimeResumptionState's fields, in the order the definition lists them.
 var RuntimeResumptionStateFields = []FieldSpec{
 	{Name: "workflow_id", Required: false},
+	{Name: "workflow_status", Required: false},
 	{Name: "workflow", Required: false},
 }
 
@@ -2170,6 +2172,8 @@ func RuntimeResumptionStateOf(k, v *yaml.Node) *RuntimeResumptionState {
 		switch key {
 		case "workflow_id":
 			x.WorkflowID = strKV(fk, fv)
+		case "workflow_status":
+			x.WorkflowStatus = strKV(fk, fv)
 		case "workflow":
 			x.Workflow = WorkflowOf(fk, fv)
 		}

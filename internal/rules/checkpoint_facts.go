@@ -100,6 +100,9 @@ type CheckpointFact struct {
 	// WorkflowID is orchestration_state.workflow_id, or the runtime form's
 	// resumption_state.workflow_id / workflow.id; "" when the file names none.
 	WorkflowID string
+	// WorkflowStatus is the status it recorded its workflow in
+	// (model.CheckpointDoc.WorkflowStatus).
+	WorkflowStatus string
 }
 
 // CheckpointFactOf reads the fact of a parsed checkpoint file; nil when
@@ -111,7 +114,7 @@ func CheckpointFactOf(opts *Options, f *load.File, root *yaml.Node) *CheckpointF
 	}
 	// Line1 is kept whatever the report: a finding there is widened over
 	// its first token.
-	cf := &CheckpointFact{Path: f.Path, OSPath: FileOSPath(opts, f), WorkflowID: c.WorkflowID, Line1: textOf(f, 1)}
+	cf := &CheckpointFact{Path: f.Path, OSPath: FileOSPath(opts, f), WorkflowID: c.WorkflowID, WorkflowStatus: c.WorkflowStatus, Line1: textOf(f, 1)}
 	if c.ID.OK {
 		cf.ID, cf.IDAt = c.ID.Value, lineSpan(opts, f, c.ID.Node)
 	}

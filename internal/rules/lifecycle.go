@@ -294,8 +294,16 @@ type History struct {
 func HistoryFiles(ix *Index) map[string]History {
 	out := map[string]History{}
 	records := Records.All(ix)
+	cps := Checkpoints.All(ix)
+	// A checkpoint that recorded its workflow as over is history itself,
+	// whoever owns it (a resume from it would resume nothing).
+	for _, cf := range cps {
+		if IsFinishedStatus(cf.WorkflowStatus) {
+			out[cf.Path] = History{Path: cf.Path, Why: "the checkpoint records its workflow as " + diag.ClipTo(cf.WorkflowStatus, 20)}
+		}
+	}
 	if !slices.ContainsFunc(records, func(rf *RecordFact) bool { return rf.Finished }) {
-		return out // no finished record: nothing is history (most runs)
+		return out // no finished record: nothing else is history (most runs)
 	}
 	// What a checkpoint asks of its owners, gathered once per workflow
 	// and per file: copied projects share a workflow_id among thousands
@@ -313,7 +321,10 @@ func HistoryFiles(ix *Index) map[string]History {
 			ownersAt(byFile, o).add(rf)
 		}
 	}
-	for _, cf := range Checkpoints.All(ix) {
+	for _, cf := range cps {
+		if _, done := out[cf.Path]; done {
+			continue
+		}
 		all := owners{finished: true}
 		all.join(byFile[cf.OSPath])
 		if cf.WorkflowID != "" {
