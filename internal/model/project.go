@@ -155,8 +155,9 @@ func ResumeOf(root *yaml.Node) *Resume {
 	if node.IsScalar(v) && !node.IsNull(v) {
 		r.Version = v.Value
 	}
-	// An unquoted 2.0 is still the 2.0 form; RL311 asks to quote it.
-	if r.Version == "2.0" || (r.Version == "2" && !node.IsString(v)) {
+	// An unquoted 2.0 is still the 2.0 form; RL311 asks to quote it. A
+	// minor version (2.1) adds to it: a 2.0 reader reads it.
+	if v2Minor.MatchString(r.Version) || (r.Version == "2" && !node.IsString(v)) {
 		r.Def = "#ResumeContextV2"
 	}
 	if IsBuildResume(root) {
@@ -164,6 +165,9 @@ func ResumeOf(root *yaml.Node) *Resume {
 	}
 	return r
 }
+
+// v2Minor is a 2.x resume_schema_version.
+var v2Minor = lazyre.New(`^2\.[0-9]+$`)
 
 // IsBuildResume reports the front matter of a nexus build, as init_build.py
 // writes it: build_id or build_name where a project has project_id.

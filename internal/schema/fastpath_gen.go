@@ -79,7 +79,7 @@ var generatedCheckers = map[string]func() *checker{
 	},
 	"#Checkpoint": func() *checker {
 		return &checker{op: opStruct, mask: 32, fields: map[string]int{"schema_version": 0, "event_type": 1, "event_id": 2, "timestamp": 3, "trigger": 4, "context_state": 5, "orchestration_state": 6, "accumulated_context": 7, "recovery_instructions": 8, "metadata": 9}, names: []string{"schema_version", "event_type", "event_id", "timestamp", "trigger", "context_state", "orchestration_state", "accumulated_context", "recovery_instructions", "metadata"}, vals: []*checker{
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "1.0.0", i: 0, f: 0, b: false}},
+			&checker{op: opRegex, mask: 16, re: lazyre.New("^1\\.[0-9]+\\.[0-9]+$")},
 			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "compaction", i: 0, f: 0, b: false}},
 			&checker{op: opAnd, mask: 16, subs: []*checker{
 				&checker{op: opKinds, mask: 16, allow: 16},
@@ -202,7 +202,7 @@ var generatedCheckers = map[string]func() *checker{
 	"#CheckpointFile": func() *checker {
 		return &checker{op: opOr, mask: 32, subs: []*checker{
 			&checker{op: opStruct, mask: 32, fields: map[string]int{"schema_version": 0, "event_type": 1, "event_id": 2, "timestamp": 3, "trigger": 4, "context_state": 5, "orchestration_state": 6, "accumulated_context": 7, "recovery_instructions": 8, "metadata": 9}, names: []string{"schema_version", "event_type", "event_id", "timestamp", "trigger", "context_state", "orchestration_state", "accumulated_context", "recovery_instructions", "metadata"}, vals: []*checker{
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "1.0.0", i: 0, f: 0, b: false}},
+				&checker{op: opRegex, mask: 16, re: lazyre.New("^1\\.[0-9]+\\.[0-9]+$")},
 				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "compaction", i: 0, f: 0, b: false}},
 				&checker{op: opAnd, mask: 16, subs: []*checker{
 					&checker{op: opKinds, mask: 16, allow: 16},
@@ -1186,7 +1186,7 @@ var generatedCheckers = map[string]func() *checker{
 				&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
 					&checker{op: opAnd, mask: 16, subs: []*checker{
 						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opRegex, mask: 16, re: lazyre.New("^2\\.0$")},
+						&checker{op: opRegex, mask: 16, re: lazyre.New("^2\\.[0-9]+$")},
 					}},
 					&checker{op: opKinds, mask: 16, allow: 16},
 					&checker{op: opKinds, mask: 16, allow: 16},
@@ -1323,7 +1323,7 @@ var generatedCheckers = map[string]func() *checker{
 			&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
 				&checker{op: opAnd, mask: 16, subs: []*checker{
 					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^2\\.0$")},
+					&checker{op: opRegex, mask: 16, re: lazyre.New("^2\\.[0-9]+$")},
 				}},
 				&checker{op: opKinds, mask: 16, allow: 16},
 				&checker{op: opKinds, mask: 16, allow: 16},
@@ -1414,7 +1414,7 @@ var generatedCheckers = map[string]func() *checker{
 		return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
 			&checker{op: opAnd, mask: 16, subs: []*checker{
 				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^2\\.0$")},
+				&checker{op: opRegex, mask: 16, re: lazyre.New("^2\\.[0-9]+$")},
 			}},
 			&checker{op: opKinds, mask: 16, allow: 16},
 			&checker{op: opKinds, mask: 16, allow: 16},
