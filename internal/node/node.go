@@ -108,7 +108,7 @@ func StatusWord(s string) string {
 func undecorated(s string) string {
 	w := strings.TrimFunc(s, notWordRune)
 	if i := strings.LastIndexByte(w, '('); i > 0 && strings.HasSuffix(s, ")") {
-		if remarkQualifies(w[i:]) {
+		if HoldsBack(w[i:]) {
 			return s
 		}
 		w = strings.TrimFunc(w[:i], notWordRune)
@@ -122,15 +122,15 @@ func notWordRune(r rune) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '/' && r != '?'
 }
 
-// remarkQualifies reports a parenthesised remark that says the status does
-// not quite hold: pending, awaiting, partial, reopened, not yet, ...
-func remarkQualifies(remark string) bool {
+// HoldsBack reports a remark beside a status that says it does not quite
+// hold: pending, awaiting, partial, reopened, not yet, ...
+func HoldsBack(remark string) bool {
 	if strings.ContainsRune(remark, '?') {
 		return true
 	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(remark), func(r rune) bool { return !unicode.IsLetter(r) }) {
 		switch w {
-		case "not", "but", "yet", "except", "open", "wip", "todo":
+		case "not", "but", "yet", "except", "open", "wip", "todo", "ish":
 			return true
 		}
 		for _, p := range []string{"pend", "await", "wait", "review", "partial", "reopen", "block", "progress", "incomplete", "unfinished"} {

@@ -144,8 +144,8 @@ func ResumeFinished(p *Pass) bool {
 
 // projectOver reads a status's first word ("COMPLETE - READY FOR ARCHIVE").
 func projectOver(s string) bool {
-	w, _, _ := strings.Cut(node.StatusWord(s), "_")
-	return IsFinishedStatus(w) || w == "ARCHIVED"
+	w, rest, _ := strings.Cut(node.StatusWord(s), "_")
+	return (IsFinishedStatus(w) || w == "ARCHIVED") && !node.HoldsBack(strings.ReplaceAll(rest, "_", " "))
 }
 
 // ---- RL304 --------------------------------------------------------------------
