@@ -111,6 +111,10 @@ type Finding struct {
 	// carries what it prints, whatever became of its file.
 	Snippet    string
 	HasSnippet bool
+	// Live marks a finding a rule about finished records makes about a
+	// running one (a stale next action): where the record is taken for
+	// history, it goes with the live rules' findings.
+	Live bool
 }
 
 // Less orders findings by path, line, column, code (the documented order).

@@ -64,6 +64,7 @@ const (
 	recHasSnippet // Finding.HasSnippet
 	recWhole      // the finding is whole[i]: the record holds i alone
 	recRuleName   // Name is the rule's, not in the record
+	recLive       // Finding.Live
 )
 
 // pack turns fs into records; nil when there are none. A nil pack keeps
@@ -127,6 +128,9 @@ func (u *packing) record(b []byte, fd *diag.Finding) []byte {
 	}
 	if fd.HasSnippet {
 		flags |= recHasSnippet
+	}
+	if fd.Live {
+		flags |= recLive
 	}
 	if r := rules.Lookup(fd.Code); r != nil && r.Name == fd.Name {
 		flags |= recRuleName
@@ -216,7 +220,7 @@ func (u *packed) unpack(out []diag.Finding) {
 			out[i] = (*u.whole)[r.uvarint()]
 			continue
 		}
-		fd := diag.Finding{Secret: flags&recSecret != 0, HasSnippet: flags&recHasSnippet != 0}
+		fd := diag.Finding{Secret: flags&recSecret != 0, HasSnippet: flags&recHasSnippet != 0, Live: flags&recLive != 0}
 		fd.Severity = diag.Severity(r.varint())
 		fd.Path = u.strs[r.uvarint()]
 		if s := r.uvarint(); s > 0 {

@@ -141,7 +141,7 @@ func FuzzFindingPack(f *testing.F) {
 		fd := diag.Finding{Code: code, Name: name, Severity: diag.Severity(sev), Path: path,
 			Start: diag.Pos{Line: sl, Col: sc}, End: diag.Pos{Line: el, Col: ec},
 			Message: msg, NodePath: nodePath, NodeHash: hash, Snippet: snippet,
-			Secret: flags&1 != 0, HasSnippet: flags&2 != 0}
+			Secret: flags&1 != 0, HasSnippet: flags&2 != 0, Live: flags&8 != 0}
 		if flags&4 != 0 {
 			fd.Related = []diag.Related{{Path: path, Line: sl, Message: msg}}
 		}
@@ -160,7 +160,7 @@ func FuzzFindingPack(f *testing.F) {
 // make its findings whole): a record would drop it silently.
 func TestFindingPackKnowsEveryField(t *testing.T) {
 	packed := []string{"Code", "Name", "Severity", "Path", "Start", "End", "Message", "Related", "Fix",
-		"NodePath", "NodeHash", "Secret", "Snippet", "HasSnippet"}
+		"NodePath", "NodeHash", "Secret", "Snippet", "HasSnippet", "Live"}
 	var got []string
 	for f := range reflect.TypeFor[diag.Finding]().Fields() {
 		got = append(got, f.Name)

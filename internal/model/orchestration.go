@@ -121,6 +121,13 @@ func OrchestrationOf(root *yaml.Node) *Orchestration {
 		doc = &OrchestrationDoc{}
 	}
 	o := &Orchestration{Root: root, Doc: doc, Resumption: ResumptionOf(root), Pipelines: pipelinesOf(doc.Pipelines)}
+	if len(doc.Pipelines.Items) == 0 && doc.Pipeline != nil {
+		// One pipeline, written as such: read as a list of one.
+		o.Pipelines = pipelinesOf(Coll[*PipelineEntry]{Items: []*PipelineEntry{doc.Pipeline}})
+		for _, pi := range o.Pipelines {
+			pi.Phases = PhasesOf(pi.Key, "pipeline.phases", doc.Pipeline.Phases)
+		}
+	}
 	o.ResumptionKey, _ = node.Get(root, "resumption")
 	if doc.Workflow != nil {
 		o.Workflow = *doc.Workflow

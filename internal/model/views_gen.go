@@ -1294,6 +1294,7 @@ type OrchestrationDoc struct {
 	Workflow       *Workflow            // workflow
 	Status         Str                  // status
 	Pipelines      Coll[*PipelineEntry] // pipelines
+	Pipeline       *PipelineEntry       // pipeline
 	Phases         Coll[*PhaseEntry]    // phases
 	Agents         Coll[*AgentEntry]    // agents
 	QualityGates   Coll[*QualityGate]   // quality_gates
@@ -1315,6 +1316,7 @@ var OrchestrationDocFields = []FieldSpec{
 	{Name: "workflow", Required: false},
 	{Name: "status", Required: false},
 	{Name: "pipelines", Required: false},
+	{Name: "pipeline", Required: false},
 	{Name: "phases", Required: false},
 	{Name: "agents", Required: false},
 	{Name: "quality_gates", Required: false},
@@ -1345,6 +1347,8 @@ func OrchestrationDocOf(k, v *yaml.Node) *OrchestrationDoc {
 			x.Status = strKV(fk, fv)
 		case "pipelines":
 			x.Pipelines = collKV(fk, fv, PipelineEntryOf)
+		case "pipeline":
+			x.Pipeline = PipelineEntryOf(fk, fv)
 		case "phases":
 			x.Phases = collKV(fk, fv, PhaseEntryOf)
 		case "agents":
@@ -2277,6 +2281,10 @@ func runtimeContextStateAt(m *yaml.Node, key string) *RuntimeContextState {
 func statusErrorAt(m *yaml.Node, key string) *StatusError { return StatusErrorOf(node.Get(m, key)) }
 
 func workflowAt(m *yaml.Node, key string) *Workflow { return WorkflowOf(node.Get(m, key)) }
+
+func pipelineEntryAt(m *yaml.Node, key string) *PipelineEntry {
+	return PipelineEntryOf(node.Get(m, key))
+}
 
 func pipelineEntryCollAt(m *yaml.Node, key string) Coll[*PipelineEntry] {
 	k, v := node.Get(m, key)

@@ -373,7 +373,8 @@ func (o *owners) join(more *owners) {
 
 // WithoutQuestioned drops, on each file where an RL125 finding stands
 // once suppressions and ignores are applied (a live workflow whose own
-// work item says it is done), the findings of LiveOnly rules: closing the
+// work item says it is done), the findings of LiveOnly rules and those
+// marked about the running record (AboutLive): closing the
 // workflow, RL125's likely fix, makes them moot (one cause, one finding).
 // A disabled, suppressed or ignored RL125 leaves them all. It returns, for
 // --verbose, a note per such file (why, from records, by path).
@@ -390,7 +391,7 @@ func WithoutQuestioned(fs []diag.Finding, records []*RecordFact) ([]diag.Finding
 	kept := fs[:0]
 	for _, fd := range fs {
 		if _, ok := questioned[fd.Path]; ok {
-			if r := registry[fd.Code]; r != nil && r.Lifecycle == LiveOnly {
+			if r := registry[fd.Code]; r != nil && (r.Lifecycle == LiveOnly || fd.Live) {
 				questioned[fd.Path]++
 				continue
 			}

@@ -328,7 +328,7 @@ func checkRunningRecord(p *Pass, anchor *lifecycle) {
 	}
 	if notAdvanced(p) {
 		phs := recordPhases(p)
-		p.Report(f, anchor.At, fmt.Sprintf("%s %s, but all %d phase(s) are done and no gate is open; set it to COMPLETE if the workflow is over", anchor.Field, anchor.Raw, len(phs)), WithSeverity(diag.SevWarning), WithRelated(relatedAt(f, statusAt(phs[len(phs)-1]), phs[len(phs)-1].Label)))
+		p.Report(f, anchor.At, fmt.Sprintf("%s %s, but all %d phase(s) are done and no gate is open; set it to COMPLETE if the workflow is over", anchor.Field, anchor.Raw, len(phs)), WithSeverity(diag.SevWarning), WithRelated(relatedAt(f, statusAt(phs[len(phs)-1]), phs[len(phs)-1].Label)), AboutLive())
 		return
 	}
 	for _, ph := range recordPhases(p) {
@@ -344,7 +344,7 @@ func checkRunningRecord(p *Pass, anchor *lifecycle) {
 			}
 		}
 		p.Report(f, sv, fmt.Sprintf("%s is %s, but all its agents are COMPLETE; advance the phase's status", phaseName(p, ph), ph.Status),
-			WithSeverity(diag.SevWarning), WithRelated(rel...))
+			WithSeverity(diag.SevWarning), WithRelated(rel...), AboutLive())
 	}
 }
 

@@ -378,9 +378,9 @@ func staleNext(p *Pass) {
 		if cgv != nil {
 			rel = append(rel, relatedAt(f, cgv, cgMsg))
 		}
-		p.Report(f, a.At, fmt.Sprintf("next_actions.immediate says %s, but %s: replace it with the next open work", quoteClaim(a.Text), a.why), WithRelated(rel...))
+		p.Report(f, a.At, fmt.Sprintf("next_actions.immediate says %s, but %s: replace it with the next open work", quoteClaim(a.Text), a.why), WithRelated(rel...), AboutLive())
 	case cgv != nil:
-		p.Report(f, cgv, fmt.Sprintf("%s: point it at the open group", cgMsg), WithRelated(relatedAt(f, next, "the next open group")))
+		p.Report(f, cgv, fmt.Sprintf("%s: point it at the open group", cgMsg), WithRelated(relatedAt(f, next, "the next open group")), AboutLive())
 	}
 }
 

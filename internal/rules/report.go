@@ -27,6 +27,13 @@ func WithSeverity(sev diag.Severity) Option {
 	return func(fd *diag.Finding) { fd.Severity = sev }
 }
 
+// AboutLive marks a finding of an AboutFinished rule that is about a
+// running record: it is left out with the LiveOnly rules' findings where
+// the record is taken for history (WithoutQuestioned).
+func AboutLive() Option {
+	return func(fd *diag.Finding) { fd.Live = true }
+}
+
 // WithNodePath names the offending node's path in the document when the
 // finding's position does not (a schema error reported at its parent).
 func WithNodePath(path string) Option {
