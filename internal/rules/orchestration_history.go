@@ -724,7 +724,9 @@ func checkFileToRead(p *Pass, res *Resolver, i int, s string, at, portableAt *ya
 		return
 	}
 	if p.isDir(osPath) {
-		p.Report(f, at, fmt.Sprintf("files_to_read[%d] %s is a folder, which a session's read tool cannot open: list the files in it instead", i, diag.Quote(s)))
+		// A warning: the session lists the folder instead; nothing false
+		// is resumed.
+		p.Report(f, at, fmt.Sprintf("files_to_read[%d] %s is a folder, which a session's read tool cannot open: list the files in it instead", i, diag.Quote(s)), WithSeverity(diag.SevWarning))
 	}
 }
 
