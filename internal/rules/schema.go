@@ -108,12 +108,23 @@ var schemaChecks = NewResult("schema-checks", func(p *Pass) *[]*schemaCheck {
 	if targets := schemaTargets[unitKind(p)]; targets != nil {
 		for _, t := range targets(p) {
 			c := &schemaCheck{file: t.file, def: t.def, root: t.root, prefix: t.prefix}
-			c.res, c.err = schema.Check(t.def, t.root, schema.Options{Prefix: t.prefix, Template: t.file.Template})
+			c.res, c.err = schema.Check(t.def, t.root, schemaOptions(p, t.prefix, t.file))
 			checks = append(checks, c)
 		}
 	}
 	return &checks
 })
+
+// schemaOptions are the options the unit's files are checked with: the
+// keys schema.allow_keys allows for its kind are RL010's to leave out,
+// never folded into a violation.
+func schemaOptions(p *Pass, prefix string, f *load.File) schema.Options {
+	opt := schema.Options{Prefix: prefix, Template: f.Template}
+	if allow := p.Opts.AllowKeys[unitKind(p)]; len(allow) > 0 {
+		opt.Allowed = func(name, full string) bool { return allowed(allow, name, full) }
+	}
+	return opt
+}
 
 // checkSchema validates root against def once per unit: the kind's schema
 // rule reports the violations, RL010 the unknown keys.
@@ -125,7 +136,7 @@ func checkSchema(p *Pass, f *load.File, def string, root *yaml.Node, prefix stri
 		}
 	}
 	c := &schemaCheck{file: f, def: def, root: root, prefix: prefix}
-	c.res, c.err = schema.Check(def, root, schema.Options{Prefix: prefix, Template: f.Template})
+	c.res, c.err = schema.Check(def, root, schemaOptions(p, prefix, f))
 	*checks = append(*checks, c)
 	return c
 }

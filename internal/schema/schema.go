@@ -108,6 +108,10 @@ type Options struct {
 	Prefix string
 	// Template accepts {PLACEHOLDER} strings wherever a string is expected.
 	Template bool
+	// Allowed, when set, says whether configuration allows an unknown key
+	// (its name, and its display path): such a key is never folded into a
+	// mapping's missing-keys violation, so RL010 can leave it out.
+	Allowed func(name, path string) bool
 }
 
 // Validate checks root against the named definition. It returns one

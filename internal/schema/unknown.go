@@ -72,7 +72,7 @@ func Check(def string, root *yaml.Node, opt Options) (Result, error) {
 		res.Violations = append(res.Violations, v)
 	}
 	res.Violations = b.absorb(collapseItems(res.Violations, root, opt), more, opt)
-	res.absorbMisspellings()
+	res.absorbMisspellings(opt)
 	sort.SliceStable(res.Unknown, func(i, j int) bool { return before(res.Unknown[i].Keys[0], res.Unknown[j].Keys[0]) })
 	return res, nil
 }
@@ -104,7 +104,7 @@ func (r *Result) addUnknown(root *yaml.Node, v Violation) {
 // absorbMisspellings folds the unknown keys of a mapping that lacks
 // required keys into that one violation: the mapping is written in another
 // shape (or a key is misspelled), one cause, one finding.
-func (r *Result) absorbMisspellings() {
+func (r *Result) absorbMisspellings(opt Options) {
 	for vi := range r.Violations {
 		v := &r.Violations[vi]
 		if len(v.Missing) == 0 {
@@ -115,10 +115,17 @@ func (r *Result) absorbMisspellings() {
 			if strings.Join(u.Path, "\x00") != strings.Join(v.Path, "\x00") {
 				continue
 			}
+			keys, allowed := u.Keys, []*yaml.Node(nil)
+			if opt.Allowed != nil {
+				keys, allowed = splitAllowed(u, opt)
+				if len(keys) == 0 {
+					continue
+				}
+			}
 			var names []string
 			hint := ""
-			total := len(u.Keys)
-			for i, k := range u.Keys {
+			total := len(keys)
+			for i, k := range keys {
 				if len(names) < 6 {
 					names = append(names, k.Value)
 				}
@@ -145,7 +152,7 @@ func (r *Result) absorbMisspellings() {
 			if len([]rune(v.Message)) > diag.MaxMessage {
 				v.Message = strings.Replace(render(1), "missing required ", "missing ", 1)
 			}
-			u.Keys = nil
+			u.Keys = allowed // RL010 leaves them out
 		}
 	}
 	kept := r.Unknown[:0]
@@ -155,6 +162,24 @@ func (r *Result) absorbMisspellings() {
 		}
 	}
 	r.Unknown = kept
+}
+
+// splitAllowed parts a mapping's unknown keys into those configuration
+// does not allow and those it does.
+func splitAllowed(u *UnknownKeys, opt Options) (keys, allowed []*yaml.Node) {
+	where := DisplayPath(opt.Prefix, u.Path)
+	for _, k := range u.Keys {
+		full := k.Value
+		if where != "" {
+			full = where + "." + k.Value
+		}
+		if opt.Allowed(k.Value, full) {
+			allowed = append(allowed, k)
+		} else {
+			keys = append(keys, k)
+		}
+	}
+	return keys, allowed
 }
 
 // unknownWalk follows a document along a compiled checker and collects the
