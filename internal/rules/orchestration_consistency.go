@@ -331,21 +331,37 @@ func checkRunningRecord(p *Pass, anchor *lifecycle) {
 		p.Report(f, anchor.At, fmt.Sprintf("%s %s, but all %d phase(s) are done and no gate is open; set it to COMPLETE if the workflow is over", anchor.Field, anchor.Raw, len(phs)), WithSeverity(diag.SevWarning), WithRelated(relatedAt(f, statusAt(phs[len(phs)-1]), phs[len(phs)-1].Label)), AboutLive())
 		return
 	}
+	// Phases left behind their agents by one missed update: one finding,
+	// at the first, naming the others.
+	var behind []*model.Phase
 	for _, ph := range recordPhases(p) {
-		if !isOpenStatus(ph.Status) || isInProgress(ph.Status) || !agentsAllComplete(ph) {
-			continue
+		if isOpenStatus(ph.Status) && !isInProgress(ph.Status) && agentsAllComplete(ph) {
+			behind = append(behind, ph)
 		}
-		sv := statusAt(ph)
-		var rel []diag.Related
-		for _, a := range ph.Agents {
-			rel = append(rel, relatedAt(f, a.At, "agent "+a.ID+": "+a.Status))
-			if len(rel) == 5 {
-				break
-			}
-		}
-		p.Report(f, sv, fmt.Sprintf("%s is %s, but all its agents are COMPLETE; advance the phase's status", phaseName(p, ph), ph.Status),
-			WithSeverity(diag.SevWarning), WithRelated(rel...), AboutLive())
 	}
+	if len(behind) == 0 {
+		return
+	}
+	ph := behind[0]
+	var rel []diag.Related
+	for _, a := range ph.Agents {
+		rel = append(rel, relatedAt(f, a.At, "agent "+a.ID+": "+a.Status))
+		if len(rel) == 5 {
+			break
+		}
+	}
+	msg := fmt.Sprintf("%s is %s, but all its agents are COMPLETE; advance the phase's status", phaseName(p, ph), ph.Status)
+	if len(behind) > 1 {
+		var names []string
+		for _, o := range behind[1:] {
+			names = append(names, phaseName(p, o))
+			rel = append(rel, relatedAt(f, statusAt(o), phaseName(p, o)+": "+o.Status))
+		}
+		msg = diag.FitList(names, func(list string) string {
+			return fmt.Sprintf("%s is %s, but all its agents are COMPLETE, as are those of %s; advance the phases' statuses", phaseName(p, ph), ph.Status, list)
+		})
+	}
+	p.Report(f, statusAt(ph), msg, WithSeverity(diag.SevWarning), WithRelated(rel...), AboutLive())
 }
 
 // notAdvanced reports a running workflow whose phases (at least one) are
