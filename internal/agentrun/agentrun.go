@@ -178,8 +178,11 @@ type Run struct {
 	LastEvent, LastCompleted *Event
 	// Ended is the run-lifecycle event that closed the run (run-completed,
 	// run-cancelled, run-failed), nil while it is open.
-	Ended    *Event
-	HasGraph bool
+	Ended *Event
+	// StateOver is workflow-state.json's workflow.status when it says the
+	// run is over ("completed"); "" otherwise.
+	StateOver string
+	HasGraph  bool
 	// GraphOK: the graph has a tasks list whose every entry has a string
 	// id, so an event for an id it lacks really names an unknown task.
 	GraphOK bool
@@ -235,6 +238,11 @@ func Derive(src *load.AgentRun) *Run {
 	}
 	if n := len(r.Events); n > 0 {
 		r.LastEvent = r.Events[n-1]
+	}
+	if ws := src.WorkflowState; ws != nil && node.IsMap(ws.Root) {
+		if st, ok := node.Str(node.Val(node.Val(ws.Root, "workflow"), "status")); ok && node.FinishedWords[node.StatusWord(st)] {
+			r.StateOver = st
+		}
 	}
 	return r
 }
@@ -508,11 +516,12 @@ func (r *Run) Complete() bool {
 	return total > 0 && done == total
 }
 
-// Finished reports whether the run is history: every task done, or closed
-// by a run-lifecycle event. Only unfinished runs are resumed, go stale or
-// compete to be resumed (RL507, RL508).
+// Finished reports whether the run is history: every task done, closed by
+// a run-lifecycle event, or recorded over by its workflow-state.json. Only
+// unfinished runs are resumed, go stale or compete to be resumed (RL507,
+// RL508).
 func (r *Run) Finished() bool {
-	return r.Complete() || r.Ended != nil
+	return r.Complete() || r.Ended != nil || r.StateOver != ""
 }
 
 // ActorMatches reports whether an event's actor is the owner of the actor

@@ -806,9 +806,11 @@ func (ur *unitRun) agentRun(folder *load.Folder) *load.Skip {
 	run, probs := ur.fs.LoadAgentRun(folder, ur.s.Opts.Limits)
 	ur.raw = append(ur.raw, probs...)
 	ur.unit = run
-	if run.TaskGraph != nil {
-		ur.files = append(ur.files, run.TaskGraph.File)
-		ur.docs = append(ur.docs, run.TaskGraph)
+	for _, d := range []*load.Document{run.TaskGraph, run.WorkflowState} {
+		if d != nil {
+			ur.files = append(ur.files, d.File)
+			ur.docs = append(ur.docs, d)
+		}
 	}
 	for _, d := range run.Events {
 		ur.files = append(ur.files, d.File)

@@ -122,7 +122,11 @@ type AgentRun struct {
 	Folder    *Folder
 	ID        string
 	TaskGraph *Document // nil when the file does not exist
-	Events    []*Document
+	// WorkflowState is workflow-state.json, which the agentic-developer
+	// pack's orchestrator keeps beside the graph (its workflow.status
+	// says whether the run is over); nil when the file does not exist.
+	WorkflowState *Document
+	Events        []*Document
 	// Artifacts present at the top of the run folder (plan.md, prd.md, …).
 	Present map[string]bool
 	// PerEventFiles are files under events/ that hold one event each
@@ -156,6 +160,12 @@ func (x *Files) LoadAgentRun(f *Folder, lim Limits) (*AgentRun, []diag.Finding) 
 		doc, probs := x.readParse(file, FormatJSON, lim)
 		out = append(out, probs...)
 		r.TaskGraph = doc
+	}
+	if r.Present["workflow-state.json"] {
+		file := &File{Path: joinDisplay(f.Path, "workflow-state.json"), OSPath: filepath.Join(f.OSPath, "workflow-state.json"), Kind: KindAgentRun, Root: f.Root}
+		doc, probs := x.readParse(file, FormatJSON, lim)
+		out = append(out, probs...)
+		r.WorkflowState = doc
 	}
 	files := append([]*File(nil), f.Files...)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })

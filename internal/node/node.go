@@ -144,6 +144,14 @@ func HoldsBack(remark string) bool {
 
 var wordSeparators = strings.NewReplacer("-", "_", " ", "_")
 
+// FinishedWords are the lifecycle states of a record that is over, in
+// StatusWord spelling, with the spellings real files use. Callers must not
+// modify it.
+var FinishedWords = map[string]bool{
+	"COMPLETE": true, "COMPLETED": true, "DONE": true, "FINISHED": true, "CLOSED": true, "ARCHIVED": true,
+	"CANCELLED": true, "CANCELED": true, "ABANDONED": true, "SUPERSEDED": true, "FAILED": true,
+}
+
 // Int returns an integer scalar's value.
 func Int(n *yaml.Node) (int64, bool) {
 	n = Resolve(n)

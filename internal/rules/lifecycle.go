@@ -61,22 +61,15 @@ func (l Lifecycle) String() string {
 	return "live"
 }
 
-// finishedWords are the lifecycle states of a record that is over, in
-// node.StatusWord spelling, with the spellings real files use.
-var finishedWords = map[string]bool{
-	"COMPLETE": true, "COMPLETED": true, "DONE": true, "FINISHED": true, "CLOSED": true, "ARCHIVED": true,
-	"CANCELLED": true, "CANCELED": true, "ABANDONED": true, "SUPERSEDED": true, "FAILED": true,
-}
-
 // IsFinishedStatus reports a lifecycle state of a record that is over.
-func IsFinishedStatus(s string) bool { return finishedWords[node.StatusWord(s)] }
+func IsFinishedStatus(s string) bool { return node.FinishedWords[node.StatusWord(s)] }
 
 // FinishedStatusWords lists the lifecycle states of a record that is over,
 // in node.StatusWord spelling, sorted: the exported JSON Schema tells
 // finished workflows by the same words.
 func FinishedStatusWords() []string {
-	out := make([]string, 0, len(finishedWords))
-	for w := range finishedWords {
+	out := make([]string, 0, len(node.FinishedWords))
+	for w := range node.FinishedWords {
 		out = append(out, w)
 	}
 	sort.Strings(out)
