@@ -152,7 +152,7 @@ func finalizeResumptionV1(p *RepoPass) {
 		p.Note("%s: %d v1.0 workflow(s) follow their writer and are not reported", why, len(live))
 		return
 	}
-	p.Note("the repository writes v2.0 (%s: %s): %d live v1.0 workflow(s) reported", a.v2, a.v2Why, len(live))
+	p.Note("the repository writes v2.0 (%s: %s): %d live v1.0 workflow(s) to migrate", a.v2, a.v2Why, len(live))
 	for _, rf := range live {
 		p.ReportAt(rf.Path, rf.V1.At.Start, rf.V1.At.End, fmt.Sprintf("resumption is a v1.0 section (%s at its top): migrate it to v2.0, which keeps them in recovery_state", strings.Join(rf.V1.Keys, ", ")), WithFix(rf.V1.Fix), WithSnippet(rf.V1.At.Text))
 	}
