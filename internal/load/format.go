@@ -40,9 +40,15 @@ func NotWorkflow(root *yaml.Node) string {
 		}
 	}
 	what := "not a workflow's orchestration file"
+	stateful := false
+	for _, k := range []string{"state", "status", "current_phase", "gates", "orchestration", "meta"} {
+		stateful = stateful || node.Has(root, k)
+	}
 	switch {
-	case node.Has(root, "agents") && (node.Has(root, "phases") || node.Has(root, "routing") || node.Has(root, "routes")):
+	case node.Has(root, "agents") && (node.Has(root, "routing") || node.Has(root, "routes") || node.Has(root, "phases") && !stateful):
 		what = "an agent routing table, not a workflow's orchestration file"
+	case stateful:
+		what = "a workflow's state in a layout of its own, without the sections the resumption protocol reads"
 	case node.Has(root, "waves"):
 		what = "a wave plan, not a workflow's orchestration file"
 	}

@@ -24,6 +24,7 @@ func TestNotWorkflow(t *testing.T) {
 		{"- a\n- b\n", ""}, // not a mapping: linted
 		{"{}\n", ""},       // nothing to tell by
 		{"version: 1\nagents: []\nphases:\n  - stages: []\n", "an agent routing table"},
+		{"orchestration: {name: x}\nstate: {current: 2}\nphases: []\ngates: []\nagents: []\n", "a workflow's state in a layout of its own"},
 		{"schema_version: \"1\"\nworkers: 4\nwaves: []\n", "a wave plan"},
 		{"title: notes\n", "not a workflow's orchestration file"},
 	}
