@@ -50,6 +50,10 @@ type Command struct {
 	// runFiles, when set, is what loadRun reads run folders through: the
 	// hook's lint's reads, so a run it linted is not read again.
 	runFiles *load.Files
+	// openDocs are the absolute paths of an editor's open documents (the
+	// language server's): a workflow open beside a checkpoint is read as
+	// its context even before it is saved or tracked.
+	openDocs []string
 }
 
 // Main runs resumelint with args (without the program name).
@@ -598,7 +602,7 @@ func (c *Command) addContext(disc *load.Discovery, extra []*load.File, named []s
 	lc.set.Unsettle()
 	defer lc.set.Settle()
 	ctx := &load.Discovery{}
-	for _, w := range workflowsUnder(cpScopes, lc) {
+	for _, w := range append(workflowsUnder(cpScopes, lc), c.openWorkflows(cpScopes, lc)...) {
 		if !have[w.path] {
 			have[w.path] = true
 			disp := load.Display(c.Cwd, w.path)
@@ -713,6 +717,29 @@ func workflowsUnder(dirs []string, lc *lintConfig) []contextFile {
 		})
 	}
 	slices.SortFunc(out, func(a, b contextFile) int { return strings.Compare(a.path, b.path) })
+	return out
+}
+
+// openWorkflows are the workflows open in the editor under dirs, read
+// beneath their repository (or the folder they are open under).
+func (c *Command) openWorkflows(dirs []string, lc *lintConfig) []contextFile {
+	var out []contextFile
+	for _, p := range c.openDocs {
+		if lc.kindOf(p) != load.KindOrchestration {
+			continue
+		}
+		for _, dir := range dirs {
+			if _, in := load.Contained(dir, p); !in {
+				continue
+			}
+			root := gitcmd.FindTop(dir)
+			if root == "" {
+				root = dir
+			}
+			out = append(out, contextFile{p, root})
+			break
+		}
+	}
 	return out
 }
 

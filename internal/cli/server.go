@@ -174,6 +174,9 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open load.Overl
 	// included (the workflows beside a checkpoint, the runs beside a run).
 	cc := *e.c
 	cc.Cwd = root
+	if o, ok := open.(interface{ Paths() []string }); ok {
+		cc.openDocs = o.Paths()
+	}
 	cc.addContext(disc, extra, nil, r.lc)
 	mem := stdinCopies(extra)
 	res := r.lc.run(disc, extra, s)

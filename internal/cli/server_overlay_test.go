@@ -161,3 +161,40 @@ func TestServerCheckpointReadsOpenWorkflow(t *testing.T) {
 		t.Errorf("with the workflow's unsaved buffer merging it: %+v, want no RL206", ds)
 	}
 }
+
+// TestServerCheckpointReadsNewOpenWorkflow: a workflow the editor has open
+// but that is on no disk and in no index yet (a new one) is read beside a
+// checkpoint like a tracked one; opening it lints the checkpoint again,
+// closing it too.
+func TestServerCheckpointReadsNewOpenWorkflow(t *testing.T) {
+	_, dir, uriOf := goldenRepo(t, "rl206_checkpoint_unreferenced.txtar", "jerry")
+	wfText, err := os.ReadFile(filepath.Join(dir, "projects", "PROJ-010-license-migration", "ORCHESTRATION.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged := strings.Replace(string(wfText), "  compaction_events:\n    count: 1\n    events:\n",
+		"  compaction_events:\n    count: 2\n    events:\n      - id: \"CX-002\"\n        timestamp: \"2026-02-16T19:05:00Z\"\n        trigger: \"auto\"\n        checkpoint_file: \".jerry/checkpoints/cx-002-checkpoint.json\"\n        acknowledged: true\n", 1)
+	if merged == string(wfText) {
+		t.Fatal("the workflow's compaction events were not found")
+	}
+	has206 := func(ds []testDiag) bool {
+		return slices.ContainsFunc(ds, func(d testDiag) bool { return d.Code == "RL206" })
+	}
+	cp, newWf := uriOf(".jerry/checkpoints/cx-002-checkpoint.json"), uriOf("projects/PROJ-011-relicensing/ORCHESTRATION.yaml")
+	c := startLSP(t, dir)
+	c.call("initialize", map[string]any{"processId": nil, "rootUri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String(), "capabilities": map[string]any{}})
+	c.notify("initialized", map[string]any{})
+	cpText, _ := os.ReadFile(filepath.Join(dir, ".jerry", "checkpoints", "cx-002-checkpoint.json"))
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": cp, "languageId": "json", "version": 1, "text": string(cpText)}})
+	if ds := c.diagnostics(cp); !has206(ds) {
+		t.Fatalf("the checkpoint alone: %+v, want RL206", ds)
+	}
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": newWf, "languageId": "yaml", "version": 1, "text": merged}})
+	if ds := c.diagnostics(cp); has206(ds) {
+		t.Errorf("with a new workflow open that merges it: %+v, want no RL206", ds)
+	}
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": newWf}})
+	if ds := c.diagnostics(cp); !has206(ds) {
+		t.Errorf("the new workflow closed (never saved): %+v, want RL206 again", ds)
+	}
+}

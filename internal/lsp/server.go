@@ -390,6 +390,7 @@ func (s *server) didOpen(m *message) error {
 	d := &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
 	d.osPath = osPathOf(d.uri)
 	s.put(d)
+	s.dependents(openSet, d) // a lint that read the open documents' list
 	return s.changed(d, true)
 }
 
@@ -455,6 +456,7 @@ func (s *server) didClose(m *message) error {
 	if d, ok := s.docs[p.TextDocument.URI]; ok {
 		s.drop(d)
 		s.dependents(d.abs, nil) // they read the file from disk again
+		s.dependents(openSet, nil)
 		if s.pull {
 			return nil // the client drops what it pulled
 		}
@@ -737,6 +739,26 @@ type openBuffers struct {
 	s      *server
 	except *document
 	read   map[string]bool // every path asked for, open or not
+}
+
+// openSet is the read a lint notes when it asks which documents are open
+// (Paths): opening or closing any document lints it again.
+const openSet = "\x00open documents"
+
+// Paths are the absolute paths of the open documents other than the one
+// linted, in order, each once.
+func (b openBuffers) Paths() []string {
+	if b.read != nil {
+		b.read[openSet] = true
+	}
+	var out []string
+	for abs, list := range b.s.open {
+		if slices.ContainsFunc(list, func(o *document) bool { return o != b.except && !o.tooLarge }) {
+			out = append(out, abs)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (b openBuffers) Buffer(abs string) ([]byte, bool) {
