@@ -201,10 +201,10 @@ func completeAnchor(p *Pass) (anchor *lifecycle, v2Complete bool) {
 // openRecord is what is still open in a workflow recorded COMPLETE: the
 // cause RL106 reports, which lower rules leave to it (FinishedContradicted).
 type openRecord struct {
-	items                []string
-	rel                  []diag.Related
-	phases, gates, pipes int
-	agentsDone           bool
+	items                       []string
+	rel                         []diag.Related
+	phases, gates, pipes, tasks int
+	agentsDone                  bool
 }
 
 // recordOpen returns the phases, pipelines and gates still open in a
@@ -253,6 +253,28 @@ var recordOpenResult = NewResult("record-open", func(p *Pass) *openRecord {
 		o.gates++
 		o.items = append(o.items, fmt.Sprintf("gate %s (%s)", g.ID, g.Status))
 		o.rel = append(o.rel, relatedAt(f, g.StatusAt, g.Label+".status: "+g.Status))
+	}
+	// Tasks still open: the workflow's own, and those of phases recorded
+	// settled (an open phase's tasks are its finding).
+	colls := []model.Coll[*model.Task]{OrchestrationOf(p).Doc.Tasks}
+	for _, ph := range recordPhases(p) {
+		if ph.Status != "" && isSettled(ph.Status) {
+			colls = append(colls, ph.View.Tasks)
+		}
+	}
+	for _, c := range colls {
+		for i, t := range c.Items {
+			if t == nil || !t.Status.OK || !isOpenStatus(t.Status.Value) {
+				continue
+			}
+			id := t.ID.Value
+			if id == "" {
+				id = c.KeyAt(i)
+			}
+			o.tasks++
+			o.items = append(o.items, fmt.Sprintf("task %s (%s)", id, t.Status.Value))
+			o.rel = append(o.rel, relatedAt(f, t.Status.Node, "task "+id+": "+t.Status.Value))
+		}
 	}
 	return o
 })
@@ -303,7 +325,7 @@ func completeRecordMsg(anchor *lifecycle, o *openRecord) string {
 	for _, c := range []struct {
 		n    int
 		name string
-	}{{o.phases, "phase"}, {o.pipes, "pipeline"}, {o.gates, "gate"}} {
+	}{{o.phases, "phase"}, {o.pipes, "pipeline"}, {o.gates, "gate"}, {o.tasks, "task"}} {
 		if c.n > 0 {
 			what = append(what, fmt.Sprintf("%d %s(s)", c.n, c.name))
 		}

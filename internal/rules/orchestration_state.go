@@ -642,7 +642,15 @@ func completeContradictions(p *Pass, wsv *yaml.Node) {
 	if o := recordOpen(p); len(o.items) > 0 {
 		anchor, _ := completeAnchor(p)
 		msgs, rels = append(msgs, completeRecordMsg(anchor, o)), append(rels, o.rel)
-		counts, items = append(counts, fmt.Sprintf("%d gate(s)", len(o.items))), append(items, o.items...)
+		for _, c := range []struct {
+			n    int
+			name string
+		}{{o.gates, "gate"}, {o.tasks, "task"}} {
+			if c.n > 0 {
+				counts = append(counts, fmt.Sprintf("%d %s(s)", c.n, c.name))
+			}
+		}
+		items = append(items, o.items...)
 	}
 	switch len(msgs) {
 	case 0:
