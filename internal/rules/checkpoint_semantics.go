@@ -32,7 +32,7 @@ var (
 		Summary: "acknowledged and acknowledged_at disagree, or acknowledged before written", Run: runCheckpointAck}
 	CheckpointContext = &Rule{Code: code.CheckpointContext, Name: "checkpoint-context", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
 		Summary: "context fill that is not tokens/window, outside [0,1], or of another tier", Run: runCheckpointContext}
-	CheckpointPhases = &Rule{Code: code.CheckpointPhases, Name: "checkpoint-phases", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
+	CheckpointPhases = &Rule{Code: code.CheckpointPhases, Lifecycle: AboutFinished, Name: "checkpoint-phases", Severity: diag.SevError, Kinds: ckpt, Family: "checkpoint",
 		Summary: "orchestration_state phase lists that overlap, or a current phase, gate or score that does not fit", Run: runCheckpointPhases}
 	// CheckpointMerge reports from the index facts of checkpoints and
 	// orchestration files, in Finalize.
@@ -204,6 +204,10 @@ func runCheckpointPhases(p *Pass) {
 	}
 	st := c.Seed.OrchestrationState
 	f := p.Doc.File
+	if IsFinishedStatus(st.WorkflowStatus.Value) {
+		finishedCheckpointOpen(p, st)
+		return
+	}
 	names := []string{"phases_complete", "phases_in_progress", "phases_remaining"}
 	fields := []model.Field{st.PhasesComplete, st.PhasesInProgress, st.PhasesRemaining}
 	type list struct {
@@ -224,7 +228,7 @@ func runCheckpointPhases(p *Pass) {
 			for b, y := range lists[j].vals {
 				for a, x := range lists[i].vals {
 					if x == y {
-						p.Report(f, lists[j].nodes[b], fmt.Sprintf("phase %d is in both %s (line %d) and %s: keep it in one list", y, names[i], lists[i].nodes[a].Line, names[j]), WithRelated(relatedAt(f, lists[i].nodes[a], names[i])))
+						p.Report(f, lists[j].nodes[b], fmt.Sprintf("phase %d is in both %s (line %d) and %s: keep it in one list", y, names[i], lists[i].nodes[a].Line, names[j]), WithRelated(relatedAt(f, lists[i].nodes[a], names[i])), AboutLive())
 						break
 					}
 				}
@@ -243,7 +247,7 @@ func runCheckpointPhases(p *Pass) {
 		}
 		if !in {
 			pv := st.PhasesInProgress.Node
-			p.Report(f, cpv, fmt.Sprintf("current_phase %d is not in phases_in_progress %s (line %d): correct one of them", cur, flowList(lists[1].vals), pv.Line), WithRelated(relatedAt(f, pv, "orchestration_state.phases_in_progress")))
+			p.Report(f, cpv, fmt.Sprintf("current_phase %d is not in phases_in_progress %s (line %d): correct one of them", cur, flowList(lists[1].vals), pv.Line), WithRelated(relatedAt(f, pv, "orchestration_state.phases_in_progress")), AboutLive())
 		}
 	}
 	gk, gv := st.CurrentGate.Key, st.CurrentGate.Node
@@ -253,16 +257,38 @@ func runCheckpointPhases(p *Pass) {
 		iter, iterSet := st.CurrentGateIteration.Value, st.CurrentGateIteration.OK
 		switch {
 		case gateSet && node.IsNull(iv):
-			p.Report(f, iv, fmt.Sprintf("current_gate_iteration is null while current_gate is %s (line %d): set both during a gate, or both to null between gates", gate, gv.Line))
+			p.Report(f, iv, fmt.Sprintf("current_gate_iteration is null while current_gate is %s (line %d): set both during a gate, or both to null between gates", gate, gv.Line), AboutLive())
 		case iterSet && node.IsNull(gv):
-			p.Report(f, iv, fmt.Sprintf("current_gate_iteration is %d while current_gate is null (line %d): set both during a gate, or both to null between gates", iter, gv.Line))
+			p.Report(f, iv, fmt.Sprintf("current_gate_iteration is %d while current_gate is null (line %d): set both during a gate, or both to null between gates", iter, gv.Line), AboutLive())
 		}
 	}
 	if sv := st.CurrentGateScore.Node; sv != nil {
 		if s, ok := st.CurrentGateScore.Value, st.CurrentGateScore.OK; ok && (s < 0 || s > 1) {
-			p.Report(f, sv, fmt.Sprintf("current_gate_score %s is outside [0, 1]", sv.Value))
+			p.Report(f, sv, fmt.Sprintf("current_gate_score %s is outside [0, 1]", sv.Value), AboutLive())
 		}
 	}
+}
+
+// finishedCheckpointOpen reports a checkpoint that records its workflow
+// as finished while its own orchestration_state still has a phase in
+// progress or a gate under way: "is it really finished?" (SPEC §0), the
+// one thing said of a finished checkpoint.
+func finishedCheckpointOpen(p *Pass, st *model.CheckpointOrchestrationState) {
+	f := p.Doc.File
+	var open []string
+	var rel []diag.Related
+	if v, ns, ok := intList(st.PhasesInProgress.Node); ok && len(v) > 0 {
+		open = append(open, "phases_in_progress "+flowList(v))
+		rel = append(rel, relatedAt(f, ns[0], "orchestration_state.phases_in_progress"))
+	}
+	if g := st.CurrentGate; g.OK && strings.TrimSpace(g.Value) != "" {
+		open = append(open, "current_gate "+diag.Quote(g.Value))
+		rel = append(rel, relatedAt(f, g.Node, "orchestration_state.current_gate"))
+	}
+	if len(open) == 0 {
+		return
+	}
+	p.Report(f, st.WorkflowStatus.Node, fmt.Sprintf("workflow_status %s, but %s still in progress: update them or the status", diag.Quote(st.WorkflowStatus.Value), strings.Join(open, " and ")), WithRelated(rel...))
 }
 
 func flowList(vs []int64) string {

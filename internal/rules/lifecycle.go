@@ -410,7 +410,8 @@ func WithoutQuestioned(fs []diag.Finding, records []*RecordFact) ([]diag.Finding
 }
 
 // WithoutHistory drops the findings that rules of LiveOnly lifecycle made
-// on the files that are history (hist, from HistoryFiles: SPEC §0
+// (and those marked about a running record, AboutLive) on the files that
+// are history (hist, from HistoryFiles: SPEC §0
 // lifecycle), and returns for --verbose one note per history file saying
 // why and how many it left out.
 func WithoutHistory(fs []diag.Finding, hist map[string]History) ([]diag.Finding, []string) {
@@ -421,7 +422,7 @@ func WithoutHistory(fs []diag.Finding, hist map[string]History) ([]diag.Finding,
 	kept := fs[:0]
 	for _, fd := range fs {
 		if _, ok := hist[fd.Path]; ok {
-			if r := registry[fd.Code]; r != nil && r.Lifecycle == LiveOnly {
+			if r := registry[fd.Code]; r != nil && (r.Lifecycle == LiveOnly || fd.Live) {
 				dropped[fd.Path]++
 				continue
 			}
