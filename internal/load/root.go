@@ -2,6 +2,7 @@ package load
 
 import (
 	"errors"
+	"github.com/resumelint/resumelint/internal/gitcmd"
 	"io/fs"
 	"maps"
 	"os"
@@ -28,15 +29,29 @@ var ErrOutside = errors.New("leads outside the repository")
 var ErrNoRoot = errors.New("no repository root to confine the read; not read")
 
 // RootFor is the folder that confines reads of osPath: the repository
-// root when osPath lies (lexically) inside it, else the folder holding
-// osPath (a file named on the command line outside the repository).
+// root when osPath lies (lexically) inside it; else, for a file named on
+// the command line outside it, the work tree holding the file (another
+// repository: its paths are written against its own root), or the folder
+// holding it outside any.
 func RootFor(repoRoot, osPath string) string {
 	if repoRoot != "" {
 		if _, ok := Contained(repoRoot, osPath); ok {
 			return filepath.Clean(repoRoot)
 		}
 	}
-	return filepath.Dir(filepath.Clean(osPath))
+	dir := filepath.Dir(filepath.Clean(osPath))
+	if top := gitcmd.FindTop(dir); top != "" && (repoRoot == "" || !within(top, repoRoot)) {
+		return top
+	}
+	return dir
+}
+
+// within reports whether dir is root or lies under it: a work tree found
+// above a file outside the run's repository that holds that repository
+// (a nested one) is not the file's own.
+func within(root, dir string) bool {
+	_, ok := Contained(root, dir)
+	return ok || filepath.Clean(root) == filepath.Clean(dir)
 }
 
 // Contained returns osPath relative to root when it lies lexically inside
