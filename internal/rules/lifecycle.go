@@ -372,38 +372,42 @@ func (o *owners) join(more *owners) {
 // A disabled, suppressed or ignored RL125 leaves them all. It returns, for
 // --verbose, a note per such file (why, from records, by path).
 func WithoutQuestioned(fs []diag.Finding, records []*RecordFact) ([]diag.Finding, []string) {
-	questioned := map[string]int{}
+	why := map[string]string{}
 	for _, fd := range fs {
 		if fd.Code == code.WorkItemDone {
-			questioned[fd.Path] = 0
+			why[fd.Path] = "its work item says it is done"
 		}
 	}
-	if len(questioned) == 0 {
+	if len(why) == 0 {
 		return fs, nil
 	}
+	for _, rf := range records {
+		if _, ok := why[rf.Path]; ok && rf.Questioned != "" {
+			why[rf.Path] = rf.Questioned
+		}
+	}
+	return withoutLive(fs, why)
+}
+
+// withoutLive drops, on the files of why (path → why it is history), the
+// findings of LiveOnly rules and those marked about a running record
+// (AboutLive), and returns for --verbose one note per file saying why and
+// how many it left out.
+func withoutLive(fs []diag.Finding, why map[string]string) ([]diag.Finding, []string) {
+	dropped := map[string]int{}
 	kept := fs[:0]
 	for _, fd := range fs {
-		if _, ok := questioned[fd.Path]; ok {
+		if _, ok := why[fd.Path]; ok {
 			if r := registry[fd.Code]; r != nil && (r.Lifecycle == LiveOnly || fd.Live) {
-				questioned[fd.Path]++
+				dropped[fd.Path]++
 				continue
 			}
 		}
 		kept = append(kept, fd)
 	}
-	why := map[string]string{}
-	for _, rf := range records {
-		if rf.Questioned != "" {
-			why[rf.Path] = rf.Questioned
-		}
-	}
 	var notes []string
-	for path, n := range questioned {
-		w := why[path]
-		if w == "" {
-			w = "its work item says it is done"
-		}
-		notes = append(notes, fmt.Sprintf("history %s (%s): only contradictions about being finished are reported; %d other finding(s) left out", path, w, n))
+	for path, w := range why {
+		notes = append(notes, fmt.Sprintf("history %s (%s): only contradictions about being finished are reported; %d other finding(s) left out", path, w, dropped[path]))
 	}
 	sort.Strings(notes)
 	return kept, notes
@@ -418,21 +422,9 @@ func WithoutHistory(fs []diag.Finding, hist map[string]History) ([]diag.Finding,
 	if len(hist) == 0 {
 		return fs, nil
 	}
-	dropped := map[string]int{}
-	kept := fs[:0]
-	for _, fd := range fs {
-		if _, ok := hist[fd.Path]; ok {
-			if r := registry[fd.Code]; r != nil && (r.Lifecycle == LiveOnly || fd.Live) {
-				dropped[fd.Path]++
-				continue
-			}
-		}
-		kept = append(kept, fd)
-	}
-	var notes []string
+	why := make(map[string]string, len(hist))
 	for path, h := range hist {
-		notes = append(notes, fmt.Sprintf("history %s (%s): only contradictions about being finished are reported; %d other finding(s) left out", path, h.Why, dropped[path]))
+		why[path] = h.Why
 	}
-	sort.Strings(notes)
-	return kept, notes
+	return withoutLive(fs, why)
 }
