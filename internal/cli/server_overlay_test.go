@@ -129,21 +129,23 @@ func TestServerPullDependentRefreshed(t *testing.T) {
 	}
 }
 
-// A checkpoint open in the editor is checked with the workflows beside it
-// (RL206: merged by none of them) as the editor holds them: merging it
-// into the open workflow's buffer, unsaved, clears its RL206.
-func TestServerCheckpointReadsOpenWorkflow(t *testing.T) {
+// checkpointInEditor starts a server on the RL206 golden repository with
+// its unmerged checkpoint open, checked to hold RL206, and returns the
+// workflow's text with a compaction event merging that checkpoint.
+func checkpointInEditor(t *testing.T) (c *lspClient, cp string, uriOf func(string) string, merged string) {
+	t.Helper()
 	_, dir, uriOf := goldenRepo(t, "rl206_checkpoint_unreferenced.txtar", "jerry")
-	const wfRel = "projects/PROJ-010-license-migration/ORCHESTRATION.yaml"
-	cp, wf := uriOf(".jerry/checkpoints/cx-002-checkpoint.json"), uriOf(wfRel)
-	wfText, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(wfRel)))
+	wfText, err := os.ReadFile(filepath.Join(dir, "projects", "PROJ-010-license-migration", "ORCHESTRATION.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	has206 := func(ds []testDiag) bool {
-		return slices.ContainsFunc(ds, func(d testDiag) bool { return d.Code == "RL206" })
+	merged = strings.Replace(string(wfText), "  compaction_events:\n    count: 1\n    events:\n",
+		"  compaction_events:\n    count: 2\n    events:\n      - id: \"CX-002\"\n        timestamp: \"2026-02-16T19:05:00Z\"\n        trigger: \"auto\"\n        checkpoint_file: \".jerry/checkpoints/cx-002-checkpoint.json\"\n        acknowledged: true\n", 1)
+	if merged == string(wfText) {
+		t.Fatal("the workflow's compaction events were not found")
 	}
-	c := startLSP(t, dir)
+	cp = uriOf(".jerry/checkpoints/cx-002-checkpoint.json")
+	c = startLSP(t, dir)
 	c.call("initialize", map[string]any{"processId": nil, "rootUri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String(), "capabilities": map[string]any{}})
 	c.notify("initialized", map[string]any{})
 	cpText, _ := os.ReadFile(filepath.Join(dir, ".jerry", "checkpoints", "cx-002-checkpoint.json"))
@@ -151,11 +153,19 @@ func TestServerCheckpointReadsOpenWorkflow(t *testing.T) {
 	if ds := c.diagnostics(cp); !has206(ds) {
 		t.Fatalf("the checkpoint alone: %+v, want RL206", ds)
 	}
-	merged := strings.Replace(string(wfText), "  compaction_events:\n    count: 1\n    events:\n",
-		"  compaction_events:\n    count: 2\n    events:\n      - id: \"CX-002\"\n        timestamp: \"2026-02-16T19:05:00Z\"\n        trigger: \"auto\"\n        checkpoint_file: \".jerry/checkpoints/cx-002-checkpoint.json\"\n        acknowledged: true\n", 1)
-	if merged == string(wfText) {
-		t.Fatal("the workflow's compaction events were not found")
-	}
+	return c, cp, uriOf, merged
+}
+
+func has206(ds []testDiag) bool {
+	return slices.ContainsFunc(ds, func(d testDiag) bool { return d.Code == "RL206" })
+}
+
+// A checkpoint open in the editor is checked with the workflows beside it
+// (RL206: merged by none of them) as the editor holds them: merging it
+// into the open workflow's buffer, unsaved, clears its RL206.
+func TestServerCheckpointReadsOpenWorkflow(t *testing.T) {
+	c, cp, uriOf, merged := checkpointInEditor(t)
+	wf := uriOf("projects/PROJ-010-license-migration/ORCHESTRATION.yaml")
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": wf, "languageId": "yaml", "version": 1, "text": merged}})
 	if ds := c.diagnostics(cp); has206(ds) {
 		t.Errorf("with the workflow's unsaved buffer merging it: %+v, want no RL206", ds)
@@ -167,28 +177,8 @@ func TestServerCheckpointReadsOpenWorkflow(t *testing.T) {
 // checkpoint like a tracked one; opening it lints the checkpoint again,
 // closing it too.
 func TestServerCheckpointReadsNewOpenWorkflow(t *testing.T) {
-	_, dir, uriOf := goldenRepo(t, "rl206_checkpoint_unreferenced.txtar", "jerry")
-	wfText, err := os.ReadFile(filepath.Join(dir, "projects", "PROJ-010-license-migration", "ORCHESTRATION.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	merged := strings.Replace(string(wfText), "  compaction_events:\n    count: 1\n    events:\n",
-		"  compaction_events:\n    count: 2\n    events:\n      - id: \"CX-002\"\n        timestamp: \"2026-02-16T19:05:00Z\"\n        trigger: \"auto\"\n        checkpoint_file: \".jerry/checkpoints/cx-002-checkpoint.json\"\n        acknowledged: true\n", 1)
-	if merged == string(wfText) {
-		t.Fatal("the workflow's compaction events were not found")
-	}
-	has206 := func(ds []testDiag) bool {
-		return slices.ContainsFunc(ds, func(d testDiag) bool { return d.Code == "RL206" })
-	}
-	cp, newWf := uriOf(".jerry/checkpoints/cx-002-checkpoint.json"), uriOf("projects/PROJ-011-relicensing/ORCHESTRATION.yaml")
-	c := startLSP(t, dir)
-	c.call("initialize", map[string]any{"processId": nil, "rootUri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String(), "capabilities": map[string]any{}})
-	c.notify("initialized", map[string]any{})
-	cpText, _ := os.ReadFile(filepath.Join(dir, ".jerry", "checkpoints", "cx-002-checkpoint.json"))
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": cp, "languageId": "json", "version": 1, "text": string(cpText)}})
-	if ds := c.diagnostics(cp); !has206(ds) {
-		t.Fatalf("the checkpoint alone: %+v, want RL206", ds)
-	}
+	c, cp, uriOf, merged := checkpointInEditor(t)
+	newWf := uriOf("projects/PROJ-011-relicensing/ORCHESTRATION.yaml")
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": newWf, "languageId": "yaml", "version": 1, "text": merged}})
 	if ds := c.diagnostics(cp); has206(ds) {
 		t.Errorf("with a new workflow open that merges it: %+v, want no RL206", ds)
