@@ -69,10 +69,12 @@ func NewResolver(opts *Options, files *load.Files, f *load.File) *Resolver {
 		r.Bases = append(r.Bases, PathBase{What: what, Dir: dir})
 	}
 	root := absPath(opts.Cwd, opts.RepoRoot)
-	if fr := ReadRoot(opts, f); f != nil && fr != "" && (root == "" || !strings.HasPrefix(fr+string(filepath.Separator), root+string(filepath.Separator))) {
-		// A file of another repository, named beside this one's: its
-		// paths are written against its own root.
-		root = fr
+	if fr := ReadRoot(opts, f); f != nil && fr != "" && fr != root {
+		if _, in := load.Contained(root, fr); root == "" || !in {
+			// A file of another repository, named beside this one's: its
+			// paths are written against its own root.
+			root = fr
+		}
 	}
 	add("the repository root", root)
 	if f == nil {
