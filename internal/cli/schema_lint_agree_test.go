@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/test/golden"
 )
 
@@ -77,8 +78,10 @@ func lintedState(name string, data []byte) bool {
 	}
 	// A resume file outside nexus's places may be another system's page,
 	// which lint skips (load.NotNexusResume).
+	// A _resume.md memo (or note) is the legacy file's own form, which
+	// RL313 judges; the exported schema is resume-context.md's.
 	if kind == "resume-context" {
-		return load.InNexusPlace(name)
+		return load.InNexusPlace(name) && !legacyMemo(name, data)
 	}
 	// Another hook's precompact_state.json, which lint skips
 	// (load.NotNexusPrecompact).
@@ -90,6 +93,17 @@ func lintedState(name string, data []byte) bool {
 	// Bundle files and agent runs are folders lint tells apart by format;
 	// their own cases cover them (TestExportedSchemasAcceptValidFiles).
 	return kind == "checkpoint"
+}
+
+// legacyMemo reports a _resume.md without front matter or with a memo's
+// (model.IsResumeMemo).
+func legacyMemo(name string, data []byte) bool {
+	if path.Base(name) != "_resume.md" {
+		return false
+	}
+	f := &load.File{Path: name, Kind: load.KindResumeContext, Data: data}
+	doc, _ := load.Parse(f, load.FormatMarkdown, load.DefaultLimits)
+	return doc == nil || !doc.FrontMatter || model.IsResumeMemo(doc.Root)
 }
 
 // historyCheckpoint lists checkpoints lint accepts because the workflow

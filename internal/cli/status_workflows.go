@@ -208,7 +208,7 @@ func recordID(root *yaml.Node, k load.Kind) string {
 	if k == load.KindOrchestration {
 		return model.OrchestrationOf(root).Workflow.ID.Value
 	}
-	r := model.ResumeOf(root)
+	r := model.ResumeOf(root, false)
 	if r == nil {
 		return ""
 	}
@@ -478,7 +478,7 @@ func ageOf(ts string, now time.Time) string {
 
 // projectState reads a nexus project's or build's resume context.
 func projectState(root *yaml.Node, now time.Time) report.ProjectState {
-	r := model.ResumeOf(root)
+	r := model.ResumeOf(root, false)
 	ps := report.ProjectState{Kind: "project", Phase: scalar(root, "current_phase"), NextAction: scalar(root, "next_action"),
 		ContinueAt: scalar(root, "continue_at"), LastUpdated: scalar(root, "last_updated")}
 	ps.State = stateOf(ps.Phase)

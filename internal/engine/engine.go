@@ -747,11 +747,17 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 	if ur.onDocument != nil {
 		ur.guard(f.Path, func() { ur.onDocument(doc) }, "the report on", f.Path)
 	}
-	if doc.Root == nil && f.Kind != load.KindOrchestration {
+	if doc.Root == nil && f.Kind != load.KindOrchestration && !frontMatterless(doc, probs) {
 		return nil
 	}
 	ur.runRules(doc, f.Path)
 	return nil
+}
+
+// frontMatterless reports a resume note without front matter that load
+// accepts (a _resume.md): RL313 still judges its name.
+func frontMatterless(doc *load.Document, probs []diag.Finding) bool {
+	return doc.File.Kind == load.KindResumeContext && !doc.FrontMatter && len(probs) == 0
 }
 
 // parseTrouble reports a parse problem other than a missing or unclosed

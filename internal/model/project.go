@@ -92,7 +92,10 @@ func hasAnyKey(m *yaml.Node, keys []string) bool {
 // Resume is a resume file's front matter as the rules see it.
 type Resume struct {
 	View *yaml.Node // what RL311 validates: the legacy resume_version renamed
-	Def  string     // #ResumeContext, #ResumeContextV2 for version "2.0", #BuildResumeContext for a build
+	Def  string     // #ResumeContext, #ResumeContextV2 for version "2.0", #BuildResumeContext for a build, #ResumeMemo for a memo
+	// Memo: the file is a _resume.md in the memo form nexus wrote before
+	// resume-context.md (#ResumeMemo).
+	Memo bool
 	// Build: the file is a nexus build's (build_id where a project has
 	// project_id); ProjectID then holds build_id.
 	Build bool
@@ -140,10 +143,14 @@ func resumeView(root *yaml.Node) *yaml.Node {
 }
 
 // ResumeOf reads a resume file's front matter; nil when it is not a
-// mapping.
-func ResumeOf(root *yaml.Node) *Resume {
+// mapping. legacyName is true for a file named _resume.md, which may be a
+// memo (IsResumeMemo).
+func ResumeOf(root *yaml.Node, legacyName bool) *Resume {
 	if !node.IsMap(root) {
 		return nil
+	}
+	if legacyName && IsResumeMemo(root) {
+		return &Resume{View: root, Def: "#ResumeMemo", Memo: true}
 	}
 	r := &Resume{View: resumeView(root), Def: "#ResumeContext", ProjectID: StrOf(root, "project_id"),
 		FilesToLoad: node.Val(root, "files_to_load"), CurrentTask: IntOf(root, "current_task")}
@@ -165,6 +172,16 @@ func ResumeOf(root *yaml.Node) *Resume {
 	}
 	return r
 }
+
+// resumeFormKeys are the keys of the resume-context form (either version,
+// or a build's) that a memo never held.
+var resumeFormKeys = []string{"resume_schema_version", "resume_version", "project_name", "current_phase",
+	"next_action", "files_to_load", "last_updated", "build_id", "build_name"}
+
+// IsResumeMemo reports the front matter of a _resume.md in the memo form
+// nexus-template wrote before resume-context.md (#ResumeMemo: updated,
+// phase, last_skill, project_id): none of the resume-context form's keys.
+func IsResumeMemo(root *yaml.Node) bool { return node.IsMap(root) && !hasAnyKey(root, resumeFormKeys) }
 
 // v2Minor is a 2.x resume_schema_version.
 var v2Minor = lazyre.New(`^2\.[0-9]+$`)

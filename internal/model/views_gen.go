@@ -1144,6 +1144,44 @@ func BuildResumeContextOf(k, v *yaml.Node) *BuildResumeContext {
 	return x
 }
 
+// ResumeMemo is a mapping read as #ResumeMemo (cue/nexus.cue): each field's value and node.
+type ResumeMemo struct {
+	Key, Node *yaml.Node
+	Updated   Str // updated
+	Phase     Str // phase
+	LastSkill Str // last_skill
+	ProjectID Str // project_id
+}
+
+// ResumeMemoFields are #ResumeMemo's fields, in the order the definition lists them.
+var ResumeMemoFields = []FieldSpec{
+	{Name: "updated", Required: false},
+	{Name: "phase", Required: false},
+	{Name: "last_skill", Required: false},
+	{Name: "project_id", Required: false},
+}
+
+// ResumeMemoOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
+func ResumeMemoOf(k, v *yaml.Node) *ResumeMemo {
+	if !node.IsMap(v) {
+		return nil
+	}
+	x := &ResumeMemo{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "updated":
+			x.Updated = strKV(fk, fv)
+		case "phase":
+			x.Phase = strKV(fk, fv)
+		case "last_skill":
+			x.LastSkill = strKV(fk, fv)
+		case "project_id":
+			x.ProjectID = strKV(fk, fv)
+		}
+	})
+	return x
+}
+
 // Status is a mapping read as #Status (cue/bundle.cue): each field's value and node.
 type Status struct {
 	Key, Node   *yaml.Node

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -127,7 +128,9 @@ func ResumeOf(p *Pass) *model.Resume {
 	return resumeResult.Of(p)
 }
 
-var resumeResult = NewResult("resume", func(p *Pass) *model.Resume { return model.ResumeOf(p.Doc.Root) })
+var resumeResult = NewResult("resume", func(p *Pass) *model.Resume {
+	return model.ResumeOf(p.Doc.Root, path.Base(p.Doc.File.Path) == "_resume.md")
+})
 
 // resumeFields is a resume file's front matter read as the definitions
 // whose fields the rules judge, whatever its form: each view's fields are

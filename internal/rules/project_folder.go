@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"hash/fnv"
 	"path"
@@ -276,7 +277,63 @@ func runLegacyResumeFilename(p *Pass) {
 	if err != nil {
 		rel = disp
 	}
-	p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, fmt.Sprintf("_resume.md is the legacy name, which SessionStart does not load: rename it to %s", filepath.ToSlash(rel)), WithFix(fix.RenameFile(f, disp)))
+	rel = filepath.ToSlash(rel)
+	if r := ResumeOf(p); r == nil || r.Memo {
+		// A memo (or a note without front matter) is legacy only where
+		// the repository reads resume-context.md; renaming it would not
+		// give that form.
+		if resumeContextAdopted(p, ProjectOf(p, f)) {
+			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, fmt.Sprintf("_resume.md is a legacy resume memo, which SessionStart does not load: write its state into %s", rel))
+		}
+		return
+	}
+	p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, fmt.Sprintf("_resume.md is the legacy name, which SessionStart does not load: rename it to %s", rel), WithFix(fix.RenameFile(f, disp)))
+}
+
+// maxAdoptionEntries bounds the folders and hooks resumeContextAdopted
+// lists.
+const maxAdoptionEntries = 1000
+
+// resumeContextAdopted reports whether the nexus root of a project has
+// moved from _resume.md to resume-context.md (SPEC §0: a legacy form is
+// legacy only where the repository has adopted its successor): a hook in
+// .claude/hooks/ names resume-context.md, or a project or build keeps
+// one. Before that, nexus's PreCompact hook wrote _resume.md memos and
+// SessionStart read them.
+func resumeContextAdopted(p *Pass, pr *Project) bool {
+	if pr == nil || pr.Root == "" {
+		return false
+	}
+	hooks := filepath.Join(pr.Root, ".claude", "hooks")
+	if entries, err := p.ReadDir(hooks); err == nil {
+		for i, e := range entries {
+			if i == maxAdoptionEntries {
+				break
+			}
+			if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), "test") {
+				continue
+			}
+			if data, err := p.ReadFile(filepath.Join(hooks, e.Name())); err == nil && bytes.Contains(data, []byte("resume-context.md")) {
+				return true
+			}
+		}
+	}
+	for _, area := range []string{"02-projects", filepath.Join("02-builds", "active"), filepath.Join("02-builds", "complete"), "02-builds"} {
+		dir := filepath.Join(pr.Root, area)
+		entries, err := p.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for i, e := range entries {
+			if i == maxAdoptionEntries {
+				break
+			}
+			if e.IsDir() && p.exists(filepath.Join(dir, e.Name(), "01-planning", "resume-context.md")) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ---- RL314 --------------------------------------------------------------------
@@ -589,7 +646,9 @@ func runProjectIDFolder(p *Pass) {
 		return
 	}
 	v, id := r.ProjectID.Node, r.ProjectID.Value
-	if !r.ProjectID.OK || id == pr.FolderID {
+	if r.Memo || !r.ProjectID.OK || id == pr.FolderID {
+		// A memo's project_id is read by nothing: its reader finds the
+		// project by its folder.
 		return
 	}
 	key := "project_id"

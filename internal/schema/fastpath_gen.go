@@ -1453,6 +1453,17 @@ var generatedCheckers = map[string]func() *checker{
 			}},
 		}, reqMask: 0x7f}
 	},
+	"#ResumeMemo": func() *checker {
+		return &checker{op: opStruct, mask: 32, fields: map[string]int{"updated": 0, "phase": 1, "last_skill": 2, "project_id": 3}, names: []string{"updated", "phase", "last_skill", "project_id"}, vals: []*checker{
+			&checker{op: opAnd, mask: 16, subs: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+			}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}, open: true}
+	},
 	"#ResumePhase": func() *checker {
 		return &checker{op: opOr, mask: 16, subs: []*checker{
 			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "research", i: 0, f: 0, b: false}},
