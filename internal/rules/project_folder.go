@@ -290,32 +290,33 @@ func runLegacyResumeFilename(p *Pass) {
 	p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, fmt.Sprintf("_resume.md is the legacy name, which SessionStart does not load: rename it to %s", rel), WithFix(fix.RenameFile(f, disp)))
 }
 
-// maxAdoptionEntries bounds the folders and hooks resumeContextAdopted
-// lists.
+// maxAdoptionEntries bounds the folders resumeContextAdopted lists.
 const maxAdoptionEntries = 1000
+
+// nexusResumeHooks are the hooks of nexus-template that read or write the
+// resume file (SessionStart, PreCompact), relative to the nexus root.
+var nexusResumeHooks = []string{".claude/hooks/session_start.py", ".claude/hooks/save_resume_state.py"}
+
+// maxHookSize bounds a hook resumeContextAdopted reads (nexus's are 10-40 KB).
+const maxHookSize = 1 << 20
 
 // resumeContextAdopted reports whether the nexus root of a project has
 // moved from _resume.md to resume-context.md (SPEC §0: a legacy form is
-// legacy only where the repository has adopted its successor): a hook in
-// .claude/hooks/ names resume-context.md, or a project or build keeps
-// one. Before that, nexus's PreCompact hook wrote _resume.md memos and
-// SessionStart read them.
+// legacy only where the repository has adopted its successor): its
+// SessionStart or PreCompact hook names resume-context.md, or a project or
+// build keeps one. Before that, nexus's PreCompact hook wrote _resume.md
+// memos and SessionStart read them.
 func resumeContextAdopted(p *Pass, pr *Project) bool {
 	if pr == nil || pr.Root == "" {
 		return false
 	}
-	hooks := filepath.Join(pr.Root, ".claude", "hooks")
-	if entries, err := p.ReadDir(hooks); err == nil {
-		for i, e := range entries {
-			if i == maxAdoptionEntries {
-				break
-			}
-			if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), "test") {
-				continue
-			}
-			if data, err := p.ReadFile(filepath.Join(hooks, e.Name())); err == nil && bytes.Contains(data, []byte("resume-context.md")) {
-				return true
-			}
+	for _, h := range nexusResumeHooks {
+		full := filepath.Join(pr.Root, filepath.FromSlash(h))
+		if fi, err := p.Stat(full); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxHookSize {
+			continue
+		}
+		if data, err := p.ReadFile(full); err == nil && bytes.Contains(data, []byte("resume-context.md")) {
+			return true
 		}
 	}
 	for _, area := range []string{"02-projects", filepath.Join("02-builds", "active"), filepath.Join("02-builds", "complete"), "02-builds"} {
