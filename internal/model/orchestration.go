@@ -220,6 +220,19 @@ func (r *Resumption) Version() string {
 	return "v2"
 }
 
+// v2SubSections are the sub-sections only a v2.0 section holds.
+var v2SubSections = []string{"recovery_state", "quality_trajectory", "defect_summary", "decision_log", "decisions", "agent_summaries", "compaction_events"}
+
+// Bare reports a section holding only what both forms share: files_to_read,
+// and no v1.0 field at its top or v2.0 sub-section (`resumption:
+// {files_to_read: [...]}`, perhaps with a last_checkpoint_id of its own).
+// It is read as v2.0, but whether its missing sub-sections are a finding
+// depends on the form the repository writes (RL102). An empty section, or
+// one of keys no reader knows, is not bare: it says nothing to resume from.
+func (r *Resumption) Bare() bool {
+	return r != nil && len(r.V1Keys) == 0 && node.Has(r.Node, "files_to_read") && !hasAnyKey(r.Node, v2SubSections)
+}
+
 // Section returns a v2.0 sub-section (nil for a v1.0 section); decision_log
 // is also found under its alias `decisions`.
 func (r *Resumption) Section(name string) (key, val *yaml.Node) {

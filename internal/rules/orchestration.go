@@ -16,6 +16,7 @@ import (
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
+	"github.com/resumelint/resumelint/internal/schema"
 )
 
 // ORCHESTRATION.yaml `resumption:` structure (SPEC §3.2, seeds 000 and 001).
@@ -28,7 +29,7 @@ var (
 	ResumptionV1 = &Rule{Code: code.ResumptionV1, Name: "resumption-v1", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "a v1.0 section (last_checkpoint/current_state/next_step at the top of resumption) where the repository writes v2.0", Finalize: finalizeResumptionV1}
 	ResumptionSchema = &Rule{Code: code.ResumptionSchema, Name: "resumption-schema", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
-		Summary: "a violation of #ResumptionV2 (or #ResumptionV1 for a v1.0 section)", Run: runResumptionSchema}
+		Summary: "a violation of #ResumptionV2 (or #ResumptionV1 for a v1.0 section)", Run: runResumptionSchema, Finalize: finalizeBareResumption}
 	DecisionsAlias = &Rule{Code: code.DecisionsAlias, Name: "decisions-alias", Severity: diag.SevWarning, Fix: diag.FixSafe, Kinds: orch, Family: "orchestration",
 		Summary: "`decisions:` instead of `decision_log:`", Run: runDecisionsAlias}
 	TemplatePlaceholder = &Rule{Code: code.TemplatePlaceholder, Name: "template-placeholder", Severity: diag.SevError, Kinds: orch, Family: "orchestration",
@@ -144,6 +145,10 @@ func runResumptionSchema(p *Pass) {
 		return
 	}
 	vs := c.res.Violations
+	if bare := bareMissing(p); bare != nil {
+		// Said once the repository's form is known (finalizeBareResumption).
+		vs = slices.DeleteFunc(slices.Clone(vs), func(v schema.Violation) bool { return v.Message == bare.Message && len(v.Path) == 0 })
+	}
 	if WorkflowFinished(p) {
 		// A finished workflow is not asked to add the sub-sections a
 		// resuming session would need; what it holds must still be right.

@@ -11,6 +11,7 @@ import (
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
+	"github.com/resumelint/resumelint/internal/schema"
 )
 
 // RL101: the repository decides what is current (SPEC §0). A v1.0
@@ -34,6 +35,17 @@ type ResumptionFact struct {
 	V2 bool
 	// V1 is its v1.0 section (nil when it has none, or is finished).
 	V1 *V1Section
+	// Bare is what RL102 says of a live section in neither form (nil
+	// otherwise): said only where the repository writes v2.0.
+	Bare *BareSection
+}
+
+// BareSection is a section holding neither v1.0's fields nor any v2.0
+// sub-section, and the missing sub-sections RL102 reports of it.
+type BareSection struct {
+	At       Span
+	Message  string
+	NodePath string
 }
 
 // V1Section is where a v1.0 section is, its top-level v1 keys and the
@@ -68,6 +80,13 @@ func indexResumption(p *Pass) {
 				keys[i] = k.Value
 			}
 			rf.V1 = &V1Section{At: lineSpan(p.Opts, d.File, r.Key), Keys: keys, Fix: fix.Migrate(d).Fix}
+		}
+		if v := bareMissing(p); v != nil {
+			n := v.Node
+			if v.Key != nil {
+				n = v.Key
+			}
+			rf.Bare = &BareSection{At: lineSpan(p.Opts, d.File, n), Message: v.Message, NodePath: fmt.Sprint("resumption", v.Path)}
 		}
 	}
 	Resumptions.Publish(p.Index, rf)
@@ -124,6 +143,53 @@ func adoptionOf(p *RepoPass, all []*ResumptionFact) adoption {
 		break
 	}
 	return a
+}
+
+// bareMissing is the missing-keys violation at the top of a live bare
+// section (model.Resumption.Bare), or nil.
+func bareMissing(p *Pass) *schema.Violation {
+	r := ResumptionOf(p)
+	if !r.Bare() || WorkflowFinished(p) {
+		return nil
+	}
+	t := resumptionTarget.Of(p)
+	if t == nil || t.def != "#ResumptionV2" {
+		return nil
+	}
+	c := checkSchema(p, t.file, t.def, t.root, t.prefix)
+	if c.err != nil {
+		return nil
+	}
+	for i, v := range c.res.Violations {
+		if len(v.Missing) > 0 && len(v.Path) == 0 {
+			return &c.res.Violations[i]
+		}
+	}
+	return nil
+}
+
+// finalizeBareResumption reports the bare sections (RL102) where the
+// repository writes v2.0; where it writes v1.0, a section without v1.0's
+// optional fields is that form.
+func finalizeBareResumption(p *RepoPass) {
+	all := Resumptions.All(p.Index)
+	sort.Slice(all, func(i, j int) bool { return all[i].Path < all[j].Path })
+	var bare []*ResumptionFact
+	for _, rf := range all {
+		if rf.Bare != nil {
+			bare = append(bare, rf)
+		}
+	}
+	if len(bare) == 0 {
+		return
+	}
+	if a := adoptionOf(p, all); a.v2 == "" {
+		p.Note("%d resumption section(s) hold neither v1.0's fields nor v2.0's sub-sections: the repository writes v1.0, whose fields are optional, so they are not reported", len(bare))
+		return
+	}
+	for _, rf := range bare {
+		p.ReportAt(rf.Path, rf.Bare.At.Start, rf.Bare.At.End, rf.Bare.Message, WithSnippet(rf.Bare.At.Text), WithNodePath(rf.Bare.NodePath))
+	}
 }
 
 func finalizeResumptionV1(p *RepoPass) {
