@@ -291,12 +291,29 @@ func isIDChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
 
+// sameSeries reports two checkpoint ids numbered in one series: the same
+// text before their trailing number (CP-005, CP-006). An id outside the
+// series (CP-TEST-001 after CP-005, an E2E test's entry) may not be the
+// work's next checkpoint, so RL104 cannot prove moving to it is forward.
+func sameSeries(a, b string) bool {
+	pa, oka := seriesPrefix(a)
+	pb, okb := seriesPrefix(b)
+	return oka && okb && strings.EqualFold(pa, pb)
+}
+
+// seriesPrefix is an id without its trailing digits; ok is false when it
+// does not end in one.
+func seriesPrefix(id string) (string, bool) {
+	t := strings.TrimRight(id, "0123456789")
+	return t, len(t) < len(id)
+}
+
 // movesForward reports whether setting last_checkpoint (hasLast false:
 // null) to latest moves it forward to a recorded, later checkpoint (SPEC
 // §5): latest is an entry of checkpoints.entries, and the current one is
-// none or an entry before it, earlier in time when both are dated. A
-// pointer naming something unrecorded, or a latest_id that is itself
-// stale, gets no fix.
+// none or an entry before it of the same series (sameSeries), earlier in
+// time when both are dated. A pointer naming something unrecorded, or a
+// latest_id that is itself stale, gets no fix.
 func movesForward(entries model.List[*model.CheckpointEntry], last string, hasLast bool, latest string) bool {
 	es := entries.Items
 	if !node.IsSeq(entries.Node) {
@@ -330,7 +347,7 @@ func movesForward(entries model.List[*model.CheckpointEntry], last string, hasLa
 	if !hasLast {
 		return true
 	}
-	if li < 0 || li >= ti {
+	if li < 0 || li >= ti || !sameSeries(last, latest) {
 		return false
 	}
 	lt, _, _, lok := timeOf(es[li].Timestamp.Node)
