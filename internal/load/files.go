@@ -60,6 +60,35 @@ type Files struct {
 	// dirOrder are the listings kept, oldest first: a new one past
 	// maxDirEntries drops the oldest, as kept does reads.
 	dirOrder []lookKey
+
+	// tracked memoises Tracked by repository top.
+	tmu     sync.Mutex
+	tracked map[string]trackedList
+}
+
+type trackedList struct {
+	names [][]byte
+	ok    bool
+}
+
+// Tracked lists the files git tracks in the work tree at top, relative to
+// it (load.Tracked), once per run: for the rules that weigh what a
+// repository writes beyond the files a run was given.
+func (fs *Files) Tracked(top string) ([][]byte, bool) {
+	if fs == nil {
+		return Tracked(top, top)
+	}
+	fs.tmu.Lock()
+	defer fs.tmu.Unlock()
+	if t, ok := fs.tracked[top]; ok {
+		return t.names, t.ok
+	}
+	names, ok := Tracked(top, top)
+	if fs.tracked == nil {
+		fs.tracked = map[string]trackedList{}
+	}
+	fs.tracked[top] = trackedList{names, ok}
+	return names, ok
 }
 
 // readShards is how many shards Files spreads its reads over.

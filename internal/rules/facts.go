@@ -132,6 +132,12 @@ type Index struct {
 		once sync.Once
 		v    *contextNeedles
 	}
+	// adoption is the form the repository writes (adoptionOf), weighed
+	// once for RL101 and RL102.
+	adoption struct {
+		once sync.Once
+		v    adoption
+	}
 }
 
 // indexShards is how many shards an Index spreads its facts over.

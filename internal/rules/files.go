@@ -58,6 +58,15 @@ func (p *RepoPass) ReadDir(osPath string) ([]fs.DirEntry, error) {
 }
 
 // Base is Pass.Base for a cross-file rule.
+// Tracked lists the files git tracks in the repository, relative to its
+// root (load.Files.Tracked); ok is false outside a repository git can list.
+func (p *RepoPass) Tracked() (names [][]byte, ok bool) {
+	if p.Opts.RepoRoot == "" {
+		return nil, false
+	}
+	return p.Files.Tracked(absPath(p.Opts.Cwd, p.Opts.RepoRoot))
+}
+
 func (p *RepoPass) Base(osPath string) (gitbase.File, error) { return baseFile(p.BaseRev, osPath) }
 
 // errNoBase is Base's error in a run without --base.

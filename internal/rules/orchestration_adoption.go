@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -100,8 +102,15 @@ type adoption struct {
 }
 
 // adoptionOf weighs the run's files, then the conventional template on
-// disk when the run has no template.
+// disk when the run has no template, then the repository's other
+// workflows; once per run.
 func adoptionOf(p *RepoPass, all []*ResumptionFact) adoption {
+	ix := p.Index
+	ix.adoption.once.Do(func() { ix.adoption.v = weighAdoption(p, all) })
+	return ix.adoption.v
+}
+
+func weighAdoption(p *RepoPass, all []*ResumptionFact) adoption {
 	var a adoption
 	hasTemplate := false
 	for _, rf := range all {
@@ -117,9 +126,20 @@ func adoptionOf(p *RepoPass, all []*ResumptionFact) adoption {
 			a.v2, a.v2Why = rf.Path, "a live workflow holds recovery_state"
 		}
 	}
-	if hasTemplate || a.v2 != "" || p.Opts.RepoRoot == "" {
+	if a.v2 != "" || p.Opts.RepoRoot == "" {
 		return a
 	}
+	if !hasTemplate {
+		a = templateOnDisk(p, a)
+	}
+	if a.v2 == "" {
+		a = liveV2Elsewhere(p, all, a)
+	}
+	return a
+}
+
+// templateOnDisk reads the conventional template when the run has none.
+func templateOnDisk(p *RepoPass, a adoption) adoption {
 	for _, rel := range templatePaths {
 		osPath := filepath.Join(absPath(p.Opts.Cwd, p.Opts.RepoRoot), filepath.FromSlash(rel))
 		f := &load.File{Path: load.Display(p.Opts.Cwd, osPath), OSPath: osPath, Kind: load.KindOrchestration, Template: true,
@@ -143,6 +163,73 @@ func adoptionOf(p *RepoPass, all []*ResumptionFact) adoption {
 		break
 	}
 	return a
+}
+
+// maxAdoptionScan bounds the repository's workflows liveV2Elsewhere reads.
+const maxAdoptionScan = 5000
+
+// liveV2Elsewhere looks for the evidence among the repository's tracked
+// workflows the run was not given (a pre-commit run over one file, an
+// editor's one buffer): a live one holding recovery_state. So a workflow
+// linted alone is judged as a lint of the repository judges it. Only
+// files naming recovery_state are parsed; the first found decides.
+func liveV2Elsewhere(p *RepoPass, all []*ResumptionFact, a adoption) adoption {
+	names, ok := p.Tracked()
+	if !ok {
+		return a
+	}
+	inRun := make(map[string]bool, len(all))
+	for _, rf := range all {
+		inRun[rf.Path] = true
+	}
+	root := absPath(p.Opts.Cwd, p.Opts.RepoRoot)
+	n := 0
+	for _, name := range names {
+		rel := string(name)
+		if !isWorkflowName(rel) {
+			continue
+		}
+		if n++; n > maxAdoptionScan {
+			break
+		}
+		osPath := filepath.Join(root, filepath.FromSlash(rel))
+		disp := load.Display(p.Opts.Cwd, osPath)
+		if inRun[disp] {
+			continue
+		}
+		data, err := p.ReadFile(osPath)
+		if err != nil || !bytes.Contains(data, []byte("recovery_state")) {
+			continue
+		}
+		f := &load.File{Path: disp, OSPath: osPath, Kind: load.KindOrchestration, Root: root, Data: data}
+		doc, _ := load.Parse(f, load.FormatOf(load.KindOrchestration, f.Path), p.Opts.Limits)
+		if doc == nil || !node.IsMap(doc.Root) || load.NotWorkflow(doc.Root) != "" {
+			continue
+		}
+		q := NewPass(nil, p.Opts, doc, nil)
+		q.Files = p.Files
+		if r := ResumptionOf(q); r != nil && r.RecoveryState != nil && !WorkflowFinished(q) {
+			a.v2, a.v2Why = disp, "a live workflow holds recovery_state"
+			return a
+		}
+	}
+	return a
+}
+
+// isWorkflowName reports a repository path named as the orchestration
+// kind's default globs name a workflow (not a template), outside the
+// default-excluded archives.
+func isWorkflowName(rel string) bool {
+	base := path.Base(rel)
+	if strings.Contains(base, ".template.") || !(base == "ORCHESTRATION.yaml" || strings.HasPrefix(base, "ORCHESTRATION_") && strings.HasSuffix(base, ".yaml")) {
+		return false
+	}
+	for _, part := range strings.Split(path.Dir(rel), "/") {
+		if part == "archive" || part == "_archive" {
+			return false
+		}
+	}
+	return true
 }
 
 // bareMissing is the missing-keys violation at the top of a live bare
