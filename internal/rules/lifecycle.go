@@ -171,7 +171,8 @@ const nexusArchive = "05-archived"
 func inNexusArchive(opts *Options, f *load.File) bool {
 	parts := strings.Split(filepath.ToSlash(FileOSPath(opts, f)), "/")
 	for i := 0; i+2 < len(parts); i++ {
-		if parts[i] == nexusArchive && nexusIDRe.MatchString(parts[i+1]) {
+		// 05-archived/01-planning/: a build its archive step flattened.
+		if parts[i] == nexusArchive && (nexusIDRe.MatchString(parts[i+1]) || parts[i+1] == "01-planning") {
 			return true
 		}
 	}

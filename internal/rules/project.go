@@ -218,7 +218,9 @@ func runProgress(p *Pass) {
 		return
 	}
 	d := p.Doc
-	if done, total, dn, tn, ok := model.CountersOf(d.Root); ok && done > total {
+	// total_tasks 0 is init_project.py's, which nothing of nexus updates
+	// (update-resume.py sets only tasks_completed): it counts nothing.
+	if done, total, dn, tn, ok := model.CountersOf(d.Root); ok && total > 0 && done > total {
 		p.Report(d.File, dn, fmt.Sprintf("tasks_completed %d is more than total_tasks %d (line %d): recount both from the steps file's checkboxes", done, total, tn.Line), WithRelated(diag.Related{Path: d.File.Path, Line: tn.Line, Column: tn.Column, Message: "total_tasks"}))
 	}
 	done, total, pn, ok := model.ProgressOf(d.Root)

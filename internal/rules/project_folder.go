@@ -781,7 +781,7 @@ func runProgressVsSteps(p *Pass) {
 	var n *yaml.Node
 	what := "tasks_completed"
 	if c, t, cn, _, ok := model.CountersOf(d.Root); ok {
-		if c > t {
+		if c > t && t > 0 {
 			return
 		}
 		done, total, n = c, t, cn
@@ -794,7 +794,9 @@ func runProgressVsSteps(p *Pass) {
 		return
 	}
 	pr := stepsProject(p)
-	if pr == nil || total == 0 && (done != 0 || what != "tasks_completed") {
+	// total_tasks 0 is init_project.py's, which nothing updates: it says
+	// nothing of tasks_completed, compared all the same.
+	if pr == nil || total == 0 && what != "tasks_completed" {
 		return
 	}
 	sf, rel := readSteps(p, pr)
@@ -807,7 +809,7 @@ func runProgressVsSteps(p *Pass) {
 	}
 	steps := WithRelated(diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "the steps file"})
 	switch {
-	case total == 0:
+	case total == 0 && done == 0:
 		// init_project.py writes 0/0; a project whose steps are ticked
 		// and whose counters never moved tells a reader nothing is done.
 		p.Report(d.File, n, fmt.Sprintf("tasks_completed and total_tasks are 0, but %s has %d of %d tasks checked: set both from the steps file", diag.Clip(rel), checked, countBoxes(sf.Data, true)), steps)
@@ -824,7 +826,9 @@ func runProgressVsSteps(p *Pass) {
 func finishedSteps(p *Pass) {
 	d := p.Doc
 	pr := stepsProject(p)
-	if pr == nil {
+	if pr == nil || inNexusArchive(p.Opts, d.File) {
+		// nexus's archive step moves a project there finished or not
+		// ("Not complete. Archive anyway?"): its open boxes are history.
 		return
 	}
 	var at *yaml.Node
