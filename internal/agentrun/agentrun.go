@@ -182,6 +182,8 @@ type Run struct {
 	// StateOver is workflow-state.json's workflow.status when it says the
 	// run is over ("completed"); "" otherwise.
 	StateOver string
+	// StateNode is that status's node in workflow-state.json.
+	StateNode *yaml.Node
 	HasGraph  bool
 	// GraphOK: the graph has a tasks list whose every entry has a string
 	// id, so an event for an id it lacks really names an unknown task.
@@ -240,8 +242,9 @@ func Derive(src *load.AgentRun) *Run {
 		r.LastEvent = r.Events[n-1]
 	}
 	if ws := src.WorkflowState; ws != nil && node.IsMap(ws.Root) {
-		if st, ok := node.Str(node.Val(node.Val(ws.Root, "workflow"), "status")); ok && node.FinishedWords[node.StatusWord(st)] {
-			r.StateOver = st
+		sn := node.Val(node.Val(ws.Root, "workflow"), "status")
+		if st, ok := node.Str(sn); ok && node.FinishedWords[node.StatusWord(st)] {
+			r.StateOver, r.StateNode = st, sn
 		}
 	}
 	return r

@@ -8,6 +8,7 @@ import (
 	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/node"
 )
 
 // Where a run stands, for `resumelint status` (SPEC §3.6, seed 003
@@ -124,6 +125,11 @@ func NewStatus(r *Run, probs []diag.Finding, now time.Time, maxAge time.Duration
 	st.addSkipped(r)
 	if e := r.Ended; e != nil {
 		st.RunEnded = &StatusEnded{Event: e.Name, Timestamp: e.Timestamp}
+	} else if r.StateOver != "" {
+		// The agent packs record the end in workflow-state.json.
+		ws := r.Src.WorkflowState.Root
+		at, _ := node.Str(node.Val(ws, "updated_at"))
+		st.RunEnded = &StatusEnded{Event: "workflow-state.json (workflow.status " + diag.QuoteFull(r.StateOver) + ")", Timestamp: at}
 	}
 	st.addIgnored(r)
 	if r.BadTasks > 0 {
@@ -224,7 +230,11 @@ func (st *Status) NextActions() []string {
 		return []string{"Repair task-graph.json (see Warnings): without it the tasks and the phase are unknown"}
 	}
 	if e := st.RunEnded; e != nil {
-		return []string{fmt.Sprintf("None: the run was closed by %s at %s; nothing to resume", e.Event, e.Timestamp)}
+		at := ""
+		if e.Timestamp != "" {
+			at = " at " + e.Timestamp
+		}
+		return []string{fmt.Sprintf("None: the run was closed by %s%s; nothing to resume", e.Event, at)}
 	}
 	if n := len(st.IgnoredFiles); n > 0 {
 		// The state below misses these events: acting on it could redo

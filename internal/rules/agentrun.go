@@ -508,8 +508,30 @@ func runEventSequence(p *Pass) {
 	}
 	checkEventTimes(r, issue)
 	checkTaskLifecycles(p, r, issue)
-	checkRunCompleted(r, issue)
+	if !checkRunCompleted(r, issue) {
+		checkStateCompleted(p, r)
+	}
 	c.flush("%d more event-sequence problems in this file (lines %s)")
+}
+
+// checkStateCompleted reports a run whose workflow-state.json records it
+// completed while tasks of its graph are not done: the agent packs'
+// orchestrator resumes only runs not recorded over, so that work is left.
+func checkStateCompleted(p *Pass, r *agentrun.Run) {
+	ws := r.Src.WorkflowState
+	if r.StateOver == "" || !r.GraphOK || ws == nil {
+		return
+	}
+	var open []string
+	for _, t := range r.Tasks {
+		if r.States[t.ID] != agentrun.Done {
+			open = append(open, t.ID)
+		}
+	}
+	if len(open) == 0 {
+		return
+	}
+	p.Report(ws.File, r.StateNode, fmt.Sprintf("workflow.status is %s, but %d of %d tasks are not done (%s); log their outcome, or the run is recorded finished with work open", diag.Quote(r.StateOver), len(open), len(r.Tasks), listIDs(open)))
 }
 
 // eventIssue reports a problem of an event at one of its nodes.
@@ -611,8 +633,8 @@ func checkTaskLifecycles(p *Pass, r *agentrun.Run, issue eventIssue) {
 }
 
 // checkRunCompleted reports a run recorded as completed while tasks are
-// not done: it contradicts itself.
-func checkRunCompleted(r *agentrun.Run, issue eventIssue) {
+// not done: it contradicts itself. It reports whether it did.
+func checkRunCompleted(r *agentrun.Run, issue eventIssue) bool {
 	if end := r.Ended; end != nil && r.GraphOK && (end.Type == "run_completed" || end.Type == "run_complete") {
 		var open []string
 		for _, t := range r.Tasks {
@@ -622,8 +644,10 @@ func checkRunCompleted(r *agentrun.Run, issue eventIssue) {
 		}
 		if len(open) > 0 {
 			issue(end, end.TypeNode, "%s, but %d of %d tasks are not done (%s); log their outcome, or the run is recorded finished with work open", end.Name, len(open), len(r.Tasks), listIDs(open))
+			return true
 		}
 	}
+	return false
 }
 
 // depList names unfinished dependencies with their verb ("its dependency
