@@ -429,6 +429,8 @@ func runFilesToLoad(p *Pass) {
 	pr := LoadedProject(p)
 	rr := ReadRoot(p.Opts, d.File)
 	first := map[string]*yaml.Node{}
+	var renamed []renamedEntry
+	defer func() { reportRenamed(p, pr, renamed) }()
 	for _, e := range v.Content {
 		s, ok := node.Str(e)
 		if !ok {
@@ -462,8 +464,7 @@ func runFilesToLoad(p *Pass) {
 			where = "at " + diag.Quote(pr.display(rel))
 		}
 		if alt := numberedSibling(p.Files, rr, full); alt != "" {
-			alt = path.Join(path.Dir(rel), alt)
-			p.Report(d.File, e, fmt.Sprintf("files_to_load entry %s does not exist %s: did you mean %s?", diag.Quote(s), where, diag.Quote(alt)), WithRelated(diag.Related{Path: pr.display(alt), Line: 1, Column: 1, Message: "the file"}))
+			renamed = append(renamed, renamedEntry{e, s, where, path.Join(path.Dir(rel), alt)})
 			continue
 		}
 		// The project folder is 02-projects/<id>/ (or a build's): Root is
@@ -476,6 +477,57 @@ func runFilesToLoad(p *Pass) {
 		}
 		p.Report(d.File, e, fmt.Sprintf("files_to_load entry %s does not exist %s: correct the path or remove it", diag.Quote(s), where))
 	}
+}
+
+// renamedEntry is a files_to_load entry naming a file nexus has since
+// numbered (numberedSibling): alt is its name now.
+type renamedEntry struct {
+	node     *yaml.Node
+	s, where string
+	alt      string
+}
+
+// reportRenamed reports the entries naming numbered files by their old
+// names: one finding per entry, or one for all when there are several (one
+// cause: the manifest predates the numbering).
+func reportRenamed(p *Pass, pr *Project, rs []renamedEntry) {
+	switch len(rs) {
+	case 0:
+		return
+	case 1:
+		r := rs[0]
+		p.Report(p.Doc.File, r.node, fmt.Sprintf("files_to_load entry %s does not exist %s: did you mean %s?", diag.Quote(r.s), r.where, diag.Quote(r.alt)), WithRelated(diag.Related{Path: pr.display(r.alt), Line: 1, Column: 1, Message: "the file"}))
+		return
+	}
+	olds, alts := make([]string, len(rs)), make([]string, len(rs))
+	var rel []diag.Related
+	for i, r := range rs {
+		olds[i], alts[i] = path.Base(filepath.ToSlash(r.s)), path.Base(r.alt)
+		if i > 0 {
+			rel = append(rel, diag.Related{Path: p.Doc.File.Path, Line: r.node.Line, Column: r.node.Column, Message: "entry " + diag.Quote(r.s)})
+		}
+	}
+	p.Report(p.Doc.File, rs[0].node, diag.FitClip(func(w int) string {
+		return fmt.Sprintf("%d files_to_load entries name files nexus has since numbered (%s): write %s", len(rs), clipList(olds, w), clipList(alts, w))
+	}), WithRelated(rel...))
+}
+
+// clipList joins names for a message, the first three and a count of the
+// rest, each clipped to a share of w.
+func clipList(names []string, w int) string {
+	shown := names
+	if len(shown) > 3 {
+		shown = shown[:3]
+	}
+	out := make([]string, len(shown))
+	for i, n := range shown {
+		out[i] = diag.ClipPath(n, max(w/4, 12))
+	}
+	s := strings.Join(out, ", ")
+	if len(names) > len(shown) {
+		s += fmt.Sprintf(" and %d more", len(names)-len(shown))
+	}
+	return s
 }
 
 // numberedSibling returns the name of the one file next to full that is
