@@ -72,9 +72,14 @@ func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (
 	// the lint's workers, while its tree is in hand: one read, and the
 	// state of the bytes the findings are about.
 	parts := make([]recordPart, len(records))
+	// The record is judged with the run's options and file access, so a
+	// file beside it (a project's overview) is read once, and found from
+	// wherever status runs.
+	s.Files = load.NewFiles(nil)
+	opts := s.Opts
 	s.OnDocument = func(doc *load.Document) {
 		if i, ok := at[doc.File.Path]; ok && doc.File == records[i] {
-			parts[i] = recordOf(doc, now)
+			parts[i] = recordOf(&rules.Pass{Doc: doc, Opts: &opts, Files: s.Files}, now)
 		}
 	}
 	res := lc.run(disc, nil, *s)
@@ -103,7 +108,8 @@ type recordPart struct {
 // recordOf reads the state of one orchestration or resume-context
 // document. The state holds strings and numbers, no node and no slice of
 // the bytes: the next record's tree reuses both.
-func recordOf(doc *load.Document, now time.Time) recordPart {
+func recordOf(p *rules.Pass, now time.Time) recordPart {
+	doc := p.Doc
 	f := doc.File
 	if !node.IsMap(doc.Root) {
 		return recordPart{}
@@ -111,7 +117,6 @@ func recordOf(doc *load.Document, now time.Time) recordPart {
 	if f.Kind == load.KindOrchestration && load.NotWorkflow(doc.Root) != "" {
 		return recordPart{read: true, skip: true}
 	}
-	p := &rules.Pass{Doc: doc, Opts: &rules.Options{Now: now}}
 	if r := rules.RecordOf(p); r.Finished {
 		return recordPart{read: true, finished: &report.FinishedRecord{Path: f.Path, ID: recordID(doc.Root, f.Kind), Why: r.Why()}}
 	}

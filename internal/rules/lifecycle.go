@@ -93,7 +93,8 @@ func (r *Record) Why() string {
 // RecordOf returns the lifecycle of the pass's unit: an orchestration file
 // by the first of workflow.status, resumption's workflow_status and a
 // top-level status that it holds;
-// a resume context by current_phase or status (ResumeFinished). Templates,
+// a resume context by current_phase or status, else its project's
+// overview (ResumeFinished). Templates,
 // folders and the other kinds are never finished.
 func RecordOf(p *Pass) *Record { return recordResult.Of(p) }
 
@@ -152,6 +153,8 @@ var recordResult = NewResult("record", func(p *Pass) *Record {
 	if d.File.Kind == load.KindResumeContext && !rec.Finished {
 		if date, ok := archivedBuild(p); ok {
 			rec.Finished, rec.Field, rec.Raw = true, "overview archived", date
+		} else if st, ok := finishedOverview(p); ok {
+			rec.Finished, rec.Field, rec.Raw = true, "overview status", st
 		}
 	}
 	return rec

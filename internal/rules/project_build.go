@@ -27,11 +27,16 @@ var buildPathRe = lazyre.New(`(?m)^build_path:[ \t]*["']?([^"'\s#]+)`)
 // overviewFront returns the front matter of the build's overview
 // (01-planning/01-overview.md), "" when it has none, and the file read.
 func overviewFront(p *Pass, pr *Project, rr string) (string, *load.File) {
-	full := filepath.Join(pr.Dir, "01-planning", "01-overview.md")
+	name := "01-overview.md"
+	full := filepath.Join(pr.Dir, "01-planning", name)
 	if !regularFileExists(p.Files, rr, full) {
-		return "", nil
+		// Projects from before nexus numbered its planning files.
+		name = "overview.md"
+		if full = filepath.Join(pr.Dir, "01-planning", name); !regularFileExists(p.Files, rr, full) {
+			return "", nil
+		}
 	}
-	of := &load.File{Path: pr.display("01-planning/01-overview.md"), OSPath: full, Root: rr}
+	of := &load.File{Path: pr.display("01-planning/" + name), OSPath: full, Root: rr}
 	lim := p.Opts.Limits
 	if lim.MaxFileSize == 0 {
 		lim = load.DefaultLimits
@@ -64,6 +69,27 @@ func overviewBuildPath(p *Pass, pr *Project, rr string) (string, int, *load.File
 // archivedRe reads the date nexus's archive-build skill writes into the
 // overview's front matter when it moves a build to 02-builds/complete/.
 var archivedRe = lazyre.New(`(?m)^archived:[ \t]*["']?([^"'\s#]+)`)
+
+// overviewStatusRe reads the status of a project's or build's overview
+// front matter (PLANNING, IN_PROGRESS, COMPLETE).
+var overviewStatusRe = lazyre.New(`(?m)^status:[ \t]*["']?([^"'\n#]*[^"'\s#])`)
+
+// finishedOverview returns the status of a project's or build's overview
+// when it says the work is over: nexus's hooks leave a project whose
+// overview says COMPLETE out of those they resume (project_state.py,
+// build_state.py), whatever its resume file says.
+func finishedOverview(p *Pass) (string, bool) {
+	pr := ProjectOf(p, p.Doc.File)
+	if pr == nil || pr.FolderID == "" {
+		return "", false
+	}
+	text, _ := overviewFront(p, pr, ReadRoot(p.Opts, p.Doc.File))
+	m := overviewStatusRe.Regexp().FindStringSubmatch(text)
+	if m == nil || !projectOver(m[1]) {
+		return "", false
+	}
+	return m[1], true
+}
 
 // archivedBuild returns the archive date of a build that nexus's
 // archive-build skill moved into 02-builds/complete/: the user archived it,

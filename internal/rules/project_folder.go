@@ -136,8 +136,8 @@ func regularFileExists(files *load.Files, root, p string) bool { return files.Is
 // steps templates end with `current_phase: "complete"`), done, cancelled,
 // failed or archived. Nothing will resume it, so no rule asks it to migrate
 // or to add what a resuming session would need; what it holds must still
-// be right. The overview's status is not read: it goes stale (projects
-// taken back from the archive keep "COMPLETE" there).
+// be right. A project whose overview says COMPLETE is over too: nexus's
+// hooks leave it out of the projects they resume (finishedOverview).
 func ResumeFinished(p *Pass) bool {
 	d := p.Doc
 	return d != nil && d.File.Kind == load.KindResumeContext && RecordOf(p).Finished
