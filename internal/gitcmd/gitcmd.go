@@ -232,11 +232,37 @@ func special(p string) error {
 	return &SpecialFileError{Path: p, Mode: fi.Mode()}
 }
 
+// indexFileSpecial refuses an index the environment names (GIT_INDEX_FILE,
+// as inside git commit) that is a FIFO, a socket or a device: git would
+// wait on it. A relative name is looked up from top and from here.
+func indexFileSpecial(top string) error {
+	p := os.Getenv("GIT_INDEX_FILE")
+	if p == "" {
+		return nil
+	}
+	cands := []string{p}
+	if !filepath.IsAbs(p) {
+		cands = []string{filepath.Join(top, p)}
+		if wd, err := os.Getwd(); err == nil {
+			cands = append(cands, filepath.Join(wd, p))
+		}
+	}
+	for _, c := range cands {
+		if err := special(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // CheckRepo refuses the work tree at top when its .git marker, or a file
 // of its .git folder that git reads, is a FIFO, a socket or a device. A
 // marker that is a link is not followed: git is not used for it
 // (OpenRepo).
 func CheckRepo(top string) error {
+	if err := indexFileSpecial(top); err != nil {
+		return err
+	}
 	marker := filepath.Join(top, ".git")
 	fi, err := os.Lstat(marker)
 	if err != nil || fi.Mode()&fs.ModeSymlink != 0 {

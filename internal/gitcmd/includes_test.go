@@ -67,3 +67,34 @@ func TestConfigIncludesRegularPass(t *testing.T) {
 		t.Fatalf("CheckRepo: %v", err)
 	}
 }
+
+// An index the environment names (GIT_INDEX_FILE, set inside git commit)
+// that is a FIFO refuses the repository before git runs; a regular one,
+// or none, passes.
+func TestIndexFileFIFORefused(t *testing.T) {
+	top := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(top, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pipe := filepath.Join(top, "index.pipe")
+	if err := mkfifo(pipe); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for name, v := range map[string]string{"absolute": pipe, "relative": "index.pipe"} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("GIT_INDEX_FILE", v)
+			var se *SpecialFileError
+			if err := CheckRepo(top); !errors.As(err, &se) {
+				t.Fatalf("CheckRepo: %v, want the FIFO refused", err)
+			}
+		})
+	}
+	regular := filepath.Join(top, "index.tmp")
+	if err := os.WriteFile(regular, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_INDEX_FILE", regular)
+	if err := CheckRepo(top); err != nil {
+		t.Fatalf("CheckRepo with a regular index file: %v", err)
+	}
+}

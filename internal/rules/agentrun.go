@@ -719,8 +719,10 @@ func runRunStale(p *Pass) {
 	}
 	done, total := r.Count()
 	e := r.LastEvent
-	p.Report(e.Doc.File, e.TimeNode, fmt.Sprintf("run %s is incomplete (%d/%d tasks done) and its last event is %s old (run_max_age %s); review it before resuming, or close it",
-		r.ID, done, total, agentrun.AgeInDays(age), agentrun.AgeInDays(maxAge)))
+	p.Report(e.Doc.File, e.TimeNode, diag.FitClip(func(w int) string {
+		return fmt.Sprintf("run %s is incomplete (%d/%d tasks done) and its last event is %s old (run_max_age %s); review it before resuming, or close it",
+			diag.ClipTo(r.ID, w), done, total, agentrun.AgeInDays(age), agentrun.AgeInDays(maxAge))
+	}))
 }
 
 // ---- RL508 ------------------------------------------------------------------

@@ -592,11 +592,22 @@ func MaskFile(path string, k load.Kind, data []byte) []byte {
 	return []byte(strings.Join(lines, ""))
 }
 
+// secretDocs are the documents RL005 looks for credentials in: the
+// unit's (docRoots), and a run's workflow-state.json, which no rule checks
+// otherwise but RL505 and status quote.
+func secretDocs(p *Pass) []*load.Document {
+	docs := docRoots(p)
+	if p.Run != nil && p.Run.WorkflowState != nil {
+		docs = append(docs, p.Run.WorkflowState)
+	}
+	return docs
+}
+
 // located holds the credentials FindSecrets locates in each of a unit's
-// documents (in docRoots' order), computed once for RL005 and for the
+// documents (in secretDocs' order), computed once for RL005 and for the
 // engine, which masks them in every output whether RL005 runs or not.
 var located = NewResult("located-secrets", func(p *Pass) [][]SecretSpan {
-	docs := docRoots(p)
+	docs := secretDocs(p)
 	out := make([][]SecretSpan, len(docs))
 	for i, d := range docs {
 		if d.File.Data == nil {
@@ -610,7 +621,7 @@ var located = NewResult("located-secrets", func(p *Pass) [][]SecretSpan {
 
 func runSecrets(p *Pass) {
 	spans := located.Of(p)
-	for i, d := range docRoots(p) {
+	for i, d := range secretDocs(p) {
 		secretInName(p, d.File)
 		for _, s := range spans[i] {
 			if secretAllowed(p.Opts.SecretAllow, d.File, s) {
@@ -664,7 +675,7 @@ func allowedValue(allow []string, val string) bool {
 func SecretsToMask(p *Pass) map[string][]SecretSpan {
 	var out map[string][]SecretSpan
 	spans := located.Of(p)
-	for i, d := range docRoots(p) {
+	for i, d := range secretDocs(p) {
 		for _, s := range spans[i] {
 			if s.ByKey && secretAllowed(p.Opts.SecretAllow, d.File, s) {
 				continue

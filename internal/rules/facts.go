@@ -138,6 +138,29 @@ type Index struct {
 		once sync.Once
 		v    adoption
 	}
+	// memo holds answers about the repository that several units ask
+	// (perRun), by key.
+	memo sync.Map
+}
+
+// memoEntry is one perRun answer, computed once.
+type memoEntry struct {
+	once sync.Once
+	v    any
+}
+
+// perRun returns the answer for key, computing it with f the first time
+// any unit of the run asks: a question about a folder every unit of it
+// asks (RL313's, of the nexus root) costs once, not once per unit. With no
+// index (a pass made outside a run) f is called each time.
+func perRun[T any](ix *Index, key any, f func() T) T {
+	if ix == nil {
+		return f()
+	}
+	e, _ := ix.memo.LoadOrStore(key, &memoEntry{})
+	me := e.(*memoEntry)
+	me.once.Do(func() { me.v = f() })
+	return me.v.(T)
 }
 
 // indexShards is how many shards an Index spreads its facts over.

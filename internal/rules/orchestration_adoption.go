@@ -165,8 +165,14 @@ func templateOnDisk(p *RepoPass, a adoption) adoption {
 	return a
 }
 
-// maxAdoptionScan bounds the repository's workflows liveV2Elsewhere reads.
-const maxAdoptionScan = 5000
+// maxAdoptionScan and maxAdoptionBytes bound the repository's workflows
+// liveV2Elsewhere reads: a lone workflow's lint (a hook's, an editor's)
+// stays quick in a repository of thousands; past them the evidence is
+// what was read.
+const (
+	maxAdoptionScan  = 2000
+	maxAdoptionBytes = 16 << 20
+)
 
 // liveV2Elsewhere looks for the evidence among the repository's tracked
 // workflows the run was not given (a pre-commit run over one file, an
@@ -183,7 +189,7 @@ func liveV2Elsewhere(p *RepoPass, all []*ResumptionFact, a adoption) adoption {
 		inRun[rf.Path] = true
 	}
 	root := absPath(p.Opts.Cwd, p.Opts.RepoRoot)
-	n := 0
+	n, budget := 0, int64(maxAdoptionBytes)
 	for _, name := range names {
 		rel := string(name)
 		if !isWorkflowName(rel) {
@@ -196,6 +202,13 @@ func liveV2Elsewhere(p *RepoPass, all []*ResumptionFact, a adoption) adoption {
 		disp := load.Display(p.Opts.Cwd, osPath)
 		if inRun[disp] {
 			continue
+		}
+		fi, err := p.Stat(osPath)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if budget -= fi.Size(); budget < 0 {
+			break
 		}
 		data, err := p.ReadFile(osPath)
 		if err != nil || !bytes.Contains(data, []byte("recovery_state")) {

@@ -310,6 +310,12 @@ func resumeContextAdopted(p *Pass, pr *Project) bool {
 	if pr == nil || pr.Root == "" {
 		return false
 	}
+	type key struct{ root string }
+	return perRun(p.Index, key{pr.Root}, func() bool { return weighResumeAdoption(p, pr) })
+}
+
+// weighResumeAdoption is resumeContextAdopted's look, once per nexus root.
+func weighResumeAdoption(p *Pass, pr *Project) bool {
 	for _, h := range nexusResumeHooks {
 		full := filepath.Join(pr.Root, filepath.FromSlash(h))
 		if fi, err := p.Stat(full); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxHookSize {
@@ -431,6 +437,7 @@ func runFilesToLoad(p *Pass) {
 	first := map[string]*yaml.Node{}
 	var renamed []renamedEntry
 	defer func() { reportRenamed(p, pr, renamed) }()
+	numbered := map[string]map[string]string{} // numberedNames by folder
 	for _, e := range v.Content {
 		s, ok := node.Str(e)
 		if !ok {
@@ -463,7 +470,13 @@ func runFilesToLoad(p *Pass) {
 		if climbs(rel) {
 			where = "at " + diag.Quote(pr.display(rel))
 		}
-		if alt := numberedSibling(p.Files, rr, full); alt != "" {
+		dir := filepath.Dir(full)
+		names, listed := numbered[dir]
+		if !listed {
+			names = numberedNames(p.Files, rr, dir)
+			numbered[dir] = names
+		}
+		if alt := names[filepath.Base(full)]; alt != "" {
 			renamed = append(renamed, renamedEntry{e, s, where, path.Join(path.Dir(rel), alt)})
 			continue
 		}
@@ -507,21 +520,30 @@ func reportRenamed(p *Pass, pr *Project, rs []renamedEntry) {
 			rel = append(rel, diag.Related{Path: p.Doc.File.Path, Line: r.node.Line, Column: r.node.Column, Message: "entry " + diag.Quote(r.s)})
 		}
 	}
-	p.Report(p.Doc.File, rs[0].node, diag.FitClip(func(w int) string {
-		return fmt.Sprintf("%d files_to_load entries name files nexus has since numbered (%s): write %s", len(rs), clipList(olds, w), clipList(alts, w))
-	}), WithRelated(rel...))
+	p.Report(p.Doc.File, rs[0].node, renamedMessage(olds, alts), WithRelated(rel...))
 }
 
-// clipList joins names for a message, the first three and a count of the
-// rest, each clipped to a share of w.
+// renamedMessage says which entries name numbered files by their old
+// names, and the names to write, within diag.MaxMessage.
+func renamedMessage(olds, alts []string) string {
+	return diag.FitClip(func(w int) string {
+		return fmt.Sprintf("%d files_to_load entries name files nexus has since numbered (%s): write %s", len(olds), clipList(olds, w), clipList(alts, w))
+	})
+}
+
+// clipList joins names for a message, the first three (the first one
+// when w is small) and a count of the rest, each escaped, then clipped to
+// a share of w.
 func clipList(names []string, w int) string {
 	shown := names
-	if len(shown) > 3 {
-		shown = shown[:3]
+	if keep := 3; w < 40 {
+		shown = shown[:1]
+	} else if len(shown) > keep {
+		shown = shown[:keep]
 	}
 	out := make([]string, len(shown))
 	for i, n := range shown {
-		out[i] = diag.ClipPath(n, max(w/4, 12))
+		out[i] = diag.ClipPath(diag.Escape(n), max(w/4, 8))
 	}
 	s := strings.Join(out, ", ")
 	if len(names) > len(shown) {
@@ -534,27 +556,36 @@ func clipList(names []string, w int) string {
 // its name with a number prefix (01-overview.md for overview.md): nexus
 // numbers its planning files, and older manifests name them without.
 func numberedSibling(files *load.Files, root, full string) string {
-	base := filepath.Base(full)
-	entries, err := files.ReadDir(root, filepath.Dir(full))
+	return numberedNames(files, root, filepath.Dir(full))[filepath.Base(full)]
+}
+
+// numberedNames maps the names of a folder's numbered files without their
+// number (overview.md) to the file (01-overview.md), "" where two files
+// share one (ambiguous): the folder is listed once for every entry of a
+// manifest that looks in it.
+func numberedNames(files *load.Files, root, dir string) map[string]string {
+	entries, err := files.ReadDir(root, dir)
 	if err != nil {
-		return ""
+		return nil
 	}
-	found := ""
+	out := map[string]string{}
 	for _, e := range entries {
 		n := e.Name()
 		i := 0
 		for i < len(n) && n[i] >= '0' && n[i] <= '9' {
 			i++
 		}
-		if i == 0 || i+1 >= len(n) || n[i] != '-' || n[i+1:] != base || !e.Type().IsRegular() {
+		if i == 0 || i+1 >= len(n) || n[i] != '-' || !e.Type().IsRegular() {
 			continue
 		}
-		if found != "" {
-			return "" // ambiguous
+		base := n[i+1:]
+		if _, dup := out[base]; dup {
+			out[base] = "" // ambiguous
+			continue
 		}
-		found = n
+		out[base] = n
 	}
-	return found
+	return out
 }
 
 // ---- RL317 --------------------------------------------------------------------
