@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -186,5 +187,50 @@ func TestServerCheckpointReadsNewOpenWorkflow(t *testing.T) {
 	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": newWf}})
 	if ds := c.diagnostics(cp); !has206(ds) {
 		t.Errorf("the new workflow closed (never saved): %+v, want RL206 again", ds)
+	}
+}
+
+// A workflow open in the editor alone gets the verdict a lint of the
+// repository gives: RL101 weighs the repository's other tracked workflows
+// (one live one holds recovery_state), not only the open document.
+func TestServerWorkflowGetsRepositoryVerdict(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	v1 := `workflow:
+  id: "docs-site-20260203-001"
+  status: "ACTIVE"
+pipelines:
+  docs:
+    current_phase: 1
+    phases:
+      - {id: 1, name: "Outline", status: "IN_PROGRESS"}
+resumption:
+  last_checkpoint: null
+  current_state: "Phase 1 outline in progress"
+  next_step: "Finish the outline"
+  files_to_read:
+    - "projects/docs/ORCHESTRATION.yaml"
+`
+	writeFile(t, filepath.Join(dir, "projects", "docs", "ORCHESTRATION.yaml"), v1)
+	writeFile(t, filepath.Join(dir, "projects", "demo", "ORCHESTRATION.yaml"), brokenOrchestration)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "base"}} {
+		cmd := exec.Command(git, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, "projects", "docs", "ORCHESTRATION.yaml"))}).String()
+	c := startLSP(t, dir)
+	c.call("initialize", map[string]any{"processId": nil, "rootUri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String(), "capabilities": map[string]any{}})
+	c.notify("initialized", map[string]any{})
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": v1}})
+	ds := c.diagnostics(uri)
+	if !slices.ContainsFunc(ds, func(d testDiag) bool { return d.Code == "RL101" }) {
+		t.Errorf("diagnostics of the v1.0 workflow open alone: %+v, want RL101 as the repository's lint gives", ds)
 	}
 }
