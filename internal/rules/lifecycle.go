@@ -124,6 +124,12 @@ var recordResult = NewResult("record", func(p *Pass) *Record {
 			}{lifecycleFields[i], n})
 		}
 	case load.KindResumeContext:
+		if Superseded(p) {
+			// A _resume.md beside the resume-context.md SessionStart
+			// reads says nothing of the project: that file, its folder
+			// and its overview do (RL313 reports the copy).
+			break
+		}
 		for i, n := range resumeLifecycleNodes(d.Root) {
 			cands = append(cands, struct {
 				field string
