@@ -132,12 +132,6 @@ type Index struct {
 		once sync.Once
 		v    *contextNeedles
 	}
-	// adoption is the form the repository writes (adoptionOf), weighed
-	// once for RL101 and RL102.
-	adoption struct {
-		once sync.Once
-		v    adoption
-	}
 	// memo holds answers about the repository that several units ask
 	// (perRun), by key.
 	memo sync.Map

@@ -105,9 +105,8 @@ type adoption struct {
 // disk when the run has no template, then the repository's other
 // workflows; once per run.
 func adoptionOf(p *RepoPass, all []*ResumptionFact) adoption {
-	ix := p.Index
-	ix.adoption.once.Do(func() { ix.adoption.v = weighAdoption(p, all) })
-	return ix.adoption.v
+	type key struct{}
+	return perRun(p.Index, key{}, func() adoption { return weighAdoption(p, all) })
 }
 
 func weighAdoption(p *RepoPass, all []*ResumptionFact) adoption {

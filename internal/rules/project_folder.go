@@ -493,7 +493,7 @@ func runFilesToLoad(p *Pass) {
 }
 
 // renamedEntry is a files_to_load entry naming a file nexus has since
-// numbered (numberedSibling): alt is its name now.
+// numbered (numberedNames): alt is its name now.
 type renamedEntry struct {
 	node     *yaml.Node
 	s, where string
@@ -535,12 +535,11 @@ func renamedMessage(olds, alts []string) string {
 // when w is small) and a count of the rest, each escaped, then clipped to
 // a share of w.
 func clipList(names []string, w int) string {
-	shown := names
-	if keep := 3; w < 40 {
-		shown = shown[:1]
-	} else if len(shown) > keep {
-		shown = shown[:keep]
+	keep := 3
+	if w < 40 {
+		keep = 1
 	}
+	shown := names[:min(len(names), keep)]
 	out := make([]string, len(shown))
 	for i, n := range shown {
 		out[i] = diag.ClipPath(diag.Escape(n), max(w/4, 8))
@@ -552,17 +551,11 @@ func clipList(names []string, w int) string {
 	return s
 }
 
-// numberedSibling returns the name of the one file next to full that is
-// its name with a number prefix (01-overview.md for overview.md): nexus
-// numbers its planning files, and older manifests name them without.
-func numberedSibling(files *load.Files, root, full string) string {
-	return numberedNames(files, root, filepath.Dir(full))[filepath.Base(full)]
-}
-
 // numberedNames maps the names of a folder's numbered files without their
 // number (overview.md) to the file (01-overview.md), "" where two files
-// share one (ambiguous): the folder is listed once for every entry of a
-// manifest that looks in it.
+// share one (ambiguous): nexus numbers its planning files, and older
+// manifests name them without. The folder is listed once for every entry
+// of a manifest that looks in it.
 func numberedNames(files *load.Files, root, dir string) map[string]string {
 	entries, err := files.ReadDir(root, dir)
 	if err != nil {

@@ -114,7 +114,7 @@ func TestCleanEntry(t *testing.T) {
 	}
 }
 
-func TestNumberedSibling(t *testing.T) {
+func TestNumberedNames(t *testing.T) {
 	dir := t.TempDir()
 	for _, n := range []string{"01-overview.md", "03-plan.md", "04-steps.md", "02-steps.md", "x-notes.md"} {
 		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
@@ -128,8 +128,8 @@ func TestNumberedSibling(t *testing.T) {
 		"notes.md":    "", // not a number prefix
 		"research.md": "",
 	} {
-		if got := numberedSibling(nil, dir, filepath.Join(dir, in)); got != want {
-			t.Errorf("numberedSibling(%s) = %q, want %q", in, got, want)
+		if got := numberedNames(nil, dir, dir)[in]; got != want {
+			t.Errorf("numberedNames(%s) = %q, want %q", in, got, want)
 		}
 	}
 }
