@@ -800,11 +800,20 @@ var errNoStateFiles = errors.New("no file of a known kind")
 // noKnownKind is the usage error for paths that hold nothing resumelint
 // checks: a gate that checks nothing must not pass (SPEC §1).
 func noKnownKind(empty []string, named bool, lc *lintConfig) error {
+	return noKnownKindBecause(empty, named, "", lc)
+}
+
+// noKnownKindBecause is noKnownKind with why the files found there do not
+// count ("" for none found).
+func noKnownKindBecause(empty []string, named bool, why string, lc *lintConfig) error {
 	var sb strings.Builder
 	if named {
 		fmt.Fprintf(&sb, "no file of a known kind in %s", strings.Join(empty, ", "))
 	} else {
 		sb.WriteString("no file of a known kind in this folder")
+	}
+	if why != "" {
+		sb.WriteString(": " + why)
 	}
 	sb.WriteString("; resumelint checks these kinds (kinds.<kind>.globs in .resumelint.yaml changes the globs):")
 	for _, k := range lc.classifier.Describe() {
@@ -842,7 +851,7 @@ func (c *Command) onlySkipped(res *engine.Result, extra []*load.File, lf *lintFl
 		return ExitOK, nil, true
 	}
 	c.reportSkips(res, lf, lc)
-	return ExitUsage, noKnownKind(lf.paths, len(lf.paths) > 0, lc), true
+	return ExitUsage, noKnownKindBecause(lf.paths, len(lf.paths) > 0, "what matched a kind's name there is another system's (skipped above)", lc), true
 }
 
 // note prints a line on stderr: what it names came from the command
