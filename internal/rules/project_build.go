@@ -58,12 +58,64 @@ func overviewFront(p *Pass, pr *Project, rr string) (string, *load.File) {
 // overviewBuildPath returns the build_path of the build's overview front
 // matter and its line, or "" when the overview has none.
 func overviewBuildPath(p *Pass, pr *Project, rr string) (string, int, *load.File) {
+	return overviewKey(p, pr, rr, buildPathRe)
+}
+
+// overviewKey returns the value re captures in the overview's front matter,
+// its line and the overview, or "" when it has none.
+func overviewKey(p *Pass, pr *Project, rr string, re *lazyre.RE) (string, int, *load.File) {
 	text, of := overviewFront(p, pr, rr)
-	m := buildPathRe.Regexp().FindStringSubmatchIndex(text)
+	m := re.Regexp().FindStringSubmatchIndex(text)
 	if m == nil {
 		return "", 0, nil
 	}
 	return text[m[2]:m[3]], 1 + strings.Count(text[:m[0]], "\n"), of
+}
+
+// overviewDone is the overview status nexus's hooks skip: project_state.py
+// and build_state.py compare it exactly (`state.status == "COMPLETE"`).
+const overviewDone = "COMPLETE"
+
+// nexusStateReaders are the hooks' utilities that pick the project or build
+// SessionStart resumes by its overview's status, relative to the nexus root.
+var nexusStateReaders = map[bool]string{false: ".claude/hooks/utils/project_state.py", true: ".claude/hooks/utils/build_state.py"}
+
+// readsOverviewStatus reports whether the nexus root of pr has the utility
+// that skips a project or build whose overview says COMPLETE: before it,
+// SessionStart did not read the overview's status.
+func readsOverviewStatus(p *Pass, pr *Project) bool {
+	type key struct {
+		root  string
+		build bool
+	}
+	return perRun(p.Index, key{pr.Root, pr.Build}, func() bool {
+		full := filepath.Join(pr.Root, filepath.FromSlash(nexusStateReaders[pr.Build]))
+		if fi, err := p.Stat(full); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxHookSize {
+			return false
+		}
+		data, err := p.ReadFile(full)
+		return err == nil && strings.Contains(string(data), `"`+overviewDone+`"`)
+	})
+}
+
+// staleOverview returns the related location and message part for a
+// finished project or build whose overview's status is not COMPLETE where
+// SessionStart picks what to resume by it: it would resume finished work.
+// ok is false where the overview says COMPLETE, has no status, or nothing
+// reads it (an archived folder, one SessionStart does not scan).
+func staleOverview(p *Pass, pr *Project) (rel Option, what string, ok bool) {
+	if pr == nil || pr.FolderID == "" || pr.Area == "complete" || strings.HasPrefix(pr.FolderID, "_") || !readsOverviewStatus(p, pr) {
+		return nil, "", false
+	}
+	status, line, of := overviewKey(p, pr, ReadRoot(p.Opts, p.Doc.File), overviewStatusRe)
+	if of == nil || status == overviewDone {
+		return nil, "", false
+	}
+	what = "is still " + diag.Quote(status)
+	if projectOver(status) {
+		what = "is " + diag.Quote(status) + ", not " + overviewDone
+	}
+	return WithRelated(diag.Related{Path: of.Path, Line: line, Column: 1, Message: "status in the overview"}), what, true
 }
 
 // archivedRe reads the date nexus's archive-build skill writes into the

@@ -898,7 +898,10 @@ func runProgressVsSteps(p *Pass) {
 
 // finishedSteps reports a project or build whose current_phase says it is
 // complete while its steps file still has open boxes, or ticks fewer than
-// its counter claims (SPEC §0: a contradiction about being finished).
+// its counter claims, or while its overview's status (which SessionStart
+// picks the work to resume by) does not say COMPLETE (SPEC §0: a
+// contradiction about being finished). One finding per resume file: the
+// overview is a related location of a steps finding.
 func finishedSteps(p *Pass) {
 	d := p.Doc
 	pr := stepsProject(p)
@@ -913,9 +916,33 @@ func finishedSteps(p *Pass) {
 			at = v
 		}
 	}
-	sf, rel := readSteps(p, pr)
-	if sf == nil || at == nil {
+	if at == nil {
 		return
+	}
+	kind := "project"
+	if resumeFieldsOf(d.Root).Build.BuildID.Node != nil {
+		kind = "build"
+	}
+	ovRel, ovWhat, stale := staleOverview(p, pr)
+	msg, steps := finishedStepsMessage(p, pr, kind)
+	switch {
+	case msg != "" && stale:
+		p.Report(d.File, at, msg, steps, ovRel)
+	case msg != "":
+		p.Report(d.File, at, msg, steps)
+	case stale:
+		p.Report(d.File, at, fmt.Sprintf("the %s is complete, but its overview's status %s, so SessionStart will resume it: set that status to %s", kind, ovWhat, overviewDone), ovRel)
+	}
+}
+
+// finishedStepsMessage says how the steps file of a finished project or
+// build contradicts it, or "" when it does not (or there is none), with
+// the steps file as a related location.
+func finishedStepsMessage(p *Pass, pr *Project, kind string) (string, Option) {
+	d := p.Doc
+	sf, rel := readSteps(p, pr)
+	if sf == nil {
+		return "", nil
 	}
 	checked := int64(countChecked(sf.Data, true))
 	open := int64(countBoxes(sf.Data, true)) - checked
@@ -926,20 +953,15 @@ func finishedSteps(p *Pass) {
 		claim, what = int64(c), "progress"
 	}
 	over := claim > checked
-	kind := "project"
-	if resumeFieldsOf(d.Root).Build.BuildID.Node != nil {
-		kind = "build"
-	}
 	steps := WithRelated(diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "the steps file"})
 	switch {
 	case open > 0 && over:
-		p.Report(d.File, at, fmt.Sprintf("the %s is complete and %s says %d, but %s ticks %d and has %d open box(es): tick the finished steps or reopen the %s",
-			kind, what, claim, diag.Clip(rel), checked, open, kind), steps)
+		return fmt.Sprintf("the %s is complete and %s says %d, but %s ticks %d and has %d open box(es): tick the finished steps or reopen the %s",
+			kind, what, claim, diag.Clip(rel), checked, open, kind), steps
 	case open > 0:
-		p.Report(d.File, at, fmt.Sprintf("the %s is complete, but %s still has %d open box(es): tick the finished steps or reopen the %s", kind, diag.Clip(rel), open, kind), steps)
+		return fmt.Sprintf("the %s is complete, but %s still has %d open box(es): tick the finished steps or reopen the %s", kind, diag.Clip(rel), open, kind), steps
 	case over:
-		p.Report(d.File, at, fmt.Sprintf("the %s is complete and %s says %d, but %s ticks only %d: correct the counter or the steps file", kind, what, claim, diag.Clip(rel), checked), steps)
-	default:
-		return
+		return fmt.Sprintf("the %s is complete and %s says %d, but %s ticks only %d: correct the counter or the steps file", kind, what, claim, diag.Clip(rel), checked), steps
 	}
+	return "", nil
 }
