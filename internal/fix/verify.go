@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -67,7 +68,43 @@ func Verify(name string, format load.Format, before, after []byte, drops []strin
 	if len(lost) > 0 {
 		return fmt.Errorf("the fix would lose %s", describeLost(lost))
 	}
+	return newDirective(format, before, after)
+}
+
+// newDirective refuses a fix after which a resumelint directive suppresses
+// a rule no directive of before did: text the fix moves into a comment
+// (a prose value, a migrated section) must not start hiding findings. A
+// fix may drop names from a directive (RL007's cleanup), never add one.
+func newDirective(format load.Format, before, after []byte) error {
+	if !bytes.Contains(after, []byte("resumelint:")) {
+		return nil
+	}
+	had := map[string]int{}
+	for _, d := range load.DirectivesIn(format, before) {
+		for _, k := range directiveKeys(d) {
+			had[k]++
+		}
+	}
+	for _, d := range load.DirectivesIn(format, after) {
+		for _, k := range directiveKeys(d) {
+			if had[k]--; had[k] < 0 {
+				return fmt.Errorf("the fix would write a resumelint directive into the file (line %d): text it moves reads as one", d.Line)
+			}
+		}
+	}
 	return nil
+}
+
+// directiveKeys are what a directive suppresses, one key per name.
+func directiveKeys(d load.Directive) []string {
+	if len(d.Names) == 0 {
+		return []string{d.Verb}
+	}
+	keys := make([]string, len(d.Names))
+	for i, n := range d.Names {
+		keys[i] = d.Verb + " " + n
+	}
+	return keys
 }
 
 func parse(name string, format load.Format, data []byte) (*load.Document, []diag.Finding) {

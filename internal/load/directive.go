@@ -29,13 +29,24 @@ type Directive struct {
 
 // captureDirectives parses the file's suppression directives, each with
 // the text of its line, which outlives Release.
-func (f *File) captureDirectives() {
+func (f *File) captureDirectives() { f.captureDirectivesAs(FormatOf(f.Kind, f.Path)) }
+
+// DirectivesIn parses the suppression directives of data, the text of a
+// file of the given format: what a fix would leave in a file is checked
+// before it is written (a fix never writes a directive).
+func DirectivesIn(format Format, data []byte) []Directive {
+	f := &File{Data: data}
+	f.captureDirectivesAs(format)
+	return f.Directives
+}
+
+func (f *File) captureDirectivesAs(format Format) {
 	f.Directives = nil
 	if f.Data == nil || !bytes.Contains(f.Data, directiveMarker) {
 		return
 	}
 	first, last := 1, len(f.LineStarts())
-	switch FormatOf(f.Kind, f.Path) {
+	switch format {
 	case FormatYAML:
 	case FormatMarkdown:
 		if strings.TrimRight(f.Line(1), " \t") != "---" {
