@@ -127,6 +127,11 @@ func Open(dir, ref string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--base needs git, and %v", err)
 	}
+	// Resolving REF and reading its trees reads refs and objects: a FIFO
+	// among them would hold git until its timeout.
+	if err := g.CheckStore(); err != nil {
+		return nil, fmt.Errorf("--base: %v", err)
+	}
 	r := &Repo{Root: g.Top, Ref: ref, MaxSize: 8 << 20, git: g}
 	commit, err := r.gitOut("rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
 	if gitcmd.IsTimeout(err) {

@@ -339,3 +339,58 @@ func configValue(s string) string {
 	}
 	return strings.TrimSpace(b.String())
 }
+
+// maxStoreEntries bounds the entries CheckStore reads; past it the rest
+// is left to git's timeout.
+const maxStoreEntries = 1 << 20
+
+// CheckStore refuses the repository when a file of the ref and object
+// stores git reads to resolve a revision and read its trees (refs/,
+// logs/, objects/ and the object folders objects/info/alternates names,
+// of the git folder and its common folder) is a FIFO, a socket or a
+// device: git would wait on it. Only names are read (a link is followed
+// to see what it names), for commands that read objects (--base).
+func (r *Repo) CheckStore() error {
+	gitDirs := []string{r.GitDir}
+	if common, ok := readRegular(filepath.Join(r.GitDir, "commondir"), 4096); ok && common != nil {
+		gitDirs = append(gitDirs, resolveFrom(r.GitDir, firstLine(common)))
+	}
+	var roots []string
+	for _, g := range gitDirs {
+		roots = append(roots, filepath.Join(g, "refs"), filepath.Join(g, "logs"), filepath.Join(g, "objects"))
+		objects := filepath.Join(g, "objects")
+		if alt, ok := readRegular(filepath.Join(objects, "info", "alternates"), 64<<10); ok {
+			for _, l := range strings.Split(string(alt), "\n") {
+				if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+					roots = append(roots, resolveFrom(objects, l))
+				}
+			}
+		}
+	}
+	n := 0
+	for _, root := range roots {
+		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // unreadable: git cannot read it either
+			}
+			if n++; n > maxStoreEntries {
+				return fs.SkipAll
+			}
+			t := e.Type()
+			if t&fs.ModeSymlink != 0 {
+				return special(p)
+			}
+			if !t.IsRegular() && !t.IsDir() {
+				return &SpecialFileError{Path: p, Mode: t}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if n > maxStoreEntries {
+			break
+		}
+	}
+	return nil
+}
