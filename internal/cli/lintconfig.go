@@ -17,6 +17,7 @@ import (
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/gctune"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/rules"
 )
 
 // configFlags are the lint flags of SPEC §7: configuration and baselines.
@@ -326,7 +327,8 @@ func (c *Command) reportStale(entries []config.BaselineEntry, display string, sc
 			continue
 		}
 		if n++; n <= maxStale {
-			c.note("resumelint: warning: baseline %s: entry %s %s (%s) matches no finding any more; rewrite it with --write-baseline", display, e.Code, e.Path, e.Message)
+			// The entry is the baseline file's text: masked as a value is.
+			c.note("resumelint: warning: baseline %s: entry %s %s (%s) matches no finding any more; rewrite it with --write-baseline", display, rules.MaskText(e.Code), rules.MaskText(e.Path), rules.MaskText(e.Message))
 		}
 	}
 	if n > maxStale {

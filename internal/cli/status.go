@@ -68,6 +68,8 @@ func (c *Command) status(args []string) (int, error) {
 		}
 		if c.looksLikeRunsDir(dir) {
 			runsDir = dir
+		} else if rd := c.runsDirIn(dir); rd != "" && !c.isRunPath(dir) {
+			runsDir = rd // a folder holding .agent-memory/runs/: as status there
 		} else {
 			run, probs = c.loadRun(dir)
 		}
@@ -135,7 +137,7 @@ func (c *Command) runMaxAge(flagPath, runDir string) (time.Duration, error) {
 func (c *Command) runMask(run *agentrun.Run, configPath string, now time.Time) func(string) string {
 	dir := runFolder(run)
 	if dir == "" {
-		return diag.Mask
+		return rules.MaskText
 	}
 	s := &engine.Settings{
 		Opts:      rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd, NoSnippets: true},
@@ -144,11 +146,11 @@ func (c *Command) runMask(run *agentrun.Run, configPath string, now time.Time) f
 	}
 	lc, err := c.setupConfig(&configFlags{config: configPath}, s, c.Cwd)
 	if err != nil {
-		return diag.Mask
+		return rules.MaskText
 	}
 	disc, err := load.Discover([]string{dir}, lc.discoverOptions(c.Cwd))
 	if err != nil || lc.discovered(disc) != nil {
-		return diag.Mask
+		return rules.MaskText
 	}
 	return lc.run(disc, nil, *s).Mask
 }
@@ -166,10 +168,19 @@ func runFolder(run *agentrun.Run) string {
 // at the top of the repository.
 func (c *Command) findRunsDir() string {
 	for _, base := range []string{c.Cwd, repoRoot(c.Cwd)} {
-		d := filepath.Join(base, ".agent-memory", "runs")
-		if load.IsDirIn(c.statusRoot(d), d) {
+		if d := c.runsDirIn(base); d != "" {
 			return d
 		}
+	}
+	return ""
+}
+
+// runsDirIn returns dir's .agent-memory/runs/ folder, or "" when it has
+// none (inside the repository).
+func (c *Command) runsDirIn(dir string) string {
+	d := filepath.Join(dir, ".agent-memory", "runs")
+	if load.IsDirIn(c.statusRoot(d), d) {
+		return d
 	}
 	return ""
 }
@@ -239,7 +250,7 @@ func (c *Command) pickRun(runsDir, format string) (*agentrun.Run, []diag.Finding
 	for _, r := range incomplete {
 		runs = append(runs, r.Summary())
 	}
-	if err := report.RunList(c.Stdout, format, disp, runs, diag.Mask); err != nil {
+	if err := report.RunList(c.Stdout, format, disp, runs, rules.MaskText); err != nil {
 		return nil, nil, ExitInternal, err
 	}
 	return nil, nil, ExitUsage, usagef("%d incomplete runs: name the one to resume, e.g. resumelint status %s", len(incomplete), incomplete[0].Src.Folder.Path)

@@ -65,7 +65,7 @@ func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (
 	}
 	rec := &report.Recovery{Workflows: []report.WorkflowState{}, Projects: []report.ProjectState{}, Finished: []report.FinishedRecord{}}
 	if len(records) == 0 {
-		return rec, diag.Mask, nil
+		return rec, rules.MaskText, nil
 	}
 	disc.Files, disc.Folders, disc.Unknown, disc.Empty, disc.Missing = files, nil, nil, nil, nil
 	// Each record's state is taken from the lint's own reading of it, on
@@ -537,9 +537,14 @@ func (c *Command) statusRecords(pos []string, format string, now time.Time, conf
 			return 0, false, nil
 		}
 	}
+	// The runs beside the records: the repository's, or those of the one
+	// folder named (`status .` says what `status` says).
 	runsDir := ""
-	if len(pos) == 0 {
+	switch len(pos) {
+	case 0:
 		runsDir = c.findRunsDir()
+	case 1:
+		runsDir = c.runsDirIn(load.Abs(c.Cwd, pos[0]))
 	}
 	rec, mask, err := c.recoveryOf(pos, now, configPath)
 	if err != nil {
@@ -555,7 +560,7 @@ func (c *Command) statusRecords(pos []string, format string, now time.Time, conf
 		return ExitUsage, true, err
 	}
 	if len(rec.Workflows)+len(rec.Projects)+len(rec.Finished) == 0 {
-		if len(pos) > 0 {
+		if len(pos) > 0 && runsDir == "" {
 			return ExitUsage, true, usagef("no run, workflow, project or build to report in %s", diag.SafeLine(strings.Join(pos, " ")))
 		}
 		return 0, false, nil

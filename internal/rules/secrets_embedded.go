@@ -311,3 +311,20 @@ func byteAt(line string, col int) int {
 	}
 	return i
 }
+
+// MaskText hides in s, text that reaches output from outside a value a
+// lint located its secrets in (a baseline's entry, a run folder's name),
+// the credentials patterns find (diag.Mask) and those written inside it
+// as RL005 finds them in a value: NAME=value, a URL's password, an HTTP
+// Basic credential.
+func MaskText(s string) string {
+	s = diag.Mask(s)
+	if !mayEmbed(s) {
+		return s
+	}
+	ms := embeddedIn(s)
+	for i := len(ms) - 1; i >= 0; i-- {
+		s = s[:ms[i].a] + "****" + s[ms[i].b:]
+	}
+	return s
+}

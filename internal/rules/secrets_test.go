@@ -140,3 +140,20 @@ func TestMayEmbedBytes(t *testing.T) {
 		}
 	}
 }
+
+// MaskText hides what RL005 finds inside a value, besides the patterns,
+// in text from outside one; prose without a credential is left as it is.
+func TestMaskText(t *testing.T) {
+	cases := map[string]string{
+		"export DOCS_API_TOKEN=Tq9vR2mXw8LpZ4sK7yH1nB6cF3dJ0gA5": "export DOCS_API_TOKEN=****",
+		"postgres://admin:Zx8qP3wL9mK2vB7n@db/x":                 "postgres://admin:****@db/x",
+		"run 2026-06-18-auth-rework":                             "run 2026-06-18-auth-rework",
+		"token ghp_a1B2c3D4e5a1B2c3D4e5a1B2c3D4e5a1B2c3 leaked":  "token **** leaked",
+		"api_key: see the vault entry":                           "api_key: see the vault entry",
+	}
+	for in, want := range cases {
+		if got := MaskText(in); got != want {
+			t.Errorf("MaskText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
