@@ -714,19 +714,14 @@ func checkFileToRead(p *Pass, res *Resolver, i int, s string, at, portableAt *ya
 	if f.Template || placeholderInText.MatchString(s) {
 		return // templates name files of the instantiated workflow; RL114 reports placeholders
 	}
-	osPath, ok := res.Resolve(s)
-	if !ok {
+	// A folder resolves: jerry's sessions list it (its writers put
+	// folders in the list, its reader is the session), nothing is lost.
+	if _, ok := res.Resolve(s); !ok {
 		if describesFile(s) {
 			p.Report(f, at, fmt.Sprintf("files_to_read[%d] %s describes a file instead of naming its path: write the path a session should read", i, diag.Quote(s)))
 			return
 		}
 		p.Report(f, at, res.NotFound(fmt.Sprintf("files_to_read[%d]", i), s))
-		return
-	}
-	if p.isDir(osPath) {
-		// A warning: the session lists the folder instead; nothing false
-		// is resumed.
-		p.Report(f, at, fmt.Sprintf("files_to_read[%d] %s is a folder, which a session's read tool cannot open: list the files in it instead", i, diag.Quote(s)), WithSeverity(diag.SevWarning))
 	}
 }
 
