@@ -633,7 +633,13 @@ func runResumptionText(p *Pass) {
 		}
 	}
 	if first != nil {
-		p.Report(f, first.at, first.msg, WithRelated(rel...))
+		opts := []Option{WithRelated(rel...)}
+		if !finished {
+			// A running workflow's text behind its record: where its
+			// work item says it is done, closing it is the fix (RL125).
+			opts = append(opts, AboutLive())
+		}
+		p.Report(f, first.at, first.msg, opts...)
 	}
 }
 
