@@ -136,7 +136,7 @@ func Migrate(doc *load.Document) *Migration {
 	}
 	desc := "migrate resumption to v2.0"
 	if len(mg.dropped) > 0 {
-		desc += " (dropping the v1.0 " + strings.Join(mg.dropped, ", ") + ": recovery_state's is kept)"
+		desc += " (recovery_state's " + strings.Join(mg.dropped, ", ") + " kept; the v1.0 text as a comment)"
 	}
 	m.Fix = &diag.Fix{Applicability: diag.FixSafe, Description: desc, Edits: mg.e.list, Drops: mg.drops}
 	if len(mg.fill) > 0 {
@@ -294,14 +294,20 @@ func (mg *migration) foldField(it item, ex *item, add *lineWriter, fi int) bool 
 		add.raw(reindent(s.lineText(it.first, it.last), fi-mg.ci))
 		region()
 	case sameScalar(ex.val, it.val):
-		region()
+		// The value is recovery_state's already; its comments stay.
+		w := &lineWriter{eol: s.eol}
+		writeComments(w, s, mg.ci, &it)
+		mg.e.replace(s.start(it.first), s.next(it.last), w.String())
 		mg.drops = append(mg.drops, name, it.val.Value)
 	case it.val.Kind == yaml.ScalarNode && it.val.ShortTag() == "!!str" && ex.val.Kind == yaml.ScalarNode:
 		// Two texts: recovery_state's is the one kept up to date; the
-		// v1.0 one is dropped, and the fix says so (git keeps it; nothing
-		// is echoed into the file).
+		// v1.0 one stays as a comment, as current_state does (which copy
+		// is newer nothing records), and the fix says so.
+		w := &lineWriter{eol: s.eol}
+		writeProse(w, s, mg.ci, &it)
+		mg.e.insert(s.start(mg.rs.first), w.String())
 		region()
-		mg.drops = append(mg.drops, name, it.val.Value)
+		mg.drops = append(mg.drops, commented(name, it.val)...)
 		mg.dropped = append(mg.dropped, name)
 	default:
 		return false // differing non-text values: left for the user
@@ -414,13 +420,31 @@ func lineBeforeIsBlank(s *src, at int, edits []diag.TextEdit) bool {
 	return true
 }
 
-// writeProse writes current_state's own comments and its text as a
-// comment, verbatim.
+// writeProse writes a v1.0 text field's own comments and its text as a
+// comment, verbatim (current_state's; a next_step recovery_state differs from).
 func writeProse(w *lineWriter, s *src, indent int, cs *item) {
+	writeHeadComments(w, s, cs)
+	w.commentLines(indent, cs.key.Value+" (v1.0): ", cs.val.Value)
+	writeLineComments(w, s, indent, cs)
+}
+
+// writeComments writes the comments of a field whose value goes: the
+// lines above its key, then those on and under its lines.
+func writeComments(w *lineWriter, s *src, indent int, cs *item) {
+	writeHeadComments(w, s, cs)
+	writeLineComments(w, s, indent, cs)
+}
+
+// writeHeadComments writes the comment lines directly above a field's key.
+func writeHeadComments(w *lineWriter, s *src, cs *item) {
 	if cs.first < cs.keyLine {
 		w.raw(s.lineText(cs.first, cs.keyLine-1))
 	}
-	w.commentLines(indent, "current_state (v1.0): ", cs.val.Value)
+}
+
+// writeLineComments writes the comments on a field's key and value, and
+// those under a one-line value, as comment lines at indent.
+func writeLineComments(w *lineWriter, s *src, indent int, cs *item) {
 	seen := map[string]bool{}
 	for _, c := range []string{cs.key.LineComment, cs.val.LineComment} {
 		if c != "" && !seen[c] {

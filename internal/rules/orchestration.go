@@ -94,22 +94,40 @@ func runResumptionMissing(p *Pass) {
 
 func runMixedVersion(p *Pass) {
 	r := ResumptionOf(p)
-	if r == nil || r.Version() != "mixed" || WorkflowFinished(p) {
+	if r == nil || r.Version() != "mixed" || WorkflowFinished(p) || len(r.V1Keys) == 0 {
 		return
 	}
+	// One half-done migration, one finding: at the first stray field, the
+	// others related, with the fix that folds what it can.
 	m := fix.Migrate(p.Doc)
-	for _, k := range r.V1Keys {
-		var fx *diag.Fix
+	var fx *diag.Fix
+	names := make([]string, 0, len(r.V1Keys))
+	var rel []diag.Related
+	state := false
+	for i, k := range r.V1Keys {
 		if m.Folded[k] {
 			fx = m.Fix
 		}
-		if k.Value == "current_state" {
-			// v2.0 has no current_state: its prose becomes structured fields.
-			p.Report(p.Doc.File, k, "v1.0 field current_state sits next to recovery_state: move its content into recovery_state's phase, status and activity fields, then remove it", WithFix(fx))
-		} else {
-			p.Report(p.Doc.File, k, fmt.Sprintf("v1.0 field %s sits next to recovery_state: move it into recovery_state", k.Value), WithFix(fx))
+		names = append(names, k.Value)
+		state = state || k.Value == "current_state"
+		if i > 0 {
+			rel = append(rel, relatedAt(p.Doc.File, k, "v1.0 field "+k.Value))
 		}
 	}
+	first := r.V1Keys[0]
+	var msg string
+	switch {
+	case len(names) == 1 && state:
+		// v2.0 has no current_state: its prose becomes structured fields.
+		msg = "v1.0 field current_state sits next to recovery_state: move its content into recovery_state's phase, status and activity fields, then remove it"
+	case len(names) == 1:
+		msg = fmt.Sprintf("v1.0 field %s sits next to recovery_state: move it into recovery_state", first.Value)
+	case state:
+		msg = fmt.Sprintf("v1.0 fields %s sit next to recovery_state: move them into it (current_state's content into its phase and activity fields)", strings.Join(names, ", "))
+	default:
+		msg = fmt.Sprintf("v1.0 fields %s sit next to recovery_state: move them into recovery_state", strings.Join(names, ", "))
+	}
+	p.Report(p.Doc.File, first, msg, WithFix(fx), WithRelated(rel...))
 }
 
 func runDecisionsAlias(p *Pass) {
