@@ -184,7 +184,13 @@ func (c *Command) printDiff(files []*fix.File) (int, error) {
 		// can pass for a workflow command (" ::error" is one).
 		d := fix.Unified("a/"+from, "b/"+to, rules.MaskFile(from, ff.File.Kind, ff.Read), rules.MaskFile(to, ff.File.Kind, ff.Data))
 		for _, line := range strings.SplitAfter(d, "\n") {
+			// A CRLF line's CR stays raw, so the diff applies (git apply,
+			// patch) to the file it shows: before the line feed it moves
+			// nothing on a terminal.
 			body := strings.TrimSuffix(line, "\n")
+			if len(body) < len(line) {
+				body = strings.TrimSuffix(body, "\r")
+			}
 			sb.WriteString(diag.SafeLine(body))
 			sb.WriteString(line[len(body):])
 		}

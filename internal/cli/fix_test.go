@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,5 +101,43 @@ func TestFixWrites(t *testing.T) {
 	code, stdout, stderr = run(t, dir, "", "fix", "--diff", "ORCHESTRATION.yaml")
 	if code != ExitOK || stdout != "" || !strings.Contains(stderr, "0 fixes") {
 		t.Errorf("--diff after the fix: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// fix --diff of a file with CRLF line endings keeps each line's CR raw, so
+// the diff applies to the file (git apply) and gives what fix writes.
+func TestFixDiffCRLFApplies(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	dir := t.TempDir()
+	writeV2Template(t, dir)
+	crlf := strings.ReplaceAll(v1Section, "\n", "\r\n")
+	p := filepath.Join(dir, "ORCHESTRATION.yaml")
+	if err := os.WriteFile(p, []byte(crlf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, diff, stderr := run(t, dir, "", "fix", "--diff", "--unsafe-fixes", "ORCHESTRATION.yaml")
+	if code != ExitFindings || !strings.Contains(diff, "+  recovery_state:\r\n") || strings.Contains(diff, `\r`+"\n") {
+		t.Fatalf("--diff: exit %d, stderr %q, diff:\n%q", code, stderr, diff)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fix.diff"), []byte(diff), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	apply := exec.Command("git", "apply", "--unsafe-paths", "--directory=.", "fix.diff")
+	apply.Dir = dir
+	if out, err := apply.CombinedOutput(); err != nil {
+		t.Fatalf("git apply: %v\n%s", err, out)
+	}
+	applied, _ := os.ReadFile(p)
+	if err := os.WriteFile(p, []byte(crlf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, dir, "", "fix", "--unsafe-fixes", "ORCHESTRATION.yaml"); code != ExitFindings && code != ExitOK {
+		t.Fatalf("fix: exit %d, %s", code, stderr)
+	}
+	fixed, _ := os.ReadFile(p)
+	if !bytes.Equal(applied, fixed) {
+		t.Errorf("the diff applied gives\n%q\nfix writes\n%q", applied, fixed)
 	}
 }
