@@ -61,34 +61,29 @@ type Files struct {
 	// maxDirEntries drops the oldest, as kept does reads.
 	dirOrder []lookKey
 
-	// tracked memoises Tracked by repository top.
-	tmu     sync.Mutex
-	tracked map[string]trackedList
+	// listed memoises Listed by repository top.
+	tmu         sync.Mutex
+	listedNames map[string][][]byte
 }
 
-type trackedList struct {
-	names [][]byte
-	ok    bool
-}
-
-// Tracked lists the files git tracks in the work tree at top, relative to
-// it (load.Tracked), once per run: for the rules that weigh what a
+// Listed lists the files a lint of the work tree at top lists, relative
+// to it (load.Listed), once per run: for the rules that weigh what a
 // repository writes beyond the files a run was given.
-func (fs *Files) Tracked(top string) ([][]byte, bool) {
+func (fs *Files) Listed(top string) [][]byte {
 	if fs == nil {
-		return Tracked(top, top)
+		return Listed(top)
 	}
 	fs.tmu.Lock()
 	defer fs.tmu.Unlock()
-	if t, ok := fs.tracked[top]; ok {
-		return t.names, t.ok
+	if names, ok := fs.listedNames[top]; ok {
+		return names
 	}
-	names, ok := Tracked(top, top)
-	if fs.tracked == nil {
-		fs.tracked = map[string]trackedList{}
+	names := Listed(top)
+	if fs.listedNames == nil {
+		fs.listedNames = map[string][][]byte{}
 	}
-	fs.tracked[top] = trackedList{names, ok}
-	return names, ok
+	fs.listedNames[top] = names
+	return names
 }
 
 // readShards is how many shards Files spreads its reads over.

@@ -2,6 +2,9 @@ package load
 
 import (
 	"bytes"
+	"io/fs"
+	"path/filepath"
+	"slices"
 
 	"github.com/resumelint/resumelint/internal/gitcmd"
 )
@@ -50,5 +53,62 @@ func bytesFilter(list [][]byte, keep func([]byte) bool) [][]byte {
 			out = append(out, x)
 		}
 	}
+	return out
+}
+
+// maxListedWalk bounds the entries Listed reads walking a folder outside
+// a work tree git can list.
+const maxListedWalk = 20000
+
+// Listed lists the files a lint of the work tree at top lists, relative
+// to it: those git tracks and the untracked ones it does not ignore (git
+// ls-files -o --exclude-standard, run only once the tree's .gitignore
+// files are checked, as discovery runs it); outside a work tree git can
+// list, the regular files a walk of top finds (at most maxListedWalk
+// entries; .git, node_modules and vendor left out), as discovery walks
+// it. For the rules that weigh what a repository writes beyond the files
+// a run was given: a file an agent has just written, not yet added, is
+// part of what a lint of the repository sees.
+func Listed(top string) [][]byte {
+	list, ok := Tracked(top, top)
+	if !ok {
+		return walkListed(top)
+	}
+	if gitcmd.CheckTree(top, top) != nil {
+		return list // git would wait on a .gitignore: the tracked files alone
+	}
+	g, err := gitcmd.OpenRepo(top)
+	if err != nil {
+		return list
+	}
+	cmd := gitLsFiles(g, top, "-o", "--exclude-standard")
+	if cmd.Run() != nil {
+		return list
+	}
+	others := bytes.Split(cmd.Stdout.(*bytes.Buffer).Bytes(), []byte{0})
+	return append(slices.Clip(list), bytesFilter(others, plainRel)...)
+}
+
+// walkListed is Listed outside a work tree git can list.
+func walkListed(top string) [][]byte {
+	var out [][]byte
+	n := 0
+	_ = filepath.WalkDir(top, func(p string, e fs.DirEntry, err error) error {
+		if n++; err != nil || n > maxListedWalk {
+			if n > maxListedWalk {
+				return fs.SkipAll
+			}
+			return nil
+		}
+		if e.IsDir() && p != top && (e.Name() == ".git" || e.Name() == "node_modules" || e.Name() == "vendor") {
+			return fs.SkipDir
+		}
+		if e.Type().IsRegular() {
+			if rel, err := filepath.Rel(top, p); err == nil {
+				out = append(out, []byte(filepath.ToSlash(rel)))
+			}
+		}
+		return nil
+	})
 	return out
 }

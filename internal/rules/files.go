@@ -57,16 +57,17 @@ func (p *RepoPass) ReadDir(osPath string) ([]fs.DirEntry, error) {
 	return p.Files.ReadDir(p.root(), osPath)
 }
 
-// Base is Pass.Base for a cross-file rule.
-// Tracked lists the files git tracks in the repository, relative to its
-// root (load.Files.Tracked); ok is false outside a repository git can list.
-func (p *RepoPass) Tracked() (names [][]byte, ok bool) {
+// Listed lists the files a lint of the repository lists, relative to its
+// root (load.Files.Listed): tracked, and untracked but not ignored; none
+// without a repository root.
+func (p *RepoPass) Listed() [][]byte {
 	if p.Opts.RepoRoot == "" {
-		return nil, false
+		return nil
 	}
-	return p.Files.Tracked(absPath(p.Opts.Cwd, p.Opts.RepoRoot))
+	return p.Files.Listed(absPath(p.Opts.Cwd, p.Opts.RepoRoot))
 }
 
+// Base is Pass.Base for a cross-file rule.
 func (p *RepoPass) Base(osPath string) (gitbase.File, error) { return baseFile(p.BaseRev, osPath) }
 
 // errNoBase is Base's error in a run without --base.

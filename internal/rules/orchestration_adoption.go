@@ -173,16 +173,14 @@ const (
 	maxAdoptionBytes = 16 << 20
 )
 
-// liveV2Elsewhere looks for the evidence among the repository's tracked
-// workflows the run was not given (a pre-commit run over one file, an
+// liveV2Elsewhere looks for the evidence among the repository's workflows
+// (tracked, or untracked and not ignored, as a lint of it lists them) the
+// run was not given (a pre-commit run over one file, an
 // editor's one buffer): a live one holding recovery_state. So a workflow
 // linted alone is judged as a lint of the repository judges it. Only
 // files naming recovery_state are parsed; the first found decides.
 func liveV2Elsewhere(p *RepoPass, all []*ResumptionFact, a adoption) adoption {
-	names, ok := p.Tracked()
-	if !ok {
-		return a
-	}
+	names := p.Listed()
 	inRun := make(map[string]bool, len(all))
 	for _, rf := range all {
 		inRun[rf.Path] = true
