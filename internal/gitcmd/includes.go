@@ -32,6 +32,51 @@ func checkConfigs(top, gitDir string) error {
 	return nil
 }
 
+// checkUserConfigs refuses to run git when a file of the user's own git
+// configuration that git reads is a FIFO, a socket or a device: the
+// global config (GIT_CONFIG_GLOBAL, else ~/.gitconfig and
+// $XDG_CONFIG_HOME/git/config) with the files it names, and the default
+// excludes and attributes files ($XDG_CONFIG_HOME/git/ignore, …/attributes,
+// which git ls-files -o and check-attr read). The system config is off
+// (Env).
+func checkUserConfigs(top string) error {
+	home, _ := os.UserHomeDir()
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	var cfgs []string
+	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		cfgs = append(cfgs, g)
+	} else {
+		if home != "" {
+			cfgs = append(cfgs, filepath.Join(home, ".gitconfig"))
+		}
+		if xdg != "" {
+			cfgs = append(cfgs, filepath.Join(xdg, "git", "config"))
+		}
+	}
+	if xdg != "" {
+		for _, f := range []string{"ignore", "attributes"} {
+			if err := special(filepath.Join(xdg, "git", f)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, c := range cfgs {
+		if c == os.DevNull {
+			continue
+		}
+		if err := special(c); err != nil {
+			return err
+		}
+		if err := checkConfigIncludes(top, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // checkConfigIncludes refuses the config file cfg when a file it names for
 // git to read, or one those name in turn, is a FIFO, a socket or a device.
 // An include is relative to the file naming it; core.excludesFile and

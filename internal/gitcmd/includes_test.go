@@ -98,3 +98,54 @@ func TestIndexFileFIFORefused(t *testing.T) {
 		t.Fatalf("CheckRepo with a regular index file: %v", err)
 	}
 }
+
+// A FIFO among the user's own git files git reads (the default excludes
+// file, the global config, a file the global config names) refuses the
+// repository before git first runs (OpenRepo): git would wait on it. The
+// index alone is still read (CheckRepo): no git runs for that.
+func TestUserConfigFIFORefused(t *testing.T) {
+	cases := map[string]struct {
+		fifo    string // under the fake home
+		gconfig string // ~/.gitconfig
+	}{
+		"default excludes file":     {".config/git/ignore", ""},
+		"default attributes file":   {".config/git/attributes", ""},
+		"global config":             {".gitconfig", ""},
+		"core.excludesFile":         {"ignore.pipe", "[core]\n\texcludesFile = ~/ignore.pipe\n"},
+		"include of the global one": {"more.pipe", "[include]\n\tpath = more.pipe\n"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			t.Setenv("HOME", home)
+			t.Setenv("XDG_CONFIG_HOME", "")
+			t.Setenv("GIT_CONFIG_GLOBAL", "")
+			top := filepath.Join(t.TempDir(), "repo")
+			if err := os.MkdirAll(filepath.Join(top, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if tc.gconfig != "" {
+				if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(tc.gconfig), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := checkUserConfigs(top); err != nil {
+				t.Fatalf("before the FIFO: %v", err)
+			}
+			p := filepath.Join(home, filepath.FromSlash(tc.fifo))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := mkfifo(p); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			var se *SpecialFileError
+			if _, err := OpenRepo(top); !errors.As(err, &se) {
+				t.Fatalf("OpenRepo: %v, want the FIFO %s refused", err, tc.fifo)
+			}
+			if err := CheckRepo(top); err != nil {
+				t.Errorf("CheckRepo: %v, want the index still readable", err)
+			}
+		})
+	}
+}

@@ -64,6 +64,12 @@ func OpenRepo(top string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every git command reads the user's config; listing untracked files
+	// reads the default excludes too: checked here, before git first runs
+	// (a clean checkout runs none).
+	if err := checkUserConfigs(top); err != nil {
+		return nil, err
+	}
 	// The git folder of a linked work tree or a submodule lies elsewhere,
 	// where CheckRepo did not look: git would wait on a FIFO there too.
 	if err := checkGitFolder(gitDir); err != nil {
@@ -346,10 +352,11 @@ const maxStoreEntries = 1 << 20
 
 // CheckStore refuses the repository when a file of the ref and object
 // stores git reads to resolve a revision and read its trees (refs/,
-// logs/, objects/ and the object folders objects/info/alternates names,
-// of the git folder and its common folder) is a FIFO, a socket or a
-// device: git would wait on it. Only names are read (a link is followed
-// to see what it names), for commands that read objects (--base).
+// logs/, objects/ and the object folders the alternates name, an
+// alternate's alternates too, of the git folder and its common folder) is
+// a FIFO, a socket or a device: git would wait on it. Only names are read;
+// a link is followed to see what it names, into a folder too. For
+// commands that read objects (--base).
 func (r *Repo) CheckStore() error {
 	gitDirs := []string{r.GitDir}
 	if common, ok := readRegular(filepath.Join(r.GitDir, "commondir"), 4096); ok && common != nil {
@@ -357,40 +364,91 @@ func (r *Repo) CheckStore() error {
 	}
 	var roots []string
 	for _, g := range gitDirs {
-		roots = append(roots, filepath.Join(g, "refs"), filepath.Join(g, "logs"), filepath.Join(g, "objects"))
-		objects := filepath.Join(g, "objects")
-		if alt, ok := readRegular(filepath.Join(objects, "info", "alternates"), 64<<10); ok {
-			for _, l := range strings.Split(string(alt), "\n") {
-				if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-					roots = append(roots, resolveFrom(objects, l))
-				}
-			}
-		}
+		roots = append(roots, filepath.Join(g, "refs"), filepath.Join(g, "logs"))
 	}
-	n := 0
-	for _, root := range roots {
-		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-			if err != nil {
-				return nil // unreadable: git cannot read it either
+	// The object folders, alternates followed (git stops at a depth of 5).
+	objects := []string{}
+	for _, g := range gitDirs {
+		objects = append(objects, filepath.Join(g, "objects"))
+	}
+	seenObj := map[string]bool{}
+	for depth := 0; depth <= 5 && len(objects) > 0; depth++ {
+		var next []string
+		for _, o := range objects {
+			if seenObj[o] {
+				continue
 			}
-			if n++; n > maxStoreEntries {
-				return fs.SkipAll
-			}
-			t := e.Type()
-			if t&fs.ModeSymlink != 0 {
-				return special(p)
-			}
-			if !t.IsRegular() && !t.IsDir() {
-				return &SpecialFileError{Path: p, Mode: t}
-			}
-			return nil
-		})
-		if err != nil {
+			seenObj[o] = true
+			roots = append(roots, o)
+			next = append(next, alternatesOf(o)...)
+		}
+		objects = next
+	}
+	w := &storeWalk{seen: map[string]bool{}}
+	for len(roots) > 0 && w.n <= maxStoreEntries {
+		root := roots[0]
+		roots = roots[1:]
+		if err := w.walk(root); err != nil {
 			return err
 		}
-		if n > maxStoreEntries {
-			break
-		}
+		roots = append(roots, w.linked...)
+		w.linked = nil
 	}
 	return nil
+}
+
+// alternatesOf reads the object folders objects/info/alternates names.
+func alternatesOf(objects string) []string {
+	alt, ok := readRegular(filepath.Join(objects, "info", "alternates"), 64<<10)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(string(alt), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, resolveFrom(objects, l))
+		}
+	}
+	return out
+}
+
+// storeWalk walks the folders of a ref or object store: n counts the
+// entries read; a link to a folder is queued (linked), once.
+type storeWalk struct {
+	n      int
+	seen   map[string]bool
+	linked []string
+}
+
+func (w *storeWalk) walk(root string) error {
+	// Walked by its real path: a link to a folder is walked as the folder.
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil || w.seen[real] {
+		return nil // absent, or walked already
+	}
+	w.seen[real] = true
+	return filepath.WalkDir(real, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable: git cannot read it either
+		}
+		if w.n++; w.n > maxStoreEntries {
+			return fs.SkipAll
+		}
+		t := e.Type()
+		if t&fs.ModeSymlink != 0 {
+			fi, err := os.Stat(p)
+			switch {
+			case err != nil:
+				return nil
+			case fi.IsDir():
+				w.linked = append(w.linked, p)
+				return nil
+			}
+			return special(p)
+		}
+		if !t.IsRegular() && !t.IsDir() {
+			return &SpecialFileError{Path: p, Mode: t}
+		}
+		return nil
+	})
 }

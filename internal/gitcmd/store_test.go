@@ -87,3 +87,53 @@ func TestCheckStoreLinks(t *testing.T) {
 		t.Fatalf("CheckStore: %v, want the link to a FIFO refused", err)
 	}
 }
+
+// A FIFO behind a link to a folder in refs/ (or a linked refs/ itself),
+// and one in an alternate's alternate, is refused too; a link loop ends.
+func TestCheckStoreFollowsLinkedFoldersAndAlternates(t *testing.T) {
+	base := t.TempDir()
+	top := filepath.Join(base, "repo")
+	git := filepath.Join(top, ".git")
+	mk := func(p string) {
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk(filepath.Join(git, "refs", "tags"))
+	mk(filepath.Join(git, "objects", "info"))
+	out := filepath.Join(base, "outrefs")
+	mk(out)
+	if err := os.Symlink(out, filepath.Join(git, "refs", "tags", "outrefs")); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	if err := os.Symlink(filepath.Join(git, "refs"), filepath.Join(out, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	alt1, alt2 := filepath.Join(base, "alt1"), filepath.Join(base, "alt2")
+	mk(filepath.Join(alt1, "info"))
+	mk(filepath.Join(alt2, "11"))
+	for p, data := range map[string]string{
+		filepath.Join(git, "objects", "info", "alternates"): alt1 + "\n",
+		filepath.Join(alt1, "info", "alternates"):           alt2 + "\n",
+	} {
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &Repo{Top: top, GitDir: git}
+	if err := r.CheckStore(); err != nil {
+		t.Fatalf("CheckStore before the FIFOs: %v", err)
+	}
+	for _, fifo := range []string{filepath.Join(out, "v1"), filepath.Join(alt2, "11", "11111111")} {
+		if err := mkfifo(fifo); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		var se *SpecialFileError
+		if err := r.CheckStore(); !errors.As(err, &se) || se.Path != fifo {
+			t.Fatalf("CheckStore: %v, want %s refused", err, fifo)
+		}
+		if err := os.Remove(fifo); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
