@@ -3,8 +3,10 @@ package load
 import (
 	"bytes"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 
 	"github.com/resumelint/resumelint/internal/gitcmd"
 )
@@ -57,25 +59,49 @@ func bytesFilter(list [][]byte, keep func([]byte) bool) [][]byte {
 }
 
 // maxListedWalk bounds the entries Listed reads walking a folder outside
-// a work tree git can list.
-const maxListedWalk = 20000
+// a work tree git can list (a full lint's discovery walks it whole).
+const maxListedWalk = 1 << 20
 
 // Listed lists the files a lint of the work tree at top lists, relative
-// to it: those git tracks and the untracked ones it does not ignore (git
-// ls-files -o --exclude-standard, run only once the tree's .gitignore
-// files are checked, as discovery runs it); outside a work tree git can
-// list, the regular files a walk of top finds (at most maxListedWalk
-// entries; .git, node_modules and vendor left out), as discovery walks
-// it. For the rules that weigh what a repository writes beyond the files
-// a run was given: a file an agent has just written, not yet added, is
-// part of what a lint of the repository sees.
+// to it: those git tracks and the untracked ones it does not ignore;
+// outside a work tree git can list, the regular files a walk of top finds
+// (.git, node_modules and vendor left out). As discovery does, git is
+// asked for the untracked files (git ls-files -o --exclude-standard) only
+// once the walk that checks the tree's .gitignore files has seen a file
+// the index does not hold: a clean checkout runs no git. For the rules
+// that weigh what a repository writes beyond the files a run was given: a
+// file an agent has just written, not yet added, is part of what a lint
+// of the repository sees.
 func Listed(top string) [][]byte {
 	list, ok := Tracked(top, top)
 	if !ok {
 		return walkListed(top)
 	}
-	if gitcmd.CheckTree(top, top) != nil {
-		return list // git would wait on a .gitignore: the tracked files alone
+	held := make(map[string]bool, len(list))
+	for _, n := range list {
+		held[string(n)] = true
+	}
+	var other atomic.Bool
+	err := gitcmd.CheckTreeSeen(top, top, func(dir string, ents []fs.DirEntry) {
+		if other.Load() {
+			return
+		}
+		rel, err := filepath.Rel(top, dir)
+		if err != nil {
+			return
+		}
+		for _, e := range ents {
+			if e.IsDir() {
+				continue
+			}
+			if name := path.Join(filepath.ToSlash(rel), e.Name()); !held[name] {
+				other.Store(true)
+				return
+			}
+		}
+	})
+	if err != nil || !other.Load() {
+		return list // git would wait on a .gitignore; or nothing untracked
 	}
 	g, err := gitcmd.OpenRepo(top)
 	if err != nil {
