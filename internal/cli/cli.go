@@ -297,7 +297,12 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 	disc, err := c.discover(rest, extra, lf, lc)
 	if errors.Is(err, errNoStateFiles) {
 		c.note("resumelint: no file of a known kind in this folder; nothing to check (--no-files-ok)")
-		return ExitOK, nil
+		if lf.fix || lf.diff || lf.listFiles || !machineReport(lf.outputs) {
+			return ExitOK, nil
+		}
+		// As under --affected: a SARIF upload or a JSON consumer reads a
+		// report of no findings, not an empty file.
+		return c.finish(&engine.Result{}, lf, &cf, lc, failOn)
 	}
 	if err != nil {
 		return ExitUsage, err
