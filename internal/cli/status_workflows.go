@@ -634,7 +634,8 @@ func (c *Command) runPart(runsDir, format string, now time.Time, configPath stri
 
 // isRunPath reports a path the agent-run report answers: under
 // .agent-memory/runs/, the runs folder itself, or a folder holding a run's
-// files (status has always reported such a folder as a run).
+// own files, task-graph.json or events/ (status has always reported such a
+// folder as a run).
 func (c *Command) isRunPath(abs string) bool {
 	slash := filepath.ToSlash(abs)
 	if _, ok := load.RunDir(slash + "/"); ok || strings.HasSuffix(slash, "/.agent-memory/runs") || strings.HasSuffix(slash, "/.agent-memory") {
@@ -643,7 +644,9 @@ func (c *Command) isRunPath(abs string) bool {
 	if !load.IsDirIn(c.statusRoot(abs), abs) {
 		return false
 	}
-	for _, marker := range []string{"task-graph.json", "events", "plan.md", "prd.md"} {
+	// A run's own files: a plan.md or prd.md alone is what many folders
+	// hold (a repository's top), not the mark of a run outside runs/.
+	for _, marker := range []string{"task-graph.json", "events"} {
 		if load.ExistsIn(c.statusRoot(abs), filepath.Join(abs, marker)) {
 			return true
 		}
