@@ -3,10 +3,8 @@ package load
 import (
 	"bytes"
 	"io/fs"
-	"path"
 	"path/filepath"
 	"slices"
-	"sync/atomic"
 
 	"github.com/resumelint/resumelint/internal/gitcmd"
 )
@@ -77,30 +75,16 @@ func Listed(top string) [][]byte {
 	if !ok {
 		return walkListed(top)
 	}
-	held := make(map[string]bool, len(list))
-	for _, n := range list {
-		held[string(n)] = true
-	}
-	var other atomic.Bool
+	// The tally discovery keeps: did the walk see what the index lacks?
+	l := NewListing()
+	tally := &treeTally{l: l, root: top, top: top}
+	tally.track(list)
 	err := gitcmd.CheckTreeSeen(top, top, func(dir string, ents []fs.DirEntry) {
-		if other.Load() {
-			return
-		}
-		rel, err := filepath.Rel(top, dir)
-		if err != nil {
-			return
-		}
-		for _, e := range ents {
-			if e.IsDir() {
-				continue
-			}
-			if name := path.Join(filepath.ToSlash(rel), e.Name()); !held[name] {
-				other.Store(true)
-				return
-			}
+		if filepath.IsAbs(dir) && filepath.Clean(dir) == dir {
+			tally.seenHashed(dir, ents, l.Add(dir, ents))
 		}
 	})
-	if err != nil || !other.Load() {
+	if err != nil || tally.clean() {
 		return list // git would wait on a .gitignore; or nothing untracked
 	}
 	g, err := gitcmd.OpenRepo(top)

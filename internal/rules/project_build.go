@@ -89,12 +89,7 @@ func readsOverviewStatus(p *Pass, pr *Project) bool {
 		build bool
 	}
 	return perRun(p.Index, key{pr.Root, pr.Build}, func() bool {
-		full := filepath.Join(pr.Root, filepath.FromSlash(nexusStateReaders[pr.Build]))
-		if fi, err := p.Stat(full); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxHookSize {
-			return false
-		}
-		data, err := p.ReadFile(full)
-		return err == nil && strings.Contains(string(data), `"`+overviewDone+`"`)
+		return hookHolds(p, filepath.Join(pr.Root, filepath.FromSlash(nexusStateReaders[pr.Build])), `"`+overviewDone+`"`)
 	})
 }
 

@@ -300,6 +300,16 @@ var nexusResumeHooks = []string{".claude/hooks/session_start.py", ".claude/hooks
 // maxHookSize bounds a hook resumeContextAdopted reads (nexus's are 10-40 KB).
 const maxHookSize = 1 << 20
 
+// hookHolds reports whether the hook at full, a regular file of at most
+// maxHookSize, holds text.
+func hookHolds(p *Pass, full, text string) bool {
+	if fi, err := p.Stat(full); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxHookSize {
+		return false
+	}
+	data, err := p.ReadFile(full)
+	return err == nil && bytes.Contains(data, []byte(text))
+}
+
 // resumeContextAdopted reports whether the nexus root of a project has
 // moved from _resume.md to resume-context.md (SPEC §0: a legacy form is
 // legacy only where the repository has adopted its successor): its
@@ -317,11 +327,7 @@ func resumeContextAdopted(p *Pass, pr *Project) bool {
 // weighResumeAdoption is resumeContextAdopted's look, once per nexus root.
 func weighResumeAdoption(p *Pass, pr *Project) bool {
 	for _, h := range nexusResumeHooks {
-		full := filepath.Join(pr.Root, filepath.FromSlash(h))
-		if fi, err := p.Stat(full); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxHookSize {
-			continue
-		}
-		if data, err := p.ReadFile(full); err == nil && bytes.Contains(data, []byte("resume-context.md")) {
+		if hookHolds(p, filepath.Join(pr.Root, filepath.FromSlash(h)), "resume-context.md") {
 			return true
 		}
 	}
