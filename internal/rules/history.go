@@ -343,13 +343,12 @@ func matchEntries(base, head []*yaml.Node) (pairs [][2]int, removed, added []int
 	partner := make([]int, len(base))
 	for i, b := range base {
 		partner[i] = -1
-		if id := entryID(b); id != "" {
-			for _, j := range byID[id] {
-				if !headUsed[j] {
-					partner[i], headUsed[j] = j, true
-					break
-				}
-			}
+		// Each id's head entries are taken in order, once: a list of
+		// one id repeated is paired in one pass, not rescanned per entry.
+		if id := entryID(b); id != "" && len(byID[id]) > 0 {
+			j := byID[id][0]
+			byID[id] = byID[id][1:]
+			partner[i], headUsed[j] = j, true
 		}
 	}
 	for i := range base {

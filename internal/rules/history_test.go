@@ -59,6 +59,8 @@ func TestMatchEntries(t *testing.T) {
 		{"[{d: x}]", "[{id: RD-001, d: x}]", "0-0 / /"},
 		// A renamed id pairs by position and is then a change.
 		{"[{id: A}]", "[{id: Z}]", "0-0 / /"},
+		// A repeated id pairs its entries in order, each once.
+		{"[{id: A}, {id: A}, {id: A}]", "[{id: A}, {id: B}, {id: A}]", "0-0 1-2 / 2 / 1"},
 	} {
 		pairs, removed, added := matchEntries(yamlNode(t, c.base).Content, yamlNode(t, c.head).Content)
 		var ps, rs, as []string
@@ -76,6 +78,20 @@ func TestMatchEntries(t *testing.T) {
 		if want := strings.Join(strings.Fields(c.want), " "); got != want {
 			t.Errorf("matchEntries(%s, %s) = %q, want %q", c.base, c.head, got, want)
 		}
+	}
+}
+
+// BenchmarkMatchEntriesRepeatedID pairs a list of one id repeated, the
+// shape that once cost a rescan per entry.
+func BenchmarkMatchEntriesRepeatedID(b *testing.B) {
+	src := "[" + strings.Repeat("{id: R}, ", 20000) + "{id: R}]"
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+		b.Fatal(err)
+	}
+	list := n.Content[0].Content
+	for b.Loop() {
+		matchEntries(list, list)
 	}
 }
 

@@ -488,7 +488,9 @@ func runAgentSummaries(p *Pass) {
 				if !summaries[id] && !seen[id] {
 					seen[id] = true
 					missing = append(missing, a.ID)
-					rel = append(rel, relatedAt(f, a.At, fmt.Sprintf("%s is %s", a.ID, a.Status)))
+					if len(rel) < maxRelated {
+						rel = append(rel, relatedAt(f, a.At, fmt.Sprintf("%s is %s", a.ID, a.Status)))
+					}
 				}
 			}
 		}
@@ -508,11 +510,41 @@ func runAgentSummaries(p *Pass) {
 		})
 		p.Report(f, ak, msg, WithRelated(rel...))
 	}
+	reportStraySummaries(p, av, known)
+}
+
+// reportStraySummaries reports the agent_summaries keys no pipeline or
+// agent registry defines: one finding at the first, the others named and
+// related, since a renamed set of agents strands them all at once.
+func reportStraySummaries(p *Pass, av *yaml.Node, known map[string]bool) {
+	if len(known) == 0 {
+		return
+	}
+	f := p.Doc.File
+	var first *yaml.Node
+	var stray []string
+	var rel []diag.Related
 	node.Pairs(av, func(k, v *yaml.Node) {
-		if len(known) > 0 && !known[strings.ToLower(k.Value)] {
-			p.Report(f, k, fmt.Sprintf("agent_summaries has a summary for %s, but no pipeline defines that agent; fix the id or remove the entry", k.Value), WithSeverity(diag.SevWarning))
+		if known[strings.ToLower(k.Value)] {
+			return
 		}
+		if first == nil {
+			first = k
+		} else if len(rel) < maxRelated {
+			rel = append(rel, relatedAt(f, k, "no pipeline defines "+k.Value))
+		}
+		stray = append(stray, k.Value)
 	})
+	switch {
+	case first == nil:
+	case len(stray) == 1:
+		p.Report(f, first, fmt.Sprintf("agent_summaries has a summary for %s, but no pipeline defines that agent; fix the id or remove the entry", first.Value), WithSeverity(diag.SevWarning))
+	default:
+		msg := diag.Fit(4, func(n int) string {
+			return fmt.Sprintf("agent_summaries has summaries for %d agents no pipeline defines: %s; fix the ids or remove the entries", len(stray), diag.List(stray, n))
+		})
+		p.Report(f, first, msg, WithSeverity(diag.SevWarning), WithRelated(rel...))
+	}
 }
 
 // ---- RL112 compaction-events ------------------------------------------------
