@@ -66,8 +66,11 @@ type pattern struct {
 func ValidatePatterns(pats []string) error {
 	for _, p := range pats {
 		g := strings.ToLower(strings.TrimSuffix(p, "/"))
-		if g == "" || !doublestar.ValidatePattern(g) {
+		if g == "" {
 			return fmt.Errorf("forbidden artifact pattern %s is not a valid glob", diag.QuoteFull(p))
+		}
+		if err := load.CheckGlob(g); err != nil {
+			return fmt.Errorf("forbidden artifact pattern %s %v", diag.QuoteFull(p), err)
 		}
 	}
 	return nil
@@ -77,7 +80,7 @@ func compilePatterns(pats []string) []pattern {
 	out := make([]pattern, 0, len(pats))
 	for _, p := range pats {
 		g := strings.ToLower(strings.TrimSuffix(p, "/"))
-		if g == "" || !doublestar.ValidatePattern(g) {
+		if g == "" || load.CheckGlob(g) != nil {
 			continue
 		}
 		out = append(out, pattern{orig: p, glob: g, dirOnly: strings.HasSuffix(p, "/"), full: strings.Contains(g, "/")})

@@ -192,8 +192,8 @@ func (l *loader) list(n *yaml.Node, fn func(s string, n *yaml.Node)) {
 func (l *loader) globs(n *yaml.Node, where string) []string {
 	var out []string
 	l.list(n, func(s string, c *yaml.Node) {
-		if !doublestar.ValidatePattern(s) {
-			l.errorf(c, "%s: %q is not a valid glob pattern", where, s)
+		if err := load.CheckGlob(s); err != nil {
+			l.errorf(c, "%s: %q %v", where, s, err)
 			return
 		}
 		out = append(out, s)
@@ -317,8 +317,8 @@ func (l *loader) decodeIgnore(v *yaml.Node) {
 		if !ok {
 			continue
 		}
-		if !doublestar.ValidatePattern(pat) {
-			l.errorf(node.Val(e, "path"), "%s.path: %q is not a valid glob pattern", where, pat)
+		if err := load.CheckGlob(pat); err != nil {
+			l.errorf(node.Val(e, "path"), "%s.path: %q %v", where, pat, err)
 			continue
 		}
 		ig := Ignore{Path: pat}

@@ -223,8 +223,14 @@ func configuredGlobs(root string) (globs []string, ok bool) {
 	if err := yaml.Unmarshal(data, &cfg); err != nil {
 		return nil, false
 	}
+	// As the configuration's loader takes them: a pattern it rejects
+	// (malformed, or with braces that would cost 2^k per path) is none.
 	for _, k := range cfg.Kinds {
-		globs = append(globs, k.Globs...)
+		for _, g := range k.Globs {
+			if load.CheckGlob(g) == nil {
+				globs = append(globs, g)
+			}
+		}
 	}
 	return globs, true
 }

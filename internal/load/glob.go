@@ -1,6 +1,8 @@
 package load
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -91,4 +93,57 @@ func (g nameGlob) matches(p string) bool {
 		return true
 	}
 	return dir == g.dirs || strings.HasSuffix(dir, "/"+g.dirs)
+}
+
+// MaxGlobAlternatives bounds the brace alternatives of one pattern a
+// configuration may give: doublestar matches braces by trying each
+// alternative in turn, so "{*,*}" repeated k times costs 2^k per path.
+const MaxGlobAlternatives = 32
+
+// CheckGlob reports why a glob pattern from a configuration cannot be
+// used: malformed, or with more brace alternatives than
+// MaxGlobAlternatives (several patterns say the same and match in
+// linear time).
+func CheckGlob(pat string) error {
+	if !doublestar.ValidatePattern(pat) {
+		return errors.New("is not a valid glob pattern")
+	}
+	if n := braceAlternatives(pat); n > MaxGlobAlternatives {
+		return fmt.Errorf("has more than %d brace alternatives; write it as several patterns", MaxGlobAlternatives)
+	}
+	return nil
+}
+
+// braceAlternatives counts the patterns a pattern's braces expand to,
+// counting no further than MaxGlobAlternatives+1. Backslash escapes and
+// character classes are skipped as doublestar reads them.
+func braceAlternatives(pat string) int {
+	const over = MaxGlobAlternatives + 1
+	type frame struct{ sum, prod int }
+	stack := []frame{{prod: 1}}
+	for i := 0; i < len(pat); i++ {
+		top := &stack[len(stack)-1]
+		switch pat[i] {
+		case '\\':
+			i++
+		case '[':
+			if j := strings.IndexByte(pat[i+1:], ']'); j >= 0 {
+				i += j + 1
+			}
+		case '{':
+			stack = append(stack, frame{prod: 1})
+		case ',':
+			if len(stack) > 1 {
+				top.sum, top.prod = min(top.sum+top.prod, over), 1
+			}
+		case '}':
+			if len(stack) > 1 {
+				n := min(top.sum+top.prod, over)
+				stack = stack[:len(stack)-1]
+				outer := &stack[len(stack)-1]
+				outer.prod = min(outer.prod*n, over)
+			}
+		}
+	}
+	return stack[0].prod
 }

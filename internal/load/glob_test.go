@@ -47,3 +47,33 @@ func TestDefaultGlobsAreSimple(t *testing.T) {
 		}
 	}
 }
+
+func TestBraceAlternatives(t *testing.T) {
+	for _, c := range []struct {
+		pat  string
+		want int
+	}{
+		{"**/ORCHESTRATION.yaml", 1},
+		{"**/*.{yaml,yml}", 2},
+		{"{a,b}/{c,d,e}", 6},
+		{"{a,{b,c}}/x", 3},    // nested: a, b, c
+		{"{a,{b,c}{d,e}}", 5}, // a, bd, be, cd, ce
+		{`\{a,b\}/{c,d}`, 2},  // escaped braces are literal
+		{"[{,}]{a,b}", 2},     // a class's braces are literal
+		{"{a,b,}", 3},         // an empty alternative counts
+		{strings.Repeat("{*,*}", 26), MaxGlobAlternatives + 1}, // counted no further
+	} {
+		if got := braceAlternatives(c.pat); got != c.want {
+			t.Errorf("braceAlternatives(%q) = %d, want %d", c.pat, got, c.want)
+		}
+	}
+	if err := CheckGlob(strings.Repeat("{a,b}", 5)); err != nil {
+		t.Errorf("32 alternatives refused: %v", err)
+	}
+	if err := CheckGlob(strings.Repeat("{a,b}", 6)); err == nil {
+		t.Error("64 alternatives accepted")
+	}
+	if err := CheckGlob("fixtures/[ab.json"); err == nil {
+		t.Error("a malformed pattern accepted")
+	}
+}
