@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rogpeppe/go-internal/txtar"
+
 	"github.com/resumelint/resumelint/internal/cli"
 )
 
@@ -648,6 +650,43 @@ func TestNamedFolderLinkedOutsideIsNotWalked(t *testing.T) {
 		if strings.Contains(out, "secret-project") {
 			t.Errorf("%s: a name from outside the repository was printed:\n%s", arg, out)
 		}
+	}
+}
+
+// TestLinkToAnotherCheckoutIsNoRoot: a committed link to a folder outside
+// that is itself a git checkout (a sibling clone, the superproject of a
+// submodule) does not make that checkout the run's repository: named on
+// the command line, the link leads outside and nothing behind it is read,
+// reported or fixed.
+func TestLinkToAnotherCheckoutIsNoRoot(t *testing.T) {
+	repo, outside := hostileRepo(t)
+	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "golden", "fix_rl112_count.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(outside, "victim")
+	for _, f := range ar.Files {
+		if f.Name == "ORCHESTRATION.yaml" {
+			write(t, victim, f.Name, string(f.Data))
+		}
+	}
+	gitIn(t, victim)("init", "-q")
+	gitIn(t, repo)("init", "-q")
+	symlink(t, victim, filepath.Join(repo, "link"))
+	gitIn(t, repo)("add", "-A")
+	gitIn(t, repo)("commit", "-qm", "x")
+	before, err := os.ReadFile(filepath.Join(victim, "ORCHESTRATION.yaml"))
+	if err != nil || !bytes.Contains(before, []byte("count: 0")) {
+		t.Fatalf("fixture: %v\n%s", err, before)
+	}
+	for _, args := range [][]string{{"lint", "link"}, {"lint", "link/ORCHESTRATION.yaml"}, {"fix", "link"}, {"fix", "link/ORCHESTRATION.yaml"}, {"status", "link"}} {
+		code, out := runIn(t, repo, args...)
+		if code == 0 || strings.Contains(out, "RL112") || strings.Contains(out, "applied RL") {
+			t.Errorf("%v: exit %d; the checkout behind the link was read:\n%s", args, code, out)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(victim, "ORCHESTRATION.yaml")); !bytes.Equal(after, before) {
+		t.Errorf("fix wrote through the link into the other checkout:\n%s", after)
 	}
 }
 

@@ -1034,7 +1034,7 @@ func (c *Command) useColor(mode string) bool {
 
 // repoRoot is the top of the git work tree containing dir, or dir itself.
 func repoRoot(dir string) string {
-	if r, ok := gitRoot(dir); ok {
+	if r, ok := gitRoot(dir, dir); ok {
 		return r
 	}
 	return dir
@@ -1044,17 +1044,21 @@ func repoRoot(dir string) string {
 // work tree holding dir (so 'resumelint lint /other/repo' is rooted
 // there), else the working directory's.
 func (c *Command) repoRootOf(dir string) string {
-	if r, ok := gitRoot(dir); ok {
+	if r, ok := gitRoot(dir, c.Cwd); ok {
 		return r
 	}
 	return repoRoot(c.Cwd)
 }
 
 // gitRoot is the top of the git work tree containing dir. It reads .git
-// markers instead of running git, so a one-file run stays fast.
-func gitRoot(dir string) (string, bool) {
+// markers instead of running git, so a one-file run stays fast. A folder
+// entered through a link that lies inside a work tree below cwd is no
+// root of its own (enteredByLink): a committed link to another checkout
+// would otherwise make that checkout the run's repository, read and
+// fixed through the link.
+func gitRoot(dir, cwd string) (string, bool) {
 	for d := dir; ; {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil && !enteredByLink(d, cwd) {
 			return d, true
 		}
 		parent := filepath.Dir(d)
@@ -1063,6 +1067,31 @@ func gitRoot(dir string) (string, bool) {
 		}
 		d = parent
 	}
+}
+
+// enteredByLink reports whether the folder d is reached through a
+// symbolic link that lies inside a git work tree: one of d's folders,
+// below the working directory, is a link and a folder above that link
+// holds a .git marker. Links at or above cwd are how the user got there
+// and do not count.
+func enteredByLink(d, cwd string) bool {
+	for p := filepath.Clean(d); p != filepath.Dir(p); p = filepath.Dir(p) {
+		if cwd != "" && (cwd == p || strings.HasPrefix(cwd, p+string(filepath.Separator))) {
+			return false
+		}
+		if fi, err := os.Lstat(p); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		for a := filepath.Dir(p); ; a = filepath.Dir(a) {
+			if _, err := os.Lstat(filepath.Join(a, ".git")); err == nil {
+				return true
+			}
+			if a == filepath.Dir(a) {
+				break
+			}
+		}
+	}
+	return false
 }
 
 // anchorDir is the folder the repository and the configuration are looked

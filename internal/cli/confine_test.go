@@ -358,3 +358,43 @@ func TestHookReportsSpecialFile(t *testing.T) {
 		t.Errorf("lint of the FIFO: exit %d, stdout %q; want 1 and RL003", code, stdout)
 	}
 }
+
+// TestLinkedCheckoutReadsNothing: a link inside the repository to a folder
+// outside that is itself a git checkout is no repository of its own for
+// any entry point: named, opened or written through, it leads outside.
+func TestLinkedCheckoutReadsNothing(t *testing.T) {
+	repo, opened := confinedRepo(t, false)
+	outside := filepath.Join(filepath.Dir(repo), "outside")
+	for _, d := range []string{"orch", "bundle"} {
+		writeFile(t, filepath.Join(outside, d, ".git", "HEAD"), "ref: refs/heads/main\n")
+		if err := os.Symlink(filepath.Join(outside, d), filepath.Join(repo, "co-"+d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"lint", "co-orch"}, {"lint", "co-orch/ORCHESTRATION.yaml"}, {"lint", "--format", "json", "co-orch"},
+		{"fix", "co-orch"}, {"fix", "co-orch/ORCHESTRATION.yaml"}, {"status", "co-orch"},
+		{"bundle", "verify", "co-bundle"}, {"lint", "co-bundle"},
+	} {
+		code, stdout, stderr := run(t, repo, "", args...)
+		confined(t, strings.Join(args, " "), stdout+stderr, opened)
+		if code == ExitOK {
+			t.Errorf("%s: exit 0 for a checkout behind a link", strings.Join(args, " "))
+		}
+	}
+	_, stdout, stderr := run(t, repo, hookEvent(repo, "PostToolUse", "Write", filepath.Join(repo, "co-orch", "ORCHESTRATION.yaml")), "hook")
+	confined(t, "hook on a file behind the link", stdout+stderr, opened)
+
+	c := startServer(t, repo)
+	uri := fileURI(filepath.Join(repo, "co-orch", "ORCHESTRATION.yaml"))
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": "workflow: {id: x}\n"}})
+	var seen strings.Builder
+	for {
+		m := c.next()
+		seen.Write(m["params"])
+		if string(m["method"]) == strconv.Quote("textDocument/publishDiagnostics") && strings.Contains(string(m["params"]), strconv.Quote(uri)) {
+			break
+		}
+	}
+	confined(t, "server on a file behind the link", seen.String(), opened)
+}

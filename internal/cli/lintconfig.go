@@ -82,7 +82,7 @@ func (c *Command) setupConfig(cf *configFlags, s *engine.Settings, anchor string
 	lc.how = "--config"
 	if explicit == "" {
 		lc.how = "looked for from " + load.Display(c.Cwd, anchor) + " up to the repository root"
-		if _, ok := gitRoot(anchor); !ok {
+		if _, ok := gitRoot(anchor, c.Cwd); !ok {
 			lc.how = "looked for from " + load.Display(c.Cwd, anchor) + " up to the filesystem root, outside a repository"
 		}
 	}

@@ -197,7 +197,7 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open load.Overl
 // the file, else the file's folder.
 func (e *lspEngine) rootOf(osPath string) string {
 	dir := filepath.Dir(osPath)
-	if r, ok := gitRoot(dir); ok {
+	if r, ok := gitRoot(dir, e.c.Cwd); ok {
 		return r
 	}
 	if r := e.c.repoRootOf(dir); r == dir || strings.HasPrefix(dir, r+string(filepath.Separator)) {
