@@ -174,7 +174,10 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open load.Overl
 	// included (the workflows beside a checkpoint, the runs beside a run).
 	cc := *e.c
 	cc.Cwd = root
-	if o, ok := open.(interface{ Paths() []string }); ok {
+	// Only a checkpoint's lint takes workflows from the open documents
+	// (openWorkflows): any other asking would be linted again whenever a
+	// document opens or closes, N lints per open of N documents.
+	if o, ok := open.(interface{ Paths() []string }); ok && kind == load.KindCheckpoint {
 		cc.openDocs = o.Paths()
 	}
 	cc.addContext(disc, extra, nil, r.lc)
@@ -208,6 +211,14 @@ func (e *lspEngine) rootOf(osPath string) string {
 
 // Checks reports whether a document is a file of a known kind that the
 // configuration does not exclude.
+// Listed reports whether the file is a workflow, which a checkpoint's lint
+// takes from the open documents; conservatively true when its repository
+// cannot be set up.
+func (e *lspEngine) Listed(osPath string) bool {
+	r, err := e.root(e.rootOf(osPath))
+	return err != nil || r.lc.kindOf(osPath) == load.KindOrchestration
+}
+
 func (e *lspEngine) Checks(osPath string) bool {
 	root := e.rootOf(osPath)
 	r, err := e.root(root)

@@ -402,3 +402,41 @@ func TestServerRefusedFixNotPreferred(t *testing.T) {
 		}
 	}
 }
+
+// countingOverlay counts the calls to Paths, the list of open documents.
+type countingOverlay struct{ paths int }
+
+func (o *countingOverlay) Buffer(string) ([]byte, bool) { return nil, false }
+func (o *countingOverlay) Paths() []string              { o.paths++; return nil }
+
+// TestOnlyACheckpointListsOpenDocuments: a lint that asks for the open
+// documents is linted again whenever one opens or closes; only a
+// checkpoint's lint needs them (the workflows open beside it), and only a
+// workflow is among them (Listed).
+func TestOnlyACheckpointListsOpenDocuments(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := &lspEngine{c: &Command{Stdout: io.Discard, Stderr: io.Discard, Cwd: dir, Getenv: func(string) string { return "" }}, roots: map[string]*lspRoot{}}
+	for _, c := range []struct {
+		rel, text string
+		lists     bool
+	}{
+		{"ORCHESTRATION.yaml", brokenOrchestration, false},
+		{"02-projects/07-x/01-planning/resume-context.md", "---\nproject_id: \"07\"\ncurrent_phase: planning\n---\n", false},
+		{".jerry/checkpoints/cx-001.json", `{"event_id": "cx-001", "timestamp": "2026-02-20T10:00:00Z", "trigger": "auto"}`, true},
+	} {
+		o := &countingOverlay{}
+		p := filepath.Join(dir, filepath.FromSlash(c.rel))
+		if _, err := e.Lint(p, []byte(c.text), false, o); err != nil {
+			t.Fatal(err)
+		}
+		if (o.paths > 0) != c.lists {
+			t.Errorf("%s: listed the open documents %d times, want listing %v", c.rel, o.paths, c.lists)
+		}
+		if got, want := e.Listed(p), c.rel == "ORCHESTRATION.yaml"; got != want {
+			t.Errorf("Listed(%s) = %v, want %v", c.rel, got, want)
+		}
+	}
+}

@@ -203,3 +203,54 @@ func TestPushedChangesLintedOnce(t *testing.T) {
 		t.Fatalf("a closed document was linted (%d lints) or reported: %s", len(got), out.String())
 	}
 }
+
+// listingEngine is a fakeEngine whose lint of a ".json" document (a
+// checkpoint) asks for the open documents, and for which only workflows
+// are in that list (Listed).
+type listingEngine struct{ fakeEngine }
+
+func (e *listingEngine) Lint(osPath string, text []byte, saved bool, open load.Overlay) (Result, error) {
+	if o, ok := open.(interface{ Paths() []string }); ok && strings.HasSuffix(osPath, ".json") {
+		o.Paths()
+	}
+	return e.fakeEngine.Lint(osPath, text, saved, open)
+}
+
+func (e *listingEngine) Listed(osPath string) bool { return strings.HasSuffix(osPath, "ORCHESTRATION.yaml") }
+
+// Opening or closing a document lints again only the documents whose lint
+// listed the open ones, and only when the document is one they list: N
+// opens of other files cost N lints, not N².
+func TestOpeningRelintsOnlyListers(t *testing.T) {
+	eng := &listingEngine{}
+	s := newTestServer(eng)
+	var out bytes.Buffer
+	s.c = newConn(nil, &out)
+	do := func(method string, params any) []string {
+		data, _ := json.Marshal(params)
+		before := len(eng.lintedPaths())
+		if err := s.handle(&message{Method: method, Params: data}); err != nil {
+			t.Fatal(err)
+		}
+		s.publishWhenIdle(true)
+		return eng.lintedPaths()[before:]
+	}
+	openDoc := func(uri string) []string {
+		return do("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 1, "text": "x"}})
+	}
+	openDoc("file:///r/.jerry/checkpoints/cx-001.json")
+	for i := range 3 {
+		if got := openDoc(fmt.Sprintf("file:///r/p%d/resume-context.md", i)); len(got) != 1 {
+			t.Errorf("opening a file no lint lists linted %v, want itself alone", got)
+		}
+	}
+	if got := openDoc("file:///r/ORCHESTRATION.yaml"); len(got) != 2 {
+		t.Errorf("opening a workflow linted %v, want it and the checkpoint", got)
+	}
+	if got := do("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": "file:///r/p0/resume-context.md"}}); len(got) != 0 {
+		t.Errorf("closing a file no lint lists linted %v", got)
+	}
+	if got := do("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": "file:///r/ORCHESTRATION.yaml"}}); len(got) != 1 {
+		t.Errorf("closing a workflow linted %v, want the checkpoint", got)
+	}
+}

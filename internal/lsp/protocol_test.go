@@ -41,6 +41,7 @@ func (e *fakeEngine) Lint(osPath string, text []byte, _ bool, _ load.Overlay) (R
 
 func (e *fakeEngine) Reload() error             { return nil }
 func (e *fakeEngine) Checks(osPath string) bool { return true }
+func (e *fakeEngine) Listed(osPath string) bool { return true }
 
 func (e *fakeEngine) lintedPaths() []string {
 	e.mu.Lock()

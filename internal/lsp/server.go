@@ -60,6 +60,11 @@ type Engine interface {
 	// kind, not excluded): a document too large to hold is reported as
 	// not read only then.
 	Checks(osPath string) bool
+	// Listed reports whether a lint may take the file at osPath from the
+	// list of open documents (Overlay's Paths: the workflows open beside
+	// a checkpoint): opening or closing it lints again those that asked.
+	// Opening any other file changes no lint but its own.
+	Listed(osPath string) bool
 }
 
 // ConfigName is the configuration file whose change reloads it.
@@ -390,7 +395,9 @@ func (s *server) didOpen(m *message) error {
 	d := &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
 	d.osPath = osPathOf(d.uri)
 	s.put(d)
-	s.dependents(openSet, d) // a lint that read the open documents' list
+	if s.eng.Listed(d.osPath) {
+		s.dependents(openSet, d) // a lint that read the open documents' list
+	}
 	return s.changed(d, true)
 }
 
@@ -456,7 +463,9 @@ func (s *server) didClose(m *message) error {
 	if d, ok := s.docs[p.TextDocument.URI]; ok {
 		s.drop(d)
 		s.dependents(d.abs, nil) // they read the file from disk again
-		s.dependents(openSet, nil)
+		if s.eng.Listed(d.osPath) {
+			s.dependents(openSet, nil)
+		}
 		if s.pull {
 			return nil // the client drops what it pulled
 		}
