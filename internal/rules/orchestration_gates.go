@@ -1,8 +1,11 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -169,7 +172,10 @@ func closers(o *model.Orchestration) []closer {
 		}
 	}
 	if gates, ok := o.Gates(); ok {
-		for _, g := range gates {
+		// In the file's order, as the barriers: the first closer a rule
+		// meets is the one it reports.
+		gs := slices.SortedFunc(maps.Values(gates), func(a, b *model.Gate) int { return cmp.Compare(lineOf(a.At), lineOf(b.At)) })
+		for _, g := range gs {
 			out = append(out, closerOf("gate", g.ID, g.View))
 		}
 	}
@@ -188,14 +194,16 @@ func runGatePhase(p *Pass) {
 		return
 	}
 	openBehindStarted(p)
-	// Counters trail the same missed update as a stale phase status
-	// (RL106), prose (RL118) or next action (RL120): reported there.
+	// A phase counter trails the same missed update as a stale phase
+	// status (RL106), prose (RL118) or next action (RL120), reported
+	// there: it starts no finding of its own, but is named in one another
+	// counter of its block starts, which the maintainer fixes in one edit.
 	if runningPhasesReported(p) || len(proseReportedPhases(p)) > 0 || len(staleActions(p)) > 0 {
-		checkCounters(p, counters[1:])
+		checkCounters(p, counters, 1)
 		return
 	}
 	pipelineProgress(p)
-	checkCounters(p, counters)
+	checkCounters(p, counters, 0)
 }
 
 // phaseIndex is what RL122 looks phases up by, read once per file.
@@ -398,12 +406,15 @@ func metricBlocks(o *model.Orchestration) []metricBlock {
 // checkCounters reports the counters of cs, in each metrics block, that
 // disagree with the statuses they count (only where the block's total
 // equals the number of items counted: then both count the same things).
-func checkCounters(p *Pass, cs []counter) {
+// The first quiet counters of cs are named only in a finding another
+// counter of the block starts; the finding is at the first one named.
+func checkCounters(p *Pass, cs []counter, quiet int) {
 	f := p.Doc.File
 	for _, b := range metricBlocks(OrchestrationOf(p)) {
 		var items []string
 		var first *yaml.Node
-		for _, c := range cs {
+		loud := false
+		for ci, c := range cs {
 			v, k := firstIntKey(b.m, c.keys)
 			tot, _ := firstIntKey(b.m, c.totals)
 			if v == nil || tot == nil {
@@ -424,8 +435,9 @@ func checkCounters(p *Pass, cs []counter) {
 			if first == nil {
 				first = v
 			}
+			loud = loud || ci >= quiet
 		}
-		if first == nil {
+		if !loud {
 			continue
 		}
 		p.Report(f, first, diag.FitList(items, func(list string) string {
