@@ -139,6 +139,30 @@ func allCodes(t *testing.T) string {
 // no input files or whose configuration is the point (exit 2, no JSON).
 func lintGoldenInputs(t *testing.T, path, all string) *report.JSONDoc {
 	t.Helper()
+	dir := writeGoldenInputs(t, path)
+	if dir == "" {
+		return nil
+	}
+	var doc report.JSONDoc
+	if json.Unmarshal(lintAllJSON(dir, all), &doc) != nil {
+		return nil
+	}
+	return &doc
+}
+
+// lintAllJSON is the JSON report of a lint of dir with the rules of all on.
+func lintAllJSON(dir, all string) []byte {
+	var stdout, stderr bytes.Buffer
+	env := map[string]string{"NO_COLOR": "1", "SOURCE_DATE_EPOCH": "1782000000"}
+	c := &cli.Command{Stdout: &stdout, Stderr: &stderr, Cwd: dir, Getenv: func(k string) string { return env[k] }}
+	c.Main([]string{"lint", "--format", "json", "--enable", all, "."})
+	return stdout.Bytes()
+}
+
+// writeGoldenInputs writes a golden case's input files into a new folder
+// and returns it, or "" when the case has none.
+func writeGoldenInputs(t *testing.T, path string) string {
+	t.Helper()
 	ar, err := golden.Archive(path)
 	if err != nil {
 		t.Fatal(err)
@@ -159,17 +183,34 @@ func lintGoldenInputs(t *testing.T, path, all string) *report.JSONDoc {
 		inputs++
 	}
 	if inputs == 0 {
-		return nil
+		return ""
 	}
-	var stdout, stderr bytes.Buffer
-	env := map[string]string{"NO_COLOR": "1", "SOURCE_DATE_EPOCH": "1782000000"}
-	c := &cli.Command{Stdout: &stdout, Stderr: &stderr, Cwd: dir, Getenv: func(k string) string { return env[k] }}
-	c.Main([]string{"lint", "--format", "json", "--enable", all, "."})
-	var doc report.JSONDoc
-	if json.Unmarshal(stdout.Bytes(), &doc) != nil {
-		return nil
+	return dir
+}
+
+// TestSameReportEveryRun lints the inputs of every golden case, every rule
+// on, three times: a rule that picks what it reports from a map's order
+// (which changes from run to run) gives another report, and a baseline
+// another fingerprint.
+func TestSameReportEveryRun(t *testing.T) {
+	cases, err := filepath.Glob(filepath.Join("..", "..", "testdata", "golden", "*.txtar"))
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no golden cases: %v", err)
 	}
-	return &doc
+	all := allCodes(t)
+	for _, path := range cases {
+		dir := writeGoldenInputs(t, path)
+		if dir == "" {
+			continue
+		}
+		first := lintAllJSON(dir, all)
+		for range 2 {
+			if again := lintAllJSON(dir, all); !bytes.Equal(again, first) {
+				t.Errorf("%s: two lints of the same files differ:\n%s\n---\n%s", filepath.Base(path), first, again)
+				break
+			}
+		}
+	}
 }
 
 // stateRules report one stale field or phase once between them, in the
