@@ -282,12 +282,68 @@ func runLegacyResumeFilename(p *Pass) {
 		// A memo (or a note without front matter) is legacy only where
 		// the repository reads resume-context.md; renaming it would not
 		// give that form.
-		if resumeContextAdopted(p, ProjectOf(p, f)) {
+		if pr := ProjectOf(p, f); resumeContextAdopted(p, pr) && !memoStillWritten(p, pr) {
 			p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, fmt.Sprintf("_resume.md is a legacy resume memo, which SessionStart does not load: write its state into %s", rel))
 		}
 		return
 	}
 	p.ReportAt(f, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, fmt.Sprintf("_resume.md is the legacy name, which SessionStart does not load: rename it to %s", rel), WithFix(fix.RenameFile(f, disp)))
+}
+
+// memoStillWritten reports whether a skill of the project's nexus root
+// still tells the agent to keep a _resume.md: nexus's research pipeline
+// did (its orchestrators' SKILL.md, "{project_path}/_resume.md … reload
+// after compaction") after SessionStart moved to resume-context.md, and
+// nexus-loader --resume (core/nexus/state.py) reads the memo's phase and
+// last skill back. Where a skill writes it and the loader reads it, it is
+// that skill's format, not a leftover.
+func memoStillWritten(p *Pass, pr *Project) bool {
+	if pr == nil || pr.Root == "" {
+		return false
+	}
+	type key struct{ root string }
+	return perRun(p.Index, key{pr.Root}, func() bool {
+		budget := maxSkillFiles
+		for _, dir := range nexusSkillDirs {
+			if skillNames(p, filepath.Join(pr.Root, filepath.FromSlash(dir)), 0, &budget, "_resume.md") {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// nexusSkillDirs are the folders of a nexus root that hold skills.
+var nexusSkillDirs = []string{"03-skills", "00-system/skills"}
+
+// maxSkillFiles bounds the folders and SKILL.md files memoStillWritten
+// looks at (nexus-template has about 150 skills); maxSkillDepth how deep.
+const (
+	maxSkillFiles = 2000
+	maxSkillDepth = 5
+)
+
+// skillNames reports whether a SKILL.md under dir holds text.
+func skillNames(p *Pass, dir string, depth int, budget *int, text string) bool {
+	entries, err := p.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if *budget--; *budget < 0 {
+			return false
+		}
+		full := filepath.Join(dir, e.Name())
+		switch {
+		case e.IsDir() && depth < maxSkillDepth:
+			if skillNames(p, full, depth+1, budget, text) {
+				return true
+			}
+		case e.Name() == "SKILL.md" && hookHolds(p, full, text):
+			return true
+		}
+	}
+	return false
 }
 
 // maxAdoptionEntries bounds the folders resumeContextAdopted lists.
