@@ -308,7 +308,7 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 		return ExitUsage, err
 	}
 	if lf.listFiles {
-		return c.listFiles(disc, extra, lc)
+		return c.listFiles(disc, extra, lf, lc)
 	}
 	lf.baselineScope = newBaselineScope(disc, extra, lc, &settings)
 	if lf.base != "" {

@@ -7,30 +7,44 @@ import (
 
 	"github.com/resumelint/resumelint/internal/config"
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/engine"
 	"github.com/resumelint/resumelint/internal/load"
 )
 
 // listFiles answers --list-files: one line per unit the run would check,
 // "PATH<TAB>KIND<TAB>CONFIG", sorted by path; folders (bundles, agent
 // runs) end in "/", and CONFIG is the configuration file governing the
-// unit or "(defaults)". Nothing is read or checked. Every field is
+// unit or "(defaults)". Nothing is checked; a file whose name alone does
+// not tell it from another system's file of that name (an ORCHESTRATION
+// routing table, a site's _resume.md) is read to tell, and left out
+// where lint would skip it, with the same note on stderr. Every field is
 // masked and escaped, and a tab inside one is shown as \t, so a line
 // splits on tabs into exactly three fields.
-func (c *Command) listFiles(d *load.Discovery, extra []*load.File, lc *lintConfig) (int, error) {
+func (c *Command) listFiles(d *load.Discovery, extra []*load.File, lf *lintFlags, lc *lintConfig) (int, error) {
 	type unit struct{ path, kind, config string }
 	var units []unit
+	skipped := &engine.Result{}
 	add := func(disp string, kind load.Kind, osPath string, isDir bool) {
 		units = append(units, unit{disp, string(kind), c.governing(lc.set.ForPath(osPath, isDir))})
 	}
 	for _, f := range d.Files {
+		if s := otherSystems(f, load.Abs(c.Cwd, f.OSPath)); s != nil {
+			skipped.Skipped = append(skipped.Skipped, *s)
+			continue
+		}
 		add(f.Path, f.Kind, f.OSPath, false)
 	}
 	for _, f := range d.Folders {
 		add(strings.TrimSuffix(f.Path, "/")+"/", f.Kind, f.OSPath, true)
 	}
 	for _, f := range extra {
+		if s := otherSystems(f, load.Abs(c.Cwd, f.OSPath)); s != nil {
+			skipped.Skipped = append(skipped.Skipped, *s)
+			continue
+		}
 		add(f.Path, f.Kind, load.Abs(c.Cwd, f.OSPath), false)
 	}
+	c.reportSkips(skipped, lf, lc)
 	sort.SliceStable(units, func(i, j int) bool { return units[i].path < units[j].path })
 	w := bufio.NewWriter(c.Stdout)
 	for _, u := range units {
@@ -40,6 +54,28 @@ func (c *Command) listFiles(d *load.Discovery, extra []*load.File, lc *lintConfi
 		return ExitInternal, err
 	}
 	return ExitOK, nil
+}
+
+// otherSystems reads and parses a file of a kind whose name other systems
+// use too, and returns the skip lint would make of it, or nil. A file
+// that cannot be read stays listed: lint reports it.
+func otherSystems(f *load.File, abs string) *load.Skip {
+	switch f.Kind {
+	case load.KindOrchestration, load.KindResumeContext, load.KindPrecompact:
+	default:
+		return nil
+	}
+	if f.Data == nil {
+		if _, ok := load.Read(f, load.DefaultLimits); !ok {
+			return nil
+		}
+		defer f.Release()
+	}
+	doc, probs := load.Parse(f, load.FormatOf(f.Kind, f.Path), load.DefaultLimits)
+	if why := load.OtherSystems(abs, doc, probs); why != "" {
+		return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
+	}
+	return nil
 }
 
 // governing names a scope's configuration file as the user would type it

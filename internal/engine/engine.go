@@ -721,25 +721,9 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 		return nil
 	}
 	doc, probs := load.Parse(f, load.FormatOf(f.Kind, f.Path), lim)
-	if f.Kind == load.KindOrchestration {
-		if why := load.NotWorkflow(doc.Root); why != "" {
-			f.Release()
-			return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
-		}
-	}
-	// A front matter that did not parse cleanly cannot be told apart: it
-	// stays linted, and its problem is reported.
-	if f.Kind == load.KindResumeContext && !parseTrouble(probs) {
-		if why := load.NotNexusResume(ur.absPath(f), doc); why != "" {
-			f.Release()
-			return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
-		}
-	}
-	if f.Kind == load.KindPrecompact && len(probs) == 0 {
-		if why := load.NotNexusPrecompact(ur.absPath(f), doc); why != "" {
-			f.Release()
-			return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
-		}
+	if why := load.OtherSystems(ur.absPath(f), doc, probs); why != "" {
+		f.Release()
+		return &load.Skip{Path: f.Path, Kind: f.Kind, Reason: why}
 	}
 	ur.raw = append(ur.raw, probs...)
 	ur.docs = append(ur.docs, doc)
@@ -758,17 +742,6 @@ func (ur *unitRun) file(f *load.File, stdin bool) *load.Skip {
 // accepts (a _resume.md): RL313 still judges its name.
 func frontMatterless(doc *load.Document, probs []diag.Finding) bool {
 	return doc.File.Kind == load.KindResumeContext && !doc.FrontMatter && len(probs) == 0
-}
-
-// parseTrouble reports a parse problem other than a missing or unclosed
-// front matter (RL310, which another system's page has by design).
-func parseTrouble(probs []diag.Finding) bool {
-	for _, p := range probs {
-		if p.Code != code.Frontmatter {
-			return true
-		}
-	}
-	return false
 }
 
 // absPath is a file's path from the filesystem root where it can be told

@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/node"
 )
@@ -182,6 +183,39 @@ func InNexusPlace(p string) bool {
 	}
 	for _, d := range dirs {
 		if d == "02-projects" || d == "02-builds" {
+			return true
+		}
+	}
+	return false
+}
+
+// OtherSystems says why a parsed file named like a state file is another
+// system's file of that name, which a lint skips (NotWorkflow,
+// NotNexusResume, NotNexusPrecompact), or returns "" for one of ours.
+// abs is the file's absolute path (its place decides for resume files);
+// probs are the parse's problems: a front matter or JSON that did not
+// parse cleanly cannot be told apart, and stays linted.
+func OtherSystems(abs string, doc *Document, probs []diag.Finding) string {
+	switch doc.File.Kind {
+	case KindOrchestration:
+		return NotWorkflow(doc.Root)
+	case KindResumeContext:
+		if !parseTrouble(probs) {
+			return NotNexusResume(abs, doc)
+		}
+	case KindPrecompact:
+		if len(probs) == 0 {
+			return NotNexusPrecompact(abs, doc)
+		}
+	}
+	return ""
+}
+
+// parseTrouble reports a parse problem other than a missing or unclosed
+// front matter (RL310, which another system's page has by design).
+func parseTrouble(probs []diag.Finding) bool {
+	for _, p := range probs {
+		if p.Code != code.Frontmatter {
 			return true
 		}
 	}
