@@ -385,7 +385,7 @@ func (h *hookRun) runReport() string {
 		maxAge = rules.DefaultRunMaxAge
 	}
 	sb.Reset()
-	if report.StatusText(&sb, agentrun.NewStatus(run, probs, now, maxAge), rules.MaskText) != nil {
+	if report.StatusText(&sb, agentrun.NewStatus(run, probs, now, maxAge), nil, rules.MaskText) != nil {
 		return ""
 	}
 	return hook.CleanText(strings.TrimSuffix(sb.String(), "\n"))

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/resumelint/resumelint/internal/agentrun"
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/config"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/engine"
@@ -91,14 +92,14 @@ func (c *Command) status(args []string) (int, error) {
 		return ExitUsage, err
 	}
 	st := agentrun.NewStatus(run, probs, now, maxAge)
-	mask := c.runMask(run, *configFlag, now)
+	mask, lint := c.runLint(run, *configFlag, now)
 	switch *format {
 	case "json":
-		err = report.StatusJSON(c.Stdout, st, mask)
+		err = report.StatusJSON(c.Stdout, st, lint, mask)
 	case "mermaid":
 		err = report.StatusMermaid(c.Stdout, run, st, mask)
 	default:
-		err = report.StatusText(c.Stdout, st, mask)
+		err = report.StatusText(c.Stdout, st, lint, mask)
 	}
 	if err != nil {
 		return ExitInternal, err
@@ -130,14 +131,15 @@ func (c *Command) runMaxAge(flagPath, runDir string) (time.Duration, error) {
 	return rules.DefaultRunMaxAge, nil
 }
 
-// runMask is what a run's report is shown through: the secrets a lint
-// of its folder locates (a credential written in a task's title, which no
-// pattern finds), then patterns; the patterns alone when the folder
-// cannot be linted.
-func (c *Command) runMask(run *agentrun.Run, configPath string, now time.Time) func(string) string {
+// runLint lints a run's folder for its report: the mask the report is
+// shown through (the secrets the lint locates, a credential written in a
+// task's title, which no pattern finds, then patterns) and the findings,
+// which the report lists as a workflow's. The patterns alone, and no
+// findings, when the folder cannot be linted.
+func (c *Command) runLint(run *agentrun.Run, configPath string, now time.Time) (func(string) string, *report.FindingSummary) {
 	dir := runFolder(run)
 	if dir == "" {
-		return rules.MaskText
+		return rules.MaskText, nil
 	}
 	s := &engine.Settings{
 		Opts:      rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: repoRoot(c.Cwd), Cwd: c.Cwd, NoSnippets: true},
@@ -146,14 +148,27 @@ func (c *Command) runMask(run *agentrun.Run, configPath string, now time.Time) f
 	}
 	lc, err := c.setupConfig(&configFlags{config: configPath}, s, c.Cwd)
 	if err != nil {
-		return rules.MaskText
+		return rules.MaskText, nil
 	}
 	disc, err := load.Discover([]string{dir}, lc.discoverOptions(c.Cwd))
 	if err != nil || lc.discovered(disc) != nil {
-		return rules.MaskText
+		return rules.MaskText, nil
 	}
-	return lc.run(disc, nil, *s).Mask
+	res := lc.run(disc, nil, *s)
+	var beyond []diag.Finding
+	for _, fd := range res.Findings {
+		if !statedByRunReport[fd.Code] {
+			beyond = append(beyond, fd)
+		}
+	}
+	sum := summarize(beyond)
+	return res.Mask, &sum
 }
+
+// statedByRunReport are the rules whose every finding a run's report
+// states in its own words (Warnings: skipped lines, files not read, a stale
+// run): its lint summary leaves them out rather than say them twice.
+var statedByRunReport = map[string]bool{code.ParseError: true, code.InputLimits: true, code.EventCorrupt: true, code.RunStale: true}
 
 // runFolder is the OS path of a run's folder ("" when unknown: the
 // working directory's configuration then applies).

@@ -221,25 +221,33 @@ func recordID(root *yaml.Node, k load.Kind) string {
 }
 
 // summarize counts a record's errors and warnings and keeps the first
-// few (already masked by the engine; masked again as they are copied).
+// few, errors before warnings (already masked by the engine; masked again
+// as they are copied).
 func summarize(fds []diag.Finding) report.FindingSummary {
 	out := report.FindingSummary{Top: []report.FindingLine{}}
+	var warnings []report.FindingLine
 	for i := range fds {
 		fd := &fds[i]
 		if fd.Code == code.Internal || fd.Severity < diag.SevWarning {
 			continue
 		}
 		out.Total++
+		line := report.FindingLine{Path: fd.Path, Line: fd.Start.Line, Severity: fd.Severity.String(), Code: fd.Code}
 		if fd.Severity >= diag.SevError {
 			out.Errors++
+			if len(out.Top) < statusTopFindings {
+				line.Message = diag.Mask(fd.Message)
+				out.Top = append(out.Top, line)
+			}
 		} else {
 			out.Warnings++
-		}
-		if len(out.Top) < statusTopFindings {
-			out.Top = append(out.Top, report.FindingLine{Path: fd.Path, Line: fd.Start.Line, Severity: fd.Severity.String(),
-				Code: fd.Code, Message: diag.Mask(fd.Message)})
+			if len(warnings) < statusTopFindings {
+				line.Message = diag.Mask(fd.Message)
+				warnings = append(warnings, line)
+			}
 		}
 	}
+	out.Top = append(out.Top, warnings[:min(len(warnings), statusTopFindings-len(out.Top))]...)
 	return out
 }
 
@@ -617,14 +625,14 @@ func (c *Command) runPart(runsDir, format string, now time.Time, configPath stri
 		maxAge = rules.DefaultRunMaxAge
 	}
 	st := agentrun.NewStatus(run, probs, now, maxAge)
-	mask := c.runMask(run, configPath, now)
+	mask, lint := c.runLint(run, configPath, now)
 	switch format {
 	case "json":
-		err = report.StatusJSON(&buf, st, mask)
+		err = report.StatusJSON(&buf, st, lint, mask)
 	case "mermaid":
 		return ExitOK, nil, nil // one flowchart per output: the run's is `status RUN_DIR --format mermaid`
 	default:
-		err = report.StatusText(&buf, st, mask)
+		err = report.StatusText(&buf, st, lint, mask)
 	}
 	if err != nil {
 		return ExitInternal, nil, err

@@ -26,7 +26,11 @@ import (
 const statusRule = "═══════════════════════════════════════════════════════════"
 
 // StatusText writes seed 003's resume report.
-func StatusText(w io.Writer, st *agentrun.Status, mask func(string) string) error {
+//
+// lint, when given, is what a lint of the run's folder found: listed after
+// the warnings, so the report never shows a state (no runnable task) without
+// the contradiction that explains it (a dependency cycle).
+func StatusText(w io.Writer, st *agentrun.Status, lint *FindingSummary, mask func(string) string) error {
 	safe := func(s string) string { return diag.Escape(mask(s)) }
 	var sb strings.Builder
 	last := "none"
@@ -45,6 +49,11 @@ func StatusText(w io.Writer, st *agentrun.Status, mask func(string) string) erro
 			sb.WriteString("- " + safe(x) + "\n")
 		}
 	}
+	if lint != nil && lint.Total > 0 {
+		var lb strings.Builder
+		writeFindingsText(&lb, lint, safe)
+		sb.WriteString("\nLint:\n" + strings.TrimSuffix(lb.String(), "\n"))
+	}
 	sb.WriteString("\nNext Action:\n")
 	for _, a := range st.NextActions() {
 		sb.WriteString("- " + safe(a) + "\n")
@@ -54,9 +63,16 @@ func StatusText(w io.Writer, st *agentrun.Status, mask func(string) string) erro
 	return err
 }
 
-// StatusJSON writes the report as an indented JSON object.
-func StatusJSON(w io.Writer, st *agentrun.Status, mask func(string) string) error {
-	return writeMaskedJSON(w, st, mask)
+// StatusJSON writes the report as an indented JSON object; with lint, its
+// "findings" are those of a lint of the run's folder, as a workflow's.
+func StatusJSON(w io.Writer, st *agentrun.Status, lint *FindingSummary, mask func(string) string) error {
+	if lint == nil {
+		return writeMaskedJSON(w, st, mask)
+	}
+	return writeMaskedJSON(w, struct {
+		*agentrun.Status
+		Findings *FindingSummary `json:"findings"`
+	}{st, lint}, mask)
 }
 
 // writeMaskedJSON writes v as indented JSON whose every string is masked
