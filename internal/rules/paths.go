@@ -3,7 +3,9 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -96,6 +98,11 @@ func NewResolver(opts *Options, files *load.Files, f *load.File) *Resolver {
 		}
 		d = parent
 	}
+	// jerry keeps a work item's decisions and plans beside the
+	// orchestration/ folder its workflow sits in (FEAT-001/FEAT-001--DEC-003-….md).
+	if filepath.Base(dir) == "orchestration" {
+		add("the folder holding orchestration/", filepath.Dir(dir))
+	}
 	add("the project folder", project)
 	add("the folder holding .jerry/", jerry)
 	r.project, r.fileDir = project, dir
@@ -125,6 +132,14 @@ func (r *Resolver) AddDeclared(o *model.Orchestration) {
 		if paths.Base.OK {
 			r.addDeclared("paths.base", paths.Base.Value, vars, false)
 		}
+		// The other folders it declares (paths.design, paths.research):
+		// where they exist, a file named by its name alone is looked for
+		// there too.
+		node.Pairs(paths.Node, func(k, v *yaml.Node) {
+			if s, ok := node.Str(v); ok && k.Value != "base" {
+				r.addDeclared("paths.*", s, vars, true)
+			}
+		})
 	}
 	if id := vars["workflow_id"]; id != "" {
 		r.addDeclared("orchestration/<id>/", "orchestration/"+id+"/", vars, true)
@@ -278,34 +293,66 @@ func ReadRoot(opts *Options, f *load.File) string {
 // Tried names every base for a message, in its short form and without
 // its path (the rule's page says what each is): "the repository root,
 // this file's folder and the project folder".
-func (r *Resolver) Tried() string {
+func (r *Resolver) Tried() string { return triedList(r.triedNames(), 0) }
+
+// triedNames are the bases' short names, each once; paths.base is among
+// the paths.* folders when the file declares others.
+func (r *Resolver) triedNames() []string {
 	parts := make([]string, 0, len(r.Bases))
+	others := slices.ContainsFunc(r.Bases, func(b PathBase) bool { return b.What == "paths.*" })
 	for _, b := range r.Bases {
-		parts = append(parts, shortBase[b.What])
+		s := shortBase[b.What]
+		if b.What == "paths.base" && others {
+			s = shortBase["paths.*"]
+		}
+		if !slices.Contains(parts, s) {
+			parts = append(parts, s)
+		}
 	}
-	if len(parts) < 2 {
-		return strings.Join(parts, "")
+	return parts
+}
+
+// triedList joins names, the first n of them and a count of the rest when
+// 0 < n < len(names).
+func triedList(names []string, n int) string {
+	if n > 0 && n < len(names) {
+		return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
 	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // shortBase is each base's name in a message: a finding names every base
 // it tried (SPEC §1) within one line.
 var shortBase = map[string]string{
-	"the repository root":        "repo root",
-	"this file's folder":         "this folder",
-	"the project folder":         "project folder",
-	"the folder holding .jerry/": ".jerry/'s parent",
-	"paths.base":                 "paths.base",
-	"orchestration/<id>/":        "orchestration/<id>/",
+	"the repository root":               "repo root",
+	"this file's folder":                "this folder",
+	"the project folder":                "project folder",
+	"the folder holding .jerry/":        ".jerry/'s parent",
+	"the folder holding orchestration/": "work item",
+	"paths.*":                           "paths.*",
+	"paths.base":                        "paths.base",
+	"orchestration/<id>/":               "orchestration/<id>/",
 }
 
 // NotFound words a path that resolves nowhere: what names it, the path,
 // every base tried and what to do.
+// Where naming every base would pass the message's length, the last are
+// counted ("and 2 more"; the rule's page lists them).
 func (r *Resolver) NotFound(what, ref string) string {
-	return diag.FitClip(func(w int) string {
-		return fmt.Sprintf("%s %s resolves nowhere (tried %s): correct or remove it", what, diag.QuotePath(ref, w), r.Tried())
-	})
+	names := r.triedNames()
+	var msg string
+	for n := len(names); n >= 1; n-- {
+		msg = diag.FitClip(func(w int) string {
+			return fmt.Sprintf("%s %s resolves nowhere (tried %s): correct or remove it", what, diag.QuotePath(ref, w), triedList(names, n))
+		})
+		if utf8.RuneCountInString(msg) <= diag.MaxMessage {
+			break
+		}
+	}
+	return msg
 }
 
 // IsHomeOrAbsolute reports a path a session on another machine cannot read:

@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/model"
 )
@@ -134,5 +136,22 @@ func TestDeclaredBaseUnderAFeature(t *testing.T) {
 	r.AddDeclared(model.OrchestrationOf(doc.Root))
 	if got, ok := r.Resolve("ps/phase-1/findings.md"); !ok || got != filepath.Join(out, "findings.md") {
 		t.Errorf("Resolve = %q, %v; want the file under the feature's paths.base", got, ok)
+	}
+}
+
+// A base list too long for one line names the first bases and counts the
+// rest; every rendering stays within the message limit.
+func TestNotFoundCountsWhatDoesNotFit(t *testing.T) {
+	r := &Resolver{}
+	for _, w := range []string{"the repository root", "this file's folder", "the folder holding orchestration/", "the project folder",
+		"the folder holding .jerry/", "paths.base", "paths.*", "orchestration/<id>/"} {
+		r.Bases = append(r.Bases, PathBase{What: w, Dir: "/" + w})
+	}
+	if got, want := r.Tried(), "repo root, this folder, work item, project folder, .jerry/'s parent, paths.* and orchestration/<id>/"; got != want {
+		t.Errorf("Tried() = %s\nwant %s", got, want)
+	}
+	msg := r.NotFound("recovery_instructions.files_to_read[12]", "projects/PROJ-009-oss-release/work/EPIC-001/FEAT-001--DEC-003-phase-2-execution-strategy.md")
+	if n := utf8.RuneCountInString(msg); n > diag.MaxMessage || !strings.Contains(msg, " more)") {
+		t.Errorf("NotFound = %q (%d characters), want a count of the bases left out, within %d", msg, n, diag.MaxMessage)
 	}
 }
