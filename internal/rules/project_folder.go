@@ -978,12 +978,13 @@ func finishedSteps(p *Pass) {
 			at = v
 		}
 	}
-	if at == nil {
-		return
-	}
 	kind := "project"
 	if resumeFieldsOf(d.Root).Build.BuildID.Node != nil {
 		kind = "build"
+	}
+	if at == nil {
+		finishedByOverviewOnly(p, pr, kind)
+		return
 	}
 	ovRel, ovWhat, stale := staleOverview(p, pr)
 	msg, steps := finishedStepsMessage(p, pr, kind)
@@ -995,6 +996,38 @@ func finishedSteps(p *Pass) {
 	case stale:
 		p.Report(d.File, at, fmt.Sprintf("the %s is complete, but its overview's status %s, so SessionStart will resume it: set that status to %s", kind, ovWhat, overviewDone), ovRel)
 	}
+}
+
+// finishedByOverviewOnly reports a project or build that only its overview
+// calls finished: the overview's status is COMPLETE, which SessionStart
+// leaves out of the work it resumes, while the resume file is still at an
+// earlier phase and the steps file has open boxes: unfinished work no
+// session will pick up again (SPEC §0: "is it really finished?"). A
+// single open box is not enough to say so.
+func finishedByOverviewOnly(p *Pass, pr *Project, kind string) {
+	d := p.Doc
+	if pr.FolderID == "" || pr.Area == "complete" || strings.HasPrefix(pr.FolderID, "_") || !readsOverviewStatus(p, pr) {
+		return
+	}
+	status, line, of := overviewKey(p, pr, ReadRoot(p.Opts, d.File), overviewStatusRe)
+	if of == nil || status != overviewDone {
+		return
+	}
+	sf, rel := readSteps(p, pr)
+	if sf == nil {
+		return
+	}
+	open := countBoxes(sf.Data, true) - countChecked(sf.Data, true)
+	phase := node.Val(d.Root, "current_phase")
+	ph, ok := node.Str(phase)
+	// One box left open beside a finished overview is a tick that lags
+	// (a review step nobody ticks), not work left undone.
+	if open <= stepsLag || !ok {
+		return
+	}
+	p.Report(d.File, phase, fmt.Sprintf("the overview says %s, so SessionStart skips this %s, but current_phase is %s and %s has %d open boxes: finish or reopen",
+		overviewDone, kind, diag.Quote(ph), diag.Clip(rel), open),
+		WithRelated(diag.Related{Path: of.Path, Line: line, Column: 1, Message: "status in the overview"}, diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "the steps file"}))
 }
 
 // finishedStepsMessage says how the steps file of a finished project or
