@@ -495,6 +495,9 @@ func runFilesToLoad(p *Pass) {
 		return // RL311
 	}
 	pr := LoadedProject(p)
+	if !d.File.Template && !ResumeFinished(p) {
+		commentCutsLoadList(p, pr, v)
+	}
 	rr := ReadRoot(p.Opts, d.File)
 	first := map[string]*yaml.Node{}
 	var renamed []renamedEntry
@@ -1018,7 +1021,7 @@ func finishedByOverviewOnly(p *Pass, pr *Project, kind string) {
 		return
 	}
 	open := countBoxes(sf.Data, true) - countChecked(sf.Data, true)
-	phase := node.Val(d.Root, "current_phase")
+	phase := resumeFieldsOf(d.Root).Context.CurrentPhase.Node
 	ph, ok := node.Str(phase)
 	// One box left open beside a finished overview is a tick that lags
 	// (a review step nobody ticks), not work left undone.
