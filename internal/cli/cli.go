@@ -1070,10 +1070,10 @@ func gitRoot(dir, cwd string) (string, bool) {
 }
 
 // enteredByLink reports whether the folder d is reached through a
-// symbolic link that lies inside a git work tree: one of d's folders,
-// below the working directory, is a link and a folder above that link
-// holds a .git marker. Links at or above cwd are how the user got there
-// and do not count.
+// symbolic link that lies in a tree the run reads: below the working
+// directory (a checkout is untrusted whether git made it or a tarball
+// did), or inside a git work tree. Links at or above cwd are how the user
+// got there and do not count.
 func enteredByLink(d, cwd string) bool {
 	for p := filepath.Clean(d); p != filepath.Dir(p); p = filepath.Dir(p) {
 		if cwd != "" && (cwd == p || strings.HasPrefix(cwd, p+string(filepath.Separator))) {
@@ -1081,6 +1081,9 @@ func enteredByLink(d, cwd string) bool {
 		}
 		if fi, err := os.Lstat(p); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 			continue
+		}
+		if cwd != "" && strings.HasPrefix(p, cwd+string(filepath.Separator)) {
+			return true // below the working directory: its tree, git or not
 		}
 		for a := filepath.Dir(p); ; a = filepath.Dir(a) {
 			if _, err := os.Lstat(filepath.Join(a, ".git")); err == nil {

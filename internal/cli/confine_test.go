@@ -363,7 +363,22 @@ func TestHookReportsSpecialFile(t *testing.T) {
 // outside that is itself a git checkout is no repository of its own for
 // any entry point: named, opened or written through, it leads outside.
 func TestLinkedCheckoutReadsNothing(t *testing.T) {
+	for _, git := range []bool{true, false} {
+		t.Run(map[bool]string{true: "in a work tree", false: "in a folder git did not make"}[git], func(t *testing.T) {
+			linkedCheckoutReadsNothing(t, git)
+		})
+	}
+}
+
+// linkedCheckoutReadsNothing is TestLinkedCheckoutReadsNothing in a
+// repository with a .git marker, or without one (a tarball's checkout).
+func linkedCheckoutReadsNothing(t *testing.T, git bool) {
 	repo, opened := confinedRepo(t, false)
+	if !git {
+		if err := os.RemoveAll(filepath.Join(repo, ".git")); err != nil {
+			t.Fatal(err)
+		}
+	}
 	outside := filepath.Join(filepath.Dir(repo), "outside")
 	for _, d := range []string{"orch", "bundle"} {
 		writeFile(t, filepath.Join(outside, d, ".git", "HEAD"), "ref: refs/heads/main\n")
