@@ -388,6 +388,7 @@ func linkedCheckoutReadsNothing(t *testing.T, git bool) {
 	}
 	for _, args := range [][]string{
 		{"lint", "co-orch"}, {"lint", "co-orch/ORCHESTRATION.yaml"}, {"lint", "--format", "json", "co-orch"},
+		{"lint", "co-orch/**/ORCHESTRATION.yaml"}, {"lint", "co-*/**/*.yaml"},
 		{"fix", "co-orch"}, {"fix", "co-orch/ORCHESTRATION.yaml"}, {"status", "co-orch"},
 		{"bundle", "verify", "co-bundle"}, {"lint", "co-bundle"},
 	} {

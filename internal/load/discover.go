@@ -157,7 +157,13 @@ func discover(args []string, opt DiscoverOptions, speculate bool) (out *Discover
 			// names count only below the pattern's literal base, so a
 			// checkout under .../vendor/... still matches.
 			base, _ := doublestar.SplitPattern(filepath.ToSlash(osPath))
-			matches, _ := doublestar.FilepathGlob(osPath, doublestar.WithFilesOnly(), doublestar.WithNoFollow())
+			var matches []string
+			// The walk starts at the literal base, which it enters even
+			// when it is a link: one leading out of the repository (to /,
+			// say) is not walked, and the pattern matches nothing.
+			if d.root == "" || IsDirIn(d.root, filepath.FromSlash(base)) {
+				matches, _ = doublestar.FilepathGlob(osPath, doublestar.WithFilesOnly(), doublestar.WithNoFollow())
+			}
 			if len(matches) == 0 {
 				// A pattern that matches nothing is most often a typo: a CI
 				// gate that silently checks nothing must not pass.
