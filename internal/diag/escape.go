@@ -12,13 +12,33 @@ import (
 // "::" is a workflow command to GitHub Actions, so its first colon is
 // shown as \x3a.
 func SafeLine(s string) string {
-	s = Safe(s)
+	return noCommand(Safe(s))
+}
+
+// noCommand shows the first colon of a line that starts, after blanks,
+// with "::" as \x3a.
+func noCommand(s string) string {
 	t := strings.TrimLeft(s, " \t")
 	if strings.HasPrefix(t, "::") {
 		i := len(s) - len(t)
 		s = s[:i] + `\x3a` + s[i+1:]
 	}
 	return s
+}
+
+// NoCommands is the last step of a report built of lines whose values
+// were made safe one by one (Escape): a line that a value begins after
+// the report's own indent ("  ::error …") cannot be a workflow command
+// either; every such line's first colon is shown as \x3a.
+func NoCommands(s string) string {
+	if !strings.Contains(s, "::") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = noCommand(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // SafeLines is SafeLine for each line of s: for messages of several lines

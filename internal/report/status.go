@@ -59,7 +59,7 @@ func StatusText(w io.Writer, st *agentrun.Status, lint *FindingSummary, mask fun
 		sb.WriteString("- " + safe(a) + "\n")
 	}
 	fmt.Fprintf(&sb, "\nContinuing...\n%s\n", statusRule)
-	_, err := io.WriteString(w, sb.String())
+	_, err := io.WriteString(w, diag.NoCommands(sb.String()))
 	return err
 }
 
@@ -205,6 +205,6 @@ func RunList(w io.Writer, format, runsDir string, runs []agentrun.RunSummary, ma
 		}
 		fmt.Fprintf(&sb, "- %s: phase %d, %d/%d tasks complete, last activity %s\n", safe(r.RunID), r.Phase, r.TasksDone, r.TasksTotal, safe(last))
 	}
-	_, err := io.WriteString(w, sb.String())
+	_, err := io.WriteString(w, diag.NoCommands(sb.String()))
 	return err
 }

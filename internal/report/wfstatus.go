@@ -149,7 +149,7 @@ func RecoveryText(w io.Writer, r *Recovery, mask func(string) string) error {
 	if len(r.Workflows)+len(r.Projects) == 0 {
 		sb.WriteString("No active workflow, project or build: nothing to resume.\n")
 	}
-	_, err := io.WriteString(w, sb.String())
+	_, err := io.WriteString(w, diag.NoCommands(sb.String()))
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/resumelint/resumelint/internal/agentrun"
 	"github.com/resumelint/resumelint/internal/diag"
 )
 
@@ -89,6 +90,33 @@ func TestRecoveryMasks(t *testing.T) {
 		}
 		if strings.Contains(b.String(), "R8x2LmQ4") {
 			t.Errorf("%s shows the token:\n%s", name, b.String())
+		}
+	}
+}
+
+// A path or message that begins a line after the report's indent cannot be
+// read as a GitHub workflow command (the runner trims blanks before it
+// looks for "::"), in the records' report, a run's and the list of runs.
+func TestStatusTextHasNoWorkflowCommand(t *testing.T) {
+	cmd := "::error title=x::pwned/ORCHESTRATION.yaml"
+	top := []FindingLine{{Path: cmd, Line: 1, Severity: "error", Code: "RL106", Message: "m"}}
+	r := &Recovery{Workflows: []WorkflowState{{ID: "w", Path: cmd, Status: "ACTIVE", Findings: FindingSummary{Total: 1, Errors: 1, Top: top}}},
+		Finished: []FinishedRecord{{Path: cmd, ID: "x", Why: "done", Findings: FindingSummary{Total: 1, Errors: 1, Top: top}}}}
+	var rec, run, list bytes.Buffer
+	if err := RecoveryText(&rec, r, diag.Mask); err != nil {
+		t.Fatal(err)
+	}
+	if err := StatusText(&run, &agentrun.Status{RunID: cmd}, &FindingSummary{Total: 1, Errors: 1, Top: top}, diag.Mask); err != nil {
+		t.Fatal(err)
+	}
+	if err := RunList(&list, "text", "runs", []agentrun.RunSummary{{RunID: cmd}}, diag.Mask); err != nil {
+		t.Fatal(err)
+	}
+	for what, out := range map[string]string{"records": rec.String(), "run": run.String(), "runs": list.String()} {
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+				t.Errorf("%s: a line is a workflow command: %q", what, line)
+			}
 		}
 	}
 }
