@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/resumelint/resumelint/internal/agentrun"
@@ -151,8 +152,18 @@ func (c *Command) runLint(run *agentrun.Run, configPath string, now time.Time) (
 		return rules.MaskText, nil
 	}
 	disc, err := load.Discover([]string{dir}, lc.discoverOptions(c.Cwd))
-	if err != nil || lc.discovered(disc) != nil {
+	if err != nil {
 		return rules.MaskText, nil
+	}
+	all := load.Discovery{Files: slices.Clone(disc.Files), Folders: slices.Clone(disc.Folders)}
+	if lc.discovered(disc) != nil {
+		return rules.MaskText, nil
+	}
+	if len(disc.Folders) == 0 && len(all.Folders) > 0 {
+		// The configuration excludes the run from lint: it has no
+		// findings to list, but its report shows its text all the same,
+		// so what it holds of a secret is located and masked as ever.
+		return lc.run(&all, nil, *s).Mask, nil
 	}
 	res := lc.run(disc, nil, *s)
 	var beyond []diag.Finding
