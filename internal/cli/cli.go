@@ -904,7 +904,10 @@ func (c *Command) reportSkips(res *engine.Result, lf *lintFlags, lc *lintConfig)
 			c.note("resumelint: excluded %s %s\n", s.Path, s.Reason)
 		}
 		for _, s := range res.Skipped {
-			c.note("resumelint: skipped %s: %s\n", s.Path, s.Reason)
+			// A reason names keys and values of the file it skips (a
+			// routing table's keys, a page's layout): a credential
+			// written there (password=…) is masked whole, as in findings.
+			c.note("resumelint: skipped %s: %s\n", rules.MaskText(s.Path), rules.MaskText(s.Reason))
 		}
 		for _, n := range res.Notes {
 			c.note("resumelint: %s\n", n)
