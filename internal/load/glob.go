@@ -98,7 +98,12 @@ func (g nameGlob) matches(p string) bool {
 // MaxGlobAlternatives bounds the brace alternatives of one pattern a
 // configuration may give: doublestar matches braces by trying each
 // alternative in turn, so "{*,*}" repeated k times costs 2^k per path.
-const MaxGlobAlternatives = 32
+// MaxGlobLength bounds its length: matching a path costs up to the
+// alternatives times the pattern's length times the path's.
+const (
+	MaxGlobAlternatives = 32
+	MaxGlobLength       = 256
+)
 
 // CheckGlob reports why a glob pattern from a configuration cannot be
 // used: malformed, or with more brace alternatives than
@@ -107,6 +112,9 @@ const MaxGlobAlternatives = 32
 func CheckGlob(pat string) error {
 	if !doublestar.ValidatePattern(pat) {
 		return errors.New("is not a valid glob pattern")
+	}
+	if len(pat) > MaxGlobLength {
+		return fmt.Errorf("is longer than %d bytes; write it as several patterns", MaxGlobLength)
 	}
 	if n := braceAlternatives(pat); n > MaxGlobAlternatives {
 		return fmt.Errorf("has more than %d brace alternatives; write it as several patterns", MaxGlobAlternatives)

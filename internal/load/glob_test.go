@@ -73,6 +73,9 @@ func TestBraceAlternatives(t *testing.T) {
 	if err := CheckGlob(strings.Repeat("{a,b}", 6)); err == nil {
 		t.Error("64 alternatives accepted")
 	}
+	if err := CheckGlob("**/" + strings.Repeat("a", MaxGlobLength)); err == nil {
+		t.Error("a pattern past the length bound accepted")
+	}
 	if err := CheckGlob("fixtures/[ab.json"); err == nil {
 		t.Error("a malformed pattern accepted")
 	}
