@@ -18,9 +18,9 @@ import (
 // alone does not tell it from another system's of that name (an
 // ORCHESTRATION routing table, a site's _resume.md, a job folder beside a
 // TASK_SPEC.json) is read to tell, and left out where lint would skip it,
-// with the same note on stderr (and lint's exit 2 when nothing is left). Every field is
-// masked and escaped, and a tab inside one is shown as \t, so a line
-// splits on tabs into exactly three fields.
+// with the same note on stderr (and lint's exit 2 when nothing is left).
+// Every field is masked and escaped, and a tab inside one is shown as \t,
+// so a line splits on tabs into exactly three fields.
 func (c *Command) listFiles(d *load.Discovery, extra []*load.File, lf *lintFlags, lc *lintConfig) (int, error) {
 	type unit struct{ path, kind, config string }
 	var units []unit
