@@ -46,6 +46,11 @@ type Resolver struct {
 	// resolved remembers Resolve's answers: several rules of a unit
 	// resolve the same paths, each a look-up on disk.
 	resolved map[string]resolution
+	// pending are declared folders (paths.*) looked for only once a path
+	// resolves under no other base: finding each costs a look-up per
+	// folder from the file's up to the root, and most paths need none.
+	pending     []string
+	pendingVars map[string]string
 }
 
 type resolution struct {
@@ -137,9 +142,10 @@ func (r *Resolver) AddDeclared(o *model.Orchestration) {
 		// there too.
 		node.Pairs(paths.Node, func(k, v *yaml.Node) {
 			if s, ok := node.Str(v); ok && k.Value != "base" {
-				r.addDeclared("paths.*", s, vars, true)
+				r.pending = append(r.pending, s)
 			}
 		})
+		r.pendingVars = vars
 	}
 	if id := vars["workflow_id"]; id != "" {
 		r.addDeclared("orchestration/<id>/", "orchestration/"+id+"/", vars, true)
@@ -260,13 +266,25 @@ func (r *Resolver) resolve(ref string) (string, bool) {
 		}
 		return p, true
 	}
-	for _, b := range r.Bases {
-		c := filepath.Join(b.Dir, p)
+	for i := 0; i < len(r.Bases); i++ {
+		c := filepath.Join(r.Bases[i].Dir, p)
 		if r.files.Exists(r.root, c) {
 			return c, true
 		}
+		if i == len(r.Bases)-1 {
+			r.settle() // the bases it adds are tried next
+		}
 	}
 	return "", false
+}
+
+// settle adds the pending declared folders that exist as bases.
+func (r *Resolver) settle() {
+	pending := r.pending
+	r.pending = nil
+	for _, s := range pending {
+		r.addDeclared("paths.*", s, r.pendingVars, true)
+	}
 }
 
 // Root is the folder the resolver's look-ups are confined to ("" when
@@ -298,6 +316,7 @@ func (r *Resolver) Tried() string { return triedList(r.triedNames(), 0) }
 // triedNames are the bases' short names, each once; paths.base is among
 // the paths.* folders when the file declares others.
 func (r *Resolver) triedNames() []string {
+	r.settle()
 	parts := make([]string, 0, len(r.Bases))
 	others := slices.ContainsFunc(r.Bases, func(b PathBase) bool { return b.What == "paths.*" })
 	for _, b := range r.Bases {

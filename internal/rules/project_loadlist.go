@@ -10,6 +10,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
+	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -39,16 +40,19 @@ func commentCutsLoadList(p *Pass, pr *Project, v *yaml.Node) {
 	if pr == nil || pr.Root == "" || v.Style&yaml.FlowStyle != 0 || len(v.Content) == 0 || data == nil {
 		return
 	}
-	if !hookHolds(p, filepath.Join(pr.Root, ".claude", "hooks", "session_start.py"), nexusLoadListHook) {
-		return
-	}
 	keyLine := 0
 	node.Pairs(d.Root, func(k, val *yaml.Node) {
 		if val == v {
 			keyLine = k.Line
 		}
 	})
-	if keyLine == 0 {
+	if keyLine == 0 || commentLine(d.File, keyLine+1, v.Content[len(v.Content)-1].Line) == 0 {
+		return // no comment in the list: nothing to cut it
+	}
+	type key struct{ root string }
+	if !perRun(p.Index, key{pr.Root}, func() bool {
+		return hookHolds(p, filepath.Join(pr.Root, ".claude", "hooks", "session_start.py"), nexusLoadListHook)
+	}) {
 		return
 	}
 	loaded := 0
@@ -63,14 +67,22 @@ func commentCutsLoadList(p *Pass, pr *Project, v *yaml.Node) {
 	if loaded > 0 {
 		from = v.Content[loaded-1].Line
 	}
-	to := v.Content[loaded].Line
-	for ln := from + 1; ln < to; ln++ {
-		text := d.File.LineBytes(ln)
+	if ln := commentLine(d.File, from+1, v.Content[loaded].Line); ln > 0 {
+		col := bytes.IndexByte(d.File.LineBytes(ln), '#') + 1
+		p.ReportAt(d.File, diag.Pos{Line: ln, Col: col}, diag.Pos{}, fmt.Sprintf("SessionStart reads files_to_load only up to this comment line, so the %d entries after it are not loaded: move the list's comments above it", len(v.Content)-loaded))
+	}
+}
+
+// commentLine is the first line from from up to (not including) to that
+// holds only a comment, or 0.
+func commentLine(f *load.File, from, to int) int {
+	for ln := from; ln < to; ln++ {
+		text := f.LineBytes(ln)
 		if i := bytes.IndexByte(text, '#'); i >= 0 && len(bytes.TrimSpace(text[:i])) == 0 {
-			p.ReportAt(d.File, diag.Pos{Line: ln, Col: i + 1}, diag.Pos{}, fmt.Sprintf("SessionStart reads files_to_load only up to this comment line, so the %d entries after it are not loaded: move the list's comments above it", len(v.Content)-loaded))
-			return
+			return ln
 		}
 	}
+	return 0
 }
 
 // lineOfOffset is the 1-based line holding byte offset off.
