@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/resumelint/resumelint/internal/hook"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/lsp"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/rules"
 	"github.com/resumelint/resumelint/internal/version"
 )
@@ -179,6 +181,7 @@ func (e *lspEngine) Lint(osPath string, text []byte, saved bool, open load.Overl
 	// document opens or closes, N lints per open of N documents.
 	if o, ok := open.(interface{ Paths() []string }); ok && kind == load.KindCheckpoint {
 		cc.openDocs = o.Paths()
+		out.Needles = checkpointNeedles(osPath, disp, text)
 	}
 	cc.addContext(disc, extra, nil, r.lc)
 	mem := stdinCopies(extra)
@@ -211,12 +214,38 @@ func (e *lspEngine) rootOf(osPath string) string {
 
 // Checks reports whether a document is a file of a known kind that the
 // configuration does not exclude.
+// checkpointNeedles are what a workflow must name to concern a
+// checkpoint's lint (rules.ContextRelevant): its workflow id and its file
+// name. A workflow that names neither is not read for it.
+func checkpointNeedles(osPath, disp string, text []byte) []string {
+	needles := []string{filepath.Base(osPath)}
+	f := &load.File{Path: disp, OSPath: osPath, Data: text, Kind: load.KindCheckpoint}
+	doc, _ := load.Parse(f, load.FormatOf(load.KindCheckpoint, disp), load.DefaultLimits)
+	if c := model.CheckpointDocOf(doc.Root); c != nil && c.WorkflowID != "" {
+		needles = append(needles, c.WorkflowID)
+	}
+	doc.Release()
+	return needles
+}
+
 // Listed reports whether the file is a workflow, which a checkpoint's lint
 // takes from the open documents; conservatively true when its repository
 // cannot be set up.
 func (e *lspEngine) Listed(osPath string) bool {
 	r, err := e.root(e.rootOf(osPath))
 	return err != nil || r.lc.kindOf(osPath) == load.KindOrchestration
+}
+
+// Saved reads the file as a lint of it would: inside its repository,
+// within the input limits, never a FIFO.
+func (e *lspEngine) Saved(osPath string) []byte {
+	f := &load.File{OSPath: osPath, Root: load.RootFor(e.rootOf(osPath), osPath)}
+	if _, ok := load.Read(f, load.DefaultLimits); !ok {
+		return nil
+	}
+	data := bytes.Clone(f.Data)
+	f.Release()
+	return data
 }
 
 func (e *lspEngine) Checks(osPath string) bool {

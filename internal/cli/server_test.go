@@ -425,12 +425,18 @@ func TestOnlyACheckpointListsOpenDocuments(t *testing.T) {
 	}{
 		{"ORCHESTRATION.yaml", brokenOrchestration, false},
 		{"02-projects/07-x/01-planning/resume-context.md", "---\nproject_id: \"07\"\ncurrent_phase: planning\n---\n", false},
-		{".jerry/checkpoints/cx-001.json", `{"event_id": "cx-001", "timestamp": "2026-02-20T10:00:00Z", "trigger": "auto"}`, true},
+		{".jerry/checkpoints/cx-001.json", `{"event_id": "cx-001", "timestamp": "2026-02-20T10:00:00Z", "trigger": "auto", "orchestration_state": {"workflow_id": "feat020-licmig-20260216-001"}}`, true},
 	} {
 		o := &countingOverlay{}
 		p := filepath.Join(dir, filepath.FromSlash(c.rel))
-		if _, err := e.Lint(p, []byte(c.text), false, o); err != nil {
+		res, err := e.Lint(p, []byte(c.text), false, o)
+		if err != nil {
 			t.Fatal(err)
+		}
+		// What a workflow must name to concern the lint: the
+		// checkpoint's file name and its workflow id.
+		if want := map[bool]string{true: "cx-001.json feat020-licmig-20260216-001", false: ""}[c.lists]; strings.Join(res.Needles, " ") != want {
+			t.Errorf("%s: needles %q, want %q", c.rel, res.Needles, want)
 		}
 		if (o.paths > 0) != c.lists {
 			t.Errorf("%s: listed the open documents %d times, want listing %v", c.rel, o.paths, c.lists)

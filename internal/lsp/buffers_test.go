@@ -207,22 +207,43 @@ func TestPushedChangesLintedOnce(t *testing.T) {
 // listingEngine is a fakeEngine whose lint of a ".json" document (a
 // checkpoint) asks for the open documents, and for which only workflows
 // are in that list (Listed).
-type listingEngine struct{ fakeEngine }
-
-func (e *listingEngine) Lint(osPath string, text []byte, saved bool, open load.Overlay) (Result, error) {
-	if o, ok := open.(interface{ Paths() []string }); ok && strings.HasSuffix(osPath, ".json") {
-		o.Paths()
-	}
-	return e.fakeEngine.Lint(osPath, text, saved, open)
+type listingEngine struct {
+	fakeEngine
+	saved map[string]string // what Saved reads, by path
 }
 
-func (e *listingEngine) Listed(osPath string) bool { return strings.HasSuffix(osPath, "ORCHESTRATION.yaml") }
+func (e *listingEngine) Lint(osPath string, text []byte, saved bool, open load.Overlay) (Result, error) {
+	res, err := e.fakeEngine.Lint(osPath, text, saved, open)
+	if o, ok := open.(interface{ Paths() []string }); ok && strings.HasSuffix(osPath, ".json") {
+		o.Paths()
+		// The workflows the repository tracks are read too, open or not.
+		for p := range e.saved {
+			open.Buffer(p)
+		}
+		res.Needles = []string{"cx-001.json", "feat020-licmig-20260216-001"}
+	}
+	return res, err
+}
+
+func (e *listingEngine) Saved(osPath string) []byte {
+	if s, ok := e.saved[osPath]; ok {
+		return []byte(s)
+	}
+	return nil
+}
+
+func (e *listingEngine) Listed(osPath string) bool {
+	return strings.HasSuffix(osPath, "ORCHESTRATION.yaml")
+}
 
 // Opening or closing a document lints again only the documents whose lint
 // listed the open ones, and only when the document is one they list: N
 // opens of other files cost N lints, not N².
 func TestOpeningRelintsOnlyListers(t *testing.T) {
-	eng := &listingEngine{}
+	eng := &listingEngine{saved: map[string]string{
+		"/r/tracked/ORCHESTRATION.yaml": "workflow: {id: billing-20260301-001}\n",
+		"/r/named/ORCHESTRATION.yaml":   "workflow: {id: feat020-licmig-20260216-001}\n",
+	}}
 	s := newTestServer(eng)
 	var out bytes.Buffer
 	s.c = newConn(nil, &out)
@@ -235,17 +256,32 @@ func TestOpeningRelintsOnlyListers(t *testing.T) {
 		s.publishWhenIdle(true)
 		return eng.lintedPaths()[before:]
 	}
-	openDoc := func(uri string) []string {
-		return do("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 1, "text": "x"}})
+	openText := func(uri, text string) []string {
+		return do("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 1, "text": text}})
 	}
+	openDoc := func(uri string) []string { return openText(uri, "x") }
 	openDoc("file:///r/.jerry/checkpoints/cx-001.json")
 	for i := range 3 {
 		if got := openDoc(fmt.Sprintf("file:///r/p%d/resume-context.md", i)); len(got) != 1 {
 			t.Errorf("opening a file no lint lists linted %v, want itself alone", got)
 		}
 	}
-	if got := openDoc("file:///r/ORCHESTRATION.yaml"); len(got) != 2 {
-		t.Errorf("opening a workflow linted %v, want it and the checkpoint", got)
+	// A workflow that names neither the checkpoint's file nor its
+	// workflow id does not concern its lint.
+	if got := openText("file:///r/other/ORCHESTRATION.yaml", "workflow: {id: billing-20260301-001}\n"); len(got) != 1 {
+		t.Errorf("opening a workflow the checkpoint does not concern linted %v, want the workflow alone", got)
+	}
+	if got := openText("file:///r/ORCHESTRATION.yaml", "workflow: {id: FEAT020-licmig-20260216-001}\n"); len(got) != 2 {
+		t.Errorf("opening the checkpoint's workflow linted %v, want it and the checkpoint", got)
+	}
+	// Workflows the checkpoint's lint read from disk: opened as saved,
+	// nothing changes for it; a buffer that differs changes it only where
+	// the buffer or the saved file names what concerns it.
+	if got := openText("file:///r/tracked/ORCHESTRATION.yaml", eng.saved["/r/tracked/ORCHESTRATION.yaml"]); len(got) != 1 {
+		t.Errorf("opening a tracked workflow as saved linted %v, want it alone", got)
+	}
+	if got := openText("file:///r/named/ORCHESTRATION.yaml", "workflow: {id: other-20260301-001}\n"); len(got) != 2 {
+		t.Errorf("opening, unsaved, a workflow whose saved text concerns the checkpoint linted %v, want it and the checkpoint", got)
 	}
 	if got := do("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": "file:///r/p0/resume-context.md"}}); len(got) != 0 {
 		t.Errorf("closing a file no lint lists linted %v", got)

@@ -39,9 +39,10 @@ func (e *fakeEngine) Lint(osPath string, text []byte, _ bool, _ load.Overlay) (R
 	return res, nil
 }
 
-func (e *fakeEngine) Reload() error             { return nil }
-func (e *fakeEngine) Checks(osPath string) bool { return true }
-func (e *fakeEngine) Listed(osPath string) bool { return true }
+func (e *fakeEngine) Reload() error              { return nil }
+func (e *fakeEngine) Checks(osPath string) bool  { return true }
+func (e *fakeEngine) Listed(osPath string) bool  { return true }
+func (e *fakeEngine) Saved(osPath string) []byte { return nil }
 
 func (e *fakeEngine) lintedPaths() []string {
 	e.mu.Lock()

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -43,6 +44,10 @@ type Result struct {
 	// the saved file stay until it is saved again.
 	Format  load.Format
 	AsSaved bool
+	// Needles, for a lint that listed the open documents, are what a
+	// workflow's text must name (rules.NamesAny) for its opening or
+	// closing to change this lint; none: any workflow may.
+	Needles []string
 }
 
 // Engine lints documents.
@@ -65,6 +70,11 @@ type Engine interface {
 	// a checkpoint): opening or closing it lints again those that asked.
 	// Opening any other file changes no lint but its own.
 	Listed(osPath string) bool
+	// Saved is the content of the file at osPath as saved, read as a lint
+	// reads it (inside its repository, within the input limits); nil when
+	// it cannot be read. A document opened with that content changes
+	// nothing for the lints that read the file.
+	Saved(osPath string) []byte
 }
 
 // ConfigName is the configuration file whose change reloads it.
@@ -395,10 +405,33 @@ func (s *server) didOpen(m *message) error {
 	d := &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
 	d.osPath = osPathOf(d.uri)
 	s.put(d)
-	if s.eng.Listed(d.osPath) {
-		s.dependents(openSet, d) // a lint that read the open documents' list
+	var text []byte
+	if !d.tooLarge {
+		text = d.text
 	}
-	return s.changed(d, true)
+	listed := s.eng.Listed(d.osPath)
+	if listed {
+		s.listersNamed(d, text) // a lint that read the open documents' list
+	}
+	s.account(d)
+	d.dirty, d.saved = true, true
+	s.queue(d)
+	// The lints that read the file from disk: the document changes them
+	// only where its text differs from what they read, and (for a lint
+	// with needles) where either names what concerns them.
+	if rs := s.readers[d.abs]; len(rs) > 0 {
+		saved := s.eng.Saved(d.osPath)
+		if text == nil || saved == nil || !bytes.Equal(saved, text) {
+			deps := make([]*document, 0, len(rs))
+			for o := range rs {
+				if o != d && s.docs[o.uri] == o && concerned(o, text, saved) {
+					deps = append(deps, o)
+				}
+			}
+			s.markDirty(deps)
+		}
+	}
+	return nil
 }
 
 func (s *server) didChange(m *message) error {
@@ -464,7 +497,7 @@ func (s *server) didClose(m *message) error {
 		s.drop(d)
 		s.dependents(d.abs, nil) // they read the file from disk again
 		if s.eng.Listed(d.osPath) {
-			s.dependents(openSet, nil)
+			s.listersNamed(nil, nil) // the file on disk stands for it now
 		}
 		if s.pull {
 			return nil // the client drops what it pulled
@@ -597,6 +630,11 @@ func (s *server) dependents(abs string, changed *document) {
 			deps = append(deps, o)
 		}
 	}
+	s.markDirty(deps)
+}
+
+// markDirty puts documents in line to be linted again, in URI order.
+func (s *server) markDirty(deps []*document) {
 	if len(deps) == 0 {
 		return
 	}
@@ -608,6 +646,40 @@ func (s *server) dependents(abs string, changed *document) {
 	if s.pull && s.refresh {
 		s.refreshDue = true
 	}
+}
+
+// listersNamed marks to be linted again the open documents whose last
+// lint listed the open documents and would read a workflow of this text:
+// those without needles, and those whose needles it names (all of them
+// for a document whose text is not held). A checkpoint
+// opened before a thousand workflows is not linted again for each of
+// them, only for those that concern it.
+func (s *server) listersNamed(changed *document, text []byte) {
+	rs := s.readers[openSet]
+	if len(rs) == 0 {
+		return
+	}
+	deps := make([]*document, 0, len(rs))
+	for o := range rs {
+		if o != changed && s.docs[o.uri] == o && concerned(o, text) {
+			deps = append(deps, o)
+		}
+	}
+	s.markDirty(deps)
+}
+
+// concerned reports whether a workflow whose text is one of texts (nil:
+// not known) may change o's lint: o has no needles, or a text names one.
+func concerned(o *document, texts ...[]byte) bool {
+	if len(o.res.Needles) == 0 {
+		return true
+	}
+	for _, t := range texts {
+		if t == nil || rules.NamesAny(t, o.res.Needles) {
+			return true
+		}
+	}
+	return false
 }
 
 // noteReads indexes what d's last lint read, in place of what the one

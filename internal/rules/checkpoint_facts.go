@@ -256,24 +256,37 @@ func lowerASCII(c byte) byte {
 func (ix *Index) contextNeedles() *contextNeedles {
 	ix.needles.once.Do(func() {
 		n := &contextNeedles{words: map[string]bool{}, heads: new([1 << 16]bool)}
-		add := func(s string) {
-			if s == "" || s == "." {
-				return
-			}
-			if strings.IndexFunc(s, func(r rune) bool { return r >= utf8.RuneSelf || !idChar(byte(r)) }) >= 0 {
-				n.odd = append(n.odd, s)
-				return
-			}
-			n.words[strings.ToLower(s)] = true
-			n.heads[head([]byte(s))] = true
-		}
 		for _, cp := range Checkpoints.All(ix) {
-			add(cp.WorkflowID)
-			add(filepath.Base(cp.OSPath))
+			n.add(cp.WorkflowID)
+			n.add(filepath.Base(cp.OSPath))
 		}
 		ix.needles.v = n
 	})
 	return ix.needles.v
+}
+
+// NamesAny reports whether data names one of needles (workflow ids, file
+// names) as ContextRelevant looks for its own: a workflow that names none
+// of a checkpoint's is not read for that checkpoint's lint.
+func NamesAny(data []byte, needles []string) bool {
+	n := &contextNeedles{words: map[string]bool{}, heads: new([1 << 16]bool)}
+	for _, s := range needles {
+		n.add(s)
+	}
+	return n.in(data)
+}
+
+// add adds a needle: a word of idChar bytes, or an odd one.
+func (n *contextNeedles) add(s string) {
+	if s == "" || s == "." {
+		return
+	}
+	if strings.IndexFunc(s, func(r rune) bool { return r >= utf8.RuneSelf || !idChar(byte(r)) }) >= 0 {
+		n.odd = append(n.odd, s)
+		return
+	}
+	n.words[strings.ToLower(s)] = true
+	n.heads[head([]byte(s))] = true
 }
 
 // idChar is a byte of the words ids and file names are written in.
