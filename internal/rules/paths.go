@@ -104,9 +104,13 @@ func NewResolver(opts *Options, files *load.Files, f *load.File) *Resolver {
 		d = parent
 	}
 	// jerry keeps a work item's decisions and plans beside the
-	// orchestration/ folder its workflow sits in (FEAT-001/FEAT-001--DEC-003-….md).
-	if filepath.Base(dir) == "orchestration" {
-		add("the folder holding orchestration/", filepath.Dir(dir))
+	// orchestration/ folder its workflow sits in, directly or in a folder
+	// of its own (FEAT-001/orchestration/<id>/): FEAT-001/FEAT-001--DEC-003-….md.
+	for d, i := dir, 0; i < 2; d, i = filepath.Dir(d), i+1 {
+		if filepath.Base(d) == "orchestration" {
+			add("the folder holding orchestration/", filepath.Dir(d))
+			break
+		}
 	}
 	add("the project folder", project)
 	add("the folder holding .jerry/", jerry)
