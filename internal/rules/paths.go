@@ -108,7 +108,9 @@ func NewResolver(opts *Options, files *load.Files, f *load.File) *Resolver {
 	// of its own (FEAT-001/orchestration/<id>/): FEAT-001/FEAT-001--DEC-003-….md.
 	for d, i := dir, 0; i < 2; d, i = filepath.Dir(d), i+1 {
 		if filepath.Base(d) == "orchestration" {
-			add("the folder holding orchestration/", filepath.Dir(d))
+			if item := filepath.Dir(d); item != project {
+				add("the folder holding orchestration/", item)
+			}
 			break
 		}
 	}
