@@ -203,6 +203,20 @@ func startServer(t *testing.T, dir string) *lspClient {
 
 func fileURI(p string) string { return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String() }
 
+// openAndWait opens a document and returns the params of every message
+// the server sent until the diagnostics of that document.
+func openAndWait(c *lspClient, uri, lang, text string) string {
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": lang, "version": 1, "text": text}})
+	var seen strings.Builder
+	for {
+		m := c.next()
+		seen.Write(m["params"])
+		if string(m["method"]) == strconv.Quote("textDocument/publishDiagnostics") && strings.Contains(string(m["params"]), strconv.Quote(uri)) {
+			return seen.String()
+		}
+	}
+}
+
 func TestServerReadsNothingOutsideTheRepository(t *testing.T) {
 	for _, linkConfig := range []bool{false, true} {
 		repo, opened := confinedRepo(t, linkConfig)
@@ -211,16 +225,7 @@ func TestServerReadsNothingOutsideTheRepository(t *testing.T) {
 			uri := fileURI(filepath.Join(repo, rel))
 			// What the editor shows of the file is its own business; the
 			// server must read nothing more through the link.
-			c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "json", "version": 1, "text": "{}\n"}})
-			var seen strings.Builder
-			for {
-				m := c.next()
-				seen.Write(m["params"])
-				if string(m["method"]) == strconv.Quote("textDocument/publishDiagnostics") && strings.Contains(string(m["params"]), strconv.Quote(uri)) {
-					break
-				}
-			}
-			confined(t, "server on "+rel, seen.String(), opened)
+			confined(t, "server on "+rel, openAndWait(c, uri, "json", "{}\n"), opened)
 		}
 	}
 }
@@ -403,14 +408,5 @@ func linkedCheckoutReadsNothing(t *testing.T, git bool) {
 
 	c := startServer(t, repo)
 	uri := fileURI(filepath.Join(repo, "co-orch", "ORCHESTRATION.yaml"))
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": "workflow: {id: x}\n"}})
-	var seen strings.Builder
-	for {
-		m := c.next()
-		seen.Write(m["params"])
-		if string(m["method"]) == strconv.Quote("textDocument/publishDiagnostics") && strings.Contains(string(m["params"]), strconv.Quote(uri)) {
-			break
-		}
-	}
-	confined(t, "server on a file behind the link", seen.String(), opened)
+	confined(t, "server on a file behind the link", openAndWait(c, uri, "yaml", "workflow: {id: x}\n"), opened)
 }
