@@ -51,10 +51,25 @@ const enumChecked = 3
 // terminalEnum are the enum's finished states.
 var terminalEnum = []any{"CANCELLED", "COMPLETE", "FAILED"}
 
-// finishedPattern matches a status rules.IsFinishedStatus calls finished:
-// one of its words in any case, with surrounding space. ECMA-262 patterns
-// have no (?i), so each letter is a class.
+// finishedPattern matches a status rules.IsFinishedStatus calls finished
+// as it stands: one of its words in any case, with surrounding space.
+// ECMA-262 patterns have no (?i), so each letter is a class.
 func finishedPattern() string {
+	return `^\s*(` + finishedWords() + `)\s*$`
+}
+
+// decoratedFinishedPattern matches every status rules.IsFinishedStatus
+// calls finished, decorated as files write it ("✅ DONE - shipped",
+// "COMPLETE (with notes)"), and some it leaves live ("COMPLETE (pending
+// QA)"): a finished word between marks, then anything after a mark. It
+// decides only which documents the schema leaves unchecked, so erring
+// wide accepts more, never less, than lint.
+func decoratedFinishedPattern() string {
+	return `^[^A-Za-z0-9]*(` + finishedWords() + `)([^A-Za-z0-9][\s\S]*)?$`
+}
+
+// finishedWords are rules.FinishedStatusWords as alternatives in any case.
+func finishedWords() string {
 	words := rules.FinishedStatusWords()
 	alts := make([]string, len(words))
 	for i, w := range words {
@@ -68,7 +83,7 @@ func finishedPattern() string {
 		}
 		alts[i] = b.String()
 	}
-	return `^\s*(` + strings.Join(alts, "|") + `)\s*$`
+	return strings.Join(alts, "|")
 }
 
 // at is a schema requiring the value at path to be a string matching
@@ -94,7 +109,7 @@ func under(path []string, leaf map[string]any) map[string]any {
 // calls finished: the first lifecycle value that is a non-blank string
 // is a finished word.
 func finishedWorkflow() map[string]any {
-	term := finishedPattern()
+	term := decoratedFinishedPattern()
 	var anyOf []any
 	for i, p := range lifecyclePaths {
 		all := []any{at(p, term)}

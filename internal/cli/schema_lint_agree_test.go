@@ -269,6 +269,12 @@ resumption:
   ephemeral_references: false
 `,
 	"projects/PROJ-001-oss-release/work/FEAT-004-adversarial/ORCHESTRATION_PLAN.md": "# FEAT-004 plan\n",
+	"docs/PROJ-007-agent-patterns/ORCHESTRATION.yaml": `workflow:
+  id: "agent-patterns-20260115-001"
+status: "✅ DONE - shipped in v0.4"
+phases:
+  - {id: 1, status: COMPLETE}
+`,
 	"projects/PROJ-009-llm-deception/ORCHESTRATION.yaml": `workflow:
   id: "llm-deception-20260222-001"
   status: "COMPLETED"
@@ -344,6 +350,7 @@ func TestExportedSchemasAcceptWhatLintAcceptsJerryShaped(t *testing.T) {
 	wantChecked := []string{
 		"ORCHESTRATION.yaml",
 		"docs/PROJ-006-worktracker-ontology/ORCHESTRATION.yaml",
+		"docs/PROJ-007-agent-patterns/ORCHESTRATION.yaml",
 		"projects/PROJ-001-oss-release/orchestration/en202-rewrite-20260201-001/ORCHESTRATION.yaml",
 		"projects/PROJ-001-oss-release/work/FEAT-004-adversarial/ORCHESTRATION.yaml",
 		"projects/PROJ-004-context-resilience/orchestration/feat001-impl-20260220-001/ORCHESTRATION.yaml",

@@ -102,9 +102,12 @@ func StatusWord(s string) string {
 	return wordSeparators.Replace(strings.ToUpper(s))
 }
 
-// undecorated is s without the marks at its ends and a trailing remark in
-// parentheses, or "" when nothing of a word is left. A remark that holds
-// the status back ("COMPLETE (pending QA)") stays: that is not the word.
+// undecorated is s without the marks at its ends, a trailing remark in
+// parentheses or after a dash, colon, comma or semicolon ("COMPLETE -
+// ready for archive", "Done: merged in #42"), and a trailing date
+// ("COMPLETED 2026-02-21"), or "" when nothing of a word is left. A remark
+// that holds the status back ("COMPLETE (pending QA)", "DONE - not
+// verified") stays: that is not the word.
 func undecorated(s string) string {
 	w := strings.TrimFunc(s, notWordRune)
 	if i := strings.LastIndexByte(w, '('); i > 0 && strings.HasSuffix(s, ")") {
@@ -113,7 +116,46 @@ func undecorated(s string) string {
 		}
 		w = strings.TrimFunc(w[:i], notWordRune)
 	}
+	if i, n := remarkAt(w); i > 0 {
+		if HoldsBack(w[i+n:]) {
+			return s
+		}
+		w = strings.TrimFunc(w[:i], notWordRune)
+	}
+	if i := strings.LastIndexByte(w, ' '); i > 0 && isDate(w[i+1:]) {
+		w = strings.TrimFunc(w[:i], notWordRune)
+	}
 	return w
+}
+
+// remarkSeps set a remark apart from the status before it. A bar is not
+// one: "ACTIVE|PAUSED|COMPLETE" lists a field's values.
+var remarkSeps = []string{" - ", " -- ", " – ", " — ", ": ", ", ", "; "}
+
+// remarkAt returns where the first remark separator in w starts and its
+// length, or -1.
+func remarkAt(w string) (int, int) {
+	at, n := -1, 0
+	for _, sep := range remarkSeps {
+		if i := strings.Index(w, sep); i >= 0 && (at < 0 || i < at) {
+			at, n = i, len(sep)
+		}
+	}
+	return at, n
+}
+
+// isDate reports a date written after a status: YYYY-MM-DD, with or
+// without a time after a T.
+func isDate(s string) bool {
+	if len(s) < 10 || (len(s) > 10 && s[10] != 'T') {
+		return false
+	}
+	for i := 0; i < 10; i++ {
+		if c := s[i]; (i == 4 || i == 7) != (c == '-') || (c != '-' && (c < '0' || c > '9')) {
+			return false
+		}
+	}
+	return true
 }
 
 // notWordRune is a mark around a status word; '?' is kept, since "Done?"
