@@ -184,7 +184,7 @@ func parseYAML(doc *Document, from, to, lineOffset int, lim Limits) (root *yaml.
 			if err == io.EOF {
 				return nil, nil // empty document
 			}
-			return nil, []diag.Finding{yamlErrFinding(f, data, err, lineOffset, "invalid YAML: ")}
+			return nil, []diag.Finding{yamlErrFinding(f, data, err, lineOffset, firstDocument)}
 		}
 		// A second document is ignored by readers that load one (and
 		// rejected by others), so what they see is not what the file says.
@@ -360,7 +360,18 @@ func yamlErrFinding(f *File, data []byte, err error, lineOffset int, prefix stri
 		if last := bytes.Count(data, []byte("\n")); l > last && len(data) > 0 && data[len(data)-1] == '\n' {
 			l = max(last, 1)
 		}
-		if lm := yamlLineMap(data); lm != nil {
+		lm := yamlLineMap(data)
+		if opens := blockOpened[msg]; opens != "" && lm == nil && prefix == firstDocument && len(data) <= maxBrokenLineBytes {
+			// go-yaml names the line where the enclosing mapping or list
+			// starts (far above, in a long file); the line that breaks it
+			// is the first one whose prefix of the file fails the same way.
+			if k, ends := brokenLine(data, l, err.Error()); k > l {
+				fd := Problem(f, code.ParseError, diag.Pos{Line: k + lineOffset, Col: indentOf(data, ends, k) + 1}, "%s%s in the %s from line %d", prefix, msg, opens, l+lineOffset)
+				fd.Related = []diag.Related{{Path: f.Path, Line: l + lineOffset, Column: indentOf(data, ends, l) + 1, Message: "the " + opens + " starts here"}}
+				return fd
+			}
+		}
+		if lm != nil {
 			l, _ = remapLine(lm, l, 1)
 		}
 		pos.Line = l + lineOffset
@@ -371,6 +382,82 @@ func yamlErrFinding(f *File, data []byte, err error, lineOffset int, prefix stri
 		return Problem(f, code.InputLimits, pos, "YAML nesting deeper than the parser's limit")
 	}
 	return Problem(f, code.ParseError, pos, "%s%s", prefix, msg)
+}
+
+// firstDocument prefixes an error in a file's first (or only) YAML
+// document.
+const firstDocument = "invalid YAML: "
+
+// blockOpened are the parser's problems inside a block collection, which
+// go-yaml reports at the line the collection starts, with what starts
+// there. (A flow collection's problem stays at its opening bracket: an
+// unclosed '[' is where to look.)
+var blockOpened = map[string]string{
+	"did not find expected key":           "mapping",
+	"did not find expected '-' indicator": "list",
+}
+
+// maxBrokenLineBytes bounds the documents whose broken line is looked
+// for (over twice the largest state file of the reference systems):
+// the search parses them again up to maxBrokenLineParses times.
+const maxBrokenLineBytes = 256 << 10
+
+// maxBrokenLineParses bounds the prefixes brokenLine parses: a binary
+// search over a file of 2^20 lines.
+const maxBrokenLineParses = 20
+
+// brokenLine returns the line (1-based) of data that breaks the block
+// collection starting at line from, or 0, and the ends of data's lines
+// (lineEnds): the shortest prefix of whole lines that fails with the
+// same error (want, what parsing all of data gave) ends there, since a
+// parser stops at the first token it cannot take and never reads past it.
+// A binary search: at most maxBrokenLineParses parses, on files that do
+// not parse.
+func brokenLine(data []byte, from int, want string) (int, []int) {
+	ends := lineEnds(data)
+	fails := func(k int) bool {
+		var n yaml.Node
+		err := yaml.NewDecoder(bytes.NewReader(data[:ends[k-1]])).Decode(&n)
+		return err != nil && err.Error() == want
+	}
+	lo, hi := from, len(ends) // fails(hi) holds: the whole input
+	for i := 0; lo < hi && i < maxBrokenLineParses; i++ {
+		if mid := lo + (hi-lo)/2; fails(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if lo != hi || hi <= from {
+		return 0, nil
+	}
+	return hi, ends
+}
+
+// indentOf returns how many blanks begin line k (1-based) of data, whose
+// lines end at ends.
+func indentOf(data []byte, ends []int, k int) int {
+	start := 0
+	if k > 1 {
+		start = ends[k-2]
+	}
+	line := data[start:ends[k-1]]
+	return len(line) - len(bytes.TrimLeft(line, " \t"))
+}
+
+// lineEnds returns the offset just past each line of data (its \n
+// included; the last line may have none).
+func lineEnds(data []byte) []int {
+	var ends []int
+	for i, c := range data {
+		if c == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		ends = append(ends, len(data))
+	}
+	return ends
 }
 
 // lineStart is where a line of the YAML parser begins in the file's own

@@ -185,6 +185,10 @@ func TestParseYAMLErrors(t *testing.T) {
 		{"a: 1\nb: [x, y\nc: 2\nd: 3\n", 2, "did not find expected ',' or ']'"},
 		{"a: 1\nb: 2\n- c\nd: 4\n", 3, "did not find expected key"},
 		{"a: 1\nb:\n  c: 1\n d: 2\n", 4, "did not find expected key"},
+		// Inside a nested mapping or list: the line that breaks it, not the
+		// line where it starts (go-yaml's), which the message names.
+		{"a: 1\nb:\n  c: 1\n  # ADRs\n\n  d: 2\n  - id: x\n  e: 3\n", 7, "did not find expected key in the mapping from line 3"},
+		{"a:\n  b:\n    - x\n    - y\n    z: 1\n", 5, "did not find expected '-' indicator in the list from line 3"},
 		{"a: 1\nb: 2\nc: @x\n", 3, "found character that cannot start any token"},
 		{"a: *nowhere\n", 1, "unknown anchor"},
 		{"key: value\n\tbad: tab\n", 2, "invalid YAML"},
@@ -432,5 +436,16 @@ func TestValueLimit(t *testing.T) {
 				t.Error("a file over the limit must not be handed to the rules")
 			}
 		})
+	}
+}
+
+// TestParseYAMLBrokenLine: the finding points at the first character of
+// the line that breaks a nested mapping, and names where it starts; in
+// front matter, in the file's own lines.
+func TestParseYAMLBrokenLine(t *testing.T) {
+	src := "---\nproject_id: p\nfiles:\n  a: 1\n  - b\n---\n# body\n"
+	_, probs := parseText(t, "resume-context.md", src, FormatMarkdown)
+	if len(probs) != 1 || probs[0].Start.Line != 5 || probs[0].Start.Col != 3 || len(probs[0].Related) != 1 || probs[0].Related[0].Line != 4 || probs[0].Related[0].Column != 3 {
+		t.Fatalf("got %+v; want RL001 at 5:3 related to 4:3", probs)
 	}
 }

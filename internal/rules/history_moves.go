@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -88,7 +89,9 @@ func parseBase(f *load.File, lim load.Limits) (*load.Document, error) {
 	}
 	for _, p := range probs {
 		if p.Severity == diag.SevError || p.Severity == diag.SevOff {
-			return nil, fmt.Errorf("line %d: %s", p.Start.Line, p.Message)
+			// "does not parse" says what the parser's prefix would.
+			msg := strings.TrimPrefix(strings.TrimPrefix(p.Message, "invalid YAML: "), "invalid JSON: ")
+			return nil, fmt.Errorf("line %d: %s", p.Start.Line, msg)
 		}
 	}
 	return nil, nil // an empty file: no history, nothing to say
