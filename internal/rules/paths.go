@@ -147,7 +147,7 @@ func (r *Resolver) AddDeclared(o *model.Orchestration) {
 		// where they exist, a file named by its name alone is looked for
 		// there too.
 		node.Pairs(paths.Node, func(k, v *yaml.Node) {
-			if s, ok := node.Str(v); ok && k.Value != "base" {
+			if s, ok := node.Str(v); ok && k.Value != "base" && len(r.pending) < maxDeclaredFolders && !slices.Contains(r.pending, s) {
 				r.pending = append(r.pending, s)
 			}
 		})
@@ -157,6 +157,15 @@ func (r *Resolver) AddDeclared(o *model.Orchestration) {
 		r.addDeclared("orchestration/<id>/", "orchestration/"+id+"/", vars, true)
 	}
 }
+
+// maxDeclaredFolders bounds the paths.* folders a file's look-ups try
+// (jerry declares about ten): each costs a look-up per folder above the
+// file.
+const maxDeclaredFolders = 32
+
+// maxDeclaredLevels bounds how many folders above a file a declared base
+// is looked for in (jerry's deepest workflow is eight below the root).
+const maxDeclaredLevels = 16
 
 // addDeclared adds one declared base: under the nearest folder, from the
 // file's own up to the repository root, where it exists (jerry writes
@@ -175,7 +184,7 @@ func (r *Resolver) addDeclared(what, base string, vars map[string]string, onlyEx
 	if len(r.Bases) > 0 {
 		stop = r.Bases[0].Dir
 	}
-	for d := r.fileDir; d != ""; {
+	for d, level := r.fileDir, 0; d != "" && level < maxDeclaredLevels; level++ {
 		if c := filepath.Join(d, rel); r.files.IsDir(r.root, c) {
 			dir = c
 			break
@@ -201,13 +210,28 @@ func (r *Resolver) addDeclared(what, base string, vars map[string]string, onlyEx
 	r.Bases = append(r.Bases, PathBase{What: what, Dir: dir})
 }
 
+// maxExpanded bounds a path with its variables expanded: a value naming
+// a variable k times, k times over, would otherwise grow as k^5.
+const maxExpanded = 4096
+
 // expandVars replaces {name} by vars[name], a few levels deep ({base} in
-// another paths entry); unknown names are kept.
+// another paths entry); unknown names are kept. A result longer than
+// maxExpanded is no path: "".
 func expandVars(s string, vars map[string]string, depth int) string {
-	if depth > 4 || !strings.Contains(s, "{") {
-		return s
-	}
 	var b strings.Builder
+	if !expandInto(&b, s, vars, depth) {
+		return ""
+	}
+	return b.String()
+}
+
+// expandInto writes s expanded to b, and reports whether b stayed within
+// maxExpanded.
+func expandInto(b *strings.Builder, s string, vars map[string]string, depth int) bool {
+	if depth > 4 || !strings.Contains(s, "{") {
+		b.WriteString(s)
+		return b.Len() <= maxExpanded
+	}
 	for {
 		i := strings.IndexByte(s, '{')
 		j := strings.IndexByte(s[max(i, 0):], '}')
@@ -218,13 +242,18 @@ func expandVars(s string, vars map[string]string, depth int) string {
 		name := s[i+1 : i+j]
 		b.WriteString(s[:i])
 		if v, ok := vars[name]; ok {
-			b.WriteString(expandVars(v, vars, depth+1))
+			if !expandInto(b, v, vars, depth+1) {
+				return false
+			}
 		} else {
 			b.WriteString(s[i : i+j+1])
 		}
+		if b.Len() > maxExpanded {
+			return false
+		}
 		s = s[i+j+1:]
 	}
-	return b.String()
+	return b.Len() <= maxExpanded
 }
 
 // FileOSPath returns the absolute OS path of a file of the run.

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,5 +154,58 @@ func TestNotFoundCountsWhatDoesNotFit(t *testing.T) {
 	msg := r.NotFound("recovery_instructions.files_to_read[12]", "projects/PROJ-009-oss-release/work/EPIC-001/FEAT-001--DEC-003-phase-2-execution-strategy.md")
 	if n := utf8.RuneCountInString(msg); n > diag.MaxMessage || !strings.Contains(msg, " more)") {
 		t.Errorf("NotFound = %q (%d characters), want a count of the bases left out, within %d", msg, n, diag.MaxMessage)
+	}
+}
+
+// A variable named k times in a value that names it k times again grows as
+// k^5 when expanded: past maxExpanded the value is no path, at once.
+func TestExpandVarsBounded(t *testing.T) {
+	vars := map[string]string{"a": strings.Repeat("{a}", 30), "b": "docs/", "id": "wf-1"}
+	if got := expandVars("{a}", vars, 0); got != "" {
+		t.Errorf("expandVars of a self-multiplying value = %d bytes, want none", len(got))
+	}
+	if got := expandVars("{b}{id}/notes/", vars, 0); got != "docs/wf-1/notes/" {
+		t.Errorf("expandVars = %q", got)
+	}
+	if got := expandVars("{unknown}/x", vars, 0); got != "{unknown}/x" {
+		t.Errorf("an unknown name is kept: %q", got)
+	}
+}
+
+// paths.* folders are tried at most maxDeclaredFolders, each once, and
+// looked for at most maxDeclaredLevels folders above the file.
+func TestDeclaredFoldersBounded(t *testing.T) {
+	repo := t.TempDir()
+	deep := repo
+	for i := 0; i < 40; i++ {
+		deep = filepath.Join(deep, "d")
+	}
+	wf := filepath.Join(deep, "orchestration")
+	if err := os.MkdirAll(filepath.Join(repo, "design"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(wf, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "design", "adr.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	sb.WriteString("paths:\n")
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&sb, "  k%d: \"same/\"\n", i)
+	}
+	sb.WriteString("  design: \"design/\"\n")
+	rel, _ := filepath.Rel(repo, filepath.Join(wf, "ORCHESTRATION.yaml"))
+	f := &load.File{Path: filepath.ToSlash(rel), OSPath: filepath.Join(wf, "ORCHESTRATION.yaml")}
+	doc, _ := load.Parse(&load.File{Path: "ORCHESTRATION.yaml", Data: []byte(sb.String())}, load.FormatYAML, load.DefaultLimits)
+	r := NewResolver(&Options{Cwd: repo, RepoRoot: repo}, nil, f)
+	r.AddDeclared(model.OrchestrationOf(doc.Root))
+	if len(r.pending) != 2 {
+		t.Errorf("%d paths.* folders pending, want the 2 distinct ones", len(r.pending))
+	}
+	// design/ is 41 folders above the file: past the levels looked at.
+	if got, ok := r.Resolve("adr.md"); ok {
+		t.Errorf("Resolve(adr.md) = %q, want nothing from 41 levels up", got)
 	}
 }
