@@ -1,7 +1,10 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -171,6 +174,14 @@ type Gate struct {
 	ScoresOK bool
 	Node     *yaml.Node
 	View     *QualityGate
+	// Order is the gate's place in quality_gates: gates written on one
+	// line (a flow list) share a line, not an order.
+	Order int
+}
+
+// GatesInOrder returns the gates in the order quality_gates lists them.
+func GatesInOrder(gates map[string]*Gate) []*Gate {
+	return slices.SortedFunc(maps.Values(gates), func(a, b *Gate) int { return cmp.Compare(a.Order, b.Order) })
 }
 
 // GatesOf reads quality_gates as a map of id to gate or a list of gates
@@ -209,6 +220,7 @@ func gatesFrom(qg Coll[*QualityGate]) (map[string]*Gate, bool) {
 			continue
 		}
 		out[GateKey(id)] = gateOf(id, label, at, g)
+		out[GateKey(id)].Order = i
 	}
 	return out, true
 }

@@ -148,12 +148,11 @@ func openGates(o *model.Orchestration) []*model.Gate {
 		return nil
 	}
 	var out []*model.Gate
-	for _, g := range gates {
+	for _, g := range model.GatesInOrder(gates) {
 		if g.StatusAt != nil && isOpenStatus(g.Status) {
 			out = append(out, g)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return lineOf(out[i].StatusAt) < lineOf(out[j].StatusAt) })
 	return out
 }
 

@@ -1,11 +1,8 @@
 package rules
 
 import (
-	"cmp"
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -174,8 +171,7 @@ func closers(o *model.Orchestration) []closer {
 	if gates, ok := o.Gates(); ok {
 		// In the file's order, as the barriers: the first closer a rule
 		// meets is the one it reports.
-		gs := slices.SortedFunc(maps.Values(gates), func(a, b *model.Gate) int { return cmp.Compare(lineOf(a.At), lineOf(b.At)) })
-		for _, g := range gs {
+		for _, g := range model.GatesInOrder(gates) {
 			out = append(out, closerOf("gate", g.ID, g.View))
 		}
 	}
