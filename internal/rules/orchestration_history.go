@@ -6,7 +6,6 @@ import (
 	"math"
 	"path"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -224,10 +223,9 @@ func checkIterationsUsed(p *Pass, t *trajectory) {
 func checkTrajectoryGates(p *Pass, t *trajectory, gates map[string]*model.Gate) {
 	f := t.f
 	keys := make([]string, 0, len(gates))
-	for k := range gates {
-		keys = append(keys, k)
+	for _, g := range model.GatesInOrder(gates) {
+		keys = append(keys, model.GateKey(g.ID))
 	}
-	sort.Slice(keys, func(i, j int) bool { return lineOf(gates[keys[i]].At) < lineOf(gates[keys[j]].At) })
 	if t.cOK {
 		for _, k := range keys {
 			g := gates[k]
