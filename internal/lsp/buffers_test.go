@@ -283,8 +283,22 @@ func TestOpeningRelintsOnlyListers(t *testing.T) {
 	if got := openText("file:///r/named/ORCHESTRATION.yaml", "workflow: {id: other-20260301-001}\n"); len(got) != 2 {
 		t.Errorf("opening, unsaved, a workflow whose saved text concerns the checkpoint linted %v, want it and the checkpoint", got)
 	}
+	// Naming the workflow id in a note, or a word any workflow holds, is
+	// no tie: only its own id and its compaction events' files are.
+	if got := openText("file:///r/note/ORCHESTRATION.yaml", "workflow: {id: billing-20260301-001}\nnotes: \"follows feat020-licmig-20260216-001 and cx-001.json\"\n"); len(got) != 1 {
+		t.Errorf("opening a workflow that only mentions the checkpoint's workflow linted %v, want the workflow alone", got)
+	}
+	if got := openText("file:///r/merged/ORCHESTRATION.yaml", "workflow: {id: billing-20260301-001}\nresumption:\n  compaction_events:\n    events:\n      - {id: CX-001, checkpoint_file: \".jerry/checkpoints/CX-001.json\"}\n"); len(got) != 2 {
+		t.Errorf("opening a workflow whose compaction event names the checkpoint linted %v, want it and the checkpoint", got)
+	}
+	if got := openText("file:///r/broken/ORCHESTRATION.yaml", "workflow: [\n"); len(got) != 1 {
+		t.Errorf("opening a workflow that does not parse (which gives a lint nothing) linted %v, want it alone", got)
+	}
 	if got := do("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": "file:///r/p0/resume-context.md"}}); len(got) != 0 {
 		t.Errorf("closing a file no lint lists linted %v", got)
+	}
+	if got := do("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": "file:///r/other/ORCHESTRATION.yaml"}}); len(got) != 0 {
+		t.Errorf("closing a workflow that does not concern the checkpoint linted %v", got)
 	}
 	if got := do("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": "file:///r/ORCHESTRATION.yaml"}}); len(got) != 1 {
 		t.Errorf("closing a workflow linted %v, want the checkpoint", got)

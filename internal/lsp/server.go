@@ -45,8 +45,9 @@ type Result struct {
 	Format  load.Format
 	AsSaved bool
 	// Needles, for a lint that listed the open documents, are what a
-	// workflow's text must name (rules.NamesAny) for its opening or
-	// closing to change this lint; none: any workflow may.
+	// workflow must be tied to (its id, a checkpoint file its compaction
+	// events name: rules.WorkflowNames) for its opening or closing to
+	// change this lint; none: any workflow may.
 	Needles []string
 }
 
@@ -423,8 +424,9 @@ func (s *server) didOpen(m *message) error {
 		saved := s.eng.Saved(d.osPath)
 		if text == nil || saved == nil || !bytes.Equal(saved, text) {
 			deps := make([]*document, 0, len(rs))
+			names := namesOf(text, savedOrNone(saved))
 			for o := range rs {
-				if o != d && s.docs[o.uri] == o && concerned(o, text, saved) {
+				if o != d && s.docs[o.uri] == o && concerned(o, names) {
 					deps = append(deps, o)
 				}
 			}
@@ -497,7 +499,13 @@ func (s *server) didClose(m *message) error {
 		s.drop(d)
 		s.dependents(d.abs, nil) // they read the file from disk again
 		if s.eng.Listed(d.osPath) {
-			s.listersNamed(nil, nil) // the file on disk stands for it now
+			// The file on disk stands for it now: a lint it concerns
+			// either way is one to run again.
+			var text []byte
+			if !d.tooLarge {
+				text = d.text
+			}
+			s.listersNamed(nil, text, savedOrNone(s.eng.Saved(d.osPath)))
 		}
 		if s.pull {
 			return nil // the client drops what it pulled
@@ -654,29 +662,58 @@ func (s *server) markDirty(deps []*document) {
 // for a document whose text is not held). A checkpoint
 // opened before a thousand workflows is not linted again for each of
 // them, only for those that concern it.
-func (s *server) listersNamed(changed *document, text []byte) {
+func (s *server) listersNamed(changed *document, texts ...[]byte) {
 	rs := s.readers[openSet]
 	if len(rs) == 0 {
 		return
 	}
 	deps := make([]*document, 0, len(rs))
+	names := namesOf(texts...)
 	for o := range rs {
-		if o != changed && s.docs[o.uri] == o && concerned(o, text) {
+		if o != changed && s.docs[o.uri] == o && concerned(o, names) {
 			deps = append(deps, o)
 		}
 	}
 	s.markDirty(deps)
 }
 
-// concerned reports whether a workflow whose text is one of texts (nil:
-// not known) may change o's lint: o has no needles, or a text names one.
-func concerned(o *document, texts ...[]byte) bool {
-	if len(o.res.Needles) == 0 {
+// namesOf returns, for each text of a workflow, what ties it to a
+// checkpoint (rules.WorkflowNames), read once for all the lints it may
+// concern; nil where the text is not known.
+func namesOf(texts ...[]byte) []map[string]bool {
+	out := make([]map[string]bool, len(texts))
+	for i, t := range texts {
+		if t != nil {
+			out[i] = rules.WorkflowNames(t)
+		}
+	}
+	return out
+}
+
+// savedOrNone is what a lint reads of a file on disk: Saved's bytes, or
+// none where it reads nothing (no file, a FIFO, over the limits).
+func savedOrNone(saved []byte) []byte {
+	if saved == nil {
+		return []byte{}
+	}
+	return saved
+}
+
+// concerned reports whether a workflow whose texts have names (namesOf;
+// nil: not known) may change o's lint: o has no needles, or a text's
+// workflow id or checkpoint files is one.
+func concerned(o *document, names []map[string]bool) bool {
+	if len(o.res.Needles) == 0 || len(names) == 0 {
 		return true
 	}
-	for _, t := range texts {
-		if t == nil || rules.NamesAny(t, o.res.Needles) {
+	for _, ns := range names {
+		if ns == nil {
 			return true
+		}
+		for _, n := range o.res.Needles {
+			if ns[strings.ToLower(n)] {
+				return true
+			}
 		}
 	}
 	return false

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/model"
@@ -265,15 +267,42 @@ func (ix *Index) contextNeedles() *contextNeedles {
 	return ix.needles.v
 }
 
-// NamesAny reports whether data names one of needles (workflow ids, file
-// names) as ContextRelevant looks for its own: a workflow that names none
-// of a checkpoint's is not read for that checkpoint's lint.
-func NamesAny(data []byte, needles []string) bool {
-	n := &contextNeedles{words: map[string]bool{}, heads: new([1 << 16]bool)}
-	for _, s := range needles {
-		n.add(s)
+// WorkflowNames returns what a workflow's text can tie it to a checkpoint
+// by (RL206): its workflow.id and the file names its compaction events'
+// checkpoint_file values end in, lower-cased. A text that does not parse
+// as a workflow ties it to none, as it gives a lint no facts. A word of
+// the text is not enough: a checkpoint naming "workflow" as its workflow
+// id would concern every workflow.
+func WorkflowNames(text []byte) map[string]bool {
+	names := map[string]bool{}
+	f := &load.File{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration, Data: text}
+	doc, probs := load.Parse(f, load.FormatYAML, load.DefaultLimits)
+	defer doc.Release()
+	if !node.IsMap(doc.Root) || hasParseError(probs) {
+		return names
 	}
-	return n.in(data)
+	o := model.OrchestrationOf(doc.Root)
+	if id := strings.TrimSpace(o.Workflow.ID.Value); id != "" {
+		names[strings.ToLower(id)] = true
+	}
+	if r := o.Resumption; r != nil && r.Compaction != nil {
+		for _, e := range r.Compaction.Events.Items {
+			if e != nil && e.CheckpointFile.OK {
+				names[strings.ToLower(path.Base(strings.ReplaceAll(e.CheckpointFile.Value, "\\", "/")))] = true
+			}
+		}
+	}
+	return names
+}
+
+// hasParseError reports a finding that leaves a document unread.
+func hasParseError(probs []diag.Finding) bool {
+	for _, p := range probs {
+		if p.Code == code.ParseError || p.Code == code.InputLimits {
+			return true
+		}
+	}
+	return false
 }
 
 // add adds a needle: a word of idChar bytes, or an odd one.
