@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/fnv"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"strings"
@@ -843,12 +844,19 @@ var stepsNames = []string{"04-steps.md", "steps.md", "tasks.md"}
 // or nil when it has none.
 func stepsFile(files *load.Files, pr *Project, rr string) (*load.File, string) {
 	names := stepsNames
+	var links map[string]bool
 	if entries, err := files.ReadDir(rr, filepath.Join(pr.Dir, "01-planning")); err == nil {
 		// A numbered NN-steps.md other than 04-steps.md, before tasks.md.
 		var numbered []string
 		for _, e := range entries {
 			if n := e.Name(); numberedSteps.MatchString(n) && n != stepsNames[0] {
 				numbered = append(numbered, n)
+			}
+			if e.Type()&fs.ModeSymlink != 0 {
+				if links == nil {
+					links = map[string]bool{}
+				}
+				links[e.Name()] = true
 			}
 		}
 		if len(numbered) > 0 {
@@ -858,7 +866,9 @@ func stepsFile(files *load.Files, pr *Project, rr string) (*load.File, string) {
 	for _, name := range names {
 		rel := "01-planning/" + name
 		full := filepath.Join(pr.Dir, "01-planning", name)
-		if regularFileExists(files, rr, full) {
+		// nexus writes each project its own steps file; one linked from
+		// a thousand projects would be counted a thousand times.
+		if !links[name] && regularFileExists(files, rr, full) {
 			return &load.File{Path: pr.display(rel), OSPath: full, Root: rr}, rel
 		}
 	}
@@ -899,11 +909,16 @@ func readSteps(p *Pass, pr *Project) (*load.File, string) {
 	if lim.MaxFileSize == 0 {
 		lim = load.DefaultLimits
 	}
+	lim.MaxFileSize = min(lim.MaxFileSize, maxStepsBytes)
 	if !readInto(p.Files, sf, lim) {
 		return nil, ""
 	}
 	return sf, rel
 }
+
+// maxStepsBytes bounds the steps file RL319 counts (nexus's are under
+// 25 KiB): it is read and counted once for each resume file.
+const maxStepsBytes = 1 << 20
 
 func runProgressVsSteps(p *Pass) {
 	d := p.Doc
