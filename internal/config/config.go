@@ -191,7 +191,15 @@ func (l *loader) list(n *yaml.Node, fn func(s string, n *yaml.Node)) {
 // globs returns the valid glob patterns of a list and reports the others.
 func (l *loader) globs(n *yaml.Node, where string) []string {
 	var out []string
+	over := false
 	l.list(n, func(s string, c *yaml.Node) {
+		if len(out) == load.MaxGlobs {
+			if !over {
+				l.errorf(c, "%s: more than %d patterns; use fewer, wider ones", where, load.MaxGlobs)
+			}
+			over = true
+			return
+		}
 		if err := load.CheckGlob(s); err != nil {
 			l.errorf(c, "%s: %q %v", where, s, err)
 			return

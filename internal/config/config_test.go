@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,3 +173,25 @@ func TestDocumentedExampleLoads(t *testing.T) {
 
 // loadAt loads the configuration at p, reads confined to its folder.
 func loadAt(p string) (*Config, error) { return Load(p, ".resumelint.yaml", filepath.Dir(p)) }
+
+// A list of globs is bounded: each path is matched against each pattern.
+// The pattern past the bound is reported where it is, once.
+func TestLoadBoundsGlobLists(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("exclude:\n")
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&sb, "  - \"gen/%d/**\"\n", i)
+	}
+	_, err := loadAt(writeConfig(t, sb.String()))
+	if err == nil || strings.Count(err.Error(), "\n") != 0 || !strings.Contains(err.Error(), ".resumelint.yaml:130:5: exclude: more than 128 patterns") {
+		t.Errorf("got %v, want one error at the 129th pattern", err)
+	}
+	sb.Reset()
+	sb.WriteString("exclude:\n")
+	for i := 0; i < 128; i++ {
+		fmt.Fprintf(&sb, "  - \"gen/%d/**\"\n", i)
+	}
+	if _, err := loadAt(writeConfig(t, sb.String())); err != nil {
+		t.Errorf("128 patterns: %v", err)
+	}
+}

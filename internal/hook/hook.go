@@ -224,11 +224,14 @@ func configuredGlobs(root string) (globs []string, ok bool) {
 		return nil, false
 	}
 	// As the configuration's loader takes them: a pattern it rejects
-	// (malformed, or with braces that would cost 2^k per path) is none.
+	// (malformed, or with braces that would cost 2^k per path) is none,
+	// and a kind has at most load.MaxGlobs.
 	for _, k := range cfg.Kinds {
+		n := 0
 		for _, g := range k.Globs {
-			if load.CheckGlob(g) == nil {
+			if n < load.MaxGlobs && load.CheckGlob(g) == nil {
 				globs = append(globs, g)
+				n++
 			}
 		}
 	}

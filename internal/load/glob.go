@@ -105,6 +105,11 @@ const (
 	MaxGlobLength       = 256
 )
 
+// MaxGlobs bounds a configuration's list of glob patterns (the valid
+// ones, in order): every path of a lint is matched against each (10,000
+// patterns against 2,000 paths took 46 s).
+const MaxGlobs = 128
+
 // CheckGlob reports why a glob pattern from a configuration cannot be
 // used: malformed, or with more brace alternatives than
 // MaxGlobAlternatives (several patterns say the same and match in
