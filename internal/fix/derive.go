@@ -358,16 +358,34 @@ func agentSummaries(root *yaml.Node) []agentSummary {
 	return kept
 }
 
-// anyPhaseStarted reports a phase of some pipeline that is in progress or
-// complete.
+// unstartedStates are the phase statuses that say no work began.
+var unstartedStates = []string{"PENDING", "PLANNED", "NOT_STARTED", "READY", "TODO", "QUEUED"}
+
+// anyPhaseStarted reports a phase that may have started, wherever the file
+// keeps its phases (a pipeline's, pipeline:'s, or top-level phases:): one
+// whose status does not say it is still to come, or that has none. The
+// migration may write an empty trajectory only when none has: it cannot
+// tell what a started workflow's gates recorded.
 func anyPhaseStarted(root *yaml.Node) bool {
 	started := false
+	check := func(ph *model.PhaseEntry, _ string) {
+		if !statusIn(ph.Status.Node, unstartedStates...) {
+			started = true
+		}
+	}
 	for _, p := range pipelineMaps(root) {
-		phasesOf(p, func(ph *model.PhaseEntry, _ string) {
-			if st := ph.Status.Node; statusIn(st, inProgressStates...) || statusIn(st, completeStates...) {
-				started = true
-			}
-		})
+		phasesOf(p, check)
+	}
+	d := docOf(root)
+	if d.Pipeline != nil {
+		phasesOf(d.Pipeline, check)
+	}
+	for _, ph := range d.Phases.Items {
+		if ph == nil {
+			started = true // an entry that is no phase mapping: unknown
+			continue
+		}
+		check(ph, "")
 	}
 	return started
 }
