@@ -259,6 +259,10 @@ type trajectory struct {
 	known bool
 	// anyRun: some gate has run (an iteration, or passed or failed).
 	anyRun bool
+	// historyUnknown: a gate passed or in progress records no scores the
+	// migration reads (a plain score:, iterations: 2), so score_history
+	// and total_iterations_used would be guessed.
+	historyUnknown bool
 }
 
 type historyEntry struct {
@@ -312,9 +316,13 @@ func deriveTrajectory(root *yaml.Node) trajectory {
 		default:
 			t.remaining = append(t.remaining, g.id)
 		}
-		if (g.passed || t.current == g.id) && g.scoresOK && len(g.scores) > 0 {
-			t.history = append(t.history, historyEntry{gate: g.id, scores: g.scores})
-			t.used += len(g.scores)
+		if g.passed || t.current == g.id {
+			if g.scoresOK && len(g.scores) > 0 {
+				t.history = append(t.history, historyEntry{gate: g.id, scores: g.scores})
+				t.used += len(g.scores)
+			} else if g.passed || g.iters > 0 || g.current > 0 {
+				t.historyUnknown = true
+			}
 		}
 	}
 	return t

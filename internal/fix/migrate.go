@@ -551,16 +551,23 @@ func writeSubsection(w *lineWriter, st style, root *yaml.Node, indent int, name 
 		default:
 			w.line(fi, "current_gate_iteration: null")
 		}
-		if len(t.history) == 0 {
+		switch {
+		case t.historyUnknown:
+			null("score_history")
+		case len(t.history) == 0:
 			w.line(fi, "score_history: {}")
-		} else {
+		default:
 			w.line(fi, "score_history:")
 			for _, h := range t.history {
 				w.line(gi, st.key(h.gate)+": "+flowList(h.scores))
 			}
 		}
 		w.line(fi, "lowest_dimension: null")
-		w.line(fi, "total_iterations_used: "+strconv.Itoa(t.used))
+		if t.historyUnknown {
+			null("total_iterations_used")
+		} else {
+			w.line(fi, "total_iterations_used: "+strconv.Itoa(t.used))
+		}
 	case "defect_summary":
 		// Defect counts are not recorded in structured form: they are
 		// known (zero) only while no gate has run.

@@ -415,3 +415,36 @@ func TestMigrateTrajectoryOnlyBeforeAnyPhase(t *testing.T) {
 		t.Errorf("no phase started: the empty trajectory is known (fill %v)", m.Fill)
 	}
 }
+
+// A passed gate that records its score as a plain value (score: 0.93,
+// iterations: 2), not as iterations the migration reads, leaves the score
+// history and the iteration count to fill by hand; the gate lists are
+// still derived.
+func TestMigrateScoreHistoryNotGuessed(t *testing.T) {
+	in := `workflow: {id: wf-1, status: ACTIVE}
+pipelines:
+  main:
+    phases:
+      - {id: 1, status: COMPLETE}
+      - {id: 2, status: IN_PROGRESS}
+quality_gates:
+  qg-1: {status: PASS, score: 0.93, iterations: 2}
+  qg-2: {status: PENDING}
+resumption:
+  last_checkpoint: null
+  current_state: "Phase 2 in progress"
+  next_step: "Run phase 2"
+`
+	_, m := migrated(t, "o.yaml", []byte(in))
+	if m.Fix == nil {
+		t.Fatalf("no migration: %s", m.Reason)
+	}
+	for _, f := range []string{"quality_trajectory.score_history", "quality_trajectory.total_iterations_used"} {
+		if !slices.Contains(m.Fill, f) {
+			t.Errorf("%s is not left to fill by hand (fill %v)", f, m.Fill)
+		}
+	}
+	if slices.Contains(m.Fill, "quality_trajectory.gates_completed") {
+		t.Errorf("gates_completed is derived from quality_gates, not left to fill (fill %v)", m.Fill)
+	}
+}
