@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -399,22 +400,28 @@ func anyPhaseStarted(root *yaml.Node) bool {
 }
 
 // agentsWithoutSummary lists the completed agents, in file order, that
-// have no summary to carry into agent_summaries (RL111 asks for one).
+// have no summary to carry into agent_summaries. It reads the agents as
+// RL111 does (lists, maps, a phase's single `agent:` with the phase's
+// status; ids without regard to case), so the fill list names every entry
+// RL111 would ask for.
 func agentsWithoutSummary(root *yaml.Node) []string {
 	has := map[string]bool{}
 	for _, a := range agentSummaries(root) {
-		has[a.id] = true
+		has[strings.ToLower(a.id)] = true
 	}
 	var out []string
-	seen := map[string]bool{}
-	add := func(id string, a *model.AgentEntry) {
-		if id == "" || seen[id] || has[id] || !statusIn(a.Status.Node, completeStates...) {
-			return
+	for _, pi := range model.PipelinesOf(root) {
+		for _, ph := range pi.Phases {
+			for _, a := range ph.Agents {
+				id := strings.ToLower(a.ID)
+				if a.ID == "" || has[id] || !slices.Contains(completeStates, node.StatusWord(a.Status)) {
+					continue
+				}
+				has[id] = true
+				out = append(out, a.ID)
+			}
 		}
-		seen[id] = true
-		out = append(out, id)
 	}
-	eachPhaseAgent(root, add)
 	return out
 }
 

@@ -448,3 +448,42 @@ resumption:
 		t.Errorf("gates_completed is derived from quality_gates, not left to fill (fill %v)", m.Fill)
 	}
 }
+
+// A phase run by one `agent:` is an agent RL111 asks a summary for, so the
+// migration lists it to fill, as it does an entry of an agents list; an id
+// that has a summary in another case is not listed.
+func TestMigrateFillsSingleAgentSummaries(t *testing.T) {
+	in := `workflow: {id: wf-2, status: ACTIVE}
+pipelines:
+  research:
+    phases:
+      - id: 1
+        status: COMPLETE
+        agent: ps-researcher-001
+      - id: 2
+        status: COMPLETE
+        agents:
+          - {id: PS-Analyst, status: DONE, summary: "Ranked 12 sources."}
+          - {id: ps-critic, status: DONE}
+      - id: 3
+        status: IN_PROGRESS
+        agent: ps-synthesizer
+resumption:
+  last_checkpoint: null
+  current_state: "Phase 3 in progress"
+  next_step: "Finish the synthesis"
+`
+	_, m := migrated(t, "o.yaml", []byte(in))
+	if m.Fix == nil {
+		t.Fatalf("no migration: %s", m.Reason)
+	}
+	var got []string
+	for _, f := range m.Fill {
+		if strings.HasPrefix(f, "agent_summaries.") {
+			got = append(got, f)
+		}
+	}
+	if want := []string{"agent_summaries.ps-researcher-001", "agent_summaries.ps-critic"}; !slices.Equal(got, want) {
+		t.Errorf("agent summaries to fill = %v, want %v", got, want)
+	}
+}
