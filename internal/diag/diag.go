@@ -85,7 +85,15 @@ type Fix struct {
 	// Reason says why an unsafe fix is unsafe (the fields a migration
 	// could not derive and leaves to fill by hand); `fix` prints it.
 	Reason string
+	// Moves lists the nodes the fix moves to another place in the
+	// document, so that a finding on a moved node is the same finding
+	// after the fix, not one the fix adds.
+	Moves []Move
 }
+
+// Move is a node a fix moves: its document path before and after
+// (resumption.next_step to resumption.recovery_state.next_step).
+type Move struct{ From, To string }
 
 // Finding is one reported problem.
 type Finding struct {

@@ -64,6 +64,8 @@ type File struct {
 	rejected map[string]string
 	// applied holds the fixes applied (by fixKey), for Settle.
 	applied map[string]bool
+	// moves are the nodes the applied fixes moved, in order.
+	moves []diag.Move
 }
 
 // Changed says whether the file's text or name differs from what was read.
@@ -136,9 +138,9 @@ func (fx *Fixer) Run(read []*load.File, first []diag.Finding) []*File {
 	}
 	if fx.Unsafe {
 		// What the unsafe fixes add, against the files as they were read.
-		back := map[string]string{}
+		back := map[string]undo{}
 		for _, ff := range fx.files {
-			back[ff.Path] = ff.File.Path
+			back[ff.Path] = undo{path: ff.File.Path, moves: ff.moves}
 		}
 		add, _ := newTally(first).added(fds, back)
 		for _, ff := range fx.files {
@@ -250,6 +252,7 @@ func (fx *Fixer) keep(cd *candidate) {
 			ff.applied = map[string]bool{}
 		}
 		ff.applied[fixKey(o.code, o.fix)] = true
+		ff.moves = append(ff.moves, o.fix.Moves...)
 	}
 	ff.Fixes += len(cd.offers)
 }
@@ -275,20 +278,20 @@ func newTally(fs []diag.Finding) *tally {
 // added returns the findings of after that the tally does not hold, by the
 // display path each file had before the pass (back maps a renamed file's
 // new path to it), and whether after has more errors.
-func (t *tally) added(after []diag.Finding, back map[string]string) (map[string][]diag.Finding, bool) {
+func (t *tally) added(after []diag.Finding, back map[string]undo) (map[string][]diag.Finding, bool) {
 	left := maps.Clone(t.n)
 	out := map[string][]diag.Finding{}
 	errs := 0
 	for i := range after {
 		f := &after[i]
-		p := f.Path
+		p, id := f.Path, f
 		if b, ok := back[p]; ok {
-			p = b
+			p, id = b.path, movedBack(f, b.moves)
 		}
 		if f.Severity == diag.SevError {
 			errs++
 		}
-		k := findingKey(f, p)
+		k := findingKey(id, p)
 		if left[k] > 0 {
 			left[k]--
 			continue
@@ -298,14 +301,49 @@ func (t *tally) added(after []diag.Finding, back map[string]string) (map[string]
 	return out, errs > t.errors
 }
 
-func backPaths(cands map[*File]*candidate) map[string]string {
-	back := map[string]string{}
+// undo is what a candidate's file was before the pass: its display path
+// and the nodes its fixes moved.
+type undo struct {
+	path  string
+	moves []diag.Move
+}
+
+// backPaths maps the display path of each candidate's file after the pass
+// to what it was before.
+func backPaths(cands map[*File]*candidate) map[string]undo {
+	back := map[string]undo{}
 	for ff, cd := range cands {
-		if cd.path != ff.Path {
-			back[cd.path] = ff.Path
+		var moves []diag.Move
+		for _, o := range cd.offers {
+			moves = append(moves, o.fix.Moves...)
+		}
+		if cd.path != ff.Path || len(moves) > 0 {
+			back[cd.path] = undo{path: ff.Path, moves: moves}
 		}
 	}
 	return back
+}
+
+// movedBack is f as it reads before the fixes that moved its node (the
+// last move first): the node's old path, and its new path in the message
+// (which names the field where it is: recovery_state.last_checkpoint)
+// written the old way.
+func movedBack(f *diag.Finding, moves []diag.Move) *diag.Finding {
+	g := *f
+	for i := len(moves) - 1; i >= 0; i-- {
+		m := moves[i]
+		rest, ok := strings.CutPrefix(g.NodePath, m.To)
+		if !ok || rest != "" && rest[0] != '.' && rest[0] != '[' {
+			continue
+		}
+		g.NodePath = m.From + rest
+		from, to := strings.Split(m.From, "."), strings.Split(m.To, ".")
+		for len(from) > 1 && len(to) > 1 && from[0] == to[0] {
+			from, to = from[1:], to[1:]
+		}
+		g.Message = strings.ReplaceAll(g.Message, strings.Join(to, "."), strings.Join(from, "."))
+	}
+	return &g
 }
 
 // findingKey is a finding's identity across a fix (diag.EditKey): its

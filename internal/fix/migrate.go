@@ -101,8 +101,9 @@ type migration struct {
 	ci      int             // indentation of resumption's keys
 	e       editList
 	drops   []string
-	fill    []string // required fields that do not derive from the data
-	dropped []string // v1.0 texts dropped for recovery_state's
+	moves   []diag.Move // v1.0 fields moved under recovery_state
+	fill    []string    // required fields that do not derive from the data
+	dropped []string    // v1.0 texts dropped for recovery_state's
 }
 
 // Migrate computes the migration of doc's resumption section.
@@ -138,7 +139,7 @@ func Migrate(doc *load.Document) *Migration {
 	if len(mg.dropped) > 0 {
 		desc += " (recovery_state's " + strings.Join(mg.dropped, ", ") + " kept; the v1.0 text as a comment)"
 	}
-	m.Fix = &diag.Fix{Applicability: diag.FixSafe, Description: desc, Edits: mg.e.list, Drops: mg.drops}
+	m.Fix = &diag.Fix{Applicability: diag.FixSafe, Description: desc, Edits: mg.e.list, Drops: mg.drops, Moves: mg.moves}
 	if len(mg.fill) > 0 {
 		m.Fix.Applicability = diag.FixUnsafe
 		m.Fix.Reason = "fill by hand: " + strings.Join(mg.fill, ", ")
@@ -227,6 +228,7 @@ func (mg *migration) newRecovery() {
 	for _, name := range recoveryFields {
 		if it := find(mg.v1, name); it != nil {
 			w.raw(reindent(s.lineText(it.first, it.last), fi-ci))
+			mg.moved(name)
 			continue
 		}
 		if optionalRecovery[name] {
@@ -242,6 +244,11 @@ func (mg *migration) newRecovery() {
 		}
 		mg.m.Folded[it.key] = true
 	}
+}
+
+// moved records that the v1.0 field name now sits in recovery_state.
+func (mg *migration) moved(name string) {
+	mg.moves = append(mg.moves, diag.Move{From: "resumption." + name, To: "resumption.recovery_state." + name})
 }
 
 // foldIntoRecovery folds the v1.0 fields into the recovery_state there is
@@ -293,6 +300,7 @@ func (mg *migration) foldField(it item, ex *item, add *lineWriter, fi int) bool 
 	case ex == nil:
 		add.raw(reindent(s.lineText(it.first, it.last), fi-mg.ci))
 		region()
+		mg.moved(name)
 	case sameScalar(ex.val, it.val):
 		// The value is recovery_state's already; its comments stay.
 		w := &lineWriter{eol: s.eol}
