@@ -749,6 +749,12 @@ func parseFrontMatter(f *File, doc *Document, lim Limits) []diag.Finding {
 			doc.Root = root
 			doc.BodyLine = line + 1
 			doc.Body = string(next)
+			if t == "..." {
+				// YAML's document end, but the readers split front
+				// matter at a line '---': they find none, or take the
+				// body up to its first rule.
+				out = append(out, Problem(f, code.Frontmatter, diag.Pos{Line: line, Col: 1}, "the front matter is closed by '...', which readers do not take as its end: write '---'"))
+			}
 			return out
 		}
 		if !found {

@@ -304,14 +304,20 @@ func TestFrontMatterProblems(t *testing.T) {
 
 func TestFrontMatterVariants(t *testing.T) {
 	// CRLF line endings, trailing spaces on the fences, '...' as the end
-	// marker, no newline after the closing fence.
+	// marker, no newline after the closing fence. '...' is YAML's end of
+	// a document, read as such, but readers split front matter at '---'
+	// (nexus's resume_sync finds none): one RL310 at that line.
 	for _, src := range []string{
 		"---\r\nproject_id: \"07-x\"\r\n---\r\nbody\r\n",
 		"--- \nproject_id: \"07-x\"\n...\nbody\n",
 		"---\nproject_id: \"07-x\"\n---",
 	} {
 		doc, probs := parseText(t, "resume-context.md", src, FormatMarkdown)
-		if len(probs) != 0 || doc.Root == nil {
+		want := 0
+		if strings.Contains(src, "...") {
+			want = 1
+		}
+		if len(probs) != want || doc.Root == nil || want == 1 && (probs[0].Code != "RL310" || probs[0].Start.Line != 3) {
 			t.Errorf("%q: probs %s", src, codesOf(probs))
 			continue
 		}

@@ -186,6 +186,26 @@ func HoldsBack(remark string) bool {
 
 var wordSeparators = strings.NewReplacer("-", "_", " ", "_")
 
+// HeldBack says whether s is a done status that a remark holds back
+// ("COMPLETE (pending QA)", "DONE - not verified", COMPLETE_PENDING_GATE):
+// the work is not over.
+func HeldBack(s string) bool {
+	w := strings.TrimFunc(s, notWordRune)
+	head, rest := w, ""
+	if i := strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '_' }); i > 0 {
+		head, rest = w[:i], w[i:]
+	}
+	head = strings.ToUpper(head)
+	if j := strings.IndexByte(head, '_'); j > 0 && rest == "" {
+		head, rest = head[:j], head[j:]
+	}
+	switch head {
+	case "COMPLETE", "COMPLETED", "DONE", "FINISHED", "PASS", "PASSED":
+		return rest != "" && HoldsBack(rest)
+	}
+	return false
+}
+
 // FinishedWords are the lifecycle states of a record that is over, in
 // StatusWord spelling, with the spellings real files use. Callers must not
 // modify it.

@@ -36,21 +36,28 @@ func init() {
 // ---- statuses ---------------------------------------------------------------
 
 // openWords are the statuses of a phase, pipeline or gate that is not done:
-// waiting, blocked or running. Anything else (COMPLETE, PASS, SKIPPED,
-// ACCEPTED, FAIL, prose) is not read as open: never a guess beyond these.
+// waiting, blocked, under review or running. Anything else (COMPLETE,
+// PASS, SKIPPED, ACCEPTED, FAIL, prose) is not read as open: never a guess
+// beyond these.
 var openWords = map[string]bool{
 	"PENDING": true, "PLANNED": true, "BLOCKED": true, "IN_PROGRESS": true, "READY": true,
 	"NOT_STARTED": true, "ACTIVE": true, "RUNNING": true, "STARTED": true, "OPEN": true,
-	"WAITING": true, "TODO": true,
+	"WAITING": true, "TODO": true, "WIP": true, "QUEUED": true, "IN_REVIEW": true,
 }
 
 // pipelineOpen is the PHASE_N_<state> form real pipelines use for their
-// own status (PHASE_2_IN_PROGRESS).
-var pipelineOpen = lazyre.New(`^PHASE_\d+_(IN_PROGRESS|PENDING|READY|BLOCKED|ACTIVE)$`)
+// own status (PHASE_2_IN_PROGRESS); awaitingOpen a phase waiting on
+// someone (AWAITING_HUMAN, AWAITING_APPROVAL).
+var (
+	pipelineOpen = lazyre.New(`^PHASE_\d+_(IN_PROGRESS|PENDING|READY|BLOCKED|ACTIVE)$`)
+	awaitingOpen = lazyre.New(`^AWAITING(_[A-Z0-9_]+)?$`)
+)
 
+// isOpenStatus says whether s is the status of work not done, a done
+// status held back by its remark among it (COMPLETE (pending QA)).
 func isOpenStatus(s string) bool {
 	w := node.StatusWord(s)
-	return openWords[w] || pipelineOpen.MatchString(w)
+	return openWords[w] || pipelineOpen.MatchString(w) || awaitingOpen.MatchString(w) || node.HeldBack(s)
 }
 
 // lifecycle is the workflow's own lifecycle claim: workflow.status, else a

@@ -70,6 +70,7 @@ type trajectory struct {
 	shk                  *yaml.Node // score_history
 	hist                 []gateScores
 	histOK               bool
+	unread               map[string]bool // gates whose scores are not a list of numbers (RL102's)
 }
 
 // gateScores is one score_history entry: a gate's iteration scores.
@@ -140,16 +141,23 @@ func readScoreHistory(p *Pass, t *trajectory) {
 	shv := t.qt.ScoreHistory.Node
 	t.shk = t.qt.ScoreHistory.Key
 	t.histOK = node.IsMap(shv)
+	unread := func(k *yaml.Node) {
+		t.histOK = false
+		if t.unread == nil {
+			t.unread = map[string]bool{}
+		}
+		t.unread[model.GateKey(k.Value)] = true
+	}
 	node.Pairs(shv, func(k, v *yaml.Node) {
 		if !node.IsSeq(v) {
-			t.histOK = false
+			unread(k)
 			return
 		}
 		h := gateScores{gate: k.Value, key: k}
 		for _, s := range v.Content {
 			x, ok := node.Float(s)
 			if !ok {
-				t.histOK = false
+				unread(k)
 				return
 			}
 			if x < 0 || x > 1 {
@@ -189,7 +197,7 @@ func checkScoreHistory(p *Pass, t *trajectory) {
 		}
 	}
 	for i, g := range t.completed {
-		if !has[model.GateKey(g)] {
+		if !has[model.GateKey(g)] && !t.unread[model.GateKey(g)] {
 			p.Report(f, t.cNodes[i], fmt.Sprintf("gate %s is in gates_completed, but score_history has no scores for it (line %d): record the score of each of its iterations", g, t.shk.Line), WithRelated(relatedAt(f, t.shk, "quality_trajectory.score_history")))
 		}
 	}

@@ -417,10 +417,14 @@ func staleCurrentGroup(p *Pass) (cgv *yaml.Node, msg string, next *yaml.Node) {
 // finishedPending reports, in a finished workflow, the immediate actions
 // that still dispatch its own work not recorded done and the queue groups
 // still open (a warning: the record may be over and these lists left
-// behind).
+// behind). A workflow cancelled, failed or superseded stopped with work
+// left: that is what its status says, no contradiction.
 func finishedPending(p *Pass) {
 	if FinishedContradicted(p) {
 		return // RL106 reports the open work
+	}
+	if lc := workflowLifecycle(p); lc != nil && lc.Status != "COMPLETE" {
+		return
 	}
 	f := p.Doc.File
 	var items []string

@@ -103,14 +103,25 @@ func isPassed(status string) bool {
 	return false
 }
 
+// saysComplete says whether recovery_state.workflow_status ws records the
+// workflow COMPLETE: the enum's value, or another spelling of it in a
+// finished record, whose open work is a finding beside the spelling's
+// (SPEC §0). In a live record another spelling is RL102's enum finding.
+func saysComplete(p *Pass, ws string) bool {
+	return ws == "COMPLETE" || canonWorkflowStatus(ws) == "COMPLETE" && WorkflowFinished(p) && !isPlaceholderIn(p.Doc.File, ws)
+}
+
 // canonWorkflowStatus compares lifecycle states written either way
-// (COMPLETED in workflow.status, COMPLETE in recovery_state).
+// (COMPLETED in workflow.status, COMPLETE in recovery_state; a running
+// workflow's IN_PROGRESS against the enum's ACTIVE).
 func canonWorkflowStatus(s string) string {
 	switch w := node.StatusWord(s); w {
 	case "COMPLETED", "DONE", "FINISHED", "CLOSED", "ARCHIVED":
 		return "COMPLETE"
 	case "CANCELED", "ABANDONED", "SUPERSEDED":
 		return "CANCELLED"
+	case "IN_PROGRESS", "RUNNING", "EXECUTING", "STARTED":
+		return "ACTIVE"
 	default:
 		return w
 	}
@@ -236,12 +247,25 @@ func sameCheckpoint(o *model.Orchestration, entries model.List[*model.Checkpoint
 		if e == nil || !e.ID.OK || !strings.EqualFold(e.ID.Value, latest) {
 			continue
 		}
-		if ts := e.Timestamp.Node; node.IsScalar(ts) && strings.TrimSpace(ts.Value) == strings.TrimSpace(last) {
+		if ts := e.Timestamp.Node; node.IsScalar(ts) && sameInstant(ts.Value, last) {
 			return true
 		}
 	}
 	held := barrierCheckpoint(o, last)
 	return held != "" && containsID(held, latest)
+}
+
+// sameInstant says whether two timestamps name one instant, however
+// written (Z or +00:00, another offset, fractions of a second); text that
+// is no timestamp only when it is the same.
+func sameInstant(a, b string) bool {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if a == b {
+		return true
+	}
+	ta, za, oka := ParseTimestamp(a)
+	tb, zb, okb := ParseTimestamp(b)
+	return oka && okb && za == zb && ta.Equal(tb)
 }
 
 // barrierCheckpoint returns the artifacts.checkpoint of the barrier whose
@@ -543,10 +567,10 @@ func runWorkflowStatus(p *Pass) {
 	qt := trajectoryOf(p)
 	wsv := rs.WorkflowStatus.Node
 	ws, ok := node.Str(wsv)
+	if ok && saysComplete(p, ws) {
+		completeContradictions(p, wsv)
+	}
 	if ok && workflowStatuses[ws] {
-		if ws == "COMPLETE" {
-			completeContradictions(p, wsv)
-		}
 		if sv := OrchestrationOf(p).Workflow.Status.Node; sv != nil {
 			if s, ok := node.Str(sv); ok && !isPlaceholderIn(f, s) && canonWorkflowStatus(s) != ws {
 				p.Report(f, wsv, fmt.Sprintf("workflow_status %s differs from workflow.status %s (line %d): both record the workflow's lifecycle state and change together", ws, s, sv.Line), WithRelated(relatedAt(f, sv, "workflow.status")))
@@ -608,7 +632,7 @@ var trajectoryStaleResult = NewResult("trajectory-stale", func(p *Pass) *staleTr
 	var st *staleTrajectory
 	if rs := recoveryOf(p); rs != nil {
 		ws := rs.WorkflowStatus.Value
-		if qt := trajectoryOf(p); ws == "COMPLETE" && qt != nil {
+		if qt := trajectoryOf(p); saysComplete(p, ws) && qt != nil {
 			cand := &staleTrajectory{key: qt.Key}
 			if cg := qt.CurrentGate; cg.OK && strings.TrimSpace(cg.Value) != "" {
 				cand.gate = cg.Node
@@ -627,9 +651,17 @@ var trajectoryStaleResult = NewResult("trajectory-stale", func(p *Pass) *staleTr
 // completeContradictions reports what still runs in a workflow whose
 // resumption says COMPLETE: a quality trajectory in progress, phases not
 // complete, gates open. One missed update leaves several behind, so they
-// are one finding; one of them alone keeps its own wording.
+// are one finding; one of them alone keeps its own wording. With COMPLETE
+// in another spelling, the record's open phases and gates are reported
+// against its lifecycle status (checkWorkflowRecord): only the trajectory
+// is left here.
 func completeContradictions(p *Pass, wsv *yaml.Node) {
+	enum := wsv.Value == "COMPLETE"
 	f := p.Doc.File
+	ws := "workflow_status " + diag.Quote(wsv.Value)
+	if wsv.Value == "COMPLETE" {
+		ws = "workflow_status COMPLETE"
+	}
 	var msgs []string         // each cause in its own words
 	var rels [][]diag.Related // each cause's positions
 	var counts, items []string
@@ -637,14 +669,14 @@ func completeContradictions(p *Pass, wsv *yaml.Node) {
 	if st := trajectoryStale(p); st != nil {
 		// One stale trajectory, one finding (RL108 stays silent on it).
 		desc, rel := staleTrajectoryDesc(f, st)
-		msgs = append(msgs, fmt.Sprintf("workflow_status COMPLETE, but quality_trajectory (line %d) still has %s: close it out", st.key.Line, desc))
+		msgs = append(msgs, fmt.Sprintf("%s, but quality_trajectory (line %d) still has %s: close it out", ws, st.key.Line, desc))
 		rels, traj = append(rels, rel), "quality_trajectory still has "+desc
 	}
 	var open []string
 	var rel []diag.Related
 	for _, pi := range pipelines(p) {
 		for _, ph := range pi.Phases {
-			if ph.Status == "" || isSettled(ph.Status) {
+			if !enum || ph.Status == "" || isSettled(ph.Status) {
 				continue
 			}
 			open = append(open, fmt.Sprintf("%s phase %d (%s, line %d)", pi.Key, ph.Num, ph.Status, lineOf(ph.At)))
@@ -653,10 +685,10 @@ func completeContradictions(p *Pass, wsv *yaml.Node) {
 		}
 	}
 	if len(open) > 0 {
-		msgs = append(msgs, fmt.Sprintf("workflow_status COMPLETE, but %d phase(s) are not complete: %s", len(open), listShort(open)))
+		msgs = append(msgs, fmt.Sprintf("%s, but %d phase(s) are not complete: %s", ws, len(open), listShort(open)))
 		rels, counts = append(rels, rel), append(counts, fmt.Sprintf("%d phase(s)", len(open)))
 	}
-	if o := recordOpen(p); len(o.items) > 0 {
+	if o := recordOpen(p); enum && len(o.items) > 0 {
 		anchor, _ := completeAnchor(p)
 		msgs, rels = append(msgs, completeRecordMsg(anchor, o)), append(rels, o.rel)
 		for _, c := range []struct {
@@ -688,7 +720,7 @@ func completeContradictions(p *Pass, wsv *yaml.Node) {
 		if traj != "" {
 			what = append(what, traj)
 		}
-		return fmt.Sprintf("workflow_status COMPLETE, but %s: update them or the status", strings.Join(what, "; "))
+		return fmt.Sprintf("%s, but %s: update them or the status", ws, strings.Join(what, "; "))
 	})
 	p.Report(f, wsv, msg, WithRelated(all...))
 }

@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -380,7 +381,7 @@ func collapseItems(vs []Violation, root *yaml.Node, opt Options) []Violation {
 		}
 		first := vs[g.idx[0]]
 		n := first.Node
-		what := stripWhere(first)
+		what := withoutFoundValue(stripWhere(first))
 		msg := DisplayPath(opt.Prefix, g.list) + ": " + itoa(len(g.idx)) + " items: " + what
 		if len(g.rest) == 0 {
 			// The items themselves: point at the list.
@@ -443,7 +444,21 @@ func withoutValue(msg string) string {
 			return msg[i:]
 		}
 	}
-	return msg
+	return withoutFoundValue(msg)
+}
+
+// foundValue is the value a type mismatch quotes after its kind, with the
+// quoting hint that repeats it ("expected a number, found a string
+// "0.91"").
+var foundValue = lazyre.New(`(, found (?:a|an) [a-z]+) (?:"(?:[^"\\]|\\.)*"|\S+)(?: \(write it in quotes: "(?:[^"\\]|\\.)*"\))?$`)
+
+// withoutFoundValue drops the value a type mismatch quotes, so the same
+// mismatch of different items reads as one.
+func withoutFoundValue(msg string) string {
+	if !strings.Contains(msg, ", found ") {
+		return msg
+	}
+	return foundValue.ReplaceAllString(msg, "$1")
 }
 
 // stripWhere returns a violation's message without its leading data path.
