@@ -182,7 +182,8 @@ func (c *Command) printDiff(files []*fix.File) (int, error) {
 		// Secrets masked on both sides (what lint never prints, the diff
 		// does not either), content escaped as text output is; no line
 		// can pass for a workflow command (" ::error" is one).
-		d := fix.Unified("a/"+from, "b/"+to, rules.MaskFile(from, ff.File.Kind, ff.Read), rules.MaskFile(to, ff.File.Kind, ff.Data))
+		before, after := rules.MaskFiles(from, to, ff.File.Kind, ff.Read, ff.Data)
+		d := fix.Unified("a/"+from, "b/"+to, before, after)
 		for _, line := range strings.SplitAfter(d, "\n") {
 			// A CRLF line's CR stays raw, so the diff applies (git apply,
 			// patch) to the file it shows: before the line feed it moves

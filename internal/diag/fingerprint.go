@@ -46,6 +46,14 @@ func Fingerprint(f *Finding, path string) string {
 // a mapping that a fix edits inside (a missing key reported on the
 // document root) is the same finding after the edit, and a message that
 // quotes a line another fix moved ("(line 317)") is too.
+//
+// A credential's finding leaves out the node path too: the credential is
+// what it is about, and a fix that moves it (prose kept as a comment)
+// neither adds one nor takes one away.
 func EditKey(f *Finding, path string) string {
-	return f.Code + "\x00" + path + "\x00" + f.NodePath + "\x00" + StableMessage(f.Message)
+	np := f.NodePath
+	if f.Secret {
+		np = ""
+	}
+	return f.Code + "\x00" + path + "\x00" + np + "\x00" + StableMessage(f.Message)
 }

@@ -43,19 +43,28 @@ const pieceHead = 6
 
 // locate gives the secrets rules.SecretsToMask finds in the unit's files,
 // while its documents are in hand, by path; nil when there are none.
+// A file that was not parsed (not UTF-8, a NUL byte) has its text
+// searched all the same: its snippets quote its lines.
 func (ur *unitRun) locate() map[string]*located {
-	if ur.unit == nil {
-		return nil
+	var spans map[string][]rules.SecretSpan
+	if ur.unit != nil {
+		p := rules.NewPass(nil, &ur.s.Opts, ur.unit, nil)
+		p.Results = ur.results
+		spans = rules.SecretsToMask(p)
 	}
-	p := rules.NewPass(nil, &ur.s.Opts, ur.unit, nil)
-	p.Results = ur.results
-	spans := rules.SecretsToMask(p)
-	if len(spans) == 0 {
-		return nil
-	}
-	out := map[string]*located{}
+	var out map[string]*located
 	for _, f := range ur.files {
-		if sp := spans[f.Path]; len(sp) > 0 && f.Data != nil {
+		if f.Data == nil {
+			continue
+		}
+		sp := spans[f.Path]
+		if ur.unit == nil && len(sp) == 0 && (ur.s.Opts.Limits.MaxFileSize <= 0 || int64(len(f.Data)) <= ur.s.Opts.Limits.MaxFileSize) && rules.MayHoldSecret(f.Data) {
+			sp = rules.FindSecrets(f, nil)
+		}
+		if len(sp) > 0 {
+			if out == nil {
+				out = map[string]*located{}
+			}
 			out[f.Path] = locatedIn(f, sp)
 		}
 	}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"path"
@@ -467,7 +468,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 			out = append(out, SecretSpan{Line: n.Line, Col: n.Column, EndLine: n.Line, EndCol: end.Col, What: "a high-entropy value under " + diag.QuoteFull(pk.Value), ByKey: true})
 		})
 	}
-	return embeddedSecrets(f, trees, out)
+	return lineSecrets(f, trees, embeddedSecrets(f, trees, out))
 }
 
 // nodeSpan is the source extent of a scalar: its quoted or plain text on
@@ -559,8 +560,36 @@ func MayHoldSecret(data []byte) bool {
 // asterisks, for outputs that print file content other than snippets
 // (fix --diff).
 func MaskFile(path string, k load.Kind, data []byte) []byte {
+	out, _ := maskFile(path, k, data)
+	return out
+}
+
+// MaskFiles is MaskFile of two versions of a file (a fix's before and
+// after), each also masked of the text of the credentials located in the
+// other: a fix may move one where it is no longer found as one.
+func MaskFiles(from, to string, k load.Kind, before, after []byte) ([]byte, []byte) {
+	b, bs := maskFile(from, k, before)
+	a, as := maskFile(to, k, after)
+	return maskTexts(b, as), maskTexts(a, bs)
+}
+
+// maskTexts replaces every occurrence in data of each text (of 8 bytes or
+// more) with asterisks.
+func maskTexts(data []byte, texts []string) []byte {
+	for _, t := range texts {
+		if len(t) < 8 || !bytes.Contains(data, []byte(t)) {
+			continue
+		}
+		data = bytes.ReplaceAll(data, []byte(t), bytes.Repeat([]byte("*"), utf8.RuneCountInString(t)))
+	}
+	return data
+}
+
+// maskFile is MaskFile, also returning the text of each credential it
+// masked (as written on each of its lines).
+func maskFile(path string, k load.Kind, data []byte) ([]byte, []string) {
 	if !MayHoldSecret(data) {
-		return data
+		return data, nil
 	}
 	f := &load.File{Path: path, Kind: k, Data: data}
 	d, _ := load.Parse(f, load.FormatOf(k, path), load.DefaultLimits)
@@ -568,8 +597,9 @@ func MaskFile(path string, k load.Kind, data []byte) []byte {
 	spans := FindSecrets(f, trees)
 	d.Release()
 	if len(spans) == 0 {
-		return data
+		return data, nil
 	}
+	var texts []string
 	lines := strings.SplitAfter(string(data), "\n")
 	for _, sp := range spans {
 		for l := sp.Line; l <= max(sp.EndLine, sp.Line) && l <= len(lines); l++ {
@@ -583,13 +613,16 @@ func MaskFile(path string, k load.Kind, data []byte) []byte {
 			if l == sp.EndLine {
 				b = min(b, sp.EndCol-1)
 			}
+			if a = max(a, 0); a < b {
+				texts = append(texts, strings.TrimSpace(strings.Trim(strings.TrimSpace(string(r[a:b])), `"'`)))
+			}
 			for i := max(a, 0); i < b; i++ {
 				r[i] = '*'
 			}
 			lines[l-1] = string(r) + text[len(body):]
 		}
 	}
-	return []byte(strings.Join(lines, ""))
+	return []byte(strings.Join(lines, "")), texts
 }
 
 // secretDocs are the documents RL005 looks for credentials in: the

@@ -26,7 +26,7 @@ import (
 // embeddedAssign is NAME=value, NAME: value or "NAME": "value" inside a
 // value, NAME named like a credential holder (not "auth", which names
 // flows and methods far more often than secrets in prose).
-var embeddedAssign = lazyre.New(`(?i)([a-z0-9_.-]*(?:token|secret|passw(?:or)?d|pwd|api[_-]?key|access[_-]?key|private[_-]?key|credential)[a-z0-9_.-]*)["']?[ \t]{0,4}(?:=|:)[ \t]{0,4}["']?([A-Za-z0-9/+=_.~-]{16,200})`)
+var embeddedAssign = lazyre.New(`(?i)([a-z0-9_.-]*(?:token|secret|passw(?:or)?d|pwd|api[_-]?key|access[_-]?key|private[_-]?key|credential)[a-z0-9_.-]*)["']?[ \t]{0,4}(?:=|:)[ \t]{0,4}["']?[*&]?([A-Za-z0-9/+=_.~-]{16,200})`)
 
 // urlPassword is the password of a URL's user information.
 var urlPassword = lazyre.New(`[A-Za-z][A-Za-z0-9+.-]{1,20}://[^/\s:@'"]{1,64}:([^/\s@'"]{6,128})@[A-Za-z0-9.\[-]`)

@@ -157,3 +157,35 @@ func TestMaskText(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretsOutsideValues: a credential no parsed value holds is located
+// on its line all the same (judged as one inside a value is): in a
+// comment, in a Markdown body, on a JSONL line that does not parse, in a
+// file that does not parse; a # inside quotes starts no comment, and a
+// comment without a credential's name or shape locates nothing.
+func TestSecretsOutsideValues(t *testing.T) {
+	const tok = "Tq9vR2mXw8LpZ4sK7yH1nB6cF3dJ0gA5"
+	for _, c := range []struct {
+		name, path, text string
+		kind             load.Kind
+		want             [][2]int // line, column
+	}{
+		{"comment", "ORCHESTRATION.yaml", "workflow:  # reason -- export API_TOKEN=" + tok + "\n  id: x\n", load.KindOrchestration, [][2]int{{1, 41}}},
+		{"comment line", "ORCHESTRATION.yaml", "# see https://docs:Gh7kP2vQ9xWm@h.example.net\nworkflow: {id: x}\n", load.KindOrchestration, [][2]int{{1, 20}}},
+		{"hash in quotes", "ORCHESTRATION.yaml", "a: \"x # b\"\nb: 1  # plain words in a comment that mention a token\n", load.KindOrchestration, nil},
+		{"body", "02-projects/07-x/01-planning/resume-context.md", "---\nproject_id: \"07-x\"\n---\n\nRun `export DOCS_API_TOKEN=" + tok + "` first.\n", load.KindResumeContext, [][2]int{{5, 28}}},
+		{"bad jsonl line", ".agent-memory/runs/r1/events/a/events.jsonl", "{\"event\": \"task_started\"}\n{\"note\": \"password: " + tok + "\n", load.KindAgentRun, [][2]int{{2, 21}}},
+		{"unparsable", "ORCHESTRATION.yaml", "resumption:\n  password: \"" + tok + "\n  next: [\n", load.KindOrchestration, [][2]int{{2, 14}}},
+		{"alias-like", "ORCHESTRATION.yaml", "resumption:\n  password: *" + tok + "\n", load.KindOrchestration, [][2]int{{2, 14}}},
+	} {
+		f := &load.File{Path: c.path, Kind: c.kind, Data: []byte(c.text)}
+		d, _ := load.Parse(f, load.FormatOf(f.Kind, f.Path), load.DefaultLimits)
+		var got [][2]int
+		for _, s := range FindSecrets(f, docTrees(d)) {
+			got = append(got, [2]int{s.Line, s.Col})
+		}
+		if len(got) != len(c.want) || len(got) > 0 && got[0] != c.want[0] {
+			t.Errorf("%s: secrets at %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -25,6 +25,7 @@ var cutsAllowed = map[string]string{
 	"posAt":         "counts characters for a position",
 	"textSpan":      "counts characters for a position",
 	"window":        "cuts text shortText has masked whole",
+	"maskFile":      "takes a located credential's text, to mask it in another version of the file",
 }
 
 // quoteVerb is a %q verb, with any flags.
