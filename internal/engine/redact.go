@@ -47,10 +47,12 @@ const pieceHead = 6
 // searched all the same: its snippets quote its lines.
 func (ur *unitRun) locate() map[string]*located {
 	var spans map[string][]rules.SecretSpan
+	var extra []string // located in what the rules read besides the files (--base)
 	if ur.unit != nil {
 		p := rules.NewPass(nil, &ur.s.Opts, ur.unit, nil)
 		p.Results = ur.results
 		spans = rules.SecretsToMask(p)
+		extra = rules.ExtraSecrets(p)
 	}
 	var out map[string]*located
 	for _, f := range ur.files {
@@ -61,19 +63,26 @@ func (ur *unitRun) locate() map[string]*located {
 		if ur.unit == nil && len(sp) == 0 && (ur.s.Opts.Limits.MaxFileSize <= 0 || int64(len(f.Data)) <= ur.s.Opts.Limits.MaxFileSize) && rules.MayHoldSecret(f.Data) {
 			sp = rules.FindSecrets(f, nil)
 		}
-		if len(sp) > 0 {
+		if len(sp) > 0 || len(extra) > 0 {
 			if out == nil {
 				out = map[string]*located{}
 			}
-			out[f.Path] = locatedIn(f, sp)
+			out[f.Path] = locatedIn(f, sp, extra...)
 		}
 	}
 	return out
 }
 
-// locatedIn takes the text of spans from f.
-func locatedIn(f *load.File, spans []rules.SecretSpan) *located {
+// locatedIn takes the text of spans from f, and adds the texts of extra
+// (credentials located elsewhere that f's findings may quote).
+func locatedIn(f *load.File, spans []rules.SecretSpan, extra ...string) *located {
 	lc := &located{spans: spans}
+	for _, e := range extra {
+		lc.secs = append(lc.secs, e)
+		if u, ok := unquote(e); ok {
+			lc.secs = append(lc.secs, u)
+		}
+	}
 	runes := map[int][]rune{} // a line holding many secrets is decoded once
 	for _, sp := range spans {
 		endLine := max(sp.EndLine, sp.Line)

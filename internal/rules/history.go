@@ -109,6 +109,7 @@ var baseLookup = NewResult("base-version", func(p *Pass) *baseRead {
 	if !bf.Exists {
 		if f.Kind == load.KindOrchestration {
 			if d := b.moves(p.Opts).movedFrom(OrchestrationOf(p).Workflow.ID.Value); d != nil {
+				maskAlso(p, d.Doc.File, docTrees(d.Doc))
 				return &baseRead{version: &baseVersion{Doc: d.Doc, Path: d.Rel}}
 			}
 		}
@@ -117,7 +118,13 @@ var baseLookup = NewResult("base-version", func(p *Pass) *baseRead {
 	if bf.Unchanged {
 		return &baseRead{version: &baseVersion{Doc: p.Doc, Path: bf.Path, Unchanged: true}}
 	}
-	doc, err := parseBase(&load.File{Path: f.Path, Kind: f.Kind, Data: bf.Data}, p.Opts.Limits)
+	baseFile := &load.File{Path: f.Path, Kind: f.Kind, Data: bf.Data}
+	doc, err := parseBase(baseFile, p.Opts.Limits)
+	var trees []*yaml.Node
+	if doc != nil {
+		trees = docTrees(doc)
+	}
+	maskAlso(p, baseFile, trees) // its values and parse errors are quoted
 	if err != nil {
 		msg := diag.FitClip(func(w int) string {
 			return fmt.Sprintf("this file does not parse at %s (%s), so this change was not checked against it", ref, diag.ClipTo(err.Error(), w))
@@ -669,6 +676,7 @@ func runEventLogAppendOnly(p *Pass) {
 		if !bf.Exists || bf.Unchanged || bytes.HasPrefix(f.Data, bf.Data) {
 			continue
 		}
+		maskAlso(p, &load.File{Path: f.Path, Kind: f.Kind, Data: bf.Data}, nil) // its lines are quoted
 		was := ""
 		if rel, ok := b.Repo.Rel(osPathOf(p.Opts, f.OSPath)); ok && rel != bf.Path {
 			was = " (at " + b.Repo.Ref + " it was " + bf.Path + ")"

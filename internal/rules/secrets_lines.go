@@ -115,3 +115,50 @@ func markdownBody(f *load.File) int {
 	}
 	return n + 1 // not closed: RL310, and the text is front matter
 }
+
+// Text a rule quotes from outside the unit's files (the base version of a
+// file, with --base) is masked of the credentials located in it: the rule
+// hands that text to maskAlso when it reads it, and the engine masks the
+// unit's findings of those credentials (ExtraSecrets) as of the unit's
+// own.
+
+// extraSecrets are the texts of credentials located in what the unit's
+// rules read besides its files.
+var extraSecrets = NewResult("extra-secrets", func(p *Pass) *[]string { return new([]string) })
+
+// maskAlso locates the credentials in f (parsed into trees; none when it
+// does not parse) for the engine to mask in the unit's findings.
+func maskAlso(p *Pass, f *load.File, trees []*yaml.Node) {
+	if len(f.Data) == 0 || !MayHoldSecret(f.Data) {
+		return
+	}
+	if spans := FindSecrets(f, trees); len(spans) > 0 {
+		ts := extraSecrets.Of(p)
+		*ts = append(*ts, spanTexts(f, spans)...)
+	}
+}
+
+// ExtraSecrets are the credentials located in text the unit's rules read
+// from outside its files (maskAlso), to be masked in its findings.
+func ExtraSecrets(p *Pass) []string { return *extraSecrets.Of(p) }
+
+// spanTexts are the text of each line of each span, as written.
+func spanTexts(f *load.File, spans []SecretSpan) []string {
+	var out []string
+	for _, sp := range spans {
+		for l := sp.Line; l <= max(sp.EndLine, sp.Line) && l-sp.Line < 1000; l++ {
+			r := []rune(f.Line(l))
+			a, b := 0, len(r)
+			if l == sp.Line {
+				a = sp.Col - 1
+			}
+			if l == sp.EndLine && sp.EndCol > 0 {
+				b = min(b, sp.EndCol-1)
+			}
+			if a >= 0 && a < b {
+				out = append(out, strings.TrimSpace(string(r[a:b])))
+			}
+		}
+	}
+	return out
+}
