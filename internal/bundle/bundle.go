@@ -135,6 +135,10 @@ type Options struct {
 	Limits load.Limits
 	// Progress, when set, counts the bytes and files to hash and hashed.
 	Progress *Progress
+	// Mask, when set, gives what hides in a verdict's texts the
+	// credentials located in the artifacts (a lint masks its findings
+	// itself): bundle verify prints them.
+	Mask func(docs []*load.Document) func(string) string
 }
 
 // DefaultSemvers are the validator versions supported out of the box.
@@ -221,7 +225,31 @@ type Progress struct {
 // Verify loads the bundle in folder f and decides on it.
 func Verify(f *load.Folder, o Options) *Verdict {
 	b, probs := load.LoadBundle(f, o.limits())
-	return Check(b, probs, o)
+	v := Check(b, probs, o)
+	if o.Mask != nil {
+		var docs []*load.Document
+		for _, name := range load.BundleArtifacts {
+			if d := b.Artifacts[name]; d != nil {
+				docs = append(docs, d)
+			}
+		}
+		if m := o.Mask(docs); m != nil {
+			v.mask(m)
+		}
+	}
+	return v
+}
+
+// mask passes every text of v that comes from the bundle through m.
+func (v *Verdict) mask(m func(string) string) {
+	for i := range v.Problems {
+		p := &v.Problems[i]
+		p.Message, p.Key, p.Declared = m(p.Message), m(p.Key), m(p.Declared)
+	}
+	for i := range v.Notes {
+		n := &v.Notes[i]
+		n.Message, n.Path = m(n.Message), m(n.Path)
+	}
 }
 
 // VerifyDir verifies the bundle in dir, shown as dir, reading nothing

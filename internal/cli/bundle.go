@@ -109,6 +109,7 @@ func (c *Command) bundleVerify(args []string) (int, error) {
 	opts.ExpectBuildID = vf.expectBuildID
 	opts.Jobs = vf.jobs
 	opts.Progress = &bundle.Progress{}
+	opts.Mask = engine.Masker
 
 	// Every folder must be a bundle before any is verified.
 	var folders []*load.Folder

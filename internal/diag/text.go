@@ -14,6 +14,10 @@ import (
 // that is shown whole.
 func Mask(s string) string { return secret.Mask(s) }
 
+// KnownSecretPrefix reports whether s is the start of a credential kind's
+// prefix (sk-, ghp_): it tells nothing of one (secret.KnownPrefix).
+func KnownSecretPrefix(s string) bool { return secret.KnownPrefix(s) }
+
 // SafeText makes what a finding says safe for every output. Its message,
 // its related positions' messages and its fix's description are text that
 // may hold a file's content (rules name keys, values and paths as they

@@ -30,12 +30,14 @@ type located struct {
 	windows map[string]bool
 	// pieces are what a message may hold of a secret whole (each line of
 	// it, its distinctive middle, its quoted middle), found in one pass
-	// over a message through byHead, their first pieceHead bytes; short
-	// ones are replaced one by one.
+	// over a message through byHead, their first pieceHead bytes.
 	pieces []string
 	byHead map[string][]int
-	short  []string
-	byLine map[int][]int // spansOn
+	// edges are the first and last up to secretRun-1 bytes of each
+	// secret: what a clip may leave of one beside its ellipsis, too short
+	// for a run (made on first use).
+	heads, tails map[string]bool
+	byLine       map[int][]int // spansOn
 }
 
 // pieceHead is how many leading bytes of a piece index it.
@@ -71,6 +73,25 @@ func (ur *unitRun) locate() map[string]*located {
 		}
 	}
 	return out
+}
+
+// Masker returns what hides, in text printed from the files of docs
+// (parsed or not), the credentials located in them, as a lint's reports
+// hide them; nil when none is located.
+func Masker(docs []*load.Document) func(string) string {
+	loc := map[string]*located{}
+	for _, d := range docs {
+		if d == nil || d.File == nil || d.File.Data == nil {
+			continue
+		}
+		if sp := rules.DocSecrets(d); len(sp) > 0 {
+			loc[d.File.Path] = locatedIn(d.File, sp)
+		}
+	}
+	if len(loc) == 0 {
+		return nil
+	}
+	return unionOf(loc).mask
 }
 
 // locatedIn takes the text of spans from f, and adds the texts of extra
@@ -133,8 +154,7 @@ func (lc *located) indexPieces() {
 			return // maskRuns hides every occurrence already
 		}
 		if len(p) < pieceHead {
-			lc.short = append(lc.short, p)
-			return
+			return // a short middle: replaced one by one, it would cost every message a pass and garble its words
 		}
 		lc.byHead[p[:pieceHead]] = append(lc.byHead[p[:pieceHead]], len(lc.pieces))
 		lc.pieces = append(lc.pieces, p)
@@ -266,13 +286,96 @@ func unionOf(loc map[string]*located) *located {
 	return all
 }
 
-// mask hides in msg every located secret: runs, pieces and short ones.
+// mask hides in msg every located secret: first what has a credential's
+// shape (whole, before a located secret's runs could break the shape),
+// then runs, pieces, and what a clip left of one beside its ellipsis.
 func (lc *located) mask(msg string) string {
-	msg = lc.maskPieces(maskRuns(msg, lc.windows))
-	for _, p := range lc.short {
-		msg = strings.ReplaceAll(msg, p, "****")
+	return lc.maskEdges(lc.maskPieces(maskRuns(diag.Mask(msg), lc.windows)))
+}
+
+// maskEdges hides what a clip left of a located secret next to its
+// ellipsis ("https://bot:Gh7kP2…"): the bytes before an ellipsis that
+// begin a secret, and those after one that end it, when there are 3 or
+// more of them or they stand apart from the word before or after (fewer
+// than secretRun: longer ones are runs, masked already).
+func (lc *located) maskEdges(msg string) string {
+	if !strings.Contains(msg, "…") && !strings.Contains(msg, "...") || len(lc.secs) == 0 {
+		return msg
 	}
-	return msg
+	if lc.heads == nil {
+		lc.heads, lc.tails = map[string]bool{}, map[string]bool{}
+		for _, sec := range lc.secs {
+			for k := 1; k < secretRun && k < len(sec); k++ {
+				lc.heads[sec[:k]] = true
+				lc.tails[sec[len(sec)-k:]] = true
+			}
+		}
+	}
+	var sb strings.Builder
+	last := 0
+	for i := 0; i < len(msg); {
+		n := ellipsisAt(msg, i)
+		if n == 0 {
+			i++
+			continue
+		}
+		if k := edge(msg[last:i], lc.heads, true); k > 0 {
+			sb.WriteString(msg[last : i-k])
+			sb.WriteString("****")
+		} else {
+			sb.WriteString(msg[last:i])
+		}
+		sb.WriteString(msg[i : i+n])
+		last = i + n
+		if k := edge(msg[last:], lc.tails, false); k > 0 {
+			sb.WriteString("****")
+			last += k
+		}
+		i = last
+	}
+	sb.WriteString(msg[last:])
+	return sb.String()
+}
+
+// ellipsisAt is the length of an ellipsis ("…" or "...") at msg[i:], or 0.
+func ellipsisAt(msg string, i int) int {
+	switch {
+	case strings.HasPrefix(msg[i:], "…"):
+		return len("…")
+	case strings.HasPrefix(msg[i:], "..."):
+		return 3
+	}
+	return 0
+}
+
+// edge is how many bytes at the end of s (atEnd) or its start are one of
+// set, the longest first, when they are 3 or more or stand apart from the
+// word beside them; 0 when none. A credential's known prefix (sk-, ghp_)
+// is not one: it tells nothing, and a message names kinds by it.
+func edge(s string, set map[string]bool, atEnd bool) int {
+	for k := min(secretRun-1, len(s)); k >= 1; k-- {
+		var piece string
+		var beside byte = ' '
+		if atEnd {
+			piece = s[len(s)-k:]
+			if len(s) > k {
+				beside = s[len(s)-k-1]
+			}
+		} else {
+			piece = s[:k]
+			if len(s) > k {
+				beside = s[k]
+			}
+		}
+		if set[piece] && (k >= 3 || !isWordByte(beside)) && !(atEnd && diag.KnownSecretPrefix(piece)) {
+			return k
+		}
+	}
+	return 0
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 // maskSnippets hides in each finding's snippet the secrets located in its

@@ -215,3 +215,26 @@ func BenchmarkMaskPieces(b *testing.B) {
 		})
 	}
 }
+
+// TestMaskEdgesAndShortSecrets: what a clip leaves of a located secret
+// beside its ellipsis is masked (fewer bytes than a run), a credential
+// kind's known prefix is not (it names the kind), and a short secret's
+// middle is no piece: one character of it is not masked in every word.
+func TestMaskEdgesAndShortSecrets(t *testing.T) {
+	lc := &located{secs: []string{"Gh7kP2vQ9xWm", "Qz7ep2", "sk-Zq7Xw2Lk9Vb4Nm1Pt6Rs3Yh8"}}
+	lc.windows = secretWindows(lc.secs)
+	lc.indexPieces()
+	for in, want := range map[string]string{
+		`path "xxhttps://bot:Gh7kP2v…bbbb.md" resolves nowhere`: `path "xxhttps://bot:****…bbbb.md" resolves nowhere`,
+		`output "out/https://bot:Gh7…xWm@h.example.net"`:        `output "out/https://bot:****…****@h.example.net"`,
+		`was "https://ci:Gh7kP2...", now "x"`:                   `was "https://ci:****...", now "x"`,
+		`an API secret key (sk-…) is stored here`:               `an API secret key (sk-…) is stored here`,
+		`every e in these words stays where it is`:              `every e in these words stays where it is`,
+		`the preview at https://docs:Qz7ep2@h is up`:            `the preview at https://docs:****@h is up`,
+		`a clip of nothing secret… then more`:                   `a clip of nothing secret… then more`,
+	} {
+		if got := lc.mask(in); got != want {
+			t.Errorf("mask(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -329,7 +329,13 @@ func Kind(n *yaml.Node) string {
 }
 
 // Walk visits every node under n once (aliases are not followed).
-func Walk(n *yaml.Node, fn func(n, parentKey *yaml.Node)) {
+func Walk(n *yaml.Node, fn func(n, parentKey *yaml.Node)) { walk(n, fn, false) }
+
+// WalkKeys is Walk, visiting mapping keys too (with no parent key): text
+// is written in keys as in values.
+func WalkKeys(n *yaml.Node, fn func(n, parentKey *yaml.Node)) { walk(n, fn, true) }
+
+func walk(n *yaml.Node, fn func(n, parentKey *yaml.Node), keys bool) {
 	var rec func(n, pk *yaml.Node)
 	rec = func(n, pk *yaml.Node) {
 		if n == nil {
@@ -339,6 +345,9 @@ func Walk(n *yaml.Node, fn func(n, parentKey *yaml.Node)) {
 		switch n.Kind {
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
+				if keys {
+					fn(n.Content[i], nil)
+				}
 				rec(n.Content[i+1], n.Content[i])
 			}
 		case yaml.SequenceNode, yaml.DocumentNode:

@@ -425,7 +425,7 @@ func FindSecrets(f *load.File, trees []*yaml.Node) []SecretSpan {
 	// Values with escapes (\u005f, \/) or folded across lines match only
 	// once decoded: the whole scalar is then the secret.
 	for _, t := range trees {
-		node.Walk(t, func(n, pk *yaml.Node) {
+		node.WalkKeys(t, func(n, pk *yaml.Node) {
 			if !node.IsString(n) || len(n.Value) < 16 || n.Line == 0 || !secret.MayHold(n.Value) {
 				return
 			}
@@ -623,6 +623,15 @@ func maskFile(path string, k load.Kind, data []byte) ([]byte, []string) {
 		}
 	}
 	return []byte(strings.Join(lines, "")), texts
+}
+
+// DocSecrets are the credentials FindSecrets locates in d's file, parsed
+// into d (or not: every line is text then).
+func DocSecrets(d *load.Document) []SecretSpan {
+	if d.File.Data == nil || !MayHoldSecret(d.File.Data) {
+		return nil
+	}
+	return FindSecrets(d.File, docTrees(d))
 }
 
 // secretDocs are the documents RL005 looks for credentials in: the

@@ -44,7 +44,7 @@ var embeddedWords = []string{"token", "secret", "passw", "pwd", "key", "credenti
 func embeddedSecrets(f *load.File, trees []*yaml.Node, out []SecretSpan) []SecretSpan {
 	found := newSpanIndex(out) // what the other scans found, looked up by line
 	for _, t := range trees {
-		node.Walk(t, func(n, pk *yaml.Node) {
+		node.WalkKeys(t, func(n, pk *yaml.Node) {
 			if !node.IsString(n) || len(n.Value) < 16 || n.Line == 0 || !mayEmbed(n.Value) {
 				return
 			}

@@ -176,6 +176,7 @@ func TestSecretsOutsideValues(t *testing.T) {
 		{"body", "02-projects/07-x/01-planning/resume-context.md", "---\nproject_id: \"07-x\"\n---\n\nRun `export DOCS_API_TOKEN=" + tok + "` first.\n", load.KindResumeContext, [][2]int{{5, 28}}},
 		{"bad jsonl line", ".agent-memory/runs/r1/events/a/events.jsonl", "{\"event\": \"task_started\"}\n{\"note\": \"password: " + tok + "\n", load.KindAgentRun, [][2]int{{2, 21}}},
 		{"unparsable", "ORCHESTRATION.yaml", "resumption:\n  password: \"" + tok + "\n  next: [\n", load.KindOrchestration, [][2]int{{2, 14}}},
+		{"escaped key", "ORCHESTRATION.yaml", "a:\n  \"ghp_Q7mK2xW9vLpR4tY8\\x6eB3cF6hJ1dS5gA0eU2iZ\": 1\n", load.KindOrchestration, [][2]int{{2, 3}}},
 		{"alias-like", "ORCHESTRATION.yaml", "resumption:\n  password: *" + tok + "\n", load.KindOrchestration, [][2]int{{2, 14}}},
 	} {
 		f := &load.File{Path: c.path, Kind: c.kind, Data: []byte(c.text)}

@@ -76,6 +76,21 @@ const upperAlnum = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 // report only what no earlier pattern found.
 var Patterns = append(builtin[:len(builtin):len(builtin)], ruleset...)
 
+// KnownPrefix reports whether s is the start of a pattern's keyword
+// (sk-, ghp_, AKIA): what every credential of that kind begins with, which
+// tells nothing of one.
+func KnownPrefix(s string) bool {
+	l := strings.ToLower(s)
+	for i := range Patterns {
+		for _, k := range Patterns[i].Keywords {
+			if strings.HasPrefix(k, l) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // FromRuleset reports whether Patterns[i] comes from gitleaks' rule set.
 func FromRuleset(i int) bool { return i >= len(builtin) }
 
