@@ -25,6 +25,8 @@ var intendedPairs = map[[2]string]string{
 	{"RL005", "RL104"}: "a credential pasted as last_checkpoint: the leak and the wrong checkpoint id are two fixes (remove and rotate; set the latest id)",
 	{"RL005", "RL010"}: "a credential pasted as a key: the leak and the key no reader knows are two fixes (remove and rotate; remove the key)",
 	{"RL005", "RL113"}: "a credential pasted into a path to read: the leak and the path that resolves nowhere are two fixes (remove and rotate; correct the path)",
+	{"RL005", "RL403"}: "a credential pasted into a failed status: the leak and the failed run are two matters (remove and rotate; rerun the task)",
+	{"RL005", "RL405"}: "a credential pasted into an output's name: the leak and the missing output are two fixes (remove and rotate; produce the output or correct its key)",
 	{"RL102", "RL115"}: "a half-migrated section: v1 fields left over (RL115) and v2 sub-sections still missing (RL102) are two edits",
 }
 

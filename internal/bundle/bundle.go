@@ -484,18 +484,22 @@ func (c *checker) statusField(d *load.Document, key, want string, code Code) {
 	case isStr && s == want:
 		return
 	default:
-		p.Message = fmt.Sprintf("%s is %s, not %s", key, show(v), diag.QuoteFull(want))
-	}
-	if key == "status" {
-		if e := errorSummary(d); e != "" {
-			p.Message += " (" + e + ")"
-		}
+		// The status and the error it records, both the run's words:
+		// clipped together to one message's length.
+		p.Message = diag.FitClip(func(w int) string {
+			msg := fmt.Sprintf("%s is %s, not %s", key, showTo(v, min(81, 2*w+1)), diag.QuoteFull(want))
+			if e := errorSummary(d, min(121, 2*w+1)); key == "status" && e != "" {
+				msg += " (" + e + ")"
+			}
+			return msg
+		})
 	}
 	c.add(p)
 }
 
-// errorSummary quotes STATUS.json's error object for a rejection message.
-func errorSummary(d *load.Document) string {
+// errorSummary quotes STATUS.json's error object for a rejection message,
+// its message clipped to w characters.
+func errorSummary(d *load.Document, w int) string {
 	e := node.Val(d.Root, "error")
 	if !node.IsMap(e) {
 		return ""
@@ -504,11 +508,11 @@ func errorSummary(d *load.Document) string {
 	msg, _ := node.Str(node.Val(e, "message"))
 	switch {
 	case code != "" && msg != "":
-		return "error " + code + ": " + diag.ClipHead(msg, 121)
+		return "error " + diag.ClipHead(code, 40) + ": " + diag.ClipHead(msg, w)
 	case code != "":
-		return "error " + code
+		return "error " + diag.ClipHead(code, 40)
 	case msg != "":
-		return "error: " + diag.ClipHead(msg, 121)
+		return "error: " + diag.ClipHead(msg, w)
 	}
 	return ""
 }
@@ -687,14 +691,17 @@ func contains(list []string, s string) bool {
 }
 
 // show renders a value for a message: strings quoted, others by kind.
-func show(n *yaml.Node) string {
+func show(n *yaml.Node) string { return showTo(n, 81) }
+
+// showTo is show with strings clipped to w characters.
+func showTo(n *yaml.Node, w int) string {
 	n = node.Resolve(n)
 	if n == nil {
 		return "missing"
 	}
 	if n.Kind == yaml.ScalarNode {
 		if s, ok := node.Str(n); ok {
-			return diag.QuoteHead(s, 81)
+			return diag.QuoteHead(s, w)
 		}
 		if node.IsNull(n) {
 			return "null"

@@ -88,7 +88,23 @@ func (c *Command) setupConfig(cf *configFlags, s *engine.Settings, anchor string
 	}
 	lc.cfg, lc.cfgRoot, lc.classifier = lc.top.Config, lc.top.Root, lc.top.Classifier()
 	applyConfig(lc.cfg, s)
+	s.Opts.Classify, lc.pre.Opts.Classify = lc.repoKind, lc.repoKind
 	return lc, nil
+}
+
+// repoKind classifies a repository file as discovery does: with the
+// globs and excludes of the configuration governing its folder.
+func (lc *lintConfig) repoKind(osPath string) load.Kind {
+	c := lc.classifierFor(filepath.Dir(osPath))
+	disp := load.Display(lc.cwd, osPath)
+	k := c.FileKind(disp)
+	if k == load.KindUnknown {
+		k = c.FileKind(filepath.ToSlash(osPath))
+	}
+	if k == load.KindUnknown || c.Excluded(disp) || lc.set.Excluded(osPath, k) {
+		return load.KindUnknown
+	}
+	return k
 }
 
 // configError is the usage error for a configuration that cannot be read

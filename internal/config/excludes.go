@@ -36,6 +36,13 @@ func (s *Set) Filter(d *load.Discovery) {
 	}, s.cwd)
 }
 
+// Excluded reports whether the configuration governing the file at osPath
+// excludes it as a file of kind k (the global excludes, or that kind's).
+func (s *Set) Excluded(osPath string, k load.Kind) bool {
+	sc := s.ForPath(osPath, false)
+	return sc.Config.excludedBy(k, RootRel(sc.Root, s.cwd, load.Display(s.cwd, osPath)), true) != ""
+}
+
 func filter(d *load.Discovery, scope func(osPath string, isDir bool) (*Config, string), cwd string) {
 	d.Files = keep(d, d.Files, func(f *load.File) load.Skip {
 		c, root := scope(f.OSPath, false)

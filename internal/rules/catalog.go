@@ -132,6 +132,12 @@ type Options struct {
 	// keeps only the lines cross-file rules and suppressions need, and
 	// facts keep none for their findings to print.
 	NoSnippets bool
+	// Classify gives the kind a lint of the repository gives the file at
+	// an OS path (its configuration's globs and excludes, nested ones
+	// included; KindUnknown when excluded): rules that look for evidence
+	// among files the run was not given find what that lint would. Nil:
+	// the default globs.
+	Classify func(osPath string) load.Kind
 }
 
 // BundleOptions configure SPECTRUM-02 checks (SPEC §3.5, §7 bundle:).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -137,9 +138,15 @@ func weighAdoption(p *RepoPass, all []*ResumptionFact) adoption {
 	return a
 }
 
-// templateOnDisk reads the conventional template when the run has none.
+// templateOnDisk reads the repository's template when the run has none:
+// the conventional one, else the first the repository lists that its
+// configuration classifies as an orchestration template.
 func templateOnDisk(p *RepoPass, a adoption) adoption {
-	for _, rel := range templatePaths {
+	rels := templatePaths
+	if t := listedTemplate(p); t != "" && !slices.Contains(rels, t) {
+		rels = append(slices.Clip(rels), t)
+	}
+	for _, rel := range rels {
 		osPath := filepath.Join(absPath(p.Opts.Cwd, p.Opts.RepoRoot), filepath.FromSlash(rel))
 		f := &load.File{Path: load.Display(p.Opts.Cwd, osPath), OSPath: osPath, Kind: load.KindOrchestration, Template: true,
 			Root: absPath(p.Opts.Cwd, p.Opts.RepoRoot)}
@@ -162,6 +169,39 @@ func templateOnDisk(p *RepoPass, a adoption) adoption {
 		break
 	}
 	return a
+}
+
+// listedTemplate is the first file the repository lists that a lint of
+// it classifies as an orchestration template, or "" (at most
+// maxAdoptionScan orchestration names looked at).
+func listedTemplate(p *RepoPass) string {
+	root := absPath(p.Opts.Cwd, p.Opts.RepoRoot)
+	n := 0
+	for _, name := range p.Listed() {
+		rel := string(name)
+		if !load.IsTemplate(rel) {
+			continue
+		}
+		if n++; n > maxAdoptionScan {
+			break
+		}
+		if repoKind(p.Opts, filepath.Join(root, filepath.FromSlash(rel)), rel) == load.KindOrchestration {
+			return rel
+		}
+	}
+	return ""
+}
+
+// repoKind is the kind a lint of the repository gives a listed file
+// (Options.Classify), or the default globs' with the default excludes.
+func repoKind(opts *Options, osPath, rel string) load.Kind {
+	if opts.Classify != nil {
+		return opts.Classify(osPath)
+	}
+	if isWorkflowName(rel) || load.IsTemplate(rel) && path.Base(rel) == "ORCHESTRATION.template.yaml" {
+		return load.KindOrchestration
+	}
+	return load.KindUnknown
 }
 
 // maxAdoptionScan and maxAdoptionBytes bound the repository's workflows
@@ -189,13 +229,16 @@ func liveV2Elsewhere(p *RepoPass, all []*ResumptionFact, a adoption) adoption {
 	n, budget := 0, int64(maxAdoptionBytes)
 	for _, name := range names {
 		rel := string(name)
-		if !isWorkflowName(rel) {
+		if load.IsTemplate(rel) || !mayBeWorkflow(p.Opts, rel) {
+			continue
+		}
+		osPath := filepath.Join(root, filepath.FromSlash(rel))
+		if repoKind(p.Opts, osPath, rel) != load.KindOrchestration {
 			continue
 		}
 		if n++; n > maxAdoptionScan {
 			break
 		}
-		osPath := filepath.Join(root, filepath.FromSlash(rel))
 		disp := load.Display(p.Opts.Cwd, osPath)
 		if inRun[disp] {
 			continue
@@ -224,6 +267,16 @@ func liveV2Elsewhere(p *RepoPass, all []*ResumptionFact, a adoption) adoption {
 		}
 	}
 	return a
+}
+
+// mayBeWorkflow screens a listed path before it is classified: with the
+// default globs only their names can be a workflow; configured globs may
+// name any YAML file.
+func mayBeWorkflow(opts *Options, rel string) bool {
+	if opts.Classify == nil {
+		return isWorkflowName(rel)
+	}
+	return strings.HasSuffix(rel, ".yaml") || strings.HasSuffix(rel, ".yml")
 }
 
 // isWorkflowName reports a repository path named as the orchestration
