@@ -320,7 +320,7 @@ func (r *Repo) readUntracked() error {
 type treeEntry struct {
 	mode string // "100644", "100755" or "120000"
 	hash string // the blob's object name, hex
-	size int64
+	size int64 // -1 when git cannot read the object
 }
 
 // baseTree lists every blob of the base commit.
@@ -341,7 +341,7 @@ func (r *Repo) baseTree() (map[string]treeEntry, error) {
 		}
 		size, err := strconv.ParseInt(f[3], 10, 64)
 		if err != nil {
-			continue
+			size = -1 // "BAD": git cannot read the object; it is there, changed
 		}
 		tree[string(path)] = treeEntry{mode: f[0], hash: f[2], size: size}
 	}
@@ -486,6 +486,11 @@ func (r *Repo) LookupRel(rel string) (File, error) {
 		base = c.OldPath
 	}
 	data, found, err := r.read(base)
+	if err == nil && !found && c != nil && (c.Status == Modified || c.Status == Renamed) {
+		// git lists it at base, changed: its blob is there, unless the
+		// object store lacks it (a partial or damaged copy).
+		return File{Path: base}, fmt.Errorf("git lists it at %s, but its object is missing from the repository", r.Ref)
+	}
 	if err != nil || !found {
 		return File{Path: base}, err
 	}

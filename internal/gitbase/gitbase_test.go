@@ -322,3 +322,31 @@ func TestOpenUsesTheFolderItsMarkerIsIn(t *testing.T) {
 		t.Errorf("worktree: %q at %s, %v; want its base version at %s", f.Data, r.Root, err, wt)
 	}
 }
+
+// TestLookupMissingObject: a file git lists at base whose object the
+// store lacks (a damaged or partly copied .git: `ls-tree -l` says BAD) is
+// an error, not a file new at head that nothing is compared with.
+func TestLookupMissingObject(t *testing.T) {
+	dir := repo(t, map[string]string{"ORCHESTRATION.yaml": "decision_log:\n  - {id: RD-001, decision: keep}\n", "other.yaml": "x\n"},
+		map[string]string{"ORCHESTRATION.yaml": "decision_log:\n  - {id: RD-001, decision: drop}\n"})
+	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD:ORCHESTRATION.yaml").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := strings.TrimSpace(string(out))
+	if err := os.Remove(filepath.Join(dir, ".git", "objects", h[:2], h[2:])); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(dir, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	f, err := r.Lookup(filepath.Join(dir, "ORCHESTRATION.yaml"))
+	if err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("Lookup of a file whose base object is missing = %+v, %v; want an error", f, err)
+	}
+	if f, err := r.Lookup(filepath.Join(dir, "other.yaml")); err != nil || !f.Exists {
+		t.Errorf("Lookup of an intact file = %+v, %v", f, err)
+	}
+}

@@ -41,6 +41,15 @@ var safeConfig = []string{
 	"credential.helper=",
 	"diff.external=",
 	"protocol.allow=never",
+	// A repository's protocol.<name>.allow wins over protocol.allow: each
+	// is set here too (with extensions.partialClone, ext:: would run a
+	// command to fetch a missing object).
+	"protocol.ext.allow=never",
+	"protocol.file.allow=never",
+	"protocol.git.allow=never",
+	"protocol.ssh.allow=never",
+	"protocol.http.allow=never",
+	"protocol.https.allow=never",
 	"log.showSignature=false",
 }
 
@@ -66,7 +75,7 @@ func Env() []string {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
 		case "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND",
-			"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_EDITOR", "EDITOR", "VISUAL":
+			"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_EDITOR", "EDITOR", "VISUAL", "GIT_ALLOW_PROTOCOL":
 			continue
 		}
 		if strings.HasPrefix(k, "GIT_CONFIG_KEY_") || strings.HasPrefix(k, "GIT_CONFIG_VALUE_") {
@@ -82,6 +91,8 @@ func Env() []string {
 		"GIT_OPTIONAL_LOCKS=0",
 		"GIT_NO_REPLACE_OBJECTS=1",
 		"GIT_NO_LAZY_FETCH=1",
+		// No protocol at all, whatever any configuration allows.
+		"GIT_ALLOW_PROTOCOL=none",
 		"LC_ALL=C",
 	)
 }
