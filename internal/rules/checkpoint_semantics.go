@@ -153,7 +153,12 @@ func runCheckpointContext(p *Pass) {
 		return
 	}
 	if fill < 0 || fill > 1 {
-		p.Report(f, fv, fmt.Sprintf("%s %s is outside [0, 1]: write the fraction of the context window in use (0.886 for 88.6%%)", fillKey, fv.Value))
+		// A percentage is the usual slip: its own fraction is the example.
+		example := "0.886 for 88.6%"
+		if fill > 1 && fill <= 100 {
+			example = fmt.Sprintf("%.4g for %g%%", fill/100, fill)
+		}
+		p.Report(f, fv, fmt.Sprintf("%s %s is outside [0, 1]: write the fraction of the context window in use (%s)", fillKey, fv.Value, example))
 		return
 	}
 	tv, wv := tok.Node, win.Node
