@@ -320,7 +320,7 @@ func (r *Repo) readUntracked() error {
 type treeEntry struct {
 	mode string // "100644", "100755" or "120000"
 	hash string // the blob's object name, hex
-	size int64 // -1 when git cannot read the object
+	size int64  // -1 when git cannot read the object
 }
 
 // baseTree lists every blob of the base commit.

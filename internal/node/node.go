@@ -186,6 +186,16 @@ func HoldsBack(remark string) bool {
 
 var wordSeparators = strings.NewReplacer("-", "_", " ", "_")
 
+// IsTimestampKey reports whether a key names a timestamp (SPEC §2): one
+// ending in _at, or one of the seeds' other names for one.
+func IsTimestampKey(k string) bool {
+	switch k {
+	case "timestamp", "last_updated", "last_activity", "workflow_started", "updated":
+		return true
+	}
+	return strings.HasSuffix(k, "_at")
+}
+
 // HeldBack says whether s is a done status that a remark holds back
 // ("COMPLETE (pending QA)", "DONE - not verified", COMPLETE_PENDING_GATE):
 // the work is not over.

@@ -52,13 +52,7 @@ func init() {
 
 // IsTimestampKey reports keys whose values are timestamps in the seeds'
 // formats (created_at, updated_at, timestamp, last_updated, …).
-func IsTimestampKey(k string) bool {
-	switch k {
-	case "timestamp", "last_updated", "last_activity", "workflow_started", "updated":
-		return true
-	}
-	return strings.HasSuffix(k, "_at")
-}
+func IsTimestampKey(k string) bool { return node.IsTimestampKey(k) }
 
 var (
 	rfc3339Zone = lazyre.New(`^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$`)

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
@@ -578,9 +579,28 @@ func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
 			return Violation{}, false
 		}
 	}
-	v := Violation{Node: n, Path: g.path, Message: where + ": " + describe(g.items, n, enumOrder(g.def, g.path))}
+	msg := describe(g.items, n, enumOrder(g.def, g.path))
+	if len(g.path) > 0 && node.IsTimestampKey(g.path[len(g.path)-1]) {
+		msg = epochHint(msg, n)
+	}
+	v := Violation{Node: n, Path: g.path, Message: where + ": " + msg}
 	v.collection = (node.IsMap(n) || node.IsSeq(n)) && onlyTypeErrors(g.items)
 	return v, true
+}
+
+// epochHint replaces, for a timestamp written as a number, the advice to
+// quote it (which a pattern then refuses) with the RFC 3339 form of the
+// Unix time it reads as, when it reads as one of 1970 to 2100.
+func epochHint(msg string, n *yaml.Node) string {
+	i := strings.Index(msg, " (write it in quotes: ")
+	if i < 0 {
+		return msg
+	}
+	hint := " (write an RFC 3339 timestamp with a zone, such as \"2026-02-22T00:00:00Z\")"
+	if v, ok := node.Int(n); ok && v > 0 && v < 4102444800 {
+		hint = " (as a Unix time it is \"" + time.Unix(v, 0).UTC().Format(time.RFC3339) + "\": write that)"
+	}
+	return msg[:i] + hint
 }
 
 // describe renders a group of CUE errors for one node as one sentence.
