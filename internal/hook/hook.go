@@ -172,12 +172,14 @@ func within(root, p string) (string, bool) {
 
 // MayBeKnown reports whether the root-relative path rel may be a file
 // resumelint checks: a file kind, a bundle marker or artifact, or a file
-// of an agent run, under the default globs or the kinds.<kind>.globs of
-// the repository's .resumelint.yaml. The configuration is read here
-// without validation (validation needs the CUE schemas); a file it may
-// hold is then classified again with the validated configuration. A
-// configuration that does not parse answers true, so that the full path
-// reports it.
+// of an agent run, under the default globs or the kinds.<kind>.globs of a
+// .resumelint.yaml that may govern it (any from rel's folder up to root,
+// each pattern relative to its own folder, as lint anchors them). The
+// configurations are read here without validation (validation needs the
+// CUE schemas); a file they may hold is then classified again with the
+// validated configuration that governs it, so matching more of them than
+// the nearest only costs that second look. A configuration that does not
+// parse answers true, so that the full path reports it.
 func MayBeKnown(root, rel string) bool {
 	c := load.NewClassifier()
 	if c.FileKind(rel) != load.KindUnknown {
@@ -189,23 +191,33 @@ func MayBeKnown(root, rel string) bool {
 	if _, ok := c.BundleDir(rel); ok || path.Base(rel) == "VALIDATOR_VERSION" {
 		return true
 	}
-	globs, ok := configuredGlobs(root)
-	if !ok {
-		return true
-	}
-	for _, g := range globs {
-		g = strings.TrimPrefix(g, "./")
-		if m, _ := doublestar.Match(g, rel); m {
+	for dir := path.Dir(rel); ; dir = path.Dir(dir) {
+		globs, ok := configuredGlobs(root, dir)
+		if !ok {
 			return true
 		}
+		sub := rel
+		if dir != "." {
+			sub = strings.TrimPrefix(rel, dir+"/")
+		}
+		for _, g := range globs {
+			g = strings.TrimPrefix(g, "./")
+			if m, _ := doublestar.Match(g, sub); m {
+				return true
+			}
+		}
+		if dir == "." || dir == "/" {
+			return false
+		}
 	}
-	return false
 }
 
-// configuredGlobs reads kinds.<kind>.globs of root's .resumelint.yaml;
-// ok is false when the file exists but cannot be read as YAML.
-func configuredGlobs(root string) (globs []string, ok bool) {
-	f := &load.File{Path: ".resumelint.yaml", OSPath: filepath.Join(root, ".resumelint.yaml"), Root: root}
+// configuredGlobs reads kinds.<kind>.globs of the .resumelint.yaml in
+// dir, a root-relative '/'-separated folder; ok is false when the file
+// exists but cannot be read as YAML.
+func configuredGlobs(root, dir string) (globs []string, ok bool) {
+	name := path.Join(dir, ".resumelint.yaml")
+	f := &load.File{Path: name, OSPath: filepath.Join(root, filepath.FromSlash(name)), Root: root}
 	if !load.ExistsIn(root, f.OSPath) {
 		return nil, true
 	}
