@@ -137,21 +137,29 @@ func RepoRoot(dir string) string {
 // Target resolves the file an event names. The event is untrusted: a
 // relative file is taken relative to cwd; the file must lie inside root
 // both as written and with every symbolic link resolved, and must exist
-// and not be a folder. One that is not a regular file (a FIFO, a socket)
-// is linted as lint does, which reports it unread (RL003) without opening
-// it. It returns the cleaned path (as written, not resolved) and its
-// root-relative '/'-separated form.
+// and not be a folder. A file named through another path to root (a link
+// to the repository or to a folder above it; macOS's /tmp for
+// /private/tmp) is taken under root (viaAlias). One that is not a regular
+// file (a FIFO, a socket) is linted as lint does, which reports it unread
+// (RL003) without opening it. It returns the cleaned path (as written
+// when it lies under root, else under root) and its root-relative
+// '/'-separated form.
 func Target(root, cwd, file string) (osPath, rel string, ok bool) {
 	if file == "" || strings.ContainsRune(file, 0) {
 		return "", "", false
 	}
 	file = load.Abs(cwd, file)
 	file = filepath.Clean(file)
-	if r, ok := within(root, file); ok {
-		rel = r
-	} else {
-		return "", "", false
+	r, ok := within(root, file)
+	if !ok {
+		if file, ok = viaAlias(root, file); !ok {
+			return "", "", false
+		}
+		if r, ok = within(root, file); !ok {
+			return "", "", false
+		}
 	}
+	rel = r
 	// Looked up inside root only: a link leading out is answered like a
 	// missing file, and nothing outside is looked at.
 	fi, err := load.StatIn(root, file)
@@ -159,6 +167,44 @@ func Target(root, cwd, file string) (osPath, rel string, ok bool) {
 		return "", "", false
 	}
 	return file, rel, true
+}
+
+// aliasMaxDepth bounds the folders of a path viaAlias looks at.
+const aliasMaxDepth = 64
+
+// viaAlias takes file, an absolute clean path outside root as written, to
+// the same file under root when one of its folders is root under another
+// name: the first folder, from the top, that is root itself (links
+// followed, compared as files, not as names) is replaced by root. Only
+// the folders up to that one are resolved; the rest of the path is then
+// looked up under root as any path is, so a link inside the repository
+// that leads out of it is not followed. At most aliasMaxDepth folders
+// are looked at, and none past one that does not exist.
+func viaAlias(root, file string) (string, bool) {
+	rootInfo, err := os.Stat(root)
+	if err != nil || !rootInfo.IsDir() {
+		return "", false
+	}
+	sep := string(filepath.Separator)
+	vol := filepath.VolumeName(file)
+	rest := strings.TrimPrefix(file[len(vol):], sep)
+	dir := vol + sep
+	for range aliasMaxDepth {
+		name, after, more := strings.Cut(rest, sep)
+		if !more {
+			return "", false // the file itself: a folder is what names root
+		}
+		dir = filepath.Join(dir, name)
+		fi, err := os.Stat(dir)
+		if err != nil {
+			return "", false
+		}
+		if os.SameFile(fi, rootInfo) {
+			return filepath.Join(root, after), true
+		}
+		rest = after
+	}
+	return "", false
 }
 
 // within returns p relative to root ('/'-separated) when p lies inside it.
