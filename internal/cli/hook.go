@@ -231,7 +231,9 @@ func (h *hookRun) postToolUse() int {
 	}
 	fmt.Fprintf(&sb, "resumelint: %s has %s a resuming session would trip over; correct the file now:\n", hookSafe(disp), noun)
 	writeFindingLines(&sb, found)
-	fmt.Fprint(h.c.Stderr, sb.String())
+	// Each line's text was made safe where it was written; as a last
+	// step, no line of the answer starts a workflow command.
+	fmt.Fprint(h.c.Stderr, diag.NoCommands(sb.String()))
 	return hookFeedback
 }
 

@@ -317,14 +317,21 @@ func Clean(s string) string {
 
 func notPrintable(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }
 
+// CleanLine is Clean for text that begins a line: a line that starts,
+// after blanks, with "::" is a workflow command to GitHub Actions, so its
+// first colon is shown as \x3a, as diag.SafeLine shows it in lint's text
+// report.
+func CleanLine(s string) string { return diag.NoCommands(Clean(s)) }
+
 // FindingLine is one finding as the agent reads it: path:line:col, the
 // code and name, the message, and the fix when resumelint has a safe one.
 // The path is text from the repository like the message: masked, then
-// escaped.
+// escaped, and, as it starts the line, never the start of a workflow
+// command (CleanLine).
 func FindingLine(fd *diag.Finding) string {
 	var sb strings.Builder
 	path := diag.Mask(fd.Path)
-	fmt.Fprintf(&sb, "%s:%d:%d: %s %s %s: %s", Clean(path), fd.Start.Line, fd.Start.Col, fd.Severity, fd.Code, fd.Name, Clean(fd.Message))
+	fmt.Fprintf(&sb, "%s:%d:%d: %s %s %s: %s", CleanLine(path), fd.Start.Line, fd.Start.Col, fd.Severity, fd.Code, fd.Name, Clean(fd.Message))
 	if fx := fd.Fix; fx != nil && fx.Applicability == diag.FixSafe && fx.Description != "" {
 		fmt.Fprintf(&sb, "\n  safe fix: %s (resumelint fix %s applies it)", Clean(fx.Description), shellWord(path))
 	}
