@@ -83,6 +83,9 @@ type Problem struct {
 	File    string // the artifact it concerns ("OUTPUT_HASHES.json"); empty for the bundle as a whole
 	Key     string // the `hashes` key or expected output it concerns
 	Message string
+	// Missing are the required artifacts the folder lacks, for the
+	// problem that says so (step 0); nil for every other problem.
+	Missing []string
 
 	// Doc and Node locate the problem for lint findings (Node may be nil:
 	// the start of Doc's file). Doc is nil when no artifact exists.
@@ -362,7 +365,7 @@ func (c *checker) run() {
 	}
 	if len(missing) > 0 {
 		present := firstArtifact(c.b)
-		p := Problem{Code: BundleIncomplete, Doc: present,
+		p := Problem{Code: BundleIncomplete, Doc: present, Missing: missing,
 			Message: fmt.Sprintf("the bundle has no %s; SPECTRUM-02 requires TASK_SPEC.json, STATUS.json and OUTPUT_HASHES.json", strings.Join(missing, " or "))}
 		if len(missing) == 1 {
 			p.File = missing[0]

@@ -140,15 +140,17 @@ func (h *hookRun) masked(text string) string {
 }
 
 // setup builds the run settings as lint does, from the repository's
-// configuration, in the session's working directory.
-func (h *hookRun) setup() (*engine.Settings, *lintConfig, bool) {
+// configuration, in the session's working directory. onWrite is
+// PostToolUse's: a bundle still being assembled, artifact by artifact,
+// is not reported for the artifacts it lacks yet (docs/agent-hooks.md).
+func (h *hookRun) setup(onWrite bool) (*engine.Settings, *lintConfig, bool) {
 	now, err := h.c.nowTime(h.nowFlag)
 	if err != nil {
 		fmt.Fprintf(h.c.Stderr, "resumelint hook: %s\n", diag.SafeLines(err.Error()))
 		return nil, nil, false
 	}
 	s := &engine.Settings{
-		Opts:      rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: h.root, Cwd: h.cwd},
+		Opts:      rules.Options{Now: now, Limits: load.DefaultLimits, RepoRoot: h.root, Cwd: h.cwd, Assembling: onWrite},
 		Selection: rules.Selection{Severity: map[string]diag.Severity{}},
 		Files:     load.NewFiles(nil), // the lint and its dry run read each file once
 	}
@@ -172,7 +174,7 @@ func (h *hookRun) postToolUse() int {
 	if !ok || !hook.MayBeKnown(h.root, rel) {
 		return hookOK
 	}
-	s, lc, ok := h.setup()
+	s, lc, ok := h.setup(true)
 	if !ok {
 		return hookProblem
 	}
@@ -229,7 +231,9 @@ func (h *hookRun) postToolUse() int {
 	}
 	fmt.Fprintf(&sb, "resumelint: %s has %s a resuming session would trip over; correct the file now:\n", hookSafe(disp), noun)
 	writeFindingLines(&sb, found)
-	fmt.Fprint(h.c.Stderr, sb.String())
+	// Each line's text was made safe where it was written; as a last
+	// step, no line of the answer starts a workflow command.
+	fmt.Fprint(h.c.Stderr, diag.NoCommands(sb.String()))
 	return hookFeedback
 }
 
@@ -257,7 +261,7 @@ const hookMaxWalk = 20000
 // agent runs. It returns the findings a resuming session would act on
 // (errors and warnings) and the orchestration files it read.
 func (h *hookRun) lintState() ([]diag.Finding, []*load.File, bool) {
-	s, lc, ok := h.setup()
+	s, lc, ok := h.setup(false)
 	if !ok {
 		return nil, nil, false
 	}

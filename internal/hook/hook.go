@@ -137,21 +137,29 @@ func RepoRoot(dir string) string {
 // Target resolves the file an event names. The event is untrusted: a
 // relative file is taken relative to cwd; the file must lie inside root
 // both as written and with every symbolic link resolved, and must exist
-// and not be a folder. One that is not a regular file (a FIFO, a socket)
-// is linted as lint does, which reports it unread (RL003) without opening
-// it. It returns the cleaned path (as written, not resolved) and its
-// root-relative '/'-separated form.
+// and not be a folder. A file named through another path to root (a link
+// to the repository or to a folder above it; macOS's /tmp for
+// /private/tmp) is taken under root (viaAlias). One that is not a regular
+// file (a FIFO, a socket) is linted as lint does, which reports it unread
+// (RL003) without opening it. It returns the cleaned path (as written
+// when it lies under root, else under root) and its root-relative
+// '/'-separated form.
 func Target(root, cwd, file string) (osPath, rel string, ok bool) {
 	if file == "" || strings.ContainsRune(file, 0) {
 		return "", "", false
 	}
 	file = load.Abs(cwd, file)
 	file = filepath.Clean(file)
-	if r, ok := within(root, file); ok {
-		rel = r
-	} else {
-		return "", "", false
+	r, ok := within(root, file)
+	if !ok {
+		if file, ok = viaAlias(root, file); !ok {
+			return "", "", false
+		}
+		if r, ok = within(root, file); !ok {
+			return "", "", false
+		}
 	}
+	rel = r
 	// Looked up inside root only: a link leading out is answered like a
 	// missing file, and nothing outside is looked at.
 	fi, err := load.StatIn(root, file)
@@ -159,6 +167,44 @@ func Target(root, cwd, file string) (osPath, rel string, ok bool) {
 		return "", "", false
 	}
 	return file, rel, true
+}
+
+// aliasMaxDepth bounds the folders of a path viaAlias looks at.
+const aliasMaxDepth = 64
+
+// viaAlias takes file, an absolute clean path outside root as written, to
+// the same file under root when one of its folders is root under another
+// name: the first folder, from the top, that is root itself (links
+// followed, compared as files, not as names) is replaced by root. Only
+// the folders up to that one are resolved; the rest of the path is then
+// looked up under root as any path is, so a link inside the repository
+// that leads out of it is not followed. At most aliasMaxDepth folders
+// are looked at, and none past one that does not exist.
+func viaAlias(root, file string) (string, bool) {
+	rootInfo, err := os.Stat(root)
+	if err != nil || !rootInfo.IsDir() {
+		return "", false
+	}
+	sep := string(filepath.Separator)
+	vol := filepath.VolumeName(file)
+	rest := strings.TrimPrefix(file[len(vol):], sep)
+	dir := vol + sep
+	for range aliasMaxDepth {
+		name, after, more := strings.Cut(rest, sep)
+		if !more {
+			return "", false // the file itself: a folder is what names root
+		}
+		dir = filepath.Join(dir, name)
+		fi, err := os.Stat(dir)
+		if err != nil {
+			return "", false
+		}
+		if os.SameFile(fi, rootInfo) {
+			return filepath.Join(root, after), true
+		}
+		rest = after
+	}
+	return "", false
 }
 
 // within returns p relative to root ('/'-separated) when p lies inside it.
@@ -172,12 +218,14 @@ func within(root, p string) (string, bool) {
 
 // MayBeKnown reports whether the root-relative path rel may be a file
 // resumelint checks: a file kind, a bundle marker or artifact, or a file
-// of an agent run, under the default globs or the kinds.<kind>.globs of
-// the repository's .resumelint.yaml. The configuration is read here
-// without validation (validation needs the CUE schemas); a file it may
-// hold is then classified again with the validated configuration. A
-// configuration that does not parse answers true, so that the full path
-// reports it.
+// of an agent run, under the default globs or the kinds.<kind>.globs of a
+// .resumelint.yaml that may govern it (any from rel's folder up to root,
+// each pattern relative to its own folder, as lint anchors them). The
+// configurations are read here without validation (validation needs the
+// CUE schemas); a file they may hold is then classified again with the
+// validated configuration that governs it, so matching more of them than
+// the nearest only costs that second look. A configuration that does not
+// parse answers true, so that the full path reports it.
 func MayBeKnown(root, rel string) bool {
 	c := load.NewClassifier()
 	if c.FileKind(rel) != load.KindUnknown {
@@ -189,23 +237,33 @@ func MayBeKnown(root, rel string) bool {
 	if _, ok := c.BundleDir(rel); ok || path.Base(rel) == "VALIDATOR_VERSION" {
 		return true
 	}
-	globs, ok := configuredGlobs(root)
-	if !ok {
-		return true
-	}
-	for _, g := range globs {
-		g = strings.TrimPrefix(g, "./")
-		if m, _ := doublestar.Match(g, rel); m {
+	for dir := path.Dir(rel); ; dir = path.Dir(dir) {
+		globs, ok := configuredGlobs(root, dir)
+		if !ok {
 			return true
 		}
+		sub := rel
+		if dir != "." {
+			sub = strings.TrimPrefix(rel, dir+"/")
+		}
+		for _, g := range globs {
+			g = strings.TrimPrefix(g, "./")
+			if m, _ := doublestar.Match(g, sub); m {
+				return true
+			}
+		}
+		if dir == "." || dir == "/" {
+			return false
+		}
 	}
-	return false
 }
 
-// configuredGlobs reads kinds.<kind>.globs of root's .resumelint.yaml;
-// ok is false when the file exists but cannot be read as YAML.
-func configuredGlobs(root string) (globs []string, ok bool) {
-	f := &load.File{Path: ".resumelint.yaml", OSPath: filepath.Join(root, ".resumelint.yaml"), Root: root}
+// configuredGlobs reads kinds.<kind>.globs of the .resumelint.yaml in
+// dir, a root-relative '/'-separated folder; ok is false when the file
+// exists but cannot be read as YAML.
+func configuredGlobs(root, dir string) (globs []string, ok bool) {
+	name := path.Join(dir, ".resumelint.yaml")
+	f := &load.File{Path: name, OSPath: filepath.Join(root, filepath.FromSlash(name)), Root: root}
 	if !load.ExistsIn(root, f.OSPath) {
 		return nil, true
 	}
@@ -259,14 +317,21 @@ func Clean(s string) string {
 
 func notPrintable(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }
 
+// CleanLine is Clean for text that begins a line: a line that starts,
+// after blanks, with "::" is a workflow command to GitHub Actions, so its
+// first colon is shown as \x3a, as diag.SafeLine shows it in lint's text
+// report.
+func CleanLine(s string) string { return diag.NoCommands(Clean(s)) }
+
 // FindingLine is one finding as the agent reads it: path:line:col, the
 // code and name, the message, and the fix when resumelint has a safe one.
 // The path is text from the repository like the message: masked, then
-// escaped.
+// escaped, and, as it starts the line, never the start of a workflow
+// command (CleanLine).
 func FindingLine(fd *diag.Finding) string {
 	var sb strings.Builder
 	path := diag.Mask(fd.Path)
-	fmt.Fprintf(&sb, "%s:%d:%d: %s %s %s: %s", Clean(path), fd.Start.Line, fd.Start.Col, fd.Severity, fd.Code, fd.Name, Clean(fd.Message))
+	fmt.Fprintf(&sb, "%s:%d:%d: %s %s %s: %s", CleanLine(path), fd.Start.Line, fd.Start.Col, fd.Severity, fd.Code, fd.Name, Clean(fd.Message))
 	if fx := fd.Fix; fx != nil && fx.Applicability == diag.FixSafe && fx.Description != "" {
 		fmt.Fprintf(&sb, "\n  safe fix: %s (resumelint fix %s applies it)", Clean(fx.Description), shellWord(path))
 	}

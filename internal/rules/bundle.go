@@ -88,8 +88,10 @@ func VerdictOf(p *Pass) *bundle.Verdict {
 
 // reportProblems reports the verdict's problems of the given codes, one
 // per cause. An artifact that could not be read is RL001/RL003/RL004's.
-func reportProblems(p *Pass, codes ...bundle.Code) {
-	v := VerdictOf(p)
+func reportProblems(p *Pass, codes ...bundle.Code) { reportVerdict(p, VerdictOf(p), codes...) }
+
+// reportVerdict is reportProblems for the problems of v.
+func reportVerdict(p *Pass, v *bundle.Verdict, codes ...bundle.Code) {
 	seen := map[string]bool{}
 	for _, pr := range v.Problems {
 		if !slices.Contains(codes, pr.Code) || pr.Doc != nil && pr.Doc.Root == nil {
@@ -126,7 +128,14 @@ func reportProblem(p *Pass, pr bundle.Problem) {
 	p.Report(f, pr.Node, fmt.Sprintf("%s: %s", pr.Code, pr.Message), WithRelated(rel...))
 }
 
-func runBundleIncomplete(p *Pass) { reportProblems(p, bundle.BundleIncomplete) }
+func runBundleIncomplete(p *Pass) {
+	v := VerdictOf(p)
+	if p.Opts != nil && p.Opts.Assembling {
+		// A bundle being assembled: what it still lacks is no finding yet.
+		v = &bundle.Verdict{Problems: slices.DeleteFunc(slices.Clone(v.Problems), func(pr bundle.Problem) bool { return pr.Missing != nil })}
+	}
+	reportVerdict(p, v, bundle.BundleIncomplete)
+}
 
 func runBundleValidator(p *Pass) {
 	reportProblems(p, bundle.ValidatorUnsupported, bundle.ValidatorBuildIDMissing, bundle.ValidatorBuildMismatch)

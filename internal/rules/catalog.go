@@ -138,6 +138,11 @@ type Options struct {
 	// among files the run was not given find what that lint would. Nil:
 	// the default globs.
 	Classify func(osPath string) load.Kind
+	// Assembling: a bundle that lacks a required artifact is one still
+	// being written, artifact by artifact, and RL401 does not report what
+	// it lacks (the editing hook, docs/agent-hooks.md). Every other
+	// finding, RL401's expected outputs included, is reported.
+	Assembling bool
 }
 
 // BundleOptions configure SPECTRUM-02 checks (SPEC §3.5, §7 bundle:).
