@@ -795,8 +795,9 @@ func (s *server) lint(d *document, saved bool) {
 	d.diags = []diagnostic{}
 	d.res = res
 	d.starts = lineStarts(d.text)
+	texts := relatedTexts{}
 	for i := range res.Findings {
-		d.diags = append(d.diags, s.diagnostic(d, &res.Findings[i]))
+		d.diags = append(d.diags, s.diagnostic(d, &res.Findings[i], texts))
 	}
 }
 
@@ -892,7 +893,7 @@ func (b openBuffers) Buffer(abs string) ([]byte, bool) {
 	return nil, false
 }
 
-func (s *server) diagnostic(d *document, fd *diag.Finding) diagnostic {
+func (s *server) diagnostic(d *document, fd *diag.Finding, texts relatedTexts) diagnostic {
 	sev := severityWarning
 	if fd.Severity == diag.SevError {
 		sev = severityError
@@ -905,13 +906,53 @@ func (s *server) diagnostic(d *document, fd *diag.Finding) diagnostic {
 			continue
 		}
 		p = load.Abs(d.res.Base, p)
-		line := max(r.Line-1, 0)
-		col := max(r.Column-1, 0)
+		var at position
+		if t := s.relatedText(d, p, texts); t != nil {
+			at = runePos(t.text, t.starts, r.Line, r.Column)
+		} else {
+			// Not readable now: the column is counted in characters.
+			at = position{Line: max(r.Line-1, 0), Character: max(r.Column-1, 0)}
+		}
 		out.RelatedInformation = append(out.RelatedInformation, diagnosticRelatedInformation{
-			Location: location{URI: uriOf(p), Range: lspRange{Start: position{line, col}, End: position{line, col}}},
+			Location: location{URI: uriOf(p), Range: lspRange{Start: at, End: at}},
 			Message:  r.Message})
 	}
 	return out
+}
+
+// relatedTexts are the texts of the files related positions point into,
+// by absolute path, each read once for the findings of one lint (nil: it
+// could not be read).
+type relatedTexts map[string]*lineText
+
+type lineText struct {
+	text   []byte
+	starts []int
+}
+
+// relatedText is the text a related position in the file at abs counts
+// its column in, to convert it to UTF-16 code units as the finding's own
+// range is: the document's own text, another open document's (what the
+// lint read), else the file as saved.
+func (s *server) relatedText(d *document, abs string, texts relatedTexts) *lineText {
+	if abs == d.abs {
+		return &lineText{text: d.text, starts: d.starts}
+	}
+	if t, ok := texts[abs]; ok {
+		return t
+	}
+	text, ok := openBuffers{s: s}.Buffer(abs)
+	if !ok {
+		text = s.eng.Saved(abs)
+	}
+	var t *lineText
+	if text != nil {
+		t = &lineText{text: text, starts: lineStarts(text)}
+	}
+	if texts != nil {
+		texts[abs] = t
+	}
+	return t
 }
 
 // ruleLink points a diagnostic at its rule's page, the address SARIF's
@@ -958,6 +999,7 @@ func (s *server) codeActions(p *codeActionParams) []codeAction {
 		return false
 	}
 	var safe []*diag.Fix
+	texts := relatedTexts{}
 	for i := range d.res.Findings {
 		fd := &d.res.Findings[i]
 		fx := fd.Fix
@@ -979,7 +1021,7 @@ func (s *server) codeActions(p *codeActionParams) []codeAction {
 		if fx.Applicability != diag.FixSafe {
 			title = fmt.Sprintf("resumelint (unsafe fix, check the result): %s (%s)", fx.Description, fd.Code)
 		}
-		out = append(out, codeAction{Title: title, Kind: kindQuickFix, Diagnostics: []diagnostic{s.diagnostic(d, fd)},
+		out = append(out, codeAction{Title: title, Kind: kindQuickFix, Diagnostics: []diagnostic{s.diagnostic(d, fd, texts)},
 			IsPreferred: fx.Applicability == diag.FixSafe, Edit: workspaceEdit{Changes: map[string][]textEdit{d.uri: edits}}})
 	}
 	if len(safe) > 0 && want(kindFixAll) {

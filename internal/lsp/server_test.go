@@ -1,9 +1,11 @@
 package lsp
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/resumelint/resumelint/internal/diag"
+	"github.com/resumelint/resumelint/internal/load"
 )
 
 // Findings count columns in characters; LSP counts UTF-16 code units.
@@ -42,5 +44,78 @@ func TestURIs(t *testing.T) {
 	}
 	if osPathOf("untitled:Untitled-1") != "" {
 		t.Error("a non-file URI has no path")
+	}
+}
+
+// relatedEngine finds in every document one finding on its line 1
+// column 9, with related positions at column 9 of line 1 of the document
+// itself, of another open document, of a file only saved, and of a file
+// that cannot be read.
+type relatedEngine struct {
+	fakeEngine
+	saved map[string]string
+}
+
+func (e *relatedEngine) Lint(osPath string, text []byte, _ bool, _ load.Overlay) (Result, error) {
+	rel := func(p string) diag.Related { return diag.Related{Path: p, Line: 1, Column: 9, Message: p} }
+	eol := bytes.IndexByte(text, '\n')
+	return Result{Checked: true, Path: osPath, Base: "/r", Findings: []diag.Finding{{
+		Code: "RL104", Name: "checkpoint-link", Severity: diag.SevError,
+		Start: diag.Pos{Line: 1, Col: 9}, End: diag.Pos{Line: 1, Col: 10}, Message: "m",
+		Related: []diag.Related{rel("a.yaml"), rel("b.yaml"), rel("saved.yaml"), rel("gone.yaml")},
+		Fix: &diag.Fix{Description: "note it", Applicability: diag.FixSafe,
+			Edits: []diag.TextEdit{{Offset: eol, NewText: " # c"}}},
+	}}}, nil
+}
+
+func (e *relatedEngine) Saved(osPath string) []byte {
+	if s, ok := e.saved[osPath]; ok {
+		return []byte(s)
+	}
+	return nil
+}
+
+// Related positions are in UTF-16 code units, as the diagnostic's own
+// range is, in whichever file they point into.
+func TestRelatedPositionsAreUTF16(t *testing.T) {
+	eng := &relatedEngine{saved: map[string]string{"/r/saved.yaml": "k: \"😀😀😀\"\n"}}
+	s := newTestServer(eng)
+	openDocAt(t, s, "file:///r/b.yaml", "k: \"é😀x\"\n")
+	openDocAt(t, s, "file:///r/a.yaml", "k: \"😀😀xyz\"\n")
+	d := s.docs["file:///r/a.yaml"]
+	if len(d.diags) != 1 {
+		t.Fatalf("diagnostics %+v, want one", d.diags)
+	}
+	dg := d.diags[0]
+	if dg.Range.Start != (position{0, 10}) {
+		t.Errorf("range starts at %+v, want {0 10}", dg.Range.Start)
+	}
+	want := map[string]int{"a.yaml": 10, "b.yaml": 9, "saved.yaml": 11, "gone.yaml": 8}
+	check := func(step string, dg diagnostic) {
+		t.Helper()
+		if len(dg.RelatedInformation) != len(want) {
+			t.Fatalf("%s: related %+v, want %d", step, dg.RelatedInformation, len(want))
+		}
+		for _, ri := range dg.RelatedInformation {
+			if w := want[ri.Message]; ri.Location.Range.Start != (position{0, w}) || ri.Location.Range.End != (position{0, w}) {
+				t.Errorf("%s: related %s at %+v, want {0 %d}", step, ri.Message, ri.Location.Range, w)
+			}
+		}
+	}
+	check("published", dg)
+	// A code action names its diagnostic, converted the same way; its
+	// edit is in code units too.
+	acts := s.codeActions(&codeActionParams{TextDocument: textDocumentIdentifier{URI: "file:///r/a.yaml"}, Range: dg.Range})
+	if len(acts) == 0 || len(acts[0].Diagnostics) != 1 {
+		t.Fatalf("code actions %+v, want the quick fix with its diagnostic", acts)
+	}
+	check("code action", acts[0].Diagnostics[0])
+	if e := acts[0].Edit.Changes["file:///r/a.yaml"]; len(e) != 1 || e[0].Range.Start != (position{0, 12}) {
+		t.Errorf("edits %+v, want one at {0 12}", e)
+	}
+	// A hover's range is the diagnostic's.
+	h := s.hover(&hoverParams{TextDocument: textDocumentIdentifier{URI: "file:///r/a.yaml"}, Position: position{0, 10}})
+	if h == nil || h.Range == nil || *h.Range != dg.Range {
+		t.Errorf("hover %+v, want the range %+v", h, dg.Range)
 	}
 }
