@@ -326,24 +326,34 @@ func workflowState(root *yaml.Node, now time.Time) report.WorkflowState {
 	if r := o.Resumption; r != nil && r.Recovery != nil {
 		cur = r.Recovery.CurrentPhase
 	}
-	ws.CurrentPhase = currentPhase(cur, ws.Pipelines)
+	ws.CurrentPhase = currentPhase(cur, o.Pipelines, ws.Pipelines)
 	if ws.CurrentPhaseName == "" && ws.CurrentPhase != nil {
 		ws.CurrentPhaseName = phaseName(ws.Pipelines, *ws.CurrentPhase)
 	}
 	return ws
 }
 
-// currentPhase is recovery_state.current_phase, else the first phase in
-// progress, else the first not done.
-func currentPhase(cur model.Int, pipes []report.PipelineState) *int {
+// currentPhase is the phase the file records as current:
+// recovery_state.current_phase (the field RL105 checks against the
+// pipelines), else the pipelines' own current_phase when every pipeline
+// that has one names the same phase. Failing those, it is the first phase
+// in progress, else the first phase not done, in file order: a phase
+// blocked on an earlier pending one is not current.
+func currentPhase(cur model.Int, recorded []*model.Pipeline, pipes []report.PipelineState) *int {
 	if cur.OK {
 		v := cur.Value
 		return &v
 	}
-	for _, want := range []string{stateInProgress, stateFailed, stateBlocked, statePending} {
+	if v, ok := pipelinesCurrent(recorded); ok {
+		return &v
+	}
+	for _, current := range []func(state string) bool{
+		func(state string) bool { return state == stateInProgress },
+		func(state string) bool { return state != stateDone },
+	} {
 		for _, p := range pipes {
 			for _, ph := range p.Phases {
-				if ph.State == want {
+				if current(ph.State) {
 					v := ph.Num
 					return &v
 				}
@@ -351,6 +361,22 @@ func currentPhase(cur model.Int, pipes []report.PipelineState) *int {
 		}
 	}
 	return nil
+}
+
+// pipelinesCurrent is the current_phase the pipelines record, when at
+// least one records it and all that do agree.
+func pipelinesCurrent(pipes []*model.Pipeline) (int, bool) {
+	num, found := 0, false
+	for _, p := range pipes {
+		if !p.HasCurrent {
+			continue
+		}
+		if found && p.CurrentPhase != num {
+			return 0, false
+		}
+		num, found = p.CurrentPhase, true
+	}
+	return num, found
 }
 
 func phaseName(pipes []report.PipelineState, num int) string {
