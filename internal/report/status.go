@@ -143,18 +143,29 @@ var mermaidClasses = []string{
 	"classDef pending fill:#f1f3f5,stroke:#868e96,color:#343a40",
 }
 
-// mermaidText escapes a label for a quoted Mermaid node.
-func mermaidText(s string) string { return mermaidEscaper.Replace(diag.Safe(s)) }
+// mermaidText is text from a file (masked, then its control characters
+// escaped) as Mermaid shows it in a quoted label or a comment line: every
+// character that could end the label (`"`), start a directive or a comment
+// (`%%{init: …}%%`), carry HTML (`<`, `>`, `&`), open a Markdown string
+// (a backtick) or form an entity code (`#`) is written as Mermaid's entity
+// code for it, which Mermaid shows as the character itself. It is masked
+// before it is escaped: an escaped credential would no longer match what
+// the output's mask hides.
+func mermaidText(s string, mask func(string) string) string {
+	return mermaidEscaper.Replace(diag.Safe(mask(s)))
+}
 
-var mermaidEscaper = strings.NewReplacer(`"`, "#quot;", "\n", " ", "\r", " ")
+var mermaidEscaper = strings.NewReplacer(
+	`"`, "#quot;", "%", "#37;", "#", "#35;", "<", "#lt;", ">", "#gt;", "&", "#amp;", "`", "#96;",
+	"\n", " ", "\r", " ")
 
 // StatusMermaid writes the run's task graph as a Mermaid flowchart.
 func StatusMermaid(w io.Writer, r *agentrun.Run, st *agentrun.Status, mask func(string) string) error {
 	var sb strings.Builder
 	sb.WriteString("flowchart TD\n")
-	fmt.Fprintf(&sb, "    %%%% run %s: phase %d, %d/%d tasks complete\n", mermaidText(st.RunID), st.Phase, st.TasksDone, st.TasksTotal)
+	fmt.Fprintf(&sb, "    %%%% run %s: phase %d, %d/%d tasks complete\n", mermaidText(st.RunID, mask), st.Phase, st.TasksDone, st.TasksTotal)
 	for _, s := range st.SkippedLines {
-		fmt.Fprintf(&sb, "    %%%% skipped %s:%d (%s)\n", mermaidText(s.Path), s.Line, mermaidText(s.Reason))
+		fmt.Fprintf(&sb, "    %%%% skipped %s:%d (%s)\n", mermaidText(s.Path, mask), s.Line, mermaidText(s.Reason, mask))
 	}
 	ids := map[string]string{}
 	for i, t := range r.Tasks {
@@ -168,7 +179,7 @@ func StatusMermaid(w io.Writer, r *agentrun.Run, st *agentrun.Status, mask func(
 		if r.State(t.ID) == agentrun.Pending && r.IsRunnable(t) {
 			class = "runnable"
 		}
-		fmt.Fprintf(&sb, "    %s[\"%s\"]:::%s\n", ids[t.ID], mermaidText(agentrun.Label(t.ID, t.Title)), class)
+		fmt.Fprintf(&sb, "    %s[\"%s\"]:::%s\n", ids[t.ID], mermaidText(agentrun.Label(t.ID, t.Title), mask), class)
 	}
 	for _, t := range r.Tasks {
 		for _, d := range t.Deps {

@@ -282,18 +282,18 @@ func RecoveryMermaid(w io.Writer, r *Recovery, mask func(string) string) error {
 	var sb strings.Builder
 	sb.WriteString("flowchart LR\n")
 	for i := range r.Workflows {
-		writeWorkflowMermaid(&sb, fmt.Sprintf("w%d", i), &r.Workflows[i])
+		writeWorkflowMermaid(&sb, fmt.Sprintf("w%d", i), &r.Workflows[i], mask)
 	}
 	for i, p := range r.Projects {
 		id := fmt.Sprintf("p%d", i)
-		fmt.Fprintf(&sb, "    subgraph %s[\"%s %s\"]\n", id, p.Kind, mermaidText(orNone(p.ID)))
+		fmt.Fprintf(&sb, "    subgraph %s[\"%s %s\"]\n", id, p.Kind, mermaidText(orNone(p.ID), mask))
 		label := "phase: " + orNone(p.Phase)
 		if p.Progress != "" {
 			label += " · " + p.Progress
 		}
-		fmt.Fprintf(&sb, "        %sphase[\"%s\"]:::%s\n", id, mermaidText(label), p.State)
+		fmt.Fprintf(&sb, "        %sphase[\"%s\"]:::%s\n", id, mermaidText(label, mask), p.State)
 		if p.NextAction != "" {
-			fmt.Fprintf(&sb, "        %snext[\"next: %s\"]:::pending\n        %sphase --> %snext\n", id, mermaidText(diag.ClipTo(p.NextAction, 80)), id, id)
+			fmt.Fprintf(&sb, "        %snext[\"next: %s\"]:::pending\n        %sphase --> %snext\n", id, mermaidText(diag.ClipTo(mask(p.NextAction), 80), mask), id, id)
 		}
 		sb.WriteString("    end\n")
 	}
@@ -302,7 +302,7 @@ func RecoveryMermaid(w io.Writer, r *Recovery, mask func(string) string) error {
 		if f.Findings.Total > 0 {
 			why += "; lint: " + countText(f.Findings)
 		}
-		fmt.Fprintf(&sb, "    %%%% finished: %s (%s)\n", mermaidText(f.Path), mermaidText(why))
+		fmt.Fprintf(&sb, "    %%%% finished: %s (%s)\n", mermaidText(f.Path, mask), mermaidText(why, mask))
 	}
 	for _, cd := range mermaidClasses {
 		if !strings.Contains(cd, "runnable") {
@@ -316,13 +316,13 @@ func RecoveryMermaid(w io.Writer, r *Recovery, mask func(string) string) error {
 // writeWorkflowMermaid draws one workflow as a subgraph: a subgraph per
 // pipeline with its phases in order, then its barriers and gates, linked
 // to what they depend on and what they open.
-func writeWorkflowMermaid(sb *strings.Builder, id string, s *WorkflowState) {
-	fmt.Fprintf(sb, "    subgraph %s[\"%s (%s)\"]\n", id, mermaidText(orNone(s.ID)), mermaidText(orNone(s.Status)))
+func writeWorkflowMermaid(sb *strings.Builder, id string, s *WorkflowState, mask func(string) string) {
+	fmt.Fprintf(sb, "    subgraph %s[\"%s (%s)\"]\n", id, mermaidText(orNone(s.ID), mask), mermaidText(orNone(s.Status), mask))
 	refs := map[string]string{} // ids as depends_on writes them → node
 	var edges []string
 	for pi, p := range s.Pipelines {
 		pid := fmt.Sprintf("%s_p%d", id, pi)
-		fmt.Fprintf(sb, "        subgraph %s[\"%s\"]\n", pid, mermaidText(p.ID))
+		fmt.Fprintf(sb, "        subgraph %s[\"%s\"]\n", pid, mermaidText(p.ID, mask))
 		prev := ""
 		for j, ph := range p.Phases {
 			nid := fmt.Sprintf("%s_%d", pid, j)
@@ -330,7 +330,7 @@ func writeWorkflowMermaid(sb *strings.Builder, id string, s *WorkflowState) {
 			if ph.Name != "" {
 				label += " - " + ph.Name
 			}
-			fmt.Fprintf(sb, "            %s[\"%s<br/>%s\"]:::%s\n", nid, mermaidText(label), mermaidText(ph.Status), ph.State)
+			fmt.Fprintf(sb, "            %s[\"%s<br/>%s\"]:::%s\n", nid, mermaidText(label, mask), mermaidText(ph.Status, mask), ph.State)
 			for _, k := range []string{ph.ID, fmt.Sprintf("phase-%d", ph.Num), fmt.Sprintf("%s.phase.%d", p.ID, ph.Num), fmt.Sprintf("%s.phase.%d", p.Key, ph.Num), fmt.Sprint(ph.Num)} {
 				if _, seen := refs[k]; !seen && k != "" {
 					refs[k] = nid
@@ -350,7 +350,7 @@ func writeWorkflowMermaid(sb *strings.Builder, id string, s *WorkflowState) {
 			if g.Name != "" {
 				label += " - " + g.Name
 			}
-			fmt.Fprintf(sb, "        %s%s\"%s<br/>%s\"%s:::%s\n", nid, open, mermaidText(label), mermaidText(g.Status), close, g.State)
+			fmt.Fprintf(sb, "        %s%s\"%s<br/>%s\"%s:::%s\n", nid, open, mermaidText(label, mask), mermaidText(g.Status, mask), close, g.State)
 			refs[g.ID] = nid
 		}
 		for i, g := range gs {
