@@ -220,6 +220,19 @@ func (r *Result[T]) Of(p *Pass) T {
 	return v
 }
 
+// Peek returns the unit's value when it was computed, without computing it.
+func (r *Result[T]) Peek(p *Pass) (T, bool) {
+	var zero T
+	if p.Results == nil {
+		return zero, false
+	}
+	v, ok := p.Results.m[r]
+	if !ok {
+		return zero, false
+	}
+	return v.(T), true
+}
+
 // Results holds one unit's computed results and the locator that places
 // its findings (Report). A unit is checked by one goroutine, so it needs
 // no lock.

@@ -21,12 +21,22 @@ import (
 // lineSecrets adds to out the credentials embeddedIn finds in the text of
 // f that trees do not hold, unless a span of out covers them already.
 func lineSecrets(f *load.File, trees []*yaml.Node, out []SecretSpan) []SecretSpan {
-	if len(f.Data) == 0 || !mayEmbedBytes(f.Data) {
+	if len(f.Data) == 0 {
 		return out
 	}
+	// Each line is screened for what embeddedIn looks for (mayEmbedBytes)
+	// before a copy or a regexp: no pass over the whole file first, most
+	// files are left at the switch below.
 	format := load.FormatOf(f.Kind, f.Path)
 	whole := len(trees) == 0 // nothing parsed: every line is text
-	var parsed map[int]bool  // JSONL: the lines that parsed
+	switch {
+	case whole:
+	case format == load.FormatJSON:
+		return out // parsed, and JSON has no comments
+	case format == load.FormatYAML && bytes.IndexByte(f.Data, '#') < 0:
+		return out // parsed, and no comment
+	}
+	var parsed map[int]bool // JSONL: the lines that parsed
 	if format == load.FormatJSONL && !whole {
 		parsed = map[int]bool{}
 		for _, t := range trees {
@@ -140,7 +150,12 @@ func maskAlso(p *Pass, f *load.File, trees []*yaml.Node) {
 
 // ExtraSecrets are the credentials located in text the unit's rules read
 // from outside its files (maskAlso), to be masked in its findings.
-func ExtraSecrets(p *Pass) []string { return *extraSecrets.Of(p) }
+func ExtraSecrets(p *Pass) []string {
+	if ts, ok := extraSecrets.Peek(p); ok {
+		return *ts
+	}
+	return nil
+}
 
 // spanTexts are the text of each line of each span, as written.
 func spanTexts(f *load.File, spans []SecretSpan) []string {
