@@ -164,6 +164,12 @@ func (lc *located) indexPieces() {
 			continue
 		}
 		add(sec)
+		if len(sec) < 16 {
+			// A short middle is a word or two of the value a masked
+			// line of text holds ("rotate" of "is rotated'"): masked in
+			// every message, it says nothing of a credential.
+			continue
+		}
 		add(sec[3 : len(sec)-2])
 		if q := strconv.Quote(sec); len(q) > 8 {
 			add(q[4 : len(q)-3])
@@ -305,9 +311,19 @@ func (lc *located) maskEdges(msg string) string {
 	if lc.heads == nil {
 		lc.heads, lc.tails = map[string]bool{}, map[string]bool{}
 		for _, sec := range lc.secs {
-			for k := 1; k < secretRun && k < len(sec); k++ {
-				lc.heads[sec[:k]] = true
-				lc.tails[sec[len(sec)-k:]] = true
+			// A line of a masked value may start or end with its quote:
+			// a lone quote beside an ellipsis is no part of a secret.
+			sec = strings.Trim(sec, "\"' \t")
+			if len(sec) < secretRun {
+				continue
+			}
+			for k := 1; k < secretRun; k++ {
+				if h := sec[:k]; hasWordByte(h) {
+					lc.heads[h] = true
+				}
+				if t := sec[len(sec)-k:]; hasWordByte(t) {
+					lc.tails[t] = true
+				}
 			}
 		}
 	}
@@ -372,6 +388,16 @@ func edge(s string, set map[string]bool, atEnd bool) int {
 		}
 	}
 	return 0
+}
+
+// hasWordByte reports whether s holds a letter, a digit or _.
+func hasWordByte(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isWordByte(s[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 func isWordByte(c byte) bool {

@@ -238,3 +238,22 @@ func TestMaskEdgesAndShortSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestMaskNoWordsOfMaskedText: the lines of a value masked whole (it
+// holds a credential in an escaped or multi-line string) are no source of
+// short pieces or edges: a word of them ("rotate") or their quote beside
+// an ellipsis is not masked in other messages.
+func TestMaskNoWordsOfMaskedText(t *testing.T) {
+	lc := &located{secs: []string{`"deploy with PIPELINE_TOKEN=Zq7Xw2Lk9Vb4Nm1P`, `is rotated'`, `"`}}
+	lc.windows = secretWindows(lc.secs)
+	lc.indexPieces()
+	for in, want := range map[string]string{
+		`remove it from the file and rotate the credential`: `remove it from the file and rotate the credential`,
+		`closed by '...', which readers do not take`:        `closed by '...', which readers do not take`,
+		`written after "SOME_NAME…" is stored`:              `written after "SOME_NAME…" is stored`,
+	} {
+		if got := lc.mask(in); got != want {
+			t.Errorf("mask(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

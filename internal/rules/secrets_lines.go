@@ -3,7 +3,6 @@ package rules
 import (
 	"bytes"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -76,9 +75,10 @@ func lineSecrets(f *load.File, trees []*yaml.Node, out []SecretSpan) []SecretSpa
 		if line == "" {
 			line = string(lb)
 		}
+		// The matches come in order: their columns are counted on.
+		starts, ends := colCounter{line: line}, colCounter{line: line}
 		for _, m := range embeddedIn(line[from:]) {
-			a, b := from+m.a, from+m.b
-			sp := SecretSpan{Line: l, Col: utf8.RuneCountInString(line[:a]) + 1, EndLine: l, EndCol: utf8.RuneCountInString(line[:b]) + 1, What: m.what}
+			sp := SecretSpan{Line: l, Col: starts.col(from + m.a), EndLine: l, EndCol: ends.col(from + m.b), What: m.what}
 			if !found.overlaps(sp) {
 				out = append(out, sp)
 			}
@@ -88,24 +88,39 @@ func lineSecrets(f *load.File, trees []*yaml.Node, out []SecretSpan) []SecretSpa
 }
 
 // commentStart is the byte offset of the comment on a YAML line (a #
-// at its start or after a blank, outside quotes), or -1.
+// at its start or after a blank, outside quotes), or -1. A quote opens a
+// quoted scalar only where one starts (the line's start, after a key's
+// colon, a list's dash, [, { or a comma), not inside a plain one
+// (`trigger: scheduled 'x`); \" inside double quotes and '' inside
+// single ones do not close them.
 func commentStart(line string) int {
-	var quote byte
+	var quote, last byte // last: the last byte outside quotes that is no blank
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
+		case quote == '"' && c == '\\':
+			i++
+		case quote == '\'' && c == '\'' && i+1 < len(line) && line[i+1] == '\'':
+			i++
 		case quote != 0:
 			if c == quote {
-				quote = 0
+				quote, last = 0, c
 			}
-		case c == '"' || c == '\'':
-			if i == 0 || line[i-1] == ' ' || line[i-1] == '\t' || line[i-1] == ':' || line[i-1] == '[' || line[i-1] == '{' || line[i-1] == ',' || line[i-1] == '-' {
-				quote = c
-			}
+		case c == ' ' || c == '\t':
 		case c == '#':
 			if i == 0 || line[i-1] == ' ' || line[i-1] == '\t' {
 				return i
 			}
+			last = c
+		case c == '"' || c == '\'':
+			starts := i == 0 || strings.IndexByte(" \t[{,", line[i-1]) >= 0
+			if starts && (last == 0 || strings.IndexByte(":-[{,?", last) >= 0) {
+				quote = c
+			} else {
+				last = c
+			}
+		default:
+			last = c
 		}
 	}
 	return -1
@@ -157,12 +172,18 @@ func ExtraSecrets(p *Pass) []string {
 	return nil
 }
 
-// spanTexts are the text of each line of each span, as written.
+// spanTexts are the text of each line of each span, as written. A line
+// holding many is decoded once.
 func spanTexts(f *load.File, spans []SecretSpan) []string {
 	var out []string
+	runes := map[int][]rune{}
 	for _, sp := range spans {
 		for l := sp.Line; l <= max(sp.EndLine, sp.Line) && l-sp.Line < 1000; l++ {
-			r := []rune(f.Line(l))
+			r, ok := runes[l]
+			if !ok {
+				r = []rune(f.Line(l))
+				runes[l] = r
+			}
 			a, b := 0, len(r)
 			if l == sp.Line {
 				a = sp.Col - 1

@@ -190,3 +190,27 @@ func TestSecretsOutsideValues(t *testing.T) {
 		}
 	}
 }
+
+// TestCommentStart: a # starts a comment at a line's start or after a
+// blank, outside a quoted scalar; a quote inside a plain scalar opens
+// none, and escaped quotes do not close one.
+func TestCommentStart(t *testing.T) {
+	for line, want := range map[string]int{
+		`a: 1 # c`:                  5,
+		`# c`:                       0,
+		`a: "x # y" # c`:            11,
+		`a: 'it''s # y' # c`:        15,
+		`trigger: scheduled 'x # c`: 22,
+		`note: say "hi # c`:         14,
+		`a-'b # c`:                  5,
+		`"say \"hi\" " # c`:         14,
+		`- "x # y"`:                 -1,
+		`{a: "x # y", b: 'z'} # c`:  21,
+		`url: http://h/p#frag`:      -1,
+		"a: 1\t# c":                 5,
+	} {
+		if got := commentStart(line); got != want {
+			t.Errorf("commentStart(%q) = %d, want %d", line, got, want)
+		}
+	}
+}
