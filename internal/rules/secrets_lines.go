@@ -91,7 +91,7 @@ func lineSecrets(f *load.File, trees []*yaml.Node, out []SecretSpan) []SecretSpa
 // at its start or after a blank, outside quotes), or -1. A quote opens a
 // quoted scalar only where one starts (the line's start, after a key's
 // colon, a list's dash, [, { or a comma), not inside a plain one
-// (`trigger: scheduled 'x`); \" inside double quotes and '' inside
+// (`trigger: scheduled 'x`); \" inside double quotes and ” inside
 // single ones do not close them.
 func commentStart(line string) int {
 	var quote, last byte // last: the last byte outside quotes that is no blank
