@@ -344,7 +344,9 @@ func currentPhase(cur model.Int, recorded []*model.Pipeline, pipes []report.Pipe
 		v := cur.Value
 		return &v
 	}
-	if v, ok := pipelinesCurrent(recorded); ok {
+	// No rule checks a pipeline's own current_phase: it is taken only
+	// when it names one of the phases that is not done.
+	if v, ok := pipelinesCurrent(recorded); ok && openPhase(pipes, v) {
 		return &v
 	}
 	for _, current := range []func(state string) bool{
@@ -361,6 +363,18 @@ func currentPhase(cur model.Int, recorded []*model.Pipeline, pipes []report.Pipe
 		}
 	}
 	return nil
+}
+
+// openPhase reports whether a phase numbered num is in pipes, not done.
+func openPhase(pipes []report.PipelineState, num int) bool {
+	for _, p := range pipes {
+		for _, ph := range p.Phases {
+			if ph.Num == num && ph.State != stateDone {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pipelinesCurrent is the current_phase the pipelines record, when at
