@@ -95,7 +95,7 @@ func (c *Command) setupConfig(cf *configFlags, s *engine.Settings, anchor string
 // repoKind classifies a repository file as discovery does: with the
 // globs and excludes of the configuration governing its folder.
 func (lc *lintConfig) repoKind(osPath string) load.Kind {
-	c := lc.classifierFor(filepath.Dir(osPath))
+	c := lc.set.Beside(filepath.Dir(osPath)).Classifier()
 	disp := load.Display(lc.cwd, osPath)
 	k := c.FileKind(disp)
 	if k == load.KindUnknown {

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -39,7 +40,7 @@ func (s *Set) Filter(d *load.Discovery) {
 // Excluded reports whether the configuration governing the file at osPath
 // excludes it as a file of kind k (the global excludes, or that kind's).
 func (s *Set) Excluded(osPath string, k load.Kind) bool {
-	sc := s.ForPath(osPath, false)
+	sc := s.Beside(filepath.Dir(osPath))
 	return sc.Config.excludedBy(k, RootRel(sc.Root, s.cwd, load.Display(s.cwd, osPath)), true) != ""
 }
 

@@ -62,6 +62,8 @@ type Set struct {
 	// listings are folders a git listing showed whole: the configurations
 	// under them are known, so no folder inside is looked in.
 	listings []listing
+	// beside memoises Beside's look-ups once the set is settled.
+	beside map[string]*Scope
 }
 
 // listing is a folder whose files a listing showed, and the folders
@@ -223,6 +225,29 @@ func (s *Set) Unsettle() {
 		s.uniform.Store(nil)
 		s.byDir = map[string]*Scope{}
 	}
+}
+
+// Beside is For for a folder the run's units may not be in (a file a rule
+// reads beside them, to weigh evidence as a lint of the repository
+// would): past a settled answer, which holds only for the units' folders,
+// the folder is looked up, its answer kept apart from the run's.
+func (s *Set) Beside(osDir string) *Scope {
+	if s.fixed != nil || s.uniform.Load() == nil {
+		return s.For(osDir)
+	}
+	dir := filepath.Clean(osDir)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.beside == nil {
+		s.beside = map[string]*Scope{}
+	}
+	run := s.byDir
+	s.byDir = s.beside
+	defer func() { s.byDir = run }()
+	if sc, ok := s.listed(dir); ok {
+		return sc
+	}
+	return s.lookup(dir)
 }
 
 // ForPath returns the scope of a file or folder unit by its OS path.
