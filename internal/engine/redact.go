@@ -104,32 +104,12 @@ func locatedIn(f *load.File, spans []rules.SecretSpan, extra ...string) *located
 			lc.secs = append(lc.secs, u)
 		}
 	}
-	runes := map[int][]rune{} // a line holding many secrets is decoded once
-	for _, sp := range spans {
-		endLine := max(sp.EndLine, sp.Line)
-		for l := sp.Line; l <= endLine && l-sp.Line < 1000; l++ {
-			line, ok := runes[l]
-			if !ok {
-				line = []rune(f.Line(l))
-				runes[l] = line
-			}
-			a, b := 0, len(line)
-			if l == sp.Line {
-				a = sp.Col - 1
-			}
-			if l == endLine && sp.EndCol > 0 {
-				b = min(b, sp.EndCol-1)
-			}
-			if a < 0 || a >= b {
-				continue
-			}
-			seg := string(line[a:b])
-			lc.secs = append(lc.secs, strings.TrimSpace(seg))
-			if u, ok := unquote(seg); ok {
-				lc.secs = append(lc.secs, u)
-				for _, part := range strings.Split(u, "\n") {
-					lc.secs = append(lc.secs, strings.TrimSpace(part))
-				}
+	for _, seg := range rules.SpanTexts(f, spans) {
+		lc.secs = append(lc.secs, strings.TrimSpace(seg))
+		if u, ok := unquote(seg); ok {
+			lc.secs = append(lc.secs, u)
+			for _, part := range strings.Split(u, "\n") {
+				lc.secs = append(lc.secs, strings.TrimSpace(part))
 			}
 		}
 	}

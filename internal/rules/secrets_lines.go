@@ -172,9 +172,18 @@ func ExtraSecrets(p *Pass) []string {
 	return nil
 }
 
-// spanTexts are the text of each line of each span, as written. A line
-// holding many is decoded once.
+// spanTexts are the text of each line of each span, trimmed.
 func spanTexts(f *load.File, spans []SecretSpan) []string {
+	out := SpanTexts(f, spans)
+	for i, t := range out {
+		out[i] = strings.TrimSpace(t)
+	}
+	return out
+}
+
+// SpanTexts are the text of each line of each span, as written: what the
+// engine masks of a located secret. A line holding many is decoded once.
+func SpanTexts(f *load.File, spans []SecretSpan) []string {
 	var out []string
 	runes := map[int][]rune{}
 	for _, sp := range spans {
@@ -192,7 +201,7 @@ func spanTexts(f *load.File, spans []SecretSpan) []string {
 				b = min(b, sp.EndCol-1)
 			}
 			if a >= 0 && a < b {
-				out = append(out, strings.TrimSpace(string(r[a:b])))
+				out = append(out, string(r[a:b]))
 			}
 		}
 	}

@@ -26,7 +26,7 @@ var cutsAllowed = map[string]string{
 	"textSpan":      "counts characters for a position",
 	"window":        "cuts text shortText has masked whole",
 	"maskFile":      "takes a located credential's text, to mask it in another version of the file",
-	"spanTexts":     "takes a located credential's text, to mask it where a rule quotes another version",
+	"SpanTexts":     "takes a located credential's text, to mask it where a finding quotes it",
 }
 
 // quoteVerb is a %q verb, with any flags.
