@@ -178,6 +178,10 @@ func (r *Repo) gitOut(args ...string) ([]byte, error) {
 func (r *Repo) readChanges() error {
 	tree, err := r.baseTree()
 	if err != nil {
+		if m := err.Error(); strings.Contains(m, "promisor") || strings.Contains(m, "lazy fetching disabled") {
+			// A partial clone (--filter): resumelint fetches nothing.
+			return fmt.Errorf("the files at %s are not all in this partial clone, and resumelint fetches nothing: fetch that commit's files (or clone without --filter) to compare with --base", r.Ref)
+		}
 		return fmt.Errorf("listing files at %s: %v", r.Ref, err)
 	}
 	staged, renamedFrom, err := r.stagedChanges()
