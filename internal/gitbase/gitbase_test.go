@@ -21,12 +21,7 @@ func repo(t testing.TB, committed, edits map[string]string) string {
 	dir := t.TempDir()
 	run := func(args ...string) {
 		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		gitIn(t, dir, args...)
 	}
 	write := func(rel, content string) {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
@@ -51,6 +46,18 @@ func repo(t testing.TB, committed, edits map[string]string) string {
 		write(p, c)
 	}
 	return dir
+}
+
+// gitIn runs git in dir with a fixed identity and no user or system
+// configuration, failing the test on an error.
+func gitIn(t testing.TB, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
 }
 
 func TestLookup(t *testing.T) {
@@ -356,22 +363,13 @@ func TestLookupMissingObject(t *testing.T) {
 // what to do, rather than passing git's own words on.
 func TestOpenPartialClone(t *testing.T) {
 	src := repo(t, map[string]string{"a.yaml": "a\n"}, nil)
-	gitIn := func(dir string, args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
 	if err := os.WriteFile(filepath.Join(src, "a.yaml"), []byte("b\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	gitIn(src, "commit", "-qam", "second")
-	gitIn(src, "config", "uploadpack.allowFilter", "true")
+	gitIn(t, src, "commit", "-qam", "second")
+	gitIn(t, src, "config", "uploadpack.allowFilter", "true")
 	dst := filepath.Join(t.TempDir(), "clone")
-	gitIn(src, "clone", "-q", "--filter=blob:none", "file://"+src, dst)
+	gitIn(t, src, "clone", "-q", "--filter=blob:none", "file://"+src, dst)
 	_, err := Open(dst, "HEAD~1")
 	if err == nil || !strings.Contains(err.Error(), "partial clone") {
 		t.Errorf("Open in a partial clone: %v, want an error naming the partial clone", err)
