@@ -3,6 +3,7 @@ package diag
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 
 	"github.com/resumelint/resumelint/internal/lazyre"
 )
@@ -47,13 +48,42 @@ func Fingerprint(f *Finding, path string) string {
 // document root) is the same finding after the edit, and a message that
 // quotes a line another fix moved ("(line 317)") is too.
 //
+// The node path leaves out which item of a list it goes through
+// (resumption.decision_log[].timestamp): a fix that gives entries their id
+// renames the items (a list item is named by its id, else its index), and
+// the findings inside them are the same findings after it.
+//
 // A credential's finding leaves out the node path too: the credential is
 // what it is about, and a fix that moves it (prose kept as a comment)
 // neither adds one nor takes one away.
 func EditKey(f *Finding, path string) string {
-	np := f.NodePath
+	np := listFree(f.NodePath)
 	if f.Secret {
 		np = ""
 	}
 	return f.Code + "\x00" + path + "\x00" + np + "\x00" + StableMessage(f.Message)
+}
+
+// listFree is a node path with each list step's item left out: "[2]" and
+// "[=3f…]" become "[]".
+func listFree(p string) string {
+	i := strings.IndexByte(p, '[')
+	if i < 0 {
+		return p
+	}
+	var sb strings.Builder
+	for i >= 0 {
+		j := strings.IndexByte(p[i:], ']')
+		if j < 0 {
+			break
+		}
+		sb.WriteString(p[:i+1])
+		p = p[i+j:]
+		i = strings.IndexByte(p[1:], '[')
+		if i >= 0 {
+			i++
+		}
+	}
+	sb.WriteString(p)
+	return sb.String()
 }

@@ -13,10 +13,12 @@ import (
 	"github.com/resumelint/resumelint/internal/load"
 )
 
-// step is one labelled level of a document path: a key, or a list index.
+// step is one labelled level of a document path: a key, or a list index
+// with its list (seq), which names the item by its content (itemKey).
 type step struct {
 	label string
 	index int
+	seq   *yaml.Node
 }
 
 // walkEntries visits the nodes newNodeIndex lists, in its order (document
@@ -37,7 +39,7 @@ func walkEntries(root *yaml.Node, lines []load.JSONLine, base int, visit func(n 
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k := n.Content[i]
-				steps = append(steps, step{k.Value, -1})
+				steps = append(steps, step{k.Value, -1, nil})
 				if !visit(k, steps) || !rec(n.Content[i+1]) {
 					return false
 				}
@@ -45,7 +47,7 @@ func walkEntries(root *yaml.Node, lines []load.JSONLine, base int, visit func(n 
 			}
 		case yaml.SequenceNode:
 			for i, c := range n.Content {
-				steps = append(steps, step{"", i})
+				steps = append(steps, step{"", i, n})
 				if !rec(c) {
 					return false
 				}
@@ -58,7 +60,7 @@ func walkEntries(root *yaml.Node, lines []load.JSONLine, base int, visit func(n 
 		return
 	}
 	for i, l := range lines {
-		steps = append(steps[:0], step{"", base + i})
+		steps = append(steps[:0], step{"", base + i, nil})
 		if !rec(l.Node) {
 			return
 		}
@@ -118,9 +120,7 @@ func renderSteps(steps []step) string {
 	for _, e := range steps {
 		switch {
 		case e.index >= 0:
-			sb.WriteByte('[')
-			sb.WriteString(strconv.Itoa(e.index))
-			sb.WriteByte(']')
+			writeItem(&sb, e.seq, e.index)
 		case e.label == "":
 		default:
 			if sb.Len() > 0 && !strings.HasPrefix(e.label, "[") { // as before: baselines keep their fingerprints
@@ -145,6 +145,8 @@ type nodeEntry struct {
 type nodeIndex struct {
 	entries []nodeEntry
 	byPos   []int // entry indexes sorted by position, outer nodes first
+	// items are the item keys of the lists paths went through (itemKeys).
+	items map[*yaml.Node][]string
 }
 
 // newNodeIndex indexes the nodes walkEntries visits.
@@ -223,7 +225,11 @@ func (ix *nodeIndex) path(i int) string {
 		e := ix.entries[chain[j]]
 		if e.index >= 0 {
 			sb.WriteByte('[')
-			sb.WriteString(strconv.Itoa(e.index))
+			if k := ix.itemKey(e.parent, e.index); k != "" {
+				sb.WriteString(k)
+			} else {
+				sb.WriteString(strconv.Itoa(e.index))
+			}
 			sb.WriteByte(']')
 			continue
 		}
@@ -263,4 +269,145 @@ func contentHash(n *yaml.Node) string {
 	var sum [sha256.Size]byte
 	return hex.EncodeToString(h.Sum(sum[:0])[:8]) // 16 hex digits, without keeping the other 48
 
+}
+
+// writeItem writes the step to item i of the list seq: its content key
+// (itemKey) when it has one, else its index. A JSONL line (no list) is
+// its index: an events file only grows at its end.
+func writeItem(sb *strings.Builder, seq *yaml.Node, i int) {
+	sb.WriteByte('[')
+	if k := itemKey(seq, i); k != "" {
+		sb.WriteString(k)
+	} else {
+		sb.WriteString(strconv.Itoa(i))
+	}
+	sb.WriteByte(']')
+}
+
+// itemKey names item i of the list seq by its content, so that a finding
+// on the item, or inside it, keeps its identity when items are inserted,
+// removed or reordered around it (a files_to_read entry added at the top,
+// a phase inserted): a scalar by its value, a mapping by the value of its
+// identifying key (idKey). An item whose content repeats earlier in the
+// list gets its occurrence number. The key is a hash (the value may be a
+// credential) marked with '=', which no index holds. An item with no such
+// content (a list, a mapping without an identifying key) is "": it keeps
+// its index.
+func itemKey(seq *yaml.Node, i int) string {
+	for seq != nil && seq.Kind == yaml.AliasNode {
+		seq = seq.Alias
+	}
+	if seq == nil || seq.Kind != yaml.SequenceNode || i < 0 || i >= len(seq.Content) {
+		return ""
+	}
+	id := itemIdentity(seq.Content[i])
+	if id == "" {
+		return ""
+	}
+	n := 1
+	for _, c := range seq.Content[:i] {
+		if itemIdentity(c) == id {
+			n++
+		}
+	}
+	return renderItemKey(id, n)
+}
+
+// itemKeys is itemKey of every item of the list seq, in one pass.
+func itemKeys(seq *yaml.Node) []string {
+	for seq != nil && seq.Kind == yaml.AliasNode {
+		seq = seq.Alias
+	}
+	if seq == nil || seq.Kind != yaml.SequenceNode {
+		return nil
+	}
+	keys := make([]string, len(seq.Content))
+	seen := map[string]int{}
+	for i, c := range seq.Content {
+		if id := itemIdentity(c); id != "" {
+			seen[id]++
+			keys[i] = renderItemKey(id, seen[id])
+		}
+	}
+	return keys
+}
+
+// renderItemKey is the key of the nth item of a list with identity id.
+func renderItemKey(id string, n int) string {
+	sum := sha256.Sum256([]byte(id))
+	k := "=" + hex.EncodeToString(sum[:6])
+	if n > 1 {
+		k += "#" + strconv.Itoa(n)
+	}
+	return k
+}
+
+// itemKey returns the key (itemKey) of item i of the list at entry seq,
+// the list's keys taken once: a list of thousands of items with a finding
+// each is named in one pass.
+func (ix *nodeIndex) itemKey(seq, i int) string {
+	if seq < 0 {
+		return "" // a JSONL line
+	}
+	n := ix.entries[seq].n
+	keys, ok := ix.items[n]
+	if !ok {
+		keys = itemKeys(n)
+		if ix.items == nil {
+			ix.items = map[*yaml.Node][]string{}
+		}
+		ix.items[n] = keys
+	}
+	if i < len(keys) {
+		return keys[i]
+	}
+	return ""
+}
+
+// itemIdentity is what names a list item (itemKey): a scalar's tag and
+// value, a mapping's identifying key and its scalar value; "" for others.
+func itemIdentity(n *yaml.Node) string {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n == nil {
+		return ""
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return "v\x00" + n.ShortTag() + "\x00" + n.Value
+	case yaml.MappingNode:
+		if k, v := idKey(n); v != nil {
+			return "k\x00" + k + "\x00" + v.Value
+		}
+	}
+	return ""
+}
+
+// idKey returns a mapping's identifying key and its scalar value: "id",
+// else the first key ending in "_id" (event_id, checkpoint_id, agent_id),
+// else "name"; nil when it has none with a non-empty scalar value.
+func idKey(m *yaml.Node) (string, *yaml.Node) {
+	val := func(want func(string) bool) (string, *yaml.Node) {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k, v := m.Content[i], m.Content[i+1]
+			for v != nil && v.Kind == yaml.AliasNode {
+				v = v.Alias
+			}
+			if want(k.Value) && v != nil && v.Kind == yaml.ScalarNode && v.Value != "" && v.Tag != "!!null" {
+				return k.Value, v
+			}
+		}
+		return "", nil
+	}
+	for _, want := range []func(string) bool{
+		func(k string) bool { return k == "id" },
+		func(k string) bool { return strings.HasSuffix(k, "_id") },
+		func(k string) bool { return k == "name" },
+	} {
+		if k, v := val(want); v != nil {
+			return k, v
+		}
+	}
+	return "", nil
 }

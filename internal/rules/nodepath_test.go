@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 )
@@ -94,7 +96,7 @@ func TestPlaceNodePaths(t *testing.T) {
 		{Code: "RL102", Path: "ORCHESTRATION.yaml", Start: diag.Pos{Line: 4, Col: 3}, NodePath: "set by the rule"},
 		{Code: "RL107", Path: "other.yaml", Start: diag.Pos{Line: 1, Col: 1}},
 	})
-	want := []string{"resumption.recovery_state.updated_at", "resumption.decision_log[0].gate", "", "set by the rule", ""}
+	want := []string{"resumption.recovery_state.updated_at", "resumption.decision_log[" + rd001 + "].gate", "", "set by the rule", ""}
 	for i, w := range want {
 		if fs[i].NodePath != w {
 			t.Errorf("finding %d: node path %q, want %q", i, fs[i].NodePath, w)
@@ -122,13 +124,79 @@ func TestPlaceNodePaths(t *testing.T) {
 	}
 }
 
+// rd001 is how a node path names the decision_log entry of id RD-001.
+var rd001 = itemKey(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Content: []*yaml.Node{
+	{Kind: yaml.ScalarNode, Value: "id"}, {Kind: yaml.ScalarNode, Tag: "!!str", Value: "RD-001"}}}}}, 0)
+
+// TestListItemIdentity: a finding on a list item, or inside one, keeps
+// its identity when items are inserted or removed before it (a
+// files_to_read entry added at the top, a phase inserted), and two items
+// of one list never share it.
+func TestListItemIdentity(t *testing.T) {
+	const before = `resumption:
+  files_to_read:
+    - "PLAN.md"
+    - "EN-902 enabler specification"
+    - "PLAN.md"
+  phases:
+    - id: 1
+      status: COMPLETE
+    - id: 2
+      status: PENDING
+    - {status: PENDING}
+`
+	const after = `resumption:
+  files_to_read:
+    - "NEW.md"
+    - "PLAN.md"
+    - "EN-902 enabler specification"
+    - "PLAN.md"
+  phases:
+    - id: 0
+      status: COMPLETE
+    - id: 1
+      status: COMPLETE
+    - id: 2
+      status: PENDING
+    - {status: PENDING}
+`
+	at := func(text string, pos ...diag.Pos) []diag.Finding {
+		var in []diag.Finding
+		for _, p := range pos {
+			in = append(in, diag.Finding{Code: "RL113", Path: "ORCHESTRATION.yaml", Start: p})
+		}
+		return reported(parsed(t, "ORCHESTRATION.yaml", text), in)
+	}
+	// The description, the second PLAN.md, phase 2's status.
+	b := at(before, diag.Pos{Line: 4, Col: 7}, diag.Pos{Line: 5, Col: 7}, diag.Pos{Line: 10, Col: 15})
+	a := at(after, diag.Pos{Line: 5, Col: 7}, diag.Pos{Line: 6, Col: 7}, diag.Pos{Line: 13, Col: 15})
+	for i := range b {
+		if diag.Fingerprint(&a[i], "x") != diag.Fingerprint(&b[i], "x") {
+			t.Errorf("finding %d: %q became %q", i, b[i].NodePath, a[i].NodePath)
+		}
+	}
+	// An item with nothing to name it by keeps its index.
+	if f := at(before, diag.Pos{Line: 11, Col: 7}); f[0].NodePath != "resumption.phases[2]" {
+		t.Errorf("a phase without an id: %q", f[0].NodePath)
+	}
+	// The two PLAN.md entries, and the two pending phases, stay apart.
+	c := at(before, diag.Pos{Line: 3, Col: 7}, diag.Pos{Line: 5, Col: 7}, diag.Pos{Line: 9, Col: 7}, diag.Pos{Line: 11, Col: 7})
+	seen := map[string]string{}
+	for _, f := range c {
+		if p, ok := seen[f.NodePath]; ok {
+			t.Errorf("two items share %q (%s)", f.NodePath, p)
+		}
+		seen[f.NodePath] = f.NodePath
+	}
+}
+
 // TestPlaceLoaderFindings: findings the loader reported on the unit's
 // documents get their node when the unit's rules ran, as the rules' do.
 func TestPlaceLoaderFindings(t *testing.T) {
 	d := parsed(t, "ORCHESTRATION.yaml", orchestration)
 	fs := []diag.Finding{{Code: "RL007", Path: "ORCHESTRATION.yaml", Start: diag.Pos{Line: 5, Col: 9}}}
 	NewResults().Place(d, fs)
-	if fs[0].NodePath != "resumption.decision_log[0].id" || fs[0].NodeHash == "" {
+	if fs[0].NodePath != "resumption.decision_log["+rd001+"].id" || fs[0].NodeHash == "" {
 		t.Errorf("loader finding: %+v", fs[0])
 	}
 }
