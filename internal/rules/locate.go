@@ -79,7 +79,8 @@ func (rs *Results) locator(u load.Unit) *locator {
 // place gives fd the node path and content hash of the node it was
 // reported at: the outermost node starting at its start, else the last
 // node starting before it, else the first node; keys stand for their
-// entries, and a path the rule named (WithNodePath) is kept. It returns
+// entries, and a path the rule named (WithNodePath) is kept. A finding in
+// a Markdown body has no node (inBody). It returns
 // false when that node depends on the lines of the unit's other findings
 // (a JSONL line with no node at or before the start), which Place settles.
 func (l *locator) place(fd *diag.Finding) bool {
@@ -87,7 +88,7 @@ func (l *locator) place(fd *diag.Finding) bool {
 		return true
 	}
 	dp := l.docs[fd.Path]
-	if dp == nil {
+	if dp == nil || dp.inBody(fd.Start) {
 		return true
 	}
 	n, path, ok := dp.at(fd.Start)
@@ -110,6 +111,14 @@ func (l *locator) mark(fd *diag.Finding, n *yaml.Node, path string) {
 		l.hashes[n] = h
 	}
 	fd.NodeHash = h
+}
+
+// inBody reports whether p is in a Markdown document's body, or on the
+// line closing its front matter: no node of the front matter is there,
+// and the last one before it (progress, last_updated) changes with every
+// session. A finding there is identified by its message (diag.Fingerprint).
+func (dp *docPlaces) inBody(p diag.Pos) bool {
+	return dp.d.FrontMatter && dp.d.BodyLine > 0 && p.Line >= dp.d.BodyLine-1
 }
 
 // at returns the node at p and its path; false for a JSONL position whose
