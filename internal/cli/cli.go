@@ -310,7 +310,7 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 	if lf.listFiles {
 		return c.listFiles(disc, extra, lf, lc)
 	}
-	lf.baselineScope = newBaselineScope(disc, extra, lc, &settings)
+	lf.baselineScope = newBaselineScope(disc, extra, lc, &settings, rest)
 	if lf.base != "" {
 		repo, err := c.openBase(lf, rest, extra, disc)
 		if err != nil {

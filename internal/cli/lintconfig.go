@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -357,7 +358,10 @@ func (c *Command) reportStale(entries []config.BaselineEntry, display string, sc
 // whether a rule ran.
 type baselineScope struct {
 	files, folders map[string]bool
-	ran            func(code string) bool
+	// walked are the folders the run walked whole (the folders named, or
+	// the working folder when nothing is), as files are.
+	walked []string
+	ran    func(code string) bool
 	// record fills files and folders when a baseline is first compared:
 	// a run without one keeps no second index of every unit it checks.
 	record func()
@@ -379,6 +383,14 @@ func (s *baselineScope) covers(e config.BaselineEntry) bool {
 	if s.files[p] || s.folders[p] {
 		return true
 	}
+	// A folder the run walked whole holds every unit below it: an entry
+	// there whose file is not one any more (deleted, renamed, excluded)
+	// matches nothing, now or later.
+	for _, w := range s.walked {
+		if w == "." || p == w || strings.HasPrefix(p, w+"/") {
+			return true
+		}
+	}
 	for d := path.Dir(p); d != "." && d != "/" && d != ""; d = path.Dir(d) {
 		if s.folders[d] {
 			return true
@@ -387,9 +399,21 @@ func (s *baselineScope) covers(e config.BaselineEntry) bool {
 	return false
 }
 
-// newBaselineScope records the units of a discovery and stdin's files.
-func newBaselineScope(d *load.Discovery, extra []*load.File, lc *lintConfig, s *engine.Settings) *baselineScope {
+// newBaselineScope records the units of a discovery and stdin's files,
+// and the folders among args (the paths named; none: the working folder)
+// that the run walked whole.
+func newBaselineScope(d *load.Discovery, extra []*load.File, lc *lintConfig, s *engine.Settings, args []string) *baselineScope {
 	sc := &baselineScope{}
+	if len(args) == 0 && len(extra) == 0 {
+		args = []string{"."}
+	}
+	if len(d.Truncated) == 0 {
+		for _, a := range args {
+			if fi, err := os.Stat(load.Abs(lc.cwd, a)); err == nil && fi.IsDir() {
+				sc.walked = append(sc.walked, config.MaskedPath(path.Clean(lc.rel(a))))
+			}
+		}
+	}
 	files, folders := d.Files, d.Folders // the units as the run starts
 	sc.record = func() {
 		sc.files = make(map[string]bool, len(files)+len(extra))
