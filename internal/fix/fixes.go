@@ -207,11 +207,7 @@ func FlattenJSON(doc *load.Document, key string, rename map[string]string) *diag
 	if !ok || s.data[kStart] != '"' {
 		return nil
 	}
-	memberIndent := k.Column - 1
-	innerIndent := memberIndent
-	if len(v.Content) > 0 {
-		innerIndent = v.Content[0].Column - 1
-	}
+	ind := indentsOf(s, k, v)
 	drops := []string{key}
 	var members []string
 	targets := map[string]bool{}
@@ -244,12 +240,11 @@ func FlattenJSON(doc *load.Document, key string, rename map[string]string) *diag
 		if !ok {
 			return nil
 		}
-		val := dedent(string(s.data[a:b]), innerIndent-memberIndent)
-		members = append(members, strconv.Quote(name)+": "+val)
+		members = append(members, strconv.Quote(name)+": "+ind.moveUp(string(s.data[a:b])))
 	}
 	var edits []diag.TextEdit
 	if len(members) > 0 {
-		sep := "," + s.eol + strings.Repeat(" ", memberIndent)
+		sep := "," + s.eol + ind.member
 		if k.Line == v.Line && (len(v.Content) == 0 || v.Content[0].Line == k.Line) {
 			sep = ", " // a one-line object
 		}
@@ -273,11 +268,62 @@ func FlattenJSON(doc *load.Document, key string, rename map[string]string) *diag
 	return safe("move the members of "+key+" to the top level", edits, drops...)
 }
 
+// jsonIndents is the indentation of a JSON object's members (member) and
+// of the members of the object held by one of them (inner), as written:
+// tabs or spaces.
+type jsonIndents struct {
+	member, inner string
+	innerOK       bool // inner was read from the text
+	dedentBy      int  // columns between the two, when it was not
+}
+
+func indentsOf(s *src, k, v *yaml.Node) jsonIndents {
+	memberIndent := k.Column - 1
+	innerIndent := memberIndent
+	if len(v.Content) > 0 {
+		innerIndent = v.Content[0].Column - 1
+	}
+	ind := jsonIndents{dedentBy: innerIndent - memberIndent}
+	m, ok := s.leading(s.off(k))
+	if !ok {
+		m = strings.Repeat(" ", memberIndent)
+	}
+	ind.member = m
+	if len(v.Content) > 0 && v.Content[0].Line != k.Line {
+		ind.inner, ind.innerOK = s.leading(s.off(v.Content[0]))
+		ind.innerOK = ind.innerOK && strings.HasPrefix(ind.inner, m)
+	}
+	return ind
+}
+
+// moveUp re-indents a member's value text for its place one level up.
+func (ind jsonIndents) moveUp(val string) string {
+	if ind.innerOK {
+		return swapIndent(val, ind.inner, ind.member)
+	}
+	return dedent(val, ind.dedentBy)
+}
+
 func skipWS(d []byte, i int) int {
 	for i < len(d) && strings.IndexByte(" \t\r\n", d[i]) >= 0 {
 		i++
 	}
 	return i
+}
+
+// swapIndent replaces the indentation from with to at the start of every
+// line but the first that begins with from.
+func swapIndent(text, from, to string) string {
+	if !strings.Contains(text, "\n") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i := 1; i < len(lines); i++ {
+		if rest, ok := strings.CutPrefix(lines[i], from); ok {
+			lines[i] = to + rest
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // dedent removes up to n leading spaces from every line but the first.

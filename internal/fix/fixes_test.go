@@ -177,6 +177,15 @@ func TestFlattenJSON(t *testing.T) {
 			"{\"active_project_id\": null, \"detection_method\": \"cache\", \"timestamp\": \"2026-01-04T12:00:00Z\"}"},
 		{"a conflicting value: no fix",
 			"{\n  \"project_detection\": {\"confidence\": \"high\"},\n  \"confidence\": \"low\"\n}\n", ""},
+		{"a tab-indented file keeps its tabs",
+			"{\n\t\"project_detection\": {\n\t\t\"project_id\": \"25-pipeline\",\n\t\t\"detection_method\": \"file_path\"\n\t},\n\t\"timestamp\": \"2026-01-04T12:00:00Z\"\n}",
+			"{\n\t\"active_project_id\": \"25-pipeline\",\n\t\"detection_method\": \"file_path\",\n\t\"timestamp\": \"2026-01-04T12:00:00Z\"\n}"},
+		{"a nested object moves up one level of tabs",
+			"{\n\t\"project_detection\": {\n\t\t\"project_id\": \"25-pipeline\",\n\t\t\"evidence\": {\n\t\t\t\"lines\": 12\n\t\t}\n\t}\n}\n",
+			"{\n\t\"active_project_id\": \"25-pipeline\",\n\t\"evidence\": {\n\t\t\"lines\": 12\n\t}\n}\n"},
+		{"a nested object moves up one level of spaces",
+			"{\n    \"project_detection\": {\n        \"project_id\": \"25-pipeline\",\n        \"evidence\": {\n            \"lines\": 12\n        }\n    }\n}\n",
+			"{\n    \"active_project_id\": \"25-pipeline\",\n    \"evidence\": {\n        \"lines\": 12\n    }\n}\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

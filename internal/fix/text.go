@@ -65,6 +65,19 @@ func (s *src) indent(l int) int {
 	return len(t) - len(strings.TrimLeft(t, " "))
 }
 
+// leading returns the text between the start of the line holding offset
+// at and at, when it is only spaces and tabs.
+func (s *src) leading(at int) (string, bool) {
+	a := at
+	for a > 0 && (s.data[a-1] == ' ' || s.data[a-1] == '\t') {
+		a--
+	}
+	if a > 0 && s.data[a-1] != '\n' && s.data[a-1] != '\r' {
+		return "", false
+	}
+	return string(s.data[a:at]), true
+}
+
 func (s *src) blank(l int) bool { return strings.TrimSpace(s.text(l)) == "" }
 
 // comment reports a line holding only a comment.
