@@ -46,7 +46,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 			read = append(read, f)
 		}
 	}
-	fixer := &fix.Fixer{Cwd: c.Cwd, Unsafe: lf.unsafeFixes,
+	fixer := &fix.Fixer{Cwd: c.Cwd, Unsafe: lf.unsafeFixes, Files: s.Files,
 		Lint: func(mem []*load.File) []diag.Finding { return visible(run(passDiscovery(disc, read), mem)) }}
 	files := fixer.Run(read, visible(res))
 	if lf.diff {
@@ -235,7 +235,7 @@ func (c *Command) settleFixes(res *engine.Result, disc *load.Discovery, mem []*l
 			carried = append(carried, f)
 		}
 	}
-	fixer := &fix.Fixer{Cwd: c.Cwd,
+	fixer := &fix.Fixer{Cwd: c.Cwd, Files: s.Files,
 		Lint: func(m []*load.File) []diag.Finding { return visible(lc.run(passDiscovery(disc, carried), m, s)) }}
 	fix.Settle(fixer, files, visible(res))
 }

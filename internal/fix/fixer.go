@@ -40,6 +40,11 @@ type Fixer struct {
 	// returns the findings that count: those a baseline hides are left
 	// out, like suppressed ones.
 	Lint func(files []*load.File) []diag.Finding
+	// Files is the file access Lint's runs read through: while a lint
+	// runs, the files carried answer by their text in memory and their
+	// names after a rename (load.Files.Pending), so that a rule looking
+	// at another file sees the change. Nil: they answer from disk.
+	Files *load.Files
 
 	files  []*File
 	byPath map[string]*File
@@ -218,6 +223,8 @@ func (fx *Fixer) offers(fds []diag.Finding) map[*File][]offer {
 // candidates' text in place of their files'.
 func (fx *Fixer) lint(cands map[*File]*candidate) []diag.Finding {
 	out := make([]*load.File, len(fx.files))
+	put := map[string][]byte{}
+	var gone []string
 	for i, ff := range fx.files {
 		f := ff.File
 		p, op, data := ff.Path, ff.OSPath, ff.Data
@@ -225,7 +232,14 @@ func (fx *Fixer) lint(cands map[*File]*candidate) []diag.Finding {
 			p, op, data = cd.path, cd.osPath, cd.data
 		}
 		out[i] = &load.File{Path: p, OSPath: op, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Data: data, Root: f.Root}
+		if op != f.OSPath || !bytes.Equal(data, ff.Read) {
+			put[op] = data
+		}
+		if op != f.OSPath {
+			gone = append(gone, f.OSPath)
+		}
 	}
+	defer fx.Files.Pending(put, gone)()
 	return fx.Lint(out)
 }
 
@@ -411,9 +425,21 @@ func (fx *Fixer) blame(base *tally, cands map[*File]*candidate, add map[string][
 }
 
 // inOwnFile blames each candidate for the findings added in its own file,
-// and reports whether any were added in a file no candidate edits.
+// and reports whether any were added in a file no candidate edits. A
+// rename among several candidates tells nothing by file: renaming one
+// file changes what the rules say of the files beside it (a _resume.md
+// becomes the second resume file once another is renamed to
+// resume-context.md), so the candidates are told apart by linting them
+// (elsewhere).
 func (fx *Fixer) inOwnFile(cands map[*File]*candidate, add map[string][]diag.Finding) (blame map[*File][]diag.Finding, elsewhere bool) {
 	blame = map[*File][]diag.Finding{}
+	if len(cands) > 1 {
+		for ff, cd := range cands {
+			if cd.path != ff.Path {
+				return blame, len(add) > 0
+			}
+		}
+	}
 	for p, fs := range add {
 		if ff := fx.byPath[p]; ff != nil && cands[ff] != nil {
 			blame[ff] = fs

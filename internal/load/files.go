@@ -25,6 +25,8 @@ import (
 // disk, unshared. Safe for concurrent use.
 type Files struct {
 	overlay Overlay // by absolute, clean OS path; nil for none
+	// pend is a fix's changes not written yet (Pending); nil for none.
+	pend atomic.Pointer[pending]
 	// listing is what discovery's walk saw (UseListing): Exists and
 	// IsDir answer from it without a system call where it can tell.
 	listing atomic.Pointer[Listing]
@@ -196,7 +198,13 @@ func (x *Files) Buffer(osPath string) ([]byte, bool) { return x.buffer(osPath) }
 
 // buffer returns the overlay's content for osPath.
 func (x *Files) buffer(osPath string) ([]byte, bool) {
-	if x == nil || x.overlay == nil {
+	if x == nil {
+		return nil, false
+	}
+	if data, ok := x.pendingText(osPath); ok {
+		return data, true
+	}
+	if x.overlay == nil {
 		return nil, false
 	}
 	abs, err := filepath.Abs(osPath)
@@ -322,6 +330,9 @@ func (x *Files) ReadFile(root, osPath string, maxSize int64) ([]byte, error) {
 	}
 	if _, ok := Contained(root, osPath); !ok {
 		return nil, ErrOutside
+	}
+	if x.isGone(osPath) {
+		return nil, &fs.PathError{Op: "open", Path: osPath, Err: fs.ErrNotExist}
 	}
 	if data, ok := x.buffer(osPath); ok {
 		if maxSize > 0 && int64(len(data)) > maxSize {
@@ -458,6 +469,9 @@ func readShared(root, osPath string, maxSize int64) ([]byte, error) {
 // buffer is a regular file. Answers are not kept: a stat reads no
 // content, and keeping one per path would grow with the repository.
 func (x *Files) Stat(root, osPath string) (fs.FileInfo, error) {
+	if x.isGone(osPath) {
+		return nil, &fs.PathError{Op: "stat", Path: osPath, Err: fs.ErrNotExist}
+	}
 	if data, ok := x.buffer(osPath); ok && root != "" {
 		if _, in := Contained(root, osPath); in {
 			return bufferInfo{name: filepath.Base(osPath), size: int64(len(data))}, nil
@@ -514,6 +528,9 @@ func (x *Files) lookUp(root, osPath string, buffered bool, listed func(typ byte)
 	if x == nil {
 		return disk(root, osPath)
 	}
+	if x.isGone(osPath) {
+		return false
+	}
 	if _, ok := x.buffer(osPath); ok && root != "" {
 		if _, in := Contained(root, osPath); in {
 			return buffered
@@ -531,6 +548,11 @@ func (x *Files) ReadDir(root, osPath string) ([]fs.DirEntry, error) {
 	if x == nil {
 		return ReadDirIn(root, osPath)
 	}
+	ents, err := x.readDir(root, osPath)
+	return x.pendingDir(osPath, ents, err)
+}
+
+func (x *Files) readDir(root, osPath string) ([]fs.DirEntry, error) {
 	if t, known := x.listed(root, osPath); known && t != entryDir {
 		// Nothing there, or no folder: the walk saw it (rules look for
 		// folders that most projects do not have).
