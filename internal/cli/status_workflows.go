@@ -84,10 +84,31 @@ func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (
 	}
 	res := lc.run(disc, nil, *s)
 	ix := indexFindings(res.Findings)
+	ix.questioned = questionedRecords(res.Records, ix)
 	for i, f := range records {
 		parts[i].add(rec, f, ix)
 	}
 	return rec, res.Mask, nil
+}
+
+// questionedRecords are the running workflows lint takes for history
+// (rules.WithoutQuestioned): their own work item says they are done and
+// RL125 stands on them once suppressions and ignores are applied. By
+// display path, why.
+func questionedRecords(records []*rules.RecordFact, ix *findingIndex) map[string]string {
+	out := map[string]string{}
+	for _, rf := range records {
+		if rf.Questioned == "" || rf.Finished {
+			continue
+		}
+		for _, fd := range ix.byFile[rf.Path] {
+			if fd.Code == code.WorkItemDone {
+				out[rf.Path] = rf.Questioned
+				break
+			}
+		}
+	}
+	return out
 }
 
 // statusConfigError is a configuration that does not load, which status
@@ -140,6 +161,16 @@ func (rp *recordPart) add(rec *report.Recovery, f *load.File, ix *findingIndex) 
 		fr := *rp.finished
 		fr.Findings = summarize(ix.byFile[f.Path])
 		rec.Finished = append(rec.Finished, fr)
+	case rp.workflow != nil && ix.questioned[f.Path] != "":
+		// Lint takes it for history while RL125 stands: offering it as
+		// a workflow to resume would redo finished work. RL125 is among
+		// its findings, so it is named as questioned.
+		why := ix.questioned[f.Path]
+		if st := rp.workflow.Status; st != "" {
+			why = fmt.Sprintf("status %s, but %s", diag.ClipTo(st, 20), why)
+		}
+		rec.Finished = append(rec.Finished, report.FinishedRecord{Path: f.Path, ID: rp.workflow.ID, Why: why,
+			Findings: summarize(ix.byFile[f.Path])})
 	case rp.workflow != nil:
 		rp.workflow.Findings = summarize(ix.byFile[f.Path])
 		rec.Workflows = append(rec.Workflows, *rp.workflow)
@@ -157,7 +188,11 @@ func (rp *recordPart) add(rec *report.Recovery, f *load.File, ix *findingIndex) 
 // the file, so each record finds its own in one look-up. The working
 // folder is "." (status run inside a project folder): it holds every
 // finding whose display path does not climb out of it.
-type findingIndex struct{ byFile, byDir map[string][]diag.Finding }
+type findingIndex struct {
+	byFile, byDir map[string][]diag.Finding
+	// questioned are the running workflows lint takes for history, why.
+	questioned map[string]string
+}
 
 func indexFindings(fds []diag.Finding) *findingIndex {
 	ix := &findingIndex{byFile: map[string][]diag.Finding{}, byDir: map[string][]diag.Finding{}}
