@@ -85,6 +85,11 @@ type base struct {
 // (missing, a folder, a link leading out) takes resolve's walk, which
 // words the finding.
 func resolveIn(root *os.Root, b base, key string) resolution {
+	if namesFolder(key) {
+		// os.Root cleans a trailing "/" or "/." away; the kernel does
+		// not: such a key names a folder, and resolve says what it is.
+		return resolve(b, key)
+	}
 	if fi, err := root.Stat(filepath.FromSlash(key)); err == nil && fi.Mode().IsRegular() {
 		if fi, err := root.Lstat(filepath.FromSlash(key)); err == nil && fi.Mode().IsRegular() {
 			// No link at the last step either: the key is the file's
@@ -99,6 +104,16 @@ func resolveIn(root *os.Root, b base, key string) resolution {
 // maxLinks bounds the symbolic links one key may go through, as the
 // kernel does (ELOOP).
 const maxLinks = 40
+
+// notFolder is the resolution of a key that goes through a file as if it
+// were a folder (ENOTDIR).
+var notFolder = resolution{code: OutputMissing, why: "does not exist: part of its path is a file, not a folder"}
+
+// namesFolder reports whether key ends in "/" or "/.", as a folder's
+// path may.
+func namesFolder(key string) bool {
+	return strings.HasSuffix(key, "/") || strings.HasSuffix(key, "/.")
+}
 
 // outside is the resolution of a key that leads out of the base.
 var outside = resolution{code: PathInvalid, why: "resolves through a symbolic link to a place outside the %BASE%"}
@@ -121,6 +136,12 @@ func resolve(b base, key string) resolution {
 		rest = rest[1:]
 		switch name {
 		case "", ".":
+			// "a.txt/" and "a.txt/." go through a.txt as a folder: on a
+			// file the kernel answers ENOTDIR, and so does a reader
+			// opening the key as written.
+			if last != nil && !last.IsDir() {
+				return notFolder
+			}
 			continue
 		case "..":
 			cur, last = filepath.Dir(cur), nil
@@ -137,7 +158,7 @@ func resolve(b base, key string) resolution {
 		fi, err := os.Lstat(next)
 		switch {
 		case errors.Is(err, syscall.ENOTDIR):
-			return resolution{code: OutputMissing, why: "does not exist: part of its path is a file, not a folder"}
+			return notFolder
 		case errors.Is(err, fs.ErrNotExist):
 			return resolution{code: OutputMissing, why: "does not exist"}
 		case err != nil:

@@ -83,6 +83,12 @@ func TestPathSafety(t *testing.T) {
 				symlink(t, "loop", filepath.Join(dir, "out", "loop2"))
 			}},
 		{key: "out/report.md/x", want: bundle.OutputMissing, says: "does not exist"},
+		// A trailing "/" or "/." names a folder: opening it as written
+		// fails (ENOTDIR) where the name is a file, so it is not the file.
+		{key: "out/report.md/", want: bundle.OutputMissing, says: "not a folder"},
+		{key: "out/report.md/.", want: bundle.OutputMissing, says: "not a folder"},
+		{key: "out/alias-dir/", want: bundle.OutputMissing, says: "not a folder",
+			setup: func(dir string) { symlink(t, "report.md", filepath.Join(dir, "out", "alias-dir")) }},
 	}
 	for _, c := range cases {
 		inside = nil
