@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/hook"
 	"github.com/resumelint/resumelint/internal/load"
@@ -66,9 +67,13 @@ func (h *hookRun) sessionStart() int {
 	if run := h.runReport(); run != "" {
 		blocks = append(blocks, runBlock(run))
 	}
-	questioned := map[string]bool{} // finished workflows lint's findings question
+	questioned := map[string]bool{}   // finished workflows lint's findings question
+	workItemDone := map[string]bool{} // running workflows RL125 stands on
 	for i := range found {
 		questioned[found[i].Path] = true
+		if found[i].Code == code.WorkItemDone {
+			workItemDone[found[i].Path] = true
+		}
 	}
 	var finished []string
 	for _, f := range orch {
@@ -83,6 +88,12 @@ func (h *hookRun) sessionStart() int {
 				name += " (questioned by lint)"
 			}
 			finished = append(finished, name)
+		case rf.Questioned != "" && workItemDone[f.Path]:
+			// Running, but its own work item says it is done: lint takes
+			// it for history while RL125 stands (rules.WithoutQuestioned),
+			// and so does the report: resuming it would redo finished
+			// work. RL125, listed first, says which to settle.
+			finished = append(finished, finishedName(rf)+" (questioned by lint)")
 		default:
 			if b, ok := h.blocks[f.Path]; ok {
 				wfs = append(wfs, b)
