@@ -94,7 +94,10 @@ func reportProblems(p *Pass, codes ...bundle.Code) { reportVerdict(p, VerdictOf(
 func reportVerdict(p *Pass, v *bundle.Verdict, codes ...bundle.Code) {
 	seen := map[string]bool{}
 	for _, pr := range v.Problems {
-		if !slices.Contains(codes, pr.Code) || pr.Doc != nil && pr.Doc.Root == nil {
+		// A problem shown on an artifact that could not be read is
+		// RL001/RL003/RL004's, except the artifacts the bundle lacks: a
+		// cause of its own, which mending the JSON leaves standing.
+		if !slices.Contains(codes, pr.Code) || pr.Doc != nil && pr.Doc.Root == nil && pr.Missing == nil {
 			continue
 		}
 		if pr.Cause != "" {
