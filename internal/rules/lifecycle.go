@@ -83,6 +83,10 @@ type Record struct {
 	// "COMPLETED"), At where it is; empty for a live record.
 	Field, Raw string
 	At         *yaml.Node
+	// Contested are the lines of the repetitions of At's key (RL002) when
+	// one of its values is live: a reader taking that one resumes the
+	// record, so whether it is finished is in question (SPEC §0).
+	Contested []int
 }
 
 // Why says what made the record finished, for --verbose.
@@ -156,6 +160,9 @@ var recordResult = NewResult("record", func(p *Pass) *Record {
 		}
 		break
 	}
+	if rec.Finished && rec.At != nil {
+		rec.Contested = contestedKey(d.Root, rec.At)
+	}
 	if d.File.Kind == load.KindResumeContext && !rec.Finished {
 		if date, ok := archivedBuild(p); ok {
 			rec.Finished, rec.Field, rec.Raw = true, "overview archived", date
@@ -165,6 +172,55 @@ var recordResult = NewResult("record", func(p *Pass) *Record {
 	}
 	return rec
 })
+
+// contestedKey returns, where the key holding the value at is repeated in
+// its mapping (at most two levels down from root, where lifecycle fields
+// live) and the values disagree on whether the record is finished, the
+// lines of the repetitions: where RL002 reports them.
+func contestedKey(root, at *yaml.Node) []int {
+	m, key := parentOf(root, at, 3)
+	if m == nil {
+		return nil
+	}
+	var lines []int
+	split, seen := false, false
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if k.Value != key {
+			continue
+		}
+		if s, _ := node.Str(v); !IsFinishedStatus(s) {
+			split = true
+		}
+		if seen {
+			lines = append(lines, k.Line)
+		}
+		seen = true
+	}
+	if !split {
+		return nil
+	}
+	return lines
+}
+
+// parentOf returns the mapping holding the value at, and its key, looking
+// depth levels of mappings down from n.
+func parentOf(n, at *yaml.Node, depth int) (*yaml.Node, string) {
+	if n == nil || n.Kind != yaml.MappingNode || depth == 0 {
+		return nil, ""
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i+1] == at {
+			return n, n.Content[i].Value
+		}
+	}
+	for i := 1; i < len(n.Content); i += 2 {
+		if m, k := parentOf(n.Content[i], at, depth-1); m != nil {
+			return m, k
+		}
+	}
+	return nil, ""
+}
 
 // nexusArchive is the folder nexus's archive-project and archive-build
 // skills move a completed project or build into (05-archived/ at the top,
@@ -235,6 +291,9 @@ type RecordFact struct {
 	// history too: closing the workflow is the fix the other live
 	// findings wait on.
 	Questioned string
+	// Contested are the lines of a repeated lifecycle key whose values
+	// disagree on whether the record is finished (Record.Contested).
+	Contested []int
 	// WorkflowID is workflow.id; checkpoints naming it are the record's.
 	WorkflowID string
 	// Owns are the OS paths of the checkpoint files its compaction events
@@ -258,7 +317,7 @@ func indexRecord(p *Pass) {
 	}
 	rf := &RecordFact{Path: d.File.Path, Finished: rec.Finished}
 	if rec.Finished {
-		rf.Why = rec.Why()
+		rf.Why, rf.Contested = rec.Why(), rec.Contested
 	} else if d.File.Kind == load.KindOrchestration {
 		if it := workItemOverOf(p); it != nil {
 			rf.Questioned = fmt.Sprintf("its work item %s says Status: %s", filepath.Base(it.path), diag.ClipTo(it.status, 20))
@@ -287,6 +346,9 @@ func indexRecord(p *Pass) {
 type History struct {
 	Path string
 	Why  string // "workflow.status COMPLETE", "checkpoint of finished …"
+	// Contested are lines whose RL002 stays: a repeated lifecycle key one
+	// of whose values is live questions whether the record is finished.
+	Contested []int
 }
 
 // HistoryFiles returns the files of the run that are history, by display
@@ -315,7 +377,7 @@ func HistoryFiles(ix *Index) map[string]History {
 	byFile := map[string]*owners{}
 	for _, rf := range records {
 		if rf.Finished {
-			out[rf.Path] = History{Path: rf.Path, Why: rf.Why}
+			out[rf.Path] = History{Path: rf.Path, Why: rf.Why, Contested: rf.Contested}
 		}
 		if rf.WorkflowID != "" {
 			ownersAt(byID, rf.WorkflowID).add(rf)
@@ -396,18 +458,19 @@ func WithoutQuestioned(fs []diag.Finding, records []*RecordFact) ([]diag.Finding
 			why[rf.Path] = rf.Questioned
 		}
 	}
-	return withoutLive(fs, why)
+	return withoutLive(fs, why, nil)
 }
 
 // withoutLive drops, on the files of why (path → why it is history), the
 // findings of LiveOnly rules and those marked about a running record
 // (AboutLive), and returns for --verbose one note per file saying why and
-// how many it left out.
-func withoutLive(fs []diag.Finding, why map[string]string) ([]diag.Finding, []string) {
+// how many it left out. An RL002 on a line of contested (by path) stays:
+// it questions whether the record is finished.
+func withoutLive(fs []diag.Finding, why map[string]string, contested map[string][]int) ([]diag.Finding, []string) {
 	dropped := map[string]int{}
 	kept := fs[:0]
 	for _, fd := range fs {
-		if _, ok := why[fd.Path]; ok {
+		if _, ok := why[fd.Path]; ok && !(fd.Code == code.DuplicateKey && slices.Contains(contested[fd.Path], fd.Start.Line)) {
 			if r := registry[fd.Code]; r != nil && (r.Lifecycle == LiveOnly || fd.Live) {
 				dropped[fd.Path]++
 				continue
@@ -433,8 +496,12 @@ func WithoutHistory(fs []diag.Finding, hist map[string]History) ([]diag.Finding,
 		return fs, nil
 	}
 	why := make(map[string]string, len(hist))
+	contested := map[string][]int{}
 	for path, h := range hist {
 		why[path] = h.Why
+		if len(h.Contested) > 0 {
+			contested[path] = h.Contested
+		}
 	}
-	return withoutLive(fs, why)
+	return withoutLive(fs, why, contested)
 }
