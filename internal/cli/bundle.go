@@ -58,7 +58,7 @@ func newVerifyFlags() *verifyFlags {
 	fs.StringVar(&vf.format, "format", "text", "output format: text or json")
 	fs.StringVar(&vf.base, "bundle-base", bundle.DefaultOptions().Base, "what hashes keys are relative to: bundle (the bundle folder) or repo (the repository root)")
 	fs.IntVar(&vf.jobs, "jobs", 0, "number of files hashed in parallel (default: all CPUs)")
-	fs.StringVar(&vf.config, "config", "", "configuration file for bundle: settings (default: .resumelint.yaml at the repository root)")
+	fs.StringVar(&vf.config, "config", "", "configuration file for bundle: settings (default: the nearest .resumelint.yaml walking up from the first bundle folder to the repository root)")
 	fs.BoolVar(&vf.exitZero, "exit-zero", false, "exit 0 even when a bundle is rejected (2 on usage or configuration errors and 3 on internal failures stay)")
 	fs.BoolVar(&vf.quiet, "quiet", false, "text: print the rejected bundles only")
 	fs.BoolVar(&vf.quiet, "q", false, "the same as --quiet")
