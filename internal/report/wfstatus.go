@@ -196,6 +196,11 @@ func writeWorkflowText(sb *strings.Builder, s *WorkflowState, safe func(string) 
 	if s.CurrentPhaseName != "" {
 		phase = strings.TrimSpace(phase + fmt.Sprintf(" %q", safe(s.CurrentPhaseName)))
 	}
+	if s.CurrentPhase != nil {
+		if st := phaseDone(s.Pipelines, *s.CurrentPhase); st != "" {
+			phase += fmt.Sprintf(" (%s)", safe(st))
+		}
+	}
 	line("Phase", phase)
 	gate := safe(s.CurrentGate)
 	if gate != "" && s.GateIteration != nil {
@@ -373,4 +378,25 @@ func writeWorkflowMermaid(sb *strings.Builder, id string, s *WorkflowState, mask
 		sb.WriteString("        " + e + "\n")
 	}
 	sb.WriteString("    end\n")
+}
+
+// phaseDone returns the recorded status of phase num when every phase
+// numbered so is done, else "": a workflow between phases records the
+// last one it completed (RL105), which the report then says is done.
+func phaseDone(pipes []PipelineState, num int) string {
+	status := ""
+	for _, p := range pipes {
+		for _, ph := range p.Phases {
+			if ph.Num != num {
+				continue
+			}
+			if ph.State != "done" {
+				return ""
+			}
+			if status == "" {
+				status = ph.Status
+			}
+		}
+	}
+	return status
 }
