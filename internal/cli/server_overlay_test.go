@@ -234,3 +234,31 @@ resumption:
 		t.Errorf("diagnostics of the v1.0 workflow open alone: %+v, want RL101 as the repository's lint gives", ds)
 	}
 }
+
+// A new workflow the editor has open but that is not saved yet may list
+// itself among its files to read (jerry's workflows do: "read
+// ORCHESTRATION.yaml first"): the open buffer is the file, so the path
+// resolves, as it does for `resumelint lint` once the file is saved.
+func TestServerNewWorkflowListsItself(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(brokenOrchestration, "  files_to_read: []\n",
+		"  files_to_read:\n    - path: \"wf/ORCHESTRATION.yaml\"\n      priority: 1\n      purpose: \"This workflow's state.\"\n", 1)
+	if text == brokenOrchestration {
+		t.Fatal("files_to_read was not found")
+	}
+	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, "wf", "ORCHESTRATION.yaml"))}).String()
+	c := startLSP(t, dir)
+	c.call("initialize", map[string]any{"processId": nil, "rootUri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String(), "capabilities": map[string]any{}})
+	c.notify("initialized", map[string]any{})
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+	ds := c.diagnostics(uri)
+	if slices.ContainsFunc(ds, func(d testDiag) bool { return d.Code == "RL113" }) {
+		t.Errorf("the unsaved new workflow naming itself: %+v, want no RL113", ds)
+	}
+	if !slices.ContainsFunc(ds, func(d testDiag) bool { return d.Code == "RL104" }) {
+		t.Errorf("diagnostics %+v, want its RL104", ds)
+	}
+}

@@ -48,8 +48,8 @@ func changeDocAt(t testing.TB, s *server, uri, text string) {
 		"contentChanges": []any{map[string]any{"text": text}}})
 }
 
-// TestOpenBuffers: a lint sees the other open documents' current texts,
-// not its own, and not those closed.
+// TestOpenBuffers: a lint sees the open documents' current texts, its
+// own included (a file it reads may be itself), and not those closed.
 func TestOpenBuffers(t *testing.T) {
 	eng := &overlayEngine{}
 	s := newTestServer(eng)
@@ -64,8 +64,8 @@ func TestOpenBuffers(t *testing.T) {
 		}
 		return string(data)
 	}
-	if got := look("/r/a.yaml") + " " + look("/r/b.yaml"); got != "a2 -" {
-		t.Errorf("linting b: %s, want a2 -", got)
+	if got := look("/r/a.yaml") + " " + look("/r/b.yaml"); got != "a2 b2" {
+		t.Errorf("linting b: %s, want a2 b2", got)
 	}
 	// A second URI for a.yaml stands for it while open.
 	openDocAt(t, s, "file:///r/./a.yaml", "a3")

@@ -851,9 +851,11 @@ func (s *server) drop(d *document) {
 	}
 }
 
-// openBuffers is the engine's view of the open documents other than one
-// (a document too large to keep has no text to stand for its file).
-// Where two URIs name one file, the last opened stands for it.
+// openBuffers is the engine's view of the open documents while it lints
+// one, except (a document too large to keep has no text to stand for its
+// file). Where two URIs name one file, the last opened stands for it,
+// except for the linted document's own file, which its text stands for.
+// Paths lists the others only.
 type openBuffers struct {
 	s      *server
 	except *document
@@ -883,6 +885,11 @@ func (b openBuffers) Paths() []string {
 func (b openBuffers) Buffer(abs string) ([]byte, bool) {
 	if b.read != nil {
 		b.read[abs] = true
+	}
+	if e := b.except; e != nil && e.abs == abs && !e.tooLarge && e.text != nil {
+		// The linted document read as a file (a workflow naming itself
+		// among its files to read): its own text, saved or not, new or not.
+		return e.text, true
 	}
 	list := b.s.open[abs]
 	for i := len(list) - 1; i >= 0; i-- {
