@@ -262,3 +262,43 @@ func TestServerNewWorkflowListsItself(t *testing.T) {
 		t.Errorf("diagnostics %+v, want its RL104", ds)
 	}
 }
+
+// The same for a nexus project's new resume-context.md, whose
+// files_to_load names itself (nexus writes it so): no RL314 while the
+// editor holds it unsaved.
+func TestServerNewResumeContextLoadsItself(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	planning := filepath.Join(dir, "02-projects", "07-price-alerts", "01-planning")
+	writeFile(t, filepath.Join(planning, "01-overview.md"), "---\nid: 07-price-alerts\nname: Price Alerts\nstatus: IN_PROGRESS\n---\n\n# Price Alerts\n")
+	const text = `---
+session_id: "2b9f4c11-7e3a-4d52-a0c8-61f5e2d9b374"
+resume_schema_version: "2.0"
+last_updated: "2026-06-20T15:02:37Z"
+project_id: "07-price-alerts"
+project_name: "Price Alerts"
+project_type: "build"
+current_phase: "execution"
+next_action: "execute-project"
+files_to_load:
+  - "01-planning/resume-context.md"
+  - "01-planning/01-overview.md"
+current_section: 1
+current_task: 1
+total_tasks: 0
+tasks_completed: 0
+---
+
+## Progress Summary
+`
+	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(planning, "resume-context.md"))}).String()
+	c := startLSP(t, dir)
+	c.call("initialize", map[string]any{"processId": nil, "rootUri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String(), "capabilities": map[string]any{}})
+	c.notify("initialized", map[string]any{})
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "markdown", "version": 1, "text": text}})
+	if ds := c.diagnostics(uri); slices.ContainsFunc(ds, func(d testDiag) bool { return d.Code == "RL314" }) {
+		t.Errorf("the unsaved new resume context loading itself: %+v, want no RL314", ds)
+	}
+}
