@@ -313,7 +313,13 @@ func recoveryBlock(doc *load.Document) (resumeBlock, bool) {
 	}
 	line("Phase", phase)
 	line("Last checkpoint", wfStr(rs.LastCheckpoint.Node))
-	line("Current activity", wfStr(rs.CurrentActivity.Node))
+	activity := wfStr(rs.CurrentActivity.Node)
+	line("Current activity", activity)
+	if activity == "" && res != nil && res.Recovery == nil && res.V1 != nil {
+		// A v1.0 section says where the work stands in current_state,
+		// which `resumelint status` shows as the activity.
+		line("Current state", wfStr(res.V1.CurrentState.Node))
+	}
 	line("Next step", wfStr(rs.NextStep.Node))
 	line("Files to read", truncate(filesToRead(res), valueMax))
 	if o.ResumptionKey == nil {
