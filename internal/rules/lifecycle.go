@@ -173,53 +173,78 @@ var recordResult = NewResult("record", func(p *Pass) *Record {
 	return rec
 })
 
-// contestedKey returns, where the key holding the value at is repeated in
-// its mapping (at most two levels down from root, where lifecycle fields
-// live) and the values disagree on whether the record is finished, the
-// lines of the repetitions: where RL002 reports them.
+// contestedKey returns, where a key on the way from root to the value at
+// is repeated in its mapping (at most two levels down from root, where
+// lifecycle fields live) and the repetitions disagree on whether the
+// record is finished, the lines of the repetitions: where RL002 reports
+// them. The repeated key may be the status itself or a section holding
+// it (a second workflow: whose status is live).
 func contestedKey(root, at *yaml.Node) []int {
-	m, key := parentOf(root, at, 3)
-	if m == nil {
-		return nil
-	}
+	steps := pathTo(root, at, 3)
 	var lines []int
-	split, seen := false, false
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := m.Content[i], m.Content[i+1]
-		if k.Value != key {
-			continue
+	for i, st := range steps {
+		var reps []int
+		split := false
+		for j := 0; j+1 < len(st.m.Content); j += 2 {
+			k, v := st.m.Content[j], st.m.Content[j+1]
+			if k.Value != st.key {
+				continue
+			}
+			reps = append(reps, k.Line)
+			for _, leaf := range valuesAt(v, steps[i+1:]) {
+				if s, _ := node.Str(leaf); !IsFinishedStatus(s) {
+					split = true
+				}
+			}
 		}
-		if s, _ := node.Str(v); !IsFinishedStatus(s) {
-			split = true
+		if split && len(reps) > 1 {
+			lines = append(lines, reps[1:]...)
 		}
-		if seen {
-			lines = append(lines, k.Line)
-		}
-		seen = true
-	}
-	if !split {
-		return nil
 	}
 	return lines
 }
 
-// parentOf returns the mapping holding the value at, and its key, looking
-// depth levels of mappings down from n.
-func parentOf(n, at *yaml.Node, depth int) (*yaml.Node, string) {
+// keyStep is a mapping on the way to a node and the key taken in it.
+type keyStep struct {
+	m   *yaml.Node
+	key string
+}
+
+// pathTo returns the mappings and keys leading from n to the value at,
+// looking depth levels of mappings down; nil when at is not there.
+func pathTo(n, at *yaml.Node, depth int) []keyStep {
 	if n == nil || n.Kind != yaml.MappingNode || depth == 0 {
-		return nil, ""
+		return nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i+1] == at {
-			return n, n.Content[i].Value
+			return []keyStep{{n, n.Content[i].Value}}
 		}
 	}
 	for i := 1; i < len(n.Content); i += 2 {
-		if m, k := parentOf(n.Content[i], at, depth-1); m != nil {
-			return m, k
+		if rest := pathTo(n.Content[i], at, depth-1); rest != nil {
+			return append([]keyStep{{n, n.Content[i-1].Value}}, rest...)
 		}
 	}
-	return nil, ""
+	return nil
+}
+
+// valuesAt returns the values the keys of steps lead to from v, through
+// every repetition of each key; v itself for no steps.
+func valuesAt(v *yaml.Node, steps []keyStep) []*yaml.Node {
+	if len(steps) == 0 {
+		return []*yaml.Node{v}
+	}
+	if v == nil || v.Kind != yaml.MappingNode {
+		return nil
+	}
+	var out []*yaml.Node
+	for j := 0; j+1 < len(v.Content); j += 2 {
+		if v.Content[j].Value == steps[0].key {
+			out = append(out, valuesAt(v.Content[j+1], steps[1:])...)
+		}
+	}
+	return out
 }
 
 // nexusArchive is the folder nexus's archive-project and archive-build
