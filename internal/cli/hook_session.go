@@ -8,7 +8,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/resumelint/resumelint/internal/code"
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/hook"
 	"github.com/resumelint/resumelint/internal/load"
@@ -67,14 +66,12 @@ func (h *hookRun) sessionStart() int {
 	if run := h.runReport(); run != "" {
 		blocks = append(blocks, runBlock(run))
 	}
-	questioned := map[string]bool{}   // finished workflows lint's findings question
-	workItemDone := map[string]bool{} // running workflows RL125 stands on
+	questioned := map[string]bool{} // finished workflows lint's findings question
 	for i := range found {
 		questioned[found[i].Path] = true
-		if found[i].Code == code.WorkItemDone {
-			workItemDone[found[i].Path] = true
-		}
 	}
+	// Running workflows lint takes for history while RL125 stands.
+	workItemDone := rules.Questioned(found, func(p string) *rules.RecordFact { return h.records[p] })
 	var finished []string
 	for _, f := range orch {
 		// The lifecycle is the one lint decided (SPEC §0): a file without
@@ -88,7 +85,7 @@ func (h *hookRun) sessionStart() int {
 				name += " (questioned by lint)"
 			}
 			finished = append(finished, name)
-		case rf.Questioned != "" && workItemDone[f.Path]:
+		case workItemDone[f.Path] != "":
 			// Running, but its own work item says it is done: lint takes
 			// it for history while RL125 stands (rules.WithoutQuestioned),
 			// and so does the report: resuming it would redo finished

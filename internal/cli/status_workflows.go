@@ -84,31 +84,11 @@ func (c *Command) recoveryOf(paths []string, now time.Time, configPath string) (
 	}
 	res := lc.run(disc, nil, *s)
 	ix := indexFindings(res.Findings)
-	ix.questioned = questionedRecords(res.Records, ix)
+	ix.questioned = rules.Questioned(res.Findings, rules.RecordsByPath(res.Records))
 	for i, f := range records {
 		parts[i].add(rec, f, ix)
 	}
 	return rec, res.Mask, nil
-}
-
-// questionedRecords are the running workflows lint takes for history
-// (rules.WithoutQuestioned): their own work item says they are done and
-// RL125 stands on them once suppressions and ignores are applied. By
-// display path, why.
-func questionedRecords(records []*rules.RecordFact, ix *findingIndex) map[string]string {
-	out := map[string]string{}
-	for _, rf := range records {
-		if rf.Questioned == "" || rf.Finished {
-			continue
-		}
-		for _, fd := range ix.byFile[rf.Path] {
-			if fd.Code == code.WorkItemDone {
-				out[rf.Path] = rf.Questioned
-				break
-			}
-		}
-	}
-	return out
 }
 
 // statusConfigError is a configuration that does not load, which status

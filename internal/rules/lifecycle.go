@@ -469,21 +469,44 @@ func (o *owners) join(more *owners) {
 // A disabled, suppressed or ignored RL125 leaves them all. It returns, for
 // --verbose, a note per such file (why, from records, by path).
 func WithoutQuestioned(fs []diag.Finding, records []*RecordFact) ([]diag.Finding, []string) {
+	why := Questioned(fs, RecordsByPath(records))
+	if len(why) == 0 {
+		return fs, nil
+	}
+	return withoutLive(fs, why, nil)
+}
+
+// Questioned returns the files lint takes for history because an RL125
+// finding stands on them among fs (WithoutQuestioned), by display path,
+// with why (the record's own words where recordOf has them). status and
+// the SessionStart hook list those workflows as lint treats them.
+func Questioned(fs []diag.Finding, recordOf func(path string) *RecordFact) map[string]string {
 	why := map[string]string{}
 	for _, fd := range fs {
 		if fd.Code == code.WorkItemDone {
 			why[fd.Path] = "its work item says it is done"
 		}
 	}
-	if len(why) == 0 {
-		return fs, nil
-	}
-	for _, rf := range records {
-		if _, ok := why[rf.Path]; ok && rf.Questioned != "" {
-			why[rf.Path] = rf.Questioned
+	for p := range why {
+		if rf := recordOf(p); rf != nil && rf.Questioned != "" {
+			why[p] = rf.Questioned
 		}
 	}
-	return withoutLive(fs, why, nil)
+	return why
+}
+
+// RecordsByPath looks records up by display path (built on first use).
+func RecordsByPath(records []*RecordFact) func(path string) *RecordFact {
+	var by map[string]*RecordFact
+	return func(p string) *RecordFact {
+		if by == nil {
+			by = make(map[string]*RecordFact, len(records))
+			for _, rf := range records {
+				by[rf.Path] = rf
+			}
+		}
+		return by[p]
+	}
 }
 
 // withoutLive drops, on the files of why (path → why it is history), the
