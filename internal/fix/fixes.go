@@ -179,7 +179,20 @@ func RenameFile(f *load.File, to string) *diag.Fix {
 	if to == "" || to == f.Path {
 		return nil
 	}
-	return &diag.Fix{Applicability: diag.FixSafe, Description: "rename to " + path.Base(to), RenameTo: to}
+	return &diag.Fix{Applicability: diag.FixSafe, Description: "rename to " + renameTarget(f.Path, to), RenameTo: to}
+}
+
+// renameTarget names to from the folder of from: its name beside it, the
+// path below it (01-planning/resume-context.md for a project's _resume.md).
+func renameTarget(from, to string) string {
+	dir := path.Dir(from)
+	switch {
+	case dir == ".":
+		return to
+	case strings.HasPrefix(to, dir+"/"):
+		return to[len(dir)+1:]
+	}
+	return path.Base(to)
 }
 
 // FlattenJSON moves the members of the object under key up into the
