@@ -294,23 +294,11 @@ func writeItem(sb *strings.Builder, seq *yaml.Node, i int) {
 // content (a list, a mapping without an identifying key) is "": it keeps
 // its index.
 func itemKey(seq *yaml.Node, i int) string {
-	for seq != nil && seq.Kind == yaml.AliasNode {
-		seq = seq.Alias
-	}
-	if seq == nil || seq.Kind != yaml.SequenceNode || i < 0 || i >= len(seq.Content) {
+	keys := itemKeys(seq)
+	if i < 0 || i >= len(keys) {
 		return ""
 	}
-	id := itemIdentity(seq.Content[i])
-	if id == "" {
-		return ""
-	}
-	n := 1
-	for _, c := range seq.Content[:i] {
-		if itemIdentity(c) == id {
-			n++
-		}
-	}
-	return renderItemKey(id, n)
+	return keys[i]
 }
 
 // itemKeys is itemKey of every item of the list seq, in one pass.
