@@ -105,32 +105,7 @@ var generatedCheckers = map[string]func() *checker{
 				&checker{op: opKinds, mask: 4, allow: 4},
 				&checker{op: opKinds, mask: 16, allow: 16},
 			}, reqMask: 0xf},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"workflow_id": 0, "workflow_status": 1, "current_phase": 2, "current_phase_name": 3, "current_activity": 4, "last_completed_checkpoint": 5, "phases_complete": 6, "phases_in_progress": 7, "phases_remaining": 8, "current_gate": 9, "current_gate_iteration": 10, "current_gate_score": 11}, names: []string{"workflow_id", "workflow_status", "current_phase", "current_phase_name", "current_activity", "last_completed_checkpoint", "phases_complete", "phases_in_progress", "phases_remaining", "current_gate", "current_gate_iteration", "current_gate_score"}, vals: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opOr, mask: 17, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-				&checker{op: opOr, mask: 17, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}},
-				&checker{op: opOr, mask: 5, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 4, allow: 4},
-				}},
-				&checker{op: opOr, mask: 13, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 12, allow: 12},
-				}},
-			}, reqMask: 0xfff},
+			checkCheckpoint1(),
 			&checker{op: opStruct, mask: 32, fields: map[string]int{"defect_patterns": 0, "decisions_since_last_checkpoint": 1, "agent_summaries": 2}, names: []string{"defect_patterns", "decisions_since_last_checkpoint", "agent_summaries"}, vals: []*checker{
 				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
 				&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "summary": 1, "affects_phases": 2}, names: []string{"id", "summary", "affects_phases"}, vals: []*checker{
@@ -142,19 +117,7 @@ var generatedCheckers = map[string]func() *checker{
 					{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 16, allow: 16}},
 				}},
 			}, reqMask: 0x7},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"files_to_read": 0, "next_action": 1, "critical_context": 2}, names: []string{"files_to_read", "next_action", "critical_context"}, vals: []*checker{
-				&checker{op: opList, mask: 64, elem: &checker{op: opOr, mask: 48, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "sections": 1, "priority": 2, "purpose": 3}, names: []string{"path", "sections", "priority", "purpose"}, vals: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opKinds, mask: 16, allow: 16},
-					}, reqMask: 0x1},
-				}}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}, reqMask: 0x3},
+			checkCheckpoint2(),
 			&checker{op: opStruct, mask: 32, fields: map[string]int{"written_by": 0, "acknowledged": 1, "acknowledged_at": 2}, names: []string{"written_by", "acknowledged", "acknowledged_at"}, vals: []*checker{
 				&checker{op: opKinds, mask: 16, allow: 16},
 				&checker{op: opKinds, mask: 2, allow: 2},
@@ -201,95 +164,7 @@ var generatedCheckers = map[string]func() *checker{
 	},
 	"#CheckpointFile": func() *checker {
 		return &checker{op: opOr, mask: 32, subs: []*checker{
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"schema_version": 0, "event_type": 1, "event_id": 2, "timestamp": 3, "trigger": 4, "context_state": 5, "orchestration_state": 6, "accumulated_context": 7, "recovery_instructions": 8, "metadata": 9}, names: []string{"schema_version", "event_type", "event_id", "timestamp", "trigger", "context_state", "orchestration_state", "accumulated_context", "recovery_instructions", "metadata"}, vals: []*checker{
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^1\\.[0-9]+\\.[0-9]+$")},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "compaction", i: 0, f: 0, b: false}},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^cx-[0-9]{3}$")},
-				}},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-				}},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"type": 0, "source": 1}, names: []string{"type", "source"}, vals: []*checker{
-					&checker{op: opOr, mask: 16, subs: []*checker{
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "auto", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "manual", i: 0, f: 0, b: false}},
-					}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}, reqMask: 0x3},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"estimated_fill_before_compaction": 0, "estimated_tokens_used": 1, "context_window_size": 2, "source": 3}, names: []string{"estimated_fill_before_compaction", "estimated_tokens_used", "context_window_size", "source"}, vals: []*checker{
-					&checker{op: opKinds, mask: 12, allow: 12},
-					&checker{op: opOr, mask: 5, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opKinds, mask: 4, allow: 4},
-					}},
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}, reqMask: 0xf},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"workflow_id": 0, "workflow_status": 1, "current_phase": 2, "current_phase_name": 3, "current_activity": 4, "last_completed_checkpoint": 5, "phases_complete": 6, "phases_in_progress": 7, "phases_remaining": 8, "current_gate": 9, "current_gate_iteration": 10, "current_gate_score": 11}, names: []string{"workflow_id", "workflow_status", "current_phase", "current_phase_name", "current_activity", "last_completed_checkpoint", "phases_complete", "phases_in_progress", "phases_remaining", "current_gate", "current_gate_iteration", "current_gate_score"}, vals: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opOr, mask: 17, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opKinds, mask: 16, allow: 16},
-					}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-					&checker{op: opOr, mask: 17, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opKinds, mask: 16, allow: 16},
-					}},
-					&checker{op: opOr, mask: 5, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opKinds, mask: 4, allow: 4},
-					}},
-					&checker{op: opOr, mask: 13, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opKinds, mask: 12, allow: 12},
-					}},
-				}, reqMask: 0xfff},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"defect_patterns": 0, "decisions_since_last_checkpoint": 1, "agent_summaries": 2}, names: []string{"defect_patterns", "decisions_since_last_checkpoint", "agent_summaries"}, vals: []*checker{
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "summary": 1, "affects_phases": 2}, names: []string{"id", "summary", "affects_phases"}, vals: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-					}, reqMask: 0x7}},
-					&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
-						{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 16, allow: 16}},
-					}},
-				}, reqMask: 0x7},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"files_to_read": 0, "next_action": 1, "critical_context": 2}, names: []string{"files_to_read", "next_action", "critical_context"}, vals: []*checker{
-					&checker{op: opList, mask: 64, elem: &checker{op: opOr, mask: 48, subs: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "sections": 1, "priority": 2, "purpose": 3}, names: []string{"path", "sections", "priority", "purpose"}, vals: []*checker{
-							&checker{op: opKinds, mask: 16, allow: 16},
-							&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-							&checker{op: opKinds, mask: 4, allow: 4},
-							&checker{op: opKinds, mask: 16, allow: 16},
-						}, reqMask: 0x1},
-					}}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}, reqMask: 0x3},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"written_by": 0, "acknowledged": 1, "acknowledged_at": 2}, names: []string{"written_by", "acknowledged", "acknowledged_at"}, vals: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 2, allow: 2},
-					&checker{op: opOr, mask: 17, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opAnd, mask: 16, subs: []*checker{
-							&checker{op: opKinds, mask: 16, allow: 16},
-							&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-						}},
-					}},
-				}, reqMask: 0x7},
-			}, reqMask: 0x3ff},
+			checkCheckpointFile1(),
 			&checker{op: opStruct, mask: 32, fields: map[string]int{"checkpoint_id": 0, "context_state": 1, "resumption_state": 2, "created_at": 3}, names: []string{"checkpoint_id", "context_state", "resumption_state", "created_at"}, vals: []*checker{
 				&checker{op: opAnd, mask: 16, subs: []*checker{
 					&checker{op: opKinds, mask: 16, allow: 16},
@@ -507,31 +382,7 @@ var generatedCheckers = map[string]func() *checker{
 	},
 	"#Config": func() *checker {
 		return &checker{op: opStruct, mask: 32, fields: map[string]int{"kinds": 0, "exclude": 1, "rules": 2, "staleness": 3, "bundle": 4, "secrets": 5, "schema": 6, "ignore": 7, "fail_on": 8}, names: []string{"kinds", "exclude", "rules", "staleness", "bundle", "secrets", "schema", "ignore", "fail_on"}, vals: []*checker{
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"orchestration": 0, "checkpoint": 1, "precompact-state": 2, "resume-context": 3, "bundle": 4, "agent-run": 5}, names: []string{"orchestration", "checkpoint", "precompact-state", "resume-context", "bundle", "agent-run"}, vals: []*checker{
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				}},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				}},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				}},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				}},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				}},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"exclude": 0}, names: []string{"exclude"}, vals: []*checker{
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				}},
-			}},
+			checkConfig1(),
 			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
 			&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
 				{key: &checker{op: opRegex, mask: 16, re: lazyre.New("^(RL[0-9]{3}|[a-z0-9]+(-[a-z0-9]+)*)$")}, val: &checker{op: opOr, mask: 16, subs: []*checker{
@@ -768,40 +619,7 @@ var generatedCheckers = map[string]func() *checker{
 		return &checker{op: opStruct, mask: 32, fields: map[string]int{"resumption": 0}, names: []string{"resumption"}, vals: []*checker{
 			&checker{op: opOr, mask: 32, subs: []*checker{
 				&checker{op: opStruct, mask: 32, fields: map[string]int{"recovery_state": 0, "files_to_read": 1, "quality_trajectory": 2, "defect_summary": 3, "decision_log": 4, "agent_summaries": 5, "compaction_events": 6}, names: []string{"recovery_state", "files_to_read", "quality_trajectory", "defect_summary", "decision_log", "agent_summaries", "compaction_events"}, vals: []*checker{
-					&checker{op: opStruct, mask: 32, fields: map[string]int{"last_checkpoint": 0, "current_phase": 1, "current_phase_name": 2, "workflow_status": 3, "current_activity": 4, "next_step": 5, "context_fill_at_update": 6, "updated_at": 7, "cross_session_portable": 8, "ephemeral_references": 9}, names: []string{"last_checkpoint", "current_phase", "current_phase_name", "workflow_status", "current_activity", "next_step", "context_fill_at_update", "updated_at", "cross_session_portable", "ephemeral_references"}, vals: []*checker{
-						&checker{op: opOr, mask: 17, subs: []*checker{
-							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-							&checker{op: opKinds, mask: 16, allow: 16},
-						}},
-						&checker{op: opAnd, mask: 4, subs: []*checker{
-							&checker{op: opKinds, mask: 4, allow: 4},
-							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-						}},
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opOr, mask: 16, subs: []*checker{
-							&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ACTIVE", i: 0, f: 0, b: false}},
-							&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "PAUSED", i: 0, f: 0, b: false}},
-							&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
-							&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "FAILED", i: 0, f: 0, b: false}},
-							&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "CANCELLED", i: 0, f: 0, b: false}},
-						}},
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opOr, mask: 13, subs: []*checker{
-							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-							&checker{op: opAnd, mask: 12, subs: []*checker{
-								&checker{op: opKinds, mask: 12, allow: 12},
-								&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-								&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
-							}},
-						}},
-						&checker{op: opAnd, mask: 16, subs: []*checker{
-							&checker{op: opKinds, mask: 16, allow: 16},
-							&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-						}},
-						&checker{op: opKinds, mask: 2, allow: 2},
-						&checker{op: opKinds, mask: 2, allow: 2},
-					}, reqMask: 0xbf},
+					checkOrchestrationFile2(),
 					&checker{op: opList, mask: 64, elem: &checker{op: opOr, mask: 48, subs: []*checker{
 						&checker{op: opKinds, mask: 16, allow: 16},
 						&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "priority": 1, "purpose": 2, "sections": 3}, names: []string{"path", "priority", "purpose", "sections"}, vals: []*checker{
@@ -814,36 +632,7 @@ var generatedCheckers = map[string]func() *checker{
 							&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
 						}, reqMask: 0x3},
 					}}},
-					&checker{op: opStruct, mask: 32, fields: map[string]int{"gates_completed": 0, "gates_remaining": 1, "current_gate": 2, "current_gate_iteration": 3, "score_history": 4, "lowest_dimension": 5, "total_iterations_used": 6, "total_iterations_budget": 7}, names: []string{"gates_completed", "gates_remaining", "current_gate", "current_gate_iteration", "score_history", "lowest_dimension", "total_iterations_used", "total_iterations_budget"}, vals: []*checker{
-						&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-						&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-						&checker{op: opOr, mask: 17, subs: []*checker{
-							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-							&checker{op: opKinds, mask: 16, allow: 16},
-						}},
-						&checker{op: opOr, mask: 5, subs: []*checker{
-							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-							&checker{op: opAnd, mask: 4, subs: []*checker{
-								&checker{op: opKinds, mask: 4, allow: 4},
-								&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-							}},
-						}},
-						&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
-							{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 12, allow: 12}}},
-						}},
-						&checker{op: opOr, mask: 17, subs: []*checker{
-							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-							&checker{op: opKinds, mask: 16, allow: 16},
-						}},
-						&checker{op: opAnd, mask: 4, subs: []*checker{
-							&checker{op: opKinds, mask: 4, allow: 4},
-							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-						}},
-						&checker{op: opAnd, mask: 4, subs: []*checker{
-							&checker{op: opKinds, mask: 4, allow: 4},
-							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-						}},
-					}, reqMask: 0x7f},
+					checkOrchestrationFile3(),
 					&checker{op: opStruct, mask: 32, fields: map[string]int{"total_defects_found": 0, "total_defects_resolved": 1, "unresolved_defects": 2, "recurring_patterns": 3, "last_gate_primary_defect": 4}, names: []string{"total_defects_found", "total_defects_resolved", "unresolved_defects", "recurring_patterns", "last_gate_primary_defect"}, vals: []*checker{
 						&checker{op: opAnd, mask: 4, subs: []*checker{
 							&checker{op: opKinds, mask: 4, allow: 4},
@@ -867,85 +656,11 @@ var generatedCheckers = map[string]func() *checker{
 							&checker{op: opKinds, mask: 16, allow: 16},
 						}},
 					}, reqMask: 0x1f},
-					&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "gate": 2, "iteration": 3, "decision": 4, "rationale": 5, "affects_phases": 6, "applied": 7}, names: []string{"id", "timestamp", "gate", "iteration", "decision", "rationale", "affects_phases", "applied"}, vals: []*checker{
-						&checker{op: opAnd, mask: 16, subs: []*checker{
-							&checker{op: opKinds, mask: 16, allow: 16},
-							&checker{op: opRegex, mask: 16, re: lazyre.New("^RD-[0-9]{3}$")},
-						}},
-						&checker{op: opAnd, mask: 16, subs: []*checker{
-							&checker{op: opKinds, mask: 16, allow: 16},
-							&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-						}},
-						&checker{op: opOr, mask: 17, subs: []*checker{
-							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-							&checker{op: opKinds, mask: 16, allow: 16},
-						}},
-						&checker{op: opOr, mask: 5, subs: []*checker{
-							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-							&checker{op: opAnd, mask: 4, subs: []*checker{
-								&checker{op: opKinds, mask: 4, allow: 4},
-								&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-							}},
-						}},
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-						&checker{op: opKinds, mask: 2, allow: 2},
-					}, reqMask: 0x30}},
+					checkOrchestrationFile4(),
 					&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
 						{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 16, allow: 16}},
 					}},
-					&checker{op: opStruct, mask: 32, fields: map[string]int{"count": 0, "events": 1}, names: []string{"count", "events"}, vals: []*checker{
-						&checker{op: opAnd, mask: 4, subs: []*checker{
-							&checker{op: opKinds, mask: 4, allow: 4},
-							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-						}},
-						&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "trigger": 2, "estimated_fill_before": 3, "active_phase": 4, "active_gate": 5, "active_gate_iteration": 6, "checkpoint_file": 7, "acknowledged": 8}, names: []string{"id", "timestamp", "trigger", "estimated_fill_before", "active_phase", "active_gate", "active_gate_iteration", "checkpoint_file", "acknowledged"}, vals: []*checker{
-							&checker{op: opAnd, mask: 16, subs: []*checker{
-								&checker{op: opKinds, mask: 16, allow: 16},
-								&checker{op: opRegex, mask: 16, re: lazyre.New("^CX-[0-9]{3}$")},
-							}},
-							&checker{op: opAnd, mask: 16, subs: []*checker{
-								&checker{op: opKinds, mask: 16, allow: 16},
-								&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-							}},
-							&checker{op: opOr, mask: 16, subs: []*checker{
-								&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "auto", i: 0, f: 0, b: false}},
-								&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "manual", i: 0, f: 0, b: false}},
-							}},
-							&checker{op: opOr, mask: 13, subs: []*checker{
-								&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-								&checker{op: opAnd, mask: 12, subs: []*checker{
-									&checker{op: opKinds, mask: 12, allow: 12},
-									&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-									&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
-								}},
-							}},
-							&checker{op: opOr, mask: 5, subs: []*checker{
-								&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-								&checker{op: opAnd, mask: 4, subs: []*checker{
-									&checker{op: opKinds, mask: 4, allow: 4},
-									&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-								}},
-							}},
-							&checker{op: opOr, mask: 17, subs: []*checker{
-								&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-								&checker{op: opKinds, mask: 16, allow: 16},
-							}},
-							&checker{op: opOr, mask: 5, subs: []*checker{
-								&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-								&checker{op: opAnd, mask: 4, subs: []*checker{
-									&checker{op: opKinds, mask: 4, allow: 4},
-									&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-								}},
-							}},
-							&checker{op: opOr, mask: 17, subs: []*checker{
-								&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-								&checker{op: opKinds, mask: 16, allow: 16},
-							}},
-							&checker{op: opKinds, mask: 2, allow: 2},
-						}, reqMask: 0xf}},
-					}, reqMask: 0x3},
+					checkOrchestrationFile1(),
 				}, reqMask: 0x7f},
 				&checker{op: opUnknown, mask: 32, why: "a conjunction of structs or lists"},
 			}},
@@ -1139,50 +854,7 @@ var generatedCheckers = map[string]func() *checker{
 	"#ResumeContextExport": func() *checker {
 		return &checker{op: opOr, mask: 32, subs: []*checker{
 			&checker{op: opOr, mask: 32, subs: []*checker{
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opOr, mask: 16, subs: []*checker{
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "research", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "planning", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "execution", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ready-for-implementation", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "testing", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "review", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "complete", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
-					}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opAnd, mask: 16, subs: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-					}},
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opAnd, mask: 16, subs: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
-					}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opAnd, mask: 4, subs: []*checker{
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					}},
-					&checker{op: opKinds, mask: 2, allow: 2},
-					&checker{op: opAnd, mask: 4, subs: []*checker{
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					}},
-					&checker{op: opAnd, mask: 4, subs: []*checker{
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					}},
-				}, reqMask: 0x7f},
+				checkResumeContextExport2(),
 				&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
 					&checker{op: opAnd, mask: 16, subs: []*checker{
 						&checker{op: opKinds, mask: 16, allow: 16},
@@ -1224,102 +896,14 @@ var generatedCheckers = map[string]func() *checker{
 						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
 					}},
 				}, reqMask: 0x7f},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "build_id": 1, "build_name": 2, "build_type": 3, "current_phase": 4, "next_action": 5, "continue_at": 6, "blockers": 7, "files_to_load": 8, "last_updated": 9, "current_section": 10, "current_task": 11, "progress": 12, "session_id": 13, "session_ids": 14, "current_skill": 15, "rediscovery_round": 16, "discovery_complete": 17, "total_tasks": 18, "tasks_completed": 19}, names: []string{"resume_schema_version", "build_id", "build_name", "build_type", "current_phase", "next_action", "continue_at", "blockers", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opAnd, mask: 16, subs: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opRegex, mask: 16, re: lazyre.New("[^ ]")},
-					}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opOr, mask: 17, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opKinds, mask: 16, allow: 16},
-					}},
-					&checker{op: opOr, mask: 65, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opList, mask: 64, elem: &checker{op: opAny, mask: 127}},
-					}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opAnd, mask: 16, subs: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-					}},
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opAnd, mask: 16, subs: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
-					}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opAnd, mask: 4, subs: []*checker{
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					}},
-					&checker{op: opKinds, mask: 2, allow: 2},
-					&checker{op: opAnd, mask: 4, subs: []*checker{
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					}},
-					&checker{op: opAnd, mask: 4, subs: []*checker{
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					}},
-				}, reqMask: 0x337},
+				checkResumeContextExport1(),
 			}},
 			&checker{op: opUnknown, mask: 32, why: "an EmbedDecl in a struct"},
 		}}
 	},
 	"#ResumeContextFile": func() *checker {
 		return &checker{op: opOr, mask: 32, subs: []*checker{
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opOr, mask: 16, subs: []*checker{
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "research", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "planning", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "execution", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ready-for-implementation", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "testing", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "review", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "complete", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
-				}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-				}},
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
-				}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-				&checker{op: opKinds, mask: 2, allow: 2},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-			}, reqMask: 0x7f},
+			checkResumeContextExport2(),
 			&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
 				&checker{op: opAnd, mask: 16, subs: []*checker{
 					&checker{op: opKinds, mask: 16, allow: 16},
@@ -1361,52 +945,7 @@ var generatedCheckers = map[string]func() *checker{
 					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
 				}},
 			}, reqMask: 0x7f},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "build_id": 1, "build_name": 2, "build_type": 3, "current_phase": 4, "next_action": 5, "continue_at": 6, "blockers": 7, "files_to_load": 8, "last_updated": 9, "current_section": 10, "current_task": 11, "progress": 12, "session_id": 13, "session_ids": 14, "current_skill": 15, "rediscovery_round": 16, "discovery_complete": 17, "total_tasks": 18, "tasks_completed": 19}, names: []string{"resume_schema_version", "build_id", "build_name", "build_type", "current_phase", "next_action", "continue_at", "blockers", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("[^ ]")},
-				}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opOr, mask: 17, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}},
-				&checker{op: opOr, mask: 65, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opAny, mask: 127}},
-				}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-				}},
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
-				}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-				&checker{op: opKinds, mask: 2, allow: 2},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-			}, reqMask: 0x337},
+			checkResumeContextExport1(),
 		}}
 	},
 	"#ResumeContextFinished": func() *checker { return &checker{op: opUnknown, mask: 32, why: "an EmbedDecl in a struct"} },
@@ -1497,40 +1036,7 @@ var generatedCheckers = map[string]func() *checker{
 	"#ResumptionV1Export": func() *checker { return &checker{op: opUnknown, mask: 32, why: "a conjunction of structs or lists"} },
 	"#ResumptionV2": func() *checker {
 		return &checker{op: opStruct, mask: 32, fields: map[string]int{"recovery_state": 0, "files_to_read": 1, "quality_trajectory": 2, "defect_summary": 3, "decision_log": 4, "agent_summaries": 5, "compaction_events": 6}, names: []string{"recovery_state", "files_to_read", "quality_trajectory", "defect_summary", "decision_log", "agent_summaries", "compaction_events"}, vals: []*checker{
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"last_checkpoint": 0, "current_phase": 1, "current_phase_name": 2, "workflow_status": 3, "current_activity": 4, "next_step": 5, "context_fill_at_update": 6, "updated_at": 7, "cross_session_portable": 8, "ephemeral_references": 9}, names: []string{"last_checkpoint", "current_phase", "current_phase_name", "workflow_status", "current_activity", "next_step", "context_fill_at_update", "updated_at", "cross_session_portable", "ephemeral_references"}, vals: []*checker{
-				&checker{op: opOr, mask: 17, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opOr, mask: 16, subs: []*checker{
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ACTIVE", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "PAUSED", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "FAILED", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "CANCELLED", i: 0, f: 0, b: false}},
-				}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opOr, mask: 13, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opAnd, mask: 12, subs: []*checker{
-						&checker{op: opKinds, mask: 12, allow: 12},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-						&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
-					}},
-				}},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-				}},
-				&checker{op: opKinds, mask: 2, allow: 2},
-				&checker{op: opKinds, mask: 2, allow: 2},
-			}, reqMask: 0xbf},
+			checkOrchestrationFile2(),
 			&checker{op: opList, mask: 64, elem: &checker{op: opOr, mask: 48, subs: []*checker{
 				&checker{op: opKinds, mask: 16, allow: 16},
 				&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "priority": 1, "purpose": 2, "sections": 3}, names: []string{"path", "priority", "purpose", "sections"}, vals: []*checker{
@@ -1543,36 +1049,7 @@ var generatedCheckers = map[string]func() *checker{
 					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
 				}, reqMask: 0x3},
 			}}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"gates_completed": 0, "gates_remaining": 1, "current_gate": 2, "current_gate_iteration": 3, "score_history": 4, "lowest_dimension": 5, "total_iterations_used": 6, "total_iterations_budget": 7}, names: []string{"gates_completed", "gates_remaining", "current_gate", "current_gate_iteration", "score_history", "lowest_dimension", "total_iterations_used", "total_iterations_budget"}, vals: []*checker{
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opOr, mask: 17, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}},
-				&checker{op: opOr, mask: 5, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opAnd, mask: 4, subs: []*checker{
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-					}},
-				}},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
-					{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 12, allow: 12}}},
-				}},
-				&checker{op: opOr, mask: 17, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-			}, reqMask: 0x7f},
+			checkOrchestrationFile3(),
 			&checker{op: opStruct, mask: 32, fields: map[string]int{"total_defects_found": 0, "total_defects_resolved": 1, "unresolved_defects": 2, "recurring_patterns": 3, "last_gate_primary_defect": 4}, names: []string{"total_defects_found", "total_defects_resolved", "unresolved_defects", "recurring_patterns", "last_gate_primary_defect"}, vals: []*checker{
 				&checker{op: opAnd, mask: 4, subs: []*checker{
 					&checker{op: opKinds, mask: 4, allow: 4},
@@ -1596,85 +1073,11 @@ var generatedCheckers = map[string]func() *checker{
 					&checker{op: opKinds, mask: 16, allow: 16},
 				}},
 			}, reqMask: 0x1f},
-			&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "gate": 2, "iteration": 3, "decision": 4, "rationale": 5, "affects_phases": 6, "applied": 7}, names: []string{"id", "timestamp", "gate", "iteration", "decision", "rationale", "affects_phases", "applied"}, vals: []*checker{
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^RD-[0-9]{3}$")},
-				}},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-				}},
-				&checker{op: opOr, mask: 17, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}},
-				&checker{op: opOr, mask: 5, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opAnd, mask: 4, subs: []*checker{
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-					}},
-				}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-				&checker{op: opKinds, mask: 2, allow: 2},
-			}, reqMask: 0x30}},
+			checkOrchestrationFile4(),
 			&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
 				{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 16, allow: 16}},
 			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"count": 0, "events": 1}, names: []string{"count", "events"}, vals: []*checker{
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "trigger": 2, "estimated_fill_before": 3, "active_phase": 4, "active_gate": 5, "active_gate_iteration": 6, "checkpoint_file": 7, "acknowledged": 8}, names: []string{"id", "timestamp", "trigger", "estimated_fill_before", "active_phase", "active_gate", "active_gate_iteration", "checkpoint_file", "acknowledged"}, vals: []*checker{
-					&checker{op: opAnd, mask: 16, subs: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opRegex, mask: 16, re: lazyre.New("^CX-[0-9]{3}$")},
-					}},
-					&checker{op: opAnd, mask: 16, subs: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-					}},
-					&checker{op: opOr, mask: 16, subs: []*checker{
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "auto", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "manual", i: 0, f: 0, b: false}},
-					}},
-					&checker{op: opOr, mask: 13, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opAnd, mask: 12, subs: []*checker{
-							&checker{op: opKinds, mask: 12, allow: 12},
-							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-							&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
-						}},
-					}},
-					&checker{op: opOr, mask: 5, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opAnd, mask: 4, subs: []*checker{
-							&checker{op: opKinds, mask: 4, allow: 4},
-							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-						}},
-					}},
-					&checker{op: opOr, mask: 17, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opKinds, mask: 16, allow: 16},
-					}},
-					&checker{op: opOr, mask: 5, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opAnd, mask: 4, subs: []*checker{
-							&checker{op: opKinds, mask: 4, allow: 4},
-							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-						}},
-					}},
-					&checker{op: opOr, mask: 17, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opKinds, mask: 16, allow: 16},
-					}},
-					&checker{op: opKinds, mask: 2, allow: 2},
-				}, reqMask: 0xf}},
-			}, reqMask: 0x3},
+			checkOrchestrationFile1(),
 		}, reqMask: 0x7f}
 	},
 	"#RuntimeCheckpoint": func() *checker {
@@ -1861,6 +1264,382 @@ var generatedCheckers = map[string]func() *checker{
 			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "CANCELLED", i: 0, f: 0, b: false}},
 		}}
 	},
+}
+
+func checkCheckpoint1() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"workflow_id": 0, "workflow_status": 1, "current_phase": 2, "current_phase_name": 3, "current_activity": 4, "last_completed_checkpoint": 5, "phases_complete": 6, "phases_in_progress": 7, "phases_remaining": 8, "current_gate": 9, "current_gate_iteration": 10, "current_gate_score": 11}, names: []string{"workflow_id", "workflow_status", "current_phase", "current_phase_name", "current_activity", "last_completed_checkpoint", "phases_complete", "phases_in_progress", "phases_remaining", "current_gate", "current_gate_iteration", "current_gate_score"}, vals: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 4, allow: 4},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
+		&checker{op: opOr, mask: 5, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 4, allow: 4},
+		}},
+		&checker{op: opOr, mask: 13, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 12, allow: 12},
+		}},
+	}, reqMask: 0xfff}
+}
+
+func checkCheckpoint2() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"files_to_read": 0, "next_action": 1, "critical_context": 2}, names: []string{"files_to_read", "next_action", "critical_context"}, vals: []*checker{
+		&checker{op: opList, mask: 64, elem: &checker{op: opOr, mask: 48, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "sections": 1, "priority": 2, "purpose": 3}, names: []string{"path", "sections", "priority", "purpose"}, vals: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+				&checker{op: opKinds, mask: 4, allow: 4},
+				&checker{op: opKinds, mask: 16, allow: 16},
+			}, reqMask: 0x1},
+		}}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+	}, reqMask: 0x3}
+}
+
+func checkCheckpointFile1() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"schema_version": 0, "event_type": 1, "event_id": 2, "timestamp": 3, "trigger": 4, "context_state": 5, "orchestration_state": 6, "accumulated_context": 7, "recovery_instructions": 8, "metadata": 9}, names: []string{"schema_version", "event_type", "event_id", "timestamp", "trigger", "context_state", "orchestration_state", "accumulated_context", "recovery_instructions", "metadata"}, vals: []*checker{
+		&checker{op: opRegex, mask: 16, re: lazyre.New("^1\\.[0-9]+\\.[0-9]+$")},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "compaction", i: 0, f: 0, b: false}},
+		&checker{op: opAnd, mask: 16, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opRegex, mask: 16, re: lazyre.New("^cx-[0-9]{3}$")},
+		}},
+		&checker{op: opAnd, mask: 16, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+		}},
+		&checker{op: opStruct, mask: 32, fields: map[string]int{"type": 0, "source": 1}, names: []string{"type", "source"}, vals: []*checker{
+			&checker{op: opOr, mask: 16, subs: []*checker{
+				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "auto", i: 0, f: 0, b: false}},
+				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "manual", i: 0, f: 0, b: false}},
+			}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}, reqMask: 0x3},
+		&checker{op: opStruct, mask: 32, fields: map[string]int{"estimated_fill_before_compaction": 0, "estimated_tokens_used": 1, "context_window_size": 2, "source": 3}, names: []string{"estimated_fill_before_compaction", "estimated_tokens_used", "context_window_size", "source"}, vals: []*checker{
+			&checker{op: opKinds, mask: 12, allow: 12},
+			&checker{op: opOr, mask: 5, subs: []*checker{
+				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+				&checker{op: opKinds, mask: 4, allow: 4},
+			}},
+			&checker{op: opKinds, mask: 4, allow: 4},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}, reqMask: 0xf},
+		checkCheckpoint1(),
+		&checker{op: opStruct, mask: 32, fields: map[string]int{"defect_patterns": 0, "decisions_since_last_checkpoint": 1, "agent_summaries": 2}, names: []string{"defect_patterns", "decisions_since_last_checkpoint", "agent_summaries"}, vals: []*checker{
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "summary": 1, "affects_phases": 2}, names: []string{"id", "summary", "affects_phases"}, vals: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
+			}, reqMask: 0x7}},
+			&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
+				{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 16, allow: 16}},
+			}},
+		}, reqMask: 0x7},
+		checkCheckpoint2(),
+		&checker{op: opStruct, mask: 32, fields: map[string]int{"written_by": 0, "acknowledged": 1, "acknowledged_at": 2}, names: []string{"written_by", "acknowledged", "acknowledged_at"}, vals: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opKinds, mask: 2, allow: 2},
+			&checker{op: opOr, mask: 17, subs: []*checker{
+				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+				&checker{op: opAnd, mask: 16, subs: []*checker{
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+				}},
+			}},
+		}, reqMask: 0x7},
+	}, reqMask: 0x3ff}
+}
+
+func checkConfig1() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"orchestration": 0, "checkpoint": 1, "precompact-state": 2, "resume-context": 3, "bundle": 4, "agent-run": 5}, names: []string{"orchestration", "checkpoint", "precompact-state", "resume-context", "bundle", "agent-run"}, vals: []*checker{
+		&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		}},
+		&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		}},
+		&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		}},
+		&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		}},
+		&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		}},
+		&checker{op: opStruct, mask: 32, fields: map[string]int{"exclude": 0}, names: []string{"exclude"}, vals: []*checker{
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		}},
+	}}
+}
+
+func checkOrchestrationFile1() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"count": 0, "events": 1}, names: []string{"count", "events"}, vals: []*checker{
+		&checker{op: opAnd, mask: 4, subs: []*checker{
+			&checker{op: opKinds, mask: 4, allow: 4},
+			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+		}},
+		&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "trigger": 2, "estimated_fill_before": 3, "active_phase": 4, "active_gate": 5, "active_gate_iteration": 6, "checkpoint_file": 7, "acknowledged": 8}, names: []string{"id", "timestamp", "trigger", "estimated_fill_before", "active_phase", "active_gate", "active_gate_iteration", "checkpoint_file", "acknowledged"}, vals: []*checker{
+			&checker{op: opAnd, mask: 16, subs: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opRegex, mask: 16, re: lazyre.New("^CX-[0-9]{3}$")},
+			}},
+			&checker{op: opAnd, mask: 16, subs: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+			}},
+			&checker{op: opOr, mask: 16, subs: []*checker{
+				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "auto", i: 0, f: 0, b: false}},
+				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "manual", i: 0, f: 0, b: false}},
+			}},
+			&checker{op: opOr, mask: 13, subs: []*checker{
+				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+				&checker{op: opAnd, mask: 12, subs: []*checker{
+					&checker{op: opKinds, mask: 12, allow: 12},
+					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+					&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
+				}},
+			}},
+			&checker{op: opOr, mask: 5, subs: []*checker{
+				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+				&checker{op: opAnd, mask: 4, subs: []*checker{
+					&checker{op: opKinds, mask: 4, allow: 4},
+					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+				}},
+			}},
+			&checker{op: opOr, mask: 17, subs: []*checker{
+				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+				&checker{op: opKinds, mask: 16, allow: 16},
+			}},
+			&checker{op: opOr, mask: 5, subs: []*checker{
+				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+				&checker{op: opAnd, mask: 4, subs: []*checker{
+					&checker{op: opKinds, mask: 4, allow: 4},
+					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
+				}},
+			}},
+			&checker{op: opOr, mask: 17, subs: []*checker{
+				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+				&checker{op: opKinds, mask: 16, allow: 16},
+			}},
+			&checker{op: opKinds, mask: 2, allow: 2},
+		}, reqMask: 0xf}},
+	}, reqMask: 0x3}
+}
+
+func checkOrchestrationFile2() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"last_checkpoint": 0, "current_phase": 1, "current_phase_name": 2, "workflow_status": 3, "current_activity": 4, "next_step": 5, "context_fill_at_update": 6, "updated_at": 7, "cross_session_portable": 8, "ephemeral_references": 9}, names: []string{"last_checkpoint", "current_phase", "current_phase_name", "workflow_status", "current_activity", "next_step", "context_fill_at_update", "updated_at", "cross_session_portable", "ephemeral_references"}, vals: []*checker{
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
+		&checker{op: opAnd, mask: 4, subs: []*checker{
+			&checker{op: opKinds, mask: 4, allow: 4},
+			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opOr, mask: 16, subs: []*checker{
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ACTIVE", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "PAUSED", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "FAILED", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "CANCELLED", i: 0, f: 0, b: false}},
+		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opOr, mask: 13, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opAnd, mask: 12, subs: []*checker{
+				&checker{op: opKinds, mask: 12, allow: 12},
+				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+				&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
+			}},
+		}},
+		&checker{op: opAnd, mask: 16, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+		}},
+		&checker{op: opKinds, mask: 2, allow: 2},
+		&checker{op: opKinds, mask: 2, allow: 2},
+	}, reqMask: 0xbf}
+}
+
+func checkOrchestrationFile3() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"gates_completed": 0, "gates_remaining": 1, "current_gate": 2, "current_gate_iteration": 3, "score_history": 4, "lowest_dimension": 5, "total_iterations_used": 6, "total_iterations_budget": 7}, names: []string{"gates_completed", "gates_remaining", "current_gate", "current_gate_iteration", "score_history", "lowest_dimension", "total_iterations_used", "total_iterations_budget"}, vals: []*checker{
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
+		&checker{op: opOr, mask: 5, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opAnd, mask: 4, subs: []*checker{
+				&checker{op: opKinds, mask: 4, allow: 4},
+				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
+			}},
+		}},
+		&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
+			{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 12, allow: 12}}},
+		}},
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
+		&checker{op: opAnd, mask: 4, subs: []*checker{
+			&checker{op: opKinds, mask: 4, allow: 4},
+			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+		}},
+		&checker{op: opAnd, mask: 4, subs: []*checker{
+			&checker{op: opKinds, mask: 4, allow: 4},
+			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+		}},
+	}, reqMask: 0x7f}
+}
+
+func checkOrchestrationFile4() *checker {
+	return &checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "gate": 2, "iteration": 3, "decision": 4, "rationale": 5, "affects_phases": 6, "applied": 7}, names: []string{"id", "timestamp", "gate", "iteration", "decision", "rationale", "affects_phases", "applied"}, vals: []*checker{
+		&checker{op: opAnd, mask: 16, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opRegex, mask: 16, re: lazyre.New("^RD-[0-9]{3}$")},
+		}},
+		&checker{op: opAnd, mask: 16, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+		}},
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
+		&checker{op: opOr, mask: 5, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opAnd, mask: 4, subs: []*checker{
+				&checker{op: opKinds, mask: 4, allow: 4},
+				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
+			}},
+		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
+		&checker{op: opKinds, mask: 2, allow: 2},
+	}, reqMask: 0x30}}
+}
+
+func checkResumeContextExport1() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "build_id": 1, "build_name": 2, "build_type": 3, "current_phase": 4, "next_action": 5, "continue_at": 6, "blockers": 7, "files_to_load": 8, "last_updated": 9, "current_section": 10, "current_task": 11, "progress": 12, "session_id": 13, "session_ids": 14, "current_skill": 15, "rediscovery_round": 16, "discovery_complete": 17, "total_tasks": 18, "tasks_completed": 19}, names: []string{"resume_schema_version", "build_id", "build_name", "build_type", "current_phase", "next_action", "continue_at", "blockers", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opAnd, mask: 16, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opRegex, mask: 16, re: lazyre.New("[^ ]")},
+		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
+		&checker{op: opOr, mask: 65, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opList, mask: 64, elem: &checker{op: opAny, mask: 127}},
+		}},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		&checker{op: opAnd, mask: 16, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+		}},
+		&checker{op: opKinds, mask: 4, allow: 4},
+		&checker{op: opKinds, mask: 4, allow: 4},
+		&checker{op: opAnd, mask: 16, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
+		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opAnd, mask: 4, subs: []*checker{
+			&checker{op: opKinds, mask: 4, allow: 4},
+			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+		}},
+		&checker{op: opKinds, mask: 2, allow: 2},
+		&checker{op: opAnd, mask: 4, subs: []*checker{
+			&checker{op: opKinds, mask: 4, allow: 4},
+			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+		}},
+		&checker{op: opAnd, mask: 4, subs: []*checker{
+			&checker{op: opKinds, mask: 4, allow: 4},
+			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+		}},
+	}, reqMask: 0x337}
+}
+
+func checkResumeContextExport2() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opOr, mask: 16, subs: []*checker{
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "research", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "planning", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "execution", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ready-for-implementation", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "testing", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "review", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "complete", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
+		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		&checker{op: opAnd, mask: 16, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+		}},
+		&checker{op: opKinds, mask: 4, allow: 4},
+		&checker{op: opKinds, mask: 4, allow: 4},
+		&checker{op: opAnd, mask: 16, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
+		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opAnd, mask: 4, subs: []*checker{
+			&checker{op: opKinds, mask: 4, allow: 4},
+			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+		}},
+		&checker{op: opKinds, mask: 2, allow: 2},
+		&checker{op: opAnd, mask: 4, subs: []*checker{
+			&checker{op: opKinds, mask: 4, allow: 4},
+			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+		}},
+		&checker{op: opAnd, mask: 4, subs: []*checker{
+			&checker{op: opKinds, mask: 4, allow: 4},
+			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+		}},
+	}, reqMask: 0x7f}
 }
 
 var _ = cue.NoOp
