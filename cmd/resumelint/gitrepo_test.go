@@ -53,120 +53,138 @@ func otherRepo(t *testing.T, top string) string {
 	return other
 }
 
+// foreignGitCase is a repository whose git folder, or its configuration,
+// points at another repository or folder.
+type foreignGitCase struct {
+	name string
+	// make builds the hostile repository in top and returns the
+	// folder resumelint runs in.
+	make func(t *testing.T, top, other string) string
+	why  string // what --base says
+}
+
+// foreignGitCases are the repositories of
+// TestGitIsUsedOnlyForTheRepositoryItself, one for each way a .git marker
+// can lead git elsewhere.
+var foreignGitCases = []foreignGitCase{
+	{"a .git file naming another repository", func(t *testing.T, top, other string) string {
+		repo := filepath.Join(top, "repo")
+		write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
+		write(t, repo, "README.md", "# repo\n")
+		write(t, repo, ".git", "gitdir: "+filepath.Join(other, ".git")+"\n")
+		return repo
+	}, "does not link back"},
+	{"a relative .git file naming another repository", func(t *testing.T, top, other string) string {
+		repo := filepath.Join(top, "repo")
+		write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
+		write(t, repo, "README.md", "# repo\n")
+		write(t, repo, ".git", "gitdir: ../other/.git\n")
+		return repo
+	}, "does not link back"},
+	{"a .git file naming another checkout's work-tree folder", func(t *testing.T, top, other string) string {
+		gitIn(t, other)("worktree", "add", "-q", filepath.Join(top, "wt"))
+		repo := filepath.Join(top, "repo")
+		write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
+		write(t, repo, "README.md", "# repo\n")
+		write(t, repo, ".git", "gitdir: "+filepath.Join(other, ".git", "worktrees", "wt")+"\n")
+		return repo
+	}, "does not link back"},
+	{"a work-tree folder inside the repository whose commondir names another", func(t *testing.T, top, other string) string {
+		repo := filepath.Join(top, "repo")
+		write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
+		write(t, repo, "README.md", "# repo\n")
+		write(t, repo, "fake/worktrees/x/gitdir", filepath.Join(repo, ".git")+"\n")
+		write(t, repo, "fake/worktrees/x/commondir", filepath.Join(other, ".git")+"\n")
+		write(t, repo, "fake/worktrees/x/HEAD", "ref: refs/heads/master\n")
+		write(t, repo, ".git", "gitdir: fake/worktrees/x\n")
+		return repo
+	}, "does not link back"},
+	{"a .git link to another repository", func(t *testing.T, top, other string) string {
+		repo := filepath.Join(top, "repo")
+		write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
+		write(t, repo, "README.md", "# repo\n")
+		symlink(t, filepath.Join(other, ".git"), filepath.Join(repo, ".git"))
+		return repo
+	}, "symbolic link"},
+	{"a commondir naming another repository", func(t *testing.T, top, other string) string {
+		repo := filepath.Join(top, "repo")
+		write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
+		write(t, repo, "README.md", "# repo\n")
+		git := gitIn(t, repo)
+		git("init", "-q")
+		write(t, repo, ".git/commondir", filepath.Join(other, ".git")+"\n")
+		return repo
+	}, "commondir"},
+	{"core.worktree naming another folder", func(t *testing.T, top, other string) string {
+		repo := filepath.Join(top, "repo")
+		write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding("RD-1"))
+		write(t, repo, "README.md", "# repo\n")
+		git := gitIn(t, repo)
+		git("init", "-q")
+		git("add", "-A")
+		git("commit", "-q", "-m", "base")
+		git("config", "core.worktree", other)
+		write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
+		write(t, repo, "scratch.txt", "untracked\n")
+		return repo
+	}, "core.worktree"},
+	{"core.worktree naming the repository around it", func(t *testing.T, top, other string) string {
+		// The repository is a folder of other's work tree, its git
+		// folder says the work tree is other.
+		repo := filepath.Join(other, "sub", "repo")
+		write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding("RD-1"))
+		git := gitIn(t, repo)
+		git("init", "-q")
+		git("add", "-A")
+		git("commit", "-q", "-m", "base")
+		git("config", "core.worktree", "../../..")
+		write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
+		return repo
+	}, "core.worktree"},
+}
+
+// TestGitIsUsedOnlyForTheRepositoryItself builds each of foreignGitCases
+// beside otherRepo's repository and checks that nothing of it is read.
 func TestGitIsUsedOnlyForTheRepositoryItself(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		// make builds the hostile repository in top and returns the
-		// folder resumelint runs in.
-		make func(t *testing.T, top, other string) string
-		why  string // what --base says
-	}{
-		{"a .git file naming another repository", func(t *testing.T, top, other string) string {
-			repo := filepath.Join(top, "repo")
-			write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
-			write(t, repo, "README.md", "# repo\n")
-			write(t, repo, ".git", "gitdir: "+filepath.Join(other, ".git")+"\n")
-			return repo
-		}, "does not link back"},
-		{"a relative .git file naming another repository", func(t *testing.T, top, other string) string {
-			repo := filepath.Join(top, "repo")
-			write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
-			write(t, repo, "README.md", "# repo\n")
-			write(t, repo, ".git", "gitdir: ../other/.git\n")
-			return repo
-		}, "does not link back"},
-		{"a .git file naming another checkout's work-tree folder", func(t *testing.T, top, other string) string {
-			gitIn(t, other)("worktree", "add", "-q", filepath.Join(top, "wt"))
-			repo := filepath.Join(top, "repo")
-			write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
-			write(t, repo, "README.md", "# repo\n")
-			write(t, repo, ".git", "gitdir: "+filepath.Join(other, ".git", "worktrees", "wt")+"\n")
-			return repo
-		}, "does not link back"},
-		{"a work-tree folder inside the repository whose commondir names another", func(t *testing.T, top, other string) string {
-			repo := filepath.Join(top, "repo")
-			write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
-			write(t, repo, "README.md", "# repo\n")
-			write(t, repo, "fake/worktrees/x/gitdir", filepath.Join(repo, ".git")+"\n")
-			write(t, repo, "fake/worktrees/x/commondir", filepath.Join(other, ".git")+"\n")
-			write(t, repo, "fake/worktrees/x/HEAD", "ref: refs/heads/master\n")
-			write(t, repo, ".git", "gitdir: fake/worktrees/x\n")
-			return repo
-		}, "does not link back"},
-		{"a .git link to another repository", func(t *testing.T, top, other string) string {
-			repo := filepath.Join(top, "repo")
-			write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
-			write(t, repo, "README.md", "# repo\n")
-			symlink(t, filepath.Join(other, ".git"), filepath.Join(repo, ".git"))
-			return repo
-		}, "symbolic link"},
-		{"a commondir naming another repository", func(t *testing.T, top, other string) string {
-			repo := filepath.Join(top, "repo")
-			write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
-			write(t, repo, "README.md", "# repo\n")
-			git := gitIn(t, repo)
-			git("init", "-q")
-			write(t, repo, ".git/commondir", filepath.Join(other, ".git")+"\n")
-			return repo
-		}, "commondir"},
-		{"core.worktree naming another folder", func(t *testing.T, top, other string) string {
-			repo := filepath.Join(top, "repo")
-			write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding("RD-1"))
-			write(t, repo, "README.md", "# repo\n")
-			git := gitIn(t, repo)
-			git("init", "-q")
-			git("add", "-A")
-			git("commit", "-q", "-m", "base")
-			git("config", "core.worktree", other)
-			write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
-			write(t, repo, "scratch.txt", "untracked\n")
-			return repo
-		}, "core.worktree"},
-		{"core.worktree naming the repository around it", func(t *testing.T, top, other string) string {
-			// The repository is a folder of other's work tree, its git
-			// folder says the work tree is other.
-			repo := filepath.Join(other, "sub", "repo")
-			write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding("RD-1"))
-			git := gitIn(t, repo)
-			git("init", "-q")
-			git("add", "-A")
-			git("commit", "-q", "-m", "base")
-			git("config", "core.worktree", "../../..")
-			write(t, repo, "w/ORCHESTRATION.yaml", workflowDeciding())
-			return repo
-		}, "core.worktree"},
-	} {
+	for _, c := range foreignGitCases {
 		t.Run(c.name, func(t *testing.T) {
 			top := t.TempDir()
 			other := otherRepo(t, top)
 			repo := c.make(t, top, other)
-			// The other repository's history would be an RL601 finding
-			// naming its decision; its files would be listed by name.
-			for _, args := range [][]string{{"lint", "--base", "HEAD"}, {"lint", "--base", "HEAD", "--changed-only"}, {"fix", "--diff", "--base", "HEAD"}} {
-				code, out := runIn(t, repo, args...)
-				if code != 2 || !strings.Contains(out, "git is not used for") || !strings.Contains(out, c.why) {
-					t.Errorf("%v: exit %d, want 2 saying git is not used (%s)\n%s", args, code, c.why, out)
-				}
-				if strings.Contains(out, otherMarker) {
-					t.Errorf("%v printed the other repository:\n%s", args, out)
-				}
-			}
-			// Discovery walks the folder, as outside a repository.
-			code, out := runIn(t, repo, "lint")
-			if code > 1 || strings.Contains(out, otherMarker) || strings.Contains(out, "cannot read file") {
-				t.Errorf("lint: exit %d, or it listed the other repository's files:\n%s", code, out)
-			}
-			if !strings.Contains(out, "in 1 file") && !strings.Contains(out, "of 1 file") {
-				t.Errorf("lint did not lint the repository's one workflow:\n%s", out)
-			}
-			// Every entry point discovers the same way.
-			for _, args := range [][]string{{"status"}, {"status", "--format", "json"}, {"lint", "--list-files"}} {
-				code, out := runIn(t, repo, args...)
-				if code > 1 || strings.Contains(out, otherMarker) {
-					t.Errorf("%v: exit %d, or it listed the other repository's files:\n%s", args, code, out)
-				}
-			}
+			checkGitNotUsed(t, repo, c.why)
 		})
+	}
+}
+
+// checkGitNotUsed runs the entry points of resumelint in repo, which
+// otherRepo's repository must not leak into: --base says git is not used,
+// and why, and discovery walks the folder.
+func checkGitNotUsed(t *testing.T, repo, why string) {
+	// The other repository's history would be an RL601 finding
+	// naming its decision; its files would be listed by name.
+	for _, args := range [][]string{{"lint", "--base", "HEAD"}, {"lint", "--base", "HEAD", "--changed-only"}, {"fix", "--diff", "--base", "HEAD"}} {
+		code, out := runIn(t, repo, args...)
+		if code != 2 || !strings.Contains(out, "git is not used for") || !strings.Contains(out, why) {
+			t.Errorf("%v: exit %d, want 2 saying git is not used (%s)\n%s", args, code, why, out)
+		}
+		if strings.Contains(out, otherMarker) {
+			t.Errorf("%v printed the other repository:\n%s", args, out)
+		}
+	}
+	// Discovery walks the folder, as outside a repository.
+	code, out := runIn(t, repo, "lint")
+	if code > 1 || strings.Contains(out, otherMarker) || strings.Contains(out, "cannot read file") {
+		t.Errorf("lint: exit %d, or it listed the other repository's files:\n%s", code, out)
+	}
+	if !strings.Contains(out, "in 1 file") && !strings.Contains(out, "of 1 file") {
+		t.Errorf("lint did not lint the repository's one workflow:\n%s", out)
+	}
+	// Every entry point discovers the same way.
+	for _, args := range [][]string{{"status"}, {"status", "--format", "json"}, {"lint", "--list-files"}} {
+		code, out := runIn(t, repo, args...)
+		if code > 1 || strings.Contains(out, otherMarker) {
+			t.Errorf("%v: exit %d, or it listed the other repository's files:\n%s", args, code, out)
+		}
 	}
 }
 

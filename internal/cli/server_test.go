@@ -199,6 +199,58 @@ func TestServerSession(t *testing.T) {
 	}
 	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 
+	c, done := startSessionServer(t, dir)
+	initializeSession(t, c, dir)
+
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": brokenOrchestration}})
+	diags := c.diagnostics(uri)
+	if len(diags) != 1 || diags[0].Code != "RL104" || diags[0].Severity != 1 || diags[0].Range.Start.Line != 14 {
+		t.Fatalf("diagnostics after didOpen: %+v, want one RL104 error on line 15", diags)
+	}
+
+	var hov struct{ Contents struct{ Kind, Value string } }
+	res := c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 14, "character": 23}})
+	if err := json.Unmarshal(res, &hov); err != nil || hov.Contents.Kind != "markdown" || !strings.Contains(hov.Contents.Value, "RL104 checkpoint-link") || !strings.Contains(hov.Contents.Value, "# RL104") {
+		t.Errorf("hover: %s, want the finding and the rule page", res)
+	}
+
+	text := applyQuickFix(t, c, uri, diags[0])
+	if !strings.Contains(text, `last_checkpoint: "CP-003"  # set by the orchestrator`) {
+		t.Errorf("after the fix:\n%s", text)
+	}
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2}, "contentChanges": []any{map[string]any{"text": text}}})
+	if diags := c.diagnostics(uri); len(diags) != 0 {
+		t.Errorf("diagnostics after the fix: %+v, want none", diags)
+	}
+
+	checkConfigurationReload(t, c, dir, uri)
+
+	// A file of no known kind gets no diagnostics.
+	other := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, "notes.yaml"))}).String()
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": other, "languageId": "yaml", "version": 1, "text": "a: [\n"}})
+	if diags := c.diagnostics(other); len(diags) != 0 {
+		t.Errorf("diagnostics of notes.yaml: %+v, want none", diags)
+	}
+
+	if res := c.call("shutdown", nil); string(res) != "null" {
+		t.Errorf("shutdown: %s", res)
+	}
+	c.notify("exit", nil)
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit code %d after shutdown and exit, want 0", code)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server did not exit within 20s")
+	}
+}
+
+// startSessionServer runs `resumelint server --stdio` in dir, in process
+// and over pipes, and returns a client talking to it and the channel its
+// exit code arrives on. The client's side of the pipe is closed when the
+// test ends, so a test that fails early does not leave the server waiting.
+func startSessionServer(t *testing.T, dir string) (*lspClient, <-chan int) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan int, 1)
@@ -212,9 +264,14 @@ func TestServerSession(t *testing.T) {
 		done <- c.Main([]string{"server", "--stdio"})
 		outW.Close()
 	}()
-	defer inW.Close()
-	c := newLSPClient(t, inW, outR, nil)
+	t.Cleanup(func() { inW.Close() })
+	return newLSPClient(t, inW, outR, nil), done
+}
 
+// initializeSession does the initialize handshake of an editor that
+// watches files for the server: the server offers hovers and code actions
+// and, once initialized, asks to watch .resumelint.yaml.
+func initializeSession(t *testing.T, c *lspClient, dir string) {
 	var init struct {
 		Capabilities struct {
 			HoverProvider      bool
@@ -230,19 +287,12 @@ func TestServerSession(t *testing.T) {
 	if reg := c.wait("client/registerCapability"); !strings.Contains(string(reg), ".resumelint.yaml") {
 		t.Errorf("registerCapability: %s, want a watcher of .resumelint.yaml", reg)
 	}
+}
 
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": brokenOrchestration}})
-	diags := c.diagnostics(uri)
-	if len(diags) != 1 || diags[0].Code != "RL104" || diags[0].Severity != 1 || diags[0].Range.Start.Line != 14 {
-		t.Fatalf("diagnostics after didOpen: %+v, want one RL104 error on line 15", diags)
-	}
-
-	var hov struct{ Contents struct{ Kind, Value string } }
-	res = c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 14, "character": 23}})
-	if err := json.Unmarshal(res, &hov); err != nil || hov.Contents.Kind != "markdown" || !strings.Contains(hov.Contents.Value, "RL104 checkpoint-link") || !strings.Contains(hov.Contents.Value, "# RL104") {
-		t.Errorf("hover: %s, want the finding and the rule page", res)
-	}
-
+// applyQuickFix asks for the code actions at d, the RL104 error of
+// brokenOrchestration at uri, checks that the first is its preferred quick
+// fix, and returns brokenOrchestration with the fix's edits applied.
+func applyQuickFix(t *testing.T, c *lspClient, uri string, d testDiag) string {
 	var actions []struct {
 		Title, Kind string
 		IsPreferred bool
@@ -256,7 +306,7 @@ func TestServerSession(t *testing.T) {
 			}
 		}
 	}
-	res = c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": diags[0].Range,
+	res := c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": d.Range,
 		"context": map[string]any{"diagnostics": []any{}}})
 	if err := json.Unmarshal(res, &actions); err != nil || len(actions) == 0 {
 		t.Fatalf("codeAction: %s", res)
@@ -275,14 +325,13 @@ func TestServerSession(t *testing.T) {
 		a, b := lineCharOffset(text, e.Range.Start.Line, e.Range.Start.Character), lineCharOffset(text, e.Range.End.Line, e.Range.End.Character)
 		text = text[:a] + e.NewText + text[b:]
 	}
-	if !strings.Contains(text, `last_checkpoint: "CP-003"  # set by the orchestrator`) {
-		t.Errorf("after the fix:\n%s", text)
-	}
-	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2}, "contentChanges": []any{map[string]any{"text": text}}})
-	if diags := c.diagnostics(uri); len(diags) != 0 {
-		t.Errorf("diagnostics after the fix: %+v, want none", diags)
-	}
+	return text
+}
 
+// checkConfigurationReload puts the broken text back at uri and changes
+// the repository's .resumelint.yaml under the server: a valid change
+// applies to the open file, an invalid one is shown as a message.
+func checkConfigurationReload(t *testing.T, c *lspClient, dir, uri string) {
 	// Configuration reload: the repository makes RL104 a warning.
 	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 3}, "contentChanges": []any{map[string]any{"text": brokenOrchestration}}})
 	if diags := c.diagnostics(uri); len(diags) != 1 || diags[0].Severity != 1 {
@@ -303,26 +352,6 @@ func TestServerSession(t *testing.T) {
 	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(cfg)}).String(), "type": 2}}})
 	if msg := c.wait("window/showMessage"); !strings.Contains(string(msg), "RL999") {
 		t.Errorf("showMessage %s, want the configuration error", msg)
-	}
-
-	// A file of no known kind gets no diagnostics.
-	other := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, "notes.yaml"))}).String()
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": other, "languageId": "yaml", "version": 1, "text": "a: [\n"}})
-	if diags := c.diagnostics(other); len(diags) != 0 {
-		t.Errorf("diagnostics of notes.yaml: %+v, want none", diags)
-	}
-
-	if res := c.call("shutdown", nil); string(res) != "null" {
-		t.Errorf("shutdown: %s", res)
-	}
-	c.notify("exit", nil)
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("exit code %d after shutdown and exit, want 0", code)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("the server did not exit within 20s")
 	}
 }
 

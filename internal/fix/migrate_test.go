@@ -35,98 +35,105 @@ func migrated(t *testing.T, name string, data []byte) ([]byte, *Migration) {
 	return out, m
 }
 
+// migratedValues holds, for each file in testdata/migrate, values its
+// migrated resumption must hold: a path below resumption and the value as
+// render prints it. TestMigrateFiles checks them.
+var migratedValues = map[string]map[string]string{
+	"v1_active_two_pipelines.yaml": {
+		"recovery_state.last_checkpoint":            "CP-004",
+		"recovery_state.current_phase":              "2",
+		"recovery_state.current_phase_name":         "Streaming writer",
+		"recovery_state.workflow_status":            "ACTIVE",
+		"recovery_state.current_activity":           "null",
+		"recovery_state.updated_at":                 "null",
+		"recovery_state.next_step":                  "Rework writer-impl to stream rows (io.Pipe) and re-run QG-2 iteration 2",
+		"recovery_state.cross_session_portable":     "true",
+		"quality_trajectory.gates_completed":        "[qg-1]",
+		"quality_trajectory.gates_remaining":        "[qg-3]",
+		"quality_trajectory.current_gate":           "qg-2",
+		"quality_trajectory.current_gate_iteration": "1",
+		"quality_trajectory.score_history.qg-1":     "[0.84 0.93]",
+		"quality_trajectory.score_history.qg-2":     "[0.78]",
+		"quality_trajectory.total_iterations_used":  "3",
+		"defect_summary.total_defects_found":        "null",
+		"agent_summaries.survey-runner":             "DONE. 14 export columns mapped; 2 need currency rounding.",
+		"agent_summaries.fixture-builder":           "DONE. 40 fixture ledgers, 3 with multi-currency rows.",
+		"agent_summaries.threat-reviewer":           "PASS. No PII leaves the export boundary.",
+		"compaction_events.count":                   "0",
+		"decision_log":                              "[]",
+		"agent_count":                               "4",
+	},
+	"v1_complete_plain_indent4.yaml": {
+		"recovery_state.last_checkpoint":           "cp-final",
+		"recovery_state.current_phase":             "2",
+		"recovery_state.current_phase_name":        "Draft and publish",
+		"recovery_state.workflow_status":           "null", // COMPLETED is not a v2.0 value
+		"recovery_state.next_step":                 "Nothing left; archive the workflow folder.",
+		"quality_trajectory.gates_completed":       "[QG-A QG-B]",
+		"quality_trajectory.score_history.QG-B":    "[0.88 0.95]",
+		"quality_trajectory.total_iterations_used": "3",
+		"agent_summaries":                          "{}",
+		"phase_summaries.docs-phase-2":             "38 pages drafted, reviewed and published",
+	},
+	"v1_single_quoted_crlf.yaml": {
+		"recovery_state.last_checkpoint":     "CP-007",
+		"recovery_state.current_phase":       "2",
+		"recovery_state.current_phase_name":  "Normalize",
+		"recovery_state.workflow_status":     "PAUSED",
+		"quality_trajectory.gates_completed": "null", // phases started, no quality_gates
+		"defect_summary.total_defects_found": "null",
+	},
+	"v1_flat_all_derive.yaml": {
+		"recovery_state.last_checkpoint":           "CP-001",
+		"recovery_state.current_phase":             "1",
+		"recovery_state.current_phase_name":        "Schema survey",
+		"recovery_state.workflow_status":           "ACTIVE",
+		"recovery_state.current_activity":          "phase-1-agent-execution",
+		"recovery_state.updated_at":                "2026-03-06T09:40:00Z",
+		"recovery_state.next_step":                 "Map the remaining 8 ledger tables",
+		"quality_trajectory.gates_remaining":       "[qg-1]",
+		"quality_trajectory.total_iterations_used": "0",
+		"defect_summary.total_defects_found":       "0",
+		"defect_summary.unresolved_defects":        "[]",
+		"agent_summaries":                          "{}",
+	},
+	"v1_minimal_null_checkpoint.yaml": {
+		"recovery_state.last_checkpoint":    "null",
+		"recovery_state.current_phase":      "null",
+		"recovery_state.workflow_status":    "ACTIVE",
+		"recovery_state.next_step":          "Pick a parser library and write the comparison note",
+		"files_to_read":                     "[]",
+		"compaction_events.events":          "[]",
+		"quality_trajectory.current_gate":   "null",
+		"defect_summary.unresolved_defects": "[]",
+	},
+	"mixed_recovery_state.yaml": {
+		"recovery_state.last_checkpoint":           "CP-002",
+		"recovery_state.next_step":                 "Rotate the remaining 13 service tokens, then re-run the audit",
+		"recovery_state.context_fill_at_update":    "0.41",
+		"quality_trajectory.gates_remaining":       "[qg-1]",
+		"defect_summary.total_defects_found":       "null", // phases started, no quality_gates
+		"compaction_events.count":                  "0",
+		"quality_trajectory.total_iterations_used": "0",
+	},
+}
+
+// migratedFill holds, for each file in testdata/migrate, the fields its
+// migration leaves to fill by hand; an empty list is a safe fix.
+// TestMigrateFiles checks them.
+var migratedFill = map[string]string{
+	"v1_active_two_pipelines.yaml":    "recovery_state.current_activity, recovery_state.updated_at, defect_summary.total_defects_found, defect_summary.total_defects_resolved, defect_summary.unresolved_defects",
+	"v1_complete_plain_indent4.yaml":  "recovery_state.workflow_status, recovery_state.current_activity, recovery_state.updated_at, defect_summary.total_defects_found, defect_summary.total_defects_resolved, defect_summary.unresolved_defects",
+	"v1_single_quoted_crlf.yaml":      "recovery_state.current_activity, recovery_state.updated_at, quality_trajectory.gates_completed, quality_trajectory.gates_remaining, quality_trajectory.current_gate, quality_trajectory.current_gate_iteration, quality_trajectory.score_history, quality_trajectory.total_iterations_used, defect_summary.total_defects_found, defect_summary.total_defects_resolved, defect_summary.unresolved_defects",
+	"v1_minimal_null_checkpoint.yaml": "recovery_state.current_phase, recovery_state.current_phase_name, recovery_state.current_activity, recovery_state.updated_at",
+	"mixed_recovery_state.yaml":       "defect_summary.total_defects_found, defect_summary.total_defects_resolved, defect_summary.unresolved_defects",
+	"v1_flat_all_derive.yaml":         "",
+}
+
 // The migration over realistic v1.0 files: the result parses, keeps every
 // value and comment, changes nothing outside resumption, derives what the
 // file's data says, and a second migration has nothing to do.
 func TestMigrateFiles(t *testing.T) {
-	want := map[string]map[string]string{
-		"v1_active_two_pipelines.yaml": {
-			"recovery_state.last_checkpoint":            "CP-004",
-			"recovery_state.current_phase":              "2",
-			"recovery_state.current_phase_name":         "Streaming writer",
-			"recovery_state.workflow_status":            "ACTIVE",
-			"recovery_state.current_activity":           "null",
-			"recovery_state.updated_at":                 "null",
-			"recovery_state.next_step":                  "Rework writer-impl to stream rows (io.Pipe) and re-run QG-2 iteration 2",
-			"recovery_state.cross_session_portable":     "true",
-			"quality_trajectory.gates_completed":        "[qg-1]",
-			"quality_trajectory.gates_remaining":        "[qg-3]",
-			"quality_trajectory.current_gate":           "qg-2",
-			"quality_trajectory.current_gate_iteration": "1",
-			"quality_trajectory.score_history.qg-1":     "[0.84 0.93]",
-			"quality_trajectory.score_history.qg-2":     "[0.78]",
-			"quality_trajectory.total_iterations_used":  "3",
-			"defect_summary.total_defects_found":        "null",
-			"agent_summaries.survey-runner":             "DONE. 14 export columns mapped; 2 need currency rounding.",
-			"agent_summaries.fixture-builder":           "DONE. 40 fixture ledgers, 3 with multi-currency rows.",
-			"agent_summaries.threat-reviewer":           "PASS. No PII leaves the export boundary.",
-			"compaction_events.count":                   "0",
-			"decision_log":                              "[]",
-			"agent_count":                               "4",
-		},
-		"v1_complete_plain_indent4.yaml": {
-			"recovery_state.last_checkpoint":           "cp-final",
-			"recovery_state.current_phase":             "2",
-			"recovery_state.current_phase_name":        "Draft and publish",
-			"recovery_state.workflow_status":           "null", // COMPLETED is not a v2.0 value
-			"recovery_state.next_step":                 "Nothing left; archive the workflow folder.",
-			"quality_trajectory.gates_completed":       "[QG-A QG-B]",
-			"quality_trajectory.score_history.QG-B":    "[0.88 0.95]",
-			"quality_trajectory.total_iterations_used": "3",
-			"agent_summaries":                          "{}",
-			"phase_summaries.docs-phase-2":             "38 pages drafted, reviewed and published",
-		},
-		"v1_single_quoted_crlf.yaml": {
-			"recovery_state.last_checkpoint":     "CP-007",
-			"recovery_state.current_phase":       "2",
-			"recovery_state.current_phase_name":  "Normalize",
-			"recovery_state.workflow_status":     "PAUSED",
-			"quality_trajectory.gates_completed": "null", // phases started, no quality_gates
-			"defect_summary.total_defects_found": "null",
-		},
-		"v1_flat_all_derive.yaml": {
-			"recovery_state.last_checkpoint":           "CP-001",
-			"recovery_state.current_phase":             "1",
-			"recovery_state.current_phase_name":        "Schema survey",
-			"recovery_state.workflow_status":           "ACTIVE",
-			"recovery_state.current_activity":          "phase-1-agent-execution",
-			"recovery_state.updated_at":                "2026-03-06T09:40:00Z",
-			"recovery_state.next_step":                 "Map the remaining 8 ledger tables",
-			"quality_trajectory.gates_remaining":       "[qg-1]",
-			"quality_trajectory.total_iterations_used": "0",
-			"defect_summary.total_defects_found":       "0",
-			"defect_summary.unresolved_defects":        "[]",
-			"agent_summaries":                          "{}",
-		},
-		"v1_minimal_null_checkpoint.yaml": {
-			"recovery_state.last_checkpoint":    "null",
-			"recovery_state.current_phase":      "null",
-			"recovery_state.workflow_status":    "ACTIVE",
-			"recovery_state.next_step":          "Pick a parser library and write the comparison note",
-			"files_to_read":                     "[]",
-			"compaction_events.events":          "[]",
-			"quality_trajectory.current_gate":   "null",
-			"defect_summary.unresolved_defects": "[]",
-		},
-		"mixed_recovery_state.yaml": {
-			"recovery_state.last_checkpoint":           "CP-002",
-			"recovery_state.next_step":                 "Rotate the remaining 13 service tokens, then re-run the audit",
-			"recovery_state.context_fill_at_update":    "0.41",
-			"quality_trajectory.gates_remaining":       "[qg-1]",
-			"defect_summary.total_defects_found":       "null", // phases started, no quality_gates
-			"compaction_events.count":                  "0",
-			"quality_trajectory.total_iterations_used": "0",
-		},
-	}
-	// What each file leaves to fill by hand; an empty list is a safe fix.
-	fill := map[string]string{
-		"v1_active_two_pipelines.yaml":    "recovery_state.current_activity, recovery_state.updated_at, defect_summary.total_defects_found, defect_summary.total_defects_resolved, defect_summary.unresolved_defects",
-		"v1_complete_plain_indent4.yaml":  "recovery_state.workflow_status, recovery_state.current_activity, recovery_state.updated_at, defect_summary.total_defects_found, defect_summary.total_defects_resolved, defect_summary.unresolved_defects",
-		"v1_single_quoted_crlf.yaml":      "recovery_state.current_activity, recovery_state.updated_at, quality_trajectory.gates_completed, quality_trajectory.gates_remaining, quality_trajectory.current_gate, quality_trajectory.current_gate_iteration, quality_trajectory.score_history, quality_trajectory.total_iterations_used, defect_summary.total_defects_found, defect_summary.total_defects_resolved, defect_summary.unresolved_defects",
-		"v1_minimal_null_checkpoint.yaml": "recovery_state.current_phase, recovery_state.current_phase_name, recovery_state.current_activity, recovery_state.updated_at",
-		"mixed_recovery_state.yaml":       "defect_summary.total_defects_found, defect_summary.total_defects_resolved, defect_summary.unresolved_defects",
-		"v1_flat_all_derive.yaml":         "",
-	}
 	paths, _ := filepath.Glob("testdata/migrate/*.yaml")
 	if len(paths) < 5 {
 		t.Fatalf("found %d test files", len(paths))
@@ -142,13 +149,13 @@ func TestMigrateFiles(t *testing.T) {
 			if m.Fix == nil {
 				t.Fatalf("no migration: %s", m.Reason)
 			}
-			if got := strings.Join(m.Fill, ", "); got != fill[name] {
-				t.Errorf("fields to fill by hand:\n got %s\nwant %s", got, fill[name])
+			if got := strings.Join(m.Fill, ", "); got != migratedFill[name] {
+				t.Errorf("fields to fill by hand:\n got %s\nwant %s", got, migratedFill[name])
 			}
 			switch {
 			case len(m.Fill) == 0 && (m.Fix.Applicability != diag.FixSafe || m.Fix.Reason != ""):
 				t.Errorf("every field derives, but the fix is %s (%s)", m.Fix.Applicability, m.Fix.Reason)
-			case len(m.Fill) > 0 && (m.Fix.Applicability != diag.FixUnsafe || m.Fix.Reason != "fill by hand: "+fill[name]):
+			case len(m.Fill) > 0 && (m.Fix.Applicability != diag.FixUnsafe || m.Fix.Reason != "fill by hand: "+migratedFill[name]):
 				t.Errorf("fields are left to fill, but the fix is %s (%q)", m.Fix.Applicability, m.Fix.Reason)
 			}
 			if bytes.Contains(out, []byte("\n\n\n")) || bytes.Contains(out, []byte("\r\n\r\n\r\n")) {
@@ -184,7 +191,7 @@ func TestMigrateFiles(t *testing.T) {
 					t.Errorf("%s is still at the top of resumption", k)
 				}
 			}
-			for path, v := range want[name] {
+			for path, v := range migratedValues[name] {
 				n, _, matched := node.Lookup(res, strings.Split(path, "."))
 				if matched != len(strings.Split(path, ".")) {
 					t.Errorf("resumption.%s is missing", path)

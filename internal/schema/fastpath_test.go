@@ -336,83 +336,93 @@ func TestClassifyMatchesToValue(t *testing.T) {
 	}
 }
 
+// fastPathConstruct is a schema of one definition #D, a document, and
+// whether the compiler understands the schema (compiles) and the compiled
+// checker accepts the document (fast).
+type fastPathConstruct struct {
+	name, schema, data string
+	compiles, fast     bool
+}
+
+// fastPathConstructs are the cases of TestFastPathConstructs: each CUE
+// construct the compiler understands, at the edges of what it accepts, and
+// the constructs it leaves to CUE. Kept apart from the test, which only
+// runs them, so the list reads as one table.
+var fastPathConstructs = []fastPathConstruct{
+	{"kinds", `#D: {s!: string, i!: int, f!: float, n!: number, b!: bool, z!: null}`, `{s: x, i: 1, f: 1.5, n: 2, b: true, z: null}`, true, true},
+	{"int is not float", `#D: {f!: float}`, `{f: 1}`, true, false},
+	{"float is not int", `#D: {i!: int}`, `{i: 1.0}`, true, false},
+	{"number takes both", `#D: {a!: [...number]}`, `{a: [1, 1.5, -0.0, 1e3]}`, true, true},
+	{"bounds", `#D: {a!: [...(number & >=0 & <=1)]}`, `{a: [0, 1, 1.0, 0.5, -0.0, 0.0]}`, true, true},
+	{"above a bound", `#D: {a!: number & <=1}`, `{a: 1.0000000000000002}`, true, false},
+	{"strict bounds", `#D: {a!: int & >0 & <3}`, `{a: 3}`, true, false},
+	{"regex", `#D: {a!: string & =~"^x[0-9]$"}`, `{a: x1}`, true, true},
+	{"regex on a number", `#D: {a!: =~"^1"}`, `{a: 1}`, true, false},
+	{"unquoted timestamp", `#D: {t!: =~"^[0-9]{4}-"}`, `{t: 2026-01-01T00:00:00Z}`, true, true},
+	{"out-of-range int is a number, not a string", `#D: {a!: string}`, `{a: !!int 99999999999999999999}`, true, false},
+	{"out-of-range int is an int", `#D: {a!: int}`, `{a: 18446744073709551615}`, true, true},
+	{"a number past float64 is a float", `#D: {a!: float}`, `{a: !!float 1e400}`, true, true},
+	{"a long plain number is a float", `#D: {a!: float}`, `{a: 99999999999999999999}`, true, true},
+	{"nan is a string", `#D: {a!: number}`, `{a: .nan}`, true, false},
+	{"enum", `#D: {a!: "x" | "y"}`, `{a: y}`, true, true},
+	{"enum miss", `#D: {a!: "x" | "y"}`, `{a: z}`, true, false},
+	{"int literal", `#D: {a!: 1 | true | null}`, `{a: 1}`, true, true},
+	{"nullable", `#D: {a!: null | (number & >=0)}`, `{a: null}`, true, true},
+	{"unknown key", `#D: {a?: int}`, `{b: 1}`, true, false},
+	{"open struct", `#D: {a?: int, ...}`, `{b: [x]}`, true, true},
+	{"open value", `#D: {c?: {...}}`, `{c: {d: {e: 1}}}`, true, true},
+	{"any-key pattern", `#D: {[string]: int}`, `{a: 1, "b c": 2, "": 3}`, true, true},
+	{"regex pattern", `#D: {[=~"^x"]: int}`, `{xa: 1, y: 2}`, true, false},
+	{"pattern and field", `#D: {a?: int, [=~"^a"]: >=0}`, `{a: -1}`, true, false},
+	{"missing required", `#D: {a!: int, b?: int}`, `{b: 1}`, true, false},
+	{"missing regular", `#D: {a: int}`, `{}`, true, false},
+	{"regular present", `#D: {a: int}`, `{a: 2}`, true, true},
+	{"string or struct", `#D: {a!: [...(string | {p!: string, ...})]}`, `{a: [x, {p: y, q: 1}]}`, true, true},
+	{"ambiguous structs", `#D: {a!: {b?: int} | {c?: int}}`, `{a: {}}`, true, false},
+	{"ambiguous lists", `#D: {a!: [...{b?: int}] | [...{c?: int}]}`, `{a: [{}]}`, true, false},
+	{"empty list", `#D: {a!: []}`, `{a: []}`, true, true},
+	{"empty list only", `#D: {a!: []}`, `{a: [1]}`, true, false},
+	{"null is not a struct", `#D: {a!: {}}`, `{a: null}`, true, false},
+	{"merge key", `#D: {a!: int, b!: int}`, "b: 2\n<<: {a: 1}\n", true, true},
+	{"merge of a list is ignored", `#D: {a!: int, b!: int}`, "b: 2\n<<: [{a: 1}]\n", true, false},
+	{"alias", `#D: {a!: [...int], b!: [...int]}`, "a: &x [1]\nb: *x\n", true, true},
+	{"repeated key", `#D: {a!: int}`, "a: 1\na: x\n", true, false},
+	{"key like a definition", `#D: {a?: int}`, `{"#a": 1}`, true, false},
+	{"float literal", `#D: {a!: 1.5}`, `{a: 1.5}`, false, false},
+	{"fixed list", `#D: {a!: [int, ...string]}`, `{a: [1]}`, false, false},
+	{"default", `#D: {a?: *1 | int}`, `{a: 1}`, false, true}, // the int arm decides a concrete scalar
+	{"comprehension", `#D: {a?: int, if a != _|_ {b!: string}}`, `{a: 1}`, false, false},
+	{"sibling reference", `#D: {a!: int, b!: a}`, `{a: 1, b: 2}`, false, false},
+	{"let", `#D: {let x = int, a?: x}`, `{a: 1}`, false, false},
+	{"builtin", "import \"strings\"\n#D: {a!: strings.MinRunes(3)}", `{a: xy}`, false, false},
+	{"not equal", `#D: {a!: int & !=3}`, `{a: 3}`, false, false},
+	{"string bound", `#D: {a!: string & >"b"}`, `{a: a}`, false, false},
+	{"top", `#D: {a!: _, b?: _}`, `{a: 1, b: [{c: x}]}`, true, true},
+	{"hidden field", `#D: {_h: int, a?: int}`, `{a: 1}`, false, false},
+	{"embedding", "#X: {a?: int}\n#D: {#X, c?: int}", `{c: 1}`, false, false},
+	{"closed by close()", `#D: close({a?: int})`, `{a: 1}`, false, false},
+	{"reference to a bad definition", "#X: {a?: int, if a != _|_ {b!: int}}\n#D: {x?: #X}", `{x: {a: 1}}`, false, false},
+	{"field shadowing a type", `#D: {int?: string, a?: int}`, `{a: x}`, false, false},
+	{"recursive", `#D: {n?: #D, a?: int}`, `{a: 1}`, false, true},
+	{"recursion taken", `#D: {n?: #D, a?: int}`, `{n: {a: 1}}`, false, false},
+	{"branching recursion", `#D: {l?: #D, r?: #D, s?: [...#D]}`, `{}`, false, true},
+	{"conjoined structs", "#X: {a?: int, ...}\n#D: #X & {b?: int}", `{a: 1}`, false, false},
+	{"negative literal", `#D: {a!: -1 | 2}`, `{a: -1}`, true, true},
+	{"negative bound", `#D: {a!: int & >=-2}`, `{a: -3}`, true, false},
+	{"quoted label", `#D: {"a-b"!: int}`, `{a-b: 1}`, true, true},
+	{"nested disjunction", `#D: {a!: ("x" | "y") | "z"}`, `{a: z}`, true, true},
+	{"any list", `#D: {a!: [...]}`, `{a: [1]}`, false, false},
+	{"declared in parts", "#D: {a?: int}\n#D: {b?: int}", `{a: 1}`, false, false},
+	{"top-level field", "x: int\n#D: {a?: int}", `{a: 1}`, false, false},
+	{"unknown value, known struct", `#D: {a?: int & !=3, b?: int}`, `{b: 1}`, false, true},
+	{"unknown value taken", `#D: {a?: int & !=3, b?: int}`, `{a: 1}`, false, false},
+}
+
 // The compiler on its own: what it understands compiles completely and
 // decides documents; everything else compiles to "unknown" and decides
 // nothing. Each case also checks the answer against CUE.
 func TestFastPathConstructs(t *testing.T) {
-	tests := []struct {
-		name, schema, data string
-		compiles, fast     bool
-	}{
-		{"kinds", `#D: {s!: string, i!: int, f!: float, n!: number, b!: bool, z!: null}`, `{s: x, i: 1, f: 1.5, n: 2, b: true, z: null}`, true, true},
-		{"int is not float", `#D: {f!: float}`, `{f: 1}`, true, false},
-		{"float is not int", `#D: {i!: int}`, `{i: 1.0}`, true, false},
-		{"number takes both", `#D: {a!: [...number]}`, `{a: [1, 1.5, -0.0, 1e3]}`, true, true},
-		{"bounds", `#D: {a!: [...(number & >=0 & <=1)]}`, `{a: [0, 1, 1.0, 0.5, -0.0, 0.0]}`, true, true},
-		{"above a bound", `#D: {a!: number & <=1}`, `{a: 1.0000000000000002}`, true, false},
-		{"strict bounds", `#D: {a!: int & >0 & <3}`, `{a: 3}`, true, false},
-		{"regex", `#D: {a!: string & =~"^x[0-9]$"}`, `{a: x1}`, true, true},
-		{"regex on a number", `#D: {a!: =~"^1"}`, `{a: 1}`, true, false},
-		{"unquoted timestamp", `#D: {t!: =~"^[0-9]{4}-"}`, `{t: 2026-01-01T00:00:00Z}`, true, true},
-		{"out-of-range int is a number, not a string", `#D: {a!: string}`, `{a: !!int 99999999999999999999}`, true, false},
-		{"out-of-range int is an int", `#D: {a!: int}`, `{a: 18446744073709551615}`, true, true},
-		{"a number past float64 is a float", `#D: {a!: float}`, `{a: !!float 1e400}`, true, true},
-		{"a long plain number is a float", `#D: {a!: float}`, `{a: 99999999999999999999}`, true, true},
-		{"nan is a string", `#D: {a!: number}`, `{a: .nan}`, true, false},
-		{"enum", `#D: {a!: "x" | "y"}`, `{a: y}`, true, true},
-		{"enum miss", `#D: {a!: "x" | "y"}`, `{a: z}`, true, false},
-		{"int literal", `#D: {a!: 1 | true | null}`, `{a: 1}`, true, true},
-		{"nullable", `#D: {a!: null | (number & >=0)}`, `{a: null}`, true, true},
-		{"unknown key", `#D: {a?: int}`, `{b: 1}`, true, false},
-		{"open struct", `#D: {a?: int, ...}`, `{b: [x]}`, true, true},
-		{"open value", `#D: {c?: {...}}`, `{c: {d: {e: 1}}}`, true, true},
-		{"any-key pattern", `#D: {[string]: int}`, `{a: 1, "b c": 2, "": 3}`, true, true},
-		{"regex pattern", `#D: {[=~"^x"]: int}`, `{xa: 1, y: 2}`, true, false},
-		{"pattern and field", `#D: {a?: int, [=~"^a"]: >=0}`, `{a: -1}`, true, false},
-		{"missing required", `#D: {a!: int, b?: int}`, `{b: 1}`, true, false},
-		{"missing regular", `#D: {a: int}`, `{}`, true, false},
-		{"regular present", `#D: {a: int}`, `{a: 2}`, true, true},
-		{"string or struct", `#D: {a!: [...(string | {p!: string, ...})]}`, `{a: [x, {p: y, q: 1}]}`, true, true},
-		{"ambiguous structs", `#D: {a!: {b?: int} | {c?: int}}`, `{a: {}}`, true, false},
-		{"ambiguous lists", `#D: {a!: [...{b?: int}] | [...{c?: int}]}`, `{a: [{}]}`, true, false},
-		{"empty list", `#D: {a!: []}`, `{a: []}`, true, true},
-		{"empty list only", `#D: {a!: []}`, `{a: [1]}`, true, false},
-		{"null is not a struct", `#D: {a!: {}}`, `{a: null}`, true, false},
-		{"merge key", `#D: {a!: int, b!: int}`, "b: 2\n<<: {a: 1}\n", true, true},
-		{"merge of a list is ignored", `#D: {a!: int, b!: int}`, "b: 2\n<<: [{a: 1}]\n", true, false},
-		{"alias", `#D: {a!: [...int], b!: [...int]}`, "a: &x [1]\nb: *x\n", true, true},
-		{"repeated key", `#D: {a!: int}`, "a: 1\na: x\n", true, false},
-		{"key like a definition", `#D: {a?: int}`, `{"#a": 1}`, true, false},
-		{"float literal", `#D: {a!: 1.5}`, `{a: 1.5}`, false, false},
-		{"fixed list", `#D: {a!: [int, ...string]}`, `{a: [1]}`, false, false},
-		{"default", `#D: {a?: *1 | int}`, `{a: 1}`, false, true}, // the int arm decides a concrete scalar
-		{"comprehension", `#D: {a?: int, if a != _|_ {b!: string}}`, `{a: 1}`, false, false},
-		{"sibling reference", `#D: {a!: int, b!: a}`, `{a: 1, b: 2}`, false, false},
-		{"let", `#D: {let x = int, a?: x}`, `{a: 1}`, false, false},
-		{"builtin", "import \"strings\"\n#D: {a!: strings.MinRunes(3)}", `{a: xy}`, false, false},
-		{"not equal", `#D: {a!: int & !=3}`, `{a: 3}`, false, false},
-		{"string bound", `#D: {a!: string & >"b"}`, `{a: a}`, false, false},
-		{"top", `#D: {a!: _, b?: _}`, `{a: 1, b: [{c: x}]}`, true, true},
-		{"hidden field", `#D: {_h: int, a?: int}`, `{a: 1}`, false, false},
-		{"embedding", "#X: {a?: int}\n#D: {#X, c?: int}", `{c: 1}`, false, false},
-		{"closed by close()", `#D: close({a?: int})`, `{a: 1}`, false, false},
-		{"reference to a bad definition", "#X: {a?: int, if a != _|_ {b!: int}}\n#D: {x?: #X}", `{x: {a: 1}}`, false, false},
-		{"field shadowing a type", `#D: {int?: string, a?: int}`, `{a: x}`, false, false},
-		{"recursive", `#D: {n?: #D, a?: int}`, `{a: 1}`, false, true},
-		{"recursion taken", `#D: {n?: #D, a?: int}`, `{n: {a: 1}}`, false, false},
-		{"branching recursion", `#D: {l?: #D, r?: #D, s?: [...#D]}`, `{}`, false, true},
-		{"conjoined structs", "#X: {a?: int, ...}\n#D: #X & {b?: int}", `{a: 1}`, false, false},
-		{"negative literal", `#D: {a!: -1 | 2}`, `{a: -1}`, true, true},
-		{"negative bound", `#D: {a!: int & >=-2}`, `{a: -3}`, true, false},
-		{"quoted label", `#D: {"a-b"!: int}`, `{a-b: 1}`, true, true},
-		{"nested disjunction", `#D: {a!: ("x" | "y") | "z"}`, `{a: z}`, true, true},
-		{"any list", `#D: {a!: [...]}`, `{a: [1]}`, false, false},
-		{"declared in parts", "#D: {a?: int}\n#D: {b?: int}", `{a: 1}`, false, false},
-		{"top-level field", "x: int\n#D: {a?: int}", `{a: 1}`, false, false},
-		{"unknown value, known struct", `#D: {a?: int & !=3, b?: int}`, `{b: 1}`, false, true},
-		{"unknown value taken", `#D: {a?: int & !=3, b?: int}`, `{a: 1}`, false, false},
-	}
-	for _, tc := range tests {
+	for _, tc := range fastPathConstructs {
 		t.Run(tc.name, func(t *testing.T) {
 			v := cuecontext.New().CompileString(tc.schema)
 			if v.Err() != nil {
@@ -584,17 +594,23 @@ func fuzzKeys() []string {
 
 var fuzzKeyList = sync.OnceValue(fuzzKeys)
 
+// splitmix64 is the generator mutate draws its choices from: the same
+// seed makes the same mutations, which TestFastPathMutations relies on.
+type splitmix64 struct{ r uint64 }
+
+// next returns a number in [0, n).
+func (g *splitmix64) next(n int) int {
+	g.r += 0x9e3779b97f4a7c15
+	z := g.r
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return int(z % uint64(n))
+}
+
 // mutate applies up to four structural mutations chosen by the bits of mut.
 func mutate(root *yaml.Node, mut uint64) {
-	r := mut
-	next := func(n int) int { // splitmix64
-		r += 0x9e3779b97f4a7c15
-		z := r
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-		z ^= z >> 31
-		return int(z % uint64(n))
-	}
+	rng := &splitmix64{r: mut}
 	keys := fuzzKeyList()
 	for range mut % 5 {
 		var all []*yaml.Node
@@ -602,90 +618,98 @@ func mutate(root *yaml.Node, mut uint64) {
 		if len(all) == 0 {
 			return
 		}
-		n := all[next(len(all))]
-		other := all[next(len(all))]
-		switch next(11) {
-		case 0, 1: // a scalar value and tag the schemas care about, or another scalar's
-			if n.Kind != yaml.ScalarNode {
-				continue
-			}
-			if other.Kind == yaml.ScalarNode && next(3) == 0 {
-				n.Value, n.Tag = other.Value, other.Tag
-			} else {
-				s := fuzzScalars[next(len(fuzzScalars))]
-				n.Value, n.Tag = s[0], s[1]
-			}
-			n.Style = 0
-		case 2: // another shape
-			*n = *[]*yaml.Node{
-				{Kind: yaml.MappingNode, Tag: "!!map"},
-				{Kind: yaml.SequenceNode, Tag: "!!seq"},
-				{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"},
-				copyNode(other, 0),
-				{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{copyNode(other, 0)}},
-			}[next(5)]
-		case 3: // drop an entry or element
-			if len(n.Content) >= 2 && n.Kind == yaml.MappingNode {
-				i := next(len(n.Content)/2) * 2
-				n.Content = append(n.Content[:i:i], n.Content[i+2:]...)
-			} else if len(n.Content) >= 1 && n.Kind == yaml.SequenceNode {
-				i := next(len(n.Content))
-				n.Content = append(n.Content[:i:i], n.Content[i+1:]...)
-			}
-		case 4: // add an entry or element
-			v := copyNode(other, 0)
-			if next(2) == 0 {
-				s := fuzzScalars[next(len(fuzzScalars))]
-				v = &yaml.Node{Kind: yaml.ScalarNode, Value: s[0], Tag: s[1]}
-			}
-			switch n.Kind {
-			case yaml.MappingNode:
-				k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: keys[next(len(keys))]}
-				n.Content = append(n.Content, k, v)
-			case yaml.SequenceNode:
-				n.Content = append(n.Content, v)
-			}
-		case 5: // rename a key
-			if n.Kind == yaml.MappingNode && len(n.Content) >= 2 {
-				k := n.Content[next(len(n.Content)/2)*2]
-				k.Value, k.Tag, k.Style = keys[next(len(keys))], "!!str", 0
-			}
-		case 6: // merge another mapping in
-			if n.Kind == yaml.MappingNode {
-				k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!merge", Value: "<<"}
-				v := copyNode(other, 0)
-				if next(2) == 0 {
-					v = &yaml.Node{Kind: yaml.AliasNode, Alias: v}
-				}
-				n.Content = append(n.Content, k, v)
-			}
-		case 7: // repeat a key with another value
-			if n.Kind == yaml.MappingNode && len(n.Content) >= 2 {
-				i := next(len(n.Content)/2) * 2
-				n.Content = append(n.Content, copyNode(n.Content[i], 0), copyNode(other, 0))
-			}
-		case 8: // reach a value through an alias
-			c := copyNode(n, 0)
-			*n = yaml.Node{Kind: yaml.AliasNode, Alias: c}
-		case 9: // share another node: an alias to it in n's place
-			if other != n && other.Kind != yaml.AliasNode && !reaches(other, n, 0) {
-				*n = yaml.Node{Kind: yaml.AliasNode, Alias: other}
-			}
-		case 10: // share another node under a new key or as a new item
-			if other.Kind == yaml.AliasNode || reaches(other, n, 0) {
-				continue
-			}
-			v := &yaml.Node{Kind: yaml.AliasNode, Alias: other}
-			switch n.Kind {
-			case yaml.MappingNode:
-				k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: keys[next(len(keys))]}
-				n.Content = append(n.Content, k, v)
-			case yaml.SequenceNode:
-				n.Content = append(n.Content, v)
-			}
-		}
+		n := all[rng.next(len(all))]
+		other := all[rng.next(len(all))]
+		mutateNode(n, other, rng, keys)
 	}
 	scalarKeys(root, 0)
+}
+
+// mutateNode applies one mutation, chosen by rng, to n, taking other (a
+// node of the same tree) as the value to copy, merge or share and keys as
+// the names of new or renamed keys. A mutation that does not fit n leaves
+// it as it is.
+func mutateNode(n, other *yaml.Node, rng *splitmix64, keys []string) {
+	switch rng.next(11) {
+	case 0, 1: // a scalar value and tag the schemas care about, or another scalar's
+		if n.Kind != yaml.ScalarNode {
+			return
+		}
+		if other.Kind == yaml.ScalarNode && rng.next(3) == 0 {
+			n.Value, n.Tag = other.Value, other.Tag
+		} else {
+			s := fuzzScalars[rng.next(len(fuzzScalars))]
+			n.Value, n.Tag = s[0], s[1]
+		}
+		n.Style = 0
+	case 2: // another shape
+		*n = *[]*yaml.Node{
+			{Kind: yaml.MappingNode, Tag: "!!map"},
+			{Kind: yaml.SequenceNode, Tag: "!!seq"},
+			{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"},
+			copyNode(other, 0),
+			{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{copyNode(other, 0)}},
+		}[rng.next(5)]
+	case 3: // drop an entry or element
+		if len(n.Content) >= 2 && n.Kind == yaml.MappingNode {
+			i := rng.next(len(n.Content)/2) * 2
+			n.Content = append(n.Content[:i:i], n.Content[i+2:]...)
+		} else if len(n.Content) >= 1 && n.Kind == yaml.SequenceNode {
+			i := rng.next(len(n.Content))
+			n.Content = append(n.Content[:i:i], n.Content[i+1:]...)
+		}
+	case 4: // add an entry or element
+		v := copyNode(other, 0)
+		if rng.next(2) == 0 {
+			s := fuzzScalars[rng.next(len(fuzzScalars))]
+			v = &yaml.Node{Kind: yaml.ScalarNode, Value: s[0], Tag: s[1]}
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: keys[rng.next(len(keys))]}
+			n.Content = append(n.Content, k, v)
+		case yaml.SequenceNode:
+			n.Content = append(n.Content, v)
+		}
+	case 5: // rename a key
+		if n.Kind == yaml.MappingNode && len(n.Content) >= 2 {
+			k := n.Content[rng.next(len(n.Content)/2)*2]
+			k.Value, k.Tag, k.Style = keys[rng.next(len(keys))], "!!str", 0
+		}
+	case 6: // merge another mapping in
+		if n.Kind == yaml.MappingNode {
+			k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!merge", Value: "<<"}
+			v := copyNode(other, 0)
+			if rng.next(2) == 0 {
+				v = &yaml.Node{Kind: yaml.AliasNode, Alias: v}
+			}
+			n.Content = append(n.Content, k, v)
+		}
+	case 7: // repeat a key with another value
+		if n.Kind == yaml.MappingNode && len(n.Content) >= 2 {
+			i := rng.next(len(n.Content)/2) * 2
+			n.Content = append(n.Content, copyNode(n.Content[i], 0), copyNode(other, 0))
+		}
+	case 8: // reach a value through an alias
+		c := copyNode(n, 0)
+		*n = yaml.Node{Kind: yaml.AliasNode, Alias: c}
+	case 9: // share another node: an alias to it in n's place
+		if other != n && other.Kind != yaml.AliasNode && !reaches(other, n, 0) {
+			*n = yaml.Node{Kind: yaml.AliasNode, Alias: other}
+		}
+	case 10: // share another node under a new key or as a new item
+		if other.Kind == yaml.AliasNode || reaches(other, n, 0) {
+			return
+		}
+		v := &yaml.Node{Kind: yaml.AliasNode, Alias: other}
+		switch n.Kind {
+		case yaml.MappingNode:
+			k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: keys[rng.next(len(keys))]}
+			n.Content = append(n.Content, k, v)
+		case yaml.SequenceNode:
+			n.Content = append(n.Content, v)
+		}
+	}
 }
 
 // scalarKeys makes a mutated tree's keys what the parser makes them

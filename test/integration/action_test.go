@@ -98,50 +98,8 @@ func runActionStep(t *testing.T, inputs map[string]string) *actionRun {
 	if err != nil {
 		t.Skip("no bash")
 	}
-	data, err := os.ReadFile(filepath.Join(repoRoot, "action.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var action actionFile
-	if err := yaml.Unmarshal(data, &action); err != nil {
-		t.Fatal(err)
-	}
-	var step *actionStep
-	for i := range action.Runs.Steps {
-		if action.Runs.Steps[i].ID == "lint" {
-			step = &action.Runs.Steps[i]
-		}
-	}
-	if step == nil || step.Shell != "bash" || step.Run == "" {
-		t.Fatalf("action.yml has no bash step with id lint: %+v", step)
-	}
-	for name := range inputs {
-		if _, ok := action.Inputs[name]; !ok {
-			t.Fatalf("action.yml has no input %q", name)
-		}
-	}
-	expr := regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
-	github := map[string]string{"github.event_name": "push", "github.base_ref": ""}
-	resolve := func(v string) string {
-		return expr.ReplaceAllStringFunc(v, func(m string) string {
-			name := expr.FindStringSubmatch(m)[1]
-			if in, ok := strings.CutPrefix(name, "inputs."); ok {
-				decl, ok := action.Inputs[in]
-				if !ok {
-					t.Fatalf("action.yml: the lint step reads undeclared input %s", in)
-				}
-				if v, ok := inputs[in]; ok {
-					return v
-				}
-				return decl.Default
-			}
-			if v, ok := github[name]; ok {
-				return v
-			}
-			t.Fatalf("action.yml: the lint step uses ${{ %s }}, which this test does not provide", name)
-			return ""
-		})
-	}
+	action, step := lintStep(t, inputs)
+	resolve := stepResolver(t, action, inputs)
 
 	tmp := t.TempDir()
 	run := &actionRun{tmpDir: tmp, outputs: map[string]string{}}
@@ -208,6 +166,76 @@ func runActionStep(t *testing.T, inputs map[string]string) *actionRun {
 	}
 	run.stdout, run.stderr = stdout.String(), stderr.String()
 
+	readStepResults(t, run, ghOutput, ghSummary, callDir)
+	return run
+}
+
+// lintStep reads action.yml and returns it with its bash step of id lint,
+// failing the test when there is none or when inputs names an input that
+// action.yml does not declare.
+func lintStep(t *testing.T, inputs map[string]string) (*actionFile, *actionStep) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action actionFile
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatal(err)
+	}
+	var step *actionStep
+	for i := range action.Runs.Steps {
+		if action.Runs.Steps[i].ID == "lint" {
+			step = &action.Runs.Steps[i]
+		}
+	}
+	if step == nil || step.Shell != "bash" || step.Run == "" {
+		t.Fatalf("action.yml has no bash step with id lint: %+v", step)
+	}
+	for name := range inputs {
+		if _, ok := action.Inputs[name]; !ok {
+			t.Fatalf("action.yml has no input %q", name)
+		}
+	}
+	return &action, step
+}
+
+// stepResolver returns a function that resolves the ${{ }} expressions of
+// a value of the lint step as GitHub Actions does for a push: inputs.NAME
+// from inputs or the input's default in action.yml, and the github
+// context. Any other expression, or an undeclared input, fails the test:
+// the step would read something this test does not provide.
+func stepResolver(t *testing.T, action *actionFile, inputs map[string]string) func(string) string {
+	t.Helper()
+	expr := regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
+	github := map[string]string{"github.event_name": "push", "github.base_ref": ""}
+	return func(v string) string {
+		return expr.ReplaceAllStringFunc(v, func(m string) string {
+			name := expr.FindStringSubmatch(m)[1]
+			if in, ok := strings.CutPrefix(name, "inputs."); ok {
+				decl, ok := action.Inputs[in]
+				if !ok {
+					t.Fatalf("action.yml: the lint step reads undeclared input %s", in)
+				}
+				if v, ok := inputs[in]; ok {
+					return v
+				}
+				return decl.Default
+			}
+			if v, ok := github[name]; ok {
+				return v
+			}
+			t.Fatalf("action.yml: the lint step uses ${{ %s }}, which this test does not provide", name)
+			return ""
+		})
+	}
+}
+
+// readStepResults records in run what the step left behind: the outputs
+// it wrote to GITHUB_OUTPUT (each once), its step summary and the
+// arguments of each resumelint call. RUNNER_TEMP must be left empty.
+func readStepResults(t *testing.T, run *actionRun, ghOutput, ghSummary, callDir string) {
+	t.Helper()
 	out, _ := os.ReadFile(ghOutput)
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		if k, v, ok := strings.Cut(line, "="); ok {
@@ -224,10 +252,9 @@ func runActionStep(t *testing.T, inputs map[string]string) *actionRun {
 		data, _ := os.ReadFile(c)
 		run.calls = append(run.calls, strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00"))
 	}
-	if left, _ := filepath.Glob(filepath.Join(tmp, "runner", "*")); len(left) > 0 {
+	if left, _ := filepath.Glob(filepath.Join(run.tmpDir, "runner", "*")); len(left) > 0 {
 		t.Errorf("the step left files in RUNNER_TEMP: %v", left)
 	}
-	return run
 }
 
 // The project's own CI lints examples/broken with the Action and expects
