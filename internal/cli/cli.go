@@ -833,11 +833,17 @@ func noKnownKindBecause(empty []string, named bool, why string, lc *lintConfig) 
 // of a known kind is (SPEC §1), never "No problems found in 0 files":
 // exit 2, unless --no-files-ok allows a whole repository with nothing to
 // check, or --affected found nothing of a known kind among the changes.
+// Under --changed-only the skipped units are changed files of another
+// system: the change touched no state file, which is the answer for a
+// change of only other files (exit 0, "No problems found in 0 files").
 // Files of a known kind that an exclude pattern left out are not this:
 // the configuration put them out of scope (exit 0, as before). done is
 // false for any other run.
 func (c *Command) onlySkipped(res *engine.Result, extra []*load.File, lf *lintFlags, lc *lintConfig) (code int, err error, done bool) {
 	if res.Checked > 0 || len(res.Findings) > 0 || len(res.Skipped) == 0 || len(extra) > 0 || res.Internal > 0 {
+		return 0, nil, false
+	}
+	if lf.changedOnly {
 		return 0, nil, false
 	}
 	switch {
