@@ -308,6 +308,14 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 		return ExitUsage, err
 	}
 	if lf.listFiles {
+		if lf.changedOnly {
+			// What the run would check: the changed units only.
+			repo, err := c.openBase(lf, rest, extra, disc)
+			if err != nil {
+				return ExitUsage, err
+			}
+			repo.Close()
+		}
 		return c.listFiles(disc, extra, lf, lc)
 	}
 	lf.baselineScope = newBaselineScope(disc, extra, lc, &settings, rest)
