@@ -1495,12 +1495,26 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		at := diag.Pos{Line: 1, Col: 1}
 		var end diag.Pos
 		rcFile := &load.File{Path: displayOf(p.Opts, rcOS), OSPath: rcOS, Kind: load.KindResumeContext, Root: b.Repo.Root}
+		memo := false
 		if readInto(p.Files, rcFile, p.Opts.Limits) {
-			if doc, _ := load.Parse(rcFile, load.FormatMarkdown, p.Opts.Limits); doc.Root != nil {
+			doc, _ := load.Parse(rcFile, load.FormatMarkdown, p.Opts.Limits)
+			if path.Base(rc) == "_resume.md" {
+				r := model.ResumeOf(doc.Root, true)
+				memo = r == nil || r.Memo
+			}
+			if doc.Root != nil {
 				if v := resumeFieldsOf(doc.Root).Context.LastUpdated.Node; v != nil {
 					at, end = node.Pos(v), load.EndOf(rcFile, v)
 				}
 			}
+		}
+		if memo {
+			// A _resume.md memo (updated, phase, last_skill, as nexus's
+			// PreCompact hook writes it at a compaction) or notes without
+			// front matter record no progress: ticked steps leave it as
+			// its writer leaves it.
+			rcFile.Release()
+			continue
 		}
 		stepsShown := displayOf(p.Opts, b.Repo.OSPath(c.Path))
 		items := "a checked item"
