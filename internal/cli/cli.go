@@ -308,15 +308,7 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 		return ExitUsage, err
 	}
 	if lf.listFiles {
-		if lf.changedOnly {
-			// What the run would check: the changed units only.
-			repo, err := c.openBase(lf, rest, extra, disc)
-			if err != nil {
-				return ExitUsage, err
-			}
-			repo.Close()
-		}
-		return c.listFiles(disc, extra, lf, lc)
+		return c.listChanged(disc, extra, rest, lf, lc)
 	}
 	lf.baselineScope = newBaselineScope(disc, extra, lc, &settings, rest)
 	if lf.base != "" {
@@ -789,6 +781,19 @@ func (c *Command) openBase(lf *lintFlags, rest []string, extra []*load.File, dis
 		repo.FilterChanged(disc)
 	}
 	return repo, nil
+}
+
+// listChanged answers --list-files: under --changed-only the units the
+// run checks are the changed ones.
+func (c *Command) listChanged(disc *load.Discovery, extra []*load.File, rest []string, lf *lintFlags, lc *lintConfig) (int, error) {
+	if lf.changedOnly {
+		repo, err := c.openBase(lf, rest, extra, disc)
+		if err != nil {
+			return ExitUsage, err
+		}
+		repo.Close()
+	}
+	return c.listFiles(disc, extra, lf, lc)
 }
 
 // baseScope is what --base compares: the paths named, or the stdin files
