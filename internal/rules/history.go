@@ -502,6 +502,9 @@ func runAppendOnly(p *Pass) {
 	}
 	var breaks []historyBreak
 	base := model.OrchestrationOf(bv.Doc.Root)
+	if finishedAtBase(p, base) {
+		return
+	}
 	for _, l := range appendOnlyLists {
 		breaks = append(breaks, appendOnlyBreaks(p, l, base)...)
 	}
@@ -779,6 +782,9 @@ func runUpdateProtocol(p *Pass) {
 		return // unchanged: only a new checkpoint file can be a trigger
 	}
 	head, base := p.Doc.Root, bv.Doc.Root
+	if finishedAtBase(p, model.OrchestrationOf(base)) {
+		return
+	}
 	hres, bres := ResumptionOf(p), model.ResumptionOf(base)
 	if hres == nil || bres == nil || hres.Recovery == nil || bres.Recovery == nil {
 		return // not v2.0 on both sides (a migration, or RL100/RL101 territory)
@@ -885,7 +891,7 @@ func updatedAtGap(p *Pass, br, hr *model.Resumption, triggers []protocolTrigger)
 	var changed []string
 	for _, name := range resumptionSubsections {
 		if !sameNode(subsectionOf(br, name, true), subsectionOf(hr, name, true)) {
-			changed = append(changed, "resumption."+name)
+			changed = append(changed, name)
 		}
 	}
 	if hu == nil || rewritten || len(triggers) == 0 && len(changed) == 0 {
@@ -914,7 +920,7 @@ func updatedAtGap(p *Pass, br, hr *model.Resumption, triggers []protocolTrigger)
 		if len(changed) > n {
 			shown = append(append([]string(nil), changed[:n]...), fmt.Sprintf("%d more", len(changed)-n))
 		}
-		return fmt.Sprintf("%s changed since %s, but recovery_state.updated_at %s: update it with every change of the section", joinAnd(shown), ref, was)
+		return fmt.Sprintf("%s changed since %s, but recovery_state.updated_at %s: update it with each change", joinAnd(shown), ref, was)
 	})
 	return g, true
 }

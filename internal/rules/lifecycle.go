@@ -13,6 +13,7 @@ import (
 	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/lazyre"
 	"github.com/resumelint/resumelint/internal/load"
+	"github.com/resumelint/resumelint/internal/model"
 	"github.com/resumelint/resumelint/internal/node"
 )
 
@@ -46,7 +47,8 @@ const (
 	// input limits, encoding (a file that cannot be read says nothing about
 	// its lifecycle), leaked secrets (history leaks as much as live state),
 	// and the update protocol against a base (a change that finishes a
-	// workflow is still a change).
+	// workflow is still a change; one to a workflow finished at the base
+	// too is not, finishedAtBase).
 	AnyLifecycle
 )
 
@@ -284,9 +286,27 @@ var lifecycleFields = []string{"workflow.status", "workflow_status", "workflow_s
 
 // lifecycleNodes are the values that state a workflow's lifecycle, in the
 // order of lifecycleFields (nil where absent).
-func lifecycleNodes(p *Pass) []*yaml.Node {
+func lifecycleNodes(p *Pass) []*yaml.Node { return lifecycleNodesOf(OrchestrationOf(p)) }
+
+// finishedAtBase reports whether the change is to a workflow that was
+// finished at the base revision and still is, its status not in question
+// (RL002): an edit of history, which no session resumes (SPEC §0), not a
+// change the update protocol governs. A change that finishes a workflow,
+// or reopens one, is checked.
+func finishedAtBase(p *Pass, base *model.Orchestration) bool {
+	if rec := RecordOf(p); !rec.Finished || len(rec.Contested) > 0 || rec.At == nil {
+		return false
+	}
+	for _, n := range lifecycleNodesOf(base) {
+		if s, ok := node.Str(n); ok && strings.TrimSpace(s) != "" {
+			return IsFinishedStatus(s) // the first value decides, as RecordOf's
+		}
+	}
+	return false
+}
+
+func lifecycleNodesOf(o *model.Orchestration) []*yaml.Node {
 	out := make([]*yaml.Node, 4)
-	o := OrchestrationOf(p)
 	if o.Workflow.Node != nil {
 		out[0] = o.Workflow.Status.Node
 	}
