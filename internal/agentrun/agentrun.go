@@ -243,7 +243,7 @@ func Derive(src *load.AgentRun) *Run {
 	}
 	if ws := src.WorkflowState; ws != nil && node.IsMap(ws.Root) {
 		sn := node.Val(node.Val(ws.Root, "workflow"), "status")
-		if st, ok := node.Str(sn); ok && node.FinishedWords[node.StatusWord(st)] {
+		if st, ok := node.Str(sn); ok && node.FinishedWord(st) != "" {
 			r.StateOver, r.StateNode = st, sn
 		}
 	}

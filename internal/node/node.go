@@ -3,6 +3,7 @@
 package node
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -221,7 +222,83 @@ func HeldBack(s string) bool {
 // modify it.
 var FinishedWords = map[string]bool{
 	"COMPLETE": true, "COMPLETED": true, "DONE": true, "FINISHED": true, "CLOSED": true, "ARCHIVED": true,
-	"CANCELLED": true, "CANCELED": true, "ABANDONED": true, "SUPERSEDED": true, "FAILED": true,
+	"CANCELLED": true, "CANCELED": true, "ABANDONED": true, "SUPERSEDED": true, "FAILED": true, "ABORTED": true,
+}
+
+// FinishedWord is the one reading of "this record is over" that every
+// rule and client shares: the word of FinishedWords that status s states,
+// or "" for a status of work not over. It is the status word itself
+// (StatusWord: "✅ Done", "COMPLETE - merged"), else its first word when
+// the words after it do not hold it back ("COMPLETED_SUCCESSFULLY",
+// "COMPLETE READY FOR ARCHIVE", but not "COMPLETE_PENDING_GATE"), else
+// the word it misspells (Misspelled: "COMPELTE"). A misspelled word is a
+// finished record whose status no reader comparing exact values takes as
+// one: the rules about the terminal spelling report it.
+func FinishedWord(s string) string {
+	w := StatusWord(s)
+	if FinishedWords[w] {
+		return w
+	}
+	if head, rest, ok := strings.Cut(w, "_"); ok && FinishedWords[head] && !HoldsBack(strings.ReplaceAll(rest, "_", " ")) {
+		return head
+	}
+	return Misspelled(s)
+}
+
+// Misspelled returns the word of FinishedWords that status s misspells
+// (one letter left out, added, changed, or two swapped: COMPELTE,
+// COMPLTED, Finsihed, SUPERCEDED), or "". Words shorter than six letters
+// are left alone: DONE is one letter from NONE and GONE.
+func Misspelled(s string) string {
+	w := StatusWord(s)
+	if len(w) < 6 || FinishedWords[w] || strings.ContainsFunc(w, func(r rune) bool { return r < 'A' || r > 'Z' }) {
+		return ""
+	}
+	for _, f := range finishedByLength {
+		if len(f) >= 6 && oneEditApart(w, f) {
+			return f
+		}
+	}
+	return ""
+}
+
+// finishedByLength are FinishedWords in a set order (shortest first, then
+// by name), so a word one edit from two of them (CANCELED, CANCELLED)
+// always gets the same answer.
+var finishedByLength = func() []string {
+	out := make([]string, 0, len(FinishedWords))
+	for w := range FinishedWords {
+		out = append(out, w)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i]) != len(out[j]) {
+			return len(out[i]) < len(out[j])
+		}
+		return out[i] < out[j]
+	})
+	return out
+}()
+
+// oneEditApart reports two different ASCII words one insertion, deletion,
+// substitution or swap of neighbours apart.
+func oneEditApart(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(b)-len(a) > 1 || a == b {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	if len(a) < len(b) {
+		return a[i:] == b[i+1:]
+	}
+	if a[i+1:] == b[i+1:] {
+		return true
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }
 
 // Int returns an integer scalar's value.

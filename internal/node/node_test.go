@@ -106,3 +106,25 @@ func TestStatusWordUndecorated(t *testing.T) {
 		}
 	}
 }
+
+// TestFinishedWord: the one reading of a finished status, over the
+// spellings files write, the near misses that are not finished, and typos.
+func TestFinishedWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"COMPLETE": "COMPLETE", "Complete": "COMPLETE", "done": "DONE", "Done ✅": "DONE",
+		"✅ COMPLETE": "COMPLETE", "**COMPLETE**": "COMPLETE", "COMPLETE (2026-01-02)": "COMPLETE",
+		"COMPLETE - all phases merged": "COMPLETE", "COMPLETE ": "COMPLETE", "cancelled": "CANCELLED",
+		"completed_successfully": "COMPLETED", "COMPLETE READY FOR ARCHIVE": "COMPLETE", "ABORTED": "ABORTED",
+		"COMPELTE": "COMPLETE", "COMPLTED": "COMPLETED", "Finsihed": "FINISHED", "SUPERCEDED": "SUPERSEDED",
+		"ARCHIVE": "ARCHIVED",
+		// not finished
+		"COMPLETE_PENDING_GATE": "", "COMPLETE (pending QA)": "", "IN_PROGRESS": "", "ACTIVE": "",
+		"not complete": "", "INCOMPLETE": "", "PARTIALLY_COMPLETE": "", "DONE?": "", "COMPLETE?": "",
+		"PHASE_5_COMPLETE": "", "PAUSED": "", "BLOCKED": "", "NONE": "", "GONE": "", "PASSED": "",
+		"SKIPPED": "", "CLOSE": "", "execution": "", "RESOLVED": "", "SHIPPED": "",
+	} {
+		if got := FinishedWord(in); got != want {
+			t.Errorf("FinishedWord(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

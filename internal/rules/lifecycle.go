@@ -63,8 +63,9 @@ func (l Lifecycle) String() string {
 	return "live"
 }
 
-// IsFinishedStatus reports a lifecycle state of a record that is over.
-func IsFinishedStatus(s string) bool { return node.FinishedWords[node.StatusWord(s)] }
+// IsFinishedStatus reports a lifecycle state of a record that is over, as
+// node.FinishedWord reads it (the one reading every rule and client shares).
+func IsFinishedStatus(s string) bool { return node.FinishedWord(s) != "" }
 
 // FinishedStatusWords lists the lifecycle states of a record that is over,
 // in node.StatusWord spelling, sorted: the exported JSON Schema tells

@@ -115,10 +115,14 @@ func saysComplete(p *Pass, ws string) bool {
 // (COMPLETED in workflow.status, COMPLETE in recovery_state; a running
 // workflow's IN_PROGRESS against the enum's ACTIVE).
 func canonWorkflowStatus(s string) string {
-	switch w := node.StatusWord(s); w {
+	w := node.FinishedWord(s)
+	if w == "" {
+		w = node.StatusWord(s)
+	}
+	switch w {
 	case "COMPLETED", "DONE", "FINISHED", "CLOSED", "ARCHIVED":
 		return "COMPLETE"
-	case "CANCELED", "ABANDONED", "SUPERSEDED":
+	case "CANCELED", "ABANDONED", "SUPERSEDED", "ABORTED":
 		return "CANCELLED"
 	case "IN_PROGRESS", "RUNNING", "EXECUTING", "STARTED":
 		return "ACTIVE"
@@ -534,24 +538,33 @@ var workflowStatuses = map[string]bool{"ACTIVE": true, "PAUSED": true, "COMPLETE
 
 // checkTerminalSpelling reports, once per file, a lifecycle status that
 // says the workflow is over in a spelling outside the enum (COMPLETED,
-// Done): a reader comparing exact values would resume the workflow. In a
-// finished record this is the one finding its status gets (SPEC §0).
+// Done, COMPELTE): a reader comparing exact values would resume the
+// workflow. In a finished record this is the one finding its status gets
+// (SPEC §0). A top-level status is free text: only a misspelled one is
+// reported there.
 func checkTerminalSpelling(p *Pass) {
 	if p.Doc == nil || p.Doc.File.Template || !WorkflowFinished(p) {
 		return // in a live record, an enum violation is RL102's
 	}
-	nodes := lifecycleNodes(p)
-	for i, n := range nodes[:3] {
+	for i, n := range lifecycleNodes(p) {
 		s, ok := node.Str(n)
 		if !ok || workflowStatuses[s] || !IsFinishedStatus(s) || isPlaceholderIn(p.Doc.File, s) {
+			continue
+		}
+		typo := node.Misspelled(s)
+		if i == 3 && typo == "" {
 			continue
 		}
 		want := canonWorkflowStatus(s)
 		if !workflowStatuses[want] {
 			want = "COMPLETE"
 		}
-		p.Report(p.Doc.File, n, fmt.Sprintf("%s %s is not in the enum, so a reader comparing exact values would resume this finished workflow: write %s",
-			lifecycleFields[i], quoteShort(s), want))
+		what := "is not in the enum"
+		if typo != "" {
+			what = "misspells " + typo
+		}
+		p.Report(p.Doc.File, n, fmt.Sprintf("%s %s %s, so a reader comparing exact values would resume this finished workflow: write %s",
+			lifecycleFields[i], quoteShort(s), what, want))
 		return
 	}
 }

@@ -144,11 +144,9 @@ func ResumeFinished(p *Pass) bool {
 	return d != nil && d.File.Kind == load.KindResumeContext && RecordOf(p).Finished
 }
 
-// projectOver reads a status's first word ("COMPLETE - READY FOR ARCHIVE").
-func projectOver(s string) bool {
-	w, rest, _ := strings.Cut(node.StatusWord(s), "_")
-	return (IsFinishedStatus(w) || w == "ARCHIVED") && !node.HoldsBack(strings.ReplaceAll(rest, "_", " "))
-}
+// projectOver reads a project's or build's status as every record's is
+// read ("COMPLETE - READY FOR ARCHIVE", "ARCHIVED").
+func projectOver(s string) bool { return IsFinishedStatus(s) }
 
 // ---- RL304 --------------------------------------------------------------------
 
