@@ -249,11 +249,10 @@ func runOutputsAhead(p *Pass) {
 // workItemDir is a jerry worktracker entity folder: EPIC-001-…, FEAT-014-…, EN-929-….
 var workItemDir = lazyre.New(`^(?:EPIC|FEAT|EN)-\d+-[A-Za-z0-9]`)
 
-// entityStatus is the Status line of a jerry entity file ("> **Status:** done").
-var entityStatus = lazyre.New(`(?im)^[ \t]*(?:>[ \t]*)?(?:[-*][ \t]+)?\**status\**[ \t]*:[ \t]*\**[ \t]*:?[ \t]*([A-Za-z_-]+)`)
-
-// workItemOver are the Status values of a finished work item.
-var workItemOver = map[string]bool{"DONE": true, "COMPLETED": true, "COMPLETE": true, "CLOSED": true}
+// entityStatus is the Status line of a jerry entity file ("> **Status:** done"),
+// its value the rest of the line ("✅ Done", "complete (pending QA)"), read as
+// every status is (node.FinishedWord).
+var entityStatus = lazyre.New(`(?im)^[ \t]*(?:>[ \t]*)?(?:[-*][ \t]+)?\**status\**[ \t]*:[ \t]*\**[ \t]*:?[ \t]*(\S[^\r\n]*)`)
 
 // workItemID is a work item's id as a workflow declares it: FEAT-009.
 var workItemID = lazyre.New(`^(?:EPIC|FEAT|EN)-\d+$`)
@@ -351,7 +350,7 @@ func workItemFile(p *Pass) (path, status string, line int) {
 	if loc == nil {
 		return "", "", 0
 	}
-	return path, string(m[1]), 1 + bytes.Count(head[:loc[0]], []byte("\n"))
+	return path, strings.TrimSpace(string(m[1])), 1 + bytes.Count(head[:loc[0]], []byte("\n"))
 }
 
 // doneItem is the finished work item of an active workflow.
@@ -370,7 +369,7 @@ var workItemOverResult = NewResult("work-item-over", func(p *Pass) *doneItem {
 		return nil
 	}
 	path, status, line := workItemFile(p)
-	if path == "" || !workItemOver[node.StatusWord(status)] {
+	if path == "" || !IsFinishedStatus(status) {
 		return nil
 	}
 	return &doneItem{path, status, line}
