@@ -517,9 +517,11 @@ func runEventSequence(p *Pass) {
 // checkStateCompleted reports a run whose workflow-state.json records it
 // completed while tasks of its graph are not done: the agent packs'
 // orchestrator resumes only runs not recorded over, so that work is left.
+// A run recorded cancelled or failed was stopped with its work open: no
+// contradiction (RL106 asks open phases only of a COMPLETE workflow).
 func checkStateCompleted(p *Pass, r *agentrun.Run) {
 	ws := r.Src.WorkflowState
-	if r.StateOver == "" || !r.GraphOK || ws == nil {
+	if r.StateOver == "" || canonWorkflowStatus(r.StateOver) != "COMPLETE" || !r.GraphOK || ws == nil {
 		return
 	}
 	var open []string
