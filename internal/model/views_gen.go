@@ -867,9 +867,9 @@ var RuntimeContextStateFields = []FieldSpec{
 	{Name: "fill_percentage", Required: true},
 	{Name: "tier", Required: true},
 	{Name: "token_count", Required: true},
-	{Name: "monitoring_ok", Required: true},
-	{Name: "context_window", Required: true},
-	{Name: "context_window_source", Required: true},
+	{Name: "monitoring_ok", Required: false},
+	{Name: "context_window", Required: false},
+	{Name: "context_window_source", Required: false},
 }
 
 // RuntimeContextStateOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.

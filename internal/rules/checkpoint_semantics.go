@@ -140,6 +140,11 @@ func runCheckpointContext(p *Pass) {
 		cs := c.RuntimeContext
 		fillKey, tokKey, winKey = "fill_percentage", "token_count", "context_window"
 		fillF, tok, win, tierS = cs.FillPercentage, cs.TokenCount, cs.ContextWindow, cs.Tier
+		if win.Key == nil {
+			// The writer's first form has no context_window; its reader
+			// takes 200000, as the fill was computed then.
+			win.Value, win.OK, winKey = 200000, true, "context_window (absent: 200000)"
+		}
 	case c.SeedContext != nil:
 		// The seed form has no tier; one written anyway is still judged.
 		cs := c.SeedContext
@@ -166,7 +171,11 @@ func runCheckpointContext(p *Pass) {
 	if tok.OK && win.OK && window > 0 {
 		ratio := float64(tokens) / float64(window)
 		if math.Abs(fill-ratio) > 0.005+1e-12 {
-			p.Report(f, fv, fmt.Sprintf("%s %s does not match %s / %s = %d / %d = %.4g (tolerance ±0.005): correct it", fillKey, fv.Value, tokKey, winKey, tokens, window, ratio), WithRelated(relatedAt(f, tv, tokKey), relatedAt(f, wv, winKey)))
+			related := []diag.Related{relatedAt(f, tv, tokKey)}
+			if wv != nil {
+				related = append(related, relatedAt(f, wv, winKey))
+			}
+			p.Report(f, fv, fmt.Sprintf("%s %s does not match %s / %s = %d / %d = %.4g (tolerance ±0.005): correct it", fillKey, fv.Value, tokKey, winKey, tokens, window, ratio), WithRelated(related...))
 		}
 	}
 	trv, tier := tierS.Node, tierS.Value

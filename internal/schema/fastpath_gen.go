@@ -180,7 +180,7 @@ var generatedCheckers = map[string]func() *checker{
 					&checker{op: opKinds, mask: 2, allow: 2},
 					&checker{op: opKinds, mask: 4, allow: 4},
 					&checker{op: opKinds, mask: 16, allow: 16},
-				}, reqMask: 0x3f},
+				}, reqMask: 0x7},
 				&checker{op: opOr, mask: 33, subs: []*checker{
 					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
 					&checker{op: opStruct, mask: 32, fields: map[string]int{}, open: true},
@@ -1096,7 +1096,7 @@ var generatedCheckers = map[string]func() *checker{
 				&checker{op: opKinds, mask: 2, allow: 2},
 				&checker{op: opKinds, mask: 4, allow: 4},
 				&checker{op: opKinds, mask: 16, allow: 16},
-			}, reqMask: 0x3f},
+			}, reqMask: 0x7},
 			&checker{op: opOr, mask: 33, subs: []*checker{
 				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
 				&checker{op: opStruct, mask: 32, fields: map[string]int{}, open: true},
@@ -1118,7 +1118,7 @@ var generatedCheckers = map[string]func() *checker{
 			&checker{op: opKinds, mask: 2, allow: 2},
 			&checker{op: opKinds, mask: 4, allow: 4},
 			&checker{op: opKinds, mask: 16, allow: 16},
-		}, reqMask: 0x3f}
+		}, reqMask: 0x7}
 	},
 	"#SHA256Ref": func() *checker {
 		return &checker{op: opAnd, mask: 16, subs: []*checker{
