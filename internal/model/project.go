@@ -162,8 +162,8 @@ func ResumeOf(root *yaml.Node, legacyName bool) *Resume {
 	if node.IsScalar(v) && !node.IsNull(v) {
 		r.Version = v.Value
 	}
-	// An unquoted 2.0 is still the 2.0 form; RL311 asks to quote it. A
-	// minor version (2.1) adds to it: a 2.0 reader reads it.
+	// An unquoted 2.0 is still the 2.0 form (update-resume.py writes it so).
+	// A minor version (2.1) adds to it: a 2.0 reader reads it.
 	if v2Minor.MatchString(r.Version) || (r.Version == "2" && !node.IsString(v)) {
 		r.Def = "#ResumeContextV2"
 	}

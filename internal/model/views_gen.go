@@ -1033,19 +1033,104 @@ func ResumeContextOf(k, v *yaml.Node) *ResumeContext {
 	return x
 }
 
-// ResumeContextV2 is a mapping read as #ResumeContextV2 (cue/nexus.cue), whose fields are #ResumeContext's.
-type ResumeContextV2 = ResumeContext
+// ResumeContextV2 is a mapping read as #ResumeContextV2 (cue/nexus.cue): each field's value and node.
+type ResumeContextV2 struct {
+	Key, Node           *yaml.Node
+	ResumeSchemaVersion Field        // resume_schema_version
+	ProjectID           Str          // project_id
+	ProjectName         Str          // project_name
+	CurrentPhase        Str          // current_phase
+	NextAction          Str          // next_action
+	FilesToLoad         StrListField // files_to_load
+	LastUpdated         Str          // last_updated
+	CurrentSection      Int          // current_section
+	CurrentTask         Int          // current_task
+	Progress            Str          // progress
+	SessionID           Str          // session_id
+	SessionIds          StrListField // session_ids
+	ProjectType         Str          // project_type
+	CurrentSkill        Str          // current_skill
+	RediscoveryRound    Int          // rediscovery_round
+	DiscoveryComplete   Bool         // discovery_complete
+	TotalTasks          Int          // total_tasks
+	TasksCompleted      Int          // tasks_completed
+}
 
 // ResumeContextV2Fields are #ResumeContextV2's fields, in the order the definition lists them.
-var ResumeContextV2Fields = ResumeContextFields
+var ResumeContextV2Fields = []FieldSpec{
+	{Name: "resume_schema_version", Required: true},
+	{Name: "project_id", Required: true},
+	{Name: "project_name", Required: true},
+	{Name: "current_phase", Required: true},
+	{Name: "next_action", Required: true},
+	{Name: "files_to_load", Required: true},
+	{Name: "last_updated", Required: true},
+	{Name: "current_section", Required: false},
+	{Name: "current_task", Required: false},
+	{Name: "progress", Required: false},
+	{Name: "session_id", Required: false},
+	{Name: "session_ids", Required: false},
+	{Name: "project_type", Required: false},
+	{Name: "current_skill", Required: false},
+	{Name: "rediscovery_round", Required: false},
+	{Name: "discovery_complete", Required: false},
+	{Name: "total_tasks", Required: false},
+	{Name: "tasks_completed", Required: false},
+}
 
 // ResumeContextV2Of reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
-func ResumeContextV2Of(k, v *yaml.Node) *ResumeContextV2 { return ResumeContextOf(k, v) }
+func ResumeContextV2Of(k, v *yaml.Node) *ResumeContextV2 {
+	if !node.IsMap(v) {
+		return nil
+	}
+	x := &ResumeContextV2{Key: k, Node: v}
+	eachField(v, func(key string, fk, fv *yaml.Node) {
+		switch key {
+		case "resume_schema_version":
+			x.ResumeSchemaVersion = fieldKV(fk, fv)
+		case "project_id":
+			x.ProjectID = strKV(fk, fv)
+		case "project_name":
+			x.ProjectName = strKV(fk, fv)
+		case "current_phase":
+			x.CurrentPhase = strKV(fk, fv)
+		case "next_action":
+			x.NextAction = strKV(fk, fv)
+		case "files_to_load":
+			x.FilesToLoad = strListKV(fk, fv)
+		case "last_updated":
+			x.LastUpdated = strKV(fk, fv)
+		case "current_section":
+			x.CurrentSection = intKV(fk, fv)
+		case "current_task":
+			x.CurrentTask = intKV(fk, fv)
+		case "progress":
+			x.Progress = strKV(fk, fv)
+		case "session_id":
+			x.SessionID = strKV(fk, fv)
+		case "session_ids":
+			x.SessionIds = strListKV(fk, fv)
+		case "project_type":
+			x.ProjectType = strKV(fk, fv)
+		case "current_skill":
+			x.CurrentSkill = strKV(fk, fv)
+		case "rediscovery_round":
+			x.RediscoveryRound = intKV(fk, fv)
+		case "discovery_complete":
+			x.DiscoveryComplete = boolKV(fk, fv)
+		case "total_tasks":
+			x.TotalTasks = intKV(fk, fv)
+		case "tasks_completed":
+			x.TasksCompleted = intKV(fk, fv)
+		}
+	})
+	return x
+}
 
 // BuildResumeContext is a mapping read as #BuildResumeContext (cue/nexus.cue): each field's value and node.
 type BuildResumeContext struct {
 	Key, Node           *yaml.Node
-	ResumeSchemaVersion Str          // resume_schema_version
+	ResumeSchemaVersion Field        // resume_schema_version
 	BuildID             Str          // build_id
 	BuildName           Str          // build_name
 	BuildType           Str          // build_type
@@ -1100,7 +1185,7 @@ func BuildResumeContextOf(k, v *yaml.Node) *BuildResumeContext {
 	eachField(v, func(key string, fk, fv *yaml.Node) {
 		switch key {
 		case "resume_schema_version":
-			x.ResumeSchemaVersion = strKV(fk, fv)
+			x.ResumeSchemaVersion = fieldKV(fk, fv)
 		case "build_id":
 			x.BuildID = strKV(fk, fv)
 		case "build_name":

@@ -18,7 +18,14 @@ var generatedCheckers = map[string]func() *checker{
 	},
 	"#BuildResumeContext": func() *checker {
 		return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "build_id": 1, "build_name": 2, "build_type": 3, "current_phase": 4, "next_action": 5, "continue_at": 6, "blockers": 7, "files_to_load": 8, "last_updated": 9, "current_section": 10, "current_task": 11, "progress": 12, "session_id": 13, "session_ids": 14, "current_skill": 15, "rediscovery_round": 16, "discovery_complete": 17, "total_tasks": 18, "tasks_completed": 19}, names: []string{"resume_schema_version", "build_id", "build_name", "build_type", "current_phase", "next_action", "continue_at", "blockers", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opOr, mask: 28, subs: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opAnd, mask: 12, subs: []*checker{
+					&checker{op: opKinds, mask: 12, allow: 12},
+					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 2},
+					&checker{op: opBound, mask: 12, cmp: cue.LessThanOp, bound: 3},
+				}},
+			}},
 			&checker{op: opKinds, mask: 16, allow: 16},
 			&checker{op: opKinds, mask: 16, allow: 16},
 			&checker{op: opKinds, mask: 16, allow: 16},
@@ -31,8 +38,9 @@ var generatedCheckers = map[string]func() *checker{
 				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
 				&checker{op: opKinds, mask: 16, allow: 16},
 			}},
-			&checker{op: opOr, mask: 65, subs: []*checker{
+			&checker{op: opOr, mask: 81, subs: []*checker{
 				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "", i: 0, f: 0, b: false}},
 				&checker{op: opList, mask: 64, elem: &checker{op: opAny, mask: 127}},
 			}},
 			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
@@ -46,7 +54,10 @@ var generatedCheckers = map[string]func() *checker{
 				&checker{op: opKinds, mask: 16, allow: 16},
 				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
 			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opOr, mask: 17, subs: []*checker{
+				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+				&checker{op: opKinds, mask: 16, allow: 16},
+			}},
 			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
 			&checker{op: opKinds, mask: 16, allow: 16},
 			&checker{op: opAnd, mask: 4, subs: []*checker{
@@ -854,17 +865,19 @@ var generatedCheckers = map[string]func() *checker{
 	"#ResumeContextExport": func() *checker {
 		return &checker{op: opOr, mask: 32, subs: []*checker{
 			&checker{op: opOr, mask: 32, subs: []*checker{
-				checkResumeContextExport2(),
 				&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-					&checker{op: opAnd, mask: 16, subs: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opRegex, mask: 16, re: lazyre.New("^2\\.[0-9]+$")},
-					}},
 					&checker{op: opKinds, mask: 16, allow: 16},
 					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opAnd, mask: 16, subs: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opRegex, mask: 16, re: lazyre.New("[^ ]")},
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opOr, mask: 16, subs: []*checker{
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "research", i: 0, f: 0, b: false}},
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "planning", i: 0, f: 0, b: false}},
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "execution", i: 0, f: 0, b: false}},
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ready-for-implementation", i: 0, f: 0, b: false}},
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "testing", i: 0, f: 0, b: false}},
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "review", i: 0, f: 0, b: false}},
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "complete", i: 0, f: 0, b: false}},
+						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
 					}},
 					&checker{op: opKinds, mask: 16, allow: 16},
 					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
@@ -896,6 +909,7 @@ var generatedCheckers = map[string]func() *checker{
 						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
 					}},
 				}, reqMask: 0x7f},
+				checkResumeContextExport2(),
 				checkResumeContextExport1(),
 			}},
 			&checker{op: opUnknown, mask: 32, why: "an EmbedDecl in a struct"},
@@ -903,17 +917,19 @@ var generatedCheckers = map[string]func() *checker{
 	},
 	"#ResumeContextFile": func() *checker {
 		return &checker{op: opOr, mask: 32, subs: []*checker{
-			checkResumeContextExport2(),
 			&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^2\\.[0-9]+$")},
-				}},
 				&checker{op: opKinds, mask: 16, allow: 16},
 				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("[^ ]")},
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opOr, mask: 16, subs: []*checker{
+					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "research", i: 0, f: 0, b: false}},
+					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "planning", i: 0, f: 0, b: false}},
+					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "execution", i: 0, f: 0, b: false}},
+					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ready-for-implementation", i: 0, f: 0, b: false}},
+					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "testing", i: 0, f: 0, b: false}},
+					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "review", i: 0, f: 0, b: false}},
+					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "complete", i: 0, f: 0, b: false}},
+					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
 				}},
 				&checker{op: opKinds, mask: 16, allow: 16},
 				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
@@ -945,15 +961,23 @@ var generatedCheckers = map[string]func() *checker{
 					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
 				}},
 			}, reqMask: 0x7f},
+			checkResumeContextExport2(),
 			checkResumeContextExport1(),
 		}}
 	},
 	"#ResumeContextFinished": func() *checker { return &checker{op: opUnknown, mask: 32, why: "an EmbedDecl in a struct"} },
 	"#ResumeContextV2": func() *checker {
 		return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^2\\.[0-9]+$")},
+			&checker{op: opOr, mask: 28, subs: []*checker{
+				&checker{op: opAnd, mask: 16, subs: []*checker{
+					&checker{op: opKinds, mask: 16, allow: 16},
+					&checker{op: opRegex, mask: 16, re: lazyre.New("^2\\.[0-9]+$")},
+				}},
+				&checker{op: opAnd, mask: 12, subs: []*checker{
+					&checker{op: opKinds, mask: 12, allow: 12},
+					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 2},
+					&checker{op: opBound, mask: 12, cmp: cue.LessThanOp, bound: 3},
+				}},
 			}},
 			&checker{op: opKinds, mask: 16, allow: 16},
 			&checker{op: opKinds, mask: 16, allow: 16},
@@ -1013,6 +1037,13 @@ var generatedCheckers = map[string]func() *checker{
 			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "review", i: 0, f: 0, b: false}},
 			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "complete", i: 0, f: 0, b: false}},
 			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
+		}}
+	},
+	"#ResumeVersion2Number": func() *checker {
+		return &checker{op: opAnd, mask: 12, subs: []*checker{
+			&checker{op: opKinds, mask: 12, allow: 12},
+			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 2},
+			&checker{op: opBound, mask: 12, cmp: cue.LessThanOp, bound: 3},
 		}}
 	},
 	"#ResumptionV1": func() *checker {
@@ -1548,7 +1579,14 @@ func checkOrchestrationFile4() *checker {
 
 func checkResumeContextExport1() *checker {
 	return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "build_id": 1, "build_name": 2, "build_type": 3, "current_phase": 4, "next_action": 5, "continue_at": 6, "blockers": 7, "files_to_load": 8, "last_updated": 9, "current_section": 10, "current_task": 11, "progress": 12, "session_id": 13, "session_ids": 14, "current_skill": 15, "rediscovery_round": 16, "discovery_complete": 17, "total_tasks": 18, "tasks_completed": 19}, names: []string{"resume_schema_version", "build_id", "build_name", "build_type", "current_phase", "next_action", "continue_at", "blockers", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opOr, mask: 28, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opAnd, mask: 12, subs: []*checker{
+				&checker{op: opKinds, mask: 12, allow: 12},
+				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 2},
+				&checker{op: opBound, mask: 12, cmp: cue.LessThanOp, bound: 3},
+			}},
+		}},
 		&checker{op: opKinds, mask: 16, allow: 16},
 		&checker{op: opKinds, mask: 16, allow: 16},
 		&checker{op: opKinds, mask: 16, allow: 16},
@@ -1561,8 +1599,9 @@ func checkResumeContextExport1() *checker {
 			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
 			&checker{op: opKinds, mask: 16, allow: 16},
 		}},
-		&checker{op: opOr, mask: 65, subs: []*checker{
+		&checker{op: opOr, mask: 81, subs: []*checker{
 			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "", i: 0, f: 0, b: false}},
 			&checker{op: opList, mask: 64, elem: &checker{op: opAny, mask: 127}},
 		}},
 		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
@@ -1576,7 +1615,10 @@ func checkResumeContextExport1() *checker {
 			&checker{op: opKinds, mask: 16, allow: 16},
 			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
 		}},
-		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
 		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
 		&checker{op: opKinds, mask: 16, allow: 16},
 		&checker{op: opAnd, mask: 4, subs: []*checker{
@@ -1597,18 +1639,22 @@ func checkResumeContextExport1() *checker {
 
 func checkResumeContextExport2() *checker {
 	return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
+		&checker{op: opOr, mask: 28, subs: []*checker{
+			&checker{op: opAnd, mask: 16, subs: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opRegex, mask: 16, re: lazyre.New("^2\\.[0-9]+$")},
+			}},
+			&checker{op: opAnd, mask: 12, subs: []*checker{
+				&checker{op: opKinds, mask: 12, allow: 12},
+				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 2},
+				&checker{op: opBound, mask: 12, cmp: cue.LessThanOp, bound: 3},
+			}},
+		}},
 		&checker{op: opKinds, mask: 16, allow: 16},
 		&checker{op: opKinds, mask: 16, allow: 16},
-		&checker{op: opKinds, mask: 16, allow: 16},
-		&checker{op: opOr, mask: 16, subs: []*checker{
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "research", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "planning", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "execution", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ready-for-implementation", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "testing", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "review", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "complete", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
+		&checker{op: opAnd, mask: 16, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opRegex, mask: 16, re: lazyre.New("[^ ]")},
 		}},
 		&checker{op: opKinds, mask: 16, allow: 16},
 		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},

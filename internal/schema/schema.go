@@ -628,7 +628,16 @@ func describe(items []errItem, n *yaml.Node, order []string) string {
 		return fmt.Sprintf("%s is not one of %s", found, strings.Join(alts, ", "))
 	}
 	for _, a := range alts {
-		types = append(types, typeName(literalType(a)))
+		// A string literal among types is that string, not any string
+		// (blockers: null, "" or a list).
+		switch {
+		case a == `""`:
+			types = append(types, "an empty string")
+		case literalType(a) == "string":
+			types = append(types, a)
+		default:
+			types = append(types, typeName(literalType(a)))
+		}
 	}
 	types = uniq(types)
 	if len(types) == 0 {
