@@ -500,10 +500,14 @@ func (c *checker) statusField(d *load.Document, key, want string, code Code) {
 	c.add(p)
 }
 
-// errorSummary quotes STATUS.json's error object for a rejection message,
-// its message clipped to w characters.
+// errorSummary quotes STATUS.json's error for a rejection message, its
+// message clipped to w characters: an object (seed 002) or the message
+// string the reference writer records.
 func errorSummary(d *load.Document, w int) string {
 	e := node.Val(d.Root, "error")
+	if s, ok := node.Str(e); ok && node.IsString(e) && s != "" {
+		return "error: " + diag.ClipHead(s, w)
+	}
 	if !node.IsMap(e) {
 		return ""
 	}

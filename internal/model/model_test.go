@@ -117,7 +117,7 @@ resumption:
 		t.Errorf("task = %+v", gt)
 	}
 	st := StatusOf(nil, parse(t, `{"status": "success", "cmp01": "pass", "error": {"code": "E1", "message": "m"}}`))
-	if st.Status.Value != "success" || st.Error == nil || st.Error.Code.Value != "E1" {
+	if se := StatusErrorOf(st.Error.Key, st.Error.Node); st.Status.Value != "success" || se == nil || se.Code.Value != "E1" {
 		t.Errorf("status = %+v", st)
 	}
 	if oh := OutputHashesOf(nil, parse(t, `{"validator_semver": "1.2.0", "hashes": {}}`)); oh.ValidatorSemver.Value != "1.2.0" || oh.Hashes.Key == nil || oh.ValidatorBuildID.Key != nil {

@@ -1270,10 +1270,12 @@ func ResumeMemoOf(k, v *yaml.Node) *ResumeMemo {
 // Status is a mapping read as #Status (cue/bundle.cue): each field's value and node.
 type Status struct {
 	Key, Node   *yaml.Node
-	Status      Str          // status
-	Cmp01       Str          // cmp01
-	CompletedAt Str          // completed_at
-	Error       *StatusError // error
+	Status      Str   // status
+	Cmp01       Str   // cmp01
+	CompletedAt Str   // completed_at
+	Error       Field // error
+	RunID       Str   // run_id
+	SkillStatus Str   // skill_status
 }
 
 // StatusFields are #Status's fields, in the order the definition lists them.
@@ -1282,6 +1284,8 @@ var StatusFields = []FieldSpec{
 	{Name: "cmp01", Required: true},
 	{Name: "completed_at", Required: false},
 	{Name: "error", Required: false},
+	{Name: "run_id", Required: false},
+	{Name: "skill_status", Required: false},
 }
 
 // StatusOf reads v, whose key is k (nil for a root or a list item); nil when v is not a mapping.
@@ -1299,7 +1303,11 @@ func StatusOf(k, v *yaml.Node) *Status {
 		case "completed_at":
 			x.CompletedAt = strKV(fk, fv)
 		case "error":
-			x.Error = StatusErrorOf(fk, fv)
+			x.Error = fieldKV(fk, fv)
+		case "run_id":
+			x.RunID = strKV(fk, fv)
+		case "skill_status":
+			x.SkillStatus = strKV(fk, fv)
 		}
 	})
 	return x
@@ -2400,8 +2408,6 @@ func checkpointMetadataAt(m *yaml.Node, key string) *CheckpointMetadata {
 func runtimeContextStateAt(m *yaml.Node, key string) *RuntimeContextState {
 	return RuntimeContextStateOf(node.Get(m, key))
 }
-
-func statusErrorAt(m *yaml.Node, key string) *StatusError { return StatusErrorOf(node.Get(m, key)) }
 
 func workflowAt(m *yaml.Node, key string) *Workflow { return WorkflowOf(node.Get(m, key)) }
 

@@ -158,9 +158,19 @@ func runBundleStatus(p *Pass) {
 	if d == nil || !node.IsMap(d.Root) {
 		return
 	}
-	if st := model.StatusOf(nil, d.Root); st.Status.Value == "success" && st.Error != nil {
+	if st := model.StatusOf(nil, d.Root); st.Status.Value == "success" && statusErrorSet(st.Error.Node) {
 		p.Report(d.File, st.Error.Node, "status is \"success\" but error is set; record \"error\": null, or the status the run really ended with", WithSeverity(diag.SevWarning))
 	}
+}
+
+// statusErrorSet reports a STATUS.json error that records one: a mapping
+// (seed 002) or a message (the reference writer's form), not null or "".
+func statusErrorSet(n *yaml.Node) bool {
+	if node.IsString(n) {
+		return n.Value != ""
+	}
+	// Another shape is RL402's to report, once.
+	return node.IsMap(n)
 }
 
 func runBundleForbidden(p *Pass) {

@@ -1201,7 +1201,7 @@ var generatedCheckers = map[string]func() *checker{
 		}}
 	},
 	"#Status": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"status": 0, "cmp01": 1, "completed_at": 2, "error": 3}, names: []string{"status", "cmp01", "completed_at", "error"}, vals: []*checker{
+		return &checker{op: opStruct, mask: 32, fields: map[string]int{"status": 0, "cmp01": 1, "completed_at": 2, "error": 3, "run_id": 4, "skill_status": 5}, names: []string{"status", "cmp01", "completed_at", "error", "run_id", "skill_status"}, vals: []*checker{
 			&checker{op: opOr, mask: 16, subs: []*checker{
 				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "success", i: 0, f: 0, b: false}},
 				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "failure", i: 0, f: 0, b: false}},
@@ -1215,13 +1215,16 @@ var generatedCheckers = map[string]func() *checker{
 				&checker{op: opKinds, mask: 16, allow: 16},
 				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
 			}},
-			&checker{op: opOr, mask: 33, subs: []*checker{
+			&checker{op: opOr, mask: 49, subs: []*checker{
 				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+				&checker{op: opKinds, mask: 16, allow: 16},
 				&checker{op: opStruct, mask: 32, fields: map[string]int{"code": 0, "message": 1}, names: []string{"code", "message"}, vals: []*checker{
 					&checker{op: opKinds, mask: 16, allow: 16},
 					&checker{op: opKinds, mask: 16, allow: 16},
 				}, reqMask: 0x3},
 			}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opKinds, mask: 16, allow: 16},
 		}, reqMask: 0x3}
 	},
 	"#StatusError": func() *checker {
@@ -1231,20 +1234,23 @@ var generatedCheckers = map[string]func() *checker{
 		}, reqMask: 0x3}
 	},
 	"#StatusFields": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"status": 0, "cmp01": 1, "completed_at": 2, "error": 3}, names: []string{"status", "cmp01", "completed_at", "error"}, vals: []*checker{
+		return &checker{op: opStruct, mask: 32, fields: map[string]int{"status": 0, "cmp01": 1, "completed_at": 2, "error": 3, "run_id": 4, "skill_status": 5}, names: []string{"status", "cmp01", "completed_at", "error", "run_id", "skill_status"}, vals: []*checker{
 			&checker{op: opAny, mask: 127},
 			&checker{op: opAny, mask: 127},
 			&checker{op: opAnd, mask: 16, subs: []*checker{
 				&checker{op: opKinds, mask: 16, allow: 16},
 				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
 			}},
-			&checker{op: opOr, mask: 33, subs: []*checker{
+			&checker{op: opOr, mask: 49, subs: []*checker{
 				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+				&checker{op: opKinds, mask: 16, allow: 16},
 				&checker{op: opStruct, mask: 32, fields: map[string]int{"code": 0, "message": 1}, names: []string{"code", "message"}, vals: []*checker{
 					&checker{op: opKinds, mask: 16, allow: 16},
 					&checker{op: opKinds, mask: 16, allow: 16},
 				}, reqMask: 0x3},
 			}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opKinds, mask: 16, allow: 16},
 		}}
 	},
 	"#Task": func() *checker {
@@ -1268,7 +1274,10 @@ var generatedCheckers = map[string]func() *checker{
 	"#TaskSpec": func() *checker {
 		return &checker{op: opStruct, mask: 32, fields: map[string]int{"task_id": 0, "inputs": 1, "expected_outputs": 2, "outputs": 3, "constraints": 4, "created_at": 5}, names: []string{"task_id", "inputs", "expected_outputs", "outputs", "constraints", "created_at"}, vals: []*checker{
 			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opOr, mask: 96, subs: []*checker{
+				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+				&checker{op: opStruct, mask: 32, fields: map[string]int{}, open: true},
+			}},
 			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
 			&checker{op: opStruct, mask: 32, fields: map[string]int{"durable_paths": 0}, names: []string{"durable_paths"}, vals: []*checker{
 				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
