@@ -544,7 +544,7 @@ func (c *Command) discover(rest []string, extra []*load.File, lf *lintFlags, lc 
 		if lf.noFilesOK && len(rest) == 0 {
 			return nil, errNoStateFiles
 		}
-		return nil, noKnownKind(disc.Empty, len(rest) > 0, lc)
+		return nil, noKnownKindBecause(disc.Empty, len(rest) > 0, lc.ignoredKnown(disc.Empty), lc)
 	}
 	lf.excluded = disc.Excluded
 	lf.nested = lc.nestedUnits(disc)
@@ -707,19 +707,7 @@ func workflowsUnder(dirs []string, lc *lintConfig) []contextFile {
 		if _, in := load.Contained(lc.root, dir); lc.root != "" && in {
 			root = lc.root
 		}
-		n := 0
-		_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-			if n++; err != nil || n > maxContextWalk {
-				return fs.SkipAll
-			}
-			if e.IsDir() && p != dir && (e.Name() == ".git" || e.Name() == "node_modules" || e.Name() == "vendor") {
-				return fs.SkipDir
-			}
-			if e.Type().IsRegular() {
-				add(p, root)
-			}
-			return nil
-		})
+		load.WalkFiles(dir, maxContextWalk, func(p string) { add(p, root) })
 	}
 	slices.SortFunc(out, func(a, b contextFile) int { return strings.Compare(a.path, b.path) })
 	return out
@@ -815,14 +803,37 @@ func baseScope(cwd string, rest []string, extra []*load.File) []string {
 // Paths named on the command line that yield nothing stay a usage error.
 var errNoStateFiles = errors.New("no file of a known kind")
 
-// noKnownKind is the usage error for paths that hold nothing resumelint
-// checks: a gate that checks nothing must not pass (SPEC §1).
-func noKnownKind(empty []string, named bool, lc *lintConfig) error {
-	return noKnownKindBecause(empty, named, "", lc)
+// ignoredKnown says, for the folders a run found nothing of a known kind
+// in, which such files git ignores there ("" for none): a lint lists
+// what git lists, and a repository may ignore its state files (nexus's
+// 02-builds/active/*, jerry's .jerry/), which a lint reaches only when
+// they are named. Each folder in a repository is walked without git, at
+// most maxContextWalk entries; only when the run has nothing to check.
+func (lc *lintConfig) ignoredKnown(empty []string) string {
+	var found []string
+	for _, e := range empty {
+		dir := load.Abs(lc.cwd, e)
+		if fi, err := os.Stat(dir); hasGlobMeta(e) || err != nil || !fi.IsDir() || gitcmd.FindTop(dir) == "" {
+			continue // outside a repository the walk saw everything
+		}
+		load.WalkFiles(dir, maxContextWalk, func(p string) {
+			if rel, err := filepath.Rel(lc.cwd, p); err == nil && lc.kindOf(rel) != load.KindUnknown {
+				found = append(found, filepath.ToSlash(rel))
+			}
+		})
+	}
+	switch len(found) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("git ignores the one there (%s): name it or its folder to lint it", diag.Safe(diag.ClipPath(found[0], 80)))
+	}
+	return fmt.Sprintf("git ignores the %d there (%s, …): name them or their folder to lint them", len(found), diag.Safe(diag.ClipPath(found[0], 80)))
 }
 
-// noKnownKindBecause is noKnownKind with why the files found there do not
-// count ("" for none found).
+// noKnownKindBecause is the usage error for paths that hold nothing
+// resumelint checks (a gate that checks nothing must not pass, SPEC §1),
+// with why the files found there do not count ("" for none found).
 func noKnownKindBecause(empty []string, named bool, why string, lc *lintConfig) error {
 	var sb strings.Builder
 	if named {

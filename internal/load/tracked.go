@@ -102,23 +102,10 @@ func Listed(top string) [][]byte {
 // walkListed is Listed outside a work tree git can list.
 func walkListed(top string) [][]byte {
 	var out [][]byte
-	n := 0
-	_ = filepath.WalkDir(top, func(p string, e fs.DirEntry, err error) error {
-		if n++; err != nil || n > maxListedWalk {
-			if n > maxListedWalk {
-				return fs.SkipAll
-			}
-			return nil
+	WalkFiles(top, maxListedWalk, func(p string) {
+		if rel, err := filepath.Rel(top, p); err == nil {
+			out = append(out, []byte(filepath.ToSlash(rel)))
 		}
-		if e.IsDir() && p != top && (e.Name() == ".git" || e.Name() == "node_modules" || e.Name() == "vendor") {
-			return fs.SkipDir
-		}
-		if e.Type().IsRegular() {
-			if rel, err := filepath.Rel(top, p); err == nil {
-				out = append(out, []byte(filepath.ToSlash(rel)))
-			}
-		}
-		return nil
 	})
 	return out
 }
