@@ -501,10 +501,10 @@ func runAppendOnly(p *Pass) {
 		return
 	}
 	var breaks []historyBreak
-	base := model.OrchestrationOf(bv.Doc.Root)
-	if finishedAtBase(p, base) {
+	if finishedAtBase(p, bv.Doc.Root) {
 		return
 	}
+	base := model.OrchestrationOf(bv.Doc.Root)
 	for _, l := range appendOnlyLists {
 		breaks = append(breaks, appendOnlyBreaks(p, l, base)...)
 	}
@@ -782,7 +782,7 @@ func runUpdateProtocol(p *Pass) {
 		return // unchanged: only a new checkpoint file can be a trigger
 	}
 	head, base := p.Doc.Root, bv.Doc.Root
-	if finishedAtBase(p, model.OrchestrationOf(base)) {
+	if finishedAtBase(p, base) {
 		return
 	}
 	hres, bres := ResumptionOf(p), model.ResumptionOf(base)

@@ -290,17 +290,19 @@ var lifecycleFields = []string{"workflow.status", "workflow_status", "workflow_s
 func lifecycleNodes(p *Pass) []*yaml.Node { return lifecycleNodesOf(OrchestrationOf(p)) }
 
 // finishedAtBase reports whether the change is to a workflow that was
-// finished at the base revision and still is, its status not in question
-// (RL002): an edit of history, which no session resumes (SPEC §0), not a
-// change the update protocol governs. A change that finishes a workflow,
-// or reopens one, is checked.
-func finishedAtBase(p *Pass, base *model.Orchestration) bool {
+// finished at the base revision and still is, its status in question
+// (RL002) on neither side: an edit of history, which no session resumes
+// (SPEC §0), not a change the update protocol governs. A change that
+// finishes a workflow, reopens one, or settles a status the base repeated
+// with values that disagree, is checked.
+func finishedAtBase(p *Pass, baseRoot *yaml.Node) bool {
 	if rec := RecordOf(p); !rec.Finished || len(rec.Contested) > 0 || rec.At == nil {
 		return false
 	}
-	for _, n := range lifecycleNodesOf(base) {
+	for _, n := range lifecycleNodesOf(model.OrchestrationOf(baseRoot)) {
 		if s, ok := node.Str(n); ok && strings.TrimSpace(s) != "" {
-			return IsFinishedStatus(s) // the first value decides, as RecordOf's
+			// The first value decides, as RecordOf's.
+			return IsFinishedStatus(s) && len(contestedKey(baseRoot, n)) == 0
 		}
 	}
 	return false
