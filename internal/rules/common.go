@@ -234,6 +234,9 @@ func suggestZone(s string) string {
 	return s + "Z"
 }
 
+// furthestZoneAhead is how far ahead of UTC a local time can be (UTC+14).
+const furthestZoneAhead = 14 * time.Hour
+
 func runFutureTimestamp(p *Pass) {
 	limit := p.Opts.Now.Add(5 * time.Minute)
 	eachTree(p, func(d *load.Document, root *yaml.Node) {
@@ -242,7 +245,13 @@ func runFutureTimestamp(p *Pass) {
 			if !ok {
 				return
 			}
-			t, _, ok := ParseTimestamp(s)
+			t, zone, ok := ParseTimestamp(s)
+			if !zone {
+				// A time without a zone is its writer's local time, in a
+				// zone the file does not say (datetime.now().isoformat()):
+				// in the future only when it is so in every zone.
+				t = t.Add(-furthestZoneAhead)
+			}
 			if !ok || !t.After(limit) {
 				return
 			}
