@@ -247,16 +247,18 @@ func FinishedWord(s string) string {
 
 // Misspelled returns the word of FinishedWords that status s misspells
 // (one letter left out, added, changed, or two swapped: COMPELTE,
-// COMPLTED, Finsihed, SUPERCEDED), or "". Words shorter than six letters
-// are left alone: DONE is one letter from NONE and GONE; so are the real
-// words one letter from a finished one (notMisspelled: CLONED, MAILED).
+// COMPLTED, Finsihed, SUPERCEDED), or "". A typo keeps the first letter:
+// one that changes it makes other words (MAILED, SAILED, TAILED from
+// FAILED). Words shorter than six letters are left alone: DONE is one
+// letter from NONE and GONE; so are the real words one letter from a
+// finished one (notMisspelled: CLONED, CLOSES).
 func Misspelled(s string) string {
 	w := StatusWord(s)
 	if len(w) < 6 || FinishedWords[w] || notMisspelled[w] || strings.ContainsFunc(w, func(r rune) bool { return r < 'A' || r > 'Z' }) {
 		return ""
 	}
 	for _, f := range finishedByLength {
-		if len(f) >= 6 && oneEditApart(w, f) {
+		if len(f) >= 6 && w[0] == f[0] && oneEditApart(w, f) {
 			return f
 		}
 	}
@@ -269,8 +271,7 @@ func Misspelled(s string) string {
 var notMisspelled = map[string]bool{
 	"CLONED": true, "CLOSER": true, "CLOSES": true, "CLOSET": true, "COMPETE": true,
 	"COMPLETES": true, "COMPLETER": true, "FINISHES": true, "FINISHER": true,
-	"MAILED": true, "SAILED": true, "TAILED": true, "RAILED": true, "FOILED": true,
-	"HAILED": true, "NAILED": true, "JAILED": true, "WAILED": true,
+	"FOILED":   true,
 	"ARCHIVES": true, "ARCHIVER": true, "SUPERSEDES": true, "ABORTER": true, "CANCELER": true,
 }
 

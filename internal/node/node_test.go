@@ -125,6 +125,8 @@ func TestFinishedWord(t *testing.T) {
 		// real words one letter from a finished one: states of their own
 		"CLONED": "", "Cloned": "", "MAILED": "", "SAILED": "", "CLOSER": "", "COMPETE": "",
 		"COMPLETES": "", "FINISHES": "", "ARCHIVES": "", "SUPERSEDES": "", "CANCELER": "",
+		// a changed first letter makes other words, never a typo
+		"BAILED": "", "TAILED": "", "HAILED": "", "PAILED": "", "XOMPLETE": "",
 	} {
 		if got := FinishedWord(in); got != want {
 			t.Errorf("FinishedWord(%q) = %q, want %q", in, got, want)
