@@ -294,18 +294,30 @@ func lifecycleNodes(p *Pass) []*yaml.Node { return lifecycleNodesOf(Orchestratio
 // (RL002) on neither side: an edit of history, which no session resumes
 // (SPEC §0), not a change the update protocol governs. A change that
 // finishes a workflow, reopens one, or settles a status the base repeated
-// with values that disagree, is checked.
+// with values that disagree, is checked; so is one to a workflow whose
+// lifecycle values disagree on either side (workflow.status COMPLETE,
+// recovery_state.workflow_status ACTIVE: a session reading the resumption
+// resumes it, RL106).
 func finishedAtBase(p *Pass, baseRoot *yaml.Node) bool {
-	if rec := RecordOf(p); !rec.Finished || len(rec.Contested) > 0 || rec.At == nil {
+	if rec := RecordOf(p); !rec.Finished || len(rec.Contested) > 0 || rec.At == nil || !allFinished(p.Doc.Root, lifecycleNodes(p)) {
 		return false
 	}
-	for _, n := range lifecycleNodesOf(model.OrchestrationOf(baseRoot)) {
+	return allFinished(baseRoot, lifecycleNodesOf(model.OrchestrationOf(baseRoot)))
+}
+
+// allFinished reports whether every lifecycle value of a workflow that
+// states one is finished, none of them repeated with another value.
+func allFinished(root *yaml.Node, nodes []*yaml.Node) bool {
+	stated := false
+	for _, n := range nodes {
 		if s, ok := node.Str(n); ok && strings.TrimSpace(s) != "" {
-			// The first value decides, as RecordOf's.
-			return IsFinishedStatus(s) && len(contestedKey(baseRoot, n)) == 0
+			if !IsFinishedStatus(s) || len(contestedKey(root, n)) > 0 {
+				return false
+			}
+			stated = true
 		}
 	}
-	return false
+	return stated
 }
 
 func lifecycleNodesOf(o *model.Orchestration) []*yaml.Node {
