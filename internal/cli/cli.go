@@ -767,6 +767,7 @@ func (c *Command) openBase(lf *lintFlags, rest []string, extra []*load.File, dis
 	}
 	if lf.changedOnly {
 		repo.FilterChanged(disc)
+		lf.excluded = repo.FilterExcluded(c.Cwd, lf.excluded)
 	}
 	return repo, nil
 }

@@ -58,6 +58,21 @@ func (r *Repo) FilterChanged(d *load.Discovery) {
 	}
 }
 
+// FilterExcluded keeps, of the units an exclude pattern left out (display
+// paths relative to cwd, folders ending in "/"), those the change touched:
+// under --changed-only the others are not part of the run, so saying they
+// were skipped would count what was never in question.
+func (r *Repo) FilterExcluded(cwd string, skips []load.Skip) []load.Skip {
+	var out []load.Skip
+	for _, s := range skips {
+		p := load.Abs(cwd, s.Path)
+		if strings.HasSuffix(s.Path, "/") && r.changedUnder(filepath.Clean(p)) || r.Changed(p) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // changedUnder reports whether any change, a deletion included, lies
 // inside the folder osDir.
 func (r *Repo) changedUnder(osDir string) bool {
