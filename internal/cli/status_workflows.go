@@ -488,19 +488,30 @@ const (
 var stateWords = map[string]string{
 	"COMPLETE": stateDone, "COMPLETED": stateDone, "DONE": stateDone, "PASS": stateDone, "PASSED": stateDone,
 	"FINISHED": stateDone, "APPROVED": stateDone, "ACCEPTED": stateDone, "SKIPPED": stateDone,
+	"CLOSED": stateDone, "ARCHIVED": stateDone,
 	"IN_PROGRESS": stateInProgress, "ACTIVE": stateInProgress, "RUNNING": stateInProgress, "STARTED": stateInProgress,
 	"ITERATING": stateInProgress, "REVIEW": stateInProgress, "IN_REVIEW": stateInProgress, "EXECUTION": stateInProgress,
 	"BLOCKED": stateBlocked, "PAUSED": stateBlocked, "WAITING": stateBlocked, "ON_HOLD": stateBlocked,
 	"FAILED": stateFailed, "FAIL": stateFailed, "REJECTED": stateFailed, "CANCELLED": stateFailed, "CANCELED": stateFailed,
+	"ABANDONED": stateFailed, "SUPERSEDED": stateFailed, "ABORTED": stateFailed,
 }
 
 // stateOf folds a status onto done, in_progress, pending, blocked or
 // failed ("PHASE_2_IN_PROGRESS" is in progress; anything unknown is
-// pending).
+// pending). A finished status is read as lint reads it (node.FinishedWord):
+// a done word its remark holds back ("COMPLETE (pending QA)",
+// COMPLETE_PENDING_GATE) is work in progress, as lint takes such a phase
+// for open; a finished word misspelled (COMPELTE) is over.
 func stateOf(status string) string {
+	if node.HeldBack(status) {
+		return stateInProgress
+	}
 	w := node.StatusWord(status)
 	if s, ok := stateWords[w]; ok {
 		return s
+	}
+	if f := node.FinishedWord(status); f != "" {
+		return stateWords[f]
 	}
 	first, _, _ := strings.Cut(w, "_")
 	if s, ok := stateWords[first]; ok {

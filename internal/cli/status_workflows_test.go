@@ -3,6 +3,8 @@ package cli
 import (
 	"testing"
 	"time"
+
+	"github.com/resumelint/resumelint/internal/node"
 )
 
 // The status words real workflow files use fold onto the five states the
@@ -14,9 +16,21 @@ func TestStatusStateOf(t *testing.T) {
 		"BLOCKED": "blocked", "PAUSED": "blocked", "PHASE_2_BLOCKED": "blocked", "PHASE_5_COMPLETE": "done",
 		"FAIL": "failed", "REJECTED": "failed", "CANCELLED": "failed",
 		"PENDING": "pending", "PLANNED": "pending", "": "pending", "revise": "pending",
+		// Lint's one reading of a finished status (node.FinishedWord): a
+		// done word held back by its remark is work not over (lint reads
+		// such a phase as open), a misspelled or other finished word is over.
+		"COMPLETE (pending QA)": "in_progress", "COMPLETE_PENDING_GATE": "in_progress", "Done - not verified": "in_progress",
+		"COMPLETED_SUCCESSFULLY": "done", "COMPELTE": "done", "CLOSED": "done", "ARCHIVED": "done", "✅ Done": "done",
+		"ABORTED": "failed", "ABANDONED": "failed", "SUPERSEDED": "failed", "CANCELED": "failed",
+		"CLONED": "pending",
 	} {
 		if got := stateOf(in); got != want {
 			t.Errorf("stateOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for w := range node.FinishedWords {
+		if s := stateOf(w); s != "done" && s != "failed" {
+			t.Errorf("stateOf(%q) = %q: a finished status is done or failed", w, s)
 		}
 	}
 }
