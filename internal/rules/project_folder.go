@@ -991,6 +991,11 @@ func finishedSteps(p *Pass) {
 	var at *yaml.Node
 	for _, v := range resumeLifecycleNodes(d.Root) {
 		if s, ok := node.Str(v); ok && projectOver(s) && at == nil {
+			if canonWorkflowStatus(s) != "COMPLETE" {
+				// Cancelled, failed, aborted: stopped with work left, which
+				// is its history, not a contradiction (as for a workflow).
+				return
+			}
 			at = v
 		}
 	}
