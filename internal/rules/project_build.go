@@ -113,6 +113,14 @@ func staleOverview(p *Pass, pr *Project) (rel Option, what string, ok bool) {
 	return WithRelated(diag.Related{Path: of.Path, Line: line, Column: 1, Message: "status in the overview"}), what, true
 }
 
+// overviewOver reports whether the overview of a project or build has a
+// status that says the work is over, in any spelling (CANCELLED, "✅
+// COMPLETE").
+func overviewOver(p *Pass, pr *Project) bool {
+	status, _, of := overviewKey(p, pr, ReadRoot(p.Opts, p.Doc.File), overviewStatusRe)
+	return of != nil && projectOver(status)
+}
+
 // archivedRe reads the date nexus's archive-build skill writes into the
 // overview's front matter when it moves a build to 02-builds/complete/.
 var archivedRe = lazyre.New(`(?m)^archived:[ \t]*["']?([^"'\s#]+)`)

@@ -989,12 +989,11 @@ func finishedSteps(p *Pass) {
 		return
 	}
 	var at *yaml.Node
+	stopped := ""
 	for _, v := range resumeLifecycleNodes(d.Root) {
 		if s, ok := node.Str(v); ok && projectOver(s) && at == nil {
 			if canonWorkflowStatus(s) != "COMPLETE" {
-				// Cancelled, failed, aborted: stopped with work left, which
-				// is its history, not a contradiction (as for a workflow).
-				return
+				stopped = s
 			}
 			at = v
 		}
@@ -1005,6 +1004,16 @@ func finishedSteps(p *Pass) {
 	}
 	if at == nil {
 		finishedByOverviewOnly(p, pr, kind)
+		return
+	}
+	if stopped != "" {
+		// Cancelled, failed, aborted: stopped with work left, which is
+		// its history, not a contradiction (as for a workflow). An
+		// overview that still calls it live is one: SessionStart resumes
+		// it.
+		if ovRel, ovWhat, stale := staleOverview(p, pr); stale && !overviewOver(p, pr) {
+			p.Report(d.File, at, fmt.Sprintf("the %s was stopped (%s), but its overview's status %s, so SessionStart resumes it: set it to %s or archive it", kind, diag.Quote(stopped), ovWhat, overviewDone), ovRel)
+		}
 		return
 	}
 	ovRel, ovWhat, stale := staleOverview(p, pr)
