@@ -247,9 +247,10 @@ func FinishedWord(s string) string {
 
 // Misspelled returns the word of FinishedWords that status s misspells
 // (one letter left out, added, changed, or two swapped: COMPELTE,
-// COMPLTED, Finsihed, SUPERCEDED), or "". A typo keeps the first letter:
-// one that changes it makes other words (MAILED, SAILED, TAILED from
-// FAILED). Words shorter than six letters are left alone: DONE is one
+// COMPLTED, Finsihed, SUPERCEDED, OCMPLETE), or "". A typo does not
+// change the first letter alone: that makes other words (MAILED, SAILED,
+// TAILED from FAILED); the first two swapped (OCMPLETE, AFILED) are a
+// typo, as any other swap is. Words shorter than six letters are left alone: DONE is one
 // letter from NONE and GONE; so are the real words one letter from a
 // finished one (notMisspelled: CLONED, CLOSES).
 func Misspelled(s string) string {
@@ -258,7 +259,7 @@ func Misspelled(s string) string {
 		return ""
 	}
 	for _, f := range finishedByLength {
-		if len(f) >= 6 && w[0] == f[0] && oneEditApart(w, f) {
+		if len(f) >= 6 && !(len(w) == len(f) && w[0] != f[0] && w[1:] == f[1:]) && oneEditApart(w, f) {
 			return f
 		}
 	}

@@ -116,7 +116,7 @@ func TestFinishedWord(t *testing.T) {
 		"COMPLETE - all phases merged": "COMPLETE", "COMPLETE ": "COMPLETE", "cancelled": "CANCELLED",
 		"completed_successfully": "COMPLETED", "COMPLETE READY FOR ARCHIVE": "COMPLETE", "ABORTED": "ABORTED",
 		"COMPELTE": "COMPLETE", "COMPLTED": "COMPLETED", "Finsihed": "FINISHED", "SUPERCEDED": "SUPERSEDED",
-		"ARCHIVE": "ARCHIVED",
+		"ARCHIVE": "ARCHIVED", "OCMPLETE": "COMPLETE", "afiled": "FAILED", "LCOSED": "CLOSED",
 		// not finished
 		"COMPLETE_PENDING_GATE": "", "COMPLETE (pending QA)": "", "IN_PROGRESS": "", "ACTIVE": "",
 		"not complete": "", "INCOMPLETE": "", "PARTIALLY_COMPLETE": "", "DONE?": "", "COMPLETE?": "",
