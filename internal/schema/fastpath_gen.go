@@ -11,1302 +11,215 @@ import (
 // generatedCheckers builds each definition's fast checker without the CUE
 // runtime (fastChecker). TestFastpathGenerated checks it is current.
 var generatedCheckers = map[string]func() *checker{
-	"#AgentSummaries": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
-			{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 16, allow: 16}},
-		}}
-	},
-	"#BuildResumeContext": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "build_id": 1, "build_name": 2, "build_type": 3, "current_phase": 4, "next_action": 5, "continue_at": 6, "blockers": 7, "files_to_load": 8, "last_updated": 9, "current_section": 10, "current_task": 11, "progress": 12, "session_id": 13, "session_ids": 14, "current_skill": 15, "rediscovery_round": 16, "discovery_complete": 17, "total_tasks": 18, "tasks_completed": 19}, names: []string{"resume_schema_version", "build_id", "build_name", "build_type", "current_phase", "next_action", "continue_at", "blockers", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-			&checker{op: opOr, mask: 28, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opAnd, mask: 12, subs: []*checker{
-					&checker{op: opKinds, mask: 12, allow: 12},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 2},
-					&checker{op: opBound, mask: 12, cmp: cue.LessThanOp, bound: 3},
-				}},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("[^ ]")},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-			&checker{op: opOr, mask: 81, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opAny, mask: 127}},
-			}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
-			}},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-			&checker{op: opKinds, mask: 2, allow: 2},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-		}, reqMask: 0x337}
-	},
-	"#BundleConfig": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"base": 0, "supported_validator_semvers": 1, "forbidden": 2}, names: []string{"base", "supported_validator_semvers", "forbidden"}, vals: []*checker{
-			&checker{op: opOr, mask: 16, subs: []*checker{
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "bundle", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "repo", i: 0, f: 0, b: false}},
-			}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$")},
-			}}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-		}}
-	},
-	"#Checkpoint": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"schema_version": 0, "event_type": 1, "event_id": 2, "timestamp": 3, "trigger": 4, "context_state": 5, "orchestration_state": 6, "accumulated_context": 7, "recovery_instructions": 8, "metadata": 9}, names: []string{"schema_version", "event_type", "event_id", "timestamp", "trigger", "context_state", "orchestration_state", "accumulated_context", "recovery_instructions", "metadata"}, vals: []*checker{
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^1\\.[0-9]+\\.[0-9]+$")},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "compaction", i: 0, f: 0, b: false}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^cx-[0-9]{3}$")},
-			}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"type": 0, "source": 1}, names: []string{"type", "source"}, vals: []*checker{
-				&checker{op: opOr, mask: 16, subs: []*checker{
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "auto", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "manual", i: 0, f: 0, b: false}},
-				}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}, reqMask: 0x3},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"estimated_fill_before_compaction": 0, "estimated_tokens_used": 1, "context_window_size": 2, "source": 3}, names: []string{"estimated_fill_before_compaction", "estimated_tokens_used", "context_window_size", "source"}, vals: []*checker{
-				&checker{op: opKinds, mask: 12, allow: 12},
-				&checker{op: opOr, mask: 5, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 4, allow: 4},
-				}},
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}, reqMask: 0xf},
-			checkCheckpoint1(),
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"defect_patterns": 0, "decisions_since_last_checkpoint": 1, "agent_summaries": 2}, names: []string{"defect_patterns", "decisions_since_last_checkpoint", "agent_summaries"}, vals: []*checker{
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "summary": 1, "affects_phases": 2}, names: []string{"id", "summary", "affects_phases"}, vals: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-				}, reqMask: 0x7}},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
-					{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 16, allow: 16}},
-				}},
-			}, reqMask: 0x7},
-			checkCheckpoint2(),
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"written_by": 0, "acknowledged": 1, "acknowledged_at": 2}, names: []string{"written_by", "acknowledged", "acknowledged_at"}, vals: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 2, allow: 2},
-				&checker{op: opOr, mask: 17, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opAnd, mask: 16, subs: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-					}},
-				}},
-			}, reqMask: 0x7},
-		}, reqMask: 0x3ff}
-	},
-	"#CheckpointAccumulatedContext": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"defect_patterns": 0, "decisions_since_last_checkpoint": 1, "agent_summaries": 2}, names: []string{"defect_patterns", "decisions_since_last_checkpoint", "agent_summaries"}, vals: []*checker{
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "summary": 1, "affects_phases": 2}, names: []string{"id", "summary", "affects_phases"}, vals: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-			}, reqMask: 0x7}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
-				{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 16, allow: 16}},
-			}},
-		}, reqMask: 0x7}
-	},
-	"#CheckpointContextState": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"estimated_fill_before_compaction": 0, "estimated_tokens_used": 1, "context_window_size": 2, "source": 3}, names: []string{"estimated_fill_before_compaction", "estimated_tokens_used", "context_window_size", "source"}, vals: []*checker{
-			&checker{op: opKinds, mask: 12, allow: 12},
-			&checker{op: opOr, mask: 5, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 4, allow: 4},
-			}},
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opKinds, mask: 16, allow: 16},
-		}, reqMask: 0xf}
-	},
-	"#CheckpointDecision": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "summary": 1, "affects_phases": 2}, names: []string{"id", "summary", "affects_phases"}, vals: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-		}, reqMask: 0x7}
-	},
-	"#CheckpointFile": func() *checker {
-		return &checker{op: opOr, mask: 32, subs: []*checker{
-			checkCheckpointFile1(),
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"checkpoint_id": 0, "context_state": 1, "resumption_state": 2, "created_at": 3}, names: []string{"checkpoint_id", "context_state", "resumption_state", "created_at"}, vals: []*checker{
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^cx-[0-9]{3}$")},
-				}},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"fill_percentage": 0, "tier": 1, "token_count": 2, "monitoring_ok": 3, "context_window": 4, "context_window_source": 5}, names: []string{"fill_percentage", "tier", "token_count", "monitoring_ok", "context_window", "context_window_source"}, vals: []*checker{
-					&checker{op: opKinds, mask: 12, allow: 12},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opOr, mask: 5, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opKinds, mask: 4, allow: 4},
-					}},
-					&checker{op: opKinds, mask: 2, allow: 2},
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}, reqMask: 0x7},
-				&checker{op: opOr, mask: 33, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opStruct, mask: 32, fields: map[string]int{}, open: true},
-				}},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-				}},
-			}, reqMask: 0xf},
-		}}
-	},
-	"#CheckpointFileToRead": func() *checker {
-		return &checker{op: opOr, mask: 48, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "sections": 1, "priority": 2, "purpose": 3}, names: []string{"path", "sections", "priority", "purpose"}, vals: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}, reqMask: 0x1},
-		}}
-	},
-	"#CheckpointID": func() *checker {
-		return &checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^cx-[0-9]{3}$")},
-		}}
-	},
-	"#CheckpointMetadata": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"written_by": 0, "acknowledged": 1, "acknowledged_at": 2}, names: []string{"written_by", "acknowledged", "acknowledged_at"}, vals: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 2, allow: 2},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-				}},
-			}},
-		}, reqMask: 0x7}
-	},
-	"#CheckpointOrchestrationState": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"workflow_id": 0, "workflow_status": 1, "current_phase": 2, "current_phase_name": 3, "current_activity": 4, "last_completed_checkpoint": 5, "phases_complete": 6, "phases_in_progress": 7, "phases_remaining": 8, "current_gate": 9, "current_gate_iteration": 10, "current_gate_score": 11}, names: []string{"workflow_id", "workflow_status", "current_phase", "current_phase_name", "current_activity", "last_completed_checkpoint", "phases_complete", "phases_in_progress", "phases_remaining", "current_gate", "current_gate_iteration", "current_gate_score"}, vals: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-			&checker{op: opOr, mask: 5, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 4, allow: 4},
-			}},
-			&checker{op: opOr, mask: 13, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 12, allow: 12},
-			}},
-		}, reqMask: 0xfff}
-	},
-	"#CheckpointRecoveryInstructions": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"files_to_read": 0, "next_action": 1, "critical_context": 2}, names: []string{"files_to_read", "next_action", "critical_context"}, vals: []*checker{
-			&checker{op: opList, mask: 64, elem: &checker{op: opOr, mask: 48, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "sections": 1, "priority": 2, "purpose": 3}, names: []string{"path", "sections", "priority", "purpose"}, vals: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}, reqMask: 0x1},
-			}}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-		}, reqMask: 0x3}
-	},
-	"#CheckpointTrigger": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"type": 0, "source": 1}, names: []string{"type", "source"}, vals: []*checker{
-			&checker{op: opOr, mask: 16, subs: []*checker{
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "auto", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "manual", i: 0, f: 0, b: false}},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-		}, reqMask: 0x3}
-	},
-	"#CompactionEvent": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "trigger": 2, "estimated_fill_before": 3, "active_phase": 4, "active_gate": 5, "active_gate_iteration": 6, "checkpoint_file": 7, "acknowledged": 8}, names: []string{"id", "timestamp", "trigger", "estimated_fill_before", "active_phase", "active_gate", "active_gate_iteration", "checkpoint_file", "acknowledged"}, vals: []*checker{
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^CX-[0-9]{3}$")},
-			}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opOr, mask: 16, subs: []*checker{
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "auto", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "manual", i: 0, f: 0, b: false}},
-			}},
-			&checker{op: opOr, mask: 13, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opAnd, mask: 12, subs: []*checker{
-					&checker{op: opKinds, mask: 12, allow: 12},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
-				}},
-			}},
-			&checker{op: opOr, mask: 5, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-			}},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-			&checker{op: opOr, mask: 5, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-				}},
-			}},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-			&checker{op: opKinds, mask: 2, allow: 2},
-		}, reqMask: 0xf}
-	},
-	"#CompactionEvents": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"count": 0, "events": 1}, names: []string{"count", "events"}, vals: []*checker{
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "trigger": 2, "estimated_fill_before": 3, "active_phase": 4, "active_gate": 5, "active_gate_iteration": 6, "checkpoint_file": 7, "acknowledged": 8}, names: []string{"id", "timestamp", "trigger", "estimated_fill_before", "active_phase", "active_gate", "active_gate_iteration", "checkpoint_file", "acknowledged"}, vals: []*checker{
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^CX-[0-9]{3}$")},
-				}},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-				}},
-				&checker{op: opOr, mask: 16, subs: []*checker{
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "auto", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "manual", i: 0, f: 0, b: false}},
-				}},
-				&checker{op: opOr, mask: 13, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opAnd, mask: 12, subs: []*checker{
-						&checker{op: opKinds, mask: 12, allow: 12},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-						&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
-					}},
-				}},
-				&checker{op: opOr, mask: 5, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opAnd, mask: 4, subs: []*checker{
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					}},
-				}},
-				&checker{op: opOr, mask: 17, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}},
-				&checker{op: opOr, mask: 5, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opAnd, mask: 4, subs: []*checker{
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-					}},
-				}},
-				&checker{op: opOr, mask: 17, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}},
-				&checker{op: opKinds, mask: 2, allow: 2},
-			}, reqMask: 0xf}},
-		}, reqMask: 0x3}
-	},
-	"#CompactionID": func() *checker {
-		return &checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^CX-[0-9]{3}$")},
-		}}
-	},
-	"#Config": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"kinds": 0, "exclude": 1, "rules": 2, "staleness": 3, "bundle": 4, "secrets": 5, "schema": 6, "ignore": 7, "fail_on": 8}, names: []string{"kinds", "exclude", "rules", "staleness", "bundle", "secrets", "schema", "ignore", "fail_on"}, vals: []*checker{
-			checkConfig1(),
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
-				{key: &checker{op: opRegex, mask: 16, re: lazyre.New("^(RL[0-9]{3}|[a-z0-9]+(-[a-z0-9]+)*)$")}, val: &checker{op: opOr, mask: 16, subs: []*checker{
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "error", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "warning", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "off", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "on", i: 0, f: 0, b: false}},
-				}}},
-			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"max_age": 0, "run_max_age": 1}, names: []string{"max_age", "run_max_age"}, vals: []*checker{
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^([0-9]+(ns|us|µs|ms|s|m|h|d))+$")},
-				}},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^([0-9]+(ns|us|µs|ms|s|m|h|d))+$")},
-				}},
-			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"base": 0, "supported_validator_semvers": 1, "forbidden": 2}, names: []string{"base", "supported_validator_semvers", "forbidden"}, vals: []*checker{
-				&checker{op: opOr, mask: 16, subs: []*checker{
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "bundle", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "repo", i: 0, f: 0, b: false}},
-				}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$")},
-				}}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"allow": 0}, names: []string{"allow"}, vals: []*checker{
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"allow_keys": 0}, names: []string{"allow_keys"}, vals: []*checker{
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"orchestration": 0, "checkpoint": 1, "precompact-state": 2, "resume-context": 3, "bundle": 4, "agent-run": 5}, names: []string{"orchestration", "checkpoint", "precompact-state", "resume-context", "bundle", "agent-run"}, vals: []*checker{
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				}},
-			}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "rules": 1}, names: []string{"path", "rules"}, vals: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			}, reqMask: 0x1}},
-			&checker{op: opOr, mask: 16, subs: []*checker{
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "error", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "warning", i: 0, f: 0, b: false}},
-			}},
-		}}
-	},
-	"#Decision": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "gate": 2, "iteration": 3, "decision": 4, "rationale": 5, "affects_phases": 6, "applied": 7}, names: []string{"id", "timestamp", "gate", "iteration", "decision", "rationale", "affects_phases", "applied"}, vals: []*checker{
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^RD-[0-9]{3}$")},
-			}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-			&checker{op: opOr, mask: 5, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-				}},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-			&checker{op: opKinds, mask: 2, allow: 2},
-		}, reqMask: 0x30}
-	},
-	"#DecisionID": func() *checker {
-		return &checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^RD-[0-9]{3}$")},
-		}}
-	},
-	"#DefectSummary": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"total_defects_found": 0, "total_defects_resolved": 1, "unresolved_defects": 2, "recurring_patterns": 3, "last_gate_primary_defect": 4}, names: []string{"total_defects_found", "total_defects_resolved", "unresolved_defects", "recurring_patterns", "last_gate_primary_defect"}, vals: []*checker{
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"pattern": 0, "gates_affected": 1, "resolution": 2}, names: []string{"pattern", "gates_affected", "resolution"}, vals: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opOr, mask: 17, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}},
-			}, reqMask: 0x1}},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-		}, reqMask: 0x1f}
-	},
-	"#Duration": func() *checker {
-		return &checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^([0-9]+(ns|us|µs|ms|s|m|h|d))+$")},
-		}}
-	},
-	"#Event": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"event": 0, "type": 1, "event_type": 2, "task_id": 3, "timestamp": 4, "actor": 5}, names: []string{"event", "type", "event_type", "task_id", "timestamp", "actor"}, vals: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-			}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-		}, reqMask: 0x10, open: true}
-	},
-	"#FileToRead": func() *checker {
-		return &checker{op: opOr, mask: 48, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "priority": 1, "purpose": 2, "sections": 3}, names: []string{"path", "priority", "purpose", "sections"}, vals: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-				}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			}, reqMask: 0x3},
-		}}
-	},
-	"#FileToReadEntry": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "priority": 1, "purpose": 2, "sections": 3}, names: []string{"path", "priority", "purpose", "sections"}, vals: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-		}, reqMask: 0x3}
-	},
-	"#FinishedWord": func() *checker {
-		return &checker{op: opRegex, mask: 16, re: lazyre.New("^ *([Cc]omplete|COMPLETE|[Cc]ompleted|COMPLETED|[Dd]one|DONE|[Ff]inished|FINISHED|[Cc]ancel+ed|CANCEL+ED|[Ff]ailed|FAILED|[Aa]rchived|ARCHIVED)([ _-].*)?$")}
-	},
-	"#Fraction": func() *checker {
-		return &checker{op: opAnd, mask: 12, subs: []*checker{
-			&checker{op: opKinds, mask: 12, allow: 12},
-			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
-		}}
-	},
-	"#IgnoreEntry": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "rules": 1}, names: []string{"path", "rules"}, vals: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-		}, reqMask: 0x1}
-	},
-	"#KindConfig": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-		}}
-	},
-	"#KindsConfig": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"orchestration": 0, "checkpoint": 1, "precompact-state": 2, "resume-context": 3, "bundle": 4, "agent-run": 5}, names: []string{"orchestration", "checkpoint", "precompact-state", "resume-context", "bundle", "agent-run"}, vals: []*checker{
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"exclude": 0}, names: []string{"exclude"}, vals: []*checker{
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			}},
-		}}
-	},
-	"#NonNegInt": func() *checker {
-		return &checker{op: opAnd, mask: 4, subs: []*checker{
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-		}}
-	},
-	"#NullableFraction": func() *checker {
-		return &checker{op: opOr, mask: 13, subs: []*checker{
-			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-			&checker{op: opAnd, mask: 12, subs: []*checker{
-				&checker{op: opKinds, mask: 12, allow: 12},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
-			}},
-		}}
-	},
-	"#NullableTimestamp": func() *checker {
-		return &checker{op: opOr, mask: 17, subs: []*checker{
-			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-		}}
-	},
-	"#OrchestrationFile": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"resumption": 0}, names: []string{"resumption"}, vals: []*checker{
-			&checker{op: opOr, mask: 32, subs: []*checker{
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"recovery_state": 0, "files_to_read": 1, "quality_trajectory": 2, "defect_summary": 3, "decision_log": 4, "agent_summaries": 5, "compaction_events": 6}, names: []string{"recovery_state", "files_to_read", "quality_trajectory", "defect_summary", "decision_log", "agent_summaries", "compaction_events"}, vals: []*checker{
-					checkOrchestrationFile2(),
-					&checker{op: opList, mask: 64, elem: &checker{op: opOr, mask: 48, subs: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "priority": 1, "purpose": 2, "sections": 3}, names: []string{"path", "priority", "purpose", "sections"}, vals: []*checker{
-							&checker{op: opKinds, mask: 16, allow: 16},
-							&checker{op: opAnd, mask: 4, subs: []*checker{
-								&checker{op: opKinds, mask: 4, allow: 4},
-								&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-							}},
-							&checker{op: opKinds, mask: 16, allow: 16},
-							&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-						}, reqMask: 0x3},
-					}}},
-					checkOrchestrationFile3(),
-					&checker{op: opStruct, mask: 32, fields: map[string]int{"total_defects_found": 0, "total_defects_resolved": 1, "unresolved_defects": 2, "recurring_patterns": 3, "last_gate_primary_defect": 4}, names: []string{"total_defects_found", "total_defects_resolved", "unresolved_defects", "recurring_patterns", "last_gate_primary_defect"}, vals: []*checker{
-						&checker{op: opAnd, mask: 4, subs: []*checker{
-							&checker{op: opKinds, mask: 4, allow: 4},
-							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-						}},
-						&checker{op: opAnd, mask: 4, subs: []*checker{
-							&checker{op: opKinds, mask: 4, allow: 4},
-							&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-						}},
-						&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-						&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"pattern": 0, "gates_affected": 1, "resolution": 2}, names: []string{"pattern", "gates_affected", "resolution"}, vals: []*checker{
-							&checker{op: opKinds, mask: 16, allow: 16},
-							&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-							&checker{op: opOr, mask: 17, subs: []*checker{
-								&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-								&checker{op: opKinds, mask: 16, allow: 16},
-							}},
-						}, reqMask: 0x1}},
-						&checker{op: opOr, mask: 17, subs: []*checker{
-							&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-							&checker{op: opKinds, mask: 16, allow: 16},
-						}},
-					}, reqMask: 0x1f},
-					checkOrchestrationFile4(),
-					&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
-						{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 16, allow: 16}},
-					}},
-					checkOrchestrationFile1(),
-				}, reqMask: 0x7f},
-				&checker{op: opUnknown, mask: 32, why: "a conjunction of structs or lists"},
-			}},
-		}, reqMask: 0x1, open: true}
-	},
-	"#OutputHashes": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"validator_semver": 0, "validator_build_id": 1, "generated_at": 2, "hashes": 3}, names: []string{"validator_semver", "validator_build_id", "generated_at", "hashes"}, vals: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
-				{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^sha256:[0-9a-f]{64}$")},
-				}}},
-			}},
-		}, reqMask: 0xb}
-	},
-	"#OutputHashesFields": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"validator_semver": 0, "validator_build_id": 1, "generated_at": 2, "hashes": 3}, names: []string{"validator_semver", "validator_build_id", "generated_at", "hashes"}, vals: []*checker{
-			&checker{op: opAny, mask: 127},
-			&checker{op: opAny, mask: 127},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opAny, mask: 127},
-		}}
-	},
-	"#PositiveInt": func() *checker {
-		return &checker{op: opAnd, mask: 4, subs: []*checker{
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-		}}
-	},
-	"#PrecompactState": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"active_project_id": 0, "confidence": 1, "detection_method": 2, "timestamp": 3, "metadata": 4}, names: []string{"active_project_id", "confidence", "detection_method", "timestamp", "metadata"}, vals: []*checker{
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{2}-[a-z0-9-]+$")},
-				}},
-			}},
-			&checker{op: opOr, mask: 16, subs: []*checker{
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "high", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "medium", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "low", i: 0, f: 0, b: false}},
-			}},
-			&checker{op: opOr, mask: 16, subs: []*checker{
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "transcript", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "cache", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "fallback", i: 0, f: 0, b: false}},
-			}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
-				{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 4, allow: 4}},
-			}},
-		}, reqMask: 0xf}
-	},
-	"#QualityTrajectory": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"gates_completed": 0, "gates_remaining": 1, "current_gate": 2, "current_gate_iteration": 3, "score_history": 4, "lowest_dimension": 5, "total_iterations_used": 6, "total_iterations_budget": 7}, names: []string{"gates_completed", "gates_remaining", "current_gate", "current_gate_iteration", "score_history", "lowest_dimension", "total_iterations_used", "total_iterations_budget"}, vals: []*checker{
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-			&checker{op: opOr, mask: 5, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-				}},
-			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
-				{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 12, allow: 12}}},
-			}},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-		}, reqMask: 0x7f}
-	},
-	"#RecoveryState": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"last_checkpoint": 0, "current_phase": 1, "current_phase_name": 2, "workflow_status": 3, "current_activity": 4, "next_step": 5, "context_fill_at_update": 6, "updated_at": 7, "cross_session_portable": 8, "ephemeral_references": 9}, names: []string{"last_checkpoint", "current_phase", "current_phase_name", "workflow_status", "current_activity", "next_step", "context_fill_at_update", "updated_at", "cross_session_portable", "ephemeral_references"}, vals: []*checker{
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opOr, mask: 16, subs: []*checker{
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ACTIVE", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "PAUSED", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "FAILED", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "CANCELLED", i: 0, f: 0, b: false}},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opOr, mask: 13, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opAnd, mask: 12, subs: []*checker{
-					&checker{op: opKinds, mask: 12, allow: 12},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
-				}},
-			}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opKinds, mask: 2, allow: 2},
-			&checker{op: opKinds, mask: 2, allow: 2},
-		}, reqMask: 0xbf}
-	},
-	"#RecurringPattern": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"pattern": 0, "gates_affected": 1, "resolution": 2}, names: []string{"pattern", "gates_affected", "resolution"}, vals: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-		}, reqMask: 0x1}
-	},
-	"#ResumeContext": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opOr, mask: 16, subs: []*checker{
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "research", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "planning", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "execution", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ready-for-implementation", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "testing", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "review", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "complete", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-			&checker{op: opKinds, mask: 2, allow: 2},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-		}, reqMask: 0x7f}
-	},
-	"#ResumeContextExport": func() *checker {
-		return &checker{op: opOr, mask: 32, subs: []*checker{
-			&checker{op: opOr, mask: 32, subs: []*checker{
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opOr, mask: 16, subs: []*checker{
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "research", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "planning", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "execution", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ready-for-implementation", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "testing", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "review", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "complete", i: 0, f: 0, b: false}},
-						&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
-					}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opAnd, mask: 16, subs: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-					}},
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opAnd, mask: 16, subs: []*checker{
-						&checker{op: opKinds, mask: 16, allow: 16},
-						&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
-					}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opAnd, mask: 4, subs: []*checker{
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					}},
-					&checker{op: opKinds, mask: 2, allow: 2},
-					&checker{op: opAnd, mask: 4, subs: []*checker{
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					}},
-					&checker{op: opAnd, mask: 4, subs: []*checker{
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					}},
-				}, reqMask: 0x7f},
-				checkResumeContextExport2(),
-				checkResumeContextExport1(),
-			}},
-			&checker{op: opUnknown, mask: 32, why: "an EmbedDecl in a struct"},
-		}}
-	},
-	"#ResumeContextFile": func() *checker {
-		return &checker{op: opOr, mask: 32, subs: []*checker{
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opOr, mask: 16, subs: []*checker{
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "research", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "planning", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "execution", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ready-for-implementation", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "testing", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "review", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "complete", i: 0, f: 0, b: false}},
-					&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
-				}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-				}},
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
-				}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-				&checker{op: opKinds, mask: 2, allow: 2},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-			}, reqMask: 0x7f},
-			checkResumeContextExport2(),
-			checkResumeContextExport1(),
-		}}
-	},
-	"#ResumeContextFinished": func() *checker { return &checker{op: opUnknown, mask: 32, why: "an EmbedDecl in a struct"} },
-	"#ResumeContextV2": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-			&checker{op: opOr, mask: 28, subs: []*checker{
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^2\\.[0-9]+$")},
-				}},
-				&checker{op: opAnd, mask: 12, subs: []*checker{
-					&checker{op: opKinds, mask: 12, allow: 12},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 2},
-					&checker{op: opBound, mask: 12, cmp: cue.LessThanOp, bound: 3},
-				}},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("[^ ]")},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-			&checker{op: opKinds, mask: 2, allow: 2},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-			}},
-		}, reqMask: 0x7f}
-	},
-	"#ResumeMemo": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"updated": 0, "phase": 1, "last_skill": 2, "project_id": 3}, names: []string{"updated", "phase", "last_skill", "project_id"}, vals: []*checker{
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-		}, open: true}
-	},
-	"#ResumePhase": func() *checker {
-		return &checker{op: opOr, mask: 16, subs: []*checker{
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "research", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "planning", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "execution", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ready-for-implementation", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "testing", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "review", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "complete", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
-		}}
-	},
-	"#ResumeVersion2Number": func() *checker {
-		return &checker{op: opAnd, mask: 12, subs: []*checker{
-			&checker{op: opKinds, mask: 12, allow: 12},
-			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 2},
-			&checker{op: opBound, mask: 12, cmp: cue.LessThanOp, bound: 3},
-		}}
-	},
-	"#ResumptionV1": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"last_checkpoint": 0, "current_state": 1, "next_step": 2, "files_to_read": 3, "cross_session_portable": 4, "ephemeral_references": 5}, names: []string{"last_checkpoint", "current_state", "next_step", "files_to_read", "cross_session_portable", "ephemeral_references"}, vals: []*checker{
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opList, mask: 64, elem: &checker{op: opOr, mask: 48, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0}, names: []string{"path"}, vals: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}, reqMask: 0x1, open: true},
-			}}},
-			&checker{op: opKinds, mask: 2, allow: 2},
-			&checker{op: opKinds, mask: 2, allow: 2},
-		}, open: true}
-	},
-	"#ResumptionV1Export": func() *checker { return &checker{op: opUnknown, mask: 32, why: "a conjunction of structs or lists"} },
-	"#ResumptionV2": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"recovery_state": 0, "files_to_read": 1, "quality_trajectory": 2, "defect_summary": 3, "decision_log": 4, "agent_summaries": 5, "compaction_events": 6}, names: []string{"recovery_state", "files_to_read", "quality_trajectory", "defect_summary", "decision_log", "agent_summaries", "compaction_events"}, vals: []*checker{
-			checkOrchestrationFile2(),
-			&checker{op: opList, mask: 64, elem: &checker{op: opOr, mask: 48, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "priority": 1, "purpose": 2, "sections": 3}, names: []string{"path", "priority", "purpose", "sections"}, vals: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opAnd, mask: 4, subs: []*checker{
-						&checker{op: opKinds, mask: 4, allow: 4},
-						&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-					}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				}, reqMask: 0x3},
-			}}},
-			checkOrchestrationFile3(),
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"total_defects_found": 0, "total_defects_resolved": 1, "unresolved_defects": 2, "recurring_patterns": 3, "last_gate_primary_defect": 4}, names: []string{"total_defects_found", "total_defects_resolved", "unresolved_defects", "recurring_patterns", "last_gate_primary_defect"}, vals: []*checker{
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"pattern": 0, "gates_affected": 1, "resolution": 2}, names: []string{"pattern", "gates_affected", "resolution"}, vals: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-					&checker{op: opOr, mask: 17, subs: []*checker{
-						&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-						&checker{op: opKinds, mask: 16, allow: 16},
-					}},
-				}, reqMask: 0x1}},
-				&checker{op: opOr, mask: 17, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}},
-			}, reqMask: 0x1f},
-			checkOrchestrationFile4(),
-			&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
-				{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 16, allow: 16}},
-			}},
-			checkOrchestrationFile1(),
-		}, reqMask: 0x7f}
-	},
-	"#RuntimeCheckpoint": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"checkpoint_id": 0, "context_state": 1, "resumption_state": 2, "created_at": 3}, names: []string{"checkpoint_id", "context_state", "resumption_state", "created_at"}, vals: []*checker{
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^cx-[0-9]{3}$")},
-			}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"fill_percentage": 0, "tier": 1, "token_count": 2, "monitoring_ok": 3, "context_window": 4, "context_window_source": 5}, names: []string{"fill_percentage", "tier", "token_count", "monitoring_ok", "context_window", "context_window_source"}, vals: []*checker{
-				&checker{op: opKinds, mask: 12, allow: 12},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opOr, mask: 5, subs: []*checker{
-					&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-					&checker{op: opKinds, mask: 4, allow: 4},
-				}},
-				&checker{op: opKinds, mask: 2, allow: 2},
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}, reqMask: 0x7},
-			&checker{op: opOr, mask: 33, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{}, open: true},
-			}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-		}, reqMask: 0xf}
-	},
-	"#RuntimeContextState": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"fill_percentage": 0, "tier": 1, "token_count": 2, "monitoring_ok": 3, "context_window": 4, "context_window_source": 5}, names: []string{"fill_percentage", "tier", "token_count", "monitoring_ok", "context_window", "context_window_source"}, vals: []*checker{
-			&checker{op: opKinds, mask: 12, allow: 12},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opOr, mask: 5, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 4, allow: 4},
-			}},
-			&checker{op: opKinds, mask: 2, allow: 2},
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opKinds, mask: 16, allow: 16},
-		}, reqMask: 0x7}
-	},
-	"#SHA256Ref": func() *checker {
-		return &checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^sha256:[0-9a-f]{64}$")},
-		}}
-	},
-	"#SchemaConfig": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"allow_keys": 0}, names: []string{"allow_keys"}, vals: []*checker{
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"orchestration": 0, "checkpoint": 1, "precompact-state": 2, "resume-context": 3, "bundle": 4, "agent-run": 5}, names: []string{"orchestration", "checkpoint", "precompact-state", "resume-context", "bundle", "agent-run"}, vals: []*checker{
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			}},
-		}}
-	},
-	"#SecretsConfig": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"allow": 0}, names: []string{"allow"}, vals: []*checker{
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-		}}
-	},
-	"#Semver": func() *checker {
-		return &checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$")},
-		}}
-	},
-	"#Severity": func() *checker {
-		return &checker{op: opOr, mask: 16, subs: []*checker{
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "error", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "warning", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "off", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "on", i: 0, f: 0, b: false}},
-		}}
-	},
-	"#StalenessConfig": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"max_age": 0, "run_max_age": 1}, names: []string{"max_age", "run_max_age"}, vals: []*checker{
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^([0-9]+(ns|us|µs|ms|s|m|h|d))+$")},
-			}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^([0-9]+(ns|us|µs|ms|s|m|h|d))+$")},
-			}},
-		}}
-	},
-	"#Status": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"status": 0, "cmp01": 1, "completed_at": 2, "error": 3, "run_id": 4, "skill_status": 5}, names: []string{"status", "cmp01", "completed_at", "error", "run_id", "skill_status"}, vals: []*checker{
-			&checker{op: opOr, mask: 16, subs: []*checker{
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "success", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "failure", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "error", i: 0, f: 0, b: false}},
-			}},
-			&checker{op: opOr, mask: 16, subs: []*checker{
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "pass", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "fail", i: 0, f: 0, b: false}},
-			}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opOr, mask: 49, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"code": 0, "message": 1}, names: []string{"code", "message"}, vals: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}, reqMask: 0x3},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-		}, reqMask: 0x3}
-	},
-	"#StatusError": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"code": 0, "message": 1}, names: []string{"code", "message"}, vals: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-		}, reqMask: 0x3}
-	},
-	"#StatusFields": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"status": 0, "cmp01": 1, "completed_at": 2, "error": 3, "run_id": 4, "skill_status": 5}, names: []string{"status", "cmp01", "completed_at", "error", "run_id", "skill_status"}, vals: []*checker{
-			&checker{op: opAny, mask: 127},
-			&checker{op: opAny, mask: 127},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opOr, mask: 49, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{"code": 0, "message": 1}, names: []string{"code", "message"}, vals: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opKinds, mask: 16, allow: 16},
-				}, reqMask: 0x3},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-		}}
-	},
-	"#Task": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "title": 1, "depends_on": 2, "dependencies": 3}, names: []string{"id", "title", "depends_on", "dependencies"}, vals: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-		}, reqMask: 0x1, open: true}
-	},
-	"#TaskGraph": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"tasks": 0}, names: []string{"tasks"}, vals: []*checker{
-			&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "title": 1, "depends_on": 2, "dependencies": 3}, names: []string{"id", "title", "depends_on", "dependencies"}, vals: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			}, reqMask: 0x1, open: true}},
-		}, reqMask: 0x1, open: true}
-	},
-	"#TaskSpec": func() *checker {
-		return &checker{op: opStruct, mask: 32, fields: map[string]int{"task_id": 0, "inputs": 1, "expected_outputs": 2, "outputs": 3, "constraints": 4, "created_at": 5}, names: []string{"task_id", "inputs", "expected_outputs", "outputs", "constraints", "created_at"}, vals: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opOr, mask: 96, subs: []*checker{
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opStruct, mask: 32, fields: map[string]int{}, open: true},
-			}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"durable_paths": 0}, names: []string{"durable_paths"}, vals: []*checker{
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			}, open: true},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{}, open: true},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-		}, open: true}
-	},
-	"#Timestamp": func() *checker {
-		return &checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-		}}
-	},
-	"#WorkflowStatus": func() *checker {
-		return &checker{op: opOr, mask: 16, subs: []*checker{
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ACTIVE", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "PAUSED", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "FAILED", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "CANCELLED", i: 0, f: 0, b: false}},
-		}}
-	},
+	"#AgentSummaries":                 checkAgentSummaries,
+	"#BuildResumeContext":             checkBuildResumeContext,
+	"#BundleConfig":                   checkBundleConfig,
+	"#Checkpoint":                     checkCheckpoint,
+	"#CheckpointAccumulatedContext":   checkCheckpointAccumulatedContext,
+	"#CheckpointContextState":         checkCheckpointContextState,
+	"#CheckpointDecision":             checkCheckpointDecision,
+	"#CheckpointFile":                 checkCheckpointFile,
+	"#CheckpointFileToRead":           checkCheckpointFileToRead,
+	"#CheckpointID":                   checkCheckpointID,
+	"#CheckpointMetadata":             checkCheckpointMetadata,
+	"#CheckpointOrchestrationState":   checkCheckpointOrchestrationState,
+	"#CheckpointRecoveryInstructions": checkCheckpointRecoveryInstructions,
+	"#CheckpointTrigger":              checkCheckpointTrigger,
+	"#CompactionEvent":                checkCompactionEvent,
+	"#CompactionEvents":               checkCompactionEvents,
+	"#CompactionID":                   checkCompactionID,
+	"#Config":                         checkConfig,
+	"#Decision":                       checkDecision,
+	"#DecisionID":                     checkDecisionID,
+	"#DefectSummary":                  checkDefectSummary,
+	"#Duration":                       checkDuration,
+	"#Event":                          checkEvent,
+	"#FileToRead":                     checkFileToRead,
+	"#FileToReadEntry":                checkFileToReadEntry,
+	"#FinishedWord":                   checkFinishedWord,
+	"#Fraction":                       checkFraction,
+	"#IgnoreEntry":                    checkIgnoreEntry,
+	"#KindConfig":                     checkKindConfig,
+	"#KindsConfig":                    checkKindsConfig,
+	"#NonNegInt":                      checkNonNegInt,
+	"#NullableFraction":               checkNullableFraction,
+	"#NullableTimestamp":              checkNullableTimestamp,
+	"#OrchestrationFile":              checkOrchestrationFile,
+	"#OutputHashes":                   checkOutputHashes,
+	"#OutputHashesFields":             checkOutputHashesFields,
+	"#PositiveInt":                    checkPositiveInt,
+	"#PrecompactState":                checkPrecompactState,
+	"#QualityTrajectory":              checkQualityTrajectory,
+	"#RecoveryState":                  checkRecoveryState,
+	"#RecurringPattern":               checkRecurringPattern,
+	"#ResumeContext":                  checkResumeContext,
+	"#ResumeContextExport":            checkResumeContextExport,
+	"#ResumeContextFile":              checkResumeContextFile,
+	"#ResumeContextFinished":          checkResumeContextFinished,
+	"#ResumeContextV2":                checkResumeContextV2,
+	"#ResumeMemo":                     checkResumeMemo,
+	"#ResumePhase":                    checkResumePhase,
+	"#ResumeVersion2Number":           checkResumeVersion2Number,
+	"#ResumptionV1":                   checkResumptionV1,
+	"#ResumptionV1Export":             checkResumptionV1Export,
+	"#ResumptionV2":                   checkResumptionV2,
+	"#RuntimeCheckpoint":              checkRuntimeCheckpoint,
+	"#RuntimeContextState":            checkRuntimeContextState,
+	"#SHA256Ref":                      checkSHA256Ref,
+	"#SchemaConfig":                   checkSchemaConfig,
+	"#SecretsConfig":                  checkSecretsConfig,
+	"#Semver":                         checkSemver,
+	"#Severity":                       checkSeverity,
+	"#StalenessConfig":                checkStalenessConfig,
+	"#Status":                         checkStatus,
+	"#StatusError":                    checkStatusError,
+	"#StatusFields":                   checkStatusFields,
+	"#Task":                           checkTask,
+	"#TaskGraph":                      checkTaskGraph,
+	"#TaskSpec":                       checkTaskSpec,
+	"#Timestamp":                      checkTimestamp,
+	"#WorkflowStatus":                 checkWorkflowStatus,
 }
 
-func checkCheckpoint1() *checker {
+func checkAgentSummaries() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
+		{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 16, allow: 16}},
+	}}
+}
+
+func checkBuildResumeContext() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "build_id": 1, "build_name": 2, "build_type": 3, "current_phase": 4, "next_action": 5, "continue_at": 6, "blockers": 7, "files_to_load": 8, "last_updated": 9, "current_section": 10, "current_task": 11, "progress": 12, "session_id": 13, "session_ids": 14, "current_skill": 15, "rediscovery_round": 16, "discovery_complete": 17, "total_tasks": 18, "tasks_completed": 19}, names: []string{"resume_schema_version", "build_id", "build_name", "build_type", "current_phase", "next_action", "continue_at", "blockers", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
+		&checker{op: opOr, mask: 28, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			checkResumeVersion2Number(),
+		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opAnd, mask: 16, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opRegex, mask: 16, re: lazyre.New("[^ ]")},
+		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
+		&checker{op: opOr, mask: 81, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opList, mask: 64, elem: &checker{op: opAny, mask: 127}},
+		}},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		checkTimestamp(),
+		&checker{op: opKinds, mask: 4, allow: 4},
+		&checker{op: opKinds, mask: 4, allow: 4},
+		&checker{op: opAnd, mask: 16, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
+		}},
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		checkNonNegInt(),
+		&checker{op: opKinds, mask: 2, allow: 2},
+		checkNonNegInt(),
+		checkNonNegInt(),
+	}, reqMask: 0x337}
+}
+
+func checkBundleConfig() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"base": 0, "supported_validator_semvers": 1, "forbidden": 2}, names: []string{"base", "supported_validator_semvers", "forbidden"}, vals: []*checker{
+		&checker{op: opOr, mask: 16, subs: []*checker{
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "bundle", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "repo", i: 0, f: 0, b: false}},
+		}},
+		&checker{op: opList, mask: 64, elem: checkSemver()},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+	}}
+}
+
+func checkCheckpoint() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"schema_version": 0, "event_type": 1, "event_id": 2, "timestamp": 3, "trigger": 4, "context_state": 5, "orchestration_state": 6, "accumulated_context": 7, "recovery_instructions": 8, "metadata": 9}, names: []string{"schema_version", "event_type", "event_id", "timestamp", "trigger", "context_state", "orchestration_state", "accumulated_context", "recovery_instructions", "metadata"}, vals: []*checker{
+		&checker{op: opRegex, mask: 16, re: lazyre.New("^1\\.[0-9]+\\.[0-9]+$")},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "compaction", i: 0, f: 0, b: false}},
+		checkCheckpointID(),
+		checkTimestamp(),
+		checkCheckpointTrigger(),
+		checkCheckpointContextState(),
+		checkCheckpointOrchestrationState(),
+		checkCheckpointAccumulatedContext(),
+		checkCheckpointRecoveryInstructions(),
+		checkCheckpointMetadata(),
+	}, reqMask: 0x3ff}
+}
+
+func checkCheckpointAccumulatedContext() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"defect_patterns": 0, "decisions_since_last_checkpoint": 1, "agent_summaries": 2}, names: []string{"defect_patterns", "decisions_since_last_checkpoint", "agent_summaries"}, vals: []*checker{
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		&checker{op: opList, mask: 64, elem: checkCheckpointDecision()},
+		checkAgentSummaries(),
+	}, reqMask: 0x7}
+}
+
+func checkCheckpointContextState() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"estimated_fill_before_compaction": 0, "estimated_tokens_used": 1, "context_window_size": 2, "source": 3}, names: []string{"estimated_fill_before_compaction", "estimated_tokens_used", "context_window_size", "source"}, vals: []*checker{
+		&checker{op: opKinds, mask: 12, allow: 12},
+		&checker{op: opOr, mask: 5, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 4, allow: 4},
+		}},
+		&checker{op: opKinds, mask: 4, allow: 4},
+		&checker{op: opKinds, mask: 16, allow: 16},
+	}, reqMask: 0xf}
+}
+
+func checkCheckpointDecision() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "summary": 1, "affects_phases": 2}, names: []string{"id", "summary", "affects_phases"}, vals: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
+	}, reqMask: 0x7}
+}
+
+func checkCheckpointFile() *checker {
+	return &checker{op: opOr, mask: 32, subs: []*checker{
+		checkCheckpoint(),
+		checkRuntimeCheckpoint(),
+	}}
+}
+
+func checkCheckpointFileToRead() *checker {
+	return &checker{op: opOr, mask: 48, subs: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "sections": 1, "priority": 2, "purpose": 3}, names: []string{"path", "sections", "priority", "purpose"}, vals: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opKinds, mask: 4, allow: 4},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}, reqMask: 0x1},
+	}}
+}
+
+func checkCheckpointID() *checker {
+	return &checker{op: opAnd, mask: 16, subs: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opRegex, mask: 16, re: lazyre.New("^cx-[0-9]{3}$")},
+	}}
+}
+
+func checkCheckpointMetadata() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"written_by": 0, "acknowledged": 1, "acknowledged_at": 2}, names: []string{"written_by", "acknowledged", "acknowledged_at"}, vals: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 2, allow: 2},
+		checkNullableTimestamp(),
+	}, reqMask: 0x7}
+}
+
+func checkCheckpointOrchestrationState() *checker {
 	return &checker{op: opStruct, mask: 32, fields: map[string]int{"workflow_id": 0, "workflow_status": 1, "current_phase": 2, "current_phase_name": 3, "current_activity": 4, "last_completed_checkpoint": 5, "phases_complete": 6, "phases_in_progress": 7, "phases_remaining": 8, "current_gate": 9, "current_gate_iteration": 10, "current_gate_score": 11}, names: []string{"workflow_id", "workflow_status", "current_phase", "current_phase_name", "current_activity", "last_completed_checkpoint", "phases_complete", "phases_in_progress", "phases_remaining", "current_gate", "current_gate_iteration", "current_gate_score"}, vals: []*checker{
 		&checker{op: opKinds, mask: 16, allow: 16},
 		&checker{op: opKinds, mask: 16, allow: 16},
@@ -1335,197 +248,285 @@ func checkCheckpoint1() *checker {
 	}, reqMask: 0xfff}
 }
 
-func checkCheckpoint2() *checker {
+func checkCheckpointRecoveryInstructions() *checker {
 	return &checker{op: opStruct, mask: 32, fields: map[string]int{"files_to_read": 0, "next_action": 1, "critical_context": 2}, names: []string{"files_to_read", "next_action", "critical_context"}, vals: []*checker{
-		&checker{op: opList, mask: 64, elem: &checker{op: opOr, mask: 48, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "sections": 1, "priority": 2, "purpose": 3}, names: []string{"path", "sections", "priority", "purpose"}, vals: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}, reqMask: 0x1},
-		}}},
+		&checker{op: opList, mask: 64, elem: checkCheckpointFileToRead()},
 		&checker{op: opKinds, mask: 16, allow: 16},
 		&checker{op: opKinds, mask: 16, allow: 16},
 	}, reqMask: 0x3}
 }
 
-func checkCheckpointFile1() *checker {
-	return &checker{op: opStruct, mask: 32, fields: map[string]int{"schema_version": 0, "event_type": 1, "event_id": 2, "timestamp": 3, "trigger": 4, "context_state": 5, "orchestration_state": 6, "accumulated_context": 7, "recovery_instructions": 8, "metadata": 9}, names: []string{"schema_version", "event_type", "event_id", "timestamp", "trigger", "context_state", "orchestration_state", "accumulated_context", "recovery_instructions", "metadata"}, vals: []*checker{
-		&checker{op: opRegex, mask: 16, re: lazyre.New("^1\\.[0-9]+\\.[0-9]+$")},
-		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "compaction", i: 0, f: 0, b: false}},
-		&checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^cx-[0-9]{3}$")},
+func checkCheckpointTrigger() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"type": 0, "source": 1}, names: []string{"type", "source"}, vals: []*checker{
+		&checker{op: opOr, mask: 16, subs: []*checker{
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "auto", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "manual", i: 0, f: 0, b: false}},
 		}},
-		&checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-		}},
-		&checker{op: opStruct, mask: 32, fields: map[string]int{"type": 0, "source": 1}, names: []string{"type", "source"}, vals: []*checker{
-			&checker{op: opOr, mask: 16, subs: []*checker{
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "auto", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "manual", i: 0, f: 0, b: false}},
-			}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-		}, reqMask: 0x3},
-		&checker{op: opStruct, mask: 32, fields: map[string]int{"estimated_fill_before_compaction": 0, "estimated_tokens_used": 1, "context_window_size": 2, "source": 3}, names: []string{"estimated_fill_before_compaction", "estimated_tokens_used", "context_window_size", "source"}, vals: []*checker{
-			&checker{op: opKinds, mask: 12, allow: 12},
-			&checker{op: opOr, mask: 5, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 4, allow: 4},
-			}},
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opKinds, mask: 16, allow: 16},
-		}, reqMask: 0xf},
-		checkCheckpoint1(),
-		&checker{op: opStruct, mask: 32, fields: map[string]int{"defect_patterns": 0, "decisions_since_last_checkpoint": 1, "agent_summaries": 2}, names: []string{"defect_patterns", "decisions_since_last_checkpoint", "agent_summaries"}, vals: []*checker{
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "summary": 1, "affects_phases": 2}, names: []string{"id", "summary", "affects_phases"}, vals: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
-			}, reqMask: 0x7}},
-			&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
-				{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 16, allow: 16}},
-			}},
-		}, reqMask: 0x7},
-		checkCheckpoint2(),
-		&checker{op: opStruct, mask: 32, fields: map[string]int{"written_by": 0, "acknowledged": 1, "acknowledged_at": 2}, names: []string{"written_by", "acknowledged", "acknowledged_at"}, vals: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opKinds, mask: 2, allow: 2},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opAnd, mask: 16, subs: []*checker{
-					&checker{op: opKinds, mask: 16, allow: 16},
-					&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-				}},
-			}},
-		}, reqMask: 0x7},
-	}, reqMask: 0x3ff}
+		&checker{op: opKinds, mask: 16, allow: 16},
+	}, reqMask: 0x3}
 }
 
-func checkConfig1() *checker {
+func checkCompactionEvent() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "trigger": 2, "estimated_fill_before": 3, "active_phase": 4, "active_gate": 5, "active_gate_iteration": 6, "checkpoint_file": 7, "acknowledged": 8}, names: []string{"id", "timestamp", "trigger", "estimated_fill_before", "active_phase", "active_gate", "active_gate_iteration", "checkpoint_file", "acknowledged"}, vals: []*checker{
+		checkCompactionID(),
+		checkTimestamp(),
+		&checker{op: opOr, mask: 16, subs: []*checker{
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "auto", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "manual", i: 0, f: 0, b: false}},
+		}},
+		checkNullableFraction(),
+		&checker{op: opOr, mask: 5, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			checkNonNegInt(),
+		}},
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
+		&checker{op: opOr, mask: 5, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			checkPositiveInt(),
+		}},
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
+		&checker{op: opKinds, mask: 2, allow: 2},
+	}, reqMask: 0xf}
+}
+
+func checkCompactionEvents() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"count": 0, "events": 1}, names: []string{"count", "events"}, vals: []*checker{
+		checkNonNegInt(),
+		&checker{op: opList, mask: 64, elem: checkCompactionEvent()},
+	}, reqMask: 0x3}
+}
+
+func checkCompactionID() *checker {
+	return &checker{op: opAnd, mask: 16, subs: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opRegex, mask: 16, re: lazyre.New("^CX-[0-9]{3}$")},
+	}}
+}
+
+func checkConfig() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"kinds": 0, "exclude": 1, "rules": 2, "staleness": 3, "bundle": 4, "secrets": 5, "schema": 6, "ignore": 7, "fail_on": 8}, names: []string{"kinds", "exclude", "rules", "staleness", "bundle", "secrets", "schema", "ignore", "fail_on"}, vals: []*checker{
+		checkKindsConfig(),
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
+			{key: &checker{op: opRegex, mask: 16, re: lazyre.New("^(RL[0-9]{3}|[a-z0-9]+(-[a-z0-9]+)*)$")}, val: checkSeverity()},
+		}},
+		checkStalenessConfig(),
+		checkBundleConfig(),
+		checkSecretsConfig(),
+		checkSchemaConfig(),
+		&checker{op: opList, mask: 64, elem: checkIgnoreEntry()},
+		&checker{op: opOr, mask: 16, subs: []*checker{
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "error", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "warning", i: 0, f: 0, b: false}},
+		}},
+	}}
+}
+
+func checkDecision() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "gate": 2, "iteration": 3, "decision": 4, "rationale": 5, "affects_phases": 6, "applied": 7}, names: []string{"id", "timestamp", "gate", "iteration", "decision", "rationale", "affects_phases", "applied"}, vals: []*checker{
+		checkDecisionID(),
+		checkTimestamp(),
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
+		&checker{op: opOr, mask: 5, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			checkPositiveInt(),
+		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
+		&checker{op: opKinds, mask: 2, allow: 2},
+	}, reqMask: 0x30}
+}
+
+func checkDecisionID() *checker {
+	return &checker{op: opAnd, mask: 16, subs: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opRegex, mask: 16, re: lazyre.New("^RD-[0-9]{3}$")},
+	}}
+}
+
+func checkDefectSummary() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"total_defects_found": 0, "total_defects_resolved": 1, "unresolved_defects": 2, "recurring_patterns": 3, "last_gate_primary_defect": 4}, names: []string{"total_defects_found", "total_defects_resolved", "unresolved_defects", "recurring_patterns", "last_gate_primary_defect"}, vals: []*checker{
+		checkNonNegInt(),
+		checkNonNegInt(),
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		&checker{op: opList, mask: 64, elem: checkRecurringPattern()},
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
+	}, reqMask: 0x1f}
+}
+
+func checkDuration() *checker {
+	return &checker{op: opAnd, mask: 16, subs: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opRegex, mask: 16, re: lazyre.New("^([0-9]+(ns|us|µs|ms|s|m|h|d))+$")},
+	}}
+}
+
+func checkEvent() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"event": 0, "type": 1, "event_type": 2, "task_id": 3, "timestamp": 4, "actor": 5}, names: []string{"event", "type", "event_type", "task_id", "timestamp", "actor"}, vals: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+		}},
+		checkTimestamp(),
+		&checker{op: opKinds, mask: 16, allow: 16},
+	}, reqMask: 0x10, open: true}
+}
+
+func checkFileToRead() *checker {
+	return &checker{op: opOr, mask: 48, subs: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		checkFileToReadEntry(),
+	}}
+}
+
+func checkFileToReadEntry() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "priority": 1, "purpose": 2, "sections": 3}, names: []string{"path", "priority", "purpose", "sections"}, vals: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		checkPositiveInt(),
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+	}, reqMask: 0x3}
+}
+
+func checkFinishedWord() *checker {
+	return &checker{op: opRegex, mask: 16, re: lazyre.New("^ *([Cc]omplete|COMPLETE|[Cc]ompleted|COMPLETED|[Dd]one|DONE|[Ff]inished|FINISHED|[Cc]ancel+ed|CANCEL+ED|[Ff]ailed|FAILED|[Aa]rchived|ARCHIVED)([ _-].*)?$")}
+}
+
+func checkFraction() *checker {
+	return &checker{op: opAnd, mask: 12, subs: []*checker{
+		&checker{op: opKinds, mask: 12, allow: 12},
+		&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+		&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
+	}}
+}
+
+func checkIgnoreEntry() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0, "rules": 1}, names: []string{"path", "rules"}, vals: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+	}, reqMask: 0x1}
+}
+
+func checkKindConfig() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+	}}
+}
+
+func checkKindsConfig() *checker {
 	return &checker{op: opStruct, mask: 32, fields: map[string]int{"orchestration": 0, "checkpoint": 1, "precompact-state": 2, "resume-context": 3, "bundle": 4, "agent-run": 5}, names: []string{"orchestration", "checkpoint", "precompact-state", "resume-context", "bundle", "agent-run"}, vals: []*checker{
-		&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-		}},
-		&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-		}},
-		&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-		}},
-		&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-		}},
-		&checker{op: opStruct, mask: 32, fields: map[string]int{"globs": 0, "exclude": 1}, names: []string{"globs", "exclude"}, vals: []*checker{
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-		}},
+		checkKindConfig(),
+		checkKindConfig(),
+		checkKindConfig(),
+		checkKindConfig(),
+		checkKindConfig(),
 		&checker{op: opStruct, mask: 32, fields: map[string]int{"exclude": 0}, names: []string{"exclude"}, vals: []*checker{
 			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
 		}},
 	}}
 }
 
-func checkOrchestrationFile1() *checker {
-	return &checker{op: opStruct, mask: 32, fields: map[string]int{"count": 0, "events": 1}, names: []string{"count", "events"}, vals: []*checker{
-		&checker{op: opAnd, mask: 4, subs: []*checker{
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-		}},
-		&checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "trigger": 2, "estimated_fill_before": 3, "active_phase": 4, "active_gate": 5, "active_gate_iteration": 6, "checkpoint_file": 7, "acknowledged": 8}, names: []string{"id", "timestamp", "trigger", "estimated_fill_before", "active_phase", "active_gate", "active_gate_iteration", "checkpoint_file", "acknowledged"}, vals: []*checker{
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^CX-[0-9]{3}$")},
-			}},
-			&checker{op: opAnd, mask: 16, subs: []*checker{
-				&checker{op: opKinds, mask: 16, allow: 16},
-				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-			}},
-			&checker{op: opOr, mask: 16, subs: []*checker{
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "auto", i: 0, f: 0, b: false}},
-				&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "manual", i: 0, f: 0, b: false}},
-			}},
-			&checker{op: opOr, mask: 13, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opAnd, mask: 12, subs: []*checker{
-					&checker{op: opKinds, mask: 12, allow: 12},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-					&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
-				}},
-			}},
-			&checker{op: opOr, mask: 5, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				}},
-			}},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-			&checker{op: opOr, mask: 5, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opAnd, mask: 4, subs: []*checker{
-					&checker{op: opKinds, mask: 4, allow: 4},
-					&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-				}},
-			}},
-			&checker{op: opOr, mask: 17, subs: []*checker{
-				&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-				&checker{op: opKinds, mask: 16, allow: 16},
-			}},
-			&checker{op: opKinds, mask: 2, allow: 2},
-		}, reqMask: 0xf}},
-	}, reqMask: 0x3}
+func checkNonNegInt() *checker {
+	return &checker{op: opAnd, mask: 4, subs: []*checker{
+		&checker{op: opKinds, mask: 4, allow: 4},
+		&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+	}}
 }
 
-func checkOrchestrationFile2() *checker {
-	return &checker{op: opStruct, mask: 32, fields: map[string]int{"last_checkpoint": 0, "current_phase": 1, "current_phase_name": 2, "workflow_status": 3, "current_activity": 4, "next_step": 5, "context_fill_at_update": 6, "updated_at": 7, "cross_session_portable": 8, "ephemeral_references": 9}, names: []string{"last_checkpoint", "current_phase", "current_phase_name", "workflow_status", "current_activity", "next_step", "context_fill_at_update", "updated_at", "cross_session_portable", "ephemeral_references"}, vals: []*checker{
+func checkNullableFraction() *checker {
+	return &checker{op: opOr, mask: 13, subs: []*checker{
+		&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+		checkFraction(),
+	}}
+}
+
+func checkNullableTimestamp() *checker {
+	return &checker{op: opOr, mask: 17, subs: []*checker{
+		&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+		checkTimestamp(),
+	}}
+}
+
+func checkOrchestrationFile() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"resumption": 0}, names: []string{"resumption"}, vals: []*checker{
+		&checker{op: opOr, mask: 32, subs: []*checker{
+			checkResumptionV2(),
+			&checker{op: opUnknown, mask: 32, why: "a conjunction of structs or lists"},
+		}},
+	}, reqMask: 0x1, open: true}
+}
+
+func checkOutputHashes() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"validator_semver": 0, "validator_build_id": 1, "generated_at": 2, "hashes": 3}, names: []string{"validator_semver", "validator_build_id", "generated_at", "hashes"}, vals: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		checkTimestamp(),
+		&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
+			{key: &checker{op: opKinds, mask: 16, allow: 16}, val: checkSHA256Ref()},
+		}},
+	}, reqMask: 0xb}
+}
+
+func checkOutputHashesFields() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"validator_semver": 0, "validator_build_id": 1, "generated_at": 2, "hashes": 3}, names: []string{"validator_semver", "validator_build_id", "generated_at", "hashes"}, vals: []*checker{
+		&checker{op: opAny, mask: 127},
+		&checker{op: opAny, mask: 127},
+		checkTimestamp(),
+		&checker{op: opAny, mask: 127},
+	}}
+}
+
+func checkPositiveInt() *checker {
+	return &checker{op: opAnd, mask: 4, subs: []*checker{
+		&checker{op: opKinds, mask: 4, allow: 4},
+		&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
+	}}
+}
+
+func checkPrecompactState() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"active_project_id": 0, "confidence": 1, "detection_method": 2, "timestamp": 3, "metadata": 4}, names: []string{"active_project_id", "confidence", "detection_method", "timestamp", "metadata"}, vals: []*checker{
 		&checker{op: opOr, mask: 17, subs: []*checker{
 			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-		}},
-		&checker{op: opAnd, mask: 4, subs: []*checker{
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-		}},
-		&checker{op: opKinds, mask: 16, allow: 16},
-		&checker{op: opOr, mask: 16, subs: []*checker{
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ACTIVE", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "PAUSED", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "FAILED", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "CANCELLED", i: 0, f: 0, b: false}},
-		}},
-		&checker{op: opKinds, mask: 16, allow: 16},
-		&checker{op: opKinds, mask: 16, allow: 16},
-		&checker{op: opOr, mask: 13, subs: []*checker{
-			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-			&checker{op: opAnd, mask: 12, subs: []*checker{
-				&checker{op: opKinds, mask: 12, allow: 12},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-				&checker{op: opBound, mask: 12, cmp: cue.LessThanEqualOp, bound: 1},
+			&checker{op: opAnd, mask: 16, subs: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+				&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{2}-[a-z0-9-]+$")},
 			}},
 		}},
-		&checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+		&checker{op: opOr, mask: 16, subs: []*checker{
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "high", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "medium", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "low", i: 0, f: 0, b: false}},
 		}},
-		&checker{op: opKinds, mask: 2, allow: 2},
-		&checker{op: opKinds, mask: 2, allow: 2},
-	}, reqMask: 0xbf}
+		&checker{op: opOr, mask: 16, subs: []*checker{
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "transcript", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "cache", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "fallback", i: 0, f: 0, b: false}},
+		}},
+		checkTimestamp(),
+		&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
+			{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opKinds, mask: 4, allow: 4}},
+		}},
+	}, reqMask: 0xf}
 }
 
-func checkOrchestrationFile3() *checker {
+func checkQualityTrajectory() *checker {
 	return &checker{op: opStruct, mask: 32, fields: map[string]int{"gates_completed": 0, "gates_remaining": 1, "current_gate": 2, "current_gate_iteration": 3, "score_history": 4, "lowest_dimension": 5, "total_iterations_used": 6, "total_iterations_budget": 7}, names: []string{"gates_completed", "gates_remaining", "current_gate", "current_gate_iteration", "score_history", "lowest_dimension", "total_iterations_used", "total_iterations_budget"}, vals: []*checker{
 		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
 		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
@@ -1535,10 +536,7 @@ func checkOrchestrationFile3() *checker {
 		}},
 		&checker{op: opOr, mask: 5, subs: []*checker{
 			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-			}},
+			checkPositiveInt(),
 		}},
 		&checker{op: opStruct, mask: 32, fields: map[string]int{}, patterns: []pattern{
 			{key: &checker{op: opKinds, mask: 16, allow: 16}, val: &checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 12, allow: 12}}},
@@ -1547,117 +545,93 @@ func checkOrchestrationFile3() *checker {
 			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
 			&checker{op: opKinds, mask: 16, allow: 16},
 		}},
-		&checker{op: opAnd, mask: 4, subs: []*checker{
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-		}},
-		&checker{op: opAnd, mask: 4, subs: []*checker{
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-		}},
+		checkNonNegInt(),
+		checkNonNegInt(),
 	}, reqMask: 0x7f}
 }
 
-func checkOrchestrationFile4() *checker {
-	return &checker{op: opList, mask: 64, elem: &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "timestamp": 1, "gate": 2, "iteration": 3, "decision": 4, "rationale": 5, "affects_phases": 6, "applied": 7}, names: []string{"id", "timestamp", "gate", "iteration", "decision", "rationale", "affects_phases", "applied"}, vals: []*checker{
-		&checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^RD-[0-9]{3}$")},
-		}},
-		&checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-		}},
+func checkRecoveryState() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"last_checkpoint": 0, "current_phase": 1, "current_phase_name": 2, "workflow_status": 3, "current_activity": 4, "next_step": 5, "context_fill_at_update": 6, "updated_at": 7, "cross_session_portable": 8, "ephemeral_references": 9}, names: []string{"last_checkpoint", "current_phase", "current_phase_name", "workflow_status", "current_activity", "next_step", "context_fill_at_update", "updated_at", "cross_session_portable", "ephemeral_references"}, vals: []*checker{
 		&checker{op: opOr, mask: 17, subs: []*checker{
 			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
 			&checker{op: opKinds, mask: 16, allow: 16},
 		}},
-		&checker{op: opOr, mask: 5, subs: []*checker{
-			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-			&checker{op: opAnd, mask: 4, subs: []*checker{
-				&checker{op: opKinds, mask: 4, allow: 4},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 1},
-			}},
-		}},
+		checkNonNegInt(),
+		&checker{op: opKinds, mask: 16, allow: 16},
+		checkWorkflowStatus(),
 		&checker{op: opKinds, mask: 16, allow: 16},
 		&checker{op: opKinds, mask: 16, allow: 16},
-		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 4, allow: 4}},
+		checkNullableFraction(),
+		checkTimestamp(),
 		&checker{op: opKinds, mask: 2, allow: 2},
-	}, reqMask: 0x30}}
+		&checker{op: opKinds, mask: 2, allow: 2},
+	}, reqMask: 0xbf}
 }
 
-func checkResumeContextExport1() *checker {
-	return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "build_id": 1, "build_name": 2, "build_type": 3, "current_phase": 4, "next_action": 5, "continue_at": 6, "blockers": 7, "files_to_load": 8, "last_updated": 9, "current_section": 10, "current_task": 11, "progress": 12, "session_id": 13, "session_ids": 14, "current_skill": 15, "rediscovery_round": 16, "discovery_complete": 17, "total_tasks": 18, "tasks_completed": 19}, names: []string{"resume_schema_version", "build_id", "build_name", "build_type", "current_phase", "next_action", "continue_at", "blockers", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
-		&checker{op: opOr, mask: 28, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opAnd, mask: 12, subs: []*checker{
-				&checker{op: opKinds, mask: 12, allow: 12},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 2},
-				&checker{op: opBound, mask: 12, cmp: cue.LessThanOp, bound: 3},
-			}},
-		}},
+func checkRecurringPattern() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"pattern": 0, "gates_affected": 1, "resolution": 2}, names: []string{"pattern", "gates_affected", "resolution"}, vals: []*checker{
 		&checker{op: opKinds, mask: 16, allow: 16},
-		&checker{op: opKinds, mask: 16, allow: 16},
-		&checker{op: opKinds, mask: 16, allow: 16},
-		&checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("[^ ]")},
-		}},
-		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
 		&checker{op: opOr, mask: 17, subs: []*checker{
 			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
 			&checker{op: opKinds, mask: 16, allow: 16},
 		}},
-		&checker{op: opOr, mask: 81, subs: []*checker{
-			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "", i: 0, f: 0, b: false}},
-			&checker{op: opList, mask: 64, elem: &checker{op: opAny, mask: 127}},
-		}},
+	}, reqMask: 0x1}
+}
+
+func checkResumeContext() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		checkResumePhase(),
+		&checker{op: opKinds, mask: 16, allow: 16},
 		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-		&checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-		}},
+		checkTimestamp(),
 		&checker{op: opKinds, mask: 4, allow: 4},
 		&checker{op: opKinds, mask: 4, allow: 4},
 		&checker{op: opAnd, mask: 16, subs: []*checker{
 			&checker{op: opKinds, mask: 16, allow: 16},
 			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]+/[0-9]+ tasks complete$")},
 		}},
-		&checker{op: opOr, mask: 17, subs: []*checker{
-			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
-			&checker{op: opKinds, mask: 16, allow: 16},
-		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
 		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
 		&checker{op: opKinds, mask: 16, allow: 16},
-		&checker{op: opAnd, mask: 4, subs: []*checker{
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		checkNonNegInt(),
 		&checker{op: opKinds, mask: 2, allow: 2},
-		&checker{op: opAnd, mask: 4, subs: []*checker{
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-		}},
-		&checker{op: opAnd, mask: 4, subs: []*checker{
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
-		}},
-	}, reqMask: 0x337}
+		checkNonNegInt(),
+		checkNonNegInt(),
+	}, reqMask: 0x7f}
 }
 
-func checkResumeContextExport2() *checker {
+func checkResumeContextExport() *checker {
+	return &checker{op: opOr, mask: 32, subs: []*checker{
+		checkResumeContextFile(),
+		&checker{op: opUnknown, mask: 32, why: "an EmbedDecl in a struct"},
+	}}
+}
+
+func checkResumeContextFile() *checker {
+	return &checker{op: opOr, mask: 32, subs: []*checker{
+		checkResumeContext(),
+		checkResumeContextV2(),
+		checkBuildResumeContext(),
+	}}
+}
+
+func checkResumeContextFinished() *checker {
+	return &checker{op: opUnknown, mask: 32, why: "an EmbedDecl in a struct"}
+}
+
+func checkResumeContextV2() *checker {
 	return &checker{op: opStruct, mask: 32, fields: map[string]int{"resume_schema_version": 0, "project_id": 1, "project_name": 2, "current_phase": 3, "next_action": 4, "files_to_load": 5, "last_updated": 6, "current_section": 7, "current_task": 8, "progress": 9, "session_id": 10, "session_ids": 11, "project_type": 12, "current_skill": 13, "rediscovery_round": 14, "discovery_complete": 15, "total_tasks": 16, "tasks_completed": 17}, names: []string{"resume_schema_version", "project_id", "project_name", "current_phase", "next_action", "files_to_load", "last_updated", "current_section", "current_task", "progress", "session_id", "session_ids", "project_type", "current_skill", "rediscovery_round", "discovery_complete", "total_tasks", "tasks_completed"}, vals: []*checker{
 		&checker{op: opOr, mask: 28, subs: []*checker{
 			&checker{op: opAnd, mask: 16, subs: []*checker{
 				&checker{op: opKinds, mask: 16, allow: 16},
 				&checker{op: opRegex, mask: 16, re: lazyre.New("^2\\.[0-9]+$")},
 			}},
-			&checker{op: opAnd, mask: 12, subs: []*checker{
-				&checker{op: opKinds, mask: 12, allow: 12},
-				&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 2},
-				&checker{op: opBound, mask: 12, cmp: cue.LessThanOp, bound: 3},
-			}},
+			checkResumeVersion2Number(),
 		}},
 		&checker{op: opKinds, mask: 16, allow: 16},
 		&checker{op: opKinds, mask: 16, allow: 16},
@@ -1667,10 +641,7 @@ func checkResumeContextExport2() *checker {
 		}},
 		&checker{op: opKinds, mask: 16, allow: 16},
 		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
-		&checker{op: opAnd, mask: 16, subs: []*checker{
-			&checker{op: opKinds, mask: 16, allow: 16},
-			&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
-		}},
+		checkTimestamp(),
 		&checker{op: opKinds, mask: 4, allow: 4},
 		&checker{op: opKinds, mask: 4, allow: 4},
 		&checker{op: opAnd, mask: 16, subs: []*checker{
@@ -1681,20 +652,243 @@ func checkResumeContextExport2() *checker {
 		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
 		&checker{op: opKinds, mask: 16, allow: 16},
 		&checker{op: opKinds, mask: 16, allow: 16},
-		&checker{op: opAnd, mask: 4, subs: []*checker{
+		checkNonNegInt(),
+		&checker{op: opKinds, mask: 2, allow: 2},
+		checkNonNegInt(),
+		checkNonNegInt(),
+	}, reqMask: 0x7f}
+}
+
+func checkResumeMemo() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"updated": 0, "phase": 1, "last_skill": 2, "project_id": 3}, names: []string{"updated", "phase", "last_skill", "project_id"}, vals: []*checker{
+		checkTimestamp(),
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+	}, open: true}
+}
+
+func checkResumePhase() *checker {
+	return &checker{op: opOr, mask: 16, subs: []*checker{
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "research", i: 0, f: 0, b: false}},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "planning", i: 0, f: 0, b: false}},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "execution", i: 0, f: 0, b: false}},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ready-for-implementation", i: 0, f: 0, b: false}},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "testing", i: 0, f: 0, b: false}},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "review", i: 0, f: 0, b: false}},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "complete", i: 0, f: 0, b: false}},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
+	}}
+}
+
+func checkResumeVersion2Number() *checker {
+	return &checker{op: opAnd, mask: 12, subs: []*checker{
+		&checker{op: opKinds, mask: 12, allow: 12},
+		&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 2},
+		&checker{op: opBound, mask: 12, cmp: cue.LessThanOp, bound: 3},
+	}}
+}
+
+func checkResumptionV1() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"last_checkpoint": 0, "current_state": 1, "next_step": 2, "files_to_read": 3, "cross_session_portable": 4, "ephemeral_references": 5}, names: []string{"last_checkpoint", "current_state", "next_step", "files_to_read", "cross_session_portable", "ephemeral_references"}, vals: []*checker{
+		&checker{op: opOr, mask: 17, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opList, mask: 64, elem: &checker{op: opOr, mask: 48, subs: []*checker{
+			&checker{op: opKinds, mask: 16, allow: 16},
+			&checker{op: opStruct, mask: 32, fields: map[string]int{"path": 0}, names: []string{"path"}, vals: []*checker{
+				&checker{op: opKinds, mask: 16, allow: 16},
+			}, reqMask: 0x1, open: true},
+		}}},
+		&checker{op: opKinds, mask: 2, allow: 2},
+		&checker{op: opKinds, mask: 2, allow: 2},
+	}, open: true}
+}
+
+func checkResumptionV1Export() *checker {
+	return &checker{op: opUnknown, mask: 32, why: "a conjunction of structs or lists"}
+}
+
+func checkResumptionV2() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"recovery_state": 0, "files_to_read": 1, "quality_trajectory": 2, "defect_summary": 3, "decision_log": 4, "agent_summaries": 5, "compaction_events": 6}, names: []string{"recovery_state", "files_to_read", "quality_trajectory", "defect_summary", "decision_log", "agent_summaries", "compaction_events"}, vals: []*checker{
+		checkRecoveryState(),
+		&checker{op: opList, mask: 64, elem: checkFileToRead()},
+		checkQualityTrajectory(),
+		checkDefectSummary(),
+		&checker{op: opList, mask: 64, elem: checkDecision()},
+		checkAgentSummaries(),
+		checkCompactionEvents(),
+	}, reqMask: 0x7f}
+}
+
+func checkRuntimeCheckpoint() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"checkpoint_id": 0, "context_state": 1, "resumption_state": 2, "created_at": 3}, names: []string{"checkpoint_id", "context_state", "resumption_state", "created_at"}, vals: []*checker{
+		checkCheckpointID(),
+		checkRuntimeContextState(),
+		&checker{op: opOr, mask: 33, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opStruct, mask: 32, fields: map[string]int{}, open: true},
+		}},
+		checkTimestamp(),
+	}, reqMask: 0xf}
+}
+
+func checkRuntimeContextState() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"fill_percentage": 0, "tier": 1, "token_count": 2, "monitoring_ok": 3, "context_window": 4, "context_window_source": 5}, names: []string{"fill_percentage", "tier", "token_count", "monitoring_ok", "context_window", "context_window_source"}, vals: []*checker{
+		&checker{op: opKinds, mask: 12, allow: 12},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opOr, mask: 5, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
 			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
 		}},
 		&checker{op: opKinds, mask: 2, allow: 2},
-		&checker{op: opAnd, mask: 4, subs: []*checker{
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+		&checker{op: opKinds, mask: 4, allow: 4},
+		&checker{op: opKinds, mask: 16, allow: 16},
+	}, reqMask: 0x7}
+}
+
+func checkSHA256Ref() *checker {
+	return &checker{op: opAnd, mask: 16, subs: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opRegex, mask: 16, re: lazyre.New("^sha256:[0-9a-f]{64}$")},
+	}}
+}
+
+func checkSchemaConfig() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"allow_keys": 0}, names: []string{"allow_keys"}, vals: []*checker{
+		&checker{op: opStruct, mask: 32, fields: map[string]int{"orchestration": 0, "checkpoint": 1, "precompact-state": 2, "resume-context": 3, "bundle": 4, "agent-run": 5}, names: []string{"orchestration", "checkpoint", "precompact-state", "resume-context", "bundle", "agent-run"}, vals: []*checker{
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
 		}},
-		&checker{op: opAnd, mask: 4, subs: []*checker{
-			&checker{op: opKinds, mask: 4, allow: 4},
-			&checker{op: opBound, mask: 12, cmp: cue.GreaterThanEqualOp, bound: 0},
+	}}
+}
+
+func checkSecretsConfig() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"allow": 0}, names: []string{"allow"}, vals: []*checker{
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+	}}
+}
+
+func checkSemver() *checker {
+	return &checker{op: opAnd, mask: 16, subs: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opRegex, mask: 16, re: lazyre.New("^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$")},
+	}}
+}
+
+func checkSeverity() *checker {
+	return &checker{op: opOr, mask: 16, subs: []*checker{
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "error", i: 0, f: 0, b: false}},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "warning", i: 0, f: 0, b: false}},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "off", i: 0, f: 0, b: false}},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "on", i: 0, f: 0, b: false}},
+	}}
+}
+
+func checkStalenessConfig() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"max_age": 0, "run_max_age": 1}, names: []string{"max_age", "run_max_age"}, vals: []*checker{
+		checkDuration(),
+		checkDuration(),
+	}}
+}
+
+func checkStatus() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"status": 0, "cmp01": 1, "completed_at": 2, "error": 3, "run_id": 4, "skill_status": 5}, names: []string{"status", "cmp01", "completed_at", "error", "run_id", "skill_status"}, vals: []*checker{
+		&checker{op: opOr, mask: 16, subs: []*checker{
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "success", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "failure", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "error", i: 0, f: 0, b: false}},
 		}},
-	}, reqMask: 0x7f}
+		&checker{op: opOr, mask: 16, subs: []*checker{
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "pass", i: 0, f: 0, b: false}},
+			&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "fail", i: 0, f: 0, b: false}},
+		}},
+		checkTimestamp(),
+		&checker{op: opOr, mask: 49, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+			checkStatusError(),
+		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+	}, reqMask: 0x3}
+}
+
+func checkStatusError() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"code": 0, "message": 1}, names: []string{"code", "message"}, vals: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+	}, reqMask: 0x3}
+}
+
+func checkStatusFields() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"status": 0, "cmp01": 1, "completed_at": 2, "error": 3, "run_id": 4, "skill_status": 5}, names: []string{"status", "cmp01", "completed_at", "error", "run_id", "skill_status"}, vals: []*checker{
+		&checker{op: opAny, mask: 127},
+		&checker{op: opAny, mask: 127},
+		checkTimestamp(),
+		&checker{op: opOr, mask: 49, subs: []*checker{
+			&checker{op: opLit, mask: 1, lit: scalar{kind: 1, s: "", i: 0, f: 0, b: false}},
+			&checker{op: opKinds, mask: 16, allow: 16},
+			checkStatusError(),
+		}},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+	}}
+}
+
+func checkTask() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"id": 0, "title": 1, "depends_on": 2, "dependencies": 3}, names: []string{"id", "title", "depends_on", "dependencies"}, vals: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+	}, reqMask: 0x1, open: true}
+}
+
+func checkTaskGraph() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"tasks": 0}, names: []string{"tasks"}, vals: []*checker{
+		&checker{op: opList, mask: 64, elem: checkTask()},
+	}, reqMask: 0x1, open: true}
+}
+
+func checkTaskSpec() *checker {
+	return &checker{op: opStruct, mask: 32, fields: map[string]int{"task_id": 0, "inputs": 1, "expected_outputs": 2, "outputs": 3, "constraints": 4, "created_at": 5}, names: []string{"task_id", "inputs", "expected_outputs", "outputs", "constraints", "created_at"}, vals: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opOr, mask: 96, subs: []*checker{
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+			&checker{op: opStruct, mask: 32, fields: map[string]int{}, open: true},
+		}},
+		&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		&checker{op: opStruct, mask: 32, fields: map[string]int{"durable_paths": 0}, names: []string{"durable_paths"}, vals: []*checker{
+			&checker{op: opList, mask: 64, elem: &checker{op: opKinds, mask: 16, allow: 16}},
+		}, open: true},
+		&checker{op: opStruct, mask: 32, fields: map[string]int{}, open: true},
+		checkTimestamp(),
+	}, open: true}
+}
+
+func checkTimestamp() *checker {
+	return &checker{op: opAnd, mask: 16, subs: []*checker{
+		&checker{op: opKinds, mask: 16, allow: 16},
+		&checker{op: opRegex, mask: 16, re: lazyre.New("^[0-9]{4}-[0-9]{2}-[0-9]{2}")},
+	}}
+}
+
+func checkWorkflowStatus() *checker {
+	return &checker{op: opOr, mask: 16, subs: []*checker{
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "ACTIVE", i: 0, f: 0, b: false}},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "PAUSED", i: 0, f: 0, b: false}},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "COMPLETE", i: 0, f: 0, b: false}},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "FAILED", i: 0, f: 0, b: false}},
+		&checker{op: opLit, mask: 16, lit: scalar{kind: 16, s: "CANCELLED", i: 0, f: 0, b: false}},
+	}}
 }
 
 var _ = cue.NoOp
