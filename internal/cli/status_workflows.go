@@ -514,6 +514,11 @@ func stateOf(status string) string {
 		return stateWords[f]
 	}
 	first, _, _ := strings.Cut(w, "_")
+	if node.FinishedWords[first] {
+		// A finished word its remark holds back (CANCELLED_PENDING_REVIEW):
+		// lint reads the record as live.
+		return stateInProgress
+	}
 	if s, ok := stateWords[first]; ok {
 		return s
 	}

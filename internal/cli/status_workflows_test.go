@@ -19,7 +19,7 @@ func TestStatusStateOf(t *testing.T) {
 		// Lint's one reading of a finished status (node.FinishedWord): a
 		// done word held back by its remark is work not over (lint reads
 		// such a phase as open), a misspelled or other finished word is over.
-		"COMPLETE (pending QA)": "in_progress", "COMPLETE_PENDING_GATE": "in_progress", "Done - not verified": "in_progress",
+		"COMPLETE (pending QA)": "in_progress", "COMPLETE_PENDING_GATE": "in_progress", "CANCELLED_PENDING_REVIEW": "in_progress", "Done - not verified": "in_progress",
 		"COMPLETED_SUCCESSFULLY": "done", "COMPELTE": "done", "CLOSED": "done", "ARCHIVED": "done", "✅ Done": "done",
 		"ABORTED": "failed", "ABANDONED": "failed", "SUPERSEDED": "failed", "CANCELED": "failed",
 		"CLONED": "pending",
