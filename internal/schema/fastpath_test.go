@@ -664,13 +664,7 @@ func mutateNode(n, other *yaml.Node, rng *splitmix64, keys []string) {
 			s := fuzzScalars[rng.next(len(fuzzScalars))]
 			v = &yaml.Node{Kind: yaml.ScalarNode, Value: s[0], Tag: s[1]}
 		}
-		switch n.Kind {
-		case yaml.MappingNode:
-			k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: keys[rng.next(len(keys))]}
-			n.Content = append(n.Content, k, v)
-		case yaml.SequenceNode:
-			n.Content = append(n.Content, v)
-		}
+		addChild(n, v, rng, keys)
 	case 5: // rename a key
 		if n.Kind == yaml.MappingNode && len(n.Content) >= 2 {
 			k := n.Content[rng.next(len(n.Content)/2)*2]
@@ -701,14 +695,19 @@ func mutateNode(n, other *yaml.Node, rng *splitmix64, keys []string) {
 		if other.Kind == yaml.AliasNode || reaches(other, n, 0) {
 			return
 		}
-		v := &yaml.Node{Kind: yaml.AliasNode, Alias: other}
-		switch n.Kind {
-		case yaml.MappingNode:
-			k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: keys[rng.next(len(keys))]}
-			n.Content = append(n.Content, k, v)
-		case yaml.SequenceNode:
-			n.Content = append(n.Content, v)
-		}
+		addChild(n, &yaml.Node{Kind: yaml.AliasNode, Alias: other}, rng, keys)
+	}
+}
+
+// addChild adds v to a mapping, under a key drawn from keys, or to a
+// sequence; anything else is left as it is.
+func addChild(n, v *yaml.Node, rng *splitmix64, keys []string) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: keys[rng.next(len(keys))]}
+		n.Content = append(n.Content, k, v)
+	case yaml.SequenceNode:
+		n.Content = append(n.Content, v)
 	}
 }
 
