@@ -377,11 +377,62 @@ func yamlErrFinding(f *File, data []byte, err error, lineOffset int, prefix stri
 		pos.Line = l + lineOffset
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
+		if l, c := unreadableAt(data); l > 0 && readerErrors[msg] {
+			pos = diag.Pos{Line: l + lineOffset, Col: c}
+		}
 	}
 	if strings.Contains(msg, "exceeded max depth") {
 		return Problem(f, code.InputLimits, pos, "YAML nesting deeper than the parser's limit")
 	}
 	return Problem(f, code.ParseError, pos, "%s%s", prefix, msg)
+}
+
+// unreadableAt returns the line and column (1-based, in characters) of
+// the first character of data YAML's reader refuses (a control character,
+// a byte that is not UTF-8), or 0, 0:
+// go-yaml names no position for these errors, and a file holding one
+// deep down would otherwise be reported at its first line.
+func unreadableAt(data []byte) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return line, col
+		case r == '\n':
+			line, col = line+1, 1
+			i += size
+			continue
+		case !yamlReadable(r):
+			return line, col
+		}
+		col++
+		i += size
+	}
+	return 0, 0
+}
+
+// readerErrors are go-yaml's errors of a character it cannot read, which
+// name no position (unreadableAt finds it).
+var readerErrors = map[string]bool{
+	"control characters are not allowed": true,
+	"invalid leading UTF-8 octet":        true,
+	"incomplete UTF-8 octet sequence":    true,
+	"invalid trailing UTF-8 octet":       true,
+	"invalid length of a UTF-8 sequence": true,
+	"invalid Unicode character":          true,
+}
+
+// yamlReadable reports a character YAML's reader accepts (YAML 1.1's
+// printable set, which go-yaml checks).
+func yamlReadable(r rune) bool {
+	switch {
+	case r == 0x09, r == 0x0A, r == 0x0D, r >= 0x20 && r <= 0x7E, r == 0x85:
+		return true
+	case r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= 0x10FFFF:
+		return true
+	}
+	return false
 }
 
 // firstDocument prefixes an error in a file's first (or only) YAML

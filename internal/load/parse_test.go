@@ -455,3 +455,24 @@ func TestParseYAMLBrokenLine(t *testing.T) {
 		t.Fatalf("got %+v; want RL001 at 5:3 related to 4:3", probs)
 	}
 }
+
+// A control character go-yaml refuses is reported where it stands (go-yaml
+// names no position for it), also in front matter and a second document.
+func TestParseYAMLControlCharacterPosition(t *testing.T) {
+	cases := []struct {
+		path, src string
+		format    Format
+		want      diag.Pos
+	}{
+		{"ORCHESTRATION.yaml", "# plan\nworkflow:\n  id: \"w-1\"\nresumption:\n  note: \"日本\x01b\"\n", FormatYAML, diag.Pos{Line: 5, Col: 12}},
+		{"ORCHESTRATION.yaml", "\ufeffworkflow:\n  note: \"\x1b[31m\"\n", FormatYAML, diag.Pos{Line: 2, Col: 10}},
+		{"ORCHESTRATION.yaml", "workflow:\n  id: w-1\n---\nnext:\n  x: \"\x7f\"\n", FormatYAML, diag.Pos{Line: 5, Col: 7}},
+		{"resume-context.md", "---\nproject_id: \"p\"\nnote: \"a\x02\"\n---\n# Resume\n", FormatMarkdown, diag.Pos{Line: 3, Col: 9}},
+	}
+	for _, c := range cases {
+		_, probs := parseText(t, c.path, c.src, c.format)
+		if len(probs) != 1 || probs[0].Start != c.want {
+			t.Errorf("%q: %s, want one finding at %v", c.src, codesOf(probs), c.want)
+		}
+	}
+}
