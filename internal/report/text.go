@@ -5,9 +5,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/fatih/color"
+	"golang.org/x/text/width"
 
 	"github.com/resumelint/resumelint/internal/diag"
 )
@@ -132,7 +134,7 @@ func (p *textPaint) runeSnippet(sb *bytes.Buffer, f *diag.Finding, masked string
 			widths[i] = uint8(len(e))
 		} else {
 			b = utf8.AppendRune(b, r)
-			widths[i] = 1
+			widths[i] = cellWidth(r)
 		}
 	}
 	b = p.caretHead(b, f.Start.Line)
@@ -157,6 +159,22 @@ func (p *textPaint) runeSnippet(sb *bytes.Buffer, f *diag.Finding, masked string
 		}
 	}
 	sb.Write(p.caret(b, width))
+}
+
+// cellWidth is how many columns a terminal gives the character r, which
+// shows as itself: two for a wide East Asian character or an emoji, none
+// for a combining mark or an invisible format character, else one. The
+// caret line is padded by these widths, so it sits under the column.
+func cellWidth(r rune) uint8 {
+	switch {
+	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		return 0
+	}
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
 }
 
 // lineHead appends the gutter above a snippet's line and the line's

@@ -7,9 +7,11 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/fatih/color"
+	"golang.org/x/text/width"
 
 	"github.com/resumelint/resumelint/internal/diag"
 )
@@ -142,7 +144,7 @@ func textReference(w io.Writer, in *Input) error {
 				if line[i] == '\t' {
 					caret.WriteByte('\t')
 				} else {
-					caret.WriteString(strings.Repeat(" ", utf8.RuneCountInString(shown[i])))
+					caret.WriteString(strings.Repeat(" ", columns(shown[i])))
 				}
 			}
 			width := 1
@@ -150,7 +152,7 @@ func textReference(w io.Writer, in *Input) error {
 				width = 0
 				for i := f.Start.Col - 1; i < f.End.Col-1; i++ {
 					if i >= 0 && i < len(shown) {
-						width += utf8.RuneCountInString(shown[i])
+						width += columns(shown[i])
 					} else {
 						width++
 					}
@@ -167,6 +169,24 @@ func textReference(w io.Writer, in *Input) error {
 		textSummary(sb, Summarize(in))
 	}
 	return sb.Flush()
+}
+
+// columns is the terminal width of a character as the reference shows it:
+// an escape one column a character; a character shown as itself two when
+// it is East Asian wide or fullwidth (CJK, most emoji), none when it is a
+// combining mark or a format character.
+func columns(shown string) int {
+	r, _ := utf8.DecodeRuneInString(shown)
+	switch {
+	case utf8.RuneCountInString(shown) != 1:
+		return utf8.RuneCountInString(shown)
+	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || unicode.Is(unicode.Cf, r):
+		return 0
+	}
+	if k := width.LookupRune(r).Kind(); k == width.EastAsianWide || k == width.EastAsianFullwidth {
+		return 2
+	}
+	return 1
 }
 
 // TestTextPathStartsNoWorkflowCommand: a folder named like a workflow
@@ -249,4 +269,32 @@ func FuzzText(f *testing.F) {
 			t.Fatalf("text report:\n%q\nreference:\n%q", got, want)
 		}
 	})
+}
+
+// The caret sits under the finding's column as a terminal shows the line:
+// a CJK character or an emoji takes two columns, a combining accent none,
+// a tab is copied as a tab.
+func TestTextCaretUnderWideCharacters(t *testing.T) {
+	for _, tc := range []struct {
+		name, line string
+		col, end   int
+		caret      string
+	}{
+		{"cjk before", `"名前": "値", "mode": "fast"`, 20, 26, strings.Repeat(" ", 22) + "^~~~~~"},
+		{"emoji before", `"note": "ok 🙂", "mode": "fast"`, 25, 31, strings.Repeat(" ", 25) + "^~~~~~"},
+		{"tab and cjk", "\t\"説明\": 1, \"k\": 2", 16, 17, "\t" + strings.Repeat(" ", 16) + "^"},
+		{"combining accent", "\"cafe\u0301\": 1, \"k\": 2", 13, 16, strings.Repeat(" ", 11) + "^~~"},
+		{"wide span", `k: "日本語"`, 4, 9, "   ^~~~~~~~"},
+	} {
+		fs := []diag.Finding{{Code: "RL301", Name: "precompact-schema", Severity: diag.SevError, Path: "precompact_state.json",
+			Start: diag.Pos{Line: 1, Col: tc.col}, End: diag.Pos{Line: 1, Col: tc.end}, Snippet: tc.line, HasSnippet: true}}
+		var out bytes.Buffer
+		if err := Text(&out, &Input{Findings: fs, Checked: 1, Quiet: true}); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(out.String(), "\n")
+		if want := "  | " + tc.caret; len(lines) < 4 || lines[3] != want {
+			t.Errorf("%s:\n%s\nwant the caret line\n%s", tc.name, out.String(), want)
+		}
+	}
 }
