@@ -512,7 +512,11 @@ func (c *Command) readStdin(paths []string, lf *lintFlags, lc *lintConfig) (extr
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading stdin: %w", err)
 		}
-		f := &load.File{Path: strings.TrimPrefix(lf.stdinName, "./"), OSPath: lf.stdinName, Data: data, Explicit: true, Template: load.IsTemplate(lf.stdinName)}
+		// Named like a path argument: relative to the working directory,
+		// however the name was given.
+		osPath := load.Abs(c.Cwd, lf.stdinName)
+		disp := load.Display(c.Cwd, osPath)
+		f := &load.File{Path: disp, OSPath: osPath, Data: data, Explicit: true, Template: load.IsTemplate(disp)}
 		f.Kind = lc.kindOf(f.Path)
 		if f.Kind == load.KindUnknown {
 			return nil, nil, usagef("--stdin-filename %q matches no file kind", lf.stdinName)
