@@ -496,6 +496,9 @@ func (lf *lintFlags) applyRuleFlags(settings *engine.Settings) error {
 // readStdin reads the file named "-" among paths (--stdin-filename names
 // it); rest are the other paths.
 func (c *Command) readStdin(paths []string, lf *lintFlags, lc *lintConfig) (extra []*load.File, rest []string, err error) {
+	if lf.stdinName != "" && !slices.Contains(paths, "-") {
+		return nil, nil, usagef("--stdin-filename names the file read from standard input: add - to the paths")
+	}
 	for _, p := range paths {
 		if p != "-" {
 			rest = append(rest, p)
