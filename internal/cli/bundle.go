@@ -83,8 +83,8 @@ func (c *Command) bundleVerify(args []string) (int, error) {
 		return ExitUsage, usagef("--strict needs --expect-build-id ID, the build id the bundle must have been validated with")
 	case vf.expectBuildIDGiven && !vf.strict:
 		return ExitUsage, usagef("--expect-build-id is only compared in strict mode; add --strict")
-	case vf.jobs < 0:
-		return ExitUsage, usagef("--jobs must be positive")
+	case vf.jobs < 0 || vf.jobs == 0 && flagGiven(vf.fs, "jobs"):
+		return ExitUsage, usagef("--jobs must be positive (leave it out to use every CPU)")
 	case len(dirs) == 0:
 		return ExitUsage, usagef("usage: resumelint bundle verify [flags] DIR ... (name at least one bundle folder)")
 	}

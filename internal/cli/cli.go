@@ -449,8 +449,8 @@ func (c *Command) checkLintFlags(fs *flag.FlagSet, lf *lintFlags) (failOn diag.S
 	if now, err = c.nowTime(lf.now); err != nil {
 		return 0, now, err
 	}
-	if lf.jobs < 0 {
-		return 0, now, usagef("--jobs must be positive")
+	if lf.jobs < 0 || lf.jobs == 0 && flagGiven(fs, "jobs") {
+		return 0, now, usagef("--jobs must be positive (leave it out to use every CPU)")
 	}
 	if lf.bundleBase != "" {
 		if _, err := bundle.ParseBase(lf.bundleBase); err != nil {
