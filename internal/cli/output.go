@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/resumelint/resumelint/internal/fix"
 	"github.com/resumelint/resumelint/internal/load"
@@ -116,7 +118,7 @@ func (c *Command) writeOutputs(outs []output, in *report.Input, statistics bool,
 			continue
 		}
 		osPath := load.Abs(c.Cwd, o.path)
-		if err := writeReport(lc.root, osPath, func(w io.Writer) error { return render(w, o.format, &oin, stats, lc) }); err != nil {
+		if err := writeReport(lc.root, c.Cwd, osPath, func(w io.Writer) error { return render(w, o.format, &oin, stats, lc) }); err != nil {
 			return usagef("writing the %s report to %s: %v", o.format, load.Display(c.Cwd, osPath), err)
 		}
 	}
@@ -126,13 +128,55 @@ func (c *Command) writeOutputs(outs []output, in *report.Input, statistics bool,
 // writeReport writes a report file atomically (fix.WriteOut): inside the
 // repository when the path lies in it, so a folder link on the way is
 // refused; a failed run leaves no half report, and a link or a FIFO at
-// the report's path is replaced, never followed.
-func writeReport(repoRoot, osPath string, write func(io.Writer) error) error {
+// the report's path is replaced, never followed. Outside the repository
+// and the working directory, a device or a pipe that is being read is
+// written into instead (writeInPlace).
+func writeReport(repoRoot, cwd, osPath string, write func(io.Writer) error) error {
+	if done, err := writeInPlace(repoRoot, cwd, osPath, write); done {
+		return err
+	}
 	root, err := fix.OutputRoot(repoRoot, osPath)
 	if err != nil {
 		return err
 	}
 	return fix.WriteOut(root, osPath, 0o644, write)
+}
+
+// writeInPlace writes a report into what stands at osPath when that is a
+// device (/dev/null, a terminal) or a pipe with a reader (/dev/stdout in a
+// CI log, a shell's >(…)), reached through links or not, and osPath lies
+// outside both the repository and the working directory: a path the user
+// named, which nothing linted can have planted. Replacing it would put a
+// regular file where the device was (as root, over /dev/null) and send
+// the report nowhere. A pipe nobody reads is left to the rename, as
+// before: opening it never waits. done is false when the path is left to
+// writeReport's atomic write.
+func writeInPlace(repoRoot, cwd, osPath string, write func(io.Writer) error) (done bool, err error) {
+	for _, tree := range []string{repoRoot, cwd} {
+		if _, in := load.Contained(tree, osPath); in && tree != "" {
+			return false, nil
+		}
+	}
+	fi, err := os.Stat(osPath)
+	if err != nil || fi.Mode()&(os.ModeCharDevice|os.ModeNamedPipe) == 0 {
+		return false, nil
+	}
+	f, err := os.OpenFile(osPath, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if fi.Mode()&os.ModeNamedPipe != 0 {
+			return false, nil // no reader
+		}
+		return true, err
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return true, err
 }
 
 func render(w io.Writer, format string, in *report.Input, statistics bool, lc *lintConfig) error {

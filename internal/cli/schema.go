@@ -99,7 +99,7 @@ func (c *Command) schema(args []string) (int, error) {
 			return ExitOK, err
 		}
 		p := filepath.Join(load.Abs(c.Cwd, *out), e.name+".schema.json")
-		if err := writeReport(repoRoot(c.Cwd), p, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+		if err := writeReport(repoRoot(c.Cwd), c.Cwd, p, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 			return ExitUsage, usagef("writing %s: %v", load.Display(c.Cwd, p), err)
 		}
 		fmt.Fprintln(c.Stdout, filepath.ToSlash(filepath.Join(*out, e.name+".schema.json")))
