@@ -312,7 +312,7 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 	}
 	lf.baselineScope = newBaselineScope(disc, extra, lc, &settings, rest)
 	if lf.base != "" {
-		repo, err := c.openBase(lf, rest, extra, disc)
+		repo, err := c.openBase(lc.root, lf, extra, disc)
 		if err != nil {
 			return ExitUsage, err
 		}
@@ -762,10 +762,11 @@ func checkpointScope(abs, root string) string {
 	return root
 }
 
-// openBase opens the --base revision; stdin files are compared by their
-// content, not the work tree's.
-func (c *Command) openBase(lf *lintFlags, rest []string, extra []*load.File, disc *load.Discovery) (*gitbase.Repo, error) {
-	repo, err := gitbase.Open(c.Cwd, lf.base)
+// openBase opens the --base revision in the run's repository (root: that
+// of the paths linted, which need not hold the working directory); stdin
+// files are compared by their content, not the work tree's.
+func (c *Command) openBase(root string, lf *lintFlags, extra []*load.File, disc *load.Discovery) (*gitbase.Repo, error) {
+	repo, err := gitbase.Open(root, lf.base)
 	if err != nil {
 		return nil, err
 	}
@@ -783,7 +784,7 @@ func (c *Command) openBase(lf *lintFlags, rest []string, extra []*load.File, dis
 // run checks are the changed ones.
 func (c *Command) listChanged(disc *load.Discovery, extra []*load.File, rest []string, lf *lintFlags, lc *lintConfig) (int, error) {
 	if lf.changedOnly {
-		repo, err := c.openBase(lf, rest, extra, disc)
+		repo, err := c.openBase(lc.root, lf, extra, disc)
 		if err != nil {
 			return ExitUsage, err
 		}
