@@ -497,6 +497,40 @@ func TestFixDoesNotWriteThroughASymlink(t *testing.T) {
 	}
 }
 
+// A link inside the repository to a workflow in it: fix never writes the
+// link, so lint does not count its fix, fix --diff shows none, and fix
+// fixes the file it points to and says the link is clean once that is.
+func TestFixOfALinkIsNotOffered(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	content := decisionsAlias(t)
+	real := write(t, repo, "ORCHESTRATION.yaml", content)
+	for _, rel := range []string{"ORCHESTRATION_PLAN.md", "WORKTRACKER.md", ".jerry/checkpoints/cx-001-checkpoint.json"} {
+		b, err := os.ReadFile(filepath.Join("../../examples/clean", rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, repo, rel, string(b))
+	}
+	symlink(t, "../ORCHESTRATION.yaml", filepath.Join(repo, "v", "ORCHESTRATION.yaml"))
+	if code, out := runIn(t, repo, "lint", "v/ORCHESTRATION.yaml"); code != 0 || strings.Contains(out, "fixable") {
+		t.Errorf("lint of the link: exit %d, want 0 and no fixable count\n%s", code, out)
+	}
+	code, out := runIn(t, repo, "fix", "--diff", "v/ORCHESTRATION.yaml")
+	if code != 0 || strings.Contains(out, "+++") || !strings.Contains(out, "symbolic link") {
+		t.Errorf("fix --diff of the link: exit %d, want 0, no diff and why\n%s", code, out)
+	}
+	code, out = runIn(t, repo, "fix", ".")
+	if code != 0 || !strings.Contains(out, "No problems found in 3 files") {
+		t.Errorf("fix .: exit %d, want 0 and both files clean\n%s", code, out)
+	}
+	if b, _ := os.ReadFile(real); string(b) == content {
+		t.Errorf("the file the link points to was not fixed")
+	}
+	if fi, err := os.Lstat(filepath.Join(repo, "v", "ORCHESTRATION.yaml")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+}
+
 func TestFixRenameDoesNotMoveAnOutsideFileIn(t *testing.T) {
 	repo, outside := hostileRepo(t)
 	target := write(t, outside, "_resume.md", legacyResume)

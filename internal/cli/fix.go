@@ -60,6 +60,9 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 		writeFailed++
 	})
 	s.Files.Wrote(changedPaths(files)...)
+	if written > 0 {
+		s.Files.Wrote(fix.Links(files)...) // a link reads what was written to its target
+	}
 	// Lint again what is on disk now; what remains fixable is what a
 	// second `fix` would apply.
 	final := fixedDiscovery(disc, files)

@@ -71,6 +71,34 @@ type File struct {
 	applied map[string]bool
 	// moves are the nodes the applied fixes moved, in order.
 	moves []diag.Move
+	// link is 1 when the file is a symbolic link (never written, so its
+	// fixes are not offered), -1 when it is not, 0 before it is looked up.
+	link int8
+}
+
+// isLink looks the file up once: a link's fixes are not offered, so that
+// lint's count, fix --diff and fix agree that none applies.
+func (ff *File) isLink() bool {
+	if ff.link == 0 {
+		ff.link = -1
+		if isLink(ff.File.Root, ff.File.OSPath) {
+			ff.link = 1
+		}
+	}
+	return ff.link == 1
+}
+
+// Links returns the OS paths of the files that are symbolic links: a fix
+// written to the file one points to changes what it reads, though the link
+// itself is never written.
+func Links(files []*File) []string {
+	var out []string
+	for _, ff := range files {
+		if ff.isLink() {
+			out = append(out, ff.File.OSPath)
+		}
+	}
+	return out
 }
 
 // Changed says whether the file's text or name differs from what was read.
@@ -203,6 +231,8 @@ func (fx *Fixer) offers(fds []diag.Finding) map[*File][]offer {
 		seen[f] = true
 		o := offer{code: fd.Code, fix: f}
 		switch {
+		case (f.Applicability == diag.FixSafe || f.Applicability == diag.FixUnsafe) && ff.isLink():
+			ff.skip(o.label(), linkRefusal)
 		case f.Applicability == diag.FixUnsafe && !fx.Unsafe:
 			why := "unsafe"
 			if f.Reason != "" {

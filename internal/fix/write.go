@@ -53,7 +53,7 @@ func WriteFile(root, osPath, newPath string, read, data []byte) error {
 		return rootErr(err)
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("is a symbolic link; fix does not write through links (fix the file it points to)")
+		return errors.New(linkRefusal)
 	}
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("not a regular file; not written")
@@ -103,6 +103,30 @@ func WriteFile(root, osPath, newPath string, read, data []byte) error {
 	}
 	syncDir(r, filepath.Dir(newRel))
 	return nil
+}
+
+// linkRefusal is why a file that is a symbolic link is not written.
+const linkRefusal = "is a symbolic link; fix does not write through links (fix the file it points to)"
+
+// isLink reports whether osPath is itself a symbolic link, looked up as
+// WriteFile looks it up (inside root; "" means its folder), so that its
+// fixes are not offered: WriteFile would refuse them. A path it cannot
+// look up is left to WriteFile to report.
+func isLink(root, osPath string) bool {
+	if root == "" {
+		root = filepath.Dir(osPath)
+	}
+	rel, ok := contained(root, osPath)
+	if !ok {
+		return false
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	fi, err := r.Lstat(rel)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
 
 // readIn reads a regular file inside r without following a final link.
