@@ -346,8 +346,8 @@ func (mg *migration) addSubsections() {
 	}
 	if w.String() != "" {
 		text := w.String()
-		if at == len(s.data) && len(s.data) > 0 && s.data[len(s.data)-1] != '\n' {
-			text = s.eol + text
+		if end := keptEnd(at, mg.e.list); end > 0 && s.data[end-1] != '\n' {
+			text = s.eol + text // the file ends without a line break there
 		}
 		mg.e.insert(at, text)
 	}
@@ -397,19 +397,7 @@ func blankSeparated(s *src, items []item) bool {
 // lineBeforeIsBlank reports whether the text just before offset at will be
 // a blank line once the deletions in edits are made.
 func lineBeforeIsBlank(s *src, at int, edits []diag.TextEdit) bool {
-	end := at
-	for {
-		moved := false
-		for _, e := range edits {
-			if e.Length > 0 && e.NewText == "" && e.Offset+e.Length == end {
-				end = e.Offset
-				moved = true
-			}
-		}
-		if !moved {
-			break
-		}
-	}
+	end := keptEnd(at, edits)
 	if end < 2 {
 		return end == 0
 	}
@@ -426,6 +414,24 @@ func lineBeforeIsBlank(s *src, at int, edits []diag.TextEdit) bool {
 		}
 	}
 	return true
+}
+
+// keptEnd is where the text kept before offset at ends once the deletions
+// in edits that end there (one after another) are made.
+func keptEnd(at int, edits []diag.TextEdit) int {
+	end := at
+	for {
+		moved := false
+		for _, e := range edits {
+			if e.Length > 0 && e.NewText == "" && e.Offset+e.Length == end {
+				end = e.Offset
+				moved = true
+			}
+		}
+		if !moved {
+			return end
+		}
+	}
 }
 
 // writeProse writes a v1.0 text field's own comments and its text as a

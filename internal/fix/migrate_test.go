@@ -370,6 +370,25 @@ func TestMigrateEdges(t *testing.T) {
 	}
 }
 
+// TestMigrateNoFinalLineBreak checks that a section whose last line (moved
+// into recovery_state) has no line break migrates as it does with one: the
+// blank line before it stays the only one before the added sub-sections.
+func TestMigrateNoFinalLineBreak(t *testing.T) {
+	const in = "resumption:\r\n  last_checkpoint: null\r\n  next_step: \"Pick the tokenizer\"\r\n\r\n" +
+		"  files_to_read:\r\n    - \"notes.md\"\r\n\r\n  ephemeral_references: false"
+	with, _ := migrated(t, "o.yaml", []byte(in+"\r\n"))
+	without, m := migrated(t, "o.yaml", []byte(in))
+	if m.Fix == nil {
+		t.Fatalf("no fix: %s", m.Reason)
+	}
+	if !bytes.Equal(without, with) {
+		t.Errorf("without a final line break:\n%s\nwith one:\n%s", without, with)
+	}
+	if bytes.Contains(without, []byte("\r\n\r\n\r\n")) {
+		t.Errorf("two blank lines in a row:\n%q", without)
+	}
+}
+
 // TestMigrationShapesFromCUE checks the fields the migration moves and
 // writes, now read from the generated tables, against seed 000's mapping.
 func TestMigrationShapesFromCUE(t *testing.T) {
