@@ -135,10 +135,15 @@ func Load(osPath, display, root string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	ruleKeys := map[*yaml.Node]bool{}
+	l.pairs(node.Val(doc.Root, "rules"), func(k, _ *yaml.Node) { ruleKeys[k] = true })
 	for _, v := range vs {
 		n := v.Node
 		if v.Key != nil {
 			n = v.Key
+		}
+		if ruleKeys[v.Key] && rules.Lookup(v.Key.Value) == nil {
+			continue // no rule of that name: decodeRule says so once, with the hint
 		}
 		l.reported[v.Node] = true
 		l.errorf(n, "%s", v.Message)

@@ -81,6 +81,27 @@ func TestLoadErrorsHavePositions(t *testing.T) {
 	}
 }
 
+// TestUnknownRuleReportedOnce: a rules key of no rule's form (RL9999, a
+// name with an underscore) is one problem, said once, with the hint.
+func TestUnknownRuleReportedOnce(t *testing.T) {
+	for _, key := range []string{"RL9999", "stale_resumption"} {
+		_, err := loadAt(writeConfig(t, "rules:\n  "+key+": off\n"))
+		if err == nil {
+			t.Fatalf("%s: no error", key)
+		}
+		msg := err.Error()
+		if strings.Count(msg, key) != 1 || !strings.Contains(msg, "no rule is called") {
+			t.Errorf("%s: want one problem naming it, got:\n%s", key, msg)
+		}
+	}
+	// A key of no rule's form that names a rule in another case keeps the
+	// schema's one problem.
+	_, err := loadAt(writeConfig(t, "rules:\n  Stale-Resumption: off\n"))
+	if err == nil || strings.Count(err.Error(), "Stale-Resumption") != 1 {
+		t.Errorf("Stale-Resumption: want one problem, got %v", err)
+	}
+}
+
 // TestLoadErrorIsOneLinePerProblem: regexp echoes an invalid pattern as
 // written; a line break in it is shown escaped, so the error has one line
 // per problem and the configuration starts none of its own.
