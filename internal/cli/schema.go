@@ -193,6 +193,8 @@ func exportSchema(e schemaExport) ([]byte, error) {
 	forbidFields(doc)
 	if e.name != "config" {
 		openUnknownKeys(doc)
+	} else {
+		configRuleKeys(doc)
 	}
 	if e.name == "orchestration" {
 		orchestrationLifecycle(doc)

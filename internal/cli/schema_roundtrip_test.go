@@ -16,6 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/resumelint/resumelint/internal/rules"
 	"github.com/resumelint/resumelint/internal/schema"
 	"github.com/resumelint/resumelint/test/golden"
 )
@@ -261,6 +262,25 @@ func TestExportedSchemasRejectBrokenExamples(t *testing.T) {
 	// And an empty object where the config's ignore entries need a path.
 	if err := schemas["config"].Validate(map[string]any{"ignore": []any{map[string]any{}}}); err == nil {
 		t.Error("config schema accepts an ignore entry without a path")
+	}
+}
+
+// TestConfigSchemaKnowsTheRules: the configuration's schema accepts under
+// rules: every code and name resumelint reads (a code in lower case too)
+// and refuses what the loader refuses: a name or code of no rule.
+func TestConfigSchemaKnowsTheRules(t *testing.T) {
+	cfg := compiledSchemas(t)["config"]
+	good := map[string]any{}
+	for _, r := range rules.All() {
+		good[r.Code], good[r.Name], good[strings.ToLower(r.Code)] = "warning", "off", "on"
+	}
+	if err := cfg.Validate(map[string]any{"rules": good}); err != nil {
+		t.Errorf("a rule resumelint knows is refused: %v", err)
+	}
+	for _, key := range []string{"stale-resumptoin", "RL999", "rl999", "Stale-Resumption"} {
+		if err := cfg.Validate(map[string]any{"rules": map[string]any{key: "off"}}); err == nil {
+			t.Errorf("rules: %s is accepted", key)
+		}
 	}
 }
 
