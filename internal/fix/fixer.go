@@ -787,8 +787,12 @@ func WriteAll(files []*File, failed func(ff *File, err error)) (written, fixes i
 		}
 		if err := WriteFile(ff.File.Root, ff.File.OSPath, newPath, ff.Read, ff.Data); err != nil {
 			failed(ff, err)
+			why := err.Error()
+			if !strings.Contains(why, "not written") {
+				why = "not written: " + why
+			}
 			for _, a := range ff.Applied {
-				ff.skip(a, "not written: "+err.Error())
+				ff.skip(a, why)
 			}
 			ff.Applied = nil
 			ff.Path, ff.OSPath = ff.File.Path, ff.File.OSPath

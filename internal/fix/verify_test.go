@@ -133,3 +133,28 @@ func TestWriteFile(t *testing.T) {
 		}
 	})
 }
+
+// TestWriteAllSaysNotWrittenOnce: a fix that cannot be written is skipped
+// with the write's reason, which says "not written" once.
+func TestWriteAllSaysNotWrittenOnce(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "ORCHESTRATION.yaml")
+	if err := os.WriteFile(p, []byte("a: 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]func(){
+		"changed on disk": func() { os.WriteFile(p, []byte("a: 9\n"), 0o600) },
+		"read-only":       func() { os.WriteFile(p, []byte("a: 1\n"), 0o600); os.Chmod(p, 0o400) },
+	}
+	for name, prepare := range cases {
+		prepare()
+		ff := &File{File: &load.File{Path: "ORCHESTRATION.yaml", OSPath: p}, Read: []byte("a: 1\n"), Data: []byte("a: 2\n"),
+			Path: "ORCHESTRATION.yaml", OSPath: p, Applied: []string{"RL112 set count to 2"}}
+		WriteAll([]*File{ff}, func(*File, error) {})
+		why := ff.Skipped["RL112 set count to 2"]
+		if strings.Count(why, "not written") != 1 {
+			t.Errorf("%s: %q", name, why)
+		}
+		os.Chmod(p, 0o600)
+	}
+}
