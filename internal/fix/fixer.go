@@ -794,7 +794,7 @@ func WriteAll(files []*File, failed func(ff *File, err error)) (written, fixes i
 			for _, a := range ff.Applied {
 				ff.skip(a, why)
 			}
-			ff.Applied = nil
+			ff.Applied, ff.Adds = nil, nil // nothing was written, nothing added
 			ff.Path, ff.OSPath = ff.File.Path, ff.File.OSPath
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/resumelint/resumelint/internal/diag"
 	"github.com/resumelint/resumelint/internal/load"
 )
 
@@ -135,7 +136,8 @@ func TestWriteFile(t *testing.T) {
 }
 
 // TestWriteAllSaysNotWrittenOnce: a fix that cannot be written is skipped
-// with the write's reason, which says "not written" once.
+// with the write's reason, which says "not written" once, and adds nothing
+// (fix --unsafe-fixes lists no finding it would have added).
 func TestWriteAllSaysNotWrittenOnce(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "ORCHESTRATION.yaml")
@@ -149,11 +151,14 @@ func TestWriteAllSaysNotWrittenOnce(t *testing.T) {
 	for name, prepare := range cases {
 		prepare()
 		ff := &File{File: &load.File{Path: "ORCHESTRATION.yaml", OSPath: p}, Read: []byte("a: 1\n"), Data: []byte("a: 2\n"),
-			Path: "ORCHESTRATION.yaml", OSPath: p, Applied: []string{"RL112 set count to 2"}}
+			Path: "ORCHESTRATION.yaml", OSPath: p, Applied: []string{"RL112 set count to 2"}, Adds: []diag.Finding{{Code: "RL010"}}}
 		WriteAll([]*File{ff}, func(*File, error) {})
 		why := ff.Skipped["RL112 set count to 2"]
 		if strings.Count(why, "not written") != 1 {
 			t.Errorf("%s: %q", name, why)
+		}
+		if len(ff.Adds) != 0 {
+			t.Errorf("%s: a fix not written still adds %v", name, ff.Adds)
 		}
 		os.Chmod(p, 0o600)
 	}
