@@ -268,8 +268,9 @@ func (x *Filter) problems(s *fileSups, d *directive) []string {
 }
 
 // cleanupFix removes a suppression whose every code hides nothing, or
-// rewrites it without the unused ones ("CODE name" each) (RL007's safe
-// fix). A list with names that are no rule is left to the user.
+// rewrites it without the unused ones ("CODE name" each), keeping the
+// others as written (RL007's safe fix). A list with names that are no rule
+// is left to the user.
 func cleanupFix(d *directive, unused []string) *diag.Fix {
 	if len(unused) == len(d.codes) {
 		if d.Remove == nil {
@@ -285,9 +286,9 @@ func cleanupFix(d *directive, unused []string) *diag.Fix {
 		drop[strings.Fields(u)[0]] = true
 	}
 	var kept []string
-	for _, c := range d.codes {
+	for i, c := range d.codes {
 		if !drop[c] {
-			kept = append(kept, c)
+			kept = append(kept, d.Names[i]) // as written: a name stays a name (no unknown name, so d.Names pairs with d.codes)
 		}
 	}
 	text := "# resumelint:" + d.Verb + " " + strings.Join(kept, ",")
