@@ -254,9 +254,11 @@ func (x *Filter) problems(s *fileSups, d *directive) []string {
 	case len(unused) == len(d.codes):
 		msgs = append(msgs, fmt.Sprintf("this suppression hides nothing: line %d has no %s finding; remove the comment", d.Target, strings.Join(unused, " or ")))
 	case len(unused) > 0 && d.WholeFile:
-		msgs = append(msgs, fmt.Sprintf("%s is suppressed for the file, which has no such finding; remove it from the list", strings.Join(unused, " and ")))
+		is, it := number(len(unused))
+		msgs = append(msgs, fmt.Sprintf("%s %s suppressed for the file, which has no such finding; remove %s from the list", strings.Join(unused, " and "), is, it))
 	case len(unused) > 0:
-		msgs = append(msgs, fmt.Sprintf("%s is suppressed here, but line %d has no such finding; remove it from the list", strings.Join(unused, " and "), d.Target))
+		is, it := number(len(unused))
+		msgs = append(msgs, fmt.Sprintf("%s %s suppressed here, but line %d has no such finding; remove %s from the list", strings.Join(unused, " and "), is, d.Target, it))
 	}
 	if len(unused) > 0 {
 		d.cleanupMsg, d.cleanup = msgs[len(msgs)-1], cleanupFix(d, unused)
@@ -265,6 +267,14 @@ func (x *Filter) problems(s *fileSups, d *directive) []string {
 		msgs = append(msgs, fmt.Sprintf("suppression without a reason: say why after ` -- `, e.g. `%s`", example))
 	}
 	return msgs
+}
+
+// number is the verb and pronoun for n rules: "is", "it" or "are", "them".
+func number(n int) (string, string) {
+	if n == 1 {
+		return "is", "it"
+	}
+	return "are", "them"
 }
 
 // cleanupFix removes a suppression whose every code hides nothing, or

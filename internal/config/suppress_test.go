@@ -198,3 +198,31 @@ func benchmarkUnusedSuppressions(b *testing.B, n int) {
 
 func BenchmarkUnusedSuppressions5k(b *testing.B)  { benchmarkUnusedSuppressions(b, 5000) }
 func BenchmarkUnusedSuppressions20k(b *testing.B) { benchmarkUnusedSuppressions(b, 20000) }
+
+// Several unused rules of a suppression are named in one message whose
+// verb and pronoun agree with them.
+func TestUnusedRulesMessageAgrees(t *testing.T) {
+	f := &load.File{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration, Data: []byte(strings.Join([]string{
+		"# resumelint:ignore-file RL102,RL006,RL008 -- hand edits", // 1
+		"a: 1 # resumelint:ignore RL102,RL006 -- hand edit",        // 2
+	}, "\n"))}
+	load.CheckBytes(f, load.DefaultLimits)
+	x := NewFilter(nil, "", "")
+	x.PostFile(f.Path, f.Directives, []diag.Finding{
+		{Code: "RL102", Path: f.Path, Start: diag.Pos{Line: 2, Col: 1}},
+		{Code: "RL102", Path: f.Path, Start: diag.Pos{Line: 3, Col: 1}},
+	})
+	want := map[int]string{
+		1: "RL006 timestamp-format and RL008 future-timestamp are suppressed for the file, which has no such finding; remove them from the list",
+		2: "RL006 timestamp-format is suppressed here, but line 2 has no such finding; remove it from the list",
+	}
+	got := x.PostRun()
+	if len(got) != len(want) {
+		t.Fatalf("got %+v", got)
+	}
+	for _, u := range got {
+		if u.Message != want[u.Start.Line] {
+			t.Errorf("line %d: %q, want %q", u.Start.Line, u.Message, want[u.Start.Line])
+		}
+	}
+}
