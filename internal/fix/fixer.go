@@ -336,6 +336,13 @@ func (t *tally) added(after []diag.Finding, back map[string]undo) (map[string][]
 			errs++
 		}
 		k := findingKey(id, p)
+		if left[k] == 0 && id != f && id.Message != f.Message {
+			// A message that names the field as its reader does (active_project_id,
+			// nested or not) reads the same before and after the move.
+			g := *id
+			g.Message = f.Message
+			k = findingKey(&g, p)
+		}
 		if left[k] > 0 {
 			left[k]--
 			continue

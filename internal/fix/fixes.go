@@ -222,6 +222,7 @@ func FlattenJSON(doc *load.Document, key string, rename map[string]string) *diag
 	}
 	ind := indentsOf(s, k, v)
 	drops := []string{key}
+	var moves []diag.Move
 	var members []string
 	targets := map[string]bool{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
@@ -254,6 +255,7 @@ func FlattenJSON(doc *load.Document, key string, rename map[string]string) *diag
 			return nil
 		}
 		members = append(members, strconv.Quote(name)+": "+ind.moveUp(string(s.data[a:b])))
+		moves = append(moves, diag.Move{From: key + "." + nk.Value, To: name})
 	}
 	var edits []diag.TextEdit
 	if len(members) > 0 {
@@ -278,7 +280,9 @@ func FlattenJSON(doc *load.Document, key string, rename map[string]string) *diag
 			edits = append(edits, diag.TextEdit{Offset: i - 1, Length: vEnd - (i - 1)})
 		}
 	}
-	return safe("move the members of "+key+" to the top level", edits, drops...)
+	f := safe("move the members of "+key+" to the top level", edits, drops...)
+	f.Moves = moves // a finding on a member is the same finding at the top
+	return f
 }
 
 // jsonIndents is the indentation of a JSON object's members (member) and
