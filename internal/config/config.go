@@ -209,9 +209,19 @@ func (l *loader) globs(n *yaml.Node, where string) []string {
 			l.errorf(c, "%s: %q %v", where, s, err)
 			return
 		}
-		out = append(out, s)
+		out = append(out, relGlob(s))
 	})
 	return out
+}
+
+// relGlob is a pattern relative to the configuration's folder without a
+// leading "./", which the paths it is matched against never have: written
+// so, an exclude or ignore path would match nothing.
+func relGlob(p string) string {
+	for strings.HasPrefix(p, "./") && len(p) > 2 {
+		p = p[2:]
+	}
+	return p
 }
 
 // pairs calls fn for the entries of a mapping the schema did not reject.
@@ -334,7 +344,7 @@ func (l *loader) decodeIgnore(v *yaml.Node) {
 			l.errorf(node.Val(e, "path"), "%s.path: %q %v", where, pat, err)
 			continue
 		}
-		ig := Ignore{Path: pat}
+		ig := Ignore{Path: relGlob(pat)}
 		l.list(node.Val(e, "rules"), func(name string, n *yaml.Node) {
 			r := rules.Lookup(name)
 			if r == nil {

@@ -162,6 +162,27 @@ func TestFilterExcludes(t *testing.T) {
 	}
 }
 
+// Patterns written with a leading "./" (as a kind's globs may be) match
+// as without it: an exclude or ignore path so written matched nothing.
+func TestDotSlashPatterns(t *testing.T) {
+	cfg, err := loadAt(writeConfig(t, "exclude: [\"./archive\"]\nkinds:\n  checkpoint: {exclude: [\"./.jerry/checkpoints/cx-9*.json\"]}\nignore:\n  - {path: \"./legacy/**\", rules: [RL107]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &load.Discovery{Files: []*load.File{
+		{Path: "archive/ORCHESTRATION.yaml", Kind: load.KindOrchestration},
+		{Path: "ORCHESTRATION.yaml", Kind: load.KindOrchestration},
+		{Path: ".jerry/checkpoints/cx-901.json", Kind: load.KindCheckpoint},
+	}}
+	cfg.Filter(d, "/repo", "/repo")
+	if len(d.Files) != 1 || d.Files[0].Path != "ORCHESTRATION.yaml" {
+		t.Errorf("kept %d files: %+v", len(d.Files), d.Files)
+	}
+	if !cfg.Ignored(&diag.Finding{Code: "RL107"}, "legacy/ORCHESTRATION.yaml") {
+		t.Error("ignore path ./legacy/** hides nothing under legacy/")
+	}
+}
+
 func TestRootRel(t *testing.T) {
 	root := filepath.FromSlash("/repo")
 	if got := RootRel(root, filepath.Join(root, "sub"), "a/b.yaml"); got != "sub/a/b.yaml" {
