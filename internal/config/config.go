@@ -205,13 +205,29 @@ func (l *loader) globs(n *yaml.Node, where string) []string {
 			over = true
 			return
 		}
-		if err := load.CheckGlob(s); err != nil {
+		if err := checkRelGlob(s); err != nil {
 			l.errorf(c, "%s: %q %v", where, s, err)
 			return
 		}
 		out = append(out, relGlob(s))
 	})
 	return out
+}
+
+// checkRelGlob is load.CheckGlob for a pattern matched against paths
+// relative to a folder: an absolute one, or one leading out of the folder,
+// would match nothing.
+func checkRelGlob(p string) error {
+	if err := load.CheckGlob(p); err != nil {
+		return err
+	}
+	switch p = relGlob(p); {
+	case strings.HasPrefix(p, "/"):
+		return fmt.Errorf("is an absolute path, which matches nothing: write it relative to the folder holding the configuration")
+	case p == ".." || strings.HasPrefix(p, "../"):
+		return fmt.Errorf("leads out of the folder holding the configuration, so it matches nothing")
+	}
+	return nil
 }
 
 // relGlob is a pattern relative to the configuration's folder without a
@@ -340,7 +356,7 @@ func (l *loader) decodeIgnore(v *yaml.Node) {
 		if !ok {
 			continue
 		}
-		if err := load.CheckGlob(pat); err != nil {
+		if err := checkRelGlob(pat); err != nil {
 			l.errorf(node.Val(e, "path"), "%s.path: %q %v", where, pat, err)
 			continue
 		}

@@ -72,6 +72,8 @@ func TestLoadErrorsHavePositions(t *testing.T) {
 		{"fail_on: info\n", `.resumelint.yaml:1:10: fail_on: "info" is not one of error, warning`},
 		{"rules: [\n", `.resumelint.yaml:`},
 		{"a: 1\na: 2\n", `.resumelint.yaml:2:1: key "a" is repeated`},
+		{"exclude: [\"/legacy/**\"]\n", `.resumelint.yaml:1:11: exclude: "/legacy/**" is an absolute path, which matches nothing`},
+		{"ignore:\n  - path: \"../other/**\"\n", `.resumelint.yaml:2:11: ignore[0].path: "../other/**" leads out of the folder`},
 	}
 	for _, c := range cases {
 		_, err := loadAt(writeConfig(t, c.text))
