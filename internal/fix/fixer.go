@@ -261,10 +261,15 @@ func (fx *Fixer) lint(cands map[*File]*candidate) []diag.Finding {
 		if cd := cands[ff]; cd != nil {
 			p, op, data = cd.path, cd.osPath, cd.data
 		}
-		out[i] = &load.File{Path: p, OSPath: op, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Data: data, Root: f.Root}
 		if op != f.OSPath || !bytes.Equal(data, ff.Read) {
 			put[op] = data
 		}
+		if f.BOM {
+			// WriteFile keeps the mark: the file is linted as it will be
+			// (RL004 stays, and with it what RL004 changes).
+			data = append(append([]byte(nil), bom...), data...)
+		}
+		out[i] = &load.File{Path: p, OSPath: op, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Data: data, Root: f.Root}
 		if op != f.OSPath {
 			gone = append(gone, f.OSPath)
 		}

@@ -37,6 +37,9 @@ type File struct {
 	Template bool
 	Explicit bool // named on the command line
 	Data     []byte
+	// BOM: the bytes read started with a UTF-8 byte-order mark, which
+	// CheckBytes reported (RL004) and stripped from Data.
+	BOM bool
 	// Root is the folder reads of this file may not leave (RootFor): the
 	// repository root, or a bundle folder for its artifacts. A file
 	// without one is not read (ErrNoRoot): no read is unconfined.
@@ -284,6 +287,7 @@ func checkBytes(f *File, lim Limits) ([]diag.Finding, bool) {
 	if bytes.HasPrefix(f.Data, []byte{0xEF, 0xBB, 0xBF}) {
 		out = append(out, Problem(f, code.Encoding, diag.Pos{Line: 1, Col: 1}, "file starts with a UTF-8 byte-order mark; save it without one"))
 		f.Data = f.Data[3:]
+		f.BOM = true
 		f.lineStarts = nil
 		f.lineIx = nil
 	} else if enc := wideEncoding(f.Data); enc != "" {
