@@ -247,11 +247,16 @@ func (c *Command) settleFixes(res *engine.Result, disc *load.Discovery, mem []*l
 func allFindings(res *engine.Result) []diag.Finding { return res.Findings }
 
 // stdinCopies keeps the bytes of the files read from stdin, which a run
-// releases, for settleFixes.
+// releases, for settleFixes: as the run reads them, after a byte-order
+// mark (RL004), which the offsets of their fixes do not count.
 func stdinCopies(extra []*load.File) []*load.File {
 	out := make([]*load.File, len(extra))
 	for i, f := range extra {
-		out[i] = &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Root: f.Root, Data: slices.Clone(f.Data)}
+		data := bytes.TrimPrefix(f.Data, utf8BOM)
+		out[i] = &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Root: f.Root, Data: slices.Clone(data)}
 	}
 	return out
 }
+
+// utf8BOM is the byte-order mark the loader strips from a file it reads.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}

@@ -1057,16 +1057,19 @@ func pluralFix(n int) string {
 // lost (fix.Verify), and returns the edits as LSP text edits.
 func (s *server) verified(d *document, fixes []*diag.Fix) ([]textEdit, bool) {
 	edits := fix.Edits(fixes)
-	after, err := fix.Apply(d.text, edits)
+	// The edits' offsets are in the text lint read: after a byte-order mark.
+	skip := bomLen(d.text)
+	text := d.text[skip:]
+	after, err := fix.Apply(text, edits)
 	if err != nil {
 		return nil, false
 	}
-	if err := fix.Verify(d.res.Path, d.res.Format, d.text, after, fix.Drops(fixes)); err != nil {
+	if err := fix.Verify(d.res.Path, d.res.Format, text, after, fix.Drops(fixes)); err != nil {
 		return nil, false
 	}
 	out := make([]textEdit, 0, len(edits))
 	for _, e := range edits {
-		out = append(out, textEdit{Range: lspRange{Start: offsetPos(d.text, d.starts, e.Offset), End: offsetPos(d.text, d.starts, e.Offset+e.Length)}, NewText: e.NewText})
+		out = append(out, textEdit{Range: lspRange{Start: offsetPos(d.text, d.starts, skip+e.Offset), End: offsetPos(d.text, d.starts, skip+e.Offset+e.Length)}, NewText: e.NewText})
 	}
 	return out, true
 }
@@ -1136,8 +1139,24 @@ func lineEnd(text []byte, starts []int, line int) int {
 	return len(text)
 }
 
+// utf8BOM is the byte-order mark a client may send at the start of a
+// text. Lint strips it before it reads the text (and reports it, RL004):
+// the columns of the first line and the offsets of fixes are counted
+// after it.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// bomLen is the length of the byte-order mark text starts with, if any.
+func bomLen(text []byte) int {
+	if bytes.HasPrefix(text, utf8BOM) {
+		return len(utf8BOM)
+	}
+	return 0
+}
+
 // runePos converts a 1-based line and rune column to an LSP position,
-// clamped to the line.
+// clamped to the line. In a text that starts with a byte-order mark,
+// columns of the first line past the first are counted after the mark
+// (one unit), as lint counts them.
 func runePos(text []byte, starts []int, line, col int) position {
 	l := line - 1
 	if l < 0 {
@@ -1148,6 +1167,9 @@ func runePos(text []byte, starts []int, line, col int) position {
 	}
 	b, e := starts[l], lineEnd(text, starts, l)
 	units := 0
+	if l == 0 && col > 1 && bomLen(text) > 0 {
+		b, units = bomLen(text), 1
+	}
 	for i, n := b, 1; i < e && n < col; n++ {
 		r, size := utf8.DecodeRune(text[i:e])
 		units += utf16Len(r)
