@@ -10,9 +10,9 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
-	"path"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -481,7 +481,7 @@ func (s *server) didSave(m *message) error {
 	if p.Text != nil && d != nil {
 		d.text = []byte(*p.Text)
 	}
-	if path.Base(osPathOf(p.TextDocument.URI)) == ConfigName {
+	if filepath.Base(osPathOf(p.TextDocument.URI)) == ConfigName {
 		return s.reload()
 	}
 	if d != nil {
@@ -521,7 +521,7 @@ func (s *server) didChangeWatchedFiles(m *message) error {
 		return err
 	}
 	for _, ch := range p.Changes {
-		if path.Base(osPathOf(ch.URI)) == ConfigName {
+		if filepath.Base(osPathOf(ch.URI)) == ConfigName {
 			return s.reload()
 		}
 	}
@@ -1230,18 +1230,40 @@ func applyRangeChange(text []byte, r lspRange, newText string) []byte {
 	return append(out, text[b:]...)
 }
 
+// windowsPaths is set where paths start with a drive letter: the URI
+// file:///C:/x (VS Code writes file:///c%3A/x) names C:\x, not \C:\x.
+var windowsPaths = runtime.GOOS == "windows" // a variable for the tests
+
+// isDrive reports whether s is a drive letter and its colon.
+func isDrive(s string) bool {
+	return len(s) == 2 && s[1] == ':' && 'a' <= s[0]|0x20 && s[0]|0x20 <= 'z'
+}
+
 // osPathOf returns the OS path of a file: URI, or "".
 func osPathOf(uri string) string {
 	u, err := url.Parse(uri)
 	if err != nil || u.Scheme != "file" || u.Path == "" {
 		return ""
 	}
-	return filepath.Clean(filepath.FromSlash(u.Path))
+	p := u.Path
+	if windowsPaths {
+		switch {
+		case isDrive(u.Host): // file://C:/x, as some clients write it
+			p = u.Host + p
+		case len(p) >= 3 && p[0] == '/' && isDrive(p[1:3]):
+			p = p[1:]
+		}
+	}
+	return filepath.Clean(filepath.FromSlash(p))
 }
 
 // uriOf returns the file: URI of an OS path.
 func uriOf(p string) string {
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+	s := filepath.ToSlash(p)
+	if windowsPaths && len(s) >= 2 && isDrive(s[:2]) {
+		s = "/" + s
+	}
+	return (&url.URL{Scheme: "file", Path: s}).String()
 }
 
 // Message fields read from the first or the last bytes of a message too

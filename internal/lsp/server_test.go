@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"path/filepath"
 	"testing"
 
 	"github.com/resumelint/resumelint/internal/diag"
@@ -44,6 +45,27 @@ func TestURIs(t *testing.T) {
 	}
 	if osPathOf("untitled:Untitled-1") != "" {
 		t.Error("a non-file URI has no path")
+	}
+}
+
+// On Windows a file URI's path starts with its drive: file:///c%3A/x
+// (VS Code's form), file:///C:/x and file://C:/x all name C:\x, and a
+// path's URI is file:///C:/x.
+func TestWindowsURIs(t *testing.T) {
+	defer func(w bool) { windowsPaths = w }(windowsPaths)
+	windowsPaths = true
+	want := filepath.FromSlash("c:/Users/a b/ORCHESTRATION.yaml")
+	for _, uri := range []string{"file:///c%3A/Users/a%20b/ORCHESTRATION.yaml", "file:///c:/Users/a%20b/ORCHESTRATION.yaml", "file://c:/Users/a%20b/ORCHESTRATION.yaml"} {
+		if got := osPathOf(uri); got != want {
+			t.Errorf("osPathOf(%s) = %q, want %q", uri, got, want)
+		}
+	}
+	if got := uriOf(want); got != "file:///c:/Users/a%20b/ORCHESTRATION.yaml" {
+		t.Errorf("uriOf(%q) = %s, want file:///c:/Users/a%%20b/ORCHESTRATION.yaml", want, got)
+	}
+	// A path with no drive is as on any other system.
+	if got := osPathOf("file:///tmp/x.yaml"); got != filepath.FromSlash("/tmp/x.yaml") {
+		t.Errorf("osPathOf(file:///tmp/x.yaml) = %q", got)
 	}
 }
 
