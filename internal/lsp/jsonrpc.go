@@ -48,6 +48,8 @@ type message struct {
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
 	Error   *rpcError       `json:"error,omitempty"`
+	// change is a didChange's Params, decoded as it was read (changeOf).
+	change *didChangeParams
 }
 
 type rpcError struct {

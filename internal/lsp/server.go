@@ -149,6 +149,8 @@ type server struct {
 	// readers are the open documents whose last lint read a file, by its
 	// absolute path: those linted again when it changes.
 	readers map[string]map[*document]bool
+	// queued counts the bytes of the messages read and not yet handled.
+	queued queued
 }
 
 // maxPublishWait bounds how many messages a change's diagnostics wait
@@ -162,12 +164,6 @@ const maxPublishWait = 16
 // that sends faster than the server lints.
 const queueSize = 64
 
-// item is one message for the handler, or one skipped for its size.
-type item struct {
-	m  *message
-	tl *tooLargeError
-}
-
 // Serve runs the server on r and w until the client sends exit; the
 // result is the process exit code (0 after shutdown, 1 otherwise).
 //
@@ -176,7 +172,8 @@ type item struct {
 func Serve(r io.Reader, w io.Writer, log io.Writer, eng Engine, version string) int {
 	s := &server{c: newConn(r, w), eng: eng, log: log, version: version,
 		docs: map[string]*document{}, open: map[string][]*document{}}
-	q := make(chan item, queueSize)
+	s.queued.cond.L = &s.queued.mu
+	q := make(chan *item, queueSize)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -192,13 +189,17 @@ func Serve(r io.Reader, w io.Writer, log io.Writer, eng Engine, version string) 
 }
 
 // read queues the messages until exit (true) or the end of the input.
-func (s *server) read(q chan<- item) bool {
+// A didChange that sends a document's whole text takes the place of the
+// didChange of that document queued last, while it waits (replace).
+func (s *server) read(q chan<- *item) bool {
+	var last *item
 	for {
 		body, err := s.c.read()
 		var tl *tooLargeError
 		if errors.As(err, &tl) {
 			s.logf("%v", err)
-			q <- item{tl: tl}
+			last = nil
+			s.enqueue(q, &item{tl: tl})
 			continue
 		}
 		if err != nil {
@@ -230,32 +231,48 @@ func (s *server) read(q chan<- item) bool {
 		if isRequest(&m) {
 			s.c.track(m.ID)
 		}
-		q <- item{m: &m}
+		uri, whole := changeOf(&m)
+		if whole && last != nil {
+			if old, ok := last.replace(uri, &m, len(body)); ok {
+				s.queued.swap(old, len(body))
+				continue
+			}
+		}
+		last = &item{m: &m, size: len(body), uri: uri}
+		s.enqueue(q, last)
 	}
+}
+
+// enqueue queues a message once its bytes fit in maxQueued.
+func (s *server) enqueue(q chan<- *item, it *item) {
+	s.queued.take(it.size)
+	q <- it
 }
 
 // work handles the queued messages in order. A request cancelled while
 // queued is not run; one cancelled while running has been answered, and
 // its handler's answer is dropped.
-func (s *server) work(q <-chan item) {
+func (s *server) work(q <-chan *item) {
 	for it := range q {
-		if s.stopped.Load() {
-			continue
+		m, tl, size := it.take()
+		if !s.stopped.Load() {
+			s.handleItem(m, tl)
 		}
-		s.handleItem(it)
-		s.publishWhenIdle(len(q) == 0)
+		s.queued.give(size)
+		if !s.stopped.Load() {
+			s.publishWhenIdle(len(q) == 0)
+		}
 	}
 }
 
 // handleItem handles one message, or answers one skipped for its size.
-func (s *server) handleItem(it item) {
-	if it.tl != nil {
-		if err := s.tooLarge(it.tl); err != nil {
+func (s *server) handleItem(m *message, tl *tooLargeError) {
+	if tl != nil {
+		if err := s.tooLarge(tl); err != nil {
 			s.logf("%v", err)
 		}
 		return
 	}
-	m := it.m
 	if isRequest(m) && s.c.cancelled(m.ID) {
 		s.c.unanswered(m.ID)
 		return
@@ -437,9 +454,12 @@ func (s *server) didOpen(m *message) error {
 }
 
 func (s *server) didChange(m *message) error {
-	var p didChangeParams
-	if err := json.Unmarshal(m.Params, &p); err != nil {
-		return err
+	p := m.change
+	if p == nil {
+		p = &didChangeParams{}
+		if err := json.Unmarshal(m.Params, p); err != nil {
+			return err
+		}
 	}
 	d := s.docs[p.TextDocument.URI]
 	if d == nil {
