@@ -248,12 +248,13 @@ func allFindings(res *engine.Result) []diag.Finding { return res.Findings }
 
 // stdinCopies keeps the bytes of the files read from stdin, which a run
 // releases, for settleFixes: as the run reads them, after a byte-order
-// mark (RL004), which the offsets of their fixes do not count.
+// mark (RL004), which the offsets of their fixes do not count, and which
+// the never-worse check puts back (load.File.BOM).
 func stdinCopies(extra []*load.File) []*load.File {
 	out := make([]*load.File, len(extra))
 	for i, f := range extra {
-		data := bytes.TrimPrefix(f.Data, utf8BOM)
-		out[i] = &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Root: f.Root, Data: slices.Clone(data)}
+		data, mark := bytes.CutPrefix(f.Data, utf8BOM)
+		out[i] = &load.File{Path: f.Path, OSPath: f.OSPath, Kind: f.Kind, Template: f.Template, Explicit: f.Explicit, Root: f.Root, Data: slices.Clone(data), BOM: mark}
 	}
 	return out
 }

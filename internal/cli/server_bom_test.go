@@ -110,7 +110,9 @@ func TestLintStdinByteOrderMarkFix(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	text := bom + brokenOrchestration
+	// A suppression that RL004 leaves unjudged (it would be unused): the
+	// dry run reads the text with its mark, as the fix writes it.
+	text := bom + strings.Replace(brokenOrchestration, "  files_to_read: []", "  # resumelint:ignore RL110 -- nothing to hide here\n  files_to_read: []", 1)
 	if err := os.WriteFile(filepath.Join(dir, "ORCHESTRATION.yaml"), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
