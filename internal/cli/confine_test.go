@@ -92,16 +92,6 @@ func confinedRepo(t *testing.T, linkConfig bool) (repo string, opened func() []s
 	}
 }
 
-func writeFile(t *testing.T, p, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // confined fails the test when out quotes the outside files or anything
 // outside was opened.
 func confined(t *testing.T, what, out string, opened func() []string) {

@@ -141,3 +141,14 @@ func TestFixDiffCRLFApplies(t *testing.T) {
 		t.Errorf("the diff applied gives\n%q\nfix writes\n%q", applied, fixed)
 	}
 }
+
+// writeFile writes text at p, making its folders.
+func writeFile(t *testing.T, p, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
