@@ -773,6 +773,7 @@ func (ur *unitRun) bundle(folder *load.Folder) *load.Skip {
 		ur.docs = append(ur.docs, d)
 	}
 	ur.runRules(b, folder.Path)
+	ur.raw = rules.WithoutRestatedDuplicates(ur.raw)
 	return nil
 }
 

@@ -173,6 +173,30 @@ func statusErrorSet(n *yaml.Node) bool {
 	return node.IsMap(n)
 }
 
+// WithoutRestatedDuplicates drops from a bundle's findings each RL002 on a
+// key that RL402 reports as ARTIFACT_INVALID (a key the procedure reads, or
+// a hashes key, given twice): one cause, one finding, under the code bundle
+// verify gives it. A repeated key no verdict reads stays RL002's, and so
+// does every one when RL402 is off.
+func WithoutRestatedDuplicates(fs []diag.Finding) []diag.Finding {
+	type at struct {
+		path string
+		pos  diag.Pos
+	}
+	restated := map[at]bool{}
+	for _, fd := range fs {
+		if fd.Code == code.BundleArtifactSchema && strings.HasPrefix(fd.Message, string(bundle.ArtifactInvalid)+":") {
+			restated[at{fd.Path, fd.Start}] = true
+		}
+	}
+	if len(restated) == 0 {
+		return fs
+	}
+	return slices.DeleteFunc(fs, func(fd diag.Finding) bool {
+		return fd.Code == code.DuplicateKey && restated[at{fd.Path, fd.Start}]
+	})
+}
+
 func runBundleForbidden(p *Pass) {
 	for _, n := range VerdictOf(p).Notes {
 		if n.Code != bundle.ForbiddenArtifact {
