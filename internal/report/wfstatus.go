@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/resumelint/resumelint/internal/diag"
@@ -131,12 +132,15 @@ func RecoveryJSON(w io.Writer, r *Recovery, mask func(string) string) error {
 // finished records on one line.
 func RecoveryText(w io.Writer, r *Recovery, mask func(string) string) error {
 	safe := func(s string) string { return diag.Escape(mask(s)) }
+	// A name shown in quotes is escaped by the quoting alone (as lint's
+	// messages quote values), not once more.
+	quote := func(s string) string { return strconv.Quote(mask(s)) }
 	var sb strings.Builder
 	for i := range r.Workflows {
-		writeWorkflowText(&sb, &r.Workflows[i], safe)
+		writeWorkflowText(&sb, &r.Workflows[i], safe, quote)
 	}
 	for i := range r.Projects {
-		writeProjectText(&sb, &r.Projects[i], safe)
+		writeProjectText(&sb, &r.Projects[i], safe, quote)
 	}
 	if n := len(r.Finished); n > 0 {
 		var names []string
@@ -180,7 +184,7 @@ func countText(s FindingSummary) string {
 	return strings.Join(parts, ", ")
 }
 
-func writeWorkflowText(sb *strings.Builder, s *WorkflowState, safe func(string) string) {
+func writeWorkflowText(sb *strings.Builder, s *WorkflowState, safe, quote func(string) string) {
 	line := func(label, v string) {
 		if v != "" {
 			fmt.Fprintf(sb, "- %s: %s\n", label, v)
@@ -194,7 +198,7 @@ func writeWorkflowText(sb *strings.Builder, s *WorkflowState, safe func(string) 
 		phase = fmt.Sprint(*s.CurrentPhase)
 	}
 	if s.CurrentPhaseName != "" {
-		phase = strings.TrimSpace(phase + fmt.Sprintf(" %q", safe(s.CurrentPhaseName)))
+		phase = strings.TrimSpace(phase + " " + quote(s.CurrentPhaseName))
 	}
 	if s.CurrentPhase != nil {
 		if st := phaseDone(s.Pipelines, *s.CurrentPhase); st != "" {
@@ -216,7 +220,7 @@ func writeWorkflowText(sb *strings.Builder, s *WorkflowState, safe func(string) 
 	writeFindingsText(sb, &s.Findings, safe)
 }
 
-func writeProjectText(sb *strings.Builder, p *ProjectState, safe func(string) string) {
+func writeProjectText(sb *strings.Builder, p *ProjectState, safe, quote func(string) string) {
 	line := func(label, v string) {
 		if v != "" {
 			fmt.Fprintf(sb, "- %s: %s\n", label, v)
@@ -224,7 +228,7 @@ func writeProjectText(sb *strings.Builder, p *ProjectState, safe func(string) st
 	}
 	fmt.Fprintf(sb, "%s\n%s: %s", statusRule, strings.ToUpper(p.Kind), safe(orNone(p.ID)))
 	if p.Name != "" {
-		fmt.Fprintf(sb, " %q", safe(p.Name))
+		sb.WriteString(" " + quote(p.Name))
 	}
 	sb.WriteString("\n")
 	line("File", safe(p.Path))

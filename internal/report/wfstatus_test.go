@@ -120,3 +120,22 @@ func TestStatusTextHasNoWorkflowCommand(t *testing.T) {
 		}
 	}
 }
+
+// A quoted name in the text report is escaped once: a newline in a phase
+// or project name reads \n, as in lint's messages, not \\n.
+func TestRecoveryTextQuotesOnce(t *testing.T) {
+	one := 1
+	name := "Build\nship \u202e"
+	r := &Recovery{Workflows: []WorkflowState{{ID: "w", Status: "ACTIVE", CurrentPhase: &one, CurrentPhaseName: name}},
+		Projects: []ProjectState{{Kind: "project", ID: "07-x", Name: name, State: "in_progress"}}}
+	var txt bytes.Buffer
+	if err := RecoveryText(&txt, r, diag.Mask); err != nil {
+		t.Fatal(err)
+	}
+	out := txt.String()
+	for _, want := range []string{`- Phase: 1 "Build\nship \u202e"`, `PROJECT: 07-x "Build\nship \u202e"`} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("text report lacks %s:\n%s", want, out)
+		}
+	}
+}
