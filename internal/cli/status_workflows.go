@@ -204,7 +204,8 @@ func addUnreadable(rec *report.Recovery, f *load.File, ix *findingIndex) {
 	}
 	mine := ix.byFile[f.Path]
 	if f.Kind == load.KindOrchestration {
-		rec.Workflows = append(rec.Workflows, report.WorkflowState{Path: f.Path, Findings: summarize(mine)})
+		rec.Workflows = append(rec.Workflows, report.WorkflowState{Path: f.Path, FilesToRead: []string{},
+			Pipelines: []report.PipelineState{}, Gates: []report.GateState{}, Barriers: []report.GateState{}, Findings: summarize(mine)})
 		return
 	}
 	if dir := projectDir(f.Path); dir != "" {
@@ -461,7 +462,7 @@ func gateStates(c model.Coll[*model.QualityGate]) []report.GateState {
 		st := text(g.Status.Node)
 		gs := report.GateState{ID: id, Name: text(g.Name.Node), Status: st, State: stateOf(st), After: []string{}, Before: []string{}}
 		if l, _, ok := model.StrList(g.DependsOn.Node); ok {
-			gs.After = l
+			gs.After = append(gs.After, l...)
 		}
 		for _, a := range []model.Int{g.AfterPhase, g.Phase} {
 			if s := text(a.Node); s != "" {
