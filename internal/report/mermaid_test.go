@@ -109,3 +109,20 @@ func TestMermaidMasksBeforeEscaping(t *testing.T) {
 		t.Errorf("the credential is not masked:\n%s", b.String())
 	}
 }
+
+// The list of several incomplete runs, asked for as Mermaid, is a
+// flowchart whose labels carry no markup from the runs' folder names.
+func TestRunListMermaidCarriesNoMarkup(t *testing.T) {
+	for _, name := range hostileNames {
+		last := name
+		runs := []agentrun.RunSummary{{RunID: name, Phase: 2, TasksDone: 1, TasksTotal: 3, LastActivity: &last}, {RunID: "r2", Phase: 1}}
+		var b bytes.Buffer
+		if err := RunList(&b, "mermaid", ".agent-memory/runs", runs, diag.Mask); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(b.String(), "flowchart TD\n") {
+			t.Fatalf("not a flowchart:\n%s", b.String())
+		}
+		checkMermaid(t, "run list", name, b.String())
+	}
+}

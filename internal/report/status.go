@@ -197,8 +197,11 @@ func StatusMermaid(w io.Writer, r *agentrun.Run, st *agentrun.Status, mask func(
 
 // RunList writes the incomplete runs under runsDir (a display path) to
 // choose from: a JSON object with an error and the runs for format
-// "json", a list otherwise.
+// "json", a flowchart of one node per run for "mermaid", a list otherwise.
 func RunList(w io.Writer, format, runsDir string, runs []agentrun.RunSummary, mask func(string) string) error {
+	if format == "mermaid" {
+		return runListMermaid(w, runsDir, runs, mask)
+	}
 	if format == "json" {
 		out := struct {
 			Error string                `json:"error"`
@@ -217,5 +220,26 @@ func RunList(w io.Writer, format, runsDir string, runs []agentrun.RunSummary, ma
 		fmt.Fprintf(&sb, "- %s: phase %d, %d/%d tasks complete, last activity %s\n", safe(r.RunID), r.Phase, r.TasksDone, r.TasksTotal, safe(last))
 	}
 	_, err := io.WriteString(w, diag.NoCommands(sb.String()))
+	return err
+}
+
+// runListMermaid is RunList as a Mermaid flowchart: what --format mermaid
+// prints is a diagram even when it cannot pick the run to draw.
+func runListMermaid(w io.Writer, runsDir string, runs []agentrun.RunSummary, mask func(string) string) error {
+	var sb strings.Builder
+	sb.WriteString("flowchart TD\n")
+	fmt.Fprintf(&sb, "    %%%% %d incomplete runs under %s/: name the one to resume (resumelint status RUN_DIR)\n", len(runs), mermaidText(runsDir, mask))
+	for i, r := range runs {
+		last := "none"
+		if r.LastActivity != nil {
+			last = *r.LastActivity
+		}
+		fmt.Fprintf(&sb, "    r%d[\"%s<br/>phase %d, %d/%d tasks complete<br/>last activity %s\"]:::in_progress\n",
+			i, mermaidText(r.RunID, mask), r.Phase, r.TasksDone, r.TasksTotal, mermaidText(last, mask))
+	}
+	for _, cd := range mermaidClasses {
+		sb.WriteString("    " + cd + "\n")
+	}
+	_, err := io.WriteString(w, mask(sb.String()))
 	return err
 }
