@@ -20,7 +20,9 @@ import (
 // actionStep is the composite Action's "Run resumelint" step as
 // action.yml declares it.
 type actionStep struct {
+	Name             string            `yaml:"name"`
 	ID               string            `yaml:"id"`
+	If               string            `yaml:"if"`
 	Shell            string            `yaml:"shell"`
 	WorkingDirectory string            `yaml:"working-directory"`
 	Env              map[string]string `yaml:"env"`
@@ -207,8 +209,17 @@ func lintStep(t *testing.T, inputs map[string]string) (*actionFile, *actionStep)
 // the step would read something this test does not provide.
 func stepResolver(t *testing.T, action *actionFile, inputs map[string]string) func(string) string {
 	t.Helper()
+	github := map[string]string{"github.event_name": "push", "github.base_ref": "", "github.sha": ""}
+	return contextResolver(t, action, inputs, github, map[string]map[string]string{}) // no step ran before
+}
+
+// contextResolver resolves as stepResolver does, from the github context
+// given and from the outputs of the steps that ran (steps.ID.outputs.NAME,
+// empty for a step that did not run).
+func contextResolver(t *testing.T, action *actionFile, inputs, github map[string]string, steps map[string]map[string]string) func(string) string {
+	t.Helper()
 	expr := regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
-	github := map[string]string{"github.event_name": "push", "github.base_ref": ""}
+	stepOutput := regexp.MustCompile(`^steps\.([a-z-]+)\.outputs\.([a-z-]+)$`)
 	return func(v string) string {
 		return expr.ReplaceAllStringFunc(v, func(m string) string {
 			name := expr.FindStringSubmatch(m)[1]
@@ -224,6 +235,9 @@ func stepResolver(t *testing.T, action *actionFile, inputs map[string]string) fu
 			}
 			if v, ok := github[name]; ok {
 				return v
+			}
+			if m := stepOutput.FindStringSubmatch(name); m != nil {
+				return steps[m[1]][m[2]]
 			}
 			t.Fatalf("action.yml: the lint step uses ${{ %s }}, which this test does not provide", name)
 			return ""
