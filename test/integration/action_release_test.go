@@ -20,6 +20,8 @@ type installStep struct {
 	WorkingDirectory string            `yaml:"working-directory"`
 	Env              map[string]string `yaml:"env"`
 	Run              string            `yaml:"run"`
+	Uses             string            `yaml:"uses"`
+	With             map[string]string `yaml:"with"`
 }
 
 func actionSteps(t *testing.T) []installStep {
@@ -152,5 +154,40 @@ func TestActionChoosesReleaseOnlyWhenPublished(t *testing.T) {
 			t.Errorf("version %q, HTTP %s: exit %d, outputs %q, curl called %v, log:\n%s\nwant exit %d, %q, curl %v, log with %q",
 				tc.version, tc.status, code, got, called, out, tc.wantCode, tc.wantMode, tc.wantCurl, tc.wantLog)
 		}
+	}
+}
+
+// TestActionSavesItsBuildAtOnce checks that the binary built from source
+// is saved to the cache right after it is built, by a step of its own.
+// actions/cache saves in its post step, which runs only when the whole
+// job succeeded: the build of a run whose lint found problems (the job
+// fails) was never kept, and every run rebuilt until one passed.
+func TestActionSavesItsBuildAtOnce(t *testing.T) {
+	steps := actionSteps(t)
+	build, save, lint := -1, -1, -1
+	var restore *installStep
+	for i, s := range steps {
+		name, _, _ := strings.Cut(s.Uses, "@")
+		switch {
+		case name == "actions/cache":
+			t.Errorf("step %q uses actions/cache, which saves only when the job succeeds", s.Name)
+		case name == "actions/cache/restore":
+			restore = &steps[i]
+		case name == "actions/cache/save":
+			save = i
+			if restore == nil || s.With["path"] != restore.With["path"] || s.With["key"] != "${{ steps."+restore.ID+".outputs.cache-primary-key }}" {
+				t.Errorf("step %q saves %v: want the path and key the restore step looked up", s.Name, s.With)
+			}
+			if s.If != "steps.source.outputs.mode == 'build' && steps."+restore.ID+".outputs.cache-hit != 'true'" {
+				t.Errorf("step %q runs if %q: want it after every build, and only then", s.Name, s.If)
+			}
+		case strings.Contains(s.Run, "go install"):
+			build = i
+		case s.ID == "lint":
+			lint = i
+		}
+	}
+	if restore == nil || !(build >= 0 && build < save && save < lint) {
+		t.Errorf("action.yml: restore %v, build at step %d, save at %d, lint at %d: want the build saved before the lint runs", restore != nil, build, save, lint)
 	}
 }
