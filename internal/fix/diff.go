@@ -23,7 +23,9 @@ func Unified(oldName, newName string, a, b []byte) string {
 	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", oldName, newName)
 	for _, h := range mergeHunks(parseHunks(string(d))) {
 		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkRange(h.old), hunkRange(h.new))
-		sb.WriteString(h.body)
+		for _, l := range h.lines {
+			sb.WriteString(l)
+		}
 	}
 	return sb.String()
 }
@@ -34,11 +36,14 @@ type span struct{ start, count int }
 
 type hunk struct {
 	old, new span
-	body     string // the hunk's lines, each ending in a line break
+	lines    []string // the hunk's lines, each ending in a line break
 }
 
 // parseHunks reads the hunks of diff.Diff's output, skipping its three
-// header lines.
+// header lines. A hunk keeps its lines as a list, never as one string
+// grown line by line: a file whose every other line changes is one hunk
+// of tens of thousands of lines, and growing a string copies it whole
+// for each line.
 func parseHunks(d string) []hunk {
 	var hs []hunk
 	for _, line := range strings.SplitAfter(d, "\n") {
@@ -48,7 +53,7 @@ func parseHunks(d string) []hunk {
 			continue
 		}
 		if len(hs) > 0 {
-			hs[len(hs)-1].body += line
+			hs[len(hs)-1].lines = append(hs[len(hs)-1].lines, line)
 		}
 	}
 	return hs
@@ -75,7 +80,7 @@ func mergeHunks(hs []hunk) []hunk {
 			if p.old.count > 0 && h.old.count > 0 && p.old.start+p.old.count == h.old.start {
 				p.old.count += h.old.count
 				p.new.count += h.new.count
-				p.body += h.body
+				p.lines = append(p.lines, h.lines...)
 				continue
 			}
 		}
