@@ -1,7 +1,9 @@
 package gitcmd
 
 import (
+	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 )
@@ -78,37 +80,60 @@ func checkUserConfigs(top string) error {
 }
 
 // checkConfigIncludes refuses the config file cfg when a file it names for
-// git to read, or one those name in turn, is a FIFO, a socket or a device.
-// An include is relative to the file naming it; core.excludesFile and
+// git to read, or one those name in turn, is a FIFO, a socket or a device,
+// or when it cannot tell: a config file larger than it reads, more than
+// maxIncludes of them, or a path it cannot resolve as git would. An
+// include is relative to the file naming it; core.excludesFile and
 // core.attributesFile to the work tree top, where git runs.
 func checkConfigIncludes(top, cfg string) error {
-	queue, seen := []string{cfg}, map[string]bool{cfg: true}
-	for len(queue) > 0 && len(seen) <= maxIncludes {
+	queue, read := []string{cfg}, map[string]bool{}
+	for len(queue) > 0 {
 		file := queue[0]
 		queue = queue[1:]
-		data, ok := readFollowed(file)
-		if !ok {
-			continue
+		real, err := filepath.EvalSymlinks(file)
+		if err != nil || read[real] {
+			continue // missing (git skips it), or read already (a loop)
+		}
+		if len(read) == maxIncludes {
+			return &UncheckedConfigError{Path: cfg, Why: fmt.Sprintf("includes more than %d config files", maxIncludes)}
+		}
+		read[real] = true
+		data, err := readConfig(file, real)
+		if err != nil {
+			return err
 		}
 		for _, ref := range configReferences(data) {
 			base := top
 			if ref.include {
-				base = filepath.Dir(file)
+				base = configDir(file)
 			}
-			p := expandConfigPath(base, ref.path)
+			p, ok := expandConfigPath(base, ref.path)
+			if !ok {
+				return &UncheckedConfigError{Path: file, Why: fmt.Sprintf("names %q, which resumelint cannot resolve as git would", ref.path)}
+			}
 			if p == "" || p == os.DevNull {
 				continue // /dev/null: how a setting is turned off; git reads nothing
 			}
 			if err := special(p); err != nil {
 				return err
 			}
-			if ref.include && !seen[p] {
-				seen[p] = true
+			if ref.include {
 				queue = append(queue, p)
 			}
 		}
 	}
 	return nil
+}
+
+// UncheckedConfigError says a git config file names files for git to read
+// that could not be checked for a FIFO; git was not run.
+type UncheckedConfigError struct {
+	Path string // the config file
+	Why  string
+}
+
+func (e *UncheckedConfigError) Error() string {
+	return fmt.Sprintf("the git config file %q %s, so the files it makes git read were not checked for a FIFO; git was not run", e.Path, e.Why)
 }
 
 // configReference is a path a config file names: an include (read as a
@@ -137,32 +162,64 @@ func configReferences(data []byte) []configReference {
 	return out
 }
 
-// expandConfigPath resolves a config path as git does: ~/ from the home
-// folder, a relative one (an include's) from the folder of the file that
-// names it. "" when it cannot be resolved.
-func expandConfigPath(dir, p string) string {
-	switch {
-	case p == "":
-		return ""
-	case p == "~" || strings.HasPrefix(p, "~/"):
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		return filepath.Join(home, p[1:])
-	case strings.HasPrefix(p, "~"), strings.HasPrefix(p, "%("):
-		return "" // another user's home, or a runtime prefix: not followed
+// expandConfigPath resolves a config path as git does (interpolate_path):
+// ~/ from the home folder, ~user/ from that user's, %(prefix)/ from git's
+// installation folder, and a relative one from dir, the folder of the file
+// that names it (an include's) or the work tree's top. The parts are
+// joined as written, never cleaned: the system resolves "x/.." after
+// following the link x, as it will for git. "" for a path naming nothing
+// and one inside git's installation folder, which a repository cannot
+// write to; false for a path that cannot be resolved (an unknown user, or
+// one climbing out of git's installation folder to a place unknown here).
+func expandConfigPath(dir, p string) (string, bool) {
+	p = filepath.FromSlash(p)
+	if rest, ok := strings.CutPrefix(p, "%(prefix)"+string(filepath.Separator)); ok {
+		return "", filepath.IsLocal(rest)
 	}
-	return resolveFrom(dir, filepath.FromSlash(p))
+	if p == "" || p[0] != '~' {
+		if filepath.IsAbs(p) || p == "" {
+			return p, true
+		}
+		return dir + string(filepath.Separator) + p, true
+	}
+	name, rest, _ := strings.Cut(p[1:], string(filepath.Separator))
+	var home string
+	if name == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", false
+		}
+		home = h
+	} else {
+		u, err := user.Lookup(name)
+		if err != nil {
+			return "", false
+		}
+		home = u.HomeDir
+	}
+	return home + string(filepath.Separator) + rest, true
 }
 
-// readFollowed reads the regular file p, links followed; false for
-// anything else (a FIFO is never opened) or a file over maxConfigSize.
-func readFollowed(p string) ([]byte, bool) {
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return nil, false
+// configDir is the folder of the config file p as git takes it: p up to
+// its last separator, as written.
+func configDir(p string) string {
+	if i := strings.LastIndexAny(p, "/"+string(filepath.Separator)); i >= 0 {
+		return p[:i]
+	}
+	return "."
+}
+
+// readConfig reads the config file file, whose real path is real: nil for
+// anything but a regular file (a FIFO was refused before it was queued),
+// an *UncheckedConfigError for one larger than maxConfigSize, which git
+// would read whole.
+func readConfig(file, real string) ([]byte, error) {
+	if fi, err := os.Stat(real); err == nil && fi.Mode().IsRegular() && fi.Size() > maxConfigSize {
+		return nil, &UncheckedConfigError{Path: file, Why: "is larger than 1 MiB"}
 	}
 	data, ok := readRegular(real, maxConfigSize)
-	return data, ok && data != nil
+	if !ok {
+		return nil, nil
+	}
+	return data, nil
 }

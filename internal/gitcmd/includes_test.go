@@ -2,8 +2,11 @@ package gitcmd
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -147,5 +150,112 @@ func TestUserConfigFIFORefused(t *testing.T) {
 				t.Errorf("CheckRepo: %v, want the index still readable", err)
 			}
 		})
+	}
+}
+
+// The config is read as git reads it, so no spelling git accepts hides an
+// include of a FIFO: a byte-order mark, a value going on after a
+// backslash, a tab read as a blank, CR LF, a subsection on the section's
+// line, "x/.." after a link x (the system follows x first), a "%(…)" that
+// is not %(prefix), and ~user. What cannot be checked refuses git too: a
+// path climbing out of %(prefix), an unknown user, a config file over
+// 1 MiB and more than 32 config files.
+func TestConfigIncludesReadAsGitReadsThem(t *testing.T) {
+	me, err := user.Current()
+	if err != nil {
+		t.Skipf("user: %v", err)
+	}
+	cases := map[string]struct {
+		config string // .git/config
+		fifo   string // from the work tree; "" for an unchecked config
+		setup  func(t *testing.T, top string)
+	}{
+		"byte-order mark":       {"\ufeff[include]\n\tpath = ../bom.pipe\n", "bom.pipe", nil},
+		"backslash line break":  {"[core]\n\tbare = false\n[include]\n\tpath = ../cont\\\n.pipe\n", "cont.pipe", nil},
+		"tab read as a blank":   {"[include]\n\tpath = ../a\tb.pipe\n", "a b.pipe", nil},
+		"CR LF":                 {"[core]\r\n\tbare = false\r\n[include]\r\n\tpath = ../crlf.pipe\r\n", "crlf.pipe", nil},
+		"subsection":            {"[includeIf \"onbranch:main\"] path = ../sub.pipe\n", "sub.pipe", nil},
+		"dot-dot after a link":  {"[include]\n\tpath = lnk/../l.pipe\n", "d/l.pipe", linkTo("d/sub")},
+		"percent not prefix":    {"[include]\n\tpath = %(x)/../p.pipe\n", ".git/p.pipe", mkdirGit("%(x)")},
+		"home of a named user":  {"", "u.pipe", nil},
+		"out of the prefix":     {"[include]\n\tpath = \"%(prefix)/../../../../../../../tmp/x\"\n", "", nil},
+		"unknown user":          {"[include]\n\tpath = ~no-such-user-here/x\n", "", nil},
+		"config over 1 MiB":     {"[core]\n" + strings.Repeat("# padding\n", 110000) + "[include]\n\tpath = ../big.pipe\n", "", nil},
+		"more than 32 includes": {"[include]\n\tpath = a.cfg\n", "", chainIncludes(40)},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			top := filepath.Join(t.TempDir(), "repo")
+			if err := os.MkdirAll(filepath.Join(top, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			config := tc.config
+			if name == "home of a named user" {
+				rel, err := filepath.Rel(me.HomeDir, filepath.Join(top, "u.pipe"))
+				if err != nil {
+					t.Skip(err)
+				}
+				config = "[include]\n\tpath = ~" + me.Username + "/" + filepath.ToSlash(rel) + "\n"
+			}
+			if err := os.WriteFile(filepath.Join(top, ".git", "config"), []byte(config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if tc.setup != nil {
+				tc.setup(t, top)
+			}
+			if tc.fifo == "" {
+				var ue *UncheckedConfigError
+				if err := CheckRepo(top); !errors.As(err, &ue) {
+					t.Fatalf("CheckRepo: %v, want the config refused as unchecked", err)
+				}
+				return
+			}
+			if err := mkfifo(filepath.Join(top, filepath.FromSlash(tc.fifo))); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			var se *SpecialFileError
+			if err := CheckRepo(top); !errors.As(err, &se) {
+				t.Fatalf("CheckRepo: %v, want the FIFO %s refused", err, tc.fifo)
+			}
+		})
+	}
+}
+
+// linkTo makes .git/lnk a link to the folder dir of the work tree.
+func linkTo(dir string) func(t *testing.T, top string) {
+	return func(t *testing.T, top string) {
+		target := filepath.Join(top, filepath.FromSlash(dir))
+		if err := os.MkdirAll(target, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(top, ".git", "lnk")); err != nil {
+			t.Skipf("symlink: %v", err)
+		}
+	}
+}
+
+// mkdirGit makes the folder name in .git.
+func mkdirGit(name string) func(t *testing.T, top string) {
+	return func(t *testing.T, top string) {
+		if err := os.Mkdir(filepath.Join(top, ".git", name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// chainIncludes makes .git/a.cfg include n more config files, one after
+// the other, the last naming a FIFO that is never looked at.
+func chainIncludes(n int) func(t *testing.T, top string) {
+	return func(t *testing.T, top string) {
+		for i := range n {
+			next := fmt.Sprintf("[include]\n\tpath = c%d.cfg\n", i+1)
+			name := fmt.Sprintf("c%d.cfg", i)
+			if i == 0 {
+				name = "a.cfg"
+			}
+			if err := os.WriteFile(filepath.Join(top, ".git", name), []byte(next), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }

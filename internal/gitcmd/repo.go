@@ -288,64 +288,6 @@ func coreWorktree(cfg []byte) (value string, set bool) {
 	return value, set
 }
 
-// configEntries calls each with the entries of a git config file, read as
-// far as the keys above need: sections ("[core]", also on the line of a
-// key; lower case, a subsection kept as written), keys in lower case,
-// values with quotes, escapes and comments decoded. Includes are not
-// followed: git reads core.worktree from the repository's config file
-// alone (and OpenRepo asks git besides).
-func configEntries(cfg []byte, each func(section, key, value string, hasValue bool)) {
-	section := ""
-	for _, raw := range strings.Split(string(cfg), "\n") {
-		line := strings.TrimSpace(raw)
-		if strings.HasPrefix(line, "[") {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				section = ""
-				continue
-			}
-			section = strings.ToLower(strings.TrimSpace(line[1:end]))
-			line = strings.TrimSpace(line[end+1:])
-		}
-		if line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		key, val, hasVal := strings.Cut(line, "=")
-		each(section, strings.ToLower(strings.TrimSpace(key)), configValue(val), hasVal)
-	}
-}
-
-// configValue decodes a git config value: quotes removed, escapes
-// decoded, a comment outside quotes dropped, blanks at the ends trimmed.
-func configValue(s string) string {
-	var b strings.Builder
-	quoted := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"':
-			quoted = !quoted
-		case c == '\\' && i+1 < len(s):
-			i++
-			switch s[i] {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'b':
-				b.WriteByte('\b')
-			default:
-				b.WriteByte(s[i])
-			}
-		case !quoted && (c == '#' || c == ';'):
-			return strings.TrimSpace(b.String())
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return strings.TrimSpace(b.String())
-}
-
 // maxStoreEntries bounds the entries CheckStore reads; past it the rest
 // is left to git's timeout.
 const maxStoreEntries = 1 << 20
