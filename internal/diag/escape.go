@@ -73,7 +73,7 @@ func SafeMarkdown(s string) string {
 		case r < 0x80 && unicode.IsControl(r):
 			fmt.Fprintf(&sb, `\x%02x`, r)
 		case unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' || unsafeRune(r):
-			fmt.Fprintf(&sb, `\u%04x`, r)
+			sb.WriteString(runeCode(r))
 		default:
 			sb.WriteRune(r)
 		}
@@ -105,7 +105,7 @@ func Escape(s string) string {
 			if r < 0x80 {
 				fmt.Fprintf(&sb, `\x%02x`, r)
 			} else {
-				fmt.Fprintf(&sb, `\u%04x`, r)
+				sb.WriteString(runeCode(r))
 			}
 		default:
 			sb.WriteString(s[i : i+size])
@@ -149,7 +149,7 @@ func RuneEscape(r rune) string {
 	case unsafeRune(r) && r < 0x80:
 		return fmt.Sprintf(`\x%02x`, r)
 	case unsafeRune(r):
-		return fmt.Sprintf(`\u%04x`, r)
+		return runeCode(r)
 	}
 	return ""
 }
@@ -164,6 +164,21 @@ func unsafeRune(r rune) bool {
 		return true
 	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069: // bidi embeddings, overrides, isolates
 		return true
+	case r >= 0xa0 && unicode.Is(unicode.Cf, r):
+		// Other format characters print as nothing: zero-width spaces and
+		// joiners, the word joiner, a byte-order mark, the tag characters
+		// (U+E0000…, text a model reads and a reader does not see). A
+		// path holding one looks like another path, a value hides text.
+		return true
 	}
 	return false
+}
+
+// runeCode is how Escape shows a rune at or above U+0080: \uXXXX, or
+// \UXXXXXXXX beyond U+FFFF, whose five hex digits \u would cut.
+func runeCode(r rune) string {
+	if r > 0xffff {
+		return fmt.Sprintf(`\U%08x`, r)
+	}
+	return fmt.Sprintf(`\u%04x`, r)
 }

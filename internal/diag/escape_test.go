@@ -1,6 +1,9 @@
 package diag
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // RuneEscape is Escape of the one rune: "" exactly when it shows as
 // itself.
@@ -69,5 +72,33 @@ func TestSafeText(t *testing.T) {
 	}
 	if want := `rename k\x1b to ****`; f.Fix.Description != want {
 		t.Errorf("fix description %q, want %q", f.Fix.Description, want)
+	}
+}
+
+// TestEscapeShowsInvisibleCharacters: format characters print as nothing,
+// so a path or value holding one looks like another (a folder
+// "07-project\u200b" beside "07-project") or hides text a model reads and a
+// reader does not see (tag characters). Each is shown as its code, as a
+// quoted value shows it; a code beyond U+FFFF has its eight digits.
+func TestEscapeShowsInvisibleCharacters(t *testing.T) {
+	for in, want := range map[string]string{
+		"07-project\u200b/ORCHESTRATION.yaml": `07-project\u200b/ORCHESTRATION.yaml`,
+		"a\u200c\u200d\u2060\u2064\ufeffb":    `a\u200c\u200d\u2060\u2064\ufeffb`,
+		"soft\u00adhyphen":                    `soft\u00adhyphen`,
+		"next\U000e0069\U000e0067\U000e006e":  `next\U000e0069\U000e0067\U000e006e`,
+		"café, naïve, 東京, ™":                  "café, naïve, 東京, ™",
+	} {
+		if got := Escape(in); got != want {
+			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
+		}
+		if got := Escape(Escape(in)); got != want {
+			t.Errorf("Escape twice of %q = %q", in, got)
+		}
+		if got := SafeMarkdown(in); strings.ContainsAny(got, "\u200b\u200c\u200d\u2060\u2064\ufeff\u00ad\U000e0069") {
+			t.Errorf("SafeMarkdown(%q) = %q keeps an invisible character", in, got)
+		}
+	}
+	if got := RuneEscape(0xe0041); got != `\U000e0041` {
+		t.Errorf("RuneEscape(U+E0041) = %q", got)
 	}
 }
