@@ -70,8 +70,11 @@ type Problem struct {
 // quote the file: an invalid regular expression is echoed as written)
 // are masked and their line breaks and control characters escaped
 // (diag.Safe), so a configuration cannot start a line of the error output.
+// The message quotes values of the file: a credential written inside one
+// (a URL's password, "password=…"), which no pattern finds alone, is
+// masked as a finding's is.
 func (p Problem) String() string {
-	return fmt.Sprintf("%s:%d:%d: %s", diag.Safe(p.Path), p.Line, p.Col, diag.Safe(p.Message))
+	return fmt.Sprintf("%s:%d:%d: %s", diag.Safe(p.Path), p.Line, p.Col, diag.Safe(rules.MaskText(p.Message)))
 }
 
 // Error lists every problem of a configuration file (exit code 2).

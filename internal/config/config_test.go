@@ -239,3 +239,21 @@ func TestLoadBoundsGlobLists(t *testing.T) {
 		t.Errorf("128 patterns: %v", err)
 	}
 }
+
+// TestLoadErrorMasksWrittenCredentials: a value the configuration quotes
+// in its error may hold a credential written inside it, which no
+// pattern finds alone (a URL's password); it is masked, as in findings.
+func TestLoadErrorMasksWrittenCredentials(t *testing.T) {
+	_, err := loadAt(writeConfig(t, "kinds:\n  orchestration:\n    globs: [\"https://deploybot:Tr0ub4dorPassw0rd99@git.example.com/{\"]\nexclude: [\"{https://ci:Xk29fLq83vNp7@build.example.com/\"]\n"))
+	if err == nil {
+		t.Fatal("no error for two invalid globs")
+	}
+	for _, pw := range []string{"Tr0ub4dorPassw0rd99", "Xk29fLq83vNp7"} {
+		if strings.Contains(err.Error(), pw) {
+			t.Errorf("the error shows the password %s:\n%s", pw, err)
+		}
+	}
+	if !strings.Contains(err.Error(), "is not a valid glob pattern") {
+		t.Errorf("the error no longer names the problem:\n%s", err)
+	}
+}
