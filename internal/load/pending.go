@@ -12,6 +12,11 @@ import (
 type pending struct {
 	put  map[string][]byte // by absolute, clean OS path
 	gone map[string]bool
+	// By folder, so a listing costs its folder's changes, not every
+	// change of the fix: a fix of thousands of files lists a folder
+	// for each of them.
+	putIn  map[string][]string // the paths of put in each folder
+	goneIn map[string]bool     // the folders of gone
 }
 
 // Pending makes the look-ups answer as if a fix's changes were written,
@@ -25,9 +30,12 @@ func (x *Files) Pending(put map[string][]byte, gone []string) (done func()) {
 	if x == nil || len(put) == 0 && len(gone) == 0 {
 		return func() {}
 	}
-	p := &pending{put: map[string][]byte{}, gone: map[string]bool{}}
+	p := &pending{put: map[string][]byte{}, gone: map[string]bool{}, putIn: map[string][]string{}, goneIn: map[string]bool{}}
 	for osPath, data := range put {
 		if abs, err := filepath.Abs(osPath); err == nil {
+			if _, twice := p.put[abs]; !twice {
+				p.putIn[filepath.Dir(abs)] = append(p.putIn[filepath.Dir(abs)], abs)
+			}
 			p.put[abs] = data
 		}
 	}
@@ -35,6 +43,7 @@ func (x *Files) Pending(put map[string][]byte, gone []string) (done func()) {
 		if abs, err := filepath.Abs(osPath); err == nil {
 			if _, back := p.put[abs]; !back {
 				p.gone[abs] = true
+				p.goneIn[filepath.Dir(abs)] = true
 			}
 		}
 	}
@@ -82,15 +91,10 @@ func (x *Files) pendingDir(osPath string, ents []fs.DirEntry, err error) ([]fs.D
 		return ents, err
 	}
 	var added []fs.DirEntry
-	for abs, data := range p.put {
-		if filepath.Dir(abs) == dir {
-			added = append(added, fs.FileInfoToDirEntry(bufferInfo{name: filepath.Base(abs), size: int64(len(data))}))
-		}
+	for _, abs := range p.putIn[dir] {
+		added = append(added, fs.FileInfoToDirEntry(bufferInfo{name: filepath.Base(abs), size: int64(len(p.put[abs]))}))
 	}
-	changed := len(added) > 0
-	for abs := range p.gone {
-		changed = changed || filepath.Dir(abs) == dir
-	}
+	changed := len(added) > 0 || p.goneIn[dir]
 	if !changed || err != nil && len(added) == 0 {
 		return ents, err
 	}

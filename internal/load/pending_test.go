@@ -2,6 +2,7 @@ package load
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -62,4 +63,37 @@ func names(ents []fs.DirEntry) []string {
 		out = append(out, e.Name())
 	}
 	return out
+}
+
+// TestPendingListingCostsItsFolder: a fix of thousands of files lists a
+// folder for each; a listing looks at its own folder's pending changes,
+// which Pending indexes by folder. It went through every change of the fix
+// for each listing (4,000 fixed workflows: 16 million path comparisons,
+// a quarter of the run).
+func TestPendingListingCostsItsFolder(t *testing.T) {
+	dir := t.TempDir()
+	const n = 3000
+	put := map[string][]byte{}
+	var dirs []string
+	for i := range n {
+		d := filepath.Join(dir, fmt.Sprintf("p%d", i))
+		dirs = append(dirs, d)
+		put[filepath.Join(d, "ORCHESTRATION.yaml")] = []byte("x: 1\n")
+	}
+	gone := filepath.Join(dirs[7], "_resume.md")
+	x := NewFiles(nil)
+	done := x.Pending(put, []string{gone})
+	defer done()
+	p := x.pend.Load()
+	for _, d := range dirs {
+		if in := p.putIn[d]; len(in) != 1 || in[0] != filepath.Join(d, "ORCHESTRATION.yaml") {
+			t.Fatalf("the changes indexed under %s: %v", d, in)
+		}
+		if ents, err := x.ReadDir(dir, d); err != nil || len(ents) != 1 || ents[0].Name() != "ORCHESTRATION.yaml" {
+			t.Fatalf("ReadDir(%s) = %v, %v", d, names(ents), err)
+		}
+	}
+	if len(p.goneIn) != 1 || !p.goneIn[dirs[7]] {
+		t.Errorf("the folders of renamed-away files: %v", p.goneIn)
+	}
 }
