@@ -524,8 +524,14 @@ func (r *Run) Complete() bool {
 // unfinished runs are resumed, go stale or compete to be resumed (RL507,
 // RL508).
 func (r *Run) Finished() bool {
-	return r.Complete() || r.Ended != nil || r.StateOver != ""
+	return r.Complete() || r.Closed()
 }
+
+// Closed reports a run recorded over: by a run-lifecycle event or by its
+// workflow-state.json. It is history, with nothing to resume (status says
+// so); a run whose tasks are all done still has its cleanup and memory
+// consolidation ahead (phases 3 and 4).
+func (r *Run) Closed() bool { return r.Ended != nil || r.StateOver != "" }
 
 // ActorMatches reports whether an event's actor is the owner of the actor
 // folder its log is in: the same name, or the same name with a prefix

@@ -32,7 +32,7 @@ var (
 		Summary: "an events line that is not a valid #Event (the rest of the file still counts)", Run: runEventCorrupt}
 	EventLocation = &Rule{Code: code.EventLocation, Name: "event-location", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
 		Summary: "an events file outside events/<actor-id>/, or an event whose actor differs from its folder", Run: runEventLocation}
-	EventSequence = &Rule{Code: code.EventSequence, Name: "event-sequence", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
+	EventSequence = &Rule{Code: code.EventSequence, Lifecycle: AboutFinished, Name: "event-sequence", Severity: diag.SevWarning, Kinds: runKinds, Family: "agentrun",
 		Summary: "events out of order: finished before started, after completion, time going back, unknown task, dependencies not done", Run: runEventSequence}
 	RunArtifacts = &Rule{Code: code.RunArtifacts, Name: "run-artifacts", Severity: diag.SevError, Kinds: runKinds, Family: "agentrun",
 		Summary: "task events without plan.md or task-graph.json", Run: runRunArtifacts}
@@ -501,14 +501,19 @@ func reportForeignActors(p *Pass, events []*agentrun.Event, d *load.Document, ac
 func runEventSequence(p *Pass) {
 	r := derivedRun(p)
 	c := newCapped(p)
-	issue := func(e *agentrun.Event, at *yaml.Node, format string, args ...any) {
-		if c.room(e.Doc.File, e.Line, node.Pos(at).Col) {
-			p.Report(e.Doc.File, at, fmt.Sprintf(format, args...))
+	issuer := func(opts ...Option) eventIssue {
+		return func(e *agentrun.Event, at *yaml.Node, format string, args ...any) {
+			if c.room(e.Doc.File, e.Line, node.Pos(at).Col) {
+				p.Report(e.Doc.File, at, fmt.Sprintf(format, args...), opts...)
+			}
 		}
 	}
-	checkEventTimes(r, issue)
-	checkTaskLifecycles(p, r, issue)
-	if !checkRunCompleted(r, issue) {
+	// The order of a finished run's events is history; that it is
+	// recorded finished with work open is not.
+	live := issuer(AboutLive())
+	checkEventTimes(r, live)
+	checkTaskLifecycles(p, r, live)
+	if !checkRunCompleted(r, issuer()) {
 		checkStateCompleted(p, r)
 	}
 	c.flush("%d more event-sequence problems in this file (lines %s)")
@@ -746,7 +751,7 @@ type RunFact struct {
 var Runs = NewFact[RunFact]("agent-runs")
 
 func init() {
-	RegisterIndexer(&Indexer{Name: "agent-runs", Kinds: []load.Kind{load.KindAgentRun}, Produces: []FactKey{Runs}, Run: indexRun})
+	RegisterIndexer(&Indexer{Name: "agent-runs", Kinds: []load.Kind{load.KindAgentRun}, Produces: []FactKey{Runs, Records}, Run: indexRun})
 }
 
 func indexRun(p *Pass) {
@@ -767,6 +772,26 @@ func indexRun(p *Pass) {
 		f.Path = p.Run.Folder.Path
 	}
 	Runs.Publish(p.Index, f)
+	if r.Closed() {
+		// A run recorded over is history (SPEC §0), as status reports it:
+		// only whether it really is finished is still in question (RL505).
+		rf := &RecordFact{Path: p.Run.Folder.Path, Finished: true, Why: finishedBy(r)}
+		for _, file := range p.Run.Folder.Files {
+			rf.Files = append(rf.Files, file.Path)
+		}
+		Records.Publish(p.Index, rf)
+	}
+}
+
+// finishedBy says what made a run history, for --verbose.
+func finishedBy(r *agentrun.Run) string {
+	if r.Ended != nil {
+		return "closed by " + diag.ClipTo(r.Ended.Name, 30)
+	}
+	if r.StateOver != "" {
+		return "workflow-state.json workflow.status " + diag.ClipTo(r.StateOver, 20)
+	}
+	return ""
 }
 
 func reportIncompleteRuns(p *RepoPass) {

@@ -359,6 +359,9 @@ type RecordFact struct {
 	// Owns are the OS paths of the checkpoint files its compaction events
 	// name.
 	Owns []string
+	// Files are the display paths of a finished agent run's files (Path is
+	// its folder): history with the run.
+	Files []string
 }
 
 func init() {
@@ -406,6 +409,9 @@ func indexRecord(p *Pass) {
 type History struct {
 	Path string
 	Why  string // "workflow.status COMPLETE", "checkpoint of finished …"
+	// Record is the finished record the file belongs to when that is not
+	// the file itself (an agent run's folder): --verbose notes it there.
+	Record string
 	// Contested are lines whose RL002 stays: a repeated lifecycle key one
 	// of whose values is live questions whether the record is finished.
 	Contested []int
@@ -438,6 +444,9 @@ func HistoryFiles(ix *Index) map[string]History {
 	for _, rf := range records {
 		if rf.Finished {
 			out[rf.Path] = History{Path: rf.Path, Why: rf.Why, Contested: rf.Contested}
+			for _, f := range rf.Files {
+				out[f] = History{Path: f, Why: rf.Why, Record: rf.Path}
+			}
 		}
 		if rf.WorkflowID != "" {
 			ownersAt(byID, rf.WorkflowID).add(rf)
@@ -508,7 +517,7 @@ func WithoutQuestioned(fs []diag.Finding, records []*RecordFact) ([]diag.Finding
 	if len(why) == 0 {
 		return fs, nil
 	}
-	return withoutLive(fs, why, nil)
+	return withoutLive(fs, why, nil, nil)
 }
 
 // Questioned returns the files lint takes for history because an RL125
@@ -548,14 +557,19 @@ func RecordsByPath(records []*RecordFact) func(path string) *RecordFact {
 // findings of LiveOnly rules and those marked about a running record
 // (AboutLive), and returns for --verbose one note per file saying why and
 // how many it left out. An RL002 on a line of contested (by path) stays:
-// it questions whether the record is finished.
-func withoutLive(fs []diag.Finding, why map[string]string, contested map[string][]int) ([]diag.Finding, []string) {
+// it questions whether the record is finished. A file of record (by path)
+// is noted with its record, not on its own.
+func withoutLive(fs []diag.Finding, why map[string]string, contested map[string][]int, record map[string]string) ([]diag.Finding, []string) {
 	dropped := map[string]int{}
 	kept := fs[:0]
 	for _, fd := range fs {
 		if _, ok := why[fd.Path]; ok && !(fd.Code == code.DuplicateKey && slices.Contains(contested[fd.Path], fd.Start.Line)) {
 			if r := registry[fd.Code]; r != nil && (r.Lifecycle == LiveOnly || fd.Live) {
-				dropped[fd.Path]++
+				at := fd.Path
+				if rec, ok := record[at]; ok {
+					at = rec
+				}
+				dropped[at]++
 				continue
 			}
 		}
@@ -563,6 +577,9 @@ func withoutLive(fs []diag.Finding, why map[string]string, contested map[string]
 	}
 	var notes []string
 	for path, w := range why {
+		if _, ok := record[path]; ok {
+			continue
+		}
 		notes = append(notes, fmt.Sprintf("history %s (%s): only contradictions about being finished are reported; %d other finding(s) left out", path, w, dropped[path]))
 	}
 	sort.Strings(notes)
@@ -580,11 +597,15 @@ func WithoutHistory(fs []diag.Finding, hist map[string]History) ([]diag.Finding,
 	}
 	why := make(map[string]string, len(hist))
 	contested := map[string][]int{}
+	record := map[string]string{}
 	for path, h := range hist {
 		why[path] = h.Why
 		if len(h.Contested) > 0 {
 			contested[path] = h.Contested
 		}
+		if h.Record != "" {
+			record[path] = h.Record
+		}
 	}
-	return withoutLive(fs, why, contested)
+	return withoutLive(fs, why, contested, record)
 }
