@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -49,6 +50,27 @@ func (a cpEntry) later(b cpEntry) bool {
 	return a.T.After(b.T)
 }
 
+// cpNumber is the number that ends a checkpoint id (CP-004, cp-4).
+var cpNumber = lazyre.New(`(\d+)$`)
+
+// numberedUp reports entries whose ids all end in a number, each higher
+// than the one before.
+func numberedUp(es []cpEntry) bool {
+	prev := -1
+	for _, e := range es {
+		m := cpNumber.FindStringSubmatch(strings.TrimSpace(e.ID))
+		if m == nil {
+			return false
+		}
+		n, err := strconv.Atoi(m[1])
+		if err != nil || n <= prev {
+			return false
+		}
+		prev = n
+	}
+	return true
+}
+
 // zoneOf is how a timestamp writes its zone: "Z", an offset, or "".
 var zoneSuffix = lazyre.New(`(?i)(z|[+-]\d\d:?\d\d)$`)
 
@@ -73,7 +95,10 @@ func runCheckpointOrder(p *Pass) {
 			reversed = false
 		}
 	}
-	reversed = reversed && timed[0].later(timed[len(timed)-1])
+	// Numbered up (CP-001, CP-002), the log is in writing order whatever
+	// its times say: times that go back are this rule's finding, not a
+	// log written newest first.
+	reversed = reversed && timed[0].later(timed[len(timed)-1]) && !numberedUp(timed)
 	newest := -1
 	if len(timed) >= 2 && !reversed {
 		last := timed[len(timed)-1]
