@@ -254,18 +254,39 @@ func placeholdersIn(p *Pass, root *yaml.Node) {
 		if !node.IsString(n) || strings.IndexByte(n.Value, '{') < 0 || (pk != nil && patternKey.MatchString(pk.Value)) {
 			return
 		}
-		for _, m := range placeholderInText.FindAllStringIndex(n.Value, -1) {
-			// ${NAME} is a shell or environment reference, not a blank;
-			// a naming pattern described in a sentence (s-{NNN}-{slug}.md)
-			// is not one either.
-			if m[1]-m[0] > 3 && (m[0] == 0 || n.Value[m[0]-1] != '$') && !patternInProse(n.Value, m[0], m[1]) {
-				ph := n.Value[m[0]:m[1]]
-				start, end := textSpan(d.File, n, ph)
-				p.ReportAt(d.File, start, end, fmt.Sprintf("template placeholder %s was never filled in: write the real value", ph))
-				return
-			}
+		if ph, ok := blankIn(n.Value); ok {
+			start, end := textSpan(d.File, n, ph)
+			p.ReportAt(d.File, start, end, fmt.Sprintf("template placeholder %s was never filled in: write the real value", ph))
 		}
 	})
+}
+
+// blankIn returns the first template placeholder of s left blank.
+func blankIn(s string) (string, bool) {
+	if strings.IndexByte(s, '{') < 0 {
+		return "", false
+	}
+	for _, m := range placeholderInText.FindAllStringIndex(s, -1) {
+		// ${NAME} is a shell or environment reference, not a blank;
+		// a naming pattern described in a sentence (s-{NNN}-{slug}.md)
+		// is not one either.
+		if m[1]-m[0] > 3 && (m[0] == 0 || s[m[0]-1] != '$') && !patternInProse(s, m[0], m[1]) {
+			return s[m[0]:m[1]], true
+		}
+	}
+	return "", false
+}
+
+// unfilled reports a value that is a blank: a template's variable, or a
+// placeholder left in a file that is not a template (RL114 reports it
+// in the sections a protocol reads). Rules that compare the value with the
+// rest of the file leave it alone: one blank, one finding.
+func unfilled(f *load.File, s string) bool {
+	if f.Template {
+		return hasTemplateVar(s)
+	}
+	_, ok := blankIn(s)
+	return ok
 }
 
 // patternInProse reports a placeholder at s[a:b] that is part of a larger

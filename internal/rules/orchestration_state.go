@@ -192,7 +192,7 @@ func runCheckpointLink(p *Pass) {
 		return
 	}
 	last, isStr := lc.Value, lc.OK
-	if !isStr && !node.IsNull(lv) || isStr && isPlaceholderIn(f, last) {
+	if !isStr && !node.IsNull(lv) || isStr && unfilled(f, last) {
 		return
 	}
 	at := lv
@@ -491,7 +491,7 @@ func checkPhaseName(p *Pass, nameField model.Str, cur int, pipes []*model.Pipeli
 	name := nameField.Value
 	// A finished workflow's phase name is a label no session resumes from
 	// ("Phase 5 - Final Review (COMPLETE)"); only the number is checked.
-	if !nameField.OK || isPlaceholderIn(f, name) || cur == 0 || WorkflowFinished(p) {
+	if !nameField.OK || unfilled(f, name) || cur == 0 || WorkflowFinished(p) {
 		return
 	}
 	var want []*model.Phase
@@ -500,7 +500,7 @@ func checkPhaseName(p *Pass, nameField model.Str, cur int, pipes []*model.Pipeli
 			continue
 		}
 		for _, ph := range pi.Phases {
-			if ph.Num != cur || strings.TrimSpace(ph.Name) == "" || isPlaceholderIn(f, ph.Name) {
+			if ph.Num != cur || strings.TrimSpace(ph.Name) == "" || unfilled(f, ph.Name) {
 				continue
 			}
 			if strings.Contains(foldSpace(name), foldSpace(ph.Name)) {
@@ -585,7 +585,7 @@ func runWorkflowStatus(p *Pass) {
 	}
 	if ok && workflowStatuses[ws] {
 		if sv := OrchestrationOf(p).Workflow.Status.Node; sv != nil {
-			if s, ok := node.Str(sv); ok && !isPlaceholderIn(f, s) && canonWorkflowStatus(s) != ws {
+			if s, ok := node.Str(sv); ok && !unfilled(f, s) && canonWorkflowStatus(s) != ws {
 				p.Report(f, wsv, fmt.Sprintf("workflow_status %s differs from workflow.status %s (line %d): both record the workflow's lifecycle state and change together", ws, s, sv.Line), WithRelated(relatedAt(f, sv, "workflow.status")))
 			}
 		}
@@ -595,7 +595,7 @@ func runWorkflowStatus(p *Pass) {
 	}
 	cav := rs.CurrentActivity.Node
 	ca, ok := node.Str(cav)
-	if !ok || isPlaceholderIn(f, ca) {
+	if !ok || unfilled(f, ca) {
 		return
 	}
 	ca = strings.TrimSpace(ca)

@@ -32,7 +32,7 @@ func runActivityVocabulary(p *Pass) {
 	}
 	cav := rs.CurrentActivity.Node
 	ca, ok := node.Str(cav)
-	if !ok || isPlaceholderIn(p.Doc.File, ca) {
+	if !ok || unfilled(p.Doc.File, ca) {
 		return
 	}
 	ca = strings.TrimSpace(ca)
@@ -61,7 +61,7 @@ func runAgentSummaryForm(p *Pass) {
 	f := p.Doc.File
 	node.Pairs(av, func(k, v *yaml.Node) {
 		s, ok := node.Str(v)
-		if !ok || isPlaceholderIn(f, s) {
+		if !ok || unfilled(f, s) {
 			return
 		}
 		if !summaryForm.MatchString(strings.TrimSpace(s)) {
