@@ -92,7 +92,8 @@ type CheckpointFact struct {
 	ID     string // event_id (seed form) or checkpoint_id (runtime form); "" if malformed
 	IDAt   Span
 	Line1  Line // the first line, where a finding without IDAt is reported
-	// Time is `timestamp` (seed form) or `created_at` (runtime form).
+	// Time is `timestamp` (seed form) or `created_at` (runtime form), the
+	// latest instant it can stand for (one without a zone is local time).
 	Time time.Time
 	// HasAck is false for the runtime form, which records no acknowledgement.
 	HasAck       bool
@@ -120,8 +121,8 @@ func CheckpointFactOf(opts *Options, f *load.File, root *yaml.Node) *CheckpointF
 		cf.ID, cf.IDAt = c.ID.Value, lineSpan(opts, f, c.ID.Node)
 	}
 	if c.Time.OK {
-		if t, _, ok := ParseTimestamp(c.Time.Value); ok {
-			cf.Time = t
+		if t, zone, ok := ParseTimestamp(c.Time.Value); ok {
+			cf.Time = latestUTC(t, zone)
 		}
 	}
 	if md := c.Seed.Metadata; md != nil && md.Acknowledged.OK {
@@ -136,7 +137,9 @@ func CheckpointFactOf(opts *Options, f *load.File, root *yaml.Node) *CheckpointF
 type OrchestrationFact struct {
 	Path       string // display path
 	WorkflowID string // workflow.id; "" if absent
-	// UpdatedAt is resumption.recovery_state.updated_at; zero if absent.
+	// UpdatedAt is resumption.recovery_state.updated_at, the earliest
+	// instant it can stand for (one without a zone is local time); zero if
+	// absent.
 	UpdatedAt     time.Time
 	UpdatedAtText string
 	UpdatedAtAt   diag.Pos
@@ -170,8 +173,8 @@ func OrchestrationFactOf(p *Pass) *OrchestrationFact {
 	}
 	of.EventsAt = spanOf(d.File, r.Key).Start
 	if rs := r.Recovery; rs != nil && rs.UpdatedAt.OK {
-		if t, _, ok := ParseTimestamp(rs.UpdatedAt.Value); ok {
-			of.UpdatedAt, of.UpdatedAtText, of.UpdatedAtAt = t, rs.UpdatedAt.Value, spanOf(d.File, rs.UpdatedAt.Node).Start
+		if t, zone, ok := ParseTimestamp(rs.UpdatedAt.Value); ok {
+			of.UpdatedAt, of.UpdatedAtText, of.UpdatedAtAt = earliestUTC(t, zone), rs.UpdatedAt.Value, spanOf(d.File, rs.UpdatedAt.Node).Start
 		}
 	}
 	if r.CompactionKey == nil {

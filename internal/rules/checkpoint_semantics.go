@@ -100,7 +100,7 @@ func runCheckpointAck(p *Pass) {
 	at, as, _, ok1 := timeOf(atv)
 	tv := c.Seed.Timestamp.Node
 	t, ts, _, ok2 := timeOf(tv)
-	if ack && ok1 && ok2 && at.Before(t) {
+	if ack && ok1 && ok2 && surelyAfter(t, hasZone(ts), at, hasZone(as)) {
 		p.Report(f, atv, fmt.Sprintf("acknowledged_at %s is before the checkpoint's timestamp %s (line %d): correct one of them", as, ts, tv.Line), WithRelated(relatedAt(f, tv, "timestamp")))
 	}
 }

@@ -235,8 +235,43 @@ func suggestZone(s string) string {
 	return s + "Z"
 }
 
-// furthestZoneAhead is how far ahead of UTC a local time can be (UTC+14).
-const furthestZoneAhead = 14 * time.Hour
+// furthestZoneAhead is how far ahead of UTC a local time can be (UTC+14),
+// furthestZoneBehind how far behind (UTC−12).
+const (
+	furthestZoneAhead  = 14 * time.Hour
+	furthestZoneBehind = 12 * time.Hour
+)
+
+// surelyAfter reports a later than b in whatever zone a time written
+// without one (az, bz false) was its writer's local time: such a time is
+// any instant from 14 hours before to 12 hours after the same digits in
+// UTC. Two times without a zone are taken from one clock.
+func surelyAfter(a time.Time, az bool, b time.Time, bz bool) bool {
+	switch {
+	case az == bz:
+		return a.After(b)
+	case !az:
+		return a.Add(-furthestZoneAhead).After(b)
+	}
+	return a.After(b.Add(furthestZoneBehind))
+}
+
+// earliestUTC and latestUTC are the first and last instants a timestamp
+// can stand for: itself when it has a zone, its digits less 14 hours or
+// plus 12 hours when it has none.
+func earliestUTC(t time.Time, zone bool) time.Time {
+	if zone {
+		return t
+	}
+	return t.Add(-furthestZoneAhead)
+}
+
+func latestUTC(t time.Time, zone bool) time.Time {
+	if zone {
+		return t
+	}
+	return t.Add(furthestZoneBehind)
+}
 
 func runFutureTimestamp(p *Pass) {
 	limit := p.Opts.Now.Add(5 * time.Minute)

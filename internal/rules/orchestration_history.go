@@ -583,8 +583,10 @@ func runCompactionEvents(p *Pass) {
 	cur, curOK := node.Int(cpv)
 	uv := rs.UpdatedAt.Node
 	ut, us, _, utOK := timeOf(uv)
+	uz := hasZone(us)
 	res := ResolverOf(p)
 	var prev time.Time
+	var prevZone bool
 	var prevAt *yaml.Node
 	for i, e := range r.Compaction.Events.Items {
 		if e == nil {
@@ -600,11 +602,12 @@ func runCompactionEvents(p *Pass) {
 		}
 		tv := e.Timestamp.Node
 		t, ts, _, tOK := timeOf(tv)
+		tz := hasZone(ts)
 		if tOK {
-			if prevAt != nil && t.Before(prev) {
+			if prevAt != nil && surelyAfter(prev, prevZone, t, tz) {
 				p.Report(f, tv, fmt.Sprintf("%s timestamp %s is earlier than the event before it (%s, line %d): correct the timestamp or the order", label, ts, prevAt.Value, prevAt.Line), WithRelated(relatedAt(f, prevAt, "the previous event's timestamp")))
 			}
-			prev, prevAt = t, tv
+			prev, prevZone, prevAt = t, tz, tv
 		}
 		if apv := e.ActivePhase.Node; curOK {
 			if ap, ok := int64(e.ActivePhase.Value), e.ActivePhase.OK; ok && ap > cur {
@@ -615,7 +618,7 @@ func runCompactionEvents(p *Pass) {
 			checkCheckpointFile(p, res, label, id, cfv)
 		}
 		if ackv := e.Acknowledged.Node; tOK && utOK {
-			if ack, ok := e.Acknowledged.Value, e.Acknowledged.OK; ok && !ack && ut.After(t) {
+			if ack, ok := e.Acknowledged.Value, e.Acknowledged.OK; ok && !ack && surelyAfter(ut, uz, t, tz) {
 				p.Report(f, ackv, fmt.Sprintf("%s is still acknowledged: false, but recovery_state.updated_at %s (line %d) is later: merge the compaction and set acknowledged: true", label, us, uv.Line), WithRelated(relatedAt(f, uv, "recovery_state.updated_at")))
 			}
 		}

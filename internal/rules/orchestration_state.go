@@ -776,6 +776,7 @@ type transition struct {
 	text  string
 	t     time.Time
 	day   bool // date only: compared by day
+	zone  bool // written with its zone (else its writer's local time)
 	at    *yaml.Node
 }
 
@@ -847,6 +848,12 @@ func (w place) what() string {
 	return ""
 }
 
+// hasZone reports a timestamp written with its zone (Z or an offset).
+func hasZone(s string) bool {
+	_, zone, _ := ParseTimestamp(s)
+	return zone
+}
+
 func timeOf(n *yaml.Node) (time.Time, string, bool, bool) {
 	s, ok := node.Str(n)
 	if !ok {
@@ -864,7 +871,7 @@ func transitionsOf(p *Pass) []transition {
 	out := make([]transition, 0, transitionsIn(p, o)) // not grown time by time
 	add := func(n *yaml.Node, where place) {
 		if t, s, day, ok := timeOf(n); ok {
-			out = append(out, transition{where: where, text: s, t: t, day: day, at: n})
+			out = append(out, transition{where: where, text: s, t: t, day: day, zone: hasZone(s), at: n})
 		}
 	}
 	add(o.Workflow.UpdatedAt.Node, place{kind: placeWorkflow})
@@ -947,13 +954,13 @@ func transitionsIn(p *Pass, o *model.Orchestration) int {
 	return n
 }
 
-func laterThan(a transition, t time.Time, day bool) bool {
+func laterThan(a transition, t time.Time, day, zone bool) bool {
 	if a.day || day {
 		ay, am, ad := a.t.UTC().Date()
 		by, bm, bd := t.UTC().Date()
 		return time.Date(ay, am, ad, 0, 0, 0, 0, time.UTC).After(time.Date(by, bm, bd, 0, 0, 0, 0, time.UTC))
 	}
-	return a.t.After(t)
+	return surelyAfter(a.t, a.zone, t, zone)
 }
 
 func runStaleResumption(p *Pass) {
@@ -969,8 +976,9 @@ func runStaleResumption(p *Pass) {
 		return
 	}
 	var later []transition
+	uzone := hasZone(us)
 	for _, tr := range transitionsOf(p) {
-		if laterThan(tr, ut, uday) {
+		if laterThan(tr, ut, uday, uzone) {
 			later = append(later, tr)
 		}
 	}
