@@ -33,7 +33,7 @@ var (
 	UpdateProtocol = &Rule{Code: code.UpdateProtocol, Lifecycle: AnyLifecycle, Name: "update-protocol", Severity: diag.SevError, Kinds: orch, Family: "base", NeedsBase: true,
 		Summary: "a trigger of seed 000 (phase, gate iteration, agent, compaction, decision) without the resumption updates it requires (--base)", Run: runUpdateProtocol}
 	ResumeContextUpdate = &Rule{Code: code.ResumeContextUpdate, Lifecycle: AnyLifecycle, Name: "resume-context-update", Severity: diag.SevError, Kinds: []load.Kind{load.KindResumeContext}, Family: "base", NeedsBase: true,
-		Summary: "01-planning/steps.md gained checked items but the project's resume-context.md did not change (--base)", Finalize: finalizeResumeContextUpdate}
+		Summary: "the steps file (01-planning/steps.md, 04-steps.md) gained checked items but the project's resume-context.md did not change (--base)", Finalize: finalizeResumeContextUpdate}
 )
 
 func init() {
@@ -1464,7 +1464,7 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 		return
 	}
 	for _, c := range b.Repo.Changes() {
-		if c.Status == gitbase.Deleted || path.Base(c.Path) != "steps.md" || path.Base(path.Dir(c.Path)) != "01-planning" {
+		if c.Status == gitbase.Deleted || !isStepsName(path.Base(c.Path)) || path.Base(path.Dir(c.Path)) != "01-planning" {
 			continue
 		}
 		project := path.Dir(path.Dir(c.Path))
@@ -1539,6 +1539,12 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 			WithRelated(diag.Related{Path: stepsShown, Line: firstLine, Column: 1, Message: "newly checked item"}))
 		rcFile.Release()
 	}
+}
+
+// isStepsName reports a project's steps file: seed 004's steps.md, or
+// nexus's numbered 04-steps.md (any NN-steps.md, as RL319 reads them).
+func isStepsName(name string) bool {
+	return name == "steps.md" || numberedSteps.MatchString(name)
 }
 
 // newlyChecked counts the checked items of head that base does not have
