@@ -239,9 +239,30 @@ func runOutputsAhead(p *Pass) {
 	}
 	f := p.Doc.File
 	p.Report(f, lc.At, diag.FitClip(func(w int) string {
-		return fmt.Sprintf("all %d phase(s) are pending, but %d of the %d outputs they declare already exist (%s): update the statuses before resuming",
-			len(phs), len(found), len(outs), diag.QuotePath(found[0], w))
+		return fmt.Sprintf("%s, but %s (%s): update the statuses before resuming", pendingPhases(len(phs)), existingOutputs(len(found), len(outs)), diag.QuotePath(found[0], w))
 	}), WithRelated(diag.Related{Path: load.Display(p.Opts.Cwd, first), Line: 1, Column: 1, Message: "an existing output"}))
+}
+
+// pendingPhases says that n phases are all pending.
+func pendingPhases(n int) string {
+	if n == 1 {
+		return "its one phase is pending"
+	}
+	return fmt.Sprintf("all %d phases are pending", n)
+}
+
+// existingOutputs says that found of the total outputs the pending phases
+// declare exist.
+func existingOutputs(found, total int) string {
+	switch {
+	case total == 1:
+		return "the output it declares already exists"
+	case found == total:
+		return fmt.Sprintf("all %d outputs they declare already exist", total)
+	case found == 1:
+		return fmt.Sprintf("1 of the %d outputs they declare already exists", total)
+	}
+	return fmt.Sprintf("%d of the %d outputs they declare already exist", found, total)
 }
 
 // ---- RL125 work-item-done ------------------------------------------------------------
