@@ -112,7 +112,7 @@ func runPrecompactSize(p *Pass) {
 	if n < precompactMaxSize {
 		return
 	}
-	p.ReportAt(p.Doc.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, fmt.Sprintf("precompact_state.json is %d bytes, over the 1 KiB limit: keep the four state fields and a small metadata", n))
+	p.ReportAt(p.Doc.File, diag.Pos{Line: 1, Col: 1}, diag.Pos{}, fmt.Sprintf("precompact_state.json is %d bytes; it must stay under 1 KiB (1024 bytes): keep the four state fields and a small metadata", n))
 }
 
 // ---- resume-context.md: schema ------------------------------------------------
