@@ -823,3 +823,23 @@ func isAre(n int) string {
 	}
 	return "are"
 }
+
+// countOf writes n of a noun in the number it takes: "1 phase", "3 phases",
+// "2 open boxes". A message counts in words, not "phase(s)".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "x") || strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// them is the pronoun for n things.
+func them(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}

@@ -328,15 +328,16 @@ func checkCompleteRecord(p *Pass, anchor *lifecycle) {
 // completeRecordMsg says what of a record anchored COMPLETE is still open.
 func completeRecordMsg(anchor *lifecycle, o *openRecord) string {
 	var what []string
+	total := 0
 	for _, c := range []struct {
 		n    int
 		name string
 	}{{o.phases, "phase"}, {o.pipes, "pipeline"}, {o.gates, "gate"}, {o.tasks, "task"}} {
 		if c.n > 0 {
-			what = append(what, fmt.Sprintf("%d %s(s)", c.n, c.name))
+			what, total = append(what, countOf(c.n, c.name)), total+c.n
 		}
 	}
-	hint := "update them or the status"
+	hint := "update " + them(total) + " or the status"
 	if o.phases > 0 && o.gates == 0 && o.pipes == 0 && o.agentsDone {
 		hint = "their agents are COMPLETE: update the phases"
 	}
@@ -356,7 +357,11 @@ func checkRunningRecord(p *Pass, anchor *lifecycle) {
 	}
 	if notAdvanced(p) {
 		phs := recordPhases(p)
-		p.Report(f, anchor.At, fmt.Sprintf("%s %s, but all %d phase(s) are done and no gate is open; set it to COMPLETE if the workflow is over", anchor.Field, anchor.Raw, len(phs)), WithSeverity(diag.SevWarning), WithRelated(relatedAt(f, statusAt(phs[len(phs)-1]), phs[len(phs)-1].Label)), AboutLive())
+		done := fmt.Sprintf("all %d phases are done", len(phs))
+		if len(phs) == 1 {
+			done = "its one phase is done"
+		}
+		p.Report(f, anchor.At, fmt.Sprintf("%s %s, but %s and no gate is open; set it to COMPLETE if the workflow is over", anchor.Field, anchor.Raw, done), WithSeverity(diag.SevWarning), WithRelated(relatedAt(f, statusAt(phs[len(phs)-1]), phs[len(phs)-1].Label)), AboutLive())
 		return
 	}
 	// Phases left behind their agents by one missed update: one finding,
@@ -823,14 +828,14 @@ func runCompleteWithDefects(p *Pass) {
 		}
 	}
 	f := d.File
-	what := fmt.Sprintf("defect_summary counts %d unresolved defect(s)", n)
+	what := "defect_summary counts " + countOf(int(n), "unresolved defect")
 	if carriedSome {
-		what = fmt.Sprintf("%d unresolved defect(s) no passed gate carried", n)
+		what = countOf(int(n), "unresolved defect") + " no passed gate carried"
 	}
-	msg := fmt.Sprintf("%s %s (line %d), but %s; resolve them or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), what)
+	msg := fmt.Sprintf("%s %s (line %d), but %s; resolve %s or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), what, them(int(n)))
 	if len(ids) > 0 {
 		msg = diag.FitList(ids, func(list string) string {
-			return fmt.Sprintf("%s %s (line %d), but %s (%s); resolve them or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), what, list)
+			return fmt.Sprintf("%s %s (line %d), but %s (%s); resolve %s or reopen the workflow", lc.Field, lc.Raw, lineOf(lc.At), what, list, them(int(n)))
 		})
 	}
 	p.Report(f, at, msg, WithRelated(relatedAt(f, lc.At, lc.Field)))

@@ -217,7 +217,7 @@ func checkIterationsUsed(p *Pass, t *trajectory) {
 			parts = append(parts, fmt.Sprintf("%s: %d", h.gate, len(h.scores)))
 		}
 		if int(used) != sum {
-			p.Report(f, tuv, fmt.Sprintf("total_iterations_used %d, but score_history holds %d score(s) (%s): set it to the number of gate iterations", used, sum, listShort(parts)), WithRelated(relatedAt(f, t.shk, "quality_trajectory.score_history")))
+			p.Report(f, tuv, fmt.Sprintf("total_iterations_used %d, but score_history holds %s (%s): set it to the number of gate iterations", used, countOf(sum, "score"), listShort(parts)), WithRelated(relatedAt(f, t.shk, "quality_trajectory.score_history")))
 		}
 	}
 	if bv := t.qt.TotalIterationsBudget.Node; usedOK && bv != nil {
@@ -266,7 +266,7 @@ func checkTrajectoryGates(p *Pass, t *trajectory, gates map[string]*model.Gate) 
 	}
 	if t.cgSet && t.ciSet {
 		if g := gates[model.GateKey(t.cg)]; g != nil && g.Iters != nil && len(g.Iters.Node.Content) != int(t.ci) {
-			p.Report(f, t.civ, fmt.Sprintf("current_gate_iteration %d, but %s.%s records %d iteration(s) (line %d)", t.ci, g.Label, g.IterKey, len(g.Iters.Node.Content), g.Iters.Node.Line), WithRelated(relatedAt(f, g.Iters.Node, g.Label+"."+g.IterKey)))
+			p.Report(f, t.civ, fmt.Sprintf("current_gate_iteration %d, but %s.%s records %s (line %d)", t.ci, g.Label, g.IterKey, countOf(len(g.Iters.Node.Content), "iteration"), g.Iters.Node.Line), WithRelated(relatedAt(f, g.Iters.Node, g.Label+"."+g.IterKey)))
 		}
 	}
 }
@@ -310,7 +310,7 @@ func runDefectSummary(p *Pass) {
 		return
 	}
 	if n := int64(len(uv.Content)); n != found-resolved {
-		p.Report(f, uk, fmt.Sprintf("unresolved_defects lists %d defect(s), but total_defects_found − total_defects_resolved = %d − %d = %d (lines %d, %d): correct the counts or the list", n, found, resolved, found-resolved, fv.Line, rv.Line), WithRelated(relatedAt(f, fv, "defect_summary.total_defects_found"), relatedAt(f, rv, "defect_summary.total_defects_resolved")))
+		p.Report(f, uk, fmt.Sprintf("unresolved_defects lists %s, but total_defects_found − total_defects_resolved = %d − %d = %d (lines %d, %d): correct the counts or the list", countOf(int(n), "defect"), found, resolved, found-resolved, fv.Line, rv.Line), WithRelated(relatedAt(f, fv, "defect_summary.total_defects_found"), relatedAt(f, rv, "defect_summary.total_defects_resolved")))
 	}
 }
 
@@ -512,7 +512,10 @@ func runAgentSummaries(p *Pass) {
 	// history, not a gap a session falls into (SPEC §0 lifecycle).
 	if len(missing) > 0 && !WorkflowFinished(p) {
 		msg := diag.Fit(4, func(n int) string {
-			return fmt.Sprintf("agent_summaries has no entry for %d completed agent(s): %s; add a one-line summary for each", len(missing), diag.List(missing, n))
+			if len(missing) == 1 {
+				return fmt.Sprintf("agent_summaries has no entry for completed agent %s; add a one-line summary for it", missing[0])
+			}
+			return fmt.Sprintf("agent_summaries has no entry for %d completed agents: %s; add a one-line summary for each", len(missing), diag.List(missing, n))
 		})
 		p.Report(f, ak, msg, WithRelated(rel...))
 	}
@@ -569,9 +572,9 @@ func runCompactionEvents(p *Pass) {
 			// A count above the list may be the truth (the events list is
 			// not always the full record): only a count below gets a fix.
 			if int(n) < len(evs.Content) {
-				p.Report(f, cv, fmt.Sprintf("count %d, but events lists %d event(s): set count to the number of events", n, len(evs.Content)), WithFix(fix.RecomputeCount(p.Doc, cv, len(evs.Content), ce.Style&yaml.FlowStyle != 0)))
+				p.Report(f, cv, fmt.Sprintf("count %d, but events lists %s: set count to the number of events", n, countOf(len(evs.Content), "event")), WithFix(fix.RecomputeCount(p.Doc, cv, len(evs.Content), ce.Style&yaml.FlowStyle != 0)))
 			} else {
-				p.Report(f, cv, fmt.Sprintf("count %d, but events lists %d event(s): add the missing events or correct count", n, len(evs.Content)))
+				p.Report(f, cv, fmt.Sprintf("count %d, but events lists %s: add the missing events or correct count", n, countOf(len(evs.Content), "event")))
 			}
 		}
 	}
@@ -793,6 +796,6 @@ func misnamedReadingList(p *Pass, r *model.Resumption) {
 		if !readingListKey.MatchString(k.Value) || !node.IsSeq(v) || len(v.Content) == 0 {
 			return
 		}
-		p.Report(p.Doc.File, k, fmt.Sprintf("resumption has no files_to_read, but lists %d path(s) under %s, which no reader reads; rename it to files_to_read", len(v.Content), k.Value), WithSeverity(diag.SevWarning))
+		p.Report(p.Doc.File, k, fmt.Sprintf("resumption has no files_to_read, but lists %s under %s, which no reader reads; rename it to files_to_read", countOf(len(v.Content), "path"), k.Value), WithSeverity(diag.SevWarning))
 	})
 }

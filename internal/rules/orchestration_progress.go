@@ -464,13 +464,13 @@ func finishedPending(p *Pass) {
 	}
 	var counts []string
 	if acts > 0 {
-		counts = append(counts, fmt.Sprintf("%d action(s)", acts))
+		counts = append(counts, countOf(acts, "action"))
 	}
 	if groups > 0 {
-		counts = append(counts, fmt.Sprintf("%d queue group(s)", groups))
+		counts = append(counts, countOf(groups, "queue group"))
 	}
 	msg := diag.FitList(items, func(list string) string {
-		return fmt.Sprintf("%s, but %s pending: %s; clear them or reopen the workflow", what, strings.Join(counts, " and "), list)
+		return fmt.Sprintf("%s, but %s pending: %s; clear %s or reopen the workflow", what, strings.Join(counts, " and "), list, them(acts+groups))
 	})
 	var rel []diag.Related
 	for _, at := range ats[1:] {

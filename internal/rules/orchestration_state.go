@@ -698,8 +698,12 @@ func completeContradictions(p *Pass, wsv *yaml.Node) {
 		}
 	}
 	if len(open) > 0 {
-		msgs = append(msgs, fmt.Sprintf("%s, but %d phase(s) are not complete: %s", ws, len(open), listShort(open)))
-		rels, counts = append(rels, rel), append(counts, fmt.Sprintf("%d phase(s)", len(open)))
+		are := "are"
+		if len(open) == 1 {
+			are = "is"
+		}
+		msgs = append(msgs, fmt.Sprintf("%s, but %s %s not complete: %s", ws, countOf(len(open), "phase"), are, listShort(open)))
+		rels, counts = append(rels, rel), append(counts, countOf(len(open), "phase"))
 	}
 	if o := recordOpen(p); enum && len(o.items) > 0 {
 		anchor, _ := completeAnchor(p)
@@ -709,7 +713,7 @@ func completeContradictions(p *Pass, wsv *yaml.Node) {
 			name string
 		}{{o.gates, "gate"}, {o.tasks, "task"}} {
 			if c.n > 0 {
-				counts = append(counts, fmt.Sprintf("%d %s(s)", c.n, c.name))
+				counts = append(counts, countOf(c.n, c.name))
 			}
 		}
 		items = append(items, o.items...)

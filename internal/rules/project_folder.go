@@ -1081,10 +1081,10 @@ func finishedStepsMessage(p *Pass, pr *Project, kind string) (string, Option) {
 	steps := WithRelated(diag.Related{Path: sf.Path, Line: 1, Column: 1, Message: "the steps file"})
 	switch {
 	case open > 0 && over:
-		return fmt.Sprintf("the %s is complete and %s says %d, but %s ticks %d and has %d open box(es): tick the finished steps or reopen the %s",
-			kind, what, claim, diag.Clip(rel), checked, open, kind), steps
+		return fmt.Sprintf("the %s is complete and %s says %d, but %s ticks %d and has %s: tick the finished steps or reopen the %s",
+			kind, what, claim, diag.Clip(rel), checked, countOf(int(open), "open box"), kind), steps
 	case open > 0:
-		return fmt.Sprintf("the %s is complete, but %s still has %d open box(es): tick the finished steps or reopen the %s", kind, diag.Clip(rel), open, kind), steps
+		return fmt.Sprintf("the %s is complete, but %s still has %s: tick the finished steps or reopen the %s", kind, diag.Clip(rel), countOf(int(open), "open box"), kind), steps
 	case over:
 		return fmt.Sprintf("the %s is complete and %s says %d, but %s ticks only %d: correct the counter or the steps file", kind, what, claim, diag.Clip(rel), checked), steps
 	}
