@@ -726,9 +726,13 @@ func runRunStale(p *Pass) {
 	}
 	done, total := r.Count()
 	e := r.LastEvent
+	old := agentrun.AgeInDays(age)
+	if old == agentrun.AgeInDays(maxAge) {
+		old = "over " + old // 14 days and an hour, beside 14 days
+	}
 	p.Report(e.Doc.File, e.TimeNode, diag.FitClip(func(w int) string {
 		return fmt.Sprintf("run %s is incomplete (%d/%d tasks done) and its last event is %s old (run_max_age %s); review it before resuming, or close it",
-			diag.ClipTo(r.ID, w), done, total, agentrun.AgeInDays(age), agentrun.AgeInDays(maxAge))
+			diag.ClipTo(r.ID, w), done, total, old, agentrun.AgeInDays(maxAge))
 	}))
 }
 
