@@ -92,9 +92,10 @@ type CheckpointFact struct {
 	ID     string // event_id (seed form) or checkpoint_id (runtime form); "" if malformed
 	IDAt   Span
 	Line1  Line // the first line, where a finding without IDAt is reported
-	// Time is `timestamp` (seed form) or `created_at` (runtime form), the
-	// latest instant it can stand for (one without a zone is local time).
-	Time time.Time
+	// Time is `timestamp` (seed form) or `created_at` (runtime form);
+	// TimeZone says it was written with its zone (else it is local time).
+	Time     time.Time
+	TimeZone bool
 	// HasAck is false for the runtime form, which records no acknowledgement.
 	HasAck       bool
 	Acknowledged bool
@@ -122,7 +123,7 @@ func CheckpointFactOf(opts *Options, f *load.File, root *yaml.Node) *CheckpointF
 	}
 	if c.Time.OK {
 		if t, zone, ok := ParseTimestamp(c.Time.Value); ok {
-			cf.Time = latestUTC(t, zone)
+			cf.Time, cf.TimeZone = t, zone
 		}
 	}
 	if md := c.Seed.Metadata; md != nil && md.Acknowledged.OK {
@@ -137,10 +138,10 @@ func CheckpointFactOf(opts *Options, f *load.File, root *yaml.Node) *CheckpointF
 type OrchestrationFact struct {
 	Path       string // display path
 	WorkflowID string // workflow.id; "" if absent
-	// UpdatedAt is resumption.recovery_state.updated_at, the earliest
-	// instant it can stand for (one without a zone is local time); zero if
-	// absent.
+	// UpdatedAt is resumption.recovery_state.updated_at, zero if absent;
+	// UpdatedAtZone says it was written with its zone (else local time).
 	UpdatedAt     time.Time
+	UpdatedAtZone bool
 	UpdatedAtText string
 	UpdatedAtAt   diag.Pos
 	EventsAt      diag.Pos // resumption.compaction_events (or resumption when absent)
@@ -174,7 +175,7 @@ func OrchestrationFactOf(p *Pass) *OrchestrationFact {
 	of.EventsAt = spanOf(d.File, r.Key).Start
 	if rs := r.Recovery; rs != nil && rs.UpdatedAt.OK {
 		if t, zone, ok := ParseTimestamp(rs.UpdatedAt.Value); ok {
-			of.UpdatedAt, of.UpdatedAtText, of.UpdatedAtAt = earliestUTC(t, zone), rs.UpdatedAt.Value, spanOf(d.File, rs.UpdatedAt.Node).Start
+			of.UpdatedAt, of.UpdatedAtZone, of.UpdatedAtText, of.UpdatedAtAt = t, zone, rs.UpdatedAt.Value, spanOf(d.File, rs.UpdatedAt.Node).Start
 		}
 	}
 	if r.CompactionKey == nil {

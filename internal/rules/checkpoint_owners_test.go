@@ -6,9 +6,10 @@ import (
 	"time"
 )
 
-// workflowOwners answers, for any time, the first file by path updated
-// after it, as a scan of every file would, zero updated_at never counting;
-// and names the ids its unresolved events' checkpoint_file spells.
+// workflowOwners answers, for any time written with its zone or not, the
+// first file by path surely updated after it (surelyAfter), as a scan of
+// every file would, zero updated_at never counting; and names the ids its
+// unresolved events' checkpoint_file spells.
 func TestWorkflowOwnersAnswersAsAScan(t *testing.T) {
 	base := time.Date(2026, 2, 16, 12, 0, 0, 0, time.UTC)
 	rng := uint64(7)
@@ -23,6 +24,7 @@ func TestWorkflowOwnersAnswersAsAScan(t *testing.T) {
 			of := &OrchestrationFact{Path: fmt.Sprintf("projects/P-%03d/ORCHESTRATION.yaml", i)}
 			if next(4) > 0 {
 				of.UpdatedAt = base.Add(time.Duration(next(48)) * time.Hour)
+				of.UpdatedAtZone = next(2) == 0
 			}
 			of.Events = []CompactionEventFact{{CheckpointFile: fmt.Sprintf(".jerry\\checkpoints\\CX-%03d-checkpoint.json", i)}}
 			if next(2) == 0 {
@@ -31,17 +33,19 @@ func TestWorkflowOwnersAnswersAsAScan(t *testing.T) {
 			facts = append(facts, of)
 			w.add(of)
 		}
-		for h := -1; h <= 49; h++ {
+		for h := -15; h <= 63; h++ {
 			at := base.Add(time.Duration(h) * time.Hour)
-			var want *OrchestrationFact
-			for _, of := range facts {
-				if !of.UpdatedAt.IsZero() && of.UpdatedAt.After(at) {
-					want = of
-					break
+			for _, zone := range []bool{true, false} {
+				var want *OrchestrationFact
+				for _, of := range facts {
+					if !of.UpdatedAt.IsZero() && surelyAfter(of.UpdatedAt, of.UpdatedAtZone, at, zone) {
+						want = of
+						break
+					}
 				}
-			}
-			if got := w.firstUpdatedAfter(at); got != want {
-				t.Fatalf("round %d, %v: got %v, want %v", round, at, got, want)
+				if got := w.firstUpdatedAfter(at, zone); got != want {
+					t.Fatalf("round %d, %v (zone %v): got %v, want %v", round, at, zone, got, want)
+				}
 			}
 		}
 		for i, of := range facts {

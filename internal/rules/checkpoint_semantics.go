@@ -325,10 +325,11 @@ type workflowOwners struct {
 	// events' checkpoint_file names (cx-001 for cx-001-checkpoint.json):
 	// the data was merged, and the name mismatch is RL202's.
 	named map[string]bool
-	// latest[i] is the latest updated_at among facts[:i+1] (zero while
-	// none has one), so the first file updated after a time is found by
-	// a binary search.
-	latest []time.Time
+	// zoned[i] is the latest updated_at among facts[:i+1] (zero while
+	// none has one) as compared with a time written with its zone, local[i]
+	// as compared with one without (surelyAfter), so the first file updated
+	// after a time is found by a binary search.
+	zoned, local []time.Time
 }
 
 func (w *workflowOwners) add(of *OrchestrationFact) {
@@ -339,12 +340,21 @@ func (w *workflowOwners) add(of *OrchestrationFact) {
 		base := strings.ToLower(path.Base(strings.ReplaceAll(ev.CheckpointFile, "\\", "/")))
 		w.named[strings.TrimSuffix(strings.TrimSuffix(base, ".json"), "-checkpoint")] = true
 	}
-	latest := of.UpdatedAt
-	if n := len(w.latest); n > 0 && (latest.IsZero() || w.latest[n-1].After(latest)) {
-		latest = w.latest[n-1]
+	z, l := of.UpdatedAt, of.UpdatedAt
+	if !z.IsZero() {
+		z, l = earliestUTC(z, of.UpdatedAtZone), localTo(z, of.UpdatedAtZone)
 	}
 	w.facts = append(w.facts, of)
-	w.latest = append(w.latest, latest)
+	w.zoned = appendMax(w.zoned, z)
+	w.local = appendMax(w.local, l)
+}
+
+// appendMax appends to a running maximum (zero times do not count).
+func appendMax(run []time.Time, t time.Time) []time.Time {
+	if n := len(run); n > 0 && (t.IsZero() || run[n-1].After(t)) {
+		t = run[n-1]
+	}
+	return append(run, t)
 }
 
 // namedByID reports an unresolved compaction event of the workflow that
@@ -354,9 +364,13 @@ func (w *workflowOwners) namedByID(id string) bool {
 }
 
 // firstUpdatedAfter returns the first file, by path, whose updated_at is
-// after t, or nil.
-func (w *workflowOwners) firstUpdatedAfter(t time.Time) *OrchestrationFact {
-	i := sort.Search(len(w.latest), func(i int) bool { return !w.latest[i].IsZero() && w.latest[i].After(t) })
+// surely after t (written with its zone or not: zone), or nil.
+func (w *workflowOwners) firstUpdatedAfter(t time.Time, zone bool) *OrchestrationFact {
+	run := w.local
+	if zone {
+		run = w.zoned
+	}
+	i := sort.Search(len(run), func(i int) bool { return !run[i].IsZero() && run[i].After(t) })
 	if i == len(w.facts) {
 		return nil
 	}
@@ -411,13 +425,13 @@ func finalizeCheckpointMerge(p *RepoPass) {
 		// checkpoint and those of its workflow, updated after it.
 		var of *OrchestrationFact
 		for _, r := range referencing {
-			if !r.UpdatedAt.IsZero() && r.UpdatedAt.After(cp.Time) {
+			if !r.UpdatedAt.IsZero() && surelyAfter(r.UpdatedAt, r.UpdatedAtZone, cp.Time, cp.TimeZone) {
 				of = r
 				break
 			}
 		}
 		if owners := ownersOf(cp); owners != nil {
-			if o := owners.firstUpdatedAfter(cp.Time); o != nil && (of == nil || o.Path < of.Path) {
+			if o := owners.firstUpdatedAfter(cp.Time, cp.TimeZone); o != nil && (of == nil || o.Path < of.Path) {
 				of = o
 			}
 		}

@@ -256,9 +256,8 @@ func surelyAfter(a time.Time, az bool, b time.Time, bz bool) bool {
 	return a.After(b.Add(furthestZoneBehind))
 }
 
-// earliestUTC and latestUTC are the first and last instants a timestamp
-// can stand for: itself when it has a zone, its digits less 14 hours or
-// plus 12 hours when it has none.
+// earliestUTC is the first instant a timestamp can stand for: itself when
+// it has a zone, its digits less 14 hours when it has none.
 func earliestUTC(t time.Time, zone bool) time.Time {
 	if zone {
 		return t
@@ -266,11 +265,15 @@ func earliestUTC(t time.Time, zone bool) time.Time {
 	return t.Add(-furthestZoneAhead)
 }
 
-func latestUTC(t time.Time, zone bool) time.Time {
+// localTo is what a time is, compared with one written without a zone
+// (a.After(b) for localTo(a) and b is surelyAfter): itself when it has no
+// zone either (one clock); 12 hours less when it has one, as local digits
+// may stand for any instant up to 12 hours after them.
+func localTo(t time.Time, zone bool) time.Time {
 	if zone {
-		return t
+		return t.Add(-furthestZoneBehind)
 	}
-	return t.Add(furthestZoneBehind)
+	return t
 }
 
 func runFutureTimestamp(p *Pass) {
