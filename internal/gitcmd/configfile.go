@@ -177,7 +177,11 @@ func (r *configReader) value() (string, bool) {
 		space = 0
 		switch c {
 		case '\\':
-			switch e, _ := r.next(); e {
+			e, ok := r.next()
+			if !ok {
+				e = '\n' // git reads the end of the file as a line break
+			}
+			switch e {
 			case '\n':
 			case 't':
 				b.WriteByte('\t')

@@ -173,6 +173,7 @@ func TestConfigIncludesReadAsGitReadsThem(t *testing.T) {
 		"byte-order mark":       {"\ufeff[include]\n\tpath = ../bom.pipe\n", "bom.pipe", nil},
 		"backslash line break":  {"[core]\n\tbare = false\n[include]\n\tpath = ../cont\\\n.pipe\n", "cont.pipe", nil},
 		"tab read as a blank":   {"[include]\n\tpath = ../a\tb.pipe\n", "a b.pipe", nil},
+		"backslash at the end":  {"[include]\n\tpath = ../end.pipe\\", "end.pipe", nil},
 		"CR LF":                 {"[core]\r\n\tbare = false\r\n[include]\r\n\tpath = ../crlf.pipe\r\n", "crlf.pipe", nil},
 		"subsection":            {"[includeIf \"onbranch:main\"] path = ../sub.pipe\n", "sub.pipe", nil},
 		"dot-dot after a link":  {"[include]\n\tpath = lnk/../l.pipe\n", "d/l.pipe", linkTo("d/sub")},
