@@ -239,7 +239,11 @@ func (st *Status) NextActions() []string {
 	if n := len(st.IgnoredFiles); n > 0 {
 		// The state below misses these events: acting on it could redo
 		// finished work.
-		out = append(out, fmt.Sprintf("First move the events of %d unread file(s) into events/<actor>/*.jsonl (see Warnings): the state above leaves them out", n))
+		files := fmt.Sprintf("%d unread files", n)
+		if n == 1 {
+			files = "1 unread file"
+		}
+		out = append(out, fmt.Sprintf("First move the events of %s into events/<actor>/*.jsonl (see Warnings): the state above leaves them out", files))
 	}
 	switch st.Phase {
 	case 0:
