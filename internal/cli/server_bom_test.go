@@ -64,36 +64,11 @@ func TestServerByteOrderMarkQuickFix(t *testing.T) {
 		if rl104 == nil {
 			t.Fatalf("eol %q: diagnostics %+v, want RL104", eol, diags)
 		}
-		var actions []struct {
-			Kind string
-			Edit struct {
-				Changes map[string][]struct {
-					Range struct {
-						Start struct{ Line, Character int }
-						End   struct{ Line, Character int }
-					}
-					NewText string
-				}
-			}
-		}
-		res := c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": rl104.Range,
-			"context": map[string]any{"diagnostics": []any{}}})
-		if err := json.Unmarshal(res, &actions); err != nil {
-			t.Fatal(err)
-		}
 		fixed := ""
-		for _, a := range actions {
-			if a.Kind != "quickfix" {
-				continue
+		for _, a := range codeActions(t, c, uri, rl104.Range) {
+			if a.Kind == "quickfix" {
+				fixed = applyEdits(text, a.Edit.Changes[uri])
 			}
-			out := text
-			edits := a.Edit.Changes[uri]
-			for i := len(edits) - 1; i >= 0; i-- {
-				e := edits[i]
-				s, end := lineCharOffset(out, e.Range.Start.Line, e.Range.Start.Character), lineCharOffset(out, e.Range.End.Line, e.Range.End.Character)
-				out = out[:s] + e.NewText + out[end:]
-			}
-			fixed = out
 		}
 		want := strings.Replace(text, `last_checkpoint: "CP-002"`, `last_checkpoint: "CP-003"`, 1)
 		if fixed != want {

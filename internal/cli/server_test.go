@@ -293,33 +293,52 @@ func initializeSession(t *testing.T, c *lspClient, dir string) {
 // brokenOrchestration at uri, checks that the first is its preferred quick
 // fix, and returns brokenOrchestration with the fix's edits applied.
 func applyQuickFix(t *testing.T, c *lspClient, uri string, d testDiag) string {
-	var actions []struct {
-		Title, Kind string
-		IsPreferred bool
-		Edit        struct {
-			Changes map[string][]struct {
-				Range struct {
-					Start struct{ Line, Character int }
-					End   struct{ Line, Character int }
-				}
-				NewText string
-			}
-		}
-	}
-	res := c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": d.Range,
-		"context": map[string]any{"diagnostics": []any{}}})
-	if err := json.Unmarshal(res, &actions); err != nil || len(actions) == 0 {
-		t.Fatalf("codeAction: %s", res)
+	actions := codeActions(t, c, uri, d.Range)
+	if len(actions) == 0 {
+		t.Fatalf("codeAction: no action at %+v", d.Range)
 	}
 	if a := actions[0]; a.Kind != "quickfix" || !a.IsPreferred || !strings.Contains(a.Title, "RL104") {
 		t.Errorf("first action %+v, want the preferred quick fix of RL104", a)
 	}
 	// Apply the edits as an editor does (UTF-16 positions; the text is ASCII).
-	text := brokenOrchestration
 	edits := actions[0].Edit.Changes[uri]
 	if len(edits) == 0 {
 		t.Fatalf("the quick fix has no edit of %s", uri)
 	}
+	return applyEdits(brokenOrchestration, edits)
+}
+
+// testAction is a code action as the tests read it.
+type testAction struct {
+	Title, Kind string
+	IsPreferred bool
+	Edit        struct{ Changes map[string][]testEdit }
+}
+
+// testEdit is a text edit of a code action.
+type testEdit struct {
+	Range struct {
+		Start struct{ Line, Character int }
+		End   struct{ Line, Character int }
+	}
+	NewText string
+}
+
+// codeActions asks the server for the code actions of uri at rng.
+func codeActions(t *testing.T, c *lspClient, uri string, rng any) []testAction {
+	t.Helper()
+	var actions []testAction
+	res := c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": rng,
+		"context": map[string]any{"diagnostics": []any{}}})
+	if err := json.Unmarshal(res, &actions); err != nil {
+		t.Fatalf("codeAction: %s", res)
+	}
+	return actions
+}
+
+// applyEdits applies a code action's edits to text, last first, as an
+// editor does (positions in UTF-16 code units, lineCharOffset).
+func applyEdits(text string, edits []testEdit) string {
 	for i := len(edits) - 1; i >= 0; i-- {
 		e := edits[i]
 		a, b := lineCharOffset(text, e.Range.Start.Line, e.Range.Start.Character), lineCharOffset(text, e.Range.End.Line, e.Range.End.Character)
