@@ -7,7 +7,6 @@ import (
 	"path"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -811,14 +810,6 @@ func docTrees(d *load.Document) []*yaml.Node {
 	return trees
 }
 
-// entries counts list or mapping entries in a message: "1 entry", "3 entries".
-func entries(n int) string {
-	if n == 1 {
-		return "1 entry"
-	}
-	return strconv.Itoa(n) + " entries"
-}
-
 // isAre is the verb for a count of n.
 func isAre(n int) string {
 	if n == 1 {
@@ -828,13 +819,16 @@ func isAre(n int) string {
 }
 
 // countOf writes n of a noun in the number it takes: "1 phase", "3 phases",
-// "2 open boxes". A message counts in words, not "phase(s)".
+// "2 open boxes", "4 entries". A message counts in words, not "phase(s)".
 func countOf(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
 	if strings.HasSuffix(noun, "x") || strings.HasSuffix(noun, "s") {
 		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	if k := len(noun); k > 1 && noun[k-1] == 'y' && !strings.ContainsRune("aeiou", rune(noun[k-2])) {
+		return fmt.Sprintf("%d %sies", n, noun[:k-1])
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }

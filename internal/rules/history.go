@@ -581,7 +581,7 @@ func appendOnlyBreaks(p *Pass, l appendOnlyList, base *model.Orchestration) []hi
 		if hl != nil {
 			what = "is now " + node.Kind(hl)
 		}
-		return []historyBreak{{at, fmt.Sprintf("%s held %s at %s and %s", l.Label, entries(n), ref, what), l.Label, l}}
+		return []historyBreak{{at, fmt.Sprintf("%s held %s at %s and %s", l.Label, countOf(n, "entry"), ref, what), l.Label, l}}
 	}
 	if bl.Kind == yaml.MappingNode {
 		return appendOnlyMap(p, l, at, bl, hl)

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -581,7 +580,7 @@ func withoutLive(fs []diag.Finding, why map[string]string, contested map[string]
 		if _, ok := record[path]; ok {
 			continue
 		}
-		notes = append(notes, fmt.Sprintf("history %s (%s): only contradictions about being finished are reported; %s left out", path, w, otherFindings(dropped[path])))
+		notes = append(notes, fmt.Sprintf("history %s (%s): only contradictions about being finished are reported; %s left out", path, w, countOf(dropped[path], "other finding")))
 	}
 	sort.Strings(notes)
 	return kept, notes
@@ -609,12 +608,4 @@ func WithoutHistory(fs []diag.Finding, hist map[string]History) ([]diag.Finding,
 		}
 	}
 	return withoutLive(fs, why, contested, record)
-}
-
-// otherFindings counts the findings a history note left out.
-func otherFindings(n int) string {
-	if n == 1 {
-		return "1 other finding"
-	}
-	return strconv.Itoa(n) + " other findings"
 }

@@ -334,7 +334,11 @@ func finalizeBareResumption(p *RepoPass) {
 		return
 	}
 	if a := adoptionOf(p, all); a.v2 == "" {
-		p.Note("%s neither v1.0's fields nor v2.0's sub-sections: the repository writes v1.0, whose fields are optional, so they are not reported", sectionsHold(len(bare)))
+		hold := "hold"
+		if len(bare) == 1 {
+			hold = "holds"
+		}
+		p.Note("%s %s neither v1.0's fields nor v2.0's sub-sections: the repository writes v1.0, whose fields are optional, so they are not reported", countOf(len(bare), "resumption section"), hold)
 		return
 	}
 	for _, rf := range bare {
@@ -372,12 +376,4 @@ func finalizeResumptionV1(p *RepoPass) {
 	for _, rf := range live {
 		p.ReportAt(rf.Path, rf.V1.At.Start, rf.V1.At.End, fmt.Sprintf("resumption is a v1.0 section (%s at its top): migrate it to v2.0, which keeps them in recovery_state", strings.Join(rf.V1.Keys, ", ")), WithFix(rf.V1.Fix), WithSnippet(rf.V1.At.Text))
 	}
-}
-
-// sectionsHold counts resumption sections with their verb.
-func sectionsHold(n int) string {
-	if n == 1 {
-		return "1 resumption section holds"
-	}
-	return fmt.Sprintf("%d resumption sections hold", n)
 }

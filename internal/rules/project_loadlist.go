@@ -70,7 +70,7 @@ func commentCutsLoadList(p *Pass, pr *Project, v *yaml.Node) {
 	if ln := commentLine(d.File, from+1, v.Content[loaded].Line); ln > 0 {
 		col := bytes.IndexByte(d.File.LineBytes(ln), '#') + 1
 		after := len(v.Content) - loaded
-		p.ReportAt(d.File, diag.Pos{Line: ln, Col: col}, diag.Pos{}, fmt.Sprintf("SessionStart reads files_to_load only up to this comment line, so the %s after it %s not loaded: move the list's comments above it", entries(after), isAre(after)))
+		p.ReportAt(d.File, diag.Pos{Line: ln, Col: col}, diag.Pos{}, fmt.Sprintf("SessionStart reads files_to_load only up to this comment line, so the %s after it %s not loaded: move the list's comments above it", countOf(after, "entry"), isAre(after)))
 	}
 }
 
