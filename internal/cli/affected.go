@@ -20,7 +20,8 @@ import (
 //   - anything in an agent run folder: the run;
 //   - anything in a bundle folder, or a file a bundle's OUTPUT_HASHES.json
 //     or TASK_SPEC.json names (relative to the bundle folder or to the
-//     repository root, whichever the bundle uses): the bundle.
+//     repository root, whichever the bundle uses): the bundle;
+//   - a path another file of a known kind rests on (evidence): that file.
 //
 // Paths of no kind in no unit are dropped without a finding: a commit
 // touching only other files checks nothing and passes. The units come
@@ -57,6 +58,7 @@ func (c *Command) affectedUnits(paths []string, lc *lintConfig) ([]string, error
 				units[f.OSPath] = true
 			}
 		}
+		lc.addEvidenced(disc, abs, units)
 	}
 	out := make([]string, 0, len(units))
 	for u := range units {
@@ -109,4 +111,48 @@ func bundleAffected(f *load.Folder, root string, changed map[string]bool) bool {
 func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
+}
+
+// addEvidenced adds to units the discovered files of a known kind the
+// changed paths are evidence for.
+func (lc *lintConfig) addEvidenced(disc *load.Discovery, changed, units map[string]bool) {
+	for p := range lc.evidenced(disc.Files, changed, units) {
+		units[p] = true
+	}
+}
+
+// evidenced returns the OS paths of the files, neither changed nor in
+// skip, whose findings the changed paths (absolute, clean) may be
+// evidence for (evidence.restsOn), reading each file once.
+func (lc *lintConfig) evidenced(files []*load.File, changed, skip map[string]bool) map[string]bool {
+	ev := newEvidence(lc.root, changed, func(p string) bool {
+		k := lc.kindOf(load.Display(lc.cwd, p))
+		return k != load.KindUnknown && k != load.KindCheckpoint
+	})
+	var rest []*load.File
+	for _, f := range files {
+		switch {
+		case changed[filepath.Clean(f.OSPath)]:
+			withText(f, ev.learn)
+		case !skip[f.OSPath]:
+			rest = append(rest, f)
+		}
+	}
+	out := map[string]bool{}
+	for _, f := range rest {
+		withText(f, func(data []byte) {
+			if ev.restsOn(f, data) {
+				out[f.OSPath] = true
+			}
+		})
+	}
+	return out
+}
+
+// withText calls use with f's text when it can be read, and lets it go.
+func withText(f *load.File, use func([]byte)) {
+	if _, ok := load.Read(f, load.DefaultLimits); ok && f.Data != nil {
+		use(f.Data)
+	}
+	f.Release()
 }

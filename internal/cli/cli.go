@@ -312,7 +312,7 @@ func (c *Command) lintRun(name string, args []string, lf *lintFlags) (int, error
 	}
 	lf.baselineScope = newBaselineScope(disc, extra, lc, &settings, rest)
 	if lf.base != "" {
-		repo, err := c.openBase(lc.root, lf, extra, disc)
+		repo, err := c.openBase(lc, lf, extra, disc)
 		if err != nil {
 			return ExitUsage, err
 		}
@@ -762,11 +762,11 @@ func checkpointScope(abs, root string) string {
 	return root
 }
 
-// openBase opens the --base revision in the run's repository (root: that
+// openBase opens the --base revision in the run's repository (lc.root: that
 // of the paths linted, which need not hold the working directory); stdin
 // files are compared by their content, not the work tree's.
-func (c *Command) openBase(root string, lf *lintFlags, extra []*load.File, disc *load.Discovery) (*gitbase.Repo, error) {
-	repo, err := gitbase.Open(root, lf.base)
+func (c *Command) openBase(lc *lintConfig, lf *lintFlags, extra []*load.File, disc *load.Discovery) (*gitbase.Repo, error) {
+	repo, err := gitbase.Open(lc.root, lf.base)
 	if err != nil {
 		return nil, err
 	}
@@ -774,7 +774,16 @@ func (c *Command) openBase(root string, lf *lintFlags, extra []*load.File, disc 
 		repo.MarkUnsaved(load.Abs(c.Cwd, f.OSPath))
 	}
 	if lf.changedOnly {
-		repo.FilterChanged(disc)
+		// The unchanged files whose findings rest on a changed path are
+		// checked too, as under --affected.
+		changed := map[string]bool{}
+		for _, ch := range repo.Changes() {
+			changed[repo.OSPath(ch.Path)] = true
+			if ch.OldPath != "" {
+				changed[repo.OSPath(ch.OldPath)] = true
+			}
+		}
+		repo.FilterChanged(disc, lc.evidenced(disc.Files, changed, nil))
 		lf.excluded = repo.FilterExcluded(c.Cwd, lf.excluded)
 	}
 	return repo, nil
@@ -784,7 +793,7 @@ func (c *Command) openBase(root string, lf *lintFlags, extra []*load.File, disc 
 // run checks are the changed ones.
 func (c *Command) listChanged(disc *load.Discovery, extra []*load.File, rest []string, lf *lintFlags, lc *lintConfig) (int, error) {
 	if lf.changedOnly {
-		repo, err := c.openBase(lc.root, lf, extra, disc)
+		repo, err := c.openBase(lc, lf, extra, disc)
 		if err != nil {
 			return ExitUsage, err
 		}

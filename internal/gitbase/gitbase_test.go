@@ -175,7 +175,7 @@ func TestFilterChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.FilterChanged(d)
+	r.FilterChanged(d, nil)
 	var got []string
 	for _, f := range d.Files {
 		got = append(got, f.Path)

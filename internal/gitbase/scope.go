@@ -11,9 +11,10 @@ import (
 )
 
 // FilterChanged keeps only what changed since base (--changed-only): files
-// that are modified, renamed, added or untracked, and folder units (bundles,
-// agent runs) holding at least one changed or deleted file.
-func (r *Repo) FilterChanged(d *load.Discovery) {
+// that are modified, renamed, added or untracked, the files whose OS paths
+// are in also (those whose findings rest on a change), and folder units
+// (bundles, agent runs) holding at least one changed or deleted file.
+func (r *Repo) FilterChanged(d *load.Discovery, also map[string]bool) {
 	// What the changed units' cross-file findings read stays as context
 	// (load.Discovery.Context): the workflows beside a changed checkpoint,
 	// the runs beside a changed run, so they are what a lint of the whole
@@ -29,6 +30,8 @@ func (r *Repo) FilterChanged(d *load.Discovery) {
 			case r.Changed(f.OSPath):
 				out = append(out, f)
 				cps = cps || f.Kind == load.KindCheckpoint
+			case also[f.OSPath]:
+				out = append(out, f)
 			case f.Kind == load.KindOrchestration:
 				workflows = append(workflows, f)
 			}

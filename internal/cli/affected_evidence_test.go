@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/resumelint/resumelint/internal/load"
+)
+
+func TestEvidenceRestsOn(t *testing.T) {
+	root := filepath.FromSlash("/repo")
+	abs := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
+	fixed := func(p string) bool {
+		switch filepath.Base(p) {
+		case "ORCHESTRATION.yaml", "resume-context.md":
+			return true
+		}
+		return false
+	}
+	wf := &load.File{OSPath: abs("projects/PROJ-010/ORCHESTRATION.yaml"), Kind: load.KindOrchestration}
+	rootWF := &load.File{OSPath: abs("ORCHESTRATION.yaml"), Kind: load.KindOrchestration}
+	resume := &load.File{OSPath: abs("02-projects/07-x/01-planning/resume-context.md"), Kind: load.KindResumeContext}
+	cp := &load.File{OSPath: abs(".jerry/checkpoints/cx-004-checkpoint.json"), Kind: load.KindCheckpoint}
+	cases := []struct {
+		name    string
+		changed []string
+		learned string // text of the changed files of a known kind
+		f       *load.File
+		text    string
+		want    bool
+	}{
+		{"named by file name", []string{"docs/design/PLAN.md"}, "", rootWF, "files_to_read:\n  - \"PLAN.md#phase-2\"\n", true},
+		{"named by path from the root", []string{"src/ast/parse.py"}, "", rootWF, "files_to_read: [./src/ast/]\n", true},
+		{"anything below its folder", []string{"projects/PROJ-010/work/notes/a.txt"}, "", wf, "", true},
+		{"below a root workflow: only what it names", []string{"src/main.go"}, "", rootWF, "next: read main.c, src/other/\n", false},
+		{"a short name is no word", []string{"docs/a"}, "", rootWF, "a b c docs a\n", false},
+		{"a fixed name counts by its path only", []string{"02-projects/09-y/01-planning/resume-context.md"}, "", rootWF, "see resume-context.md\n", false},
+		{"a fixed name by its path", []string{"02-projects/09-y/01-planning/resume-context.md"}, "", rootWF, "see 02-projects/09-y/01-planning/resume-context.md.\n", true},
+		{"anything in the project folder", []string{"02-projects/07-x/02-resources/notes.md"}, "", resume, "", true},
+		{"another project's folder", []string{"02-projects/08-y/01-planning/steps.md"}, "", resume, "files_to_load: [01-planning/plan.md]\n", false},
+		{"a checkpoint a changed workflow names", []string{"projects/PROJ-010/ORCHESTRATION.yaml"}, "checkpoint_file: \".jerry/checkpoints/cx-004-checkpoint.json\"\n", cp, "{}", true},
+		{"a checkpoint by its id", []string{"projects/PROJ-010/ORCHESTRATION.yaml"}, "latest_id: cx-004\n", cp, "{}", true},
+		{"a checkpoint nothing names", []string{"projects/PROJ-010/ORCHESTRATION.yaml"}, "latest_id: cx-003\n", cp, "{}", false},
+		{"the work item above the workflow", []string{"projects/P/work/FEAT-003-site/FEAT-003-site.md"}, "", &load.File{OSPath: abs("projects/P/work/FEAT-003-site/orchestration/wf/ORCHESTRATION.yaml"), Kind: load.KindOrchestration}, "", true},
+		{"the work item by the id it declares", []string{"projects/P/work/EPIC-001-a/FEAT-012-rules/FEAT-012-rules.md"}, "", wf, "workflow:\n  feature_id: \"FEAT-012\"\n", true},
+		{"another work item", []string{"projects/P/work/FEAT-013-b/FEAT-013-b.md"}, "", wf, "feature_id: FEAT-012\n", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			changed := map[string]bool{}
+			for _, p := range tc.changed {
+				changed[abs(p)] = true
+			}
+			ev := newEvidence(root, changed, fixed)
+			ev.learn([]byte(tc.learned))
+			if got := ev.restsOn(tc.f, []byte(tc.text)); got != tc.want {
+				t.Errorf("restsOn = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCleanWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"./docs/plan.md#goals": "docs/plan.md",
+		"src/domain/":          "src/domain",
+		"ORCHESTRATION.yaml:":  "ORCHESTRATION.yaml",
+		"steps.md.":            "steps.md",
+		"ab":                   "",
+		"#anchor":              "",
+	} {
+		if got := cleanWord(in); got != want {
+			t.Errorf("cleanWord(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
