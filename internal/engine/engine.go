@@ -643,7 +643,7 @@ func (ur *unitRun) runRules(u load.Unit, path string) {
 	}
 	kind := u.UnitKind()
 	p := rules.NewPass(nil, &ur.s.Opts, u, nil)
-	p.Results, p.Index, p.Files, p.BaseRev = ur.results, ur.index, ur.fs, ur.s.Base
+	p.Results, p.Index, p.Files, p.BaseRev, p.Selection = ur.results, ur.index, ur.fs, ur.s.Base, &ur.s.Selection
 	newPass := func(r *rules.Rule, out *[]diag.Finding) *rules.Pass {
 		p.Next(r, out)
 		return p

@@ -52,6 +52,8 @@ type Base struct {
 	checkpoints []addedCheckpoint
 	movesOnce   sync.Once
 	moved       *workflowMoves
+	ticksOnce   sync.Once
+	ticks       []tickedSteps
 }
 
 func (b *Base) inScope(osPath string) bool { return b.InScope == nil || b.InScope(osPath) }
@@ -1463,82 +1465,129 @@ func finalizeResumeContextUpdate(p *RepoPass) {
 	if b == nil {
 		return
 	}
-	for _, c := range b.Repo.Changes() {
-		if c.Status == gitbase.Deleted || !isStepsName(path.Base(c.Path)) || path.Base(path.Dir(c.Path)) != "01-planning" {
-			continue
-		}
-		project := path.Dir(path.Dir(c.Path))
-		var rc string
-		for _, name := range resumeContextNames {
-			rel := path.Join(project, name)
-			if p.Files.IsRegular(b.Repo.Root, b.Repo.OSPath(rel)) {
-				rc = rel
-				break
-			}
-		}
-		if rc == "" {
-			continue // no resume context to keep in step
-		}
-		if rcc := b.Repo.ChangeOf(rc); rcc != nil && rcc.Status != gitbase.Deleted {
-			continue
-		}
-		rcOS := b.Repo.OSPath(rc)
-		if !b.inScope(rcOS) {
-			continue
-		}
-		head, ok := readHead(p.Files, p.Opts, b.Repo.Root, b.Repo.OSPath(c.Path))
-		if !ok {
-			continue
-		}
-		bf, err := p.Base(b.Repo.OSPath(c.Path))
-		if err != nil {
-			continue
-		}
-		gained, first, firstLine := newlyChecked(bf.Data, head)
-		if gained == 0 {
-			continue
-		}
-		at := diag.Pos{Line: 1, Col: 1}
-		var end diag.Pos
-		rcFile := &load.File{Path: displayOf(p.Opts, rcOS), OSPath: rcOS, Kind: load.KindResumeContext, Root: b.Repo.Root}
-		memo := false
-		if readInto(p.Files, rcFile, p.Opts.Limits) {
-			doc, _ := load.Parse(rcFile, load.FormatMarkdown, p.Opts.Limits)
-			if path.Base(rc) == "_resume.md" {
-				r := model.ResumeOf(doc.Root, true)
-				memo = r == nil || r.Memo
-			}
-			if doc.Root != nil {
-				if v := resumeFieldsOf(doc.Root).Context.LastUpdated.Node; v != nil {
-					at, end = node.Pos(v), load.EndOf(rcFile, v)
-				}
-			}
-		}
-		if memo {
-			// A _resume.md memo (updated, phase, last_skill, as nexus's
-			// PreCompact hook writes it at a compaction) or notes without
-			// front matter record no progress: ticked steps leave it as
-			// its writer leaves it.
-			rcFile.Release()
-			continue
-		}
-		stepsShown := displayOf(p.Opts, b.Repo.OSPath(c.Path))
-		items := "a checked item"
-		if gained > 1 {
-			items = fmt.Sprintf("%d checked items", gained)
-		}
-		stepsRel := stepsShown
-		if rel, err := filepath.Rel(filepath.Dir(rcOS), b.Repo.OSPath(c.Path)); err == nil {
-			stepsRel = filepath.ToSlash(rel)
-		}
-		msg := diag.FitClip(func(w int) string {
-			return fmt.Sprintf("%s gained %s since %s (line %d: %s); this file did not change: update progress, current_task and last_updated",
-				diag.ClipPath(stepsRel, w), items, b.Repo.Ref, firstLine, diag.QuoteTo(checkedText(first), w))
-		})
-		p.ReportAt(rcFile.Path, at, end, msg, WithSnippet(textOf(rcFile, at.Line)),
-			WithRelated(diag.Related{Path: stepsShown, Line: firstLine, Column: 1, Message: "newly checked item"}))
-		rcFile.Release()
+	for _, t := range b.unrecordedTicks(p.Opts, p.Files) {
+		reportUnrecordedTicks(p, b, t)
 	}
+}
+
+// tickedSteps is a steps file that gained checked items since base while
+// the resume context of its project did not change (RL604).
+type tickedSteps struct {
+	steps, rc string // repository paths
+	gained    int    // items checked since base
+	first     string // the first of them, and its line
+	firstLine int
+}
+
+// unrecordedTicks finds, once per run, the steps files that gained
+// checked items since base while their project's resume context did not
+// change and lies within the paths linted (RL604; RL319 leaves those
+// files' counters to it: one cause, one finding).
+func (b *Base) unrecordedTicks(opts *Options, files *load.Files) []tickedSteps {
+	b.ticksOnce.Do(func() {
+		for _, c := range b.Repo.Changes() {
+			if t, ok := b.ticked(opts, files, c); ok {
+				b.ticks = append(b.ticks, t)
+			}
+		}
+	})
+	return b.ticks
+}
+
+// ticked is unrecordedTicks for one change.
+func (b *Base) ticked(opts *Options, files *load.Files, c gitbase.Change) (tickedSteps, bool) {
+	if c.Status == gitbase.Deleted || !isStepsName(path.Base(c.Path)) || path.Base(path.Dir(c.Path)) != "01-planning" {
+		return tickedSteps{}, false
+	}
+	project := path.Dir(path.Dir(c.Path))
+	var rc string
+	for _, name := range resumeContextNames {
+		rel := path.Join(project, name)
+		if files.IsRegular(b.Repo.Root, b.Repo.OSPath(rel)) {
+			rc = rel
+			break
+		}
+	}
+	if rc == "" {
+		return tickedSteps{}, false // no resume context to keep in step
+	}
+	if rcc := b.Repo.ChangeOf(rc); rcc != nil && rcc.Status != gitbase.Deleted {
+		return tickedSteps{}, false
+	}
+	if !b.inScope(b.Repo.OSPath(rc)) {
+		return tickedSteps{}, false
+	}
+	head, ok := readHead(files, opts, b.Repo.Root, b.Repo.OSPath(c.Path))
+	if !ok {
+		return tickedSteps{}, false
+	}
+	bf, err := baseFile(b, b.Repo.OSPath(c.Path))
+	if err != nil {
+		return tickedSteps{}, false
+	}
+	gained, first, firstLine := newlyChecked(bf.Data, head)
+	if gained == 0 {
+		return tickedSteps{}, false
+	}
+	return tickedSteps{steps: c.Path, rc: rc, gained: gained, first: first, firstLine: firstLine}, true
+}
+
+// unrecordedIn reports whether RL604 reports the resume context at
+// osPath in this run.
+func (p *Pass) unrecordedIn(osPath string) bool {
+	b := p.BaseRev
+	if b == nil || !p.Runs(code.ResumeContextUpdate) {
+		return false
+	}
+	for _, t := range b.unrecordedTicks(p.Opts, p.Files) {
+		if b.Repo.OSPath(t.rc) == osPath {
+			return true
+		}
+	}
+	return false
+}
+
+// reportUnrecordedTicks reports t at the resume context's last_updated,
+// unless the resume file is a memo that records no progress.
+func reportUnrecordedTicks(p *RepoPass, b *Base, t tickedSteps) {
+	rcOS := b.Repo.OSPath(t.rc)
+	at := diag.Pos{Line: 1, Col: 1}
+	var end diag.Pos
+	rcFile := &load.File{Path: displayOf(p.Opts, rcOS), OSPath: rcOS, Kind: load.KindResumeContext, Root: b.Repo.Root}
+	defer rcFile.Release()
+	if readInto(p.Files, rcFile, p.Opts.Limits) {
+		doc, _ := load.Parse(rcFile, load.FormatMarkdown, p.Opts.Limits)
+		if path.Base(t.rc) == "_resume.md" {
+			if r := model.ResumeOf(doc.Root, true); r == nil || r.Memo {
+				// A _resume.md memo (updated, phase, last_skill, as
+				// nexus's PreCompact hook writes it at a compaction) or
+				// notes without front matter record no progress: ticked
+				// steps leave it as its writer leaves it.
+				return
+			}
+		}
+		if doc.Root != nil {
+			if v := resumeFieldsOf(doc.Root).Context.LastUpdated.Node; v != nil {
+				at, end = node.Pos(v), load.EndOf(rcFile, v)
+			}
+		}
+	}
+	stepsOS := b.Repo.OSPath(t.steps)
+	stepsShown := displayOf(p.Opts, stepsOS)
+	items := "a checked item"
+	if t.gained > 1 {
+		items = fmt.Sprintf("%d checked items", t.gained)
+	}
+	stepsRel := stepsShown
+	if rel, err := filepath.Rel(filepath.Dir(rcOS), stepsOS); err == nil {
+		stepsRel = filepath.ToSlash(rel)
+	}
+	msg := diag.FitClip(func(w int) string {
+		return fmt.Sprintf("%s gained %s since %s (line %d: %s); this file did not change: update progress, current_task and last_updated",
+			diag.ClipPath(stepsRel, w), items, b.Repo.Ref, t.firstLine, diag.QuoteTo(checkedText(t.first), w))
+	})
+	p.ReportAt(rcFile.Path, at, end, msg, WithSnippet(textOf(rcFile, at.Line)),
+		WithRelated(diag.Related{Path: stepsShown, Line: t.firstLine, Column: 1, Message: "newly checked item"}))
 }
 
 // isStepsName reports a project's steps file: seed 004's steps.md, or

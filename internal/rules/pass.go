@@ -37,6 +37,9 @@ type Pass struct {
 	// every pass over the unit.
 	Results *Results
 
+	// Selection is the run's rule selection (Runs); nil: every rule runs.
+	Selection *Selection
+
 	out     *[]diag.Finding
 	pending []*diag.Finding // reported, added to out when the rule returns
 }
@@ -54,6 +57,12 @@ func NewPass(r *Rule, opts *Options, u load.Unit, out *[]diag.Finding) *Pass {
 		p.Run = u
 	}
 	return p
+}
+
+// Runs reports whether the rule of code c runs over this pass's unit: a
+// rule that leaves a cause to another reports it when that one does not.
+func (p *Pass) Runs(c string) bool {
+	return p.Selection == nil || p.Selection.ActiveCode(c, p.BaseRev != nil)
 }
 
 // File returns the file a finding of this pass belongs to by default.

@@ -954,7 +954,9 @@ func runProgressVsSteps(p *Pass) {
 		return
 	}
 	sf, rel := readSteps(p, pr)
-	if sf == nil {
+	if sf == nil || p.unrecordedIn(d.File.OSPath) {
+		// With --base, ticks the resume file did not follow since base
+		// are RL604's: one cause, one finding.
 		return
 	}
 	checked := int64(countChecked(sf.Data, what == "tasks_completed"))
