@@ -3,6 +3,7 @@ package cli
 import (
 	"strings"
 
+	"github.com/resumelint/resumelint/internal/node"
 	"github.com/resumelint/resumelint/internal/rules"
 )
 
@@ -60,17 +61,20 @@ func finishedPattern() string {
 
 // decoratedFinishedPattern matches every status rules.IsFinishedStatus
 // calls finished, decorated as files write it ("✅ DONE - shipped",
-// "COMPLETE (with notes)"), and some it leaves live ("COMPLETE (pending
-// QA)"): a finished word between marks, then anything after a mark. It
-// decides only which documents the schema leaves unchecked, so erring
-// wide accepts more, never less, than lint.
+// "COMPLETE (with notes)", "WORKFLOW COMPLETE. All phases done."), and
+// some it leaves live ("COMPLETE (pending QA)", "COMPLETE_PHASE_1"): a
+// finished word between marks, after the record's name or not, then
+// anything after a mark. It decides only which documents the schema
+// leaves unchecked, so erring wide accepts more, never less, than lint.
 func decoratedFinishedPattern() string {
-	return `^[^A-Za-z0-9]*(` + finishedWords() + `)([^A-Za-z0-9][\s\S]*)?$`
+	return `^[^A-Za-z0-9]*((` + anyCase(node.RecordSubjects()) + `)[ _-]+)?(` + finishedWords() + `)([^A-Za-z0-9][\s\S]*)?$`
 }
 
 // finishedWords are rules.FinishedStatusWords as alternatives in any case.
-func finishedWords() string {
-	words := rules.FinishedStatusWords()
+func finishedWords() string { return anyCase(rules.FinishedStatusWords()) }
+
+// anyCase writes words as alternatives in any case.
+func anyCase(words []string) string {
 	alts := make([]string, len(words))
 	for i, w := range words {
 		var b strings.Builder

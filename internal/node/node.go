@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -129,9 +130,10 @@ func undecorated(s string) string {
 	return w
 }
 
-// remarkSeps set a remark apart from the status before it. A bar is not
+// remarkSeps set a remark apart from the status before it (the end of a
+// sentence too: "WORKFLOW COMPLETE. All 4 phases done."). A bar is not
 // one: "ACTIVE|PAUSED|COMPLETE" lists a field's values.
-var remarkSeps = []string{" - ", " -- ", " – ", " — ", ": ", ", ", "; "}
+var remarkSeps = []string{" - ", " -- ", " – ", " — ", ": ", ", ", "; ", ". ", "\n"}
 
 // remarkAt returns where the first remark separator in w starts and its
 // length, or -1.
@@ -166,14 +168,14 @@ func notWordRune(r rune) bool {
 }
 
 // HoldsBack reports a remark beside a status that says it does not quite
-// hold: pending, awaiting, partial, reopened, not yet, ...
+// hold: pending, awaiting, partial, reopened, not yet, retrying, ...
 func HoldsBack(remark string) bool {
 	if strings.ContainsRune(remark, '?') {
 		return true
 	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(remark), func(r rune) bool { return !unicode.IsLetter(r) }) {
 		switch w {
-		case "not", "but", "yet", "except", "open", "wip", "todo", "ish":
+		case "not", "but", "yet", "except", "open", "wip", "todo", "ish", "retrying", "resuming", "ongoing", "continuing":
 			return true
 		}
 		for _, p := range []string{"pend", "await", "wait", "review", "partial", "reopen", "block", "progress", "incomplete", "unfinished"} {
@@ -233,8 +235,16 @@ var FinishedWords = map[string]bool{
 // "COMPLETE READY FOR ARCHIVE", but not "COMPLETE_PENDING_GATE"), else
 // the word it misspells (Misspelled: "COMPELTE"). A misspelled word is a
 // finished record whose status no reader comparing exact values takes as
-// one: the rules about the terminal spelling report it.
+// one: the rules about the terminal spelling report it. A subject naming
+// the record itself before the word is not part of it ("WORKFLOW
+// COMPLETE", "Project done"); a part named right after it makes it the
+// status of that part, not of the record ("COMPLETE_PHASE_1", "Complete
+// (phase 2 of 3)", "COMPLETE 3/5").
 func FinishedWord(s string) string {
+	s = withoutSubject(s)
+	if ofPart(s) {
+		return ""
+	}
 	w := StatusWord(s)
 	if FinishedWords[w] {
 		return w
@@ -243,6 +253,104 @@ func FinishedWord(s string) string {
 		return head
 	}
 	return Misspelled(s)
+}
+
+// recordSubjects name the record a status is of, written before it
+// ("WORKFLOW COMPLETE", jerry's current_state; "Project done"). A part of
+// the record (a phase, a pipeline) is not one: its being done says nothing
+// of the record.
+var recordSubjects = []string{"WORKFLOW", "ORCHESTRATION", "PROJECT", "BUILD", "RUN"}
+
+// RecordSubjects returns the words naming the record a status is of
+// (recordSubjects): the exported JSON Schema reads statuses as lint does.
+func RecordSubjects() []string { return append([]string(nil), recordSubjects...) }
+
+// withoutSubject returns s without a leading subject of recordSubjects and
+// the marks and separators around it, or s when it has none.
+func withoutSubject(s string) string {
+	t := strings.TrimLeftFunc(s, notWordRune)
+	for _, subj := range recordSubjects {
+		n := len(subj)
+		if len(t) > n+1 && strings.EqualFold(t[:n], subj) && strings.ContainsRune(" _-", rune(t[n])) {
+			if rest := strings.TrimLeft(t[n:], " _-"); rest != "" {
+				return rest
+			}
+		}
+	}
+	return s
+}
+
+// partWords name a part of a record, by its number after them.
+var partWords = map[string]bool{"PHASE": true, "STAGE": true, "STEP": true, "SECTION": true, "SPRINT": true,
+	"MILESTONE": true, "PART": true, "WAVE": true, "GROUP": true}
+
+// ofPart reports a finished word followed by the part of the record it
+// is about ("COMPLETE_PHASE_1", "Done with phase 1", "COMPLETE 3/5
+// phases"): a phase, stage, step, section or group by its number, or a
+// fraction. Work of the record remains. The last part of all ("phase 3
+// of 3", "5/5") is the whole record.
+func ofPart(s string) bool {
+	t := strings.TrimLeftFunc(s, notWordRune)
+	i := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
+	if i <= 0 {
+		return false
+	}
+	head := strings.ToUpper(t[:i])
+	if !FinishedWords[head] && Misspelled(head) == "" {
+		return false
+	}
+	tok := partTokens(t[i:], 5)
+	if len(tok) > 0 && (tok[0] == "WITH" || tok[0] == "FOR" || tok[0] == "OF") {
+		tok = tok[1:]
+	}
+	if len(tok) >= 2 && partWords[tok[0]] && isNumber(tok[1]) {
+		return !(len(tok) >= 4 && (tok[2] == "OF" || tok[2] == "/")) || less(tok[1], tok[3])
+	}
+	return len(tok) >= 3 && isNumber(tok[0]) && (tok[1] == "/" || tok[1] == "OF") && less(tok[0], tok[2])
+}
+
+// partTokens splits the start of s into at most n words, numbers and
+// slashes, in upper case; other marks separate them.
+func partTokens(s string, n int) []string {
+	var out []string
+	for len(s) > 0 && len(out) < n {
+		r, size := utf8.DecodeRuneInString(s)
+		var end int
+		switch {
+		case r == '/':
+			end = size
+		case unicode.IsLetter(r):
+			end = indexOr(s, func(r rune) bool { return !unicode.IsLetter(r) })
+		case unicode.IsDigit(r):
+			end = indexOr(s, func(r rune) bool { return !unicode.IsDigit(r) })
+		default:
+			s = s[size:]
+			continue
+		}
+		out = append(out, strings.ToUpper(s[:end]))
+		s = s[end:]
+	}
+	return out
+}
+
+// indexOr is the index of the first rune of s for which f holds, or len(s).
+func indexOr(s string, f func(rune) bool) int {
+	if i := strings.IndexFunc(s, f); i >= 0 {
+		return i
+	}
+	return len(s)
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
+}
+
+// less compares two decimal numbers.
+func less(a, b string) bool {
+	x, err1 := strconv.Atoi(a)
+	y, err2 := strconv.Atoi(b)
+	return err1 == nil && err2 == nil && x < y
 }
 
 // Misspelled returns the word of FinishedWords that status s misspells

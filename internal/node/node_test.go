@@ -100,6 +100,9 @@ func TestStatusWordUndecorated(t *testing.T) {
 		"ACTIVE|PAUSED|COMPLETE":         "ACTIVE|PAUSED|COMPLETE",
 		"Phase 3: COMPLETE":              "PHASE_3",
 		"IN PROGRESS - phase 2 of 3":     "IN_PROGRESS",
+		"COMPLETE. All phases merged.":   "COMPLETE",
+		"COMPLETE\nAll phases merged.":   "COMPLETE",
+		"COMPLETE. Pending sign-off.":    "COMPLETE._PENDING_SIGN_OFF.",
 	} {
 		if got := StatusWord(in); got != want {
 			t.Errorf("StatusWord(%q) = %q, want %q", in, got, want)
@@ -122,6 +125,19 @@ func TestFinishedWord(t *testing.T) {
 		"not complete": "", "INCOMPLETE": "", "PARTIALLY_COMPLETE": "", "DONE?": "", "COMPLETE?": "",
 		"PHASE_5_COMPLETE": "", "PAUSED": "", "BLOCKED": "", "NONE": "", "GONE": "", "PASSED": "",
 		"SKIPPED": "", "CLOSE": "", "execution": "", "RESOLVED": "", "SHIPPED": "",
+		// the record named before the word; a sentence after it
+		"WORKFLOW COMPLETE": "COMPLETE", "WORKFLOW_COMPLETE": "COMPLETE", "Project done": "DONE",
+		"WORKFLOW COMPLETE. All 4 phases done.": "COMPLETE", "COMPLETE. All phases merged.": "COMPLETE",
+		"Workflow finished; archived": "FINISHED", "✅ WORKFLOW COMPLETE": "COMPLETE", "RUN_FAILED": "FAILED",
+		"complete_with_warnings": "COMPLETE", "COMPLETE (all gates passed)": "COMPLETE",
+		"WORKFLOW NOT COMPLETE": "", "WORKFLOW": "", "PIPELINE_COMPLETE": "", "WORKFLOW COMPLETE?": "",
+		// a part of the record done, or the last of them
+		"COMPLETE_PHASE_1": "", "Complete (phase 1 of 3)": "", "COMPLETE 3/5 phases": "", "DONE_WITH_PHASE_1": "",
+		"COMPLETED_PHASE_3": "", "COMPLETE: Phase 1": "", "Complete (1/3)": "", "COMPLETE - 2 of 4": "",
+		"COMPLETE (phase 3 of 3)": "COMPLETE", "COMPLETE 5/5": "COMPLETE", "COMPLETE (5 of 5 phases)": "COMPLETE",
+		// still at work
+		"FAILED - retrying": "", "FAILED_GATE_RETRYING": "", "Failed, retrying": "",
+		"PENDING_COMPLETE": "", "Completion pending": "", "COMPLETE. Pending sign-off.": "",
 		// real words one letter from a finished one: states of their own
 		"CLONED": "", "Cloned": "", "MAILED": "", "SAILED": "", "CLOSER": "", "COMPETE": "",
 		"COMPLETES": "", "FINISHES": "", "ARCHIVES": "", "SUPERSEDES": "", "CANCELER": "",

@@ -118,6 +118,11 @@ func canonWorkflowStatus(s string) string {
 	w := node.FinishedWord(s)
 	if w == "" {
 		w = node.StatusWord(s)
+		if node.FinishedWords[w] {
+			// A finished word about a part, or still at work ("Complete
+			// (phase 2 of 3)", "FAILED - retrying"): the record is not.
+			return strings.ToUpper(strings.Join(strings.Fields(s), "_"))
+		}
 	}
 	switch w {
 	case "COMPLETED", "DONE", "FINISHED", "CLOSED", "ARCHIVED":
