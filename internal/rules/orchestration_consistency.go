@@ -201,7 +201,26 @@ func completeAnchor(p *Pass) (anchor *lifecycle, v2Complete bool) {
 			return &lifecycle{Status: "COMPLETE", Raw: s, Field: "workflow_status", At: sv}, true
 		}
 	}
+	if anchor == nil {
+		anchor = recordAnchor(p)
+	}
 	return anchor, false
+}
+
+// recordAnchor is the value that made a workflow with neither
+// workflow.status nor recovery_state.workflow_status finished (a v1.0
+// section's workflow_status, a top-level status, current_state's prose):
+// being history, it is held to its phases and gates all the same.
+func recordAnchor(p *Pass) *lifecycle {
+	rec := RecordOf(p)
+	if !rec.Finished || rec.At == nil || isPlaceholderIn(p.Doc.File, rec.Raw) {
+		return nil
+	}
+	raw := rec.Raw
+	if rec.Field == "current_state" {
+		raw = "says " + diag.QuoteHead(strings.Join(strings.Fields(raw), " "), 40)
+	}
+	return &lifecycle{Status: canonWorkflowStatus(rec.Raw), Raw: raw, Field: rec.Field, At: rec.At}
 }
 
 // openRecord is what is still open in a workflow recorded COMPLETE: the
