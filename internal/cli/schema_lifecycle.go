@@ -42,6 +42,7 @@ var lifecyclePaths = [][]string{
 	{"resumption", "recovery_state", "workflow_status"},
 	{"resumption", "workflow_status"},
 	{"status"},
+	{"resumption", "current_state"},
 }
 
 // enumChecked is how many of lifecyclePaths a finished workflow must spell

@@ -98,8 +98,8 @@ func (r *Record) Why() string {
 }
 
 // RecordOf returns the lifecycle of the pass's unit: an orchestration file
-// by the first of workflow.status, resumption's workflow_status and a
-// top-level status that it holds;
+// by the first of workflow.status, resumption's workflow_status, a
+// top-level status and a v1.0 section's current_state that it holds;
 // a resume context by current_phase or status, else its project's
 // overview (ResumeFinished). Templates,
 // folders and the other kinds are never finished.
@@ -129,6 +129,16 @@ var recordResult = NewResult("record", func(p *Pass) *Record {
 				field string
 				at    *yaml.Node
 			}{lifecycleFields[i], n})
+		}
+		// A v1.0 section states the lifecycle in current_state's prose,
+		// which v2.0 replaced by workflow_status (seed 001): where no
+		// status is stated, "WORKFLOW COMPLETE. All 4 phases done." is
+		// the record's word.
+		if r := OrchestrationOf(p).Resumption; r != nil && r.V1 != nil {
+			cands = append(cands, struct {
+				field string
+				at    *yaml.Node
+			}{"current_state", r.V1.CurrentState.Node})
 		}
 	case load.KindResumeContext:
 		if Superseded(p) {
