@@ -284,16 +284,26 @@ func runCheckpointPhases(p *Pass) {
 }
 
 // finishedCheckpointOpen reports a checkpoint that records its workflow
-// as finished while its own orchestration_state still has a phase in
-// progress or a gate under way: "is it really finished?" (SPEC §0), the
-// one thing said of a finished checkpoint.
+// as complete while its own orchestration_state still has a phase in
+// progress or to come, or a gate under way: "is it really finished?"
+// (SPEC §0), the one thing said of a finished checkpoint. A workflow
+// cancelled or failed stopped with its work open, which is what those
+// words mean (as RL106 holds only a COMPLETE workflow to its phases).
 func finishedCheckpointOpen(p *Pass, st *model.CheckpointOrchestrationState) {
+	if canonWorkflowStatus(st.WorkflowStatus.Value) != "COMPLETE" {
+		return
+	}
 	f := p.Doc.File
 	var open []string
 	var rel []diag.Related
-	if v, ns, ok := intList(st.PhasesInProgress.Node); ok && len(v) > 0 {
-		open = append(open, "phases_in_progress "+flowList(v))
-		rel = append(rel, relatedAt(f, ns[0], "orchestration_state.phases_in_progress"))
+	for _, l := range []struct {
+		name string
+		fd   model.Field
+	}{{"phases_in_progress", st.PhasesInProgress}, {"phases_remaining", st.PhasesRemaining}} {
+		if v, ns, ok := intList(l.fd.Node); ok && len(v) > 0 {
+			open = append(open, l.name+" "+flowList(v))
+			rel = append(rel, relatedAt(f, ns[0], "orchestration_state."+l.name))
+		}
 	}
 	if g := st.CurrentGate; g.OK && strings.TrimSpace(g.Value) != "" {
 		open = append(open, "current_gate "+diag.Quote(g.Value))
@@ -302,7 +312,7 @@ func finishedCheckpointOpen(p *Pass, st *model.CheckpointOrchestrationState) {
 	if len(open) == 0 {
 		return
 	}
-	p.Report(f, st.WorkflowStatus.Node, fmt.Sprintf("workflow_status %s, but %s still in progress: update them or the status", diag.Quote(st.WorkflowStatus.Value), strings.Join(open, " and ")), WithRelated(rel...))
+	p.Report(f, st.WorkflowStatus.Node, fmt.Sprintf("workflow_status %s, but %s still open: update them or the status", diag.Quote(st.WorkflowStatus.Value), joinAnd(open)), WithRelated(rel...))
 }
 
 func flowList(vs []int64) string {
