@@ -10,6 +10,7 @@ import (
 
 	"github.com/resumelint/resumelint/internal/load"
 	"github.com/resumelint/resumelint/internal/node"
+	"github.com/resumelint/resumelint/internal/par"
 )
 
 // affectedUnits maps changed paths (what pre-commit passes: files that
@@ -123,12 +124,11 @@ func (lc *lintConfig) addEvidenced(disc *load.Discovery, changed, units map[stri
 
 // evidenced returns the OS paths of the files, neither changed nor in
 // skip, whose findings the changed paths (absolute, clean) may be
-// evidence for (evidence.restsOn), reading each file once.
+// evidence for (evidence.restsOn). Each file is read at most once, on
+// every core: a commit's few changes are matched against every file of a
+// known kind in the repository.
 func (lc *lintConfig) evidenced(files []*load.File, changed, skip map[string]bool) map[string]bool {
-	ev := newEvidence(lc.root, changed, func(p string) bool {
-		k := lc.kindOf(load.Display(lc.cwd, p))
-		return k != load.KindUnknown && k != load.KindCheckpoint
-	})
+	ev := newEvidence(lc.root, changed)
 	var rest []*load.File
 	for _, f := range files {
 		switch {
@@ -138,13 +138,18 @@ func (lc *lintConfig) evidenced(files []*load.File, changed, skip map[string]boo
 			rest = append(rest, f)
 		}
 	}
+	hit := make([]bool, len(rest))
+	par.Each(len(rest), 16, func(i int) {
+		f := rest[i]
+		if hit[i] = ev.placed(f); !hit[i] {
+			withText(f, func(data []byte) { hit[i] = ev.restsOn(f, data) })
+		}
+	})
 	out := map[string]bool{}
-	for _, f := range rest {
-		withText(f, func(data []byte) {
-			if ev.restsOn(f, data) {
-				out[f.OSPath] = true
-			}
-		})
+	for i, f := range rest {
+		if hit[i] {
+			out[f.OSPath] = true
+		}
 	}
 	return out
 }

@@ -22,9 +22,12 @@ import (
 //     (RL124); and on its work item (RL125): the entity file of a jerry
 //     work item folder holding it, or whose id it names;
 //   - any file rests on the paths it names (files_to_read, files_to_load,
-//     checkpoint_file, a precompact state's project folder): a changed
-//     path whose file name, or whose path or folder below the root, it
-//     names;
+//     checkpoint_file): a changed path, or a folder holding one, that a
+//     word of its text names from the repository root, from the file's own
+//     folder, or as the end of the changed path (a base the file declares,
+//     such as jerry's paths.base); a bare file name counts only for the
+//     file beside it or at the root, so the ORCHESTRATION_PLAN.md of one
+//     workflow does not check every workflow naming its own;
 //   - a checkpoint a changed file of a known kind names (the compaction
 //     events of a workflow merging it, RL206).
 //
@@ -33,40 +36,41 @@ import (
 // and never misses one.
 type evidence struct {
 	root  string
-	paths []string        // changed paths, absolute and clean
-	names map[string]bool // their file names, but for the fixed names of the kinds
-	rels  map[string]bool // their paths and folders below the root, two segments or more, '/'-separated
-	named map[string]bool // the words of the changed files of a known kind
-	items []string        // the folders of changed work item files
+	paths []string // changed paths, absolute and clean
+	// byName holds the changed paths below the root and their folders of
+	// two segments or more ('/'-separated), by their last segment.
+	byName map[string][]string
+	ids    map[string]bool // the ids of changed work item files (FEAT-012)
+	named  map[string]bool // the words of the changed files of a known kind
+	items  []string        // the folders of changed work item files
 }
 
 // workItem matches the id at the start of a jerry work item's folder, whose
 // entity file is the folder's name with ".md" (RL125 reads its Status).
 var workItem = lazyre.New(`^(?:EPIC|FEAT|EN)-[0-9]+`)
 
-// newEvidence prepares the matching of changed paths; fixedName says
-// whether a path's file name is one every file of its kind has
-// (ORCHESTRATION.yaml, resume-context.md, precompact_state.json), which
-// many files name in prose: such a path is matched by its whole path only.
-func newEvidence(root string, changed map[string]bool, fixedName func(string) bool) *evidence {
-	ev := &evidence{root: root, names: map[string]bool{}, rels: map[string]bool{}, named: map[string]bool{}}
+// newEvidence prepares the matching of changed paths (absolute, clean).
+func newEvidence(root string, changed map[string]bool) *evidence {
+	ev := &evidence{root: root, byName: map[string][]string{}, ids: map[string]bool{}, named: map[string]bool{}}
+	seen := map[string]bool{}
 	for p := range changed {
 		ev.paths = append(ev.paths, p)
-		if len(filepath.Base(p)) >= minNameLen && !fixedName(p) {
-			ev.names[filepath.Base(p)] = true
-		}
 		if dir := filepath.Dir(p); filepath.Base(p) == filepath.Base(dir)+".md" {
 			if id := workItem.Regexp().FindString(filepath.Base(dir)); id != "" {
 				ev.items = append(ev.items, dir)
-				ev.names[id] = true
+				ev.ids[id] = true
 			}
 		}
 		rel, ok := load.Contained(root, p)
-		if !ok {
+		if !ok || rel == "." {
 			continue
 		}
-		for d := filepath.ToSlash(rel); strings.Contains(d, "/"); d = path.Dir(d) {
-			ev.rels[d] = true
+		for d := filepath.ToSlash(rel); d != "." && !seen[d]; d = path.Dir(d) {
+			if d != filepath.ToSlash(rel) && !strings.Contains(d, "/") {
+				break // a top folder names too much ("docs", "src")
+			}
+			seen[d] = true
+			ev.byName[path.Base(d)] = append(ev.byName[path.Base(d)], d)
 		}
 	}
 	return ev
@@ -93,6 +97,40 @@ func (ev *evidence) restsOn(f *load.File, data []byte) bool {
 			return true
 		}
 	}
+	if ev.placed(f) {
+		return true
+	}
+	relDir := ""
+	if rel, ok := load.Contained(ev.root, filepath.Dir(f.OSPath)); ok && rel != "." {
+		relDir = filepath.ToSlash(rel)
+	}
+	return forWords(data, func(w string) bool { return ev.names(w, relDir) })
+}
+
+// names reports whether word w, in a file in the folder relDir (from the
+// root; "" at the root), names a changed path or a folder holding one.
+func (ev *evidence) names(w, relDir string) bool {
+	if ev.ids[w] {
+		return true
+	}
+	cands := ev.byName[path.Base(w)]
+	if len(cands) == 0 {
+		return false
+	}
+	w = path.Clean(w)
+	for _, c := range cands {
+		if c == w || relDir != "" && c == path.Join(relDir, w) ||
+			strings.Contains(w, "/") && strings.HasSuffix(c, "/"+w) {
+			return true
+		}
+	}
+	return false
+}
+
+// placed reports whether f rests on a changed path by where it lies,
+// whatever its text says: below a changed work item (an ORCHESTRATION
+// file), or holding a changed path in its scope (scopeOf).
+func (ev *evidence) placed(f *load.File) bool {
 	if f.Kind == load.KindOrchestration {
 		for _, dir := range ev.items {
 			if within(dir, f.OSPath) {
@@ -107,19 +145,7 @@ func (ev *evidence) restsOn(f *load.File, data []byte) bool {
 			}
 		}
 	}
-	relDir := ""
-	if rel, ok := load.Contained(ev.root, filepath.Dir(f.OSPath)); ok && rel != "." {
-		relDir = filepath.ToSlash(rel)
-	}
-	return forWords(data, func(w string) bool {
-		if ev.names[path.Base(w)] {
-			return true
-		}
-		if !strings.Contains(w, "/") {
-			return false
-		}
-		return ev.rels[path.Clean(w)] || relDir != "" && ev.rels[path.Join(relDir, w)]
-	})
+	return false
 }
 
 // scopeOf is the folder whose every file f's findings may rest on: a

@@ -10,13 +10,6 @@ import (
 func TestEvidenceRestsOn(t *testing.T) {
 	root := filepath.FromSlash("/repo")
 	abs := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
-	fixed := func(p string) bool {
-		switch filepath.Base(p) {
-		case "ORCHESTRATION.yaml", "resume-context.md":
-			return true
-		}
-		return false
-	}
 	wf := &load.File{OSPath: abs("projects/PROJ-010/ORCHESTRATION.yaml"), Kind: load.KindOrchestration}
 	rootWF := &load.File{OSPath: abs("ORCHESTRATION.yaml"), Kind: load.KindOrchestration}
 	resume := &load.File{OSPath: abs("02-projects/07-x/01-planning/resume-context.md"), Kind: load.KindResumeContext}
@@ -29,8 +22,12 @@ func TestEvidenceRestsOn(t *testing.T) {
 		text    string
 		want    bool
 	}{
-		{"named by file name", []string{"docs/design/PLAN.md"}, "", rootWF, "files_to_read:\n  - \"PLAN.md#phase-2\"\n", true},
-		{"named by path from the root", []string{"src/ast/parse.py"}, "", rootWF, "files_to_read: [./src/ast/]\n", true},
+		{"named by path from the root", []string{"docs/design/PLAN.md"}, "", rootWF, "files_to_read:\n  - \"docs/design/PLAN.md#phase-2\"\n", true},
+		{"a bare name beside it", []string{"PLAN.md"}, "", rootWF, "files_to_read: [PLAN.md]\n", true},
+		{"a bare name of another folder", []string{"projects/PROJ-011/ORCHESTRATION_PLAN.md"}, "", wf, "files_to_read: [ORCHESTRATION_PLAN.md]\n", false},
+		{"the end of the changed path", []string{"projects/P/orchestration/wf/phase-1/out.md"}, "", rootWF, "base: projects/P/\nartifact: orchestration/wf/phase-1/out.md\n", true},
+		{"a folder named from the root", []string{"src/ast/parse.py"}, "", rootWF, "files_to_read: [./src/ast/]\n", true},
+		{"a top folder is too common a word", []string{"docs/guide.md"}, "", rootWF, "see the docs\n", false},
 		{"anything below its folder", []string{"projects/PROJ-010/work/notes/a.txt"}, "", wf, "", true},
 		{"below a root workflow: only what it names", []string{"src/main.go"}, "", rootWF, "next: read main.c, src/other/\n", false},
 		{"a short name is no word", []string{"docs/a"}, "", rootWF, "a b c docs a\n", false},
@@ -51,7 +48,7 @@ func TestEvidenceRestsOn(t *testing.T) {
 			for _, p := range tc.changed {
 				changed[abs(p)] = true
 			}
-			ev := newEvidence(root, changed, fixed)
+			ev := newEvidence(root, changed)
 			ev.learn([]byte(tc.learned))
 			if got := ev.restsOn(tc.f, []byte(tc.text)); got != tc.want {
 				t.Errorf("restsOn = %v, want %v", got, tc.want)
