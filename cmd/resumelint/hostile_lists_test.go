@@ -56,6 +56,18 @@ func longListCases() []longListCase {
 		fmt.Fprintf(&line, " ghp_Zr8Qk2Lw9Vx4Nb7Tp1Hs6Dy3Fg0Jm5Ca%04d", i%10000)
 		fmt.Fprintf(&assigned, " password=Qm7vT2xK9pL4wR8n%04d", i%10000)
 	}
+	// RL205: phases listed complete and remaining, 150,000 each, one in
+	// both; one item per line (a JSON line is at most 1 MiB).
+	var done, left []string
+	for i := range 150000 {
+		done = append(done, fmt.Sprint(i+1))
+		left = append(left, fmt.Sprint(i+150002))
+	}
+	left[len(left)-1] = "7"
+	phaseLists := strings.Replace(strings.Replace(seedCheckpoint, `"phases_complete": [1]`, "\"phases_complete\": [\n"+strings.Join(done, ",\n")+"\n]", 1),
+		`"phases_remaining": [3]`, "\"phases_remaining\": [\n"+strings.Join(left, ",\n")+"\n]", 1)
+	phaseLists = strings.Replace(phaseLists, `"phases_in_progress": [2]`, `"phases_in_progress": [150001]`, 1)
+	phaseLists = strings.Replace(phaseLists, `"current_phase": 2`, `"current_phase": 150001`, 1)
 	activity := `    current_activity: "phase-2-agent-execution"` + "\n"
 	tokenBlock := strings.Replace(validOrchestration, activity, "    current_activity: |\n"+block.String(), 1)
 	tokenLine := strings.Replace(validOrchestration, activity, `    current_activity: "`+line.String()+`"`+"\n", 1)
@@ -72,6 +84,7 @@ func longListCases() []longListCase {
 		{"20,000 placeholders on one line", "ORCHESTRATION.yaml", placeholders, "RL114", "was never filled in", 20000},
 		// CUE sees 100 of them, one finding; one more says how many more.
 		{"20,000 tasks with integer ids on one JSON line", ".agent-memory/runs/2026-02-20-001/task-graph.json", `{"tasks": [` + strings.Join(tasks, ", ") + "]}\n", "RL501", "", 2},
+		{"150,000 phases both complete and remaining", ".jerry/checkpoints/cx-001-checkpoint.json", phaseLists, "RL205", "phase 7 is in both phases_complete", 1},
 		{"20,000 tasks on one JSON line depending on none that exists", ".agent-memory/runs/2026-02-20-001/task-graph.json", `{"tasks": [` + strings.Join(deps, ", ") + "]}\n", "RL502", "", 20000},
 	}
 }

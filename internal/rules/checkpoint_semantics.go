@@ -235,16 +235,24 @@ func runCheckpointPhases(p *Pass) {
 		lists[i] = list{v, ns, ok}
 	}
 	for i := range names {
+		if !lists[i].ok {
+			continue
+		}
+		// first is where each phase of list i first appears: the lists
+		// are compared through it, not each entry against each.
+		first := make(map[int64]int, len(lists[i].vals))
+		for a, x := range lists[i].vals {
+			if _, seen := first[x]; !seen {
+				first[x] = a
+			}
+		}
 		for j := i + 1; j < len(names); j++ {
-			if !lists[i].ok || !lists[j].ok {
+			if !lists[j].ok {
 				continue
 			}
 			for b, y := range lists[j].vals {
-				for a, x := range lists[i].vals {
-					if x == y {
-						p.Report(f, lists[j].nodes[b], fmt.Sprintf("phase %d is in both %s (line %d) and %s: keep it in one list", y, names[i], lists[i].nodes[a].Line, names[j]), WithRelated(relatedAt(f, lists[i].nodes[a], names[i])), AboutLive())
-						break
-					}
+				if a, ok := first[y]; ok {
+					p.Report(f, lists[j].nodes[b], fmt.Sprintf("phase %d is in both %s (line %d) and %s: keep it in one list", y, names[i], lists[i].nodes[a].Line, names[j]), WithRelated(relatedAt(f, lists[i].nodes[a], names[i])), AboutLive())
 				}
 			}
 		}
