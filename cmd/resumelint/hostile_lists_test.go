@@ -68,6 +68,14 @@ func longListCases() []longListCase {
 		`"phases_remaining": [3]`, "\"phases_remaining\": [\n"+strings.Join(left, ",\n")+"\n]", 1)
 	phaseLists = strings.Replace(phaseLists, `"phases_in_progress": [2]`, `"phases_in_progress": [150001]`, 1)
 	phaseLists = strings.Replace(phaseLists, `"current_phase": 2`, `"current_phase": 150001`, 1)
+	// RL110: 20,000 pipelines defining phase 1, one decision naming it
+	// 20,000 times (and phase 99, which none defines).
+	var pipes strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&pipes, "  extra_%d: {current_phase: 1, phases: [{id: 1, name: \"Review\", status: \"IN_PROGRESS\"}]}\n", i)
+	}
+	manyPipelines := strings.Replace(validOrchestration, "pipelines:\n", "pipelines:\n"+pipes.String(), 1)
+	manyPipelines = strings.Replace(manyPipelines, "      affects_phases: [2]\n", "      affects_phases: [99, "+strings.TrimSuffix(strings.Repeat("1, ", 20000), ", ")+"]\n", 1)
 	activity := `    current_activity: "phase-2-agent-execution"` + "\n"
 	tokenBlock := strings.Replace(validOrchestration, activity, "    current_activity: |\n"+block.String(), 1)
 	tokenLine := strings.Replace(validOrchestration, activity, `    current_activity: "`+line.String()+`"`+"\n", 1)
@@ -85,6 +93,7 @@ func longListCases() []longListCase {
 		// CUE sees 100 of them, one finding; one more says how many more.
 		{"20,000 tasks with integer ids on one JSON line", ".agent-memory/runs/2026-02-20-001/task-graph.json", `{"tasks": [` + strings.Join(tasks, ", ") + "]}\n", "RL501", "", 2},
 		{"150,000 phases both complete and remaining", ".jerry/checkpoints/cx-001-checkpoint.json", phaseLists, "RL205", "phase 7 is in both phases_complete", 1},
+		{"20,000 pipelines and a decision naming their phase 20,000 times", "ORCHESTRATION.yaml", manyPipelines, "RL110", "affects phase 99", 1},
 		{"20,000 tasks on one JSON line depending on none that exists", ".agent-memory/runs/2026-02-20-001/task-graph.json", `{"tasks": [` + strings.Join(deps, ", ") + "]}\n", "RL502", "", 20000},
 	}
 }

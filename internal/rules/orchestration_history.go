@@ -350,7 +350,7 @@ func runDecisionLog(p *Pass) {
 	dl, f := r.Decisions, p.Doc.File
 	name := dl.Key.Value
 	known := knownGates(p)
-	phases := model.PhaseNumbers(pipelines(p))
+	phases := phasesComplete(model.PhaseNumbers(pipelines(p)))
 	phaseList := slices.Sorted(maps.Keys(phases))
 	var lists decisionLists
 	var numbering *diag.Fix // one fix numbers every entry without an id
@@ -413,9 +413,25 @@ func checkDecisionGate(p *Pass, label string, e *model.Decision, known map[strin
 	}
 }
 
+// phasesComplete tells, for each phase number the pipelines define,
+// whether every phase of that number is complete: asked once per number,
+// not once per decision naming it (many pipelines and many decisions
+// naming one phase cost their sum, not their product).
+func phasesComplete(phases map[int][]*model.Phase) map[int]bool {
+	out := make(map[int]bool, len(phases))
+	for n, phs := range phases {
+		done := true
+		for _, ph := range phs {
+			done = done && isComplete(ph.Status)
+		}
+		out[n] = done
+	}
+	return out
+}
+
 // checkDecisionPhases checks the phases a decision affects, and a deferred
-// decision whose phases are all complete.
-func checkDecisionPhases(p *Pass, label string, e *model.Decision, phases map[int][]*model.Phase, phaseList []int, lists *decisionLists) {
+// decision whose phases are all complete; phases is phasesComplete's.
+func checkDecisionPhases(p *Pass, label string, e *model.Decision, phases map[int]bool, phaseList []int, lists *decisionLists) {
 	f := p.Doc.File
 	ap := e.AffectsPhases.Node
 	if !node.IsSeq(ap) || len(phases) == 0 {
@@ -428,8 +444,8 @@ func checkDecisionPhases(p *Pass, label string, e *model.Decision, phases map[in
 			allInts = false
 			continue
 		}
-		phs := phases[int(n)]
-		if len(phs) == 0 {
+		done, defined := phases[int(n)]
+		if !defined {
 			if lists.phases == nil {
 				lists.phases = intStrings(phaseList)
 			}
@@ -439,11 +455,7 @@ func checkDecisionPhases(p *Pass, label string, e *model.Decision, phases map[in
 			allDone = false
 			continue
 		}
-		for _, ph := range phs {
-			if !isComplete(ph.Status) {
-				allDone = false
-			}
-		}
+		allDone = allDone && done
 	}
 	if av := e.Applied; av.OK && !av.Value && allDone && allInts && len(ap.Content) > 0 {
 		p.Report(f, av.Node, fmt.Sprintf("%s is deferred (applied: false), but every phase it affects (%s) is COMPLETE: apply it, or record why it no longer applies", label, nodeList(ap)), WithSeverity(diag.SevWarning))
