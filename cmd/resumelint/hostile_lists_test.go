@@ -76,6 +76,13 @@ func longListCases() []longListCase {
 	}
 	manyPipelines := strings.Replace(validOrchestration, "pipelines:\n", "pipelines:\n"+pipes.String(), 1)
 	manyPipelines = strings.Replace(manyPipelines, "      affects_phases: [2]\n", "      affects_phases: [99, "+strings.TrimSuffix(strings.Repeat("1, ", 20000), ", ")+"]\n", 1)
+	// CUE: a resumption section lacking a required sub-section is
+	// validated whole, with its 100,000 valid unresolved defects.
+	var defects strings.Builder
+	for i := range 100000 {
+		fmt.Fprintf(&defects, "      - \"DEF-%06d\"\n", i+1)
+	}
+	validEntries := strings.Replace(strings.Replace(validOrchestration, "    unresolved_defects: []\n", "    unresolved_defects:\n"+defects.String(), 1), "  compaction_events:\n", "  compaction_events_v1:\n", 1)
 	activity := `    current_activity: "phase-2-agent-execution"` + "\n"
 	tokenBlock := strings.Replace(validOrchestration, activity, "    current_activity: |\n"+block.String(), 1)
 	tokenLine := strings.Replace(validOrchestration, activity, `    current_activity: "`+line.String()+`"`+"\n", 1)
@@ -94,6 +101,7 @@ func longListCases() []longListCase {
 		{"20,000 tasks with integer ids on one JSON line", ".agent-memory/runs/2026-02-20-001/task-graph.json", `{"tasks": [` + strings.Join(tasks, ", ") + "]}\n", "RL501", "", 2},
 		{"150,000 phases both complete and remaining", ".jerry/checkpoints/cx-001-checkpoint.json", phaseLists, "RL205", "phase 7 is in both phases_complete", 1},
 		{"20,000 pipelines and a decision naming their phase 20,000 times", "ORCHESTRATION.yaml", manyPipelines, "RL110", "affects phase 99", 1},
+		{"100,000 valid entries beside a missing sub-section", "ORCHESTRATION.yaml", validEntries, "RL102", "missing required key compaction_events", 1},
 		{"20,000 tasks on one JSON line depending on none that exists", ".agent-memory/runs/2026-02-20-001/task-graph.json", `{"tasks": [` + strings.Join(deps, ", ") + "]}\n", "RL502", "", 20000},
 	}
 }

@@ -56,7 +56,7 @@ func Check(def string, root *yaml.Node, opt Options) (Result, error) {
 		return Result{}, err
 	}
 	b := &bounder{left: MaxProblems}
-	rest = b.trim(fast, rest, nil, 0)
+	rest = thin(fast, b.trim(fast, rest, nil, 0))
 	vs, err := validateNarrowed(d, fast, rest, opt)
 	if err != nil {
 		return Result{}, err
