@@ -82,6 +82,12 @@ func longListCases() []longListCase {
 	for i := range 100000 {
 		fmt.Fprintf(&defects, "      - \"DEF-%06d\"\n", i+1)
 	}
+	// CUE: two wrong items with 200,000 valid ones between them.
+	var between strings.Builder
+	for i := range 200000 {
+		fmt.Fprintf(&between, "      - \"DEF-%06d\"\n", i+1)
+	}
+	twoWrong := strings.Replace(validOrchestration, "    unresolved_defects: []\n", "    unresolved_defects:\n      - 1\n"+between.String()+"      - 2\n", 1)
 	validEntries := strings.Replace(strings.Replace(validOrchestration, "    unresolved_defects: []\n", "    unresolved_defects:\n"+defects.String(), 1), "  compaction_events:\n", "  compaction_events_v1:\n", 1)
 	activity := `    current_activity: "phase-2-agent-execution"` + "\n"
 	tokenBlock := strings.Replace(validOrchestration, activity, "    current_activity: |\n"+block.String(), 1)
@@ -102,6 +108,7 @@ func longListCases() []longListCase {
 		{"150,000 phases both complete and remaining", ".jerry/checkpoints/cx-001-checkpoint.json", phaseLists, "RL205", "phase 7 is in both phases_complete", 1},
 		{"20,000 pipelines and a decision naming their phase 20,000 times", "ORCHESTRATION.yaml", manyPipelines, "RL110", "affects phase 99", 1},
 		{"100,000 valid entries beside a missing sub-section", "ORCHESTRATION.yaml", validEntries, "RL102", "missing required key compaction_events", 1},
+		{"two wrong items 200,000 valid ones apart", "ORCHESTRATION.yaml", twoWrong, "RL102", "unresolved_defects: 2 items: expected a string, found an integer", 1},
 		{"20,000 tasks on one JSON line depending on none that exists", ".agent-memory/runs/2026-02-20-001/task-graph.json", `{"tasks": [` + strings.Join(deps, ", ") + "]}\n", "RL502", "", 20000},
 	}
 }

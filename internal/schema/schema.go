@@ -113,6 +113,10 @@ type Options struct {
 	// (its name, and its display path): such a key is never folded into a
 	// mapping's missing-keys violation, so RL010 can leave it out.
 	Allowed func(name, path string) bool
+
+	// thinned, when set, is how the document CUE validates was thinned
+	// (thin.go): violations are placed and worded in the whole one.
+	thinned *thinned
 }
 
 // Validate checks root against the named definition. It returns one
@@ -290,7 +294,7 @@ func validatePart(def cue.Value, root *yaml.Node, p part, opt Options) ([]Violat
 		if opt.Prefix != "" {
 			msg = opt.Prefix + ": " + msg
 		}
-		out = append(out, Violation{Node: node.Resolve(root), Message: msg})
+		out = append(out, Violation{Node: node.Resolve(opt.thinned.whole(root)), Message: msg})
 	}
 	out = dropShadowed(out)
 	sortViolations(out)
@@ -519,7 +523,14 @@ var placeholderRe = func(s string) bool {
 // IsPlaceholder reports a whole-value template placeholder like {UPDATED_TIMESTAMP}.
 func IsPlaceholder(s string) bool { return placeholderRe(s) }
 
+// violation words g's errors and places them in root; in the document
+// before thinning, when CUE saw one thinned (g.path stays CUE's).
 func (g *errGroup) violation(root *yaml.Node, opt Options) (Violation, bool) {
+	if opt.thinned != nil {
+		at := g.path
+		g.path, root = opt.thinned.orig(at), opt.thinned.whole(root)
+		defer func() { g.path = at }()
+	}
 	n, key, matched := node.Lookup(root, g.path)
 	where := DisplayPath(opt.Prefix, g.path)
 	if g.required {

@@ -56,8 +56,10 @@ func Check(def string, root *yaml.Node, opt Options) (Result, error) {
 		return Result{}, err
 	}
 	b := &bounder{left: MaxProblems}
-	rest = thin(fast, b.trim(fast, rest, nil, 0))
-	vs, err := validateNarrowed(d, fast, rest, opt)
+	rest = b.trim(fast, rest, nil, 0)
+	vopt := opt
+	rest, vopt.thinned = thin(fast, rest)
+	vs, err := validateNarrowed(d, fast, rest, vopt)
 	if err != nil {
 		return Result{}, err
 	}
