@@ -89,6 +89,7 @@ type document struct {
 	text    []byte
 	res     Result
 	starts  []int
+	cols    *colCache // positions on the long lines of text (nil: none kept)
 	// tooLarge is set while the document's text is over maxMessage, or
 	// over what the open documents may hold together (overBudget): the
 	// text is not kept and the document is reported as not read.
@@ -814,7 +815,7 @@ func (s *server) lint(d *document, saved bool) {
 	}
 	d.diags = []diagnostic{}
 	d.res = res
-	d.starts = lineStarts(d.text)
+	d.starts, d.cols = lineStarts(d.text), &colCache{}
 	texts := relatedTexts{}
 	for i := range res.Findings {
 		d.diags = append(d.diags, s.diagnostic(d, &res.Findings[i], texts))
@@ -935,7 +936,7 @@ func (s *server) diagnostic(d *document, fd *diag.Finding, texts relatedTexts) d
 		p = load.Abs(d.res.Base, p)
 		var at position
 		if t := s.relatedText(d, p, texts); t != nil {
-			at = runePos(t.text, t.starts, r.Line, r.Column)
+			at = t.cols.pos(t.text, t.starts, r.Line, r.Column)
 		} else {
 			// Not readable now: the column is counted in characters.
 			at = position{Line: max(r.Line-1, 0), Character: max(r.Column-1, 0)}
@@ -955,6 +956,7 @@ type relatedTexts map[string]*lineText
 type lineText struct {
 	text   []byte
 	starts []int
+	cols   *colCache
 }
 
 // relatedText is the text a related position in the file at abs counts
@@ -963,7 +965,7 @@ type lineText struct {
 // lint read), else the file as saved.
 func (s *server) relatedText(d *document, abs string, texts relatedTexts) *lineText {
 	if abs == d.abs {
-		return &lineText{text: d.text, starts: d.starts}
+		return &lineText{text: d.text, starts: d.starts, cols: d.cols}
 	}
 	if t, ok := texts[abs]; ok {
 		return t
@@ -974,7 +976,7 @@ func (s *server) relatedText(d *document, abs string, texts relatedTexts) *lineT
 	}
 	var t *lineText
 	if text != nil {
-		t = &lineText{text: text, starts: lineStarts(text)}
+		t = &lineText{text: text, starts: lineStarts(text), cols: &colCache{}}
 	}
 	if texts != nil {
 		texts[abs] = t
@@ -994,12 +996,12 @@ func ruleLink(code string) *codeDescription {
 // findingRange converts a finding's 1-based line and rune column span to
 // an LSP range in UTF-16 code units. A point finding covers one character.
 func findingRange(d *document, fd *diag.Finding) lspRange {
-	start := runePos(d.text, d.starts, fd.Start.Line, fd.Start.Col)
+	start := d.cols.pos(d.text, d.starts, fd.Start.Line, fd.Start.Col)
 	end := start
 	if fd.End.Line > fd.Start.Line || (fd.End.Line == fd.Start.Line && fd.End.Col > fd.Start.Col) {
-		end = runePos(d.text, d.starts, fd.End.Line, fd.End.Col)
+		end = d.cols.pos(d.text, d.starts, fd.End.Line, fd.End.Col)
 	} else {
-		end = runePos(d.text, d.starts, fd.Start.Line, fd.Start.Col+1)
+		end = d.cols.pos(d.text, d.starts, fd.Start.Line, fd.Start.Col+1)
 	}
 	return lspRange{Start: start, End: end}
 }
@@ -1178,6 +1180,34 @@ func bomLen(text []byte) int {
 // columns of the first line past the first are counted after the mark
 // (one unit), as lint counts them.
 func runePos(text []byte, starts []int, line, col int) position {
+	var c *colCache
+	return c.pos(text, starts, line, col)
+}
+
+// colCache keeps, for the long lines of one text positions were asked
+// on, where every colStep-th character starts: many findings on one long
+// line (a minified JSON line of 100,000 items) are placed from the mark
+// before each, not each from the start of the line. The zero value is
+// ready; a nil one keeps nothing.
+type colCache struct {
+	text    []byte // the text the marks are of
+	marks   map[int][]colMark
+	decoded int // characters stepped over, marks made included (for tests)
+}
+
+// colMark is the byte offset and UTF-16 units of a line's character
+// 1+k*colStep, for mark k.
+type colMark struct{ off, units int }
+
+// colStep is the distance in characters between marks; colLong the length
+// in bytes from which a line gets them.
+const (
+	colStep = 64
+	colLong = 1024
+)
+
+// pos is runePos, through the marks of the line when it is long.
+func (c *colCache) pos(text []byte, starts []int, line, col int) position {
 	l := line - 1
 	if l < 0 {
 		return position{}
@@ -1190,12 +1220,44 @@ func runePos(text []byte, starts []int, line, col int) position {
 	if l == 0 && col > 1 && bomLen(text) > 0 {
 		b, units = bomLen(text), 1
 	}
-	for i, n := b, 1; i < e && n < col; n++ {
+	n := 1
+	if c != nil && e-b >= colLong && col > colStep {
+		marks := c.lineMarks(text, l, b, e, units)
+		k := min((col-1)/colStep, len(marks)-1)
+		b, units, n = marks[k].off, marks[k].units, 1+k*colStep
+	}
+	for i := b; i < e && n < col; n++ {
 		r, size := utf8.DecodeRune(text[i:e])
 		units += utf16Len(r)
 		i += size
+		if c != nil {
+			c.decoded++
+		}
 	}
 	return position{Line: l, Character: units}
+}
+
+// lineMarks returns the marks of line l of text, which runs from byte b
+// (counted as units) to e, made on first use.
+func (c *colCache) lineMarks(text []byte, l, b, e, units int) []colMark {
+	if len(c.text) != len(text) || (len(text) > 0 && &c.text[0] != &text[0]) {
+		c.text, c.marks = text, map[int][]colMark{}
+	}
+	if m, ok := c.marks[l]; ok {
+		return m
+	}
+	m := []colMark{{b, units}}
+	for i, n := b, 0; i < e; {
+		r, size := utf8.DecodeRune(text[i:e])
+		units += utf16Len(r)
+		i += size
+		if n++; n%colStep == 0 {
+			m = append(m, colMark{i, units})
+		}
+	}
+	c.decoded += e - b
+	c.marks[l] = m
+	return m
 }
 
 // offsetPos converts a byte offset to an LSP position.

@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/resumelint/resumelint/internal/diag"
@@ -139,5 +141,56 @@ func TestRelatedPositionsAreUTF16(t *testing.T) {
 	h := s.hover(&hoverParams{TextDocument: textDocumentIdentifier{URI: "file:///r/a.yaml"}, Position: position{0, 10}})
 	if h == nil || h.Range == nil || *h.Range != dg.Range {
 		t.Errorf("hover %+v, want the range %+v", h, dg.Range)
+	}
+}
+
+// Positions on a long line go through the line's marks: each is what
+// counting from the line's start gives (characters of one to four bytes,
+// a byte-order mark, CR LF), and n findings on one line of L characters
+// step over about L + 64n characters, not n×L.
+func TestLongLinePositions(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("\uFEFF")
+	for i := range 3000 {
+		sb.WriteString([]string{"a", "é", "😀", "中"}[i%4])
+	}
+	sb.WriteString("\r\n")
+	sb.WriteString(strings.Repeat("x", 5000))
+	text := []byte(sb.String())
+	starts := lineStarts(text)
+	c := &colCache{}
+	for line := 1; line <= 2; line++ {
+		for col := 1; col <= 5100; col += 7 {
+			if got, want := c.pos(text, starts, line, col), runePos(text, starts, line, col); got != want {
+				t.Fatalf("line %d column %d: %+v through the marks, %+v counted", line, col, got, want)
+			}
+		}
+	}
+
+	const findings, length = 20000, 400000
+	long := []byte(strings.Repeat("é", length))
+	d := &document{text: long, starts: lineStarts(long), cols: &colCache{}}
+	for i := range findings {
+		col := 1 + i*(length/findings)
+		findingRange(d, &diag.Finding{Start: diag.Pos{Line: 1, Col: col}, End: diag.Pos{Line: 1, Col: col + 8}})
+	}
+	if limit := 2*len(long) + 2*findings*colStep; d.cols.decoded > limit {
+		t.Errorf("%d findings on a line of %d characters stepped over %d characters, want at most %d", findings, length, d.cols.decoded, limit)
+	}
+}
+
+// BenchmarkFindingRanges: n and 4n findings spread over one line of 20
+// characters per finding.
+func BenchmarkFindingRanges(b *testing.B) {
+	for _, n := range []int{5000, 20000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			long := []byte(strings.Repeat("é", 20*n))
+			for b.Loop() {
+				d := &document{text: long, starts: lineStarts(long), cols: &colCache{}}
+				for i := range n {
+					findingRange(d, &diag.Finding{Start: diag.Pos{Line: 1, Col: 1 + 20*i}, End: diag.Pos{Line: 1, Col: 9 + 20*i}})
+				}
+			}
+		})
 	}
 }
