@@ -414,12 +414,12 @@ func (lf *lintFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&lf.maxAge, "max-age", "", "staleness.max_age: also report a resumption section not updated for longer than this (Go duration or days, e.g. 36h, 7d)")
 	fs.StringVar(&lf.bundleBase, "bundle-base", "", "what bundle hashes keys are relative to: bundle (the bundle folder, default) or repo (the repository root)")
 	fs.StringVar(&lf.base, "base", "", "compare with the files at this git revision ("+code.AppendOnly+"-"+code.ResumeContextUpdate+"), e.g. origin/main")
-	fs.BoolVar(&lf.changedOnly, "changed-only", false, "lint only files changed since --base (folders: any file changed)")
+	fs.BoolVar(&lf.changedOnly, "changed-only", false, "lint only files changed since --base, and the files whose findings rest on a change (folders: any file changed)")
 	fs.BoolVar(&lf.fix, "fix", false, "apply the safe fixes, then report what remains")
 	fs.BoolVar(&lf.diff, "diff", false, "print the fixes as a unified diff and write nothing (exit 1 if there are any)")
 	fs.BoolVar(&lf.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply the unsafe fixes")
 	fs.BoolVar(&lf.noFilesOK, "no-files-ok", false, "with no path given, a repository holding no file of a known kind passes with a note instead of exit 2 (the whole-repository pre-commit hook); paths named that yield nothing stay an error")
-	fs.BoolVar(&lf.affected, "affected", false, "the paths are changed files (pre-commit): check the units they affect, the bundles and runs holding or declaring them; other paths are ignored")
+	fs.BoolVar(&lf.affected, "affected", false, "the paths are changed files (pre-commit): check the units they affect, the bundles and runs holding or declaring them, and the files whose findings rest on them; other paths are ignored")
 }
 
 // checkLintFlags checks the flags' values; it returns the --fail-on
