@@ -26,8 +26,9 @@ import (
 //
 // Paths of no kind in no unit are dropped without a finding: a commit
 // touching only other files checks nothing and passes. The units come
-// back as command-line arguments, sorted.
-func (c *Command) affectedUnits(paths []string, lc *lintConfig) ([]string, error) {
+// back as command-line arguments, sorted, and apart the OS paths of those
+// checked only as evidence.
+func (c *Command) affectedUnits(paths []string, lc *lintConfig) ([]string, map[string]bool, error) {
 	abs := make(map[string]bool, len(paths))
 	units := map[string]bool{}
 	for _, p := range paths {
@@ -49,6 +50,7 @@ func (c *Command) affectedUnits(paths []string, lc *lintConfig) ([]string, error
 	}
 	// Every bundle of the repository: one holding a changed path, or
 	// declaring one as an output, is verified again.
+	var evidence map[string]bool
 	disc, err := load.Discover([]string{lc.root}, lc.discoverOptions(c.Cwd))
 	if err == nil {
 		for _, f := range disc.Folders {
@@ -59,14 +61,17 @@ func (c *Command) affectedUnits(paths []string, lc *lintConfig) ([]string, error
 				units[f.OSPath] = true
 			}
 		}
-		lc.addEvidenced(disc, abs, units)
+		evidence = lc.evidenced(disc.Files, abs, units)
+		for p := range evidence {
+			units[p] = true
+		}
 	}
 	out := make([]string, 0, len(units))
 	for u := range units {
 		out = append(out, u)
 	}
 	sort.Strings(out)
-	return out, nil
+	return out, evidence, nil
 }
 
 // bundleAffected reports whether a changed path lies in the bundle folder
@@ -112,14 +117,6 @@ func bundleAffected(f *load.Folder, root string, changed map[string]bool) bool {
 func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
-}
-
-// addEvidenced adds to units the discovered files of a known kind the
-// changed paths are evidence for.
-func (lc *lintConfig) addEvidenced(disc *load.Discovery, changed, units map[string]bool) {
-	for p := range lc.evidenced(disc.Files, changed, units) {
-		units[p] = true
-	}
 }
 
 // evidenced returns the OS paths of the files, neither changed nor in

@@ -224,11 +224,15 @@ type lintFlags struct {
 	// baselineScope is what the run checked, for stale baseline entries.
 	baselineScope *baselineScope
 	affected      bool
-	noFilesOK     bool
-	maxAge        string
-	paths         []string // as given, for --verbose
-	out           outputFlags
-	outputs       []output
+	// evidence are the files checked only because their findings rest on
+	// a change (--affected, --changed-only), by OS path: fix leaves them
+	// as they are, since the change did not touch them.
+	evidence  map[string]bool
+	noFilesOK bool
+	maxAge    string
+	paths     []string // as given, for --verbose
+	out       outputFlags
+	outputs   []output
 	// excluded are the units exclude patterns left out, for --verbose.
 	excluded []load.Skip
 	// nested are the units a configuration nearer to them governs (not
@@ -354,7 +358,7 @@ func (c *Command) affected(paths []string, lf *lintFlags, cf *configFlags, lc *l
 			return nil, ExitUsage, true, usagef("--affected takes the changed paths, not stdin (-)")
 		}
 	}
-	if units, err = c.affectedUnits(paths, lc); err != nil {
+	if units, lf.evidence, err = c.affectedUnits(paths, lc); err != nil {
 		return nil, ExitUsage, true, err
 	}
 	if len(units) > 0 {
@@ -783,7 +787,8 @@ func (c *Command) openBase(lc *lintConfig, lf *lintFlags, extra []*load.File, di
 				changed[repo.OSPath(ch.OldPath)] = true
 			}
 		}
-		repo.FilterChanged(disc, lc.evidenced(disc.Files, changed, nil))
+		lf.evidence = lc.evidenced(disc.Files, changed, nil)
+		repo.FilterChanged(disc, lf.evidence)
 		lf.excluded = repo.FilterExcluded(c.Cwd, lf.excluded)
 	}
 	return repo, nil

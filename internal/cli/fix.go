@@ -42,7 +42,7 @@ func (c *Command) fix(disc *load.Discovery, extra []*load.File, s engine.Setting
 	}
 	var read []*load.File
 	for _, f := range append(append([]*load.File(nil), extra...), disc.Files...) {
-		if f.Data != nil {
+		if f.Data != nil && !lf.evidence[f.OSPath] {
 			read = append(read, f)
 		}
 	}
