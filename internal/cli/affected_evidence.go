@@ -35,14 +35,21 @@ import (
 // that names a changed path in prose is checked too, which costs a check
 // and never misses one.
 type evidence struct {
-	root  string
-	paths []string // changed paths, absolute and clean
-	// byName holds the changed paths below the root and their folders of
-	// two segments or more ('/'-separated), by their last segment.
-	byName map[string][]string
-	ids    map[string]bool // the ids of changed work item files (FEAT-012)
-	named  map[string]bool // the words of the changed files of a known kind
-	items  []string        // the folders of changed work item files
+	root string
+	// dirs holds the folders below the root holding a changed path
+	// ('/'-separated, from the root), for the files resting on everything
+	// in a folder (placed).
+	dirs map[string]bool
+	// known holds the changed paths below the root and their folders of
+	// two segments or more ('/'-separated); bases their last segments, and
+	// tails the same by their last two segments (a word naming one by its
+	// end).
+	known map[string]bool
+	bases map[string]bool
+	tails map[string][]string
+	ids   map[string]bool // the ids of changed work item files (FEAT-012)
+	named map[string]bool // the words of the changed files of a known kind
+	items map[string]bool // the folders of changed work item files
 }
 
 // workItem matches the id at the start of a jerry work item's folder, whose
@@ -50,30 +57,59 @@ type evidence struct {
 var workItem = lazyre.New(`^(?:EPIC|FEAT|EN)-[0-9]+`)
 
 // newEvidence prepares the matching of changed paths (absolute, clean).
+// Every look-up it prepares is by key, so a commit of thousands of paths
+// costs each file of the repository the same.
 func newEvidence(root string, changed map[string]bool) *evidence {
-	ev := &evidence{root: root, byName: map[string][]string{}, ids: map[string]bool{}, named: map[string]bool{}}
-	seen := map[string]bool{}
+	ev := &evidence{root: root, dirs: map[string]bool{}, known: map[string]bool{}, bases: map[string]bool{},
+		tails: map[string][]string{}, ids: map[string]bool{}, named: map[string]bool{}, items: map[string]bool{}}
 	for p := range changed {
-		ev.paths = append(ev.paths, p)
 		if dir := filepath.Dir(p); filepath.Base(p) == filepath.Base(dir)+".md" {
 			if id := workItem.Regexp().FindString(filepath.Base(dir)); id != "" {
-				ev.items = append(ev.items, dir)
+				ev.items[dir] = true
 				ev.ids[id] = true
 			}
 		}
-		rel, ok := load.Contained(root, p)
-		if !ok || rel == "." {
-			continue
-		}
-		for d := filepath.ToSlash(rel); d != "." && !seen[d]; d = path.Dir(d) {
-			if d != filepath.ToSlash(rel) && !strings.Contains(d, "/") {
-				break // a top folder names too much ("docs", "src")
-			}
-			seen[d] = true
-			ev.byName[path.Base(d)] = append(ev.byName[path.Base(d)], d)
+		if rel, ok := load.Contained(root, p); ok && rel != "." {
+			ev.addPath(filepath.ToSlash(rel))
 		}
 	}
 	return ev
+}
+
+// addPath adds a changed path ('/'-separated, from the root) and the
+// folders holding it, each folder once.
+func (ev *evidence) addPath(rel string) {
+	ev.addKnown(rel)
+	for i := strings.LastIndexByte(rel, '/'); i > 0; {
+		d := rel[:i]
+		if ev.dirs[d] {
+			return // and every folder above it
+		}
+		ev.dirs[d] = true
+		i = strings.LastIndexByte(d, '/')
+		if i >= 0 {
+			ev.addKnown(d) // a top folder names too much ("docs", "src")
+		}
+	}
+}
+
+// addKnown adds a path a word may name.
+func (ev *evidence) addKnown(p string) {
+	ev.known[p] = true
+	ev.bases[path.Base(p)] = true
+	if t := lastTwo(p); t != "" {
+		ev.tails[t] = append(ev.tails[t], p)
+	}
+}
+
+// lastTwo is the last two segments of a '/'-separated path, "" for one of
+// a single segment.
+func lastTwo(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return ""
+	}
+	return p[strings.LastIndexByte(p[:i], '/')+1:]
 }
 
 // minNameLen is the shortest file name matched as a word: shorter ones
@@ -113,14 +149,19 @@ func (ev *evidence) names(w, relDir string) bool {
 	if ev.ids[w] {
 		return true
 	}
-	cands := ev.byName[path.Base(w)]
-	if len(cands) == 0 {
+	if !ev.bases[path.Base(w)] {
 		return false
 	}
 	w = path.Clean(w)
-	for _, c := range cands {
-		if c == w || relDir != "" && c == path.Join(relDir, w) ||
-			strings.Contains(w, "/") && strings.HasSuffix(c, "/"+w) {
+	if ev.known[w] || relDir != "" && ev.known[path.Join(relDir, w)] {
+		return true
+	}
+	if !strings.Contains(w, "/") {
+		return false
+	}
+	end := "/" + w
+	for _, c := range ev.tails[lastTwo(w)] {
+		if strings.HasSuffix(c, end) {
 			return true
 		}
 	}
@@ -131,19 +172,16 @@ func (ev *evidence) names(w, relDir string) bool {
 // whatever its text says: below a changed work item (an ORCHESTRATION
 // file), or holding a changed path in its scope (scopeOf).
 func (ev *evidence) placed(f *load.File) bool {
-	if f.Kind == load.KindOrchestration {
-		for _, dir := range ev.items {
-			if within(dir, f.OSPath) {
+	if f.Kind == load.KindOrchestration && len(ev.items) > 0 {
+		for d := filepath.Dir(f.OSPath); d != ev.root && d != filepath.Dir(d); d = filepath.Dir(d) {
+			if ev.items[d] {
 				return true
 			}
 		}
 	}
 	if scope := ev.scopeOf(f); scope != "" {
-		for _, p := range ev.paths {
-			if within(scope, p) {
-				return true
-			}
-		}
+		rel, ok := load.Contained(ev.root, scope)
+		return ok && ev.dirs[filepath.ToSlash(rel)]
 	}
 	return false
 }
@@ -165,11 +203,6 @@ func (ev *evidence) scopeOf(f *load.File) string {
 		}
 	}
 	return ""
-}
-
-// within reports whether p lies in the folder dir.
-func within(dir, p string) bool {
-	return strings.HasPrefix(p, dir+string(filepath.Separator))
 }
 
 // forWords calls match with each word of data that may be a path (a run

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -69,5 +70,29 @@ func TestCleanWord(t *testing.T) {
 		if got := cleanWord(in); got != want {
 			t.Errorf("cleanWord(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A commit of thousands of paths costs each file what a commit of one
+// does: the look-ups are by key, not a pass over the changed paths (which
+// made a large commit's check grow with paths × files).
+func TestEvidenceLookupsByKey(t *testing.T) {
+	root := filepath.FromSlash("/repo")
+	changed := map[string]bool{}
+	for i := 0; i < 2000; i++ {
+		changed[filepath.Join(root, "src", fmt.Sprintf("pkg%04d", i), "util", "index.md")] = true
+		changed[filepath.Join(root, "work", fmt.Sprintf("FEAT-%04d-x", i), fmt.Sprintf("FEAT-%04d-x.md", i))] = true
+	}
+	ev := newEvidence(root, changed)
+	wf := &load.File{OSPath: filepath.Join(root, "projects", "PROJ-010", "orchestration", "wf", "ORCHESTRATION.yaml"), Kind: load.KindOrchestration}
+	text := []byte("files_to_read:\n  - projects/PROJ-010/util/index.md\n  - orchestration/wf/util/index.md\n")
+	if ev.restsOn(wf, text) {
+		t.Fatal("restsOn = true for a workflow nothing changed rests on")
+	}
+	if n := testing.AllocsPerRun(20, func() { ev.placed(wf) }); n > 2 {
+		t.Errorf("placed: %v allocations for one file, want at most 2 whatever the number of changed paths", n)
+	}
+	if n := testing.AllocsPerRun(20, func() { ev.restsOn(wf, text) }); n > 20 {
+		t.Errorf("restsOn: %v allocations for one file, want at most 20 whatever the number of changed paths", n)
 	}
 }
