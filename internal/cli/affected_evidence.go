@@ -14,9 +14,9 @@ import (
 // (a cross-file rule's other side), so that pre-commit's --affected reports
 // on them what a lint of the whole repository does:
 //
-//   - a resume file in a project's or build's 01-planning/ rests on the
-//     project folder: its steps file (RL319), the files its files_to_load
-//     names (RL314, RL317);
+//   - a resume file in a project's or build's 01-planning/, or directly in
+//     its folder, rests on the project folder: its steps file (RL319), the
+//     files its files_to_load names (RL314, RL317);
 //   - an ORCHESTRATION file below the repository root rests on its folder:
 //     the checkpoint log it keeps there (RL123), the outputs of its phases
 //     (RL124); and on its work item (RL125): the entity file of a jerry
@@ -194,6 +194,13 @@ func (ev *evidence) scopeOf(f *load.File) string {
 	dir := filepath.Dir(f.OSPath)
 	switch f.Kind {
 	case load.KindResumeContext:
+		// As rules.ProjectOf finds it: the folder above 01-planning/, or
+		// the folder of a resume file directly in 02-projects/<id>/ or
+		// 02-builds/<id>/ (where older projects kept _resume.md).
+		switch filepath.Base(filepath.Dir(dir)) {
+		case "02-projects", "02-builds":
+			return dir
+		}
 		if filepath.Base(dir) == "01-planning" {
 			return filepath.Dir(dir)
 		}

@@ -42,6 +42,9 @@ func TestEvidenceRestsOn(t *testing.T) {
 		{"the work item above the workflow", []string{"projects/P/work/FEAT-003-site/FEAT-003-site.md"}, "", &load.File{OSPath: abs("projects/P/work/FEAT-003-site/orchestration/wf/ORCHESTRATION.yaml"), Kind: load.KindOrchestration}, "", true},
 		{"the work item by the id it declares", []string{"projects/P/work/EPIC-001-a/FEAT-012-rules/FEAT-012-rules.md"}, "", wf, "workflow:\n  feature_id: \"FEAT-012\"\n", true},
 		{"another work item", []string{"projects/P/work/FEAT-013-b/FEAT-013-b.md"}, "", wf, "feature_id: FEAT-012\n", false},
+		{"a legacy resume file in the project folder", []string{"02-projects/05-z/01-planning/steps.md"}, "", &load.File{OSPath: abs("02-projects/05-z/_resume.md"), Kind: load.KindResumeContext}, "progress: 3/9\n", true},
+		{"a resume file in a build folder", []string{"02-builds/06-b/01-planning/steps.md"}, "", &load.File{OSPath: abs("02-builds/06-b/resume-context.md"), Kind: load.KindResumeContext}, "", true},
+		{"a resume file in another folder", []string{"notes/01-planning/steps.md"}, "", &load.File{OSPath: abs("notes/x/resume-context.md"), Kind: load.KindResumeContext}, "", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
