@@ -130,7 +130,7 @@ func (lc *lintConfig) evidenced(files []*load.File, changed, skip map[string]boo
 	for _, f := range files {
 		switch {
 		case changed[filepath.Clean(f.OSPath)]:
-			withText(f, ev.learn)
+			withText(f, func(data []byte) { ev.learn(f, data) })
 		case !skip[f.OSPath]:
 			rest = append(rest, f)
 		}

@@ -29,7 +29,8 @@ import (
 //     file beside it or at the root, so the ORCHESTRATION_PLAN.md of one
 //     workflow does not check every workflow naming its own;
 //   - a checkpoint a changed file of a known kind names (the compaction
-//     events of a workflow merging it, RL206).
+//     events of a workflow merging it, RL206), and the workflow whose id a
+//     changed checkpoint names (which is to merge it, RL603 T5).
 //
 // Names are matched as the words of a file's text, not parsed: a file
 // that names a changed path in prose is checked too, which costs a check
@@ -50,18 +51,26 @@ type evidence struct {
 	ids   map[string]bool // the ids of changed work item files (FEAT-012)
 	named map[string]bool // the words of the changed files of a known kind
 	items map[string]bool // the folders of changed work item files
+	// workflows holds the workflow ids changed checkpoints name: the
+	// workflow a checkpoint belongs to is to merge it (RL603 T5).
+	workflows map[string]bool
 }
 
 // workItem matches the id at the start of a jerry work item's folder, whose
 // entity file is the folder's name with ".md" (RL125 reads its Status).
 var workItem = lazyre.New(`^(?:EPIC|FEAT|EN)-[0-9]+`)
 
+// checkpointWorkflow matches the workflow id a checkpoint names
+// (orchestration_state.workflow_id, or the runtime form's resumption_state).
+var checkpointWorkflow = lazyre.New(`"workflow_id"[ \t\r\n]*:[ \t\r\n]*"([^"\\\r\n]{1,200})"`)
+
 // newEvidence prepares the matching of changed paths (absolute, clean).
 // Every look-up it prepares is by key, so a commit of thousands of paths
 // costs each file of the repository the same.
 func newEvidence(root string, changed map[string]bool) *evidence {
 	ev := &evidence{root: root, dirs: map[string]bool{}, known: map[string]bool{}, bases: map[string]bool{},
-		tails: map[string][]string{}, ids: map[string]bool{}, named: map[string]bool{}, items: map[string]bool{}}
+		tails: map[string][]string{}, ids: map[string]bool{}, named: map[string]bool{}, items: map[string]bool{},
+		workflows: map[string]bool{}}
 	for p := range changed {
 		if dir := filepath.Dir(p); filepath.Base(p) == filepath.Base(dir)+".md" {
 			if id := workItem.Regexp().FindString(filepath.Base(dir)); id != "" {
@@ -116,12 +125,18 @@ func lastTwo(p string) string {
 // ("a", "x") are words of any text.
 const minNameLen = 3
 
-// learn adds the words of a changed file of a known kind.
-func (ev *evidence) learn(data []byte) {
+// learn adds the words of a changed file of a known kind, and the
+// workflow a changed checkpoint names.
+func (ev *evidence) learn(f *load.File, data []byte) {
 	forWords(data, func(w string) bool {
 		ev.named[path.Base(w)] = true
 		return false
 	})
+	if f.Kind == load.KindCheckpoint {
+		for _, m := range checkpointWorkflow.Regexp().FindAllSubmatch(data, -1) {
+			ev.workflows[string(m[1])] = true
+		}
+	}
 }
 
 // restsOn reports whether f, which the change did not touch, has a
@@ -140,7 +155,8 @@ func (ev *evidence) restsOn(f *load.File, data []byte) bool {
 	if rel, ok := load.Contained(ev.root, filepath.Dir(f.OSPath)); ok && rel != "." {
 		relDir = filepath.ToSlash(rel)
 	}
-	return forWords(data, func(w string) bool { return ev.names(w, relDir) })
+	owner := f.Kind == load.KindOrchestration && len(ev.workflows) > 0
+	return forWords(data, func(w string) bool { return ev.names(w, relDir) || owner && ev.workflows[w] })
 }
 
 // names reports whether word w, in a file in the folder relDir (from the

@@ -53,7 +53,7 @@ func TestEvidenceRestsOn(t *testing.T) {
 				changed[abs(p)] = true
 			}
 			ev := newEvidence(root, changed)
-			ev.learn([]byte(tc.learned))
+			ev.learn(&load.File{Kind: load.KindOrchestration}, []byte(tc.learned))
 			if got := ev.restsOn(tc.f, []byte(tc.text)); got != tc.want {
 				t.Errorf("restsOn = %v, want %v", got, tc.want)
 			}
@@ -73,6 +73,35 @@ func TestCleanWord(t *testing.T) {
 		if got := cleanWord(in); got != want {
 			t.Errorf("cleanWord(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A checkpoint added for a workflow is what its resumption section is to
+// merge (RL603 T5): the workflow whose id the checkpoint names rests on it.
+func TestEvidenceCheckpointWorkflow(t *testing.T) {
+	root := filepath.FromSlash("/repo")
+	cpPath := filepath.Join(root, ".jerry", "checkpoints", "cx-002-checkpoint.json")
+	wf := &load.File{OSPath: filepath.Join(root, "projects", "PROJ-010", "ORCHESTRATION.yaml"), Kind: load.KindOrchestration}
+	other := &load.File{OSPath: filepath.Join(root, "00-system", ".cache", "precompact_state.json"), Kind: load.KindPrecompact}
+	cases := []struct {
+		name, checkpoint, text string
+		f                      *load.File
+		want                   bool
+	}{
+		{"the workflow it names", `{"orchestration_state": {"workflow_id": "licmig-20260216-001"}}`, "workflow:\n  id: \"licmig-20260216-001\"\n", wf, true},
+		{"the runtime form", `{"resumption_state": {"workflow_id" : "licmig-20260216-001"}}`, "workflow:\n  id: licmig-20260216-001\n", wf, true},
+		{"another workflow", `{"orchestration_state": {"workflow_id": "licmig-20260216-001"}}`, "workflow:\n  id: \"docs-20260218-001\"\n", wf, false},
+		{"a checkpoint naming none", `{"resumption_state": null}`, "workflow:\n  id: \"licmig-20260216-001\"\n", wf, false},
+		{"not a workflow", `{"orchestration_state": {"workflow_id": "licmig-20260216-001"}}`, "{\"note\": \"licmig-20260216-001\"}", other, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ev := newEvidence(root, map[string]bool{cpPath: true})
+			ev.learn(&load.File{OSPath: cpPath, Kind: load.KindCheckpoint}, []byte(tc.checkpoint))
+			if got := ev.restsOn(tc.f, []byte(tc.text)); got != tc.want {
+				t.Errorf("restsOn = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
 
