@@ -780,11 +780,17 @@ func (c *Command) openBase(lc *lintConfig, lf *lintFlags, extra []*load.File, di
 	if lf.changedOnly {
 		// The unchanged files whose findings rest on a changed path are
 		// checked too, as under --affected.
+		// They are the run's files, reached by the run's root (which may be
+		// a link to git's work tree), so the changes are named from it too.
+		top := repo.Root
+		if sameFile(lc.root, top) {
+			top = lc.root
+		}
 		changed := map[string]bool{}
 		for _, ch := range repo.Changes() {
-			changed[repo.OSPath(ch.Path)] = true
+			changed[filepath.Join(top, filepath.FromSlash(ch.Path))] = true
 			if ch.OldPath != "" {
-				changed[repo.OSPath(ch.OldPath)] = true
+				changed[filepath.Join(top, filepath.FromSlash(ch.OldPath))] = true
 			}
 		}
 		lf.evidence = lc.evidenced(disc.Files, changed, nil)
@@ -1186,3 +1192,14 @@ func (c *Command) anchorDir(paths []string) string {
 }
 
 func hasGlobMeta(s string) bool { return strings.ContainsAny(s, "*?[{") }
+
+// sameFile reports whether two paths name one file or folder (one of them
+// may be reached through a link).
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
