@@ -169,7 +169,10 @@ func (ev *evidence) names(w, relDir string) bool {
 		return false
 	}
 	w = path.Clean(w)
-	if ev.known[w] || relDir != "" && ev.known[path.Join(relDir, w)] {
+	// A bare name names the file beside this one; from the root, only
+	// for a file at the root: CLAUDE.md or pyproject.toml in a nested
+	// workflow's prose is no reference to the root's.
+	if relDir != "" && ev.known[path.Join(relDir, w)] || (relDir == "" || strings.Contains(w, "/")) && ev.known[w] {
 		return true
 	}
 	if !strings.Contains(w, "/") {

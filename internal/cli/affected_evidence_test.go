@@ -25,6 +25,8 @@ func TestEvidenceRestsOn(t *testing.T) {
 	}{
 		{"named by path from the root", []string{"docs/design/PLAN.md"}, "", rootWF, "files_to_read:\n  - \"docs/design/PLAN.md#phase-2\"\n", true},
 		{"a bare name beside it", []string{"PLAN.md"}, "", rootWF, "files_to_read: [PLAN.md]\n", true},
+		{"a root file's bare name below the root", []string{"CLAUDE.md"}, "", cp, "{\"note\": \"CLAUDE.md and AGENTS.md updated\"}", false},
+		{"a root file's bare name below the root, through a folder", []string{"CLAUDE.md"}, "", wf, "name: Update CLAUDE.md\n", false},
 		{"a bare name of another folder", []string{"projects/PROJ-011/ORCHESTRATION_PLAN.md"}, "", wf, "files_to_read: [ORCHESTRATION_PLAN.md]\n", false},
 		{"the end of the changed path", []string{"projects/P/orchestration/wf/phase-1/out.md"}, "", rootWF, "base: projects/P/\nartifact: orchestration/wf/phase-1/out.md\n", true},
 		{"a folder named from the root", []string{"src/ast/parse.py"}, "", rootWF, "files_to_read: [./src/ast/]\n", true},
