@@ -113,6 +113,12 @@ func Scope(cwd string, args []string) func(osPath string) bool {
 		p := filepath.Clean(load.Abs(cwd, a))
 		if fi, err := os.Stat(p); err == nil {
 			es = append(es, entry{path: p, dir: fi.IsDir()})
+			// Reached through a link (macOS's /tmp is one), the paths
+			// linted are named by it, and git's changes (Repo.OSPath) by
+			// the folder it leads to: both are in scope.
+			if r, err := filepath.EvalSymlinks(p); err == nil && r != p {
+				es = append(es, entry{path: r, dir: fi.IsDir()})
+			}
 		} else if strings.ContainsAny(a, "*?[{") {
 			es = append(es, entry{path: filepath.ToSlash(p), glob: true})
 		} else {
