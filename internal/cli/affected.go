@@ -139,7 +139,7 @@ func (lc *lintConfig) evidenced(files []*load.File, changed, skip map[string]boo
 	par.Each(len(rest), 16, func(i int) {
 		f := rest[i]
 		if hit[i] = ev.placed(f); !hit[i] {
-			withText(f, func(data []byte) { hit[i] = ev.restsOn(f, data) })
+			withText(f, func(data []byte) { hit[i] = ev.textRestsOn(f, data) })
 		}
 	})
 	out := map[string]bool{}

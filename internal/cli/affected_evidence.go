@@ -142,14 +142,17 @@ func (ev *evidence) learn(f *load.File, data []byte) {
 // restsOn reports whether f, which the change did not touch, has a
 // finding the changed paths may be evidence for; data is its text.
 func (ev *evidence) restsOn(f *load.File, data []byte) bool {
+	return ev.placed(f) || ev.textRestsOn(f, data)
+}
+
+// textRestsOn is restsOn by what f's text names, for a file that does not
+// rest on a change by where it lies (placed).
+func (ev *evidence) textRestsOn(f *load.File, data []byte) bool {
 	if f.Kind == load.KindCheckpoint {
 		base := filepath.Base(f.OSPath)
 		if ev.named[base] || ev.named[strings.TrimSuffix(strings.TrimSuffix(base, ".json"), "-checkpoint")] {
 			return true
 		}
-	}
-	if ev.placed(f) {
-		return true
 	}
 	relDir := ""
 	if rel, ok := load.Contained(ev.root, filepath.Dir(f.OSPath)); ok && rel != "." {
